@@ -1,0 +1,107 @@
+import { BookOpenText } from "lucide-react";
+import { Popover } from "radix-ui";
+import { Form, Link, NavLink } from "react-router";
+import { Button } from "~/components/ui/button";
+import { UserAvatar } from "~/components/user-avatar";
+import { cn } from "~/lib/cn";
+import { isAdmin, type PublicUser } from "~/lib/user";
+
+const navLink = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "rounded-md px-3 py-2 text-sm font-medium transition-colors",
+    isActive ? "bg-brand-50 text-brand-700" : "text-stone-700 hover:bg-stone-100",
+  );
+
+export function TopNav({ user }: { user: PublicUser | null }) {
+  return (
+    <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
+        <Link to="/" className="mr-3 flex items-center gap-2 font-serif text-xl font-bold text-brand-700">
+          <BookOpenText aria-hidden="true" className="h-6 w-6" />
+          StoryWeave
+        </Link>
+        <div className="flex flex-1 items-center gap-1 overflow-x-auto">
+          <NavLink to="/timeline" className={navLink}>
+            Timeline
+          </NavLink>
+          <NavLink to="/writers-unblock" className={navLink}>
+            Writer's Un-block
+          </NavLink>
+          {isAdmin(user) ? (
+            <NavLink to="/admin" className={navLink}>
+              Admin Dashboard
+            </NavLink>
+          ) : null}
+        </div>
+        {user ? (
+          <UserPanel user={user} />
+        ) : (
+          <div className="flex items-center gap-2">
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/auth/login">Login</Link>
+            </Button>
+            <Button asChild size="sm">
+              <Link to="/auth/register">Register</Link>
+            </Button>
+          </div>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+function UserPanel({ user }: { user: PublicUser }) {
+  return (
+    <Popover.Root>
+      <Popover.Trigger asChild>
+        <button
+          type="button"
+          aria-label={`Account menu for ${user.name ?? user.email}`}
+          className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100"
+        >
+          <UserAvatar user={user} />
+          <span className="hidden max-w-40 truncate text-sm font-medium md:inline">{user.name ?? user.email}</span>
+        </button>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 w-72 rounded-xl border border-stone-200 bg-white p-4 shadow-lg"
+        >
+          <div className="flex items-center gap-3">
+            <UserAvatar user={user} className="h-11 w-11" />
+            <div className="min-w-0">
+              <p className="truncate font-semibold">{user.name ?? "Unnamed User"}</p>
+              <p className="truncate text-sm text-stone-600">{user.email}</p>
+            </div>
+          </div>
+          <div className="mt-4 grid grid-cols-2 gap-2">
+            <Popover.Close asChild>
+              <Button asChild variant="outline" size="sm">
+                <Link to="/account">Account</Link>
+              </Button>
+            </Popover.Close>
+            <Popover.Close asChild>
+              <Button asChild variant="outline" size="sm">
+                <Link to="/upgrade">Upgrade</Link>
+              </Button>
+            </Popover.Close>
+            {isAdmin(user) ? (
+              <Popover.Close asChild>
+                <Button asChild variant="outline" size="sm">
+                  <Link to="/admin">Admin</Link>
+                </Button>
+              </Popover.Close>
+            ) : null}
+            <Form method="post" action="/auth/logout" className={isAdmin(user) ? "" : "col-span-2"}>
+              <Button type="submit" variant="destructive" size="sm" className="w-full">
+                Logout
+              </Button>
+            </Form>
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ComponentProps } from "react";
+import { cn } from "~/lib/cn";
+
+export function Card({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("rounded-xl border border-stone-200 bg-white shadow-sm", className)} {...props} />;
+}
+
+export function CardHeader({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("space-y-1.5 p-6 pb-3", className)} {...props} />;
+}
+
+export function CardTitle({ className, ...props }: ComponentProps<"h2">) {
+  return <h2 className={cn("text-xl font-semibold leading-tight", className)} {...props} />;
+}
+
+export function CardDescription({ className, ...props }: ComponentProps<"p">) {
+  return <p className={cn("text-sm text-stone-600", className)} {...props} />;
+}
+
+export function CardContent({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("p-6 pt-3", className)} {...props} />;
+}
+
+export function CardFooter({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cn("flex items-center gap-2 p-6 pt-0", className)} {...props} />;
+}

@@ -1,0 +1,54 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { toPublicUser } from "../../worker/services/auth";
+import { FLASH_COOKIE, readCookie, serializeCookie } from "../../worker/lib/cookies";
+import { appContext } from "../context";
+import type { Toast } from "./toast";
+
+type Ctx = Readonly<RouterContextProvider>;
+
+export const app = (context: Ctx) => context.get(appContext);
+
+export function sessionUser(context: Ctx) {
+  return app(context).auth.session?.user ?? null;
+}
+
+export function publicUser(context: Ctx) {
+  const user = sessionUser(context);
+  return user ? toPublicUser(user) : null;
+}
+
+/** Guards throw: a redirect before any HTML is rendered (no flash of protected content). */
+export function requireUser(context: Ctx) {
+  const user = sessionUser(context);
+  if (!user) throw redirect("/auth/login");
+  return user;
+}
+
+export function requireAdmin(context: Ctx) {
+  const user = requireUser(context);
+  if (user.role !== "admin") throw redirect("/");
+  return user;
+}
+
+export function redirectIfSignedIn(context: Ctx) {
+  if (sessionUser(context)) throw redirect("/timeline");
+}
+
+/** A one-shot toast carried across a redirect in a short-lived cookie. */
+export function flashCookie(request: Request, toast: Toast) {
+  return serializeCookie(request, FLASH_COOKIE, JSON.stringify(toast), { maxAge: 60, httpOnly: true });
+}
+
+export function readFlash(request: Request): Toast | null {
+  const raw = readCookie(request, FLASH_COOKIE);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Toast;
+    return typeof value?.title === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export const clearFlashCookie = (request: Request) =>
+  serializeCookie(request, FLASH_COOKIE, "", { maxAge: 0 });

@@ -1,0 +1,109 @@
+import { useEffect } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { HelpAssistant } from "./components/help-assistant";
+import { TopNav } from "./components/top-nav";
+import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
+import { app } from "./lib/session.server";
+import { showToast } from "./lib/toast";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const flash = readFlash(request);
+  return data(
+    { user: publicUser(context), flash, nonce: app(context).nonce },
+    flash ? { headers: { "Set-Cookie": clearFlashCookie(request) } } : undefined,
+  );
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export function meta() {
+  return [
+    { title: "StoryWeave" },
+    { name: "description", content: "Collaborative story timelines with an AI writing assistant." },
+  ];
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        <TopNav user={root?.user ?? null} />
+        <NavigationProgress />
+        {children}
+        <HelpAssistant />
+        <Toaster visibleToasts={1} duration={5000} position="bottom-left" closeButton richColors />
+        <ScrollRestoration nonce={root?.nonce} />
+        <Scripts nonce={root?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** Protected pages show a spinner while the next page loads. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return null;
+  return (
+    <div role="status" aria-label="Loading" className="fixed top-16 left-0 z-40 h-0.5 w-full overflow-hidden bg-brand-100">
+      <div className="h-full w-1/3 animate-[pulse_1s_ease-in-out_infinite] bg-brand-600" />
+    </div>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useEffect(() => {
+    // A marker the browser tests wait for before they click.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  useEffect(() => {
+    if (loaderData.flash) showToast(loaderData.flash);
+  }, [loaderData.flash]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let details = "An unexpected error occurred";
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = "404 Page Not Found";
+      details = "The page you're looking for doesn't exist or you don't have access to it.";
+    } else {
+      title = `${error.status} ${error.statusText || "Error"}`;
+      details = typeof error.data === "string" ? error.data : details;
+    }
+  }
+  return (
+    <main className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="mt-3 text-stone-600">{details}</p>
+      <a href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
+        Go home
+      </a>
+    </main>
+  );
+}

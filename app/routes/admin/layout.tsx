@@ -1,0 +1,14 @@
+import { Outlet } from "react-router";
+import { requireAdmin } from "~/lib/session.server";
+import type { Route } from "./+types/layout";
+
+// Non-admins are sent to / (SPEC.md §2 route table).
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ context }) => {
+    requireAdmin(context);
+  },
+];
+
+export default function AdminLayout() {
+  return <Outlet />;
+}

@@ -1,0 +1,87 @@
+import { useEffect } from "react";
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { LoginSchema } from "../../../db/validation";
+import { sessionCookie } from "../../../worker/lib/cookies";
+import * as auth from "../../../worker/services/auth";
+import { clientKey } from "../../../worker/api/context";
+import { AuthCard, FormAlert } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/input";
+import { formError, parseForm } from "~/lib/form.server";
+import { app, flashCookie } from "~/lib/session.server";
+import { showToast } from "~/lib/toast";
+import type { Route } from "./+types/login";
+
+export const meta = () => [{ title: "Login · StoryWeave" }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await parseForm(request, LoginSchema);
+  if (!form.ok) return form.response;
+  const { db, env } = app(context);
+  try {
+    const result = await auth.login(
+      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
+      form.data,
+      clientKey(request),
+    );
+    const headers = new Headers();
+    headers.append("Set-Cookie", sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000));
+    headers.append("Set-Cookie", flashCookie(request, { title: "Welcome back!", description: "You're signed in." }));
+    return redirect("/timeline", { headers });
+  } catch (error) {
+    return formError(error);
+  }
+}
+
+export default function Login() {
+  const result = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (result?.formError) {
+      showToast({
+        title: "Login failed",
+        description: result.status === 429 ? result.formError : "Please check your credentials and try again",
+        variant: "destructive",
+      });
+    }
+  }, [result]);
+
+  return (
+    <AuthCard title="Login" description="Welcome back to StoryWeave. Sign in to continue your stories.">
+      <Form method="post" noValidate className="space-y-4">
+        {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label="Email"
+          autoComplete="email"
+          required
+          error={result?.fieldErrors?.email}
+        />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={result?.fieldErrors?.password}
+        />
+        <div className="flex justify-end">
+          <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-700 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? "Signing in..." : "Login"}
+        </Button>
+        <p className="text-center text-sm text-stone-600">
+          <Link to="/auth/register" className="font-medium text-brand-700 hover:underline">
+            Need an account?
+          </Link>
+        </p>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,15 @@
+import { redirect } from "react-router";
+import { clearSessionCookie } from "../../../worker/lib/cookies";
+import { logout } from "../../../worker/services/auth";
+import { app } from "~/lib/session.server";
+import type { Route } from "./+types/logout";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, auth } = app(context);
+  if (auth.token) await logout(db, auth.token);
+  return redirect("/auth/login", { headers: { "Set-Cookie": clearSessionCookie(request) } });
+}
+
+export function loader() {
+  return redirect("/");
+}

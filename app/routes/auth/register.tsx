@@ -1,0 +1,75 @@
+import { useEffect } from "react";
+import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { RegisterSchema } from "../../../db/validation";
+import { sessionCookie } from "../../../worker/lib/cookies";
+import * as auth from "../../../worker/services/auth";
+import { AuthCard, FormAlert } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/input";
+import { formError, parseForm } from "~/lib/form.server";
+import { app, flashCookie } from "~/lib/session.server";
+import { showToast } from "~/lib/toast";
+import type { Route } from "./+types/register";
+
+export const meta = () => [{ title: "Register · StoryWeave" }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await parseForm(request, RegisterSchema);
+  if (!form.ok) return form.response;
+  const { db, env } = app(context);
+  try {
+    const result = await auth.register({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data);
+    const headers = new Headers();
+    headers.append("Set-Cookie", sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000));
+    headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));
+    return redirect("/", { headers });
+  } catch (error) {
+    return formError(error);
+  }
+}
+
+export default function Register() {
+  const result = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (result?.formError) {
+      showToast({ title: "Registration failed", description: "Please try again", variant: "destructive" });
+    }
+  }, [result]);
+
+  return (
+    <AuthCard title="Register" description="Create your StoryWeave account and start weaving stories.">
+      <Form method="post" noValidate className="space-y-4">
+        {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
+        <Field id="name" name="name" label="Name" autoComplete="name" required error={result?.fieldErrors?.name} />
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label="Email"
+          autoComplete="email"
+          required
+          error={result?.fieldErrors?.email}
+        />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="new-password"
+          required
+          error={result?.fieldErrors?.password}
+        />
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? "Creating account..." : "Register"}
+        </Button>
+        <p className="text-center text-sm text-stone-600">
+          Already have an account?{" "}
+          <Link to="/auth/login" className="font-medium text-brand-700 hover:underline">
+            Login
+          </Link>
+        </p>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,141 @@
+import { useEffect } from "react";
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/validation";
+import { sessionCookie } from "../../../worker/lib/cookies";
+import * as auth from "../../../worker/services/auth";
+import { AuthCard, FormAlert } from "~/components/auth-card";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/input";
+import { formError, parseForm } from "~/lib/form.server";
+import { app } from "~/lib/session.server";
+import { errorToast } from "~/lib/toast";
+import type { Route } from "./+types/reset-password";
+
+export const meta = () => [{ title: "Reset password · StoryWeave" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token")?.trim() ?? "";
+  if (!token) return { step: "enter-token" as const };
+  const valid = await auth.isResetTokenValid(app(context).db, token);
+  return valid ? { step: "new-password" as const, token } : { step: "invalid" as const };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const intent = url.searchParams.get("intent");
+  if (intent === "verify") {
+    const form = await parseForm(request, ManualTokenSchema);
+    if (!form.ok) return form.response;
+    return redirect(`/auth/reset-password?token=${encodeURIComponent(form.data.token)}`);
+  }
+  const token = url.searchParams.get("token")?.trim();
+  if (!token) return data({ formError: messages.missingToken, status: 400 }, 400);
+  const form = await parseForm(request, ResetPasswordFormSchema);
+  if (!form.ok) return form.response;
+  const { db, env } = app(context);
+  try {
+    const result = await auth.resetPassword(
+      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
+      token,
+      form.data.password,
+    );
+    return data(
+      { done: true as const },
+      { headers: { "Set-Cookie": sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000) } },
+    );
+  } catch (error) {
+    return formError(error);
+  }
+}
+
+export default function ResetPassword({ loaderData }: Route.ComponentProps) {
+  const result = useActionData<typeof action>() as
+    | { done?: boolean; formError?: string; fieldErrors?: Record<string, string> }
+    | undefined;
+  const pending = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (result?.formError) errorToast(result.formError || "Failed to reset password");
+  }, [result]);
+
+  if (result?.done) {
+    return (
+      <AuthCard title="Password Reset Successful" description="Your password has been changed. Every other session was signed out.">
+        <Button asChild className="w-full">
+          <Link to="/auth/login">Go to Login</Link>
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  if (loaderData.step === "invalid" || (result?.formError && result.formError === auth.INVALID_RESET_TOKEN)) {
+    return (
+      <AuthCard title="Invalid or Expired Link" description={auth.INVALID_RESET_TOKEN}>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Button asChild className="flex-1">
+            <Link to="/auth/forgot-password">Request a New Link</Link>
+          </Button>
+          <Button asChild variant="outline" className="flex-1">
+            <Link to="/auth/login">Back to Login</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  if (loaderData.step === "enter-token") {
+    return (
+      <AuthCard title="Reset Password" description={messages.missingToken}>
+        <Form method="post" action="?intent=verify" noValidate className="space-y-4">
+          <p className="text-sm text-stone-600">
+            Already have a reset token? Paste the token from your email below.
+          </p>
+          <Field
+            id="token"
+            name="token"
+            label="Reset Token"
+            autoComplete="one-time-code"
+            required
+            error={result?.fieldErrors?.token}
+          />
+          <Button type="submit" className="w-full" disabled={pending}>
+            {pending ? "Verifying..." : "Verify Token"}
+          </Button>
+          <p className="text-center text-sm">
+            <Link to="/auth/forgot-password" className="font-medium text-brand-700 hover:underline">
+              Request a new reset link
+            </Link>
+          </p>
+        </Form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Set a New Password" description="Choose a new password of at least 6 characters.">
+      <Form method="post" action={`?token=${encodeURIComponent(loaderData.token)}`} noValidate className="space-y-4">
+        {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label="New Password"
+          autoComplete="new-password"
+          required
+          error={result?.fieldErrors?.password}
+        />
+        <Field
+          id="confirmPassword"
+          name="confirmPassword"
+          type="password"
+          label="Confirm Password"
+          autoComplete="new-password"
+          required
+          error={result?.fieldErrors?.confirmPassword}
+        />
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? "Resetting..." : "Reset Password"}
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,7 @@
+import { redirect } from "react-router";
+import { sessionUser } from "~/lib/session.server";
+import type { Route } from "./+types/index";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return redirect(sessionUser(context) ? "/timeline" : "/auth/login");
+}

@@ -1,0 +1,272 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+// Timestamps are ISO-8601 strings (UTC, millisecond precision): they sort correctly as text,
+// serialise to JSON unchanged and are readable in `wrangler d1 execute` output.
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+const createdAt = () => text("created_at").notNull().default(now);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    hashedPassword: text("hashed_password").notNull(),
+    name: text("name"),
+    avatar: text("avatar"),
+    isEmailVerified: integer("is_email_verified", { mode: "boolean" }).notNull().default(false),
+    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    subscriptionTier: text("subscription_tier").notNull().default("free"),
+    subscriptionEndDate: text("subscription_end_date"),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    // SHA-256 of the single-use reset token (never the token itself).
+    resetPasswordToken: text("reset_password_token"),
+    resetPasswordExpires: text("reset_password_expires"),
+    lastLogin: text("last_login"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    index("users_reset_token_idx").on(t.resetPasswordToken),
+    index("users_stripe_subscription_idx").on(t.stripeSubscriptionId),
+  ],
+);
+
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    providerId: text("provider_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("oauth_provider_unique").on(t.provider, t.providerId),
+    index("oauth_user_idx").on(t.userId),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 (hex) of the opaque token handed to the client.
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull().default(now),
+    aiUses: integer("ai_uses").notNull().default(0),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+export const loginAttempts = sqliteTable("login_attempts", {
+  // "email:<lowercased email>" or "ip:<client address>"
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: text("window_start").notNull(),
+  lockedUntil: text("locked_until"),
+});
+
+export const subscriptionHistory = sqliteTable(
+  "subscription_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tier: text("tier").notNull(),
+    startDate: text("start_date").notNull().default(now),
+    endDate: text("end_date"),
+    paymentAmount: real("payment_amount").notNull().default(0),
+    paymentMethod: text("payment_method").notNull().default("admin"),
+    status: text("status").notNull().default("active"),
+    // Stripe checkout session id: makes confirming the same checkout twice a no-op.
+    externalId: text("external_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("subscription_history_user_idx").on(t.userId),
+    uniqueIndex("subscription_history_external_unique").on(t.externalId),
+  ],
+);
+
+export const timelines = sqliteTable(
+  "timelines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    isPublic: integer("is_public", { mode: "boolean" }).notNull().default(false),
+    shareCode: text("share_code"),
+    // Role granted by the share link (SPEC.md §2: defaults to collaborator).
+    shareRole: text("share_role", { enum: ["viewer", "collaborator"] })
+      .notNull()
+      .default("collaborator"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("timelines_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("timelines_share_code_unique").on(t.shareCode),
+  ],
+);
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    content: text("content").notNull().default(""),
+    position: integer("position").notNull(),
+    attachments: text("attachments", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
+    // Bumped on every title/content change: a PATCH carrying an older version is a conflict (409).
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("events_timeline_position_idx").on(t.timelineId, t.position)],
+);
+
+export const ideas = sqliteTable(
+  "ideas",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    prompt: text("prompt").notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ideas_user_idx").on(t.userId)],
+);
+
+export const files = sqliteTable(
+  "files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    data: text("data").notNull(),
+    createdAt: createdAt(),
+    eventId: integer("event_id").references(() => events.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("files_event_idx").on(t.eventId)],
+);
+
+export const collaborativeSessions = sqliteTable(
+  "collaborative_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    lastActivity: text("last_activity").notNull().default(now),
+  },
+  (t) => [uniqueIndex("collaborative_sessions_timeline_unique").on(t.timelineId)],
+);
+
+export const collaborativeChanges = sqliteTable(
+  "collaborative_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    eventId: integer("event_id").references((): AnySQLiteColumn => events.id, {
+      onDelete: "set null",
+    }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    change: text("change", { mode: "json" }).notNull(),
+    timestamp: text("timestamp").notNull().default(now),
+  },
+  (t) => [index("collaborative_changes_timeline_idx").on(t.timelineId, t.timestamp)],
+);
+
+export const timelineShares = sqliteTable(
+  "timeline_shares",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    sharedByUserId: integer("shared_by_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sharedWithUserId: integer("shared_with_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessLevel: text("access_level", { enum: ["viewer", "collaborator"] })
+      .notNull()
+      .default("collaborator"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("timeline_shares_unique").on(t.timelineId, t.sharedWithUserId),
+    index("timeline_shares_with_idx").on(t.sharedWithUserId),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    relatedId: integer("related_id"),
+    relatedType: text("related_type"),
+    // Set when the notification is about a timeline, so deleting the timeline removes it.
+    timelineId: integer("timeline_id").references(() => timelines.id, { onDelete: "cascade" }),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.read, t.createdAt),
+    index("notifications_timeline_idx").on(t.timelineId),
+  ],
+);
+
+// Settings an admin saves (AI and payment keys), AES-GCM encrypted under a key derived from APP_SECRET.
+export const appConfig = sqliteTable("app_config", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+// Stripe webhook event ids already handled: a replayed delivery changes nothing.
+export const processedWebhooks = sqliteTable("processed_webhooks", {
+  id: text("id").primaryKey(),
+  receivedAt: text("received_at").notNull().default(now),
+});
+
+export type User = typeof users.$inferSelect;
+export type Timeline = typeof timelines.$inferSelect;
+export type Event = typeof events.$inferSelect;
+export type TimelineShare = typeof timelineShares.$inferSelect;
+export type Notification = typeof notifications.$inferSelect;

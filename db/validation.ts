@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+// SPEC.md §5 wording, shared by the React forms, the API and the room.
+export const messages = {
+  email: "Please enter a valid email address",
+  password: "Password must be at least 6 characters",
+  name: "Name must be at least 2 characters",
+  passwordsMatch: "Passwords do not match",
+  manualToken: "Please enter a valid reset token from your email",
+  missingToken: "Missing reset token. Please request a new password reset link.",
+  timelineTitle: "Please enter a timeline title",
+  selectTimeline: "Please select a timeline first",
+  eventFields: "Please fill in both title and content",
+  ideasPrompt: "Please enter a writing prompt",
+  enhanceText: "Please enter text to enhance",
+  characterDescription: "Please enter a character description",
+  apiKey: "Please enter an API key",
+  stripeKeys: "Please enter both Stripe keys",
+} as const;
+
+// Bounds from DESIGN.md §4.
+export const limits = {
+  name: 100,
+  email: 254,
+  passwordMin: 6,
+  passwordMax: 128,
+  timelineTitle: 200,
+  timelineDescription: 2000,
+  eventTitle: 200,
+  eventContent: 50_000,
+  aiInput: 4000,
+  body: 1_000_000,
+  resetTokenMin: 10,
+} as const;
+
+const email = z
+  .string({ error: messages.email })
+  .trim()
+  .max(limits.email, `Email must be at most ${limits.email} characters`)
+  .pipe(z.email({ error: messages.email }));
+
+const password = z
+  .string({ error: messages.password })
+  .min(limits.passwordMin, messages.password)
+  .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters`);
+
+export const LoginSchema = z.object({ email, password });
+export type Login = z.infer<typeof LoginSchema>;
+
+export const RegisterSchema = z.object({
+  name: z
+    .string({ error: messages.name })
+    .trim()
+    .min(2, messages.name)
+    .max(limits.name, `Name must be at most ${limits.name} characters`),
+  email,
+  password,
+});
+export type Register = z.infer<typeof RegisterSchema>;
+
+export const ForgotPasswordSchema = z.object({ email });
+
+export const ResetPasswordSchema = z.object({
+  token: z.string({ error: messages.missingToken }).trim().min(1, messages.missingToken).max(200, messages.manualToken),
+  password,
+});
+
+/** The reset form: both fields at least 6 and equal. */
+export const ResetPasswordFormSchema = z
+  .object({
+    password,
+    confirmPassword: z.string({ error: messages.password }).min(limits.passwordMin, messages.password),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: messages.passwordsMatch,
+    path: ["confirmPassword"],
+  });
+
+export const ManualTokenSchema = z.object({
+  token: z.string({ error: messages.manualToken }).trim().min(limits.resetTokenMin, messages.manualToken),
+});
+
+/** First message of a failed parse, in SPEC.md wording. */
+export function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? "Invalid input";
+}
+
+/** Field → first message, for forms. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out;
+}

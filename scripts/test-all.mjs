@@ -1,0 +1,70 @@
+// `npm test`: type check, lint, integration tests in workerd, end-to-end tests in Chromium.
+// Ends with the plain line "N passed, N failed" totalling every suite (CI reads it).
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { run } from "./lib.mjs";
+
+const only = process.argv.slice(2); // e.g. `npm test -- int e2e`
+const want = (name) => only.length === 0 || only.includes(name);
+let passed = 0;
+let failed = 0;
+const summary = [];
+
+function step(name, fn) {
+  if (!want(name)) return;
+  console.log(`\n━━ ${name} ━━`);
+  const start = Date.now();
+  const result = fn();
+  passed += result.passed;
+  failed += result.failed;
+  summary.push(`${name}: ${result.passed} passed, ${result.failed} failed (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+mkdirSync("test-results", { recursive: true });
+
+step("typecheck", () => {
+  run("react-router", ["typegen"], { stdio: ["ignore", "ignore", "inherit"] });
+  const app = run("tsc", ["--noEmit", "-p", "tsconfig.json"], { allowFailure: true });
+  const node = run("tsc", ["--noEmit", "-p", "tsconfig.node.json"], { allowFailure: true });
+  const ok = (app.status === 0) + (node.status === 0);
+  return { passed: ok, failed: 2 - ok };
+});
+
+step("lint", () => {
+  const res = run("biome", ["lint"], { allowFailure: true });
+  return res.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+});
+
+step("int", () => {
+  rmSync("test-results/int-results.json", { force: true });
+  const res = run(
+    "vitest",
+    ["run", "--config", "vitest.config.ts", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/int-results.json"],
+    { allowFailure: true },
+  );
+  const report = readJson("test-results/int-results.json");
+  if (!report) return { passed: 0, failed: 1 };
+  const failedCount = report.numFailedTests + (res.status !== 0 && report.numFailedTests === 0 ? 1 : 0);
+  return { passed: report.numPassedTests, failed: failedCount };
+});
+
+step("e2e", () => {
+  rmSync("test-results/e2e-results.json", { force: true });
+  const res = run("playwright", ["test"], { allowFailure: true });
+  const report = readJson("test-results/e2e-results.json");
+  if (!report?.stats) return { passed: 0, failed: 1 };
+  const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
+  const extra = res.status !== 0 && unexpected === 0 ? 1 : 0;
+  return { passed: expected + flaky, failed: unexpected + extra };
+});
+
+console.log(`\n${summary.join("\n")}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || (passed === 0 && existsSync("package.json")) ? 1 : 0);

@@ -1,0 +1,64 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, type Page, expect, test as base } from "@playwright/test";
+
+let counter = 0;
+export function uniqueEmail(prefix = "writer") {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+}
+
+export type TestUser = { name: string; email: string; password: string; token: string };
+
+/** Creates an account through the real API (fast), returning its bearer token. */
+export async function createUser(request: APIRequestContext, overrides: Partial<TestUser> = {}): Promise<TestUser> {
+  const user = { name: "Test Writer", email: uniqueEmail(), password: "secret-pass-1", ...overrides };
+  const res = await request.post("/api/auth/register", {
+    data: { name: user.name, email: user.email, password: user.password },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = await res.json();
+  return { ...user, token: body.token };
+}
+
+/** Signs in through the login form, as a writer would. */
+export async function login(page: Page, user: Pick<TestUser, "email" | "password">) {
+  await page.goto("/auth/login");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/timeline$/);
+}
+
+/** The root sets html[data-hydrated] once React has hydrated; clicks before that would be lost. */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+/** console.error in the page is a failure (STYLE.md habit 9). */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(msg.text());
+      });
+      page.on("pageerror", (err) => errors.push(String(err)));
+      await use(errors);
+      expect(errors, "console errors during the test").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

@@ -1,0 +1,38 @@
+// A fake transactional-mail HTTP API on 127.0.0.1 for the browser suite: the real HttpMailer
+// posts here, and tests read the messages back (GET /messages?to=...).
+import { createServer } from "node:http";
+
+export function startFakeMailServer(port) {
+  const messages = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "POST" && url.pathname === "/send") {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        try {
+          const msg = JSON.parse(body);
+          if (req.headers.authorization !== "Bearer fake-mail-key") {
+            res.writeHead(401).end();
+            return;
+          }
+          messages.push({ ...msg, receivedAt: Date.now() });
+          res.writeHead(202, { "Content-Type": "application/json" }).end('{"queued":true}');
+        } catch {
+          res.writeHead(400).end();
+        }
+      });
+      return;
+    }
+    if (req.method === "GET" && url.pathname === "/messages") {
+      const to = url.searchParams.get("to");
+      const list = messages.filter((m) => !to || m.to === to);
+      const last = list.at(-1);
+      const link = last?.text.match(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/)?.[0] ?? null;
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ messages: list, link }));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+}

@@ -1,0 +1,34 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+// Keep every dev/build run offline (STACK.md): no metrics, no update check, no cf.json fetch.
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
+// The end-to-end suite builds with its own local state and vars (fake third parties on 127.0.0.1).
+const e2eVars = process.env.STORYWEAVE_E2E_VARS ? JSON.parse(process.env.STORYWEAVE_E2E_VARS) : null;
+
+export default defineConfig({
+  plugins: [
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      ...(e2eVars
+        ? {
+            persistState: { path: ".wrangler/e2e-state" },
+            config: (config) => ({ vars: { ...config.vars, ...e2eVars } }),
+          }
+        : {}),
+    }),
+    tailwindcss(),
+    reactRouter(),
+  ],
+  resolve: { tsconfigPaths: true },
+  optimizeDeps: { include: ["partysocket/react", "partysocket"] },
+  environments: {
+    ssr: { optimizeDeps: { include: ["partysocket/react", "partysocket"] } },
+  },
+  server: { host: "127.0.0.1" },
+});

@@ -1,0 +1,37 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            APP_SECRET: "test-secret-not-for-production-0123456789",
+            ADMIN_EMAILS: "admin@example.test",
+          },
+        },
+      }),
+    ],
+    resolve: {
+      alias: {
+        "virtual:react-router/server-build": path.join(import.meta.dirname, "tests/integration/server-build-stub.ts"),
+        "~": path.join(import.meta.dirname, "app"),
+      },
+    },
+    test: {
+      include: ["tests/integration/**/*.test.ts", "worker/**/*.test.ts", "durable-objects/**/*.test.ts", "db/**/*.test.ts"],
+      setupFiles: ["./tests/integration/apply-migrations.ts"],
+      fsModuleCache: false,
+      testTimeout: 20_000,
+    },
+  };
+});

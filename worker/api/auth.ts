@@ -1,0 +1,66 @@
+import { Hono } from "hono";
+import {
+  ForgotPasswordSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+} from "../../db/validation";
+import { clearSessionCookie, sessionCookie } from "../lib/cookies";
+import { createMailer } from "../lib/mailer";
+import * as auth from "../services/auth";
+import { type ApiEnv, clientKey, jsonBody, requireAuth } from "./context";
+import { z } from "zod";
+
+const SESSION_MAX_AGE = auth.SESSION_TTL_MS / 1000;
+
+const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
+  db: c.var.db,
+  secret: c.env.APP_SECRET,
+  adminEmails: c.env.ADMIN_EMAILS,
+});
+
+export const authApi = new Hono<ApiEnv>()
+  .post("/register", jsonBody(RegisterSchema), async (c) => {
+    const result = await auth.register(deps(c), c.req.valid("json"));
+    c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
+    return c.json(result, 201);
+  })
+  .post("/login", jsonBody(LoginSchema), async (c) => {
+    const result = await auth.login(deps(c), c.req.valid("json"), clientKey(c.req.raw));
+    c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
+    return c.json(result);
+  })
+  .post("/logout", async (c) => {
+    if (c.var.token) await auth.logout(c.var.db, c.var.token);
+    c.header("Set-Cookie", clearSessionCookie(c.req.raw));
+    return c.json({ success: true });
+  })
+  .get("/me", requireAuth, (c) => {
+    return c.json(auth.toPublicUser(c.var.session!.user));
+  })
+  .post("/forgot-password", jsonBody(ForgotPasswordSchema), async (c) => {
+    const { email } = c.req.valid("json");
+    const origin = new URL(c.req.url).origin;
+    const result = await auth.requestPasswordReset(
+      c.var.db,
+      email,
+      origin,
+      createMailer(c.env),
+      (p) => c.executionCtx.waitUntil(p),
+    );
+    return c.json(result);
+  })
+  .post(
+    "/verify-reset-token",
+    jsonBody(z.object({ token: z.string().max(200).default("") })),
+    async (c) => {
+      const valid = await auth.isResetTokenValid(c.var.db, c.req.valid("json").token);
+      return c.json({ valid });
+    },
+  )
+  .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
+    const { token, password } = c.req.valid("json");
+    const result = await auth.resetPassword(deps(c), token, password);
+    c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
+    return c.json(result);
+  });

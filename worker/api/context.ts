@@ -1,0 +1,50 @@
+import { createMiddleware } from "hono/factory";
+import { validator } from "hono/validator";
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import { firstIssue } from "../../db/validation";
+import type { Env } from "../env";
+import { badRequest, forbidden, unauthorized } from "../lib/errors";
+import type { AuthVia } from "../lib/request-auth";
+import type { SessionUser } from "../services/auth";
+
+export type ApiEnv = {
+  Bindings: Env;
+  Variables: {
+    db: Db;
+    session: SessionUser | null;
+    authVia: AuthVia | null;
+    token: string | null;
+  };
+};
+
+/** Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. */
+export const jsonBody = <T extends z.ZodType>(schema: T) =>
+  validator("json", (value, _c): z.output<T> => {
+    const parsed = schema.safeParse(value ?? {});
+    if (!parsed.success) throw badRequest(firstIssue(parsed.error));
+    return parsed.data;
+  });
+
+/** 401 unless signed in. */
+export const requireAuth = createMiddleware<ApiEnv>(async (c, next) => {
+  if (!c.var.session) throw unauthorized();
+  await next();
+});
+
+/** 401 anonymous, 403 signed-in non-admin (DESIGN.md §8). */
+export const requireAdmin = createMiddleware<ApiEnv>(async (c, next) => {
+  if (!c.var.session) throw unauthorized();
+  if (c.var.session.user.role !== "admin") throw forbidden("Admin access required");
+  await next();
+});
+
+export function currentUser(c: { var: ApiEnv["Variables"] }) {
+  const session = c.var.session;
+  if (!session) throw unauthorized();
+  return session.user;
+}
+
+export function clientKey(request: Request) {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
+}

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { createDb } from "../../db/client";
+import { limits } from "../../db/validation";
+import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
+import { authenticate, isCrossSiteMutation } from "../lib/request-auth";
+import { authApi } from "./auth";
+import type { ApiEnv } from "./context";
+
+export const api = new Hono<ApiEnv>()
+  .basePath("/api")
+  .use(
+    bodyLimit({
+      maxSize: limits.body,
+      onError: (c) => c.json({ error: "Request body is too large" }, 413),
+    }),
+  )
+  .use(async (c, next) => {
+    if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");
+    const db = createDb(c.env.DB);
+    c.set("db", db);
+    const auth = await authenticate(c.req.raw, db, (p) => c.executionCtx.waitUntil(p));
+    c.set("session", auth.session);
+    c.set("authVia", auth.via);
+    c.set("token", auth.token);
+    await next();
+  })
+  .route("/auth", authApi);
+
+api.notFound((c) => c.json({ error: "Not found" }, 404));
+
+api.onError((err, c) => {
+  if (err instanceof HttpError) {
+    if (err.extra?.retryAfter) c.header("Retry-After", String(err.extra.retryAfter));
+    return c.json({ error: err.message, ...err.extra }, err.status as ContentfulStatusCode);
+  }
+  if (err instanceof HTTPException) {
+    const message =
+      err.status === 400 && /json/i.test(err.message) ? "Invalid JSON in request body" : err.message;
+    return c.json({ error: message || "Bad request" }, err.status);
+  }
+  console.error("[api] unhandled error:", err);
+  return c.json({ error: UNEXPECTED }, 500);
+});
+
+export type Api = typeof api;

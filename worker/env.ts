@@ -1,0 +1,29 @@
+import type { TimelineRoom } from "../durable-objects/timeline-room";
+
+export interface Env {
+  DB: D1Database;
+  TimelineRoom: DurableObjectNamespace<TimelineRoom>;
+  /** Pepper for password hashes and the key for encrypted settings. Required. */
+  APP_SECRET: string;
+  ADMIN_EMAILS?: string;
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  OPENAI_MODEL?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
+  MAILER?: string;
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
+}
+
+type WorkerEnv = Env;
+
+declare global {
+  namespace Cloudflare {
+    // partyserver and cloudflare:workers type `env` as Cloudflare.Env.
+    interface Env extends WorkerEnv {}
+  }
+}

@@ -1,0 +1,50 @@
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { appContext } from "../app/context";
+import { createDb } from "../db/client";
+import { api } from "./api";
+import type { Env } from "./env";
+import { UNEXPECTED } from "./lib/errors";
+import { authenticate, isCrossSiteMutation } from "./lib/request-auth";
+import { createNonce, withSecurityHeaders } from "./lib/security-headers";
+import { handleRoomUpgrade } from "./room-upgrade";
+
+export { TimelineRoom } from "../durable-objects/timeline-room";
+
+const requestHandler = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  import.meta.env.MODE,
+);
+const dev = import.meta.env.MODE === "development";
+
+function plainError(status: number, message: string) {
+  return Response.json({ error: message }, { status });
+}
+
+async function route(request: Request, env: Env, ctx: ExecutionContext, nonce: string) {
+  const { pathname } = new URL(request.url);
+  if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
+  if (pathname.startsWith("/ws/")) return handleRoomUpgrade(request, env, ctx);
+
+  if (isCrossSiteMutation(request)) return plainError(403, "Cross-site request refused");
+  const db = createDb(env.DB);
+  const auth = await authenticate(request, db, (p) => ctx.waitUntil(p));
+  const context = new RouterContextProvider();
+  context.set(appContext, { env, ctx, db, nonce, auth });
+  return requestHandler(request, context);
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const nonce = createNonce();
+    if (!env.APP_SECRET) {
+      console.error("APP_SECRET is not set: run `npm run dev` (creates .dev.vars) or `wrangler secret put APP_SECRET`.");
+      return withSecurityHeaders(plainError(500, "Server is not configured"), nonce, dev);
+    }
+    try {
+      return withSecurityHeaders(await route(request, env, ctx, nonce), nonce, dev);
+    } catch (error) {
+      console.error("[worker] unhandled error:", error);
+      return withSecurityHeaders(plainError(500, UNEXPECTED), nonce, dev);
+    }
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,43 @@
+import type { Env } from "../env";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** Local development: the message (and so the reset link) goes to the server log. */
+export class LogMailer implements Mailer {
+  async send(message: MailMessage) {
+    console.log(`[mail] to=${message.to} subject="${message.subject}"\n${message.text}`);
+  }
+}
+
+/** Production: a transactional mail HTTP API (JSON POST with a bearer key). */
+export class HttpMailer implements Mailer {
+  constructor(
+    private readonly url: string,
+    private readonly apiKey: string,
+    private readonly from: string,
+  ) {}
+
+  async send(message: MailMessage) {
+    const res = await fetch(this.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${this.apiKey}` },
+      body: JSON.stringify({ from: this.from, ...message }),
+    });
+    if (!res.ok) throw new Error(`Mail API answered ${res.status}`);
+  }
+}
+
+export function createMailer(env: Env): Mailer {
+  if (env.MAILER === "http" && env.MAIL_API_URL && env.MAIL_API_KEY) {
+    return new HttpMailer(env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM ?? "no-reply@storyweave.app");
+  }
+  return new LogMailer();
+}
