@@ -41,7 +41,7 @@ export default defineConfig({
     url: `${baseURL}/auth/login`,
     timeout: 180_000,
     reuseExistingServer: false,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
   },
 });

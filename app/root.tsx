@@ -55,7 +55,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <NavigationProgress />
         {children}
         <HelpAssistant />
-        <Toaster visibleToasts={1} duration={5000} position="bottom-left" closeButton richColors />
+        <Toaster
+          visibleToasts={1}
+          duration={5000}
+          position="bottom-left"
+          closeButton
+          toastOptions={{
+            classNames: {
+              toast: "!border-stone-300 !bg-white !text-ink",
+              description: "!text-stone-700",
+              error: "!border-red-300 !bg-red-50 !text-red-900",
+              success: "!border-emerald-300",
+            },
+          }}
+        />
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
       </body>

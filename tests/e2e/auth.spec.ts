@@ -107,7 +107,12 @@ test.describe("accounts", () => {
 
   test("a typed reset token works like the link, and passwords must match", async ({ page, request }) => {
     const user = await createUser(request);
-    await request.post("/api/auth/forgot-password", { data: { email: user.email } });
+    // The request context holds the new session cookie, so a same-origin Origin is required (CSRF check).
+    const asked = await request.post("/api/auth/forgot-password", {
+      data: { email: user.email },
+      headers: { Origin: new URL(page.url() === "about:blank" ? "http://127.0.0.1:4319" : page.url()).origin },
+    });
+    expect(asked.status()).toBe(200);
     const link = await latestResetLink(page, user.email);
     const token = new URL(link).searchParams.get("token")!;
     await page.goto("/auth/reset-password");

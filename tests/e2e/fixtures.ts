@@ -51,7 +51,10 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(msg.text());
+        // The browser logs every 4xx answer; those are expected (validation, 404 page), not errors.
+        if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) {
+          errors.push(msg.text());
+        }
       });
       page.on("pageerror", (err) => errors.push(String(err)));
       await use(errors);

@@ -61,6 +61,6 @@ export const authApi = new Hono<ApiEnv>()
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
     const result = await auth.resetPassword(deps(c), token, password);
-    c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
+    if (result.token) c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result);
   });

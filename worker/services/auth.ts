@@ -299,7 +299,8 @@ export async function resetPassword(
   deps: AuthDeps,
   token: string,
   password: string,
-): Promise<AuthResult> {
+  opts: { signIn: boolean } = { signIn: true },
+): Promise<{ token: string | null; user: PublicUser }> {
   const { db } = deps;
   const user = await userForResetToken(db, token.trim());
   if (!user) throw badRequest(INVALID_RESET_TOKEN);
@@ -314,7 +315,10 @@ export async function resetPassword(
     db.delete(sessions).where(eq(sessions.userId, user.id)),
   ]);
   if (!updated[0]) throw badRequest(INVALID_RESET_TOKEN);
-  return { token: await createSession(db, user.id), user: toPublicUser(updated[0]) };
+  return {
+    token: opts.signIn ? await createSession(db, user.id) : null,
+    user: toPublicUser(updated[0]),
+  };
 }
 
 export async function purgeExpired(db: Db) {

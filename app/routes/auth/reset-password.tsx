@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/validation";
-import { sessionCookie } from "../../../worker/lib/cookies";
 import * as auth from "../../../worker/services/auth";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
@@ -34,15 +33,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env } = app(context);
   try {
-    const result = await auth.resetPassword(
+    // The page follows SPEC.md's flow (success screen → 'Go to Login'), so it does not sign in;
+    // the API call (for API clients) does.
+    await auth.resetPassword(
       { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
       token,
       form.data.password,
+      { signIn: false },
     );
-    return data(
-      { done: true as const },
-      { headers: { "Set-Cookie": sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000) } },
-    );
+    return { done: true as const };
   } catch (error) {
     return formError(error);
   }
@@ -59,7 +58,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
 
   if (result?.done) {
     return (
-      <AuthCard title="Password Reset Successful" description="Your password has been changed. Every other session was signed out.">
+      <AuthCard title="Password Reset Successful" description="Your password has been changed and every session was signed out. Sign in with your new password.">
         <Button asChild className="w-full">
           <Link to="/auth/login">Go to Login</Link>
         </Button>
