@@ -94,3 +94,64 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+// Timelines and events (SPEC.md §5; bounds DESIGN.md §4).
+const optionalDescription = z
+  .string()
+  .trim()
+  .max(limits.timelineDescription, `Description must be at most ${limits.timelineDescription} characters`)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+export const timelineTitle = z
+  .string({ error: messages.timelineTitle })
+  .trim()
+  .min(1, messages.timelineTitle)
+  .max(limits.timelineTitle, `Title must be at most ${limits.timelineTitle} characters`);
+
+export const CreateTimelineSchema = z.object({
+  title: timelineTitle,
+  description: optionalDescription,
+  createdAt: z.string().max(40).optional(),
+});
+export type CreateTimeline = z.infer<typeof CreateTimelineSchema>;
+
+export const UpdateTimelineSchema = z.object({
+  title: timelineTitle.optional(),
+  description: optionalDescription.optional(),
+});
+export type UpdateTimeline = z.infer<typeof UpdateTimelineSchema>;
+
+const eventTitle = z
+  .string({ error: messages.eventFields })
+  .trim()
+  .min(1, messages.eventFields)
+  .max(limits.eventTitle, `Title must be at most ${limits.eventTitle} characters`);
+const eventContent = z
+  .string({ error: messages.eventFields })
+  .trim()
+  .min(1, messages.eventFields)
+  .max(limits.eventContent, `Content must be at most ${limits.eventContent} characters`);
+
+export const CreateEventSchema = z.object({
+  title: eventTitle,
+  content: eventContent,
+  // Accepted for SPEC.md §7 compatibility; the server decides (position = current count).
+  timelineId: z.unknown().optional(),
+  position: z.unknown().optional(),
+  attachments: z.unknown().optional(),
+});
+export type CreateEvent = z.infer<typeof CreateEventSchema>;
+
+export const UpdateEventSchema = z
+  .object({
+    title: eventTitle.optional(),
+    content: eventContent.optional(),
+    position: z.number({ error: "Position must be a whole number" }).int("Position must be a whole number").min(0, "Position must be a whole number").optional(),
+    /** The version the writer started editing from; a newer stored version is a conflict (409). */
+    baseVersion: z.number().int().min(1).optional(),
+  })
+  .refine((v) => v.title !== undefined || v.content !== undefined || v.position !== undefined, {
+    message: "Nothing to update",
+  });
+export type UpdateEvent = z.infer<typeof UpdateEventSchema>;
