@@ -11,6 +11,18 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 // The end-to-end suite builds with its own local state and vars (fake third parties on 127.0.0.1).
 const e2eVars = process.env.STORYWEAVE_E2E_VARS ? JSON.parse(process.env.STORYWEAVE_E2E_VARS) : null;
 
+const clientDeps = [
+  "partysocket",
+  "partysocket/react",
+  "@dnd-kit/core",
+  "@dnd-kit/sortable",
+  "@dnd-kit/utilities",
+  "radix-ui",
+  "sonner",
+  "lucide-react",
+  "zod",
+];
+
 export default defineConfig({
   plugins: [
     cloudflare({
@@ -26,9 +38,10 @@ export default defineConfig({
     reactRouter(),
   ],
   resolve: { tsconfigPaths: true },
-  optimizeDeps: { include: ["partysocket/react", "partysocket"] },
+  // Listed up front so the dev server does not re-optimize (and reload) mid-session.
+  optimizeDeps: { include: clientDeps },
   environments: {
-    ssr: { optimizeDeps: { include: ["partysocket/react", "partysocket"] } },
+    ssr: { optimizeDeps: { include: clientDeps } },
   },
   server: { host: "127.0.0.1" },
 });

@@ -16,7 +16,9 @@ export default async function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(appContext);
+  // Dev serves inline HMR code under a relaxed CSP; a nonce there only causes hydration warnings
+  // (browsers hide nonce attributes from the DOM), so it is used in production builds only.
+  const nonce = import.meta.env.DEV ? undefined : loadContext.get(appContext).nonce;
   let shellRendered = false;
   const body = await renderToReadableStream(
     <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,

@@ -22,7 +22,7 @@ import { showToast } from "./lib/toast";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
   return data(
-    { user: publicUser(context), flash, nonce: app(context).nonce },
+    { user: publicUser(context), flash, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
     flash ? { headers: { "Set-Cookie": clearFlashCookie(request) } } : undefined,
   );
 }

@@ -1,5 +1,6 @@
 import { type Connection, type ConnectionContext, Server } from "partyserver";
 import type { Env } from "../worker/env";
+import type { RoomChange } from "../worker/lib/room";
 
 /**
  * One room per timeline, addressed by the timeline id. The Worker authenticates and authorizes
@@ -24,7 +25,7 @@ export class TimelineRoom extends Server<Env> {
   }
 
   /** Called by the Worker (DO RPC) after a REST mutation of the timeline or its events. */
-  async notifySync() {
+  async notifySync(_change: RoomChange) {
     this.broadcast(JSON.stringify({ type: "sync" }));
   }
 }

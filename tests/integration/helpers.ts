@@ -41,3 +41,36 @@ export async function registerUser(overrides: { name?: string; email?: string; p
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return { ...input, token: res.json.token as string, user: res.json.user, cookie: res.headers.get("Set-Cookie") };
 }
+
+/** Creates a timeline through the API (owner = token's user). */
+export async function createTimeline(token: string, overrides: Record<string, unknown> = {}) {
+  const res = await call("POST", "/api/timelines", { token, body: { title: "A Timeline", ...overrides } });
+  if (res.status !== 201) throw new Error(`createTimeline failed: ${res.status} ${res.text}`);
+  return res.json;
+}
+
+/** Creates an event through the API. */
+export async function createEvent(token: string, timelineId: number, overrides: Record<string, unknown> = {}) {
+  const res = await call("POST", `/api/timelines/${timelineId}/events`, {
+    token,
+    body: { title: "An event", content: "Something happens", ...overrides },
+  });
+  if (res.status !== 201) throw new Error(`createEvent failed: ${res.status} ${res.text}`);
+  return res.json;
+}
+
+/** Inserts a timeline_shares row directly. */
+export async function shareWith(timelineId: number, ownerId: number, userId: number, level: "viewer" | "collaborator") {
+  await env.DB.prepare(
+    "INSERT INTO timeline_shares (timeline_id, shared_by_user_id, shared_with_user_id, access_level) VALUES (?, ?, ?, ?)",
+  )
+    .bind(timelineId, ownerId, userId, level)
+    .run();
+}
+
+/** Sets subscription_tier='premium' directly (endDate null = open-ended). */
+export async function makePremium(userId: number, endDate: string | null = null) {
+  await env.DB.prepare("UPDATE users SET subscription_tier = 'premium', subscription_end_date = ? WHERE id = ?")
+    .bind(endDate, userId)
+    .run();
+}

@@ -7,6 +7,7 @@ import { limits } from "../../db/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { authenticate, isCrossSiteMutation } from "../lib/request-auth";
 import { authApi } from "./auth";
+import { eventsApi, timelinesApi } from "./timelines";
 import type { ApiEnv } from "./context";
 
 export const api = new Hono<ApiEnv>()
@@ -27,7 +28,9 @@ export const api = new Hono<ApiEnv>()
     c.set("token", auth.token);
     await next();
   })
-  .route("/auth", authApi);
+  .route("/auth", authApi)
+  .route("/timelines", timelinesApi)
+  .route("/events", eventsApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

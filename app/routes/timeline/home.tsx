@@ -1,11 +1,217 @@
+import { Plus, Sparkles } from "lucide-react";
+import { Select } from "radix-ui";
+import { ChevronDown } from "lucide-react";
+import { useState } from "react";
+import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { listEventsForTimeline } from "../../../worker/services/events";
+import { isPremium } from "../../../worker/services/auth";
+import { FREE_TIMELINE_LIMIT, listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { Page, PageHeading } from "~/components/page";
+import { TimelineCard } from "~/components/timeline-card";
+import { EventDialog, TimelineDialog } from "~/components/timeline-forms";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { useFreshData } from "~/hooks/use-fresh-data";
+import { api } from "~/lib/api";
+import { app, requireUser } from "~/lib/session.server";
+import { errorToast, showToast } from "~/lib/toast";
+import type { Route } from "./+types/home";
 
 export const meta = () => [{ title: "Timeline · StoryWeave" }];
 
-export default function Screen() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db } = app(context);
+  const premium = isPremium(user);
+  try {
+    const timelines = await listTimelines(db, user);
+    const requested = Number(new URL(request.url).searchParams.get("timeline"));
+    const selected = timelines.find((t) => t.id === requested) ?? timelines[0] ?? null;
+    const events = selected ? await listEventsForTimeline(db, selected.id) : [];
+    return { ok: true as const, timelines, selectedId: selected?.id ?? null, events, premium };
+  } catch (error) {
+    console.error("[timeline home] failed to load:", error);
+    return { ok: false as const, timelines: [] as TimelineView[], selectedId: null, events: [], premium };
+  }
+}
+
+export default function TimelineHome({ loaderData }: Route.ComponentProps) {
+  const { timelines, selectedId, events, premium } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const [creating, setCreating] = useState(false);
+  const [addingEvent, setAddingEvent] = useState(false);
+  const [editing, setEditing] = useState<TimelineView | null>(null);
+  const [deleting, setDeleting] = useState<TimelineView | null>(null);
+  const [deletePending, setDeletePending] = useState(false);
+  useFreshData(events.length === 0 && selectedId !== null, selectedId);
+
+  const owned = timelines.filter((t) => t.isOwner).length;
+  const atLimit = !premium && owned >= FREE_TIMELINE_LIMIT;
+  const selected = timelines.find((t) => t.id === selectedId) ?? null;
+  const canAddEvent = !selected || !selected.isShared || selected.isOwner || selected.accessLevel === "collaborator";
+  const loadingEvents = navigation.state === "loading" && navigation.location?.pathname === "/timeline";
+
+  const select = (id: number) =>
+    setSearchParams({ timeline: String(id) }, { replace: true, preventScrollReset: true });
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeletePending(true);
+    try {
+      await api(`/api/timelines/${deleting.id}`, { method: "DELETE" });
+      showToast({ title: "Success", description: "Timeline deleted successfully" });
+      setDeleting(null);
+      if (deleting.id === selectedId) setSearchParams({}, { replace: true });
+      else revalidator.revalidate();
+    } catch {
+      errorToast("Failed to delete timeline");
+    } finally {
+      setDeletePending(false);
+    }
+  }
+
   return (
     <Page>
-      <PageHeading>Timeline</PageHeading>
+      <PageHeading
+        actions={
+          <>
+            <Select.Root
+              value={selectedId ? String(selectedId) : undefined}
+              onValueChange={(v) => select(Number(v))}
+              disabled={timelines.length === 0}
+            >
+              <Select.Trigger
+                aria-label="Select timeline"
+                className="inline-flex h-10 w-[200px] items-center justify-between gap-2 rounded-md border border-stone-300 bg-white px-3 text-sm disabled:opacity-50"
+              >
+                <span className="truncate">
+                  <Select.Value placeholder="Select a timeline" />
+                </span>
+                <ChevronDown aria-hidden="true" className="h-4 w-4 shrink-0 opacity-60" />
+              </Select.Trigger>
+              <Select.Portal>
+                <Select.Content position="popper" sideOffset={4} className="z-50 max-h-80 w-[200px] overflow-hidden rounded-md border border-stone-200 bg-white shadow-lg">
+                  <Select.Viewport className="p-1">
+                    {timelines.map((t) => (
+                      <Select.Item
+                        key={t.id}
+                        value={String(t.id)}
+                        className="cursor-pointer truncate rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-brand-50 data-[state=checked]:font-semibold"
+                      >
+                        <Select.ItemText>{t.title}</Select.ItemText>
+                      </Select.Item>
+                    ))}
+                  </Select.Viewport>
+                </Select.Content>
+              </Select.Portal>
+            </Select.Root>
+            {canAddEvent ? (
+              <Button
+                variant="outline"
+                onClick={() => (selectedId ? setAddingEvent(true) : errorToast("Please select a timeline first"))}
+              >
+                <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
+              </Button>
+            ) : null}
+            {atLimit ? (
+              <Button asChild>
+                <Link to="/upgrade">
+                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade for Unlimited Timelines
+                </Link>
+              </Button>
+            ) : (
+              <Button onClick={() => setCreating(true)}>
+                <Plus aria-hidden="true" className="h-4 w-4" /> New Timeline
+              </Button>
+            )}
+          </>
+        }
+      >
+        Timeline
+      </PageHeading>
+
+      {!loaderData.ok ? (
+        <Card className="p-8 text-center">
+          <p className="text-red-800">Error loading timelines. Please try again.</p>
+          <Button className="mt-4" variant="outline" onClick={() => revalidator.revalidate()}>
+            Retry
+          </Button>
+        </Card>
+      ) : revalidator.state === "loading" && timelines.length === 0 ? (
+        <p className="py-12 text-center text-stone-600">Loading timelines...</p>
+      ) : timelines.length === 0 ? (
+        <Card className="p-10 text-center">
+          <p className="text-stone-700">No timelines yet. Create your first timeline to get started!</p>
+        </Card>
+      ) : (
+        <section aria-label="Your timelines" className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {timelines.map((t) => (
+            <TimelineCard
+              key={t.id}
+              timeline={t}
+              premium={premium}
+              selected={t.id === selectedId}
+              onEdit={() => setEditing(t)}
+              onDelete={() => setDeleting(t)}
+            />
+          ))}
+        </section>
+      )}
+
+      {selected ? (
+        <section aria-labelledby="events-heading" className="mt-10">
+          <h2 id="events-heading" className="mb-4 font-serif text-2xl font-bold">
+            Events <span className="text-base font-normal text-stone-600">· {selected.title}</span>
+          </h2>
+          {loadingEvents ? (
+            <p className="text-stone-600">Loading events...</p>
+          ) : events.length === 0 ? (
+            <p className="text-stone-600">No events yet. Create your first event!</p>
+          ) : (
+            <ol className="grid grid-cols-1 gap-3 md:grid-cols-2">
+              {events.map((e) => (
+                <li key={e.id}>
+                  <Card className="p-4">
+                    <h3 className="font-semibold">{e.title}</h3>
+                    <p className="mt-1 text-sm whitespace-pre-wrap text-stone-700">{e.content}</p>
+                  </Card>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      ) : null}
+
+      <TimelineDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onSaved={(t) => select(t.id)}
+      />
+      <TimelineDialog
+        open={editing !== null}
+        onOpenChange={(o) => !o && setEditing(null)}
+        timeline={editing}
+        onSaved={() => revalidator.revalidate()}
+      />
+      <EventDialog
+        open={addingEvent}
+        onOpenChange={setAddingEvent}
+        timelineId={selectedId}
+        onCreated={() => revalidator.revalidate()}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Are you sure?"
+        description="This action cannot be undone. This will permanently delete the timeline and all its events."
+        confirmLabel="Delete Timeline"
+        pendingLabel="Deleting..."
+        pending={deletePending}
+        onConfirm={confirmDelete}
+      />
     </Page>
   );
 }

@@ -1,11 +1,8 @@
-import { Page, PageHeading } from "~/components/page";
+import { redirect } from "react-router";
+import type { Route } from "./+types/share";
 
-export const meta = () => [{ title: "Share Timeline · StoryWeave" }];
-
-export default function Screen() {
-  return (
-    <Page>
-      <PageHeading>Share Timeline</PageHeading>
-    </Page>
-  );
+// SPEC.md §2: /timeline/{id}/share is linked from the Share action; its screen is the share dialog
+// on the timeline itself.
+export function loader({ params }: Route.LoaderArgs) {
+  return redirect(`/timeline/${params.id}?share=1`);
 }

@@ -1,0 +1,187 @@
+import { GripVertical, Pencil, Trash2 } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import { CreateEventSchema, firstIssue } from "../../db/validation";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Input, Label, Textarea } from "~/components/ui/input";
+import { cn } from "~/lib/cn";
+import { errorToast } from "~/lib/toast";
+import type { EventView } from "../../worker/services/events";
+
+export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
+
+type Props = {
+  event: EventView;
+  canEdit: boolean;
+  canDelete: boolean;
+  /** Someone else is typing in this event right now (live collaboration). */
+  editedByOthers?: boolean;
+  dragHandle?: ReactNode;
+  onSave: (changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
+  onDelete: () => void;
+  /** Called (debounced by the caller) while the writer types, so others see it live. */
+  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
+  onEditingChange?: (editing: boolean) => void;
+};
+
+export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, onSave, onDelete, onTyping, onEditingChange }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(event.title);
+  const [content, setContent] = useState(event.content);
+  const [baseVersion, setBaseVersion] = useState(event.version);
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<EventView | null>(null);
+
+  useEffect(() => {
+    if (!editing) {
+      setTitle(event.title);
+      setContent(event.content);
+      setBaseVersion(event.version);
+    }
+  }, [editing, event.title, event.content, event.version]);
+
+  useEffect(() => onEditingChange?.(editing), [editing, onEditingChange]);
+
+  function startEdit() {
+    setTitle(event.title);
+    setContent(event.content);
+    setBaseVersion(event.version);
+    setConflict(null);
+    setEditing(true);
+  }
+
+  async function save(version = baseVersion) {
+    const parsed = CreateEventSchema.safeParse({ title, content });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    setSaving(true);
+    const result = await onSave({ title: parsed.data.title, content: parsed.data.content, baseVersion: version });
+    setSaving(false);
+    if (result.ok) {
+      setConflict(null);
+      setEditing(false);
+    } else if (result.conflict) {
+      setConflict(result.conflict);
+    }
+  }
+
+  if (editing) {
+    return (
+      <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
+        <div className="space-y-1.5">
+          <Label htmlFor={`event-${event.id}-title`}>Title</Label>
+          <Input
+            id={`event-${event.id}-title`}
+            value={title}
+            maxLength={200}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              onTyping?.({ type: "title", value: e.target.value });
+            }}
+          />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`event-${event.id}-content`}>Content</Label>
+          <Textarea
+            id={`event-${event.id}-content`}
+            value={content}
+            onChange={(e) => {
+              setContent(e.target.value);
+              onTyping?.({ type: "content", value: e.target.value });
+            }}
+          />
+        </div>
+        {conflict ? (
+          <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
+            <p className="font-semibold text-amber-900">Someone else saved this event while you were editing.</p>
+            <p className="text-amber-900">Their version:</p>
+            <div className="rounded border border-amber-200 bg-white p-2">
+              <p className="font-medium">{conflict.title}</p>
+              <p className="whitespace-pre-wrap text-stone-700">{conflict.content}</p>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" onClick={() => save(conflict.version)} disabled={saving}>
+                Keep mine
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={saving}
+                onClick={() => {
+                  setTitle(conflict.title);
+                  setContent(conflict.content);
+                  setBaseVersion(conflict.version);
+                  setConflict(null);
+                  setEditing(false);
+                }}
+              >
+                Use theirs
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" size="sm" onClick={() => setEditing(false)} disabled={saving}>
+            Cancel
+          </Button>
+          {!conflict ? (
+            <Button size="sm" onClick={() => save()} disabled={saving}>
+              {saving ? "Saving..." : "Save"}
+            </Button>
+          ) : null}
+        </div>
+      </Card>
+    );
+  }
+
+  return (
+    <Card
+      className={cn("group relative p-4", editedByOthers && "ring-2 ring-amber-400")}
+      data-testid="event-card"
+      data-event-id={event.id}
+    >
+      <div className="flex items-start gap-2">
+        {dragHandle}
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-semibold break-words">{event.title}</h3>
+            {editedByOthers ? <Badge variant="destructive">Being edited by others</Badge> : null}
+          </div>
+          <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-700">{event.content}</p>
+        </div>
+        {canEdit || canDelete ? (
+          <div className="flex shrink-0 gap-1">
+            {canEdit ? (
+              <Button
+                size="icon"
+                variant="ghost"
+                onClick={startEdit}
+                disabled={editedByOthers}
+                aria-label={editedByOthers ? "Being edited by another user" : `Edit ${event.title}`}
+                title={editedByOthers ? "Being edited by another user" : "Edit event"}
+              >
+                <Pencil aria-hidden="true" className="h-4 w-4" />
+              </Button>
+            ) : null}
+            {canDelete ? (
+              <Button
+                size="icon"
+                variant="ghost"
+                className="text-red-700 hover:bg-red-50"
+                onClick={onDelete}
+                aria-label={`Delete ${event.title}`}
+                title="Delete event"
+              >
+                <Trash2 aria-hidden="true" className="h-4 w-4" />
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
+
+export function DragHandleIcon() {
+  return <GripVertical aria-hidden="true" className="h-4 w-4" />;
+}

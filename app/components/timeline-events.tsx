@@ -1,0 +1,183 @@
+import {
+  type Announcements,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+} from "@dnd-kit/core";
+import {
+  arrayMove,
+  horizontalListSortingStrategy,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { DragHandleIcon, EventCard, type SaveResult } from "~/components/event-card";
+import { cn } from "~/lib/cn";
+import type { EventView } from "../../worker/services/events";
+
+export type Layout = "vertical" | "horizontal";
+
+type Props = {
+  events: EventView[];
+  layout: Layout;
+  canEdit: boolean;
+  canDelete: boolean;
+  editedByOthers?: (eventId: number) => boolean;
+  onMove: (eventId: number, from: number, to: number) => void;
+  onSave: (event: EventView, changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
+  onDelete: (event: EventView) => void;
+  onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
+};
+
+export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOthers, onMove, onSave, onDelete, onTyping }: Props) {
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const ids = events.map((e) => e.id);
+  const titleOf = (id: unknown) => events.find((e) => e.id === id)?.title ?? "event";
+  const positionOf = (id: unknown) => ids.indexOf(id as number) + 1;
+
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}. It is at position ${positionOf(active.id)} of ${ids.length}.`,
+    onDragOver: ({ active, over }) =>
+      over ? `${titleOf(active.id)} moved to position ${positionOf(over.id)} of ${ids.length}.` : `${titleOf(active.id)} is no longer over a position.`,
+    onDragEnd: ({ active, over }) =>
+      over ? `${titleOf(active.id)} dropped at position ${positionOf(over.id)} of ${ids.length}.` : `${titleOf(active.id)} dropped.`,
+    onDragCancel: ({ active }) => `Reordering cancelled. ${titleOf(active.id)} returned to position ${positionOf(active.id)}.`,
+  };
+
+  function handleDragEnd({ active, over }: DragEndEvent) {
+    if (!over || active.id === over.id) return;
+    const from = ids.indexOf(active.id as number);
+    const to = ids.indexOf(over.id as number);
+    if (from < 0 || to < 0) return;
+    onMove(active.id as number, from, to);
+  }
+
+  const vertical = layout === "vertical";
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={handleDragEnd}
+      accessibility={{
+        announcements,
+        screenReaderInstructions: {
+          draggable:
+            "To reorder an event, press space or enter to pick it up. Use the arrow keys to move it, then space or enter to drop it, or escape to cancel.",
+        },
+      }}
+    >
+      <SortableContext items={ids} strategy={vertical ? verticalListSortingStrategy : horizontalListSortingStrategy}>
+        <div className={cn("relative", vertical ? "" : "overflow-x-auto pb-4")}>
+          <div
+            aria-hidden="true"
+            className={cn(
+              "absolute bg-brand-100",
+              vertical ? "top-0 bottom-0 left-4 w-1 md:left-1/2 md:-ml-0.5" : "top-1/2 right-0 left-0 h-1",
+            )}
+          />
+          <ol className={cn("relative", vertical ? "space-y-6" : "flex min-w-max gap-6 py-4")} aria-label="Events">
+            {events.map((event, index) => (
+              <SortableEvent
+                key={event.id}
+                event={event}
+                index={index}
+                vertical={vertical}
+                canEdit={canEdit}
+                canDelete={canDelete}
+                editedByOthers={editedByOthers?.(event.id) ?? false}
+                onSave={(changes) => onSave(event, changes)}
+                onDelete={() => onDelete(event)}
+                onTyping={onTyping ? (change) => onTyping(event, change) : undefined}
+              />
+            ))}
+          </ol>
+        </div>
+      </SortableContext>
+    </DndContext>
+  );
+}
+
+function SortableEvent({
+  event,
+  index,
+  vertical,
+  canEdit,
+  canDelete,
+  editedByOthers,
+  onSave,
+  onDelete,
+  onTyping,
+}: {
+  event: EventView;
+  index: number;
+  vertical: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  editedByOthers: boolean;
+  onSave: (changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
+  onDelete: () => void;
+  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
+}) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: event.id,
+    disabled: !canEdit,
+  });
+  const left = index % 2 === 0;
+  const style = { transform: CSS.Transform.toString(transform), transition };
+  const handle = canEdit ? (
+    <button
+      type="button"
+      ref={setActivatorNodeRef}
+      {...attributes}
+      {...listeners}
+      aria-label={`Reorder ${event.title}`}
+      className="mt-0.5 cursor-grab touch-none rounded p-1 text-stone-500 hover:bg-stone-100 active:cursor-grabbing"
+    >
+      <DragHandleIcon />
+    </button>
+  ) : null;
+
+  return (
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={cn(
+        "relative",
+        isDragging && "z-10 opacity-80",
+        vertical ? cn("pl-10 md:w-1/2 md:pl-0", left ? "md:pr-8" : "md:ml-auto md:pl-8") : cn("w-72", left ? "mb-32" : "mt-32"),
+      )}
+      data-position={index}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          "absolute h-3 w-3 rounded-full border-2 border-white bg-brand-600 shadow",
+          vertical ? cn("top-5 left-[11px]", left ? "md:right-[-6px] md:left-auto" : "md:left-[-6px]") : cn("left-1/2 -ml-1.5", left ? "-bottom-[4.4rem]" : "-top-[4.4rem]"),
+        )}
+      />
+      <EventCard
+        event={event}
+        canEdit={canEdit}
+        canDelete={canDelete}
+        editedByOthers={editedByOthers}
+        dragHandle={handle}
+        onSave={onSave}
+        onDelete={onDelete}
+        onTyping={onTyping}
+      />
+    </li>
+  );
+}
+
+export { arrayMove };

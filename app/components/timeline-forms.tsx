@@ -1,0 +1,162 @@
+import { useEffect, useState } from "react";
+import { CreateEventSchema, CreateTimelineSchema, firstIssue, messages } from "../../db/validation";
+import { Button } from "~/components/ui/button";
+import { Dialog } from "~/components/ui/dialog";
+import { Input, Label, Textarea } from "~/components/ui/input";
+import { ApiError, api, errorMessage } from "~/lib/api";
+import { errorToast, showToast } from "~/lib/toast";
+import type { TimelineView } from "../../worker/services/timelines";
+
+type TimelineDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Present when editing. */
+  timeline?: Pick<TimelineView, "id" | "title" | "description"> | null;
+  onSaved: (timeline: TimelineView) => void;
+};
+
+/** 'Create New Timeline' and 'Edit Timeline' share one form. */
+export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: TimelineDialogProps) {
+  const editing = Boolean(timeline);
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (open) {
+      setTitle(timeline?.title ?? "");
+      setDescription(timeline?.description ?? "");
+    }
+  }, [open, timeline]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!title.trim()) {
+      showToast({ title: "Error", description: messages.timelineTitle, variant: "destructive" });
+      return;
+    }
+    const parsed = CreateTimelineSchema.safeParse({ title, description });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    setPending(true);
+    try {
+      const saved = editing
+        ? await api<TimelineView>(`/api/timelines/${timeline!.id}`, {
+            method: "PATCH",
+            body: { title: parsed.data.title, description: parsed.data.description ?? "" },
+          })
+        : await api<TimelineView>("/api/timelines", {
+            method: "POST",
+            body: { ...parsed.data, createdAt: new Date().toISOString() },
+          });
+      showToast({ title: "Success", description: editing ? "Timeline updated successfully" : "Timeline created successfully" });
+      setTitle("");
+      setDescription("");
+      onOpenChange(false);
+      onSaved(saved);
+    } catch (error) {
+      errorToast(errorMessage(error, editing ? "Failed to update timeline" : "Failed to create timeline"));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={editing ? "Edit Timeline" : "Create New Timeline"}>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="timeline-title">Title</Label>
+          <Input id="timeline-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} placeholder="e.g. The Lighthouse Keeper" />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="timeline-description">Description</Label>
+          <Textarea
+            id="timeline-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={2000}
+            placeholder="What is this story about? (optional)"
+          />
+        </div>
+        <div className="flex justify-end gap-2">
+          {editing ? (
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" disabled={pending}>
+            {editing ? (pending ? "Saving..." : "Save Changes") : pending ? "Creating..." : "Create Timeline"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** 'Create New Event': home (needs a selected timeline) and detail screens. */
+export function EventDialog({
+  open,
+  onOpenChange,
+  timelineId,
+  shareCode,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  timelineId: number | null;
+  shareCode?: string | null;
+  onCreated: () => void;
+}) {
+  const [title, setTitle] = useState("");
+  const [content, setContent] = useState("");
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    if (!timelineId) return errorToast(messages.selectTimeline);
+    const parsed = CreateEventSchema.safeParse({ title, content });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    setPending(true);
+    try {
+      const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
+      await api(`/api/timelines/${timelineId}/events${query}`, {
+        method: "POST",
+        body: { title: parsed.data.title, content: parsed.data.content, timelineId, attachments: [] },
+      });
+      showToast({ title: "Success", description: "Event created successfully" });
+      setTitle("");
+      setContent("");
+      onOpenChange(false);
+      onCreated();
+    } catch (error) {
+      errorToast(error instanceof ApiError && error.body?.error ? error.body.error : "Failed to create event");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Create New Event">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="event-title">Title</Label>
+          <Input id="event-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} placeholder="What happens?" />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="event-content">Content</Label>
+          <Textarea
+            id="event-content"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            required
+            placeholder="Describe the event"
+          />
+        </div>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={pending}>
+            {pending ? "Creating..." : "Create Event"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import { CreateEventSchema, CreateTimelineSchema, UpdateEventSchema, UpdateTimelineSchema } from "../../db/validation";
+import { notifyRoom } from "../lib/room";
+import { TIMELINE_NOT_FOUND } from "../services/access";
+import * as eventsService from "../services/events";
+import * as timelinesService from "../services/timelines";
+import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
+import { idParam } from "./params";
+
+const by = (user: { id: number; name: string | null; email: string }) => ({
+  userId: user.id,
+  userName: user.name ?? user.email,
+});
+
+export const timelinesApi = new Hono<ApiEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await timelinesService.listTimelines(c.var.db, currentUser(c))))
+  .post("/", jsonBody(CreateTimelineSchema), async (c) => {
+    const timeline = await timelinesService.createTimeline(c.var.db, currentUser(c), c.req.valid("json"));
+    return c.json(timeline, 201);
+  })
+  .get("/:id", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.query("share")));
+  })
+  .patch("/:id", jsonBody(UpdateTimelineSchema), async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const timeline = await timelinesService.updateTimeline(c.var.db, user, id, c.req.valid("json"));
+    notifyRoom(c.env, c.executionCtx, id, { action: "timeline-updated", by: by(user), subject: timeline.title });
+    return c.json(timeline);
+  })
+  .delete("/:id", async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const result = await timelinesService.deleteTimeline(c.var.db, user, id);
+    notifyRoom(c.env, c.executionCtx, id, { action: "timeline-deleted", by: by(user) });
+    return c.json(result);
+  })
+  .get("/:id/events", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.query("share")));
+  })
+  .post("/:id/events", jsonBody(CreateEventSchema), async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const event = await eventsService.createEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
+    notifyRoom(c.env, c.executionCtx, id, { action: "added", by: by(user), subject: event.title });
+    return c.json(event, 201);
+  });
+
+export const eventsApi = new Hono<ApiEnv>()
+  .use(requireAuth)
+  .patch("/:id", jsonBody(UpdateEventSchema), async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
+    const result = await eventsService.updateEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
+    if (result.moved || result.edited) {
+      notifyRoom(c.env, c.executionCtx, result.event.timelineId, {
+        action: result.moved && !result.edited ? "reordered" : "edited",
+        by: by(user),
+        subject: result.event.title,
+      });
+    }
+    return c.json(result.event);
+  })
+  .delete("/:id", async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
+    const result = await eventsService.deleteEvent(c.var.db, user, id, c.req.query("share"));
+    notifyRoom(c.env, c.executionCtx, result.timelineId, { action: "deleted", by: by(user) });
+    return c.json({ success: true });
+  });

@@ -1,0 +1,77 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type Timeline, type User, timelineShares, timelines } from "../../db/schema";
+import { forbidden, notFound } from "../lib/errors";
+
+export type Access = "owner" | "collaborator" | "viewer" | "none";
+
+export const TIMELINE_NOT_FOUND = "Timeline not found";
+
+const rank: Record<Access, number> = { none: 0, viewer: 1, collaborator: 2, owner: 3 };
+const best = (a: Access, b: Access) => (rank[a] >= rank[b] ? a : b);
+
+/**
+ * DESIGN.md §3: access from ownership, a timeline_shares row, or a share code the client presents
+ * (granting the link's role). One query.
+ */
+export async function loadTimelineAccess(
+  db: Db,
+  user: Pick<User, "id">,
+  timelineId: number,
+  shareCode?: string | null,
+): Promise<{ timeline: Timeline; access: Access; hasShares: boolean } | null> {
+  const row = await db
+    .select({
+      timeline: timelines,
+      shareLevel: timelineShares.accessLevel,
+      hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
+    })
+    .from(timelines)
+    .leftJoin(
+      timelineShares,
+      and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)),
+    )
+    .where(eq(timelines.id, timelineId))
+    .get();
+  if (!row) return null;
+  return {
+    timeline: row.timeline,
+    access: accessOf(row.timeline, user, row.shareLevel, shareCode),
+    hasShares: Boolean(row.hasShares),
+  };
+}
+
+export function accessOf(
+  timeline: Timeline,
+  user: Pick<User, "id">,
+  shareLevel: "viewer" | "collaborator" | null,
+  shareCode?: string | null,
+): Access {
+  if (timeline.userId === user.id) return "owner";
+  let access: Access = shareLevel ?? "none";
+  if (shareCode && timeline.shareCode && shareCode === timeline.shareCode) {
+    access = best(access, timeline.shareRole);
+  }
+  return access;
+}
+
+/** Strangers learn nothing (404); known-but-not-allowed is 403. */
+export async function requireTimelineAccess(
+  db: Db,
+  user: Pick<User, "id">,
+  timelineId: number,
+  need: Exclude<Access, "none">,
+  shareCode?: string | null,
+) {
+  const found = await loadTimelineAccess(db, user, timelineId, shareCode);
+  if (!found || found.access === "none") throw notFound(TIMELINE_NOT_FOUND);
+  if (rank[found.access] < rank[need]) throw forbidden(deniedMessage(need));
+  return found;
+}
+
+export function deniedMessage(need: Access) {
+  if (need === "owner") return "Only the owner of this timeline can do that";
+  return "You have view-only access to this timeline";
+}
+
+export const canEdit = (access: Access) => access === "owner" || access === "collaborator";

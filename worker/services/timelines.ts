@@ -1,0 +1,122 @@
+import { and, desc, eq, exists, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type Timeline, type User, timelineShares, timelines } from "../../db/schema";
+import type { CreateTimeline, UpdateTimeline } from "../../db/validation";
+import { forbidden } from "../lib/errors";
+import { nowIso } from "../lib/time";
+import { type Access, accessOf, requireTimelineAccess } from "./access";
+import { isPremium } from "./auth";
+
+export const FREE_TIMELINE_LIMIT = 3;
+export const FREE_LIMIT_MESSAGE =
+  "Free plan is limited to 3 timelines. Upgrade to Premium for unlimited timelines.";
+
+export type TimelineView = {
+  id: number;
+  userId: number;
+  title: string;
+  description: string | null;
+  isPublic: boolean;
+  createdAt: string;
+  updatedAt: string;
+  isShared: boolean;
+  isOwner: boolean;
+  accessLevel: Exclude<Access, "none">;
+  /** Only the owner sees the share code. */
+  shareCode?: string | null;
+};
+
+export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none">, isShared: boolean): TimelineView {
+  const isOwner = access === "owner";
+  return {
+    id: timeline.id,
+    userId: timeline.userId,
+    title: timeline.title,
+    description: timeline.description,
+    isPublic: timeline.isPublic,
+    createdAt: timeline.createdAt,
+    updatedAt: timeline.updatedAt,
+    isShared,
+    isOwner,
+    accessLevel: access,
+    ...(isOwner ? { shareCode: timeline.shareCode } : {}),
+  };
+}
+
+/** Own timelines plus those shared with me, newest first. One query. */
+export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<TimelineView[]> {
+  const hasShares = exists(
+    db.select({ one: sql`1` }).from(timelineShares).where(eq(timelineShares.timelineId, timelines.id)),
+  );
+  const rows = await db
+    .select({ timeline: timelines, shareLevel: timelineShares.accessLevel, hasShares: sql<number>`${hasShares}` })
+    .from(timelines)
+    .leftJoin(
+      timelineShares,
+      and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)),
+    )
+    .where(or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .orderBy(desc(timelines.createdAt), desc(timelines.id));
+  return rows.map((r) => {
+    const access = accessOf(r.timeline, user, r.shareLevel) as Exclude<Access, "none">;
+    const isShared = access !== "owner" || Boolean(r.hasShares);
+    return toTimelineView(r.timeline, access, isShared);
+  });
+}
+
+/** A client-sent createdAt is kept when it is a real date near now; otherwise the server's clock. */
+function creationTime(value?: string) {
+  if (!value) return nowIso();
+  const t = Date.parse(value);
+  if (Number.isNaN(t) || Math.abs(t - Date.now()) > 24 * 3600_000) return nowIso();
+  return new Date(t).toISOString();
+}
+
+export async function createTimeline(db: Db, user: User, input: CreateTimeline): Promise<TimelineView> {
+  const createdAt = creationTime(input.createdAt);
+  const premium = isPremium(user);
+  // The limit check and the insert are one statement, so two quick clicks cannot pass the limit.
+  const inserted = await db.run(sql`
+    INSERT INTO timelines (user_id, title, description, created_at, updated_at)
+    SELECT ${user.id}, ${input.title}, ${input.description ?? null}, ${createdAt}, ${createdAt}
+    WHERE ${premium ? 1 : 0} = 1
+       OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id}) < ${FREE_TIMELINE_LIMIT}
+  `);
+  if (!inserted.meta.changes) throw forbidden(FREE_LIMIT_MESSAGE);
+  const timeline = await db
+    .select()
+    .from(timelines)
+    .where(eq(timelines.id, Number(inserted.meta.last_row_id)))
+    .get();
+  return toTimelineView(timeline!, "owner", false);
+}
+
+export async function getTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
+  const { timeline, access, hasShares } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares);
+}
+
+export async function updateTimeline(db: Db, user: User, timelineId: number, input: UpdateTimeline) {
+  await requireTimelineAccess(db, user, timelineId, "owner");
+  const changes: Partial<Timeline> = { updatedAt: nowIso() };
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.description !== undefined) changes.description = input.description;
+  const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
+  return toTimelineView(updated, "owner", false);
+}
+
+/** Cascades to events, shares and notifications (foreign keys). */
+export async function deleteTimeline(db: Db, user: User, timelineId: number) {
+  await requireTimelineAccess(db, user, timelineId, "owner");
+  await db.delete(timelines).where(eq(timelines.id, timelineId));
+  return { success: true };
+}
+
+export async function countOwnedTimelines(db: Db, userId: number) {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(timelines)
+    .where(eq(timelines.userId, userId))
+    .get();
+  return row?.n ?? 0;
+}
