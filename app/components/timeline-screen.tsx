@@ -136,14 +136,15 @@ export function TimelineScreen(props: TimelineScreenProps) {
         <section aria-label="Timeline events" className="min-w-0">
           <div className="mb-4 flex items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">Events</h2>
-            <div role="group" aria-label="Layout" className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+            <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+              <legend className="sr-only">Layout</legend>
               <LayoutButton active={layout === "vertical"} onClick={() => setLayout("vertical")} icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}>
                 Vertical
               </LayoutButton>
               <LayoutButton active={layout === "horizontal"} onClick={() => setLayout("horizontal")} icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}>
                 Horizontal
               </LayoutButton>
-            </div>
+            </fieldset>
           </div>
           {events.length === 0 ? (
             <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>

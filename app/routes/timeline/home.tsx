@@ -51,7 +51,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const owned = timelines.filter((t) => t.isOwner).length;
   const atLimit = !premium && owned >= FREE_TIMELINE_LIMIT;
   const selected = timelines.find((t) => t.id === selectedId) ?? null;
-  const canAddEvent = !selected || !selected.isShared || selected.isOwner || selected.accessLevel === "collaborator";
+  const canAddEvent = !selected?.isShared || selected.isOwner || selected.accessLevel === "collaborator";
   const loadingEvents = navigation.state === "loading" && navigation.location?.pathname === "/timeline";
 
   const select = (id: number) =>
