@@ -15,14 +15,22 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { HelpAssistant } from "./components/help-assistant";
 import { TopNav } from "./components/top-nav";
+import { markNotificationsRead } from "../worker/services/sharing";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { showToast } from "./lib/toast";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
+  const { auth, db, ctx } = app(context);
+  // Stored notifications (e.g. a timeline shared with you) appear once, on the next page view.
+  const notifications = auth.session?.unread ?? [];
+  if (auth.session && notifications.length > 0) {
+    const userId = auth.session.user.id;
+    ctx.waitUntil(markNotificationsRead(db, userId, notifications.map((n) => n.id)));
+  }
   return data(
-    { user: publicUser(context), flash, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
+    { user: publicUser(context), flash, notifications, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
     flash ? { headers: { "Set-Cookie": clearFlashCookie(request) } } : undefined,
   );
 }
@@ -95,6 +103,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (loaderData.flash) showToast(loaderData.flash);
   }, [loaderData.flash]);
+  useEffect(() => {
+    const latest = loaderData.notifications[0];
+    if (latest) showToast({ title: latest.title, description: latest.message });
+  }, [loaderData.notifications]);
   return <Outlet />;
 }
 

@@ -155,3 +155,18 @@ export const UpdateEventSchema = z
     message: "Nothing to update",
   });
 export type UpdateEvent = z.infer<typeof UpdateEventSchema>;
+
+// Sharing (SPEC.md §2 Share Timeline dialog, §5).
+export const ShareRoleSchema = z.enum(["viewer", "collaborator"], { error: "Access level must be viewer or collaborator" });
+
+export const ShareLinkSchema = z.object({ role: ShareRoleSchema.default("collaborator") });
+
+export const ShareWithUserSchema = z.object({
+  userEmail: z
+    .string({ error: messages.email })
+    .trim()
+    .min(1, messages.email)
+    .max(limits.email, messages.email)
+    .pipe(z.email({ error: messages.email })),
+  accessLevel: ShareRoleSchema.default("viewer"),
+});

@@ -1,31 +1,181 @@
 import { type Connection, type ConnectionContext, Server } from "partyserver";
 import type { Env } from "../worker/env";
 import type { RoomChange } from "../worker/lib/room";
+import {
+  type AccessMode,
+  AccessModeSchema,
+  ClientMessageSchema,
+  CloseCodes,
+  MAX_MESSAGE_BYTES,
+  MAX_MESSAGES_PER_SECOND,
+  type PresenceUser,
+  type RoomNotification,
+  type ServerMessage,
+} from "./protocol";
+
+/** Kept in the WebSocket attachment, so it survives hibernation. */
+type ConnState = { userId: number; userName: string; accessMode: AccessMode; isOwner: boolean };
+
+/** Headers only the Worker sets (it strips any a client sends) after authenticating the upgrade. */
+export const IdentityHeaders = {
+  userId: "X-StoryWeave-User-Id",
+  userName: "X-StoryWeave-User-Name",
+  accessMode: "X-StoryWeave-Access",
+} as const;
+
+const actionText: Record<RoomChange["action"], (name: string, subject?: string) => string> = {
+  added: (n, s) => `${n} added "${s ?? "an event"}"`,
+  edited: (n, s) => `${n} edited "${s ?? "an event"}"`,
+  deleted: (n) => `${n} deleted an event`,
+  reordered: (n, s) => `${n} moved "${s ?? "an event"}"`,
+  "timeline-updated": (n) => `${n} updated the timeline details`,
+  "timeline-deleted": (n) => `${n} deleted this timeline`,
+  "access-changed": (n) => `${n} changed who can access this timeline`,
+};
 
 /**
- * One room per timeline, addressed by the timeline id. The Worker authenticates and authorizes
- * the upgrade before it reaches the room (DESIGN.md §5); identity arrives in headers the Worker sets.
- * The live-collaboration issue adds presence, change relay and notifications.
+ * One room per timeline (named by its id). Holds only live state: who is here and what they are
+ * typing. Everything durable lives in D1 (DESIGN.md §1).
  */
 export class TimelineRoom extends Server<Env> {
   static options = { hibernate: true };
 
-  onConnect(connection: Connection, ctx: ConnectionContext) {
-    const userId = ctx.request.headers.get("X-StoryWeave-User-Id");
-    if (!userId) {
-      connection.close(4401, "Not authenticated");
+  /** Per-connection message timestamps for flood control (in memory; resetting on wake is fine). */
+  private rates = new Map<string, number[]>();
+
+  onConnect(connection: Connection<ConnState>, ctx: ConnectionContext) {
+    const h = ctx.request.headers;
+    const userId = Number(h.get(IdentityHeaders.userId));
+    const access = AccessModeSchema.safeParse(h.get(IdentityHeaders.accessMode));
+    if (!Number.isInteger(userId) || userId <= 0 || !access.success) {
+      connection.close(CloseCodes.unauthenticated, "Not authenticated");
       return;
     }
-    connection.setState({ userId: Number(userId) });
+    const userName = decodeURIComponent(h.get(IdentityHeaders.userName) ?? "") || "Writer";
+    const alreadyHere = this.userConnections(userId).some((c) => c.id !== connection.id);
+    connection.setState({ userId, userName, accessMode: access.data, isOwner: access.data === "owner" });
+    this.broadcastPresence();
+    if (!alreadyHere) {
+      this.notify({ type: "join", title: "Collaborator joined", message: `${userName} joined the timeline`, userId }, [connection.id]);
+    }
   }
 
-  onMessage(connection: Connection, message: string | ArrayBuffer | ArrayBufferView) {
-    if (typeof message !== "string" || message.length > 65_536) return;
-    this.broadcast(message, [connection.id]);
+  onMessage(connection: Connection<ConnState>, message: string | ArrayBuffer | ArrayBufferView) {
+    const me = connection.state;
+    if (!me) return;
+    const size = typeof message === "string" ? message.length : message.byteLength;
+    if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) {
+      return this.reply(connection, "Message too large or not text");
+    }
+    if (this.flooding(connection.id)) return this.reply(connection, "Too many messages; slow down");
+
+    let json: unknown;
+    try {
+      json = JSON.parse(message);
+    } catch {
+      return this.reply(connection, "Malformed message");
+    }
+    const parsed = ClientMessageSchema.safeParse(json);
+    if (!parsed.success) return this.reply(connection, "Malformed message");
+    const msg = parsed.data;
+
+    if (msg.type === "join") {
+      this.send(connection, { type: "presence", presence: { users: this.presence() } });
+      return;
+    }
+    if (msg.type === "leave") {
+      connection.close(1000, "Left");
+      return;
+    }
+    // change: viewers may not edit; everyone else's typing is relayed with their real identity.
+    if (me.accessMode === "viewer") return this.reply(connection, "Viewers cannot edit this timeline");
+    const out: ServerMessage = {
+      type: "change",
+      eventId: msg.eventId,
+      userId: me.userId,
+      userName: me.userName,
+      change: msg.change,
+    };
+    this.broadcast(JSON.stringify(out), [connection.id]);
   }
 
-  /** Called by the Worker (DO RPC) after a REST mutation of the timeline or its events. */
-  async notifySync(_change: RoomChange) {
-    this.broadcast(JSON.stringify({ type: "sync" }));
+  onClose(connection: Connection<ConnState>) {
+    this.rates.delete(connection.id);
+    const me = connection.state;
+    this.broadcastPresence(connection.id);
+    if (me && this.userConnections(me.userId, connection.id).length === 0) {
+      this.notify({ type: "leave", title: "Collaborator left", message: `${me.userName} left the timeline`, userId: me.userId });
+    }
+  }
+
+  onError(connection: Connection<ConnState>) {
+    this.rates.delete(connection.id);
+  }
+
+  /** DO RPC from the Worker after a REST mutation of the timeline or its events. */
+  async notifySync(change: RoomChange) {
+    if (change.action === "access-changed" && change.userId) {
+      for (const c of this.userConnections(change.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
+    }
+    if (change.action === "timeline-deleted") {
+      for (const c of this.getConnections<ConnState>()) c.close(CloseCodes.timelineDeleted, "Timeline deleted");
+      return;
+    }
+    this.broadcast(JSON.stringify({ type: "sync" } satisfies ServerMessage));
+    if (change.action !== "access-changed") {
+      const exclude = this.userConnections(change.by.userId).map((c) => c.id);
+      this.notify(
+        { type: change.action, title: "Timeline updated", message: actionText[change.action](change.by.userName, change.subject), userId: change.by.userId },
+        exclude,
+      );
+    }
+  }
+
+  /** For tests and diagnostics: the deduplicated presence list. */
+  async getPresence() {
+    return this.presence();
+  }
+
+  private presence(closingId?: string): PresenceUser[] {
+    const byUser = new Map<number, PresenceUser>();
+    for (const c of this.getConnections<ConnState>()) {
+      if (c.id === closingId) continue;
+      const s = c.state;
+      if (s && !byUser.has(s.userId)) {
+        byUser.set(s.userId, { userId: s.userId, userName: s.userName, accessMode: s.accessMode, isOwner: s.isOwner });
+      }
+    }
+    return [...byUser.values()].sort((a, b) => Number(b.isOwner) - Number(a.isOwner) || a.userName.localeCompare(b.userName));
+  }
+
+  private userConnections(userId: number, closingId?: string) {
+    return [...this.getConnections<ConnState>()].filter((c) => c.id !== closingId && c.state?.userId === userId);
+  }
+
+  private broadcastPresence(closingId?: string) {
+    const message = { type: "presence", presence: { users: this.presence(closingId) } } satisfies ServerMessage;
+    this.broadcast(JSON.stringify(message), closingId ? [closingId] : []);
+  }
+
+  private notify(n: Omit<RoomNotification, "createdAt">, exclude: string[] = []) {
+    const message: ServerMessage = { type: "notification", notification: { ...n, createdAt: new Date().toISOString() } };
+    this.broadcast(JSON.stringify(message), exclude);
+  }
+
+  private send(connection: Connection, message: ServerMessage) {
+    connection.send(JSON.stringify(message));
+  }
+
+  /** Errors go to the sender only; nobody else is affected. */
+  private reply(connection: Connection, error: string) {
+    this.send(connection, { type: "error", error });
+  }
+
+  private flooding(id: string) {
+    const now = Date.now();
+    const recent = (this.rates.get(id) ?? []).filter((t) => now - t < 1000);
+    recent.push(now);
+    this.rates.set(id, recent);
+    return recent.length > MAX_MESSAGES_PER_SECOND;
   }
 }

@@ -18,6 +18,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
+import { useId } from "react";
 import { DragHandleIcon, EventCard, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import type { EventView } from "../../worker/services/events";
@@ -37,6 +38,8 @@ type Props = {
 };
 
 export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOthers, onMove, onSave, onDelete, onTyping }: Props) {
+  // A stable id keeps dnd-kit's aria-describedby the same on the server and in the browser.
+  const dndId = useId();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
@@ -66,6 +69,7 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
   const vertical = layout === "vertical";
   return (
     <DndContext
+      id={dndId}
       sensors={sensors}
       collisionDetection={closestCenter}
       onDragEnd={handleDragEnd}

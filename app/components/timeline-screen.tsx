@@ -1,8 +1,10 @@
-import { ArrowLeft, Columns3, Plus, Rows3, Sparkles, Users } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { ArrowLeft, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { SaveResult } from "~/components/event-card";
 import { Page } from "~/components/page";
+import { NotificationBanner, PresenceStack } from "~/components/presence";
+import { ShareDialog } from "~/components/share-dialog";
 import { EventDialog } from "~/components/timeline-forms";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
 import { Badge } from "~/components/ui/badge";
@@ -10,25 +12,25 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { useFreshData } from "~/hooks/use-fresh-data";
+import { useTimelineRoom } from "~/hooks/use-timeline-room";
 import { ApiError, api } from "~/lib/api";
 import { cn } from "~/lib/cn";
 import { errorToast, showToast } from "~/lib/toast";
 import type { EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
 
+export const TYPING_DEBOUNCE_MS = 250;
+
 export type TimelineScreenProps = {
   timeline: TimelineView;
   events: EventView[];
   premium: boolean;
+  myUserId: number;
   /** Shared mode (/timeline/shared/{code}): the code is sent along with every call. */
   shareCode?: string | null;
-  /** Slots the live-collaboration layer fills (connection badges, presence, banner). */
-  liveBadges?: ReactNode;
-  banner?: ReactNode;
-  shareAction?: ReactNode;
+  /** Open the Share dialog on arrival (/timeline/{id}/share). */
+  openShare?: boolean;
   assistant?: ReactNode;
-  editedByOthers?: (eventId: number) => boolean;
-  onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
 };
 
 export function TimelineScreen(props: TimelineScreenProps) {
@@ -39,6 +41,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [deletePending, setDeletePending] = useState(false);
+  const [sharing, setSharing] = useState(Boolean(props.openShare));
   const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
 
   // Server data wins whenever it arrives (after a save, a sync, a focus refetch).
@@ -50,11 +53,41 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const canEdit = access === "owner" || access === "collaborator";
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
 
+  const room = useTimelineRoom({
+    timelineId: timeline.id,
+    shareCode,
+    myUserId: props.myUserId,
+    onSync: refresh,
+    onRemoteChange: (eventId, change) =>
+      setEvents((list) =>
+        list.map((e) => (e.id === eventId && typeof change.value === "string" ? { ...e, [change.type]: change.value } : e)),
+      ),
+    onAccessLost: () => {
+      errorToast("You no longer have access to this timeline");
+      refresh();
+    },
+  });
+
+  // Typing is sent debounced per event, so others see it live without a message per keystroke.
+  const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const onTyping = useCallback(
+    (event: EventView, change: { type: "title" | "content"; value: string }) => {
+      const key = `${event.id}:${change.type}`;
+      clearTimeout(typingTimers.current.get(key));
+      typingTimers.current.set(
+        key,
+        setTimeout(() => room.sendChange(event.id, change), TYPING_DEBOUNCE_MS),
+      );
+    },
+    [room.sendChange],
+  );
+
   async function move(eventId: number, from: number, to: number) {
     const before = events;
     setEvents(arrayMove(events, from, to).map((e, i) => ({ ...e, position: i })));
     try {
       await api(`/api/events/${eventId}${query}`, { method: "PATCH", body: { position: to } });
+      room.sendChange(eventId, { type: "position", value: to });
       refresh();
     } catch {
       setEvents(before);
@@ -108,20 +141,34 @@ export function TimelineScreen(props: TimelineScreenProps) {
                 <Users aria-hidden="true" className="h-3 w-3" /> Shared
               </Badge>
             ) : null}
-            {props.liveBadges}
+            {room.connected ? (
+              <Badge variant="success" className="gap-1">
+                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
+              </Badge>
+            ) : (
+              <Badge variant="secondary" className="gap-1">
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
+              </Badge>
+            )}
+            {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
+            {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
+            <PresenceStack users={room.users} myUserId={props.myUserId} />
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {isOwner
-            ? (props.shareAction ??
-              (premium ? null : (
-                <Button asChild variant="outline">
-                  <Link to="/upgrade">
-                    <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
-                  </Link>
-                </Button>
-              )))
-            : null}
+          {isOwner ? (
+            premium ? (
+              <Button variant="outline" onClick={() => setSharing(true)}>
+                <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+              </Button>
+            ) : (
+              <Button asChild variant="outline">
+                <Link to="/upgrade">
+                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
+                </Link>
+              </Button>
+            )
+          ) : null}
           {canEdit ? (
             <Button onClick={() => setAdding(true)}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
@@ -129,7 +176,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
           ) : null}
         </div>
       </div>
-      {props.banner}
+      <NotificationBanner notifications={room.notifications} />
       {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
 
       <div className={cn("mt-8 grid gap-8", props.assistant ? "lg:grid-cols-[1fr_22rem]" : "")}>
@@ -154,17 +201,18 @@ export function TimelineScreen(props: TimelineScreenProps) {
               layout={layout}
               canEdit={canEdit}
               canDelete={isOwner}
-              editedByOthers={props.editedByOthers}
+              editedByOthers={room.isEditedByOthers}
               onMove={move}
               onSave={save}
               onDelete={setDeleting}
-              onTyping={props.onTyping}
+              onTyping={onTyping}
             />
           )}
         </section>
         {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
       </div>
 
+      {isOwner && premium ? <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} /> : null}
       <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} onCreated={refresh} />
       <ConfirmDialog
         open={deleting !== null}

@@ -1,8 +1,16 @@
 import { Hono } from "hono";
-import { CreateEventSchema, CreateTimelineSchema, UpdateEventSchema, UpdateTimelineSchema } from "../../db/validation";
+import {
+  CreateEventSchema,
+  CreateTimelineSchema,
+  ShareLinkSchema,
+  ShareWithUserSchema,
+  UpdateEventSchema,
+  UpdateTimelineSchema,
+} from "../../db/validation";
 import { notifyRoom } from "../lib/room";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as eventsService from "../services/events";
+import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
 import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
 import { idParam } from "./params";
@@ -18,6 +26,33 @@ export const timelinesApi = new Hono<ApiEnv>()
   .post("/", jsonBody(CreateTimelineSchema), async (c) => {
     const timeline = await timelinesService.createTimeline(c.var.db, currentUser(c), c.req.valid("json"));
     return c.json(timeline, 201);
+  })
+  .get("/shared/:shareCode", async (c) => {
+    return c.json(await sharing.openSharedTimeline(c.var.db, currentUser(c), c.req.param("shareCode")));
+  })
+  .post("/:id/share", jsonBody(ShareLinkSchema), async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await sharing.createShareLink(c.var.db, currentUser(c), id, c.req.valid("json").role));
+  })
+  .get("/:id/shares", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await sharing.listShares(c.var.db, currentUser(c), id));
+  })
+  .post("/:id/share-with-user", jsonBody(ShareWithUserSchema), async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const share = await sharing.shareWithUser(c.var.db, user, id, c.req.valid("json"));
+    notifyRoom(c.env, c.executionCtx, id, { action: "access-changed", by: by(user), userId: share.sharedWithUserId });
+    return c.json(share, 201);
+  })
+  .delete("/:id/shares/:userId", async (c) => {
+    const user = currentUser(c);
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const userId = idParam(c.req.param("userId"), "Share not found");
+    const result = await sharing.removeShare(c.var.db, user, id, userId);
+    // Access ends at once: the room closes that user's open connections.
+    notifyRoom(c.env, c.executionCtx, id, { action: "access-changed", by: by(user), userId });
+    return c.json(result);
   })
   .get("/:id", async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

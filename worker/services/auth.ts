@@ -210,7 +210,8 @@ export async function login(
 const DUMMY_HASH =
   "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-export type SessionUser = { user: User; sessionId: string; aiUses: number };
+export type UnreadNotification = { id: number; type: string; title: string; message: string; createdAt: string };
+export type SessionUser = { user: User; sessionId: string; aiUses: number; unread: UnreadNotification[] };
 
 /** Resolves an opaque token to its user; slides the expiry at most once an hour. */
 export async function getSessionUser(
@@ -221,7 +222,16 @@ export async function getSessionUser(
   if (!token || token.length > 200) return null;
   const id = await sha256Hex(token);
   const row = await db
-    .select({ user: users, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt, aiUses: sessions.aiUses })
+    .select({
+      user: users,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      aiUses: sessions.aiUses,
+      // Unread notifications ride along in the same statement (they show on the next page view).
+      unread: sql<string | null>`(SELECT json_group_array(json_object('id', n.id, 'type', n.type, 'title', n.title,
+        'message', n.message, 'createdAt', n.created_at)) FROM (SELECT * FROM notifications
+        WHERE notifications.user_id = ${users.id} AND notifications.read = 0 ORDER BY notifications.id DESC LIMIT 5) n)`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, id), gt(sessions.expiresAt, nowIso())))
@@ -236,7 +246,13 @@ export async function getSessionUser(
         .run(),
     );
   }
-  return { user: row.user, sessionId: id, aiUses: row.aiUses };
+  let unread: UnreadNotification[] = [];
+  try {
+    unread = row.unread ? (JSON.parse(row.unread) as UnreadNotification[]) : [];
+  } catch {
+    unread = [];
+  }
+  return { user: row.user, sessionId: id, aiUses: row.aiUses, unread };
 }
 
 export async function logout(db: Db, token: string) {

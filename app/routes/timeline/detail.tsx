@@ -11,7 +11,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
   { title: `${loaderData?.timeline?.title ?? "Timeline not found"} · StoryWeave` },
 ];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
@@ -20,10 +20,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // Three D1 statements per page load: the session (Worker), the timeline with access, the events.
     const timeline = await getTimeline(db, user, id);
     const events = await listEventsForTimeline(db, id);
-    return { timeline, events, premium: isPremium(user) };
+    const openShare = new URL(request.url).searchParams.has("share");
+    return { timeline, events, premium: isPremium(user), userId: user.id, openShare };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) {
-      return data({ timeline: null, events: [], premium: isPremium(user) }, 404);
+      return data({ timeline: null, events: [], premium: isPremium(user), userId: user.id, openShare: false }, 404);
     }
     throw error;
   }
@@ -31,5 +32,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
   if (!loaderData.timeline) return <TimelineNotFound />;
-  return <TimelineScreen key={loaderData.timeline.id} timeline={loaderData.timeline} events={loaderData.events} premium={loaderData.premium} />;
+  return (
+    <TimelineScreen
+      key={loaderData.timeline.id}
+      timeline={loaderData.timeline}
+      events={loaderData.events}
+      premium={loaderData.premium}
+      myUserId={loaderData.userId}
+      openShare={loaderData.openShare}
+    />
+  );
 }

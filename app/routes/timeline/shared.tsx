@@ -1,11 +1,39 @@
-import { Page, PageHeading } from "~/components/page";
+import { data } from "react-router";
+import { HttpError } from "../../../worker/lib/errors";
+import { isPremium } from "../../../worker/services/auth";
+import { openSharedTimeline } from "../../../worker/services/sharing";
+import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
+import { app, requireUser } from "~/lib/session.server";
+import type { Route } from "./+types/shared";
 
-export const meta = () => [{ title: "Timeline · StoryWeave" }];
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: `${loaderData?.shared?.timeline.title ?? "Timeline not found"} · StoryWeave` },
+];
 
-export default function Screen() {
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  try {
+    const shared = await openSharedTimeline(app(context).db, user, params.shareCode);
+    return { shared, premium: isPremium(user), userId: user.id };
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) {
+      return data({ shared: null, premium: isPremium(user), userId: user.id }, 404);
+    }
+    throw error;
+  }
+}
+
+export default function SharedTimeline({ loaderData, params }: Route.ComponentProps) {
+  const { shared } = loaderData;
+  if (!shared) return <TimelineNotFound />;
   return (
-    <Page>
-      <PageHeading>Timeline</PageHeading>
-    </Page>
+    <TimelineScreen
+      key={shared.timeline.id}
+      timeline={shared.timeline}
+      events={shared.events}
+      premium={loaderData.premium}
+      myUserId={loaderData.userId}
+      shareCode={params.shareCode}
+    />
   );
 }

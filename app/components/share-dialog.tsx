@@ -1,0 +1,201 @@
+import { Copy, Trash2 } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { ShareWithUserSchema, firstIssue } from "../../db/validation";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Dialog } from "~/components/ui/dialog";
+import { Input, Label } from "~/components/ui/input";
+import { api, errorMessage } from "~/lib/api";
+import { errorToast, showToast } from "~/lib/toast";
+import type { ShareListItem } from "../../worker/services/sharing";
+
+type Role = "viewer" | "collaborator";
+const roleLabels: Record<Role, string> = { viewer: "Viewer (can only view)", collaborator: "Collaborator (can edit)" };
+const tabClass =
+  "flex-1 rounded-md px-3 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
+const selectClass = "h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm";
+
+export function ShareDialog({ open, onOpenChange, timelineId }: { open: boolean; onOpenChange: (o: boolean) => void; timelineId: number }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Share Timeline" description="Invite co-writers to this timeline.">
+      <Tabs.Root defaultValue="link">
+        <Tabs.List aria-label="Share options" className="flex gap-1 rounded-lg bg-stone-100 p-1">
+          <Tabs.Trigger value="link" className={tabClass}>
+            Share via Link
+          </Tabs.Trigger>
+          <Tabs.Trigger value="user" className={tabClass}>
+            Share with User
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="link" className="pt-4">
+          {open ? <ShareLinkTab timelineId={timelineId} /> : null}
+        </Tabs.Content>
+        <Tabs.Content value="user" className="pt-4">
+          {open ? <ShareUserTab timelineId={timelineId} /> : null}
+        </Tabs.Content>
+      </Tabs.Root>
+    </Dialog>
+  );
+}
+
+function ShareLinkTab({ timelineId }: { timelineId: number }) {
+  const [role, setRole] = useState<Role>("collaborator");
+  const [code, setCode] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const generate = useCallback(
+    async (nextRole: Role, announce: boolean) => {
+      setPending(true);
+      try {
+        const res = await api<{ shareCode: string }>(`/api/timelines/${timelineId}/share`, { method: "POST", body: { role: nextRole } });
+        setCode(res.shareCode);
+        if (announce) showToast({ title: "Share Link Created", description: "Anyone with the link can open this timeline." });
+      } catch (error) {
+        errorToast(errorMessage(error, "Failed to generate share link"));
+      } finally {
+        setPending(false);
+      }
+    },
+    [timelineId],
+  );
+
+  useEffect(() => {
+    void generate("collaborator", true);
+  }, [generate]);
+
+  const link = code ? `${window.location.origin}/timeline/shared/${code}` : "";
+  return (
+    <div className="space-y-4">
+      <div className="space-y-1.5">
+        <Label htmlFor="share-link-role">Link access</Label>
+        <select
+          id="share-link-role"
+          className={selectClass}
+          value={role}
+          disabled={pending}
+          onChange={(e) => {
+            const next = e.target.value as Role;
+            setRole(next);
+            void generate(next, false);
+          }}
+        >
+          <option value="collaborator">{roleLabels.collaborator}</option>
+          <option value="viewer">{roleLabels.viewer}</option>
+        </select>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="share-link">Share link</Label>
+        <div className="flex gap-2">
+          <Input id="share-link" readOnly value={pending && !code ? "Creating link..." : link} onFocus={(e) => e.target.select()} />
+          <Button
+            type="button"
+            variant="outline"
+            disabled={!code}
+            onClick={async () => {
+              try {
+                await navigator.clipboard.writeText(link);
+                showToast({ title: "Link Copied", description: "The share link is on your clipboard." });
+              } catch {
+                errorToast("Could not copy the link. Select it and copy it yourself.");
+              }
+            }}
+          >
+            <Copy aria-hidden="true" className="h-4 w-4" /> Copy
+          </Button>
+        </div>
+      </div>
+      <p className="text-sm text-stone-600">
+        {role === "collaborator"
+          ? "Anyone with this link can view and collaborate on this timeline."
+          : "Anyone with this link can view this timeline."}
+      </p>
+    </div>
+  );
+}
+
+function ShareUserTab({ timelineId }: { timelineId: number }) {
+  const [email, setEmail] = useState("");
+  const [level, setLevel] = useState<Role>("viewer");
+  const [pending, setPending] = useState(false);
+  const [shares, setShares] = useState<ShareListItem[]>([]);
+
+  const load = useCallback(async () => {
+    try {
+      setShares(await api<ShareListItem[]>(`/api/timelines/${timelineId}/shares`));
+    } catch {
+      errorToast("Failed to fetch timeline shares");
+    }
+  }, [timelineId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = ShareWithUserSchema.safeParse({ userEmail: email, accessLevel: level });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    setPending(true);
+    try {
+      const share = await api<ShareListItem>(`/api/timelines/${timelineId}/share-with-user`, { method: "POST", body: parsed.data });
+      showToast({ title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` });
+      setEmail("");
+      await load();
+    } catch (error) {
+      errorToast(errorMessage(error, "Failed to share timeline with user"));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function remove(share: ShareListItem) {
+    try {
+      await api(`/api/timelines/${timelineId}/shares/${share.sharedWithUserId}`, { method: "DELETE" });
+      showToast({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` });
+      await load();
+    } catch {
+      errorToast("Failed to remove timeline share");
+    }
+  }
+
+  return (
+    <div className="space-y-5">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="share-email">Email Address</Label>
+          <Input id="share-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="co-writer@example.com" />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="share-level">Access Level</Label>
+          <select id="share-level" className={selectClass} value={level} onChange={(e) => setLevel(e.target.value as Role)}>
+            <option value="viewer">{roleLabels.viewer}</option>
+            <option value="collaborator">{roleLabels.collaborator}</option>
+          </select>
+        </div>
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? "Sharing..." : "Share Timeline"}
+        </Button>
+      </form>
+      {shares.length > 0 ? (
+        <div>
+          <p className="mb-2 text-sm font-semibold">Shared with:</p>
+          <ul className="max-h-48 space-y-2 overflow-y-auto pr-1">
+            {shares.map((s) => (
+              <li key={s.id} className="flex items-center gap-2 rounded-md border border-stone-200 p-2 text-sm">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{s.sharedWithUserName}</p>
+                  <p className="truncate text-stone-600">{s.sharedWithUserEmail}</p>
+                </div>
+                <Badge variant={s.accessLevel === "collaborator" ? "default" : "secondary"}>{s.accessLevel}</Badge>
+                <Button size="icon" variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => remove(s)} aria-label={`Remove ${s.sharedWithUserEmail}`}>
+                  <Trash2 aria-hidden="true" className="h-4 w-4" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import { PartySocket } from "partysocket";
+import { useCallback, useEffect, useRef, useState } from "react";
+import {
+  type ChangeBody,
+  CloseCodes,
+  type PresenceUser,
+  type RoomNotification,
+  ServerMessageSchema,
+} from "../../durable-objects/protocol";
+import { showToast } from "~/lib/toast";
+
+export const EDITING_INDICATOR_MS = 3000;
+export const BANNER_MS = 5000;
+export const RECENT_NOTIFICATIONS = 5;
+
+type Options = {
+  timelineId: number;
+  shareCode?: string | null;
+  myUserId: number;
+  /** The server says data changed (a REST mutation, a reorder, or we reconnected). */
+  onSync: () => void;
+  /** Someone else typed into an event: show their text (SPEC.md §4). */
+  onRemoteChange: (eventId: number, change: ChangeBody) => void;
+  /** The room closed us for good (access removed, timeline deleted). */
+  onAccessLost: () => void;
+};
+
+/**
+ * The timeline's live room over partysocket (reconnects with backoff). Parses every server message
+ * with the protocol schema; identity is never sent as a claim the server trusts.
+ */
+export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost }: Options) {
+  const [connected, setConnected] = useState(false);
+  const [users, setUsers] = useState<PresenceUser[]>([]);
+  const [notifications, setNotifications] = useState<RoomNotification[]>([]);
+  const [editing, setEditing] = useState<Record<number, number>>({});
+  const socketRef = useRef<PartySocket | null>(null);
+  const handlers = useRef({ onSync, onRemoteChange, onAccessLost });
+  handlers.current = { onSync, onRemoteChange, onAccessLost };
+
+  useEffect(() => {
+    let opened = 0;
+    let errorShown = false;
+    const socket = new PartySocket({
+      host: window.location.host,
+      basePath: `ws/${timelineId}`,
+      query: shareCode ? { share: shareCode } : undefined,
+      minReconnectionDelay: 500 + Math.random() * 500,
+      maxReconnectionDelay: 10_000,
+    });
+    socketRef.current = socket;
+
+    socket.addEventListener("open", () => {
+      setConnected(true);
+      errorShown = false;
+      socket.send(JSON.stringify({ type: "join", timelineId }));
+      // After a reconnect we may have missed syncs: refetch.
+      if (opened++ > 0) handlers.current.onSync();
+    });
+    socket.addEventListener("close", (event) => {
+      setConnected(false);
+      setUsers([]);
+      if (event.code === CloseCodes.accessRemoved || event.code === CloseCodes.timelineDeleted || event.code === CloseCodes.unauthenticated) {
+        socket.close();
+        handlers.current.onAccessLost();
+      }
+    });
+    socket.addEventListener("error", () => {
+      setConnected(false);
+      if (!errorShown) {
+        errorShown = true;
+        showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
+      }
+    });
+    socket.addEventListener("message", (event) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      const parsed = ServerMessageSchema.safeParse(json);
+      if (!parsed.success) return;
+      const msg = parsed.data;
+      switch (msg.type) {
+        case "presence":
+          setUsers(msg.presence.users);
+          break;
+        case "sync":
+          handlers.current.onSync();
+          break;
+        case "change":
+          if (msg.userId === myUserId) break;
+          if (msg.change.type === "position") {
+            handlers.current.onSync();
+          } else {
+            handlers.current.onRemoteChange(msg.eventId, msg.change);
+            setEditing((e) => ({ ...e, [msg.eventId]: Date.now() + EDITING_INDICATOR_MS }));
+          }
+          break;
+        case "notification":
+          if (msg.notification.userId === myUserId) break;
+          setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS));
+          break;
+        case "error":
+          break;
+      }
+    });
+
+    return () => {
+      socketRef.current = null;
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: "leave", timelineId }));
+      socket.close();
+    };
+  }, [timelineId, shareCode, myUserId]);
+
+  // Expire 'Being edited by others' marks 3 s after the last keystroke we saw.
+  useEffect(() => {
+    const ids = Object.keys(editing);
+    if (ids.length === 0) return;
+    const next = Math.min(...Object.values(editing));
+    const timer = setTimeout(() => {
+      const now = Date.now();
+      setEditing((e) => Object.fromEntries(Object.entries(e).filter(([, until]) => until > now)));
+    }, Math.max(0, next - Date.now()) + 10);
+    return () => clearTimeout(timer);
+  }, [editing]);
+
+  const sendChange = useCallback(
+    (eventId: number, change: ChangeBody) => {
+      const socket = socketRef.current;
+      if (socket?.readyState !== socket?.OPEN || !socket) return;
+      socket.send(JSON.stringify({ type: "change", timelineId, eventId, change }));
+    },
+    [timelineId],
+  );
+
+  const isEditedByOthers = useCallback((eventId: number) => (editing[eventId] ?? 0) > Date.now(), [editing]);
+
+  return { connected, users, notifications, isEditedByOthers, sendChange };
+}
