@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Event, type User, events } from "../../db/schema";
 import type { CreateEvent, UpdateEvent } from "../../db/validation";
@@ -180,7 +180,10 @@ export async function deleteEvent(db: Db, user: User, eventId: number, shareCode
   const { event } = await loadEventWithAccess(db, user, eventId, "owner", shareCode);
   await db.batch([
     db.delete(events).where(eq(events.id, eventId)),
-    db.run(sql`UPDATE events SET position = position - 1 WHERE timeline_id = ${event.timelineId} AND position > ${event.position}`),
+    db
+      .update(events)
+      .set({ position: sql`${events.position} - 1` })
+      .where(and(eq(events.timelineId, event.timelineId), gt(events.position, event.position))),
   ]);
   return { success: true, timelineId: event.timelineId };
 }

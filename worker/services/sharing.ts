@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, notifications, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
@@ -150,11 +150,15 @@ type NewNotification = {
 
 /** Stores a notification and keeps only the latest few per user (SPEC.md §4). */
 export async function addNotification(db: Db, userId: number, n: NewNotification) {
+  const latest = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.id))
+    .limit(RECENT_NOTIFICATIONS_KEPT);
   await db.batch([
     db.insert(notifications).values({ userId, ...n }),
-    db.run(sql`
-      DELETE FROM notifications WHERE user_id = ${userId} AND id NOT IN (
-        SELECT id FROM notifications WHERE user_id = ${userId} ORDER BY id DESC LIMIT ${RECENT_NOTIFICATIONS_KEPT})`),
+    db.delete(notifications).where(and(eq(notifications.userId, userId), notInArray(notifications.id, latest))),
   ]);
 }
 
