@@ -6,16 +6,18 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 
 const port = Number(process.env.E2E_PORT ?? 4319);
 export const baseURL = `http://127.0.0.1:${port}`;
+// Runs on another port (side by side with the default one) keep their own results.
+const results = port === 4319 ? "test-results" : `test-results/port-${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
-  outputDir: "test-results",
+  outputDir: results,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
+  reporter: [["list"], ["json", { outputFile: `${results}/e2e-results.json` }]],
   use: {
     baseURL,
     trace: "retain-on-failure",

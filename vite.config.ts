@@ -29,7 +29,7 @@ export default defineConfig({
       viteEnvironment: { name: "ssr" },
       ...(e2eVars
         ? {
-            persistState: { path: ".wrangler/e2e-state" },
+            persistState: { path: process.env.STORYWEAVE_STATE_DIR ?? ".wrangler/e2e-state" },
             config: (config) => ({ vars: { ...config.vars, ...e2eVars } }),
           }
         : {}),

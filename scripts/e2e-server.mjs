@@ -6,21 +6,38 @@ import { startFakeMailServer } from "../tests/fakes/mail-server.mjs";
 import { offlineEnv, run } from "./lib.mjs";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
+// Fake third parties, each on its own loopback port next to the app's.
 const MAIL_PORT = E2E_PORT + 1;
+export const OPENAI_PORT = E2E_PORT + 2;
+export const STRIPE_PORT = E2E_PORT + 3;
 const vars = {
   APP_SECRET: "e2e-secret-0123456789abcdef0123456789",
   ADMIN_EMAILS: "admin@storyweave.local",
   MAILER: "http",
   MAIL_API_URL: `http://127.0.0.1:${MAIL_PORT}/send`,
   MAIL_API_KEY: "fake-mail-key",
+  // fake OpenAI vars (issue 5) go here
+  // fake Stripe vars (issue 6) go here
   ...(process.env.E2E_EXTRA_VARS ? JSON.parse(process.env.E2E_EXTRA_VARS) : {}),
 };
-const env = { ...offlineEnv, STORYWEAVE_E2E_VARS: JSON.stringify(vars) };
+// The default port uses build/ and .wrangler/e2e-state; any other port gets its own, so two suites
+// (or a suite and a benchmark) can run side by side.
+const suffix = E2E_PORT === 4319 ? "" : `-${E2E_PORT}`;
+export const STATE_DIR = `.wrangler/e2e-state${suffix}`;
+const BUILD_DIR = suffix ? `build-e2e${suffix}` : "build";
+const env = {
+  ...offlineEnv,
+  STORYWEAVE_E2E_VARS: JSON.stringify(vars),
+  STORYWEAVE_STATE_DIR: STATE_DIR,
+  STORYWEAVE_BUILD_DIR: BUILD_DIR,
+};
 
 await startFakeMailServer(MAIL_PORT);
-rmSync(".wrangler/e2e-state", { recursive: true, force: true });
+// fake OpenAI server start (issue 5) goes here
+// fake Stripe server start (issue 6) goes here
+rmSync(STATE_DIR, { recursive: true, force: true });
 run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
-run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", ".wrangler/e2e-state"], {
+run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
   env,
   stdio: ["ignore", "ignore", "inherit"],
 });

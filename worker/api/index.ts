@@ -6,7 +6,9 @@ import { createDb } from "../../db/client";
 import { limits } from "../../db/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { authenticate, isCrossSiteMutation } from "../lib/request-auth";
+import { aiApi } from "./ai";
 import { authApi } from "./auth";
+import { billingApi } from "./billing";
 import { eventsApi, timelinesApi } from "./timelines";
 import type { ApiEnv } from "./context";
 
@@ -30,7 +32,9 @@ export const api = new Hono<ApiEnv>()
   })
   .route("/auth", authApi)
   .route("/timelines", timelinesApi)
-  .route("/events", eventsApi);
+  .route("/events", eventsApi)
+  .route("/", aiApi)
+  .route("/", billingApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 
