@@ -17,6 +17,8 @@ export interface Env {
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  /** "1" adds a Server-Timing header with the D1 statements of each request (`npm run bench`). */
+  SERVER_TIMING?: string;
 }
 
 type WorkerEnv = Env;

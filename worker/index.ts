@@ -3,6 +3,7 @@ import { appContext } from "../app/context";
 import { createDb } from "../db/client";
 import { api } from "./api";
 import type { Env } from "./env";
+import { meterD1, serverTiming } from "./lib/d1-meter";
 import { UNEXPECTED } from "./lib/errors";
 import { authenticate, isCrossSiteMutation } from "./lib/request-auth";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
@@ -41,6 +42,16 @@ export default {
       return withSecurityHeaders(plainError(500, "Server is not configured"), nonce, dev);
     }
     try {
+      if (env.SERVER_TIMING === "1") {
+        // `npm run bench`: report the D1 statements this request made.
+        const startedAt = Date.now();
+        const { db, meter } = meterD1(env.DB);
+        const response = await route(request, { ...env, DB: db }, ctx, nonce);
+        if (response.status === 101) return response;
+        const timed = new Response(response.body, response);
+        timed.headers.set("Server-Timing", serverTiming(meter, startedAt));
+        return withSecurityHeaders(timed, nonce, dev);
+      }
       return withSecurityHeaders(await route(request, env, ctx, nonce), nonce, dev);
     } catch (error) {
       console.error("[worker] unhandled error:", error);

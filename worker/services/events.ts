@@ -105,20 +105,25 @@ async function loadEventWithAccess(
 }
 
 /**
- * Moves an event and shifts the ones between in one statement, so positions stay 0..n-1. The old
- * position is re-checked inside the statement (an uncorrelated subquery, evaluated once): if a
- * concurrent move got there first, nothing changes and the caller retries with fresh numbers.
+ * Moves an event and shifts the ones between in one statement, so positions stay 0..n-1. The
+ * target is clamped to the last position inside the statement, and the old position is re-checked
+ * there too (uncorrelated subqueries, evaluated once): if a concurrent move got there first,
+ * nothing changes and the caller retries with fresh numbers. Returns the moved row's new position,
+ * or null when nothing was updated.
  */
-function moveStatement(db: Db, event: Pick<Event, "id" | "timelineId">, from: number, to: number) {
+async function moveEvent(db: Db, event: Pick<Event, "id" | "timelineId">, from: number, requested: number) {
+  const to = sql`MIN(${requested}, (SELECT count(*) - 1 FROM events WHERE timeline_id = ${event.timelineId}))`;
   const current = sql`(SELECT position FROM events WHERE id = ${event.id})`;
-  if (to < from) {
-    return db.run(sql`
-      UPDATE events SET position = CASE WHEN id = ${event.id} THEN ${to} ELSE position + 1 END
-      WHERE timeline_id = ${event.timelineId} AND position BETWEEN ${to} AND ${from} AND ${current} = ${from}`);
-  }
-  return db.run(sql`
-    UPDATE events SET position = CASE WHEN id = ${event.id} THEN ${to} ELSE position - 1 END
-    WHERE timeline_id = ${event.timelineId} AND position BETWEEN ${from} AND ${to} AND ${current} = ${from}`);
+  const rows = await db.all<{ id: number; position: number }>(sql`
+    UPDATE events SET position = CASE
+        WHEN id = ${event.id} THEN ${to}
+        WHEN ${to} < ${from} THEN position + 1
+        ELSE position - 1 END
+    WHERE timeline_id = ${event.timelineId}
+      AND position BETWEEN MIN(${from}, ${to}) AND MAX(${from}, ${to})
+      AND ${current} = ${from}
+    RETURNING id, position`);
+  return rows.find((r) => r.id === event.id)?.position ?? null;
 }
 
 export async function updateEvent(
@@ -130,6 +135,7 @@ export async function updateEvent(
 ): Promise<{ event: EventView; moved: boolean; edited: boolean }> {
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
   const edited = input.title !== undefined || input.content !== undefined;
+  let latest: EventView = toEventView(event);
   let moved = false;
 
   if (edited) {
@@ -137,42 +143,48 @@ export async function updateEvent(
       (input.title !== undefined && input.title !== event.title) ||
       (input.content !== undefined && input.content !== event.content);
     // No lost edits: a save based on an older version than the stored one is refused.
-    const result = await db.run(sql`
+    const rows = await db.all<Record<string, unknown>>(sql`
       UPDATE events SET
         title = ${input.title ?? event.title},
         content = ${input.content ?? event.content},
         version = version + ${changed ? 1 : 0},
         updated_at = ${nowIso()}
-      WHERE id = ${eventId} ${input.baseVersion !== undefined ? sql`AND version = ${input.baseVersion}` : sql``}`);
-    if (!result.meta.changes) {
+      WHERE id = ${eventId} ${input.baseVersion !== undefined ? sql`AND version = ${input.baseVersion}` : sql``}
+      RETURNING position, version, updated_at AS updatedAt, title, content`);
+    const row = rows[0];
+    if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
       if (!current) throw notFound(EVENT_NOT_FOUND);
       throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(current) });
     }
+    latest = {
+      ...latest,
+      title: String(row.title),
+      content: String(row.content),
+      position: Number(row.position),
+      version: Number(row.version),
+      updatedAt: String(row.updatedAt),
+    };
   }
 
-  if (input.position !== undefined) {
-    for (let attempt = 0; attempt < 3 && !moved; attempt++) {
-      const fresh =
-        attempt === 0 && !edited
-          ? event
-          : await db.select().from(events).where(eq(events.id, eventId)).get();
+  if (input.position !== undefined && input.position !== latest.position) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const from = latest.position;
+      const position = await moveEvent(db, event, from, input.position);
+      if (position !== null) {
+        moved = position !== from;
+        latest = { ...latest, position };
+        break;
+      }
+      // Someone else moved it meanwhile: start again from where it is now.
+      const fresh = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
       if (!fresh) throw notFound(EVENT_NOT_FOUND);
-      const count = await db
-        .select({ n: sql<number>`count(*)` })
-        .from(events)
-        .where(eq(events.timelineId, fresh.timelineId))
-        .get();
-      const to = Math.min(input.position, Math.max((count?.n ?? 1) - 1, 0));
-      if (to === fresh.position) break;
-      const res = await moveStatement(db, fresh, fresh.position, to);
-      moved = res.meta.changes > 0;
+      latest = toEventView(fresh);
+      if (fresh.position === input.position) break;
     }
   }
 
-  const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
-  if (!current) throw notFound(EVENT_NOT_FOUND);
-  return { event: toEventView(current), moved, edited };
+  return { event: latest, moved, edited };
 }
 
 /** Owners only (SPEC.md §2). The gap is closed in the same batch. */
