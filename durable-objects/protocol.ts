@@ -69,9 +69,4 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
-/** Application close codes: the client learns why without an HTTP status (STACK.md). */
-export const CloseCodes = {
-  unauthenticated: 4401,
-  accessRemoved: 4403,
-  timelineDeleted: 4404,
-} as const;
+export { CloseCodes } from "./close-codes";

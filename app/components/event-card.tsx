@@ -1,11 +1,11 @@
 import { GripVertical, Pencil, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { CreateEventSchema, firstIssue } from "../../db/validation";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
+import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../worker/services/events";
 
@@ -49,9 +49,11 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
     setBaseVersion(event.version);
     setConflict(null);
     setEditing(true);
+    void loadValidation();
   }
 
   async function save(version = baseVersion) {
+    const { CreateEventSchema, firstIssue } = await loadValidation();
     const parsed = CreateEventSchema.safeParse({ title, content });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
     setSaving(true);

@@ -1,12 +1,12 @@
 import { Copy, Trash2 } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
-import { ShareWithUserSchema, firstIssue } from "../../db/validation";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Input, Label } from "~/components/ui/input";
 import { api, errorMessage } from "~/lib/api";
+import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ShareListItem } from "../../worker/services/sharing";
 
@@ -134,6 +134,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    const { ShareWithUserSchema, firstIssue } = await loadValidation();
     const parsed = ShareWithUserSchema.safeParse({ userEmail: email, accessLevel: level });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
     setPending(true);

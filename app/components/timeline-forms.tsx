@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { CreateEventSchema, CreateTimelineSchema, firstIssue, messages } from "../../db/validation";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { ApiError, api, errorMessage } from "~/lib/api";
+import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { TimelineView } from "../../worker/services/timelines";
 
@@ -24,6 +24,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
 
   useEffect(() => {
     if (open) {
+      void loadValidation();
       setTitle(timeline?.title ?? "");
       setDescription(timeline?.description ?? "");
     }
@@ -31,6 +32,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    const { CreateTimelineSchema, firstIssue, messages } = await loadValidation();
     if (!title.trim()) {
       showToast({ title: "Error", description: messages.timelineTitle, variant: "destructive" });
       return;
@@ -112,6 +114,7 @@ export function EventDialog({
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    const { CreateEventSchema, firstIssue, messages } = await loadValidation();
     if (!timelineId) return errorToast(messages.selectTimeline);
     const parsed = CreateEventSchema.safeParse({ title, content });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
