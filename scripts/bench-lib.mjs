@@ -1,7 +1,49 @@
 // Shared pieces of `npm run bench` and `npm run bench:realtime`: a production build served by
 // `vite preview` on its own port and local D1 state (scripts/e2e-server.mjs), plus small stats.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { offlineEnv } from "./lib.mjs";
+
+/**
+ * The loopback ports workerd listens on under the process `rootPid` (vite preview / wrangler dev
+ * start it). Connecting there skips the dev server's Node WebSocket bridge, which production does
+ * not have. Linux only (reads `ss` and /proc); returns [] elsewhere.
+ */
+export function workerdPorts(rootPid) {
+  const descends = (pid) => {
+    for (let p = pid, i = 0; p > 1 && i < 20; i++) {
+      if (p === rootPid) return true;
+      try {
+        p = Number(readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  };
+  try {
+    const out = execFileSync("ss", ["-ltnpH"], { encoding: "utf8" });
+    return out
+      .split("\n")
+      .filter((l) => l.includes('"workerd"'))
+      .map((l) => ({ port: Number(l.match(/127\.0\.0\.1:(\d+)/)?.[1]), pid: Number(l.match(/pid=(\d+)/)?.[1]) }))
+      .filter((x) => x.port && descends(x.pid))
+      .map((x) => x.port);
+  } catch {
+    return [];
+  }
+}
+
+/** The workerd port under `rootPid` whose answer to `path` satisfies `accept(res, body)`. */
+export async function findDirectPort(rootPid, path, accept) {
+  for (const port of workerdPorts(rootPid)) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(3000) });
+      if (accept(res, await res.text())) return port;
+    } catch {}
+  }
+  return null;
+}
 
 export async function startAppServer(port, extraVars = {}) {
   const child = spawn("node", ["scripts/e2e-server.mjs"], {
@@ -17,7 +59,7 @@ export async function startAppServer(port, extraVars = {}) {
   };
   process.on("exit", stop);
   await waitForUrl(`${base}/auth/login`, 240_000, child);
-  return { base, stop };
+  return { base, stop, pid: child.pid };
 }
 
 /** Waits until `url` answers (any status with `anyStatus`, else 2xx). */

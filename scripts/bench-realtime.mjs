@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import WebSocket from "ws";
-import { api, ms, percentile, registerWriter, startAppServer, waitForUrl } from "./bench-lib.mjs";
+import { api, findDirectPort, ms, percentile, registerWriter, startAppServer, waitForUrl } from "./bench-lib.mjs";
 import { offlineEnv } from "./lib.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4460);
@@ -118,14 +118,18 @@ try {
       rooms.push({ id: json.id, token: owner.token });
     }
   }
-  const wsBase = app.base.replace("http", "ws");
-  for (const scenario of scenarios) {
-    results.push(
-      await runScenario("TimelineRoom", scenario, (r) => ({
-        url: `${wsBase}/ws/${rooms[r].id}`,
-        headers: { Authorization: `Bearer ${rooms[r].token}` },
-      })),
-    );
+  const direct = await findDirectPort(app.pid, "/auth/login", (res) => res.ok);
+  const paths = [["TimelineRoom via preview", app.base.replace("http", "ws")]];
+  if (direct) paths.push(["TimelineRoom direct", `ws://127.0.0.1:${direct}`]);
+  for (const [label, wsBase] of paths) {
+    for (const scenario of scenarios) {
+      results.push(
+        await runScenario(label, scenario, (r) => ({
+          url: `${wsBase}/ws/${rooms[r].id}`,
+          headers: { Authorization: `Bearer ${rooms[r].token}` },
+        })),
+      );
+    }
   }
 } finally {
   app.stop();
@@ -145,23 +149,28 @@ const stopEcho = () => {
 process.on("exit", stopEcho);
 try {
   await waitForUrl(`http://127.0.0.1:${ECHO_PORT}/`, 120_000, echo, true);
-  for (const scenario of scenarios) {
-    results.push(
-      await runScenario("bare echo room", scenario, (r) => ({
-        url: `ws://127.0.0.1:${ECHO_PORT}/parties/echo-room/room-${scenario.rooms}-${r}`,
-        headers: {},
-      })),
-    );
+  const direct = await findDirectPort(echo.pid, "/", (res, body) => res.status === 404 && body === "Not found");
+  const paths = [["echo via wrangler", `ws://127.0.0.1:${ECHO_PORT}`]];
+  if (direct) paths.push(["echo direct", `ws://127.0.0.1:${direct}`]);
+  for (const [label, wsBase] of paths) {
+    for (const scenario of scenarios) {
+      results.push(
+        await runScenario(label, scenario, (r) => ({
+          url: `${wsBase}/parties/echo-room/${label.replace(/\W+/g, "-")}-${scenario.rooms}-${r}`,
+          headers: {},
+        })),
+      );
+    }
   }
 } finally {
   stopEcho();
 }
 
 console.log(`\nStoryWeave realtime bench — ${SENDERS_PER_ROOM} senders per room × ${MESSAGES_PER_SENDER} changes at ${1000 / SEND_INTERVAL_MS}/s\n`);
-console.log(`${"target".padEnd(16)}${"scenario".padEnd(24)}${"delivered/expected".padEnd(22)}${"lost".padEnd(6)}${"p50".padEnd(11)}${"p99".padEnd(11)}max`);
+console.log(`${"target".padEnd(26)}${"scenario".padEnd(24)}${"delivered/expected".padEnd(22)}${"lost".padEnd(6)}${"p50".padEnd(11)}${"p99".padEnd(11)}max`);
 for (const r of results) {
   console.log(
-    `${r.target.padEnd(16)}${r.scenario.padEnd(24)}${`${r.delivered}/${r.expected}`.padEnd(22)}${String(r.lost).padEnd(6)}${ms(r.p50).padEnd(11)}${ms(r.p99).padEnd(11)}${ms(r.max)}`,
+    `${r.target.padEnd(26)}${r.scenario.padEnd(24)}${`${r.delivered}/${r.expected}`.padEnd(22)}${String(r.lost).padEnd(6)}${ms(r.p50).padEnd(11)}${ms(r.p99).padEnd(11)}${ms(r.max)}`,
   );
 }
 mkdirSync("test-results", { recursive: true });
