@@ -18,7 +18,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { useId } from "react";
+import { memo, useCallback, useId, useRef } from "react";
 import { DragHandleIcon, EventCard, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import type { EventView } from "../../worker/services/events";
@@ -40,6 +40,13 @@ type Props = {
 export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOthers, onMove, onSave, onDelete, onTyping }: Props) {
   // A stable id keeps dnd-kit's aria-describedby the same on the server and in the browser.
   const dndId = useId();
+  // Cards are memoized (a timeline can hold 1,000 events; presence and typing updates re-render the
+  // screen often), so they get stable callbacks that always reach the latest handlers.
+  const latest = useRef({ onSave, onDelete, onTyping });
+  latest.current = { onSave, onDelete, onTyping };
+  const save = useCallback<CardProps["onSave"]>((event, changes) => latest.current.onSave(event, changes), []);
+  const remove = useCallback<CardProps["onDelete"]>((event) => latest.current.onDelete(event), []);
+  const typing = useCallback<NonNullable<CardProps["onTyping"]>>((event, change) => latest.current.onTyping?.(event, change), []);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
@@ -100,9 +107,9 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
                 canEdit={canEdit}
                 canDelete={canDelete}
                 editedByOthers={editedByOthers?.(event.id) ?? false}
-                onSave={(changes) => onSave(event, changes)}
-                onDelete={() => onDelete(event)}
-                onTyping={onTyping ? (change) => onTyping(event, change) : undefined}
+                onSave={save}
+                onDelete={remove}
+                onTyping={onTyping ? typing : undefined}
               />
             ))}
           </ol>
@@ -112,7 +119,19 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
   );
 }
 
-function SortableEvent({
+type CardProps = {
+  event: EventView;
+  index: number;
+  vertical: boolean;
+  canEdit: boolean;
+  canDelete: boolean;
+  editedByOthers: boolean;
+  onSave: Props["onSave"];
+  onDelete: Props["onDelete"];
+  onTyping?: NonNullable<Props["onTyping"]>;
+};
+
+const SortableEvent = memo(function SortableEvent({
   event,
   index,
   vertical,
@@ -122,17 +141,7 @@ function SortableEvent({
   onSave,
   onDelete,
   onTyping,
-}: {
-  event: EventView;
-  index: number;
-  vertical: boolean;
-  canEdit: boolean;
-  canDelete: boolean;
-  editedByOthers: boolean;
-  onSave: (changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
-  onDelete: () => void;
-  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
-}) {
+}: CardProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: event.id,
     disabled: !canEdit,
@@ -176,12 +185,12 @@ function SortableEvent({
         canDelete={canDelete}
         editedByOthers={editedByOthers}
         dragHandle={handle}
-        onSave={onSave}
-        onDelete={onDelete}
-        onTyping={onTyping}
+        onSave={(changes) => onSave(event, changes)}
+        onDelete={() => onDelete(event)}
+        onTyping={onTyping ? (change) => onTyping(event, change) : undefined}
       />
     </li>
   );
-}
+});
 
 export { arrayMove };

@@ -65,9 +65,11 @@ export async function requireTimelineAccess(
 ) {
   const found = await loadTimelineAccess(db, user, timelineId, shareCode);
   if (!found || found.access === "none") throw notFound(TIMELINE_NOT_FOUND);
-  if (rank[found.access] < rank[need]) throw forbidden(deniedMessage(need));
+  if (!hasAccess(found.access, need)) throw forbidden(deniedMessage(need));
   return found;
 }
+
+export const hasAccess = (access: Access, need: Access) => rank[access] >= rank[need];
 
 export function deniedMessage(need: Access) {
   if (need === "owner") return "Only the owner of this timeline can do that";

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, events } from "../../db/schema";
+import { type Event, type User, events, timelineShares, timelines } from "../../db/schema";
 import type { CreateEvent, UpdateEvent } from "../../db/validation";
-import { HttpError, notFound } from "../lib/errors";
+import { HttpError, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, requireTimelineAccess } from "./access";
+import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -92,16 +92,19 @@ async function loadEventWithAccess(
   need: Exclude<Access, "none">,
   shareCode?: string | null,
 ) {
-  const event = await db.select().from(events).where(eq(events.id, eventId)).get();
-  if (!event) throw notFound(EVENT_NOT_FOUND);
-  try {
-    const { access } = await requireTimelineAccess(db, user, event.timelineId, need, shareCode);
-    return { event, access };
-  } catch (error) {
-    // A stranger must not learn that the event exists.
-    if (error instanceof HttpError && error.status === 404) throw notFound(EVENT_NOT_FOUND);
-    throw error;
-  }
+  // The event, its timeline and the caller's share in one query.
+  const row = await db
+    .select({ event: events, timeline: timelines, shareLevel: timelineShares.accessLevel })
+    .from(events)
+    .innerJoin(timelines, eq(timelines.id, events.timelineId))
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(eq(events.id, eventId))
+    .get();
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, shareCode) : "none";
+  // A stranger must not learn that the event exists.
+  if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
+  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
+  return { event: row.event, access };
 }
 
 /**
