@@ -1,10 +1,9 @@
 import { ArrowLeft, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { SaveResult } from "~/components/event-card";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
-import { ShareDialog } from "~/components/share-dialog";
 import { EventDialog } from "~/components/timeline-forms";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
 import { Badge } from "~/components/ui/badge";
@@ -18,6 +17,10 @@ import { cn } from "~/lib/cn";
 import { errorToast, showToast } from "~/lib/toast";
 import type { EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
+
+// Only owners on Premium ever open it: loaded on first use, not with the page.
+const loadShareDialog = () => import("~/components/share-dialog");
+const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
 
 export const TYPING_DEBOUNCE_MS = 250;
 
@@ -42,6 +45,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [deletePending, setDeletePending] = useState(false);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
+  const [shareMounted, setShareMounted] = useState(sharing);
+  useEffect(() => {
+    if (sharing) setShareMounted(true);
+  }, [sharing]);
   const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
 
   // Server data wins whenever it arrives (after a save, a sync, a focus refetch).
@@ -158,7 +165,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
         <div className="flex flex-wrap items-center gap-2">
           {isOwner ? (
             premium ? (
-              <Button variant="outline" onClick={() => setSharing(true)}>
+              <Button variant="outline" onClick={() => setSharing(true)} onPointerEnter={() => void loadShareDialog()}>
                 <Share2 aria-hidden="true" className="h-4 w-4" /> Share
               </Button>
             ) : (
@@ -212,7 +219,11 @@ export function TimelineScreen(props: TimelineScreenProps) {
         {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
       </div>
 
-      {isOwner && premium ? <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} /> : null}
+      {isOwner && premium && (sharing || shareMounted) ? (
+        <Suspense fallback={null}>
+          <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
+        </Suspense>
+      ) : null}
       <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} onCreated={refresh} />
       <ConfirmDialog
         open={deleting !== null}
