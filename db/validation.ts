@@ -170,3 +170,8 @@ export const ShareWithUserSchema = z.object({
     .pipe(z.email({ error: messages.email })),
   accessLevel: ShareRoleSchema.default("viewer"),
 });
+
+// Admin (SPEC.md §7: POST /api/admin/users/{id}/premium)
+export const SetPremiumSchema = z.object({
+  premium: z.boolean({ error: "premium must be true or false" }),
+});

@@ -20,6 +20,38 @@ export async function createUser(request: APIRequestContext, overrides: Partial<
   return { ...user, token: body.token };
 }
 
+const ADMIN = { name: "E2E Admin", email: "admin@storyweave.local", password: "storyweave-admin-e2e" };
+let adminToken: string | null = null;
+
+/** The e2e server makes admin@storyweave.local an admin (ADMIN_EMAILS): registered on first use. */
+export async function adminApiToken(request: APIRequestContext): Promise<string> {
+  if (adminToken) return adminToken;
+  let res = await request.post("/api/auth/register", { data: ADMIN });
+  if (res.status() !== 201) res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password } });
+  expect(res.ok(), await res.text()).toBe(true);
+  adminToken = (await res.json()).token as string;
+  return adminToken;
+}
+
+/** Grants Premium the way an admin does (POST /api/admin/users/{id}/premium). */
+export async function makePremium(request: APIRequestContext, user: TestUser) {
+  const token = await adminApiToken(request);
+  const me = await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${user.token}` } });
+  const { id } = await me.json();
+  const res = await request.post(`/api/admin/users/${id}/premium`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { premium: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Calls the JSON API as `user` (test setup that is not what the test is about). */
+export async function apiAs<T = any>(request: APIRequestContext, user: TestUser, method: string, path: string, data?: unknown): Promise<T> {
+  const res = await request.fetch(path, { method, headers: { Authorization: `Bearer ${user.token}` }, data });
+  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
 /** Signs in through the login form, as a writer would. */
 export async function login(page: Page, user: Pick<TestUser, "email" | "password">) {
   await page.goto("/auth/login");
