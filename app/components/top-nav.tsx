@@ -8,7 +8,7 @@ import { isAdmin, type PublicUser } from "~/lib/user";
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   cn(
-    "rounded-md px-3 py-2 text-sm font-medium transition-colors",
+    "whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors",
     isActive ? "bg-brand-50 text-brand-700" : "text-stone-700 hover:bg-stone-100",
   );
 
@@ -16,9 +16,9 @@ export function TopNav({ user }: { user: PublicUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
-        <Link to="/" className="mr-3 flex items-center gap-2 font-serif text-xl font-bold text-brand-700">
-          <BookOpenText aria-hidden="true" className="h-6 w-6" />
-          StoryWeave
+        <Link to="/" aria-label="StoryWeave" className="mr-1 flex items-center gap-2 font-serif text-xl font-bold text-brand-700 sm:mr-3">
+          <BookOpenText aria-hidden="true" className="h-6 w-6 shrink-0" />
+          <span className="hidden sm:inline">StoryWeave</span>
         </Link>
         <div className="flex flex-1 items-center gap-1 overflow-x-auto">
           <NavLink to="/timeline" className={navLink}>

@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { baseURL } from "../../playwright.config";
 import { type APIRequestContext, type Page, expect, test as base } from "@playwright/test";
 
 let counter = 0;
@@ -14,20 +15,24 @@ export async function createUser(request: APIRequestContext, overrides: Partial<
   const user = { name: "Test Writer", email: uniqueEmail(), password: "secret-pass-1", ...overrides };
   const res = await request.post("/api/auth/register", {
     data: { name: user.name, email: user.email, password: user.password },
+    headers: { Origin: baseURL },
   });
   expect(res.status(), await res.text()).toBe(201);
   const body = await res.json();
   return { ...user, token: body.token };
 }
 
-const ADMIN = { name: "E2E Admin", email: "admin@storyweave.local", password: "storyweave-admin-e2e" };
+/** admin@storyweave.local is in ADMIN_EMAILS for the test server; every spec signs in with these. */
+export const ADMIN = { name: "Ada Admin", email: "admin@storyweave.local", password: "storyweave-admin-e2e" };
 let adminToken: string | null = null;
 
 /** The e2e server makes admin@storyweave.local an admin (ADMIN_EMAILS): registered on first use. */
 export async function adminApiToken(request: APIRequestContext): Promise<string> {
   if (adminToken) return adminToken;
-  let res = await request.post("/api/auth/register", { data: ADMIN });
-  if (res.status() !== 201) res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password } });
+  // The request context may carry a session cookie already: a cookie request needs our Origin (CSRF).
+  const headers = { Origin: baseURL };
+  let res = await request.post("/api/auth/register", { data: ADMIN, headers });
+  if (res.status() !== 201) res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
   expect(res.ok(), await res.text()).toBe(true);
   adminToken = (await res.json()).token as string;
   return adminToken;

@@ -1,4 +1,4 @@
-import { createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+import { ADMIN, adminApiToken, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
 
 const protectedPaths = ["/timeline", "/timeline/1", "/writers-unblock", "/api-test", "/account", "/upgrade"];
 
@@ -45,12 +45,8 @@ test.describe("route guards", () => {
   });
 
   test("an admin sees the Admin Dashboard link and reaches /admin", async ({ page, request }) => {
-    // admin@storyweave.local is in ADMIN_EMAILS for the test server (first run registers it).
-    const res = await request.post("/api/auth/register", {
-      data: { name: "Ada Admin", email: "admin@storyweave.local", password: "admin-pass" },
-    });
-    expect([201, 409]).toContain(res.status());
-    await login(page, { email: "admin@storyweave.local", password: "admin-pass" });
+    await adminApiToken(request); // registers the admin on first use
+    await login(page, ADMIN);
     await page.getByRole("link", { name: "Admin Dashboard" }).click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();

@@ -1,0 +1,255 @@
+import type { Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  screenshot,
+  type TestUser,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+type Timeline = { id: number; title: string };
+type EventRow = { id: number; title: string; position: number };
+
+const toast = (page: Page) => page.locator("[data-sonner-toast]");
+
+async function expectToast(page: Page, text: string) {
+  await expect(toast(page).filter({ hasText: text }).first()).toBeVisible();
+}
+
+async function timelineWithEvents(request: Parameters<typeof apiAs>[0], user: TestUser, titles: string[]) {
+  const timeline = await apiAs<Timeline>(request, user, "POST", "/api/timelines", {
+    title: "The Drowned Bell",
+    description: "A village hears a bell under the sea.",
+  });
+  for (const title of titles) {
+    await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+  }
+  return timeline;
+}
+
+async function openTimeline(page: Page, id: number) {
+  await page.goto(`/timeline/${id}`);
+  await waitForHydration(page);
+}
+
+const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
+
+test.describe("timeline home", () => {
+  test("create, edit and delete a timeline, with validation toasts", async ({ page, request }) => {
+    const user = await createUser(request, { name: "Nora Writer" });
+    await login(page, user);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+
+    await page.getByRole("button", { name: "New Timeline" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Timeline" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Create Timeline" }).click();
+    await expectToast(page, "Please enter a timeline title");
+
+    await dialog.getByLabel("Title").fill("Salt and Iron");
+    await dialog.getByLabel("Description").fill("Two smugglers and one lighthouse.");
+    await dialog.getByRole("button", { name: "Create Timeline" }).click();
+    await expectToast(page, "Timeline created successfully");
+    await expect(dialog).toBeHidden();
+    const card = page.getByRole("region", { name: "Your timelines" }).getByText("Salt and Iron");
+    await expect(card).toBeVisible();
+    await expect(page.getByText("Two smugglers and one lighthouse.").first()).toBeVisible();
+    await expect(page.getByText(/^Created /).first()).toBeVisible();
+
+    await page.getByRole("button", { name: "Edit Salt and Iron" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Timeline" });
+    await expect(edit.getByLabel("Title")).toHaveValue("Salt and Iron");
+    await edit.getByLabel("Title").fill("   ");
+    await edit.getByRole("button", { name: "Save Changes" }).click();
+    await expectToast(page, "Please enter a timeline title");
+    await edit.getByLabel("Title").fill("Salt, Iron and Fog");
+    await edit.getByRole("button", { name: "Save Changes" }).click();
+    await expectToast(page, "Timeline updated successfully");
+    await expect(page.getByRole("region", { name: "Your timelines" }).getByText("Salt, Iron and Fog")).toBeVisible();
+
+    await page.getByRole("button", { name: "Delete Salt, Iron and Fog" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Are you sure?" });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole("button", { name: "Delete Timeline" }).click();
+    await expectToast(page, "Timeline deleted successfully");
+    await expect(page.getByRole("region", { name: "Your timelines" }).getByText("Salt, Iron and Fog")).toHaveCount(0);
+  });
+
+  test("add an event from home to the selected timeline; card opens the detail", async ({ page, request }) => {
+    const user = await createUser(request);
+    const timeline = await timelineWithEvents(request, user, ["Storm"]);
+    await login(page, user);
+    await waitForHydration(page);
+    await expect(page.getByRole("combobox", { name: "Select timeline" })).toContainText(timeline.title);
+    await expect(page.getByRole("heading", { name: "Storm", exact: true })).toBeVisible();
+
+    await page.getByRole("button", { name: "Add Event" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Event" });
+    await dialog.getByLabel("Title").fill("Only a title");
+    await dialog.getByRole("button", { name: "Create Event" }).click();
+    await expectToast(page, "Please fill in both title and content");
+    await dialog.getByLabel("Content").fill("The bell rings at low tide.");
+    await dialog.getByRole("button", { name: "Create Event" }).click();
+    await expectToast(page, "Event created successfully");
+    await expect(page.getByRole("heading", { name: "Only a title", exact: true })).toBeVisible();
+
+    await page.getByRole("region", { name: "Your timelines" }).getByText(timeline.title).click();
+    await expect(page).toHaveURL(new RegExp(`/timeline/${timeline.id}$`));
+    await expect(cardTitles(page)).toHaveText(["Storm", "Only a title"]);
+  });
+
+  test("the free limit turns New Timeline into the upgrade link; Premium lifts it", async ({ page, request }) => {
+    const user = await createUser(request);
+    for (const title of ["One", "Two", "Three"]) await apiAs(request, user, "POST", "/api/timelines", { title });
+    await login(page, user);
+    await waitForHydration(page);
+    const upgrade = page.getByRole("link", { name: "Upgrade for Unlimited Timelines" });
+    await expect(upgrade).toHaveAttribute("href", "/upgrade");
+    await expect(page.getByRole("button", { name: "New Timeline" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Upgrade to Share" }).first()).toBeVisible();
+
+    await makePremium(request, user);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByRole("button", { name: "New Timeline" })).toBeVisible();
+    await expect(upgrade).toHaveCount(0);
+  });
+});
+
+test.describe("timeline detail", () => {
+  test("add, inline-edit, cancel and delete events", async ({ page, request }) => {
+    const user = await createUser(request);
+    const timeline = await timelineWithEvents(request, user, []);
+    await login(page, user);
+    await openTimeline(page, timeline.id);
+    await expect(page.getByRole("heading", { level: 1, name: timeline.title })).toBeVisible();
+    await expect(page.getByText("A village hears a bell under the sea.")).toBeVisible();
+    await expect(page.getByText("No events yet. Add your first event to this timeline!")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveAttribute("href", "/upgrade");
+
+    await page.getByRole("button", { name: "Add Event" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Event" });
+    await dialog.getByRole("button", { name: "Create Event" }).click();
+    await expectToast(page, "Please fill in both title and content");
+    await dialog.getByLabel("Title").fill("The bell rings");
+    await dialog.getByLabel("Content").fill("Nobody is in the tower.");
+    await dialog.getByRole("button", { name: "Create Event" }).click();
+    await expectToast(page, "Event created successfully");
+    await expect(cardTitles(page)).toHaveText(["The bell rings"]);
+
+    // Cancel discards.
+    await page.getByRole("button", { name: "Edit The bell rings" }).click();
+    const card = page.getByTestId("event-card");
+    await card.getByLabel("Title").fill("Changed my mind");
+    await card.getByRole("button", { name: "Cancel" }).click();
+    await expect(cardTitles(page)).toHaveText(["The bell rings"]);
+
+    // Save sends title and content; an empty field is refused first.
+    await page.getByRole("button", { name: "Edit The bell rings" }).click();
+    await card.getByLabel("Content").fill("");
+    await card.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Please fill in both title and content");
+    await card.getByLabel("Title").fill("The bell rings twice");
+    await card.getByLabel("Content").fill("Someone is in the tower after all.");
+    await card.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Event updated successfully");
+    await expect(cardTitles(page)).toHaveText(["The bell rings twice"]);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByText("Someone is in the tower after all.")).toBeVisible();
+
+    await page.getByRole("button", { name: "Delete The bell rings twice" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
+    await expectToast(page, "Event deleted successfully");
+    await expect(page.getByText("No events yet. Add your first event to this timeline!")).toBeVisible();
+  });
+
+  test("reorder by mouse drag and by keyboard; the order survives a reload", async ({ page, request }) => {
+    const user = await createUser(request);
+    const timeline = await timelineWithEvents(request, user, ["Arrival", "Storm", "Wreck", "Rescue"]);
+    await login(page, user);
+    await openTimeline(page, timeline.id);
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Wreck", "Rescue"]);
+
+    // Mouse: drag Wreck's handle onto Arrival.
+    const from = await page.getByRole("button", { name: "Reorder Wreck" }).boundingBox();
+    const to = await page.getByRole("button", { name: "Reorder Arrival" }).boundingBox();
+    if (!from || !to) throw new Error("handles not visible");
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y - 20, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 - 10, { steps: 20 });
+    await page.mouse.up();
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Arrival", "Storm", "Rescue"]);
+    await expect
+      .poll(async () => (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timeline.id}/events`)).map((e) => e.title))
+      .toEqual(["Wreck", "Arrival", "Storm", "Rescue"]);
+
+    // Keyboard: Space lifts, arrows move, Space drops.
+    await page.getByRole("button", { name: "Reorder Storm" }).focus();
+    await page.keyboard.press("Space");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowDown");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("Space");
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Arrival", "Rescue", "Storm"]);
+    await expect
+      .poll(async () => (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timeline.id}/events`)).map((e) => e.title))
+      .toEqual(["Wreck", "Arrival", "Rescue", "Storm"]);
+
+    await page.reload();
+    await waitForHydration(page);
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Arrival", "Rescue", "Storm"]);
+  });
+
+  test("an unknown timeline says so", async ({ page, request }) => {
+    const user = await createUser(request);
+    await login(page, user);
+    await page.goto("/timeline/99999999");
+    await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Return to Timelines" }).click();
+    await expect(page).toHaveURL(/\/timeline$/);
+  });
+});
+
+test.describe("timeline screens at desktop and phone widths", () => {
+  test("no serious accessibility issues; screenshots of both layouts", async ({ page, request }) => {
+    const user = await createUser(request, { name: "Iris Layout" });
+    const timeline = await timelineWithEvents(request, user, [
+      "The keeper arrives",
+      "A ship without lights",
+      "The lamp goes out",
+      "Morning",
+    ]);
+    await login(page, user);
+    await waitForHydration(page);
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "timeline-home-desktop");
+
+    await openTimeline(page, timeline.id);
+    await expect(cardTitles(page)).toHaveCount(4);
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "timeline-detail-vertical-desktop");
+    await page.getByRole("button", { name: "Horizontal" }).click();
+    await expect(page.getByRole("button", { name: "Horizontal" })).toHaveAttribute("aria-pressed", "true");
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "timeline-detail-horizontal-desktop");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "timeline-detail-horizontal-phone");
+    await page.getByRole("button", { name: "Vertical" }).click();
+    await screenshot(page, "timeline-detail-vertical-phone");
+    // Nothing spills sideways on a phone in the vertical layout.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.goto("/timeline");
+    await waitForHydration(page);
+    await screenshot(page, "timeline-home-phone");
+  });
+});
