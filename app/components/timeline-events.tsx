@@ -3,6 +3,7 @@ import {
   closestCenter,
   DndContext,
   type DragEndEvent,
+  type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
   TouchSensor,
@@ -47,12 +48,15 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
   const save = useCallback<CardProps["onSave"]>((event, changes) => latest.current.onSave(event, changes), []);
   const remove = useCallback<CardProps["onDelete"]>((event) => latest.current.onDelete(event), []);
   const typing = useCallback<NonNullable<CardProps["onTyping"]>>((event, change) => latest.current.onTyping?.(event, change), []);
+  const ids = events.map((e) => e.id);
+  const idsRef = useRef(ids);
+  idsRef.current = ids;
+  const keyboardCoordinates = useCallback<KeyboardCoordinateGetter>((event, args) => oneStep(event, args, idsRef.current), []);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
   );
-  const ids = events.map((e) => e.id);
   const titleOf = (id: unknown) => events.find((e) => e.id === id)?.title ?? "event";
   const positionOf = (id: unknown) => ids.indexOf(id as number) + 1;
 
@@ -117,6 +121,28 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
       </SortableContext>
     </DndContext>
   );
+}
+
+const steps: Record<string, number> = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 };
+
+/**
+ * Arrow keys move a lifted event exactly one place in timeline order. (dnd-kit's default picks the
+ * nearest card on screen in that direction, which in the alternating layout skips a place.)
+ */
+function oneStep(event: KeyboardEvent, args: Parameters<KeyboardCoordinateGetter>[1], ids: number[]) {
+  const step = steps[event.code];
+  const { active, over, collisionRect, droppableRects } = args.context;
+  if (!step || !active || !collisionRect) return sortableKeyboardCoordinates(event, args);
+  event.preventDefault();
+  const from = ids.indexOf(Number(over?.id ?? active.id));
+  const target = ids[from + step];
+  const rect = target === undefined ? undefined : droppableRects.get(target);
+  if (!rect) return undefined;
+  // Centre the lifted card on the target so closest-center collision picks it.
+  return {
+    x: rect.left + (rect.width - collisionRect.width) / 2,
+    y: rect.top + (rect.height - collisionRect.height) / 2,
+  };
 }
 
 type CardProps = {

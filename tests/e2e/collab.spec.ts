@@ -1,0 +1,214 @@
+import type { Browser, Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  expect,
+  login,
+  makePremium,
+  screenshot,
+  type TestUser,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+type Timeline = { id: number; title: string };
+type EventRow = { id: number; title: string; content: string; version: number };
+
+const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
+const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+
+/** A second browser (its own cookies), signed in as `user`. */
+async function writerPage(browser: Browser, user: TestUser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await login(page, user);
+  return { page, context, errors };
+}
+
+async function openTimeline(page: Page, id: number) {
+  await page.goto(`/timeline/${id}`);
+  await waitForHydration(page);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+}
+
+async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  for (const title of events) {
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+  }
+  return { owner, timeline };
+}
+
+test.describe("live collaboration", () => {
+  test("share by email, presence, live typing, save, add and reorder reach the other writer", async ({ page, browser, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
+    const collab = await createUser(request, { name: "Cole Collab" });
+
+    // The owner shares through the dialog.
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share Timeline" });
+    await dialog.getByRole("tab", { name: "Share with User" }).click();
+    await dialog.getByLabel("Email Address").fill(collab.email);
+    await dialog.getByLabel("Access Level").selectOption("collaborator");
+    await dialog.getByRole("button", { name: "Share Timeline" }).click();
+    await expect(toast(page, "Timeline Shared")).toBeVisible();
+    await expect(dialog.getByText("Shared with:")).toBeVisible();
+    await expect(dialog.getByText(collab.email)).toBeVisible();
+    await screenshot(page, "share-dialog-with-user");
+    await page.keyboard.press("Escape");
+
+    // The collaborator is told on their next page view, and finds it under 'Shared with you'.
+    const other = await writerPage(browser, collab);
+    await expect(toast(other.page, `shared "${timeline.title}" with you`)).toBeVisible();
+    await expect(other.page.getByText("Shared with you", { exact: true })).toBeVisible();
+    await expect(other.page.getByText("You can edit", { exact: true })).toBeVisible();
+    await openTimeline(other.page, timeline.id);
+    await expect(other.page.getByText("Collaborator", { exact: true })).toBeVisible();
+
+    // Presence: both see two people.
+    await expect(page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
+    await expect(other.page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
+    await page.getByRole("button", { name: "Active collaborators (2)" }).click();
+    const popover = page.getByRole("dialog").filter({ hasText: "Active collaborators (2)" });
+    await expect(popover.getByText("Cole Collab", { exact: true })).toBeVisible();
+    await expect(popover.getByText("Olive Owner", { exact: true })).toBeVisible();
+    await expect(popover.getByText("you", { exact: true })).toBeVisible();
+    await expect(popover.getByText("owner", { exact: true })).toBeVisible();
+    await screenshot(page, "presence-popover");
+    await page.keyboard.press("Escape");
+
+    // Typing in one shows 'Being edited by others' in the other.
+    await other.page.getByRole("button", { name: "Edit Dawn" }).click();
+    const editing = other.page.getByTestId("event-card").filter({ has: other.page.getByLabel("Title") });
+    await editing.getByLabel("Title").fill("Dawn breaks");
+    await expect(page.getByText("Being edited by others")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Being edited by another user" })).toBeDisabled();
+    await screenshot(page, "being-edited-by-others");
+
+    // A save appears without reload.
+    await editing.getByLabel("Content").fill("The bell is silent at dawn.");
+    await editing.getByRole("button", { name: "Save" }).click();
+    await expect(toast(other.page, "Event updated successfully")).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Dawn breaks", "Noon", "Dusk"]);
+    await expect(page.getByText("The bell is silent at dawn.")).toBeVisible();
+
+    // An add appears without reload.
+    await page.getByRole("button", { name: "Add Event" }).click();
+    const add = page.getByRole("dialog", { name: "Create New Event" });
+    await add.getByLabel("Title").fill("Midnight");
+    await add.getByLabel("Content").fill("The tide comes in.");
+    await add.getByRole("button", { name: "Create Event" }).click();
+    await expect(cardTitles(other.page)).toHaveText(["Dawn breaks", "Noon", "Dusk", "Midnight"]);
+
+    // A reorder appears without reload.
+    await page.getByRole("button", { name: "Reorder Midnight" }).focus();
+    await page.keyboard.press("Space");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowUp");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("Space");
+    await expect(cardTitles(page)).toHaveText(["Dawn breaks", "Noon", "Midnight", "Dusk"]);
+    await expect(cardTitles(other.page)).toHaveText(["Dawn breaks", "Noon", "Midnight", "Dusk"]);
+    await screenshot(other.page, "collaborator-view");
+    expect(other.errors).toEqual([]);
+    await other.context.close();
+  });
+
+  test("a viewer sees no edit controls; a removed collaborator loses access at once", async ({ page, browser, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
+    const viewer = await createUser(request, { name: "Vera Viewer" });
+    const collab = await createUser(request, { name: "Cole Collab" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+
+    const v = await writerPage(browser, viewer);
+    await openTimeline(v.page, timeline.id);
+    await expect(v.page.getByText("Viewer", { exact: true })).toBeVisible();
+    await expect(cardTitles(v.page)).toHaveText(["Arrival", "Storm"]);
+    for (const name of ["Add Event", "Share", "Edit Arrival", "Delete Arrival", "Reorder Arrival"]) {
+      await expect(v.page.getByRole("button", { name, exact: true })).toHaveCount(0);
+    }
+    await expect(v.page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(0);
+    await screenshot(v.page, "viewer-view");
+
+    const c = await writerPage(browser, collab);
+    await openTimeline(c.page, timeline.id);
+    await expect(c.page.getByRole("button", { name: "Edit Arrival" })).toBeVisible();
+    await expect(c.page.getByRole("button", { name: "Delete Arrival" })).toHaveCount(0);
+
+    // The owner removes the collaborator in the dialog: their open screen loses the timeline.
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share Timeline" });
+    await dialog.getByRole("tab", { name: "Share with User" }).click();
+    await dialog.getByRole("button", { name: `Remove ${collab.email}` }).click();
+    await expect(toast(page, "Share Removed")).toBeVisible();
+    await expect(toast(c.page, "You no longer have access to this timeline")).toBeVisible();
+    await expect(c.page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+    await c.page.reload();
+    await expect(c.page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+    const api = await c.page.request.get(`/api/timelines/${timeline.id}/events`);
+    expect(api.status()).toBe(404);
+
+    // The viewer is unaffected.
+    await expect(v.page.getByText("Connected", { exact: true })).toBeVisible();
+    await v.context.close();
+    await c.context.close();
+  });
+
+  test("when two writers save the same event, the later one chooses: keep mine or use theirs", async ({ page, browser, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["The letter"]);
+    const collab = await createUser(request, { name: "Cole Collab" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const c = await writerPage(browser, collab);
+    await openTimeline(c.page, timeline.id);
+
+    // Both start editing the same version.
+    await page.getByRole("button", { name: "Edit The letter" }).click();
+    await c.page.getByRole("button", { name: "Edit The letter" }).click();
+    const mine = page.getByTestId("event-card");
+    const theirs = c.page.getByTestId("event-card");
+    await theirs.getByLabel("Content").fill("Cole: the letter is burned.");
+    await theirs.getByRole("button", { name: "Save" }).click();
+    await expect(toast(c.page, "Event updated successfully")).toBeVisible();
+
+    // The owner saves later: refused, shown the other text, keeps theirs own.
+    await mine.getByLabel("Content").fill("Olive: the letter is hidden.");
+    await mine.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Someone else saved this event while you were editing.")).toBeVisible();
+    await expect(page.getByText("Cole: the letter is burned.")).toBeVisible();
+    await screenshot(page, "edit-conflict");
+    await page.getByRole("button", { name: "Keep mine" }).click();
+    await expect(toast(page, "Event updated successfully")).toBeVisible();
+    await expect
+      .poll(async () => (await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`))[0].content)
+      .toBe("Olive: the letter is hidden.");
+    await expect(c.page.getByText("Olive: the letter is hidden.")).toBeVisible();
+
+    // Second round: the collaborator's save loses the race and takes the owner's text.
+    await c.page.getByRole("button", { name: "Edit The letter" }).click();
+    await page.getByRole("button", { name: "Edit The letter" }).click();
+    await mine.getByLabel("Content").fill("Olive: the letter was never sent.");
+    await mine.getByRole("button", { name: "Save" }).click();
+    await expect(toast(page, "Event updated successfully")).toBeVisible();
+    await theirs.getByLabel("Content").fill("Cole: a second letter.");
+    await theirs.getByRole("button", { name: "Save" }).click();
+    await expect(c.page.getByText("Someone else saved this event while you were editing.")).toBeVisible();
+    await c.page.getByRole("button", { name: "Use theirs" }).click();
+    await expect(c.page.getByText("Olive: the letter was never sent.")).toBeVisible();
+    await expect(c.page.getByText("Someone else saved this event while you were editing.")).toHaveCount(0);
+    const [event] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+    expect(event.content).toBe("Olive: the letter was never sent.");
+    await c.context.close();
+  });
+});
