@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import worker from "../../worker/index";
 
 export const ORIGIN = "http://storyweave.test";
@@ -73,4 +74,18 @@ export async function makePremium(userId: number, endDate: string | null = null)
   await env.DB.prepare("UPDATE users SET subscription_tier = 'premium', subscription_end_date = ? WHERE id = ?")
     .bind(endDate, userId)
     .run();
+}
+
+/** A writer on Premium (set directly, as the admin grant does) with one timeline. */
+export async function premiumOwnerWithTimeline(title = "Shared story") {
+  const owner = await registerUser({ name: "Olive Owner" });
+  await env.DB.prepare("UPDATE users SET subscription_tier = 'premium' WHERE id = ?").bind(owner.user.id).run();
+  const timeline = await createTimeline(owner.token, { title });
+  return { owner, timelineId: timeline.id as number };
+}
+
+export async function shareByEmail(timelineId: number, ownerToken: string, email: string, accessLevel: "viewer" | "collaborator") {
+  const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, { token: ownerToken, body: { userEmail: email, accessLevel } });
+  expect(res.status, res.text).toBe(201);
+  return res.json;
 }

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { ORIGIN, call, registerUser } from "./helpers";
+import { ORIGIN, call, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
 
 type Msg = { type: string; [k: string]: any };
 
@@ -46,20 +46,6 @@ async function connect(timelineId: number, token: string, share?: string) {
 const lastPresence = (messages: Msg[]) => [...messages].reverse().find((m) => m.type === "presence")?.presence.users ?? [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function premiumOwnerWithTimeline() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  await env.DB.prepare("UPDATE users SET subscription_tier = 'premium' WHERE id = ?").bind(owner.user.id).run();
-  const t = await call("POST", "/api/timelines", { token: owner.token, body: { title: "Room test" } });
-  expect(t.status).toBe(201);
-  return { owner, timelineId: t.json.id as number };
-}
-
-async function shareWith(timelineId: number, ownerToken: string, email: string, accessLevel: "viewer" | "collaborator") {
-  const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, { token: ownerToken, body: { userEmail: email, accessLevel } });
-  expect(res.status).toBe(201);
-  return res.json;
-}
-
 describe("room connection is authorized before any socket opens", () => {
   it("refuses anonymous (401), strangers (403) and bad ids (404)", async () => {
     const { timelineId } = await premiumOwnerWithTimeline();
@@ -91,7 +77,7 @@ describe("room connection is authorized before any socket opens", () => {
     expect(users).toEqual([{ userId: owner.user.id, userName: "Olive Owner", accessMode: "owner", isOwner: true }]);
     // Headers that claim an identity are stripped by the Worker.
     const collab = await registerUser({ name: "Cora" });
-    await shareWith(timelineId, owner.token, collab.email, "viewer");
+    await shareByEmail(timelineId, owner.token, collab.email, "viewer");
     const forged = await upgrade(`/ws/${timelineId}`, collab.token, { "X-StoryWeave-Access": "owner", "X-StoryWeave-User-Id": String(owner.user.id) });
     const ws = forged.webSocket!;
     ws.accept();
@@ -106,7 +92,7 @@ describe("presence", () => {
   it("one entry per user across tabs; join/leave notifications", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const collab = await registerUser({ name: "Cora Collab" });
-    await shareWith(timelineId, owner.token, collab.email, "collaborator");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const a = await connect(timelineId, owner.token);
     await a.waitFor((m) => m.type === "presence");
     const b1 = await connect(timelineId, collab.token);
@@ -134,8 +120,8 @@ describe("change relay", () => {
     const ev = await call("POST", `/api/timelines/${timelineId}/events`, { token: owner.token, body: { title: "E", content: "c" } });
     const collab = await registerUser({ name: "Cora" });
     const viewer = await registerUser({ name: "Vic" });
-    await shareWith(timelineId, owner.token, collab.email, "collaborator");
-    await shareWith(timelineId, owner.token, viewer.email, "viewer");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    await shareByEmail(timelineId, owner.token, viewer.email, "viewer");
     const o = await connect(timelineId, owner.token);
     const c = await connect(timelineId, collab.token);
     const v = await connect(timelineId, viewer.token);
@@ -158,7 +144,7 @@ describe("change relay", () => {
   it("refuses malformed, oversize and flooding messages without affecting others", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const collab = await registerUser({ name: "Cora" });
-    await shareWith(timelineId, owner.token, collab.email, "collaborator");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const o = await connect(timelineId, owner.token);
     const c = await connect(timelineId, collab.token);
     await o.waitFor((m) => m.type === "presence" && m.presence.users.length === 2);
@@ -191,7 +177,7 @@ describe("REST mutations reach the room", () => {
   it("sends sync and a notification to others after add, edit, move and delete", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const collab = await registerUser({ name: "Cora" });
-    await shareWith(timelineId, owner.token, collab.email, "collaborator");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const o = await connect(timelineId, owner.token);
     const c = await connect(timelineId, collab.token);
     await o.waitFor((m) => m.type === "presence" && m.presence.users.length === 2);
@@ -222,7 +208,7 @@ describe("REST mutations reach the room", () => {
   it("removing a share closes that user's connection at once", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const collab = await registerUser({ name: "Cora" });
-    await shareWith(timelineId, owner.token, collab.email, "collaborator");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const c = await connect(timelineId, collab.token);
     await c.waitFor((m) => m.type === "presence");
     const res = await call("DELETE", `/api/timelines/${timelineId}/shares/${collab.user.id}`, { token: owner.token });
