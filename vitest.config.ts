@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startFakeOpenAIServer } from "./tests/fakes/openai-server.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.WRANGLER_HIDE_BANNER ??= "true";
@@ -8,6 +9,9 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // Fake third parties on free loopback ports, alive as long as this vitest process.
+  const openai = await startFakeOpenAIServer(0);
+  openai.server.unref();
   return {
     plugins: [
       cloudflareTest({
@@ -17,6 +21,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             APP_SECRET: "test-secret-not-for-production-0123456789",
             ADMIN_EMAILS: "admin@example.test",
+            OPENAI_BASE_URL: openai.url,
+            AI_TIMEOUT_MS: "1500",
           },
         },
       }),

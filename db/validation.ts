@@ -175,3 +175,36 @@ export const ShareWithUserSchema = z.object({
 export const SetPremiumSchema = z.object({
   premium: z.boolean({ error: "premium must be true or false" }),
 });
+
+// AI (SPEC.md §5 AI tabs and schemas; inputs trimmed; DESIGN.md §4 bounds).
+const aiText = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(limits.aiInput, `Please keep it under ${limits.aiInput} characters`);
+
+export const DEFAULT_ENHANCE_INSTRUCTION = "Enhance this text";
+
+export const IdeasSchema = z.object({ prompt: aiText(messages.ideasPrompt) });
+
+export const EnhanceSchema = z.object({
+  text: aiText(messages.enhanceText),
+  instruction: z
+    .string()
+    .trim()
+    .max(500, "Please keep the instruction under 500 characters")
+    .optional()
+    .transform((v) => v || DEFAULT_ENHANCE_INSTRUCTION),
+});
+
+export const CharacterSchema = z.object({ description: aiText("Character description is required") });
+
+export const SuggestPlotSchema = z.object({
+  timelineId: z.coerce.number({ error: "Timeline id must be an integer" }).int("Timeline id must be an integer").positive("Timeline id must be an integer"),
+  prompt: aiText(messages.ideasPrompt),
+});
+
+export const OpenAIKeySchema = z.object({
+  apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),
+});
