@@ -3,6 +3,7 @@
 import { rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { startFakeMailServer } from "../tests/fakes/mail-server.mjs";
+import { startFakeOpenAIServer } from "../tests/fakes/openai-server.mjs";
 import { offlineEnv, run } from "./lib.mjs";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
@@ -16,7 +17,7 @@ const vars = {
   MAILER: "http",
   MAIL_API_URL: `http://127.0.0.1:${MAIL_PORT}/send`,
   MAIL_API_KEY: "fake-mail-key",
-  // fake OpenAI vars (issue 5) go here
+  OPENAI_BASE_URL: `http://127.0.0.1:${OPENAI_PORT}/v1`,
   // fake Stripe vars (issue 6) go here
   ...(process.env.E2E_EXTRA_VARS ? JSON.parse(process.env.E2E_EXTRA_VARS) : {}),
 };
@@ -33,7 +34,7 @@ const env = {
 };
 
 await startFakeMailServer(MAIL_PORT);
-// fake OpenAI server start (issue 5) goes here
+await startFakeOpenAIServer(OPENAI_PORT);
 // fake Stripe server start (issue 6) goes here
 rmSync(STATE_DIR, { recursive: true, force: true });
 run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });

@@ -3,6 +3,7 @@ import { HttpError } from "../../../worker/lib/errors";
 import { isPremium } from "../../../worker/services/auth";
 import { listEventsForTimeline } from "../../../worker/services/events";
 import { getTimeline } from "../../../worker/services/timelines";
+import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
@@ -40,6 +41,7 @@ export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       openShare={loaderData.openShare}
+      assistant={loaderData.timeline.accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={loaderData.timeline.id} />}
     />
   );
 }

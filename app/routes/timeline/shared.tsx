@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { HttpError } from "../../../worker/lib/errors";
 import { isPremium } from "../../../worker/services/auth";
 import { openSharedTimeline } from "../../../worker/services/sharing";
+import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/shared";
@@ -34,6 +35,9 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={params.shareCode}
+      assistant={
+        shared.timeline.accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={shared.timeline.id} shareCode={params.shareCode} />
+      }
     />
   );
 }

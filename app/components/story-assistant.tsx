@@ -1,0 +1,156 @@
+import { Lightbulb, Plus, UserRound } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
+import { AiText } from "~/components/ai-text";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Label, Textarea } from "~/components/ui/input";
+import { aiErrorToast, aiRequest } from "~/lib/ai";
+import { api, errorMessage } from "~/lib/api";
+import { parseSuggestion } from "~/lib/suggestion";
+import { errorToast, showToast } from "~/lib/toast";
+
+const tabClass =
+  "flex flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
+
+/** SPEC.md §2 Timeline detail: the Story Assistant (non-viewers only). */
+export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
+  return (
+    <Card className="p-4 lg:sticky lg:top-20">
+      <h2 className="mb-3 flex items-center gap-2 font-semibold">Story Assistant</h2>
+      <Tabs.Root defaultValue="plot">
+        <Tabs.List aria-label="Story Assistant tools" className="mb-4 flex gap-1 rounded-lg bg-stone-100 p-1">
+          <Tabs.Trigger value="plot" className={tabClass}>
+            <Lightbulb aria-hidden="true" className="h-4 w-4" /> Plot Ideas
+          </Tabs.Trigger>
+          <Tabs.Trigger value="character" className={tabClass}>
+            <UserRound aria-hidden="true" className="h-4 w-4" /> Character Profiles
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="plot" forceMount className="data-[state=inactive]:hidden">
+          <PlotIdeas timelineId={timelineId} shareCode={shareCode} />
+        </Tabs.Content>
+        <Tabs.Content value="character" forceMount className="data-[state=inactive]:hidden">
+          <CharacterProfiles />
+        </Tabs.Content>
+      </Tabs.Root>
+    </Card>
+  );
+}
+
+function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
+  const revalidator = useRevalidator();
+  const [prompt, setPrompt] = useState("");
+  const [suggestion, setSuggestion] = useState("");
+  const [pending, setPending] = useState(false);
+  const [applying, setApplying] = useState(false);
+  const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
+
+  async function suggest() {
+    setPending(true);
+    try {
+      const res = await aiRequest<{ suggestion: { title: string; content: string } }>(`/api/story/suggest-plot${query}`, {
+        timelineId,
+        prompt: prompt.trim(),
+      });
+      setSuggestion(`${res.suggestion.title}\n${res.suggestion.content}`);
+    } catch (error) {
+      aiErrorToast(error, "Failed to get AI suggestion");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function apply() {
+    const parsed = parseSuggestion(suggestion);
+    if (!parsed) return;
+    setApplying(true);
+    try {
+      await api(`/api/timelines/${timelineId}/events${query}`, { method: "POST", body: { ...parsed, timelineId, attachments: [] } });
+      showToast({ title: "Suggestion Applied", description: "The AI suggestion has been added to your timeline." });
+      setSuggestion("");
+      revalidator.revalidate();
+    } catch (error) {
+      errorToast(errorMessage(error, "Failed to create event"));
+    } finally {
+      setApplying(false);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="space-y-1.5">
+        <Label htmlFor="plot-prompt">What should happen next?</Label>
+        <Textarea
+          id="plot-prompt"
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+          maxLength={4000}
+          className="min-h-[100px]"
+          placeholder="e.g. Raise the stakes for the keeper before the storm"
+        />
+      </div>
+      <Button className="w-full" onClick={suggest} disabled={pending || !prompt.trim()}>
+        <Lightbulb aria-hidden="true" className="h-4 w-4" />
+        {pending ? "Thinking..." : "Suggest Plot Idea"}
+      </Button>
+      {suggestion ? (
+        <div className="space-y-2">
+          <Label htmlFor="plot-suggestion">Suggestion (edit before applying if you like)</Label>
+          <Textarea id="plot-suggestion" value={suggestion} onChange={(e) => setSuggestion(e.target.value)} className="min-h-[100px]" />
+          <Button variant="outline" className="w-full" onClick={apply} disabled={applying || !suggestion.trim()}>
+            <Plus aria-hidden="true" className="h-4 w-4" />
+            {applying ? "Adding..." : "Add to Timeline"}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function CharacterProfiles() {
+  const [description, setDescription] = useState("");
+  const [profile, setProfile] = useState("");
+  const [pending, setPending] = useState(false);
+
+  async function generate() {
+    setPending(true);
+    try {
+      const res = await aiRequest<{ success: boolean; result: string; error?: string }>("/api/writing/character", {
+        description: description.trim(),
+      });
+      if (!res.success) return errorToast(res.error ?? "Failed to generate character profile");
+      setProfile(res.result);
+    } catch (error) {
+      aiErrorToast(error, "Failed to generate character profile");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="space-y-1.5">
+        <Label htmlFor="character-prompt">Describe a character</Label>
+        <Textarea
+          id="character-prompt"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          maxLength={4000}
+          className="min-h-[100px]"
+          placeholder="e.g. The harbourmaster who knows more than she says"
+        />
+      </div>
+      <Button className="w-full" onClick={generate} disabled={pending || !description.trim()}>
+        <UserRound aria-hidden="true" className="h-4 w-4" />
+        {pending ? "Generating..." : "Generate Profile"}
+      </Button>
+      {profile ? (
+        <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
+          <AiText text={profile} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
