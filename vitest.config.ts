@@ -2,6 +2,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { startFakeOpenAIServer } from "./tests/fakes/openai-server.mjs";
+import { startFakeStripeServer } from "./tests/fakes/stripe-server.mjs";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.WRANGLER_HIDE_BANNER ??= "true";
@@ -12,6 +13,8 @@ export default defineConfig(async () => {
   // Fake third parties on free loopback ports, alive as long as this vitest process.
   const openai = await startFakeOpenAIServer(0);
   openai.server.unref();
+  const stripe = await startFakeStripeServer(0);
+  stripe.server.unref();
   return {
     plugins: [
       cloudflareTest({
@@ -23,6 +26,7 @@ export default defineConfig(async () => {
             ADMIN_EMAILS: "admin@example.test",
             OPENAI_BASE_URL: openai.url,
             AI_TIMEOUT_MS: "1500",
+            STRIPE_API_BASE: stripe.url,
           },
         },
       }),

@@ -208,3 +208,14 @@ export const SuggestPlotSchema = z.object({
 export const OpenAIKeySchema = z.object({
   apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),
 });
+
+// Billing (SPEC.md §7 subscription and config calls).
+export const UpgradeSchema = z.object({
+  session_id: z.string({ error: "session_id is required" }).trim().min(1, "session_id is required").max(255, "session_id is too long"),
+});
+
+export const StripeKeysSchema = z.object({
+  secretKey: z.string({ error: messages.stripeKeys }).trim().min(1, messages.stripeKeys).max(300, "That key is too long"),
+  publishableKey: z.string({ error: messages.stripeKeys }).trim().min(1, messages.stripeKeys).max(300, "That key is too long"),
+  webhookSecret: z.string().trim().max(300, "That secret is too long").optional(),
+});

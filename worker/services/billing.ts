@@ -1,0 +1,246 @@
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import type { Db } from "../../db/client";
+import { processedWebhooks, subscriptionHistory, type User, users } from "../../db/schema";
+import type { Env } from "../env";
+import { HttpError, badRequest, forbidden } from "../lib/errors";
+import { DAY, nowIso } from "../lib/time";
+import { type PublicUser, isPremium, toPublicUser } from "./auth";
+import { getSecrets, setSecret } from "./settings";
+
+export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
+export const PREMIUM_PRICE_CENTS = 999;
+const STRIPE_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+
+export type StripeMode = "test" | "live";
+const modeOf = (key: string): StripeMode | null => (key.startsWith("sk_test_") || key.startsWith("pk_test_") ? "test" : key.startsWith("sk_live_") || key.startsWith("pk_live_") ? "live" : null);
+
+/** DESIGN.md §8: status says only whether keys exist, in which mode, and where they come from. */
+export async function stripeStatus(db: Db, env: Env) {
+  const s = await getSecrets(db, env, STRIPE_SECRETS);
+  const secret = s.STRIPE_SECRET_KEY;
+  return {
+    configured: Boolean(secret && s.STRIPE_PUBLISHABLE_KEY),
+    mode: secret ? modeOf(secret.value) : null,
+    source: secret?.source ?? null,
+    webhookConfigured: Boolean(s.STRIPE_WEBHOOK_SECRET),
+  };
+}
+
+/** Both keys required, one mode (sk_test_+pk_test_ or sk_live_+pk_live_); the webhook secret is optional. */
+export async function saveStripeKeys(db: Db, env: Env, input: { secretKey: string; publishableKey: string; webhookSecret?: string }) {
+  const secretMode = input.secretKey.startsWith("sk_") ? modeOf(input.secretKey) : null;
+  const publishableMode = input.publishableKey.startsWith("pk_") ? modeOf(input.publishableKey) : null;
+  if (!secretMode) throw badRequest("The secret key must start with sk_test_ or sk_live_");
+  if (!publishableMode) throw badRequest("The publishable key must start with pk_test_ or pk_live_");
+  if (secretMode !== publishableMode) throw badRequest("Both keys must be test keys or both live keys");
+  if (input.webhookSecret && !input.webhookSecret.startsWith("whsec_")) throw badRequest("The webhook signing secret must start with whsec_");
+  await setSecret(db, env, "STRIPE_SECRET_KEY", input.secretKey);
+  await setSecret(db, env, "STRIPE_PUBLISHABLE_KEY", input.publishableKey);
+  if (input.webhookSecret) await setSecret(db, env, "STRIPE_WEBHOOK_SECRET", input.webhookSecret);
+  return stripeStatus(db, env);
+}
+
+/** The official SDK on its fetch client (DESIGN.md §7); STRIPE_API_BASE points it elsewhere in tests. */
+async function stripeClient(db: Db, env: Env) {
+  const s = await getSecrets(db, env, STRIPE_SECRETS);
+  if (!s.STRIPE_SECRET_KEY) throw new HttpError(503, PAYMENTS_NOT_CONFIGURED);
+  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
+  const stripe = new Stripe(s.STRIPE_SECRET_KEY.value, {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    ...(base
+      ? { host: base.hostname, port: base.port || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol.replace(":", "") as "http" | "https" }
+      : {}),
+  });
+  return { stripe, webhookSecret: s.STRIPE_WEBHOOK_SECRET?.value ?? null };
+}
+
+function stripeFailure(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof Stripe.errors.StripeError) return new HttpError(502, `Payment provider error: ${error.message}`);
+  return new HttpError(502, `Payment provider error: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** POST /api/subscription/create-checkout-session: Premium at $9.99/month, subscription mode. */
+export async function createCheckout(db: Db, env: Env, user: User, origin: string) {
+  const { stripe } = await stripeClient(db, env);
+  try {
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      client_reference_id: String(user.id),
+      ...(user.stripeCustomerId ? { customer: user.stripeCustomerId } : { customer_email: user.email }),
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: "usd",
+            unit_amount: PREMIUM_PRICE_CENTS,
+            recurring: { interval: "month" },
+            product_data: { name: "StoryWeave Premium" },
+          },
+        },
+      ],
+      metadata: { userId: String(user.id) },
+      success_url: `${origin}/account?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${origin}/upgrade`,
+    });
+    return { url: session.url, sessionId: session.id };
+  } catch (error) {
+    throw stripeFailure(error);
+  }
+}
+
+type SubscriptionLike = { id: string; items?: { data?: { current_period_end?: number }[] }; current_period_end?: number };
+
+/** Newer API versions keep the period end on the items; older ones on the subscription. */
+function periodEnd(subscription: SubscriptionLike | null): string {
+  const end = subscription?.items?.data?.[0]?.current_period_end ?? subscription?.current_period_end;
+  return end ? new Date(end * 1000).toISOString() : new Date(Date.now() + 31 * DAY).toISOString();
+}
+
+async function grantFromCheckout(db: Db, userId: number, sessionId: string, customer: string | null, subscription: SubscriptionLike | null) {
+  const endDate = periodEnd(subscription);
+  const now = nowIso();
+  // The history row (unique external id) decides: the same checkout twice changes nothing.
+  const recorded = await db
+    .insert(subscriptionHistory)
+    .values({ userId, tier: "premium", startDate: now, endDate, paymentAmount: PREMIUM_PRICE_CENTS / 100, paymentMethod: "stripe", status: "active", externalId: sessionId })
+    .onConflictDoNothing()
+    .returning({ id: subscriptionHistory.id });
+  if (recorded.length > 0) {
+    await db
+      .update(users)
+      .set({ subscriptionTier: "premium", subscriptionEndDate: endDate, stripeCustomerId: customer, stripeSubscriptionId: subscription?.id ?? null, updatedAt: now })
+      .where(eq(users.id, userId));
+  }
+}
+
+/** POST /api/subscription/upgrade {session_id}: verified with Stripe, its owner and its payment state. */
+export async function confirmUpgrade(db: Db, env: Env, user: User, sessionId: string): Promise<PublicUser> {
+  const { stripe } = await stripeClient(db, env);
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["subscription"] });
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) throw badRequest("Unknown checkout session");
+    throw stripeFailure(error);
+  }
+  if (session.client_reference_id !== String(user.id)) throw forbidden("This checkout belongs to another account");
+  if (session.status !== "complete" || (session.payment_status !== "paid" && session.payment_status !== "no_payment_required")) {
+    throw badRequest("Payment has not been completed yet");
+  }
+  const subscription = typeof session.subscription === "object" ? (session.subscription as unknown as SubscriptionLike | null) : null;
+  const customer = typeof session.customer === "string" ? session.customer : (session.customer?.id ?? null);
+  await grantFromCheckout(db, user.id, session.id, customer, subscription);
+  const updated = await db.select().from(users).where(eq(users.id, user.id)).get();
+  return toPublicUser(updated ?? user);
+}
+
+/** POST /api/subscription/downgrade: cancels the Stripe subscription when there is one. */
+export async function downgrade(db: Db, env: Env, user: User): Promise<PublicUser> {
+  if (user.stripeSubscriptionId) {
+    const { stripe } = await stripeClient(db, env);
+    try {
+      await stripe.subscriptions.cancel(user.stripeSubscriptionId);
+    } catch (error) {
+      // Already gone at Stripe: the local plan still switches.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)) throw stripeFailure(error);
+    }
+  }
+  const now = nowIso();
+  const [rows] = await db.batch([
+    db.update(users).set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: now }).where(eq(users.id, user.id)).returning(),
+    db.insert(subscriptionHistory).values({
+      userId: user.id,
+      tier: "free",
+      startDate: now,
+      paymentAmount: 0,
+      paymentMethod: user.stripeSubscriptionId ? "stripe" : isPremium(user) ? "manual" : "none",
+      status: "cancelled",
+    }),
+  ]);
+  return toPublicUser(rows[0]);
+}
+
+/**
+ * POST /api/subscription/webhook: signature verified with the signing secret (real scheme); each
+ * event id is handled once (processed_webhooks), so replays are harmless.
+ */
+export async function handleWebhook(db: Db, env: Env, payload: string, signature: string | null) {
+  const { stripe, webhookSecret } = await stripeClient(db, env);
+  if (!webhookSecret) throw new HttpError(503, "Webhook signing secret is not configured");
+  if (!signature) throw badRequest("Missing Stripe-Signature header");
+  let event: Stripe.Event;
+  try {
+    event = await stripe.webhooks.constructEventAsync(payload, signature, webhookSecret, undefined, Stripe.createSubtleCryptoProvider());
+  } catch {
+    throw badRequest("Invalid webhook signature");
+  }
+  const fresh = await db.insert(processedWebhooks).values({ id: event.id }).onConflictDoNothing().returning();
+  if (fresh.length === 0) return { received: true, duplicate: true };
+
+  const object = event.data.object as unknown as Record<string, any>;
+  const subscriptionIdOf = (o: Record<string, any>) =>
+    (typeof o.subscription === "string" ? o.subscription : o.subscription?.id) ?? o.parent?.subscription_details?.subscription ?? null;
+  const userBySubscription = async (subscriptionId: string | null) =>
+    subscriptionId ? db.select().from(users).where(eq(users.stripeSubscriptionId, subscriptionId)).get() : undefined;
+  const history = (userId: number, tier: string, status: string, endDate: string | null, amount: number, externalId: string) =>
+    db.insert(subscriptionHistory).values({ userId, tier, startDate: nowIso(), endDate, paymentAmount: amount, paymentMethod: "stripe", status, externalId }).onConflictDoNothing();
+
+  switch (event.type) {
+    case "checkout.session.completed": {
+      const userId = Number(object.client_reference_id);
+      if (Number.isInteger(userId) && userId > 0 && object.payment_status !== "unpaid") {
+        const subscriptionId = subscriptionIdOf(object);
+        const subscription = subscriptionId ? ((await stripe.subscriptions.retrieve(subscriptionId)) as unknown as SubscriptionLike) : null;
+        await grantFromCheckout(db, userId, object.id, typeof object.customer === "string" ? object.customer : null, subscription);
+      }
+      break;
+    }
+    case "invoice.paid":
+    case "invoice.payment_succeeded": {
+      const user = await userBySubscription(subscriptionIdOf(object));
+      const end = object.lines?.data?.[0]?.period?.end;
+      if (user && end) {
+        const endDate = new Date(end * 1000).toISOString();
+        await db.batch([
+          db.update(users).set({ subscriptionTier: "premium", subscriptionEndDate: endDate, updatedAt: nowIso() }).where(eq(users.id, user.id)),
+          history(user.id, "premium", "renewed", endDate, (object.amount_paid ?? PREMIUM_PRICE_CENTS) / 100, object.id),
+        ]);
+      }
+      break;
+    }
+    case "invoice.payment_failed": {
+      // Premium lasts until the paid period ends (DESIGN.md §3); Stripe retries and then cancels.
+      const user = await userBySubscription(subscriptionIdOf(object));
+      if (user) await history(user.id, "premium", "payment_failed", user.subscriptionEndDate, 0, object.id);
+      break;
+    }
+    case "customer.subscription.updated": {
+      const user = await userBySubscription(object.id);
+      if (user) {
+        const ended = ["canceled", "unpaid", "incomplete_expired"].includes(object.status);
+        await db
+          .update(users)
+          .set(ended ? { subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() } : { subscriptionEndDate: periodEnd(object as SubscriptionLike), updatedAt: nowIso() })
+          .where(eq(users.id, user.id));
+      }
+      break;
+    }
+    case "customer.subscription.deleted": {
+      const user = await userBySubscription(object.id);
+      if (user) {
+        await db.batch([
+          db.update(users).set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() }).where(eq(users.id, user.id)),
+          history(user.id, "free", "cancelled", null, 0, event.id),
+        ]);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return { received: true, type: event.type };
+}
