@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { startFakeMailServer } from "../tests/fakes/mail-server.mjs";
 import { startFakeOpenAIServer } from "../tests/fakes/openai-server.mjs";
+import { startFakeStripeServer } from "../tests/fakes/stripe-server.mjs";
 import { offlineEnv, run } from "./lib.mjs";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
@@ -18,7 +19,7 @@ const vars = {
   MAIL_API_URL: `http://127.0.0.1:${MAIL_PORT}/send`,
   MAIL_API_KEY: "fake-mail-key",
   OPENAI_BASE_URL: `http://127.0.0.1:${OPENAI_PORT}/v1`,
-  // fake Stripe vars (issue 6) go here
+  STRIPE_API_BASE: `http://127.0.0.1:${STRIPE_PORT}`,
   ...(process.env.E2E_EXTRA_VARS ? JSON.parse(process.env.E2E_EXTRA_VARS) : {}),
 };
 // The default port uses build/ and .wrangler/e2e-state; any other port gets its own, so two suites
@@ -35,7 +36,7 @@ const env = {
 
 await startFakeMailServer(MAIL_PORT);
 await startFakeOpenAIServer(OPENAI_PORT);
-// fake Stripe server start (issue 6) goes here
+await startFakeStripeServer(STRIPE_PORT);
 rmSync(STATE_DIR, { recursive: true, force: true });
 run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {

@@ -1,11 +1,164 @@
+import { CalendarDays, Crown, Mail, ShieldCheck, User } from "lucide-react";
+import { useState } from "react";
+import { Link, redirect, useRevalidator } from "react-router";
+import { AdminUsers } from "~/components/admin-users";
 import { Page, PageHeading } from "~/components/page";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { api, errorMessage } from "~/lib/api";
+import { app, flashCookie, requireUser } from "~/lib/session.server";
+import { showToast } from "~/lib/toast";
+import { HttpError } from "../../worker/lib/errors";
+import { isPremium, toPublicUser } from "../../worker/services/auth";
+import { confirmUpgrade } from "../../worker/services/billing";
+import type { Route } from "./+types/account";
 
 export const meta = () => [{ title: "Account · StoryWeave" }];
 
-export default function Screen() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db, env } = app(context);
+  const sessionId = new URL(request.url).searchParams.get("session_id");
+  if (sessionId) {
+    // Back from checkout: confirm with Stripe (idempotent), then drop session_id from the address.
+    let toast: { title: string; description?: string; variant?: "destructive" };
+    try {
+      await confirmUpgrade(db, env, user, sessionId.slice(0, 255));
+      toast = { title: "Plan changed", description: "Welcome to Premium! Your subscription is active." };
+    } catch (error) {
+      const message = error instanceof HttpError ? error.message : "Failed to upgrade subscription";
+      toast = { title: "Failed to upgrade subscription", description: message, variant: "destructive" };
+    }
+    throw redirect("/account", { headers: { "Set-Cookie": flashCookie(request, toast) } });
+  }
+  return { user: toPublicUser(user), premium: isPremium(user), isAdmin: user.role === "admin" };
+}
+
+const longDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" });
+
+export default function Account({ loaderData }: Route.ComponentProps) {
+  const { user, premium, isAdmin } = loaderData;
+  const revalidator = useRevalidator();
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  async function switchToFree() {
+    setPending(true);
+    try {
+      await api("/api/subscription/downgrade", { method: "POST" });
+      showToast({ title: "Plan changed", description: "You're now on the Free plan." });
+      setConfirming(false);
+      await revalidator.revalidate();
+    } catch (error) {
+      showToast({ title: "Error", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" });
+    } finally {
+      setPending(false);
+    }
+  }
+
   return (
-    <Page>
+    <Page className="max-w-4xl">
       <PageHeading>Account</PageHeading>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Profile</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="space-y-3 text-sm">
+              <div className="flex items-center gap-2">
+                <User aria-hidden="true" className="h-4 w-4 text-stone-500" />
+                <dt className="sr-only">Name</dt>
+                <dd className="font-medium">{user.name ?? "Unnamed User"}</dd>
+              </div>
+              <div className="flex items-center gap-2">
+                <Mail aria-hidden="true" className="h-4 w-4 text-stone-500" />
+                <dt className="sr-only">Email</dt>
+                <dd>{user.email}</dd>
+              </div>
+              <div className="flex items-center gap-2">
+                <CalendarDays aria-hidden="true" className="h-4 w-4 text-stone-500" />
+                <dt className="text-stone-600">Member since</dt>
+                <dd>{longDate(user.createdAt)}</dd>
+              </div>
+            </dl>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Subscription</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-4 text-sm">
+            <div className="flex items-center gap-2">
+              <span className="text-stone-600">Current plan:</span>
+              {premium ? (
+                <Badge variant="success" data-testid="current-plan">
+                  <Crown aria-hidden="true" className="h-3.5 w-3.5" /> Premium
+                </Badge>
+              ) : (
+                <Badge variant="secondary" data-testid="current-plan">
+                  Free
+                </Badge>
+              )}
+            </div>
+            <p>
+              <span className="text-stone-600">Renewal date: </span>
+              {premium ? (user.subscriptionEndDate ? longDate(user.subscriptionEndDate) : "No end date") : "—"}
+            </p>
+            <div className="flex flex-wrap gap-2">
+              {premium ? (
+                <Button variant="outline" onClick={() => setConfirming(true)}>
+                  Switch to Free
+                </Button>
+              ) : (
+                <Button asChild>
+                  <Link to="/upgrade">Upgrade to Premium</Link>
+                </Button>
+              )}
+              <Button asChild variant="ghost">
+                <Link to="/upgrade">View plan details</Link>
+              </Button>
+            </div>
+          </CardContent>
+        </Card>
+      </div>
+
+      {isAdmin ? (
+        <>
+          <Card className="mt-6">
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <ShieldCheck aria-hidden="true" className="h-5 w-5 text-brand-600" /> Admin Dashboard
+              </CardTitle>
+            </CardHeader>
+            <CardContent className="text-sm">
+              <p className="text-stone-600">Manage users, the AI key and payment keys.</p>
+              <Button asChild className="mt-3">
+                <Link to="/admin">Open Admin Dashboard</Link>
+              </Button>
+            </CardContent>
+          </Card>
+          <section aria-labelledby="account-users" className="mt-6">
+            <h2 id="account-users" className="mb-3 text-lg font-semibold">
+              Users
+            </h2>
+            <AdminUsers compact />
+          </section>
+        </>
+      ) : null}
+
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Switch to the Free plan?"
+        description="Your Premium subscription will be cancelled. Free allows 3 timelines, no sharing and 3 AI uses per session."
+        confirmLabel="Switch to Free"
+        pendingLabel="Switching..."
+        pending={pending}
+        onConfirm={() => void switchToFree()}
+      />
     </Page>
   );
 }

@@ -1,11 +1,47 @@
+import { Link } from "react-router";
+import { AdminUsers } from "~/components/admin-users";
+import { AiKeyForm } from "~/components/ai-key-form";
 import { Page, PageHeading } from "~/components/page";
+import { StripeKeysForm } from "~/components/stripe-keys-form";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
 export const meta = () => [{ title: "Admin Dashboard · StoryWeave" }];
 
-export default function Screen() {
+export default function AdminDashboard() {
   return (
     <Page>
       <PageHeading>Admin Dashboard</PageHeading>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>OpenAI API key</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <AiKeyForm />
+            <p className="mt-3 text-xs text-stone-600">
+              Setup steps are on{" "}
+              <Link to="/admin/config" className="text-brand-700 underline">
+                OpenAI Configuration
+              </Link>
+              .
+            </p>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Payments (Stripe)</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <StripeKeysForm />
+          </CardContent>
+        </Card>
+      </div>
+      <section aria-labelledby="users-heading" className="mt-8">
+        <h2 id="users-heading" className="mb-4 font-serif text-2xl font-bold">
+          Users
+        </h2>
+        <AdminUsers />
+      </section>
     </Page>
   );
 }

@@ -1,0 +1,163 @@
+import { Crown, RefreshCw } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { ApiError, api, errorMessage } from "~/lib/api";
+import { errorToast, showToast } from "~/lib/toast";
+import type { PublicUser } from "../../worker/services/auth";
+
+const formatDate = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
+
+/**
+ * The admin user grid (SPEC.md /admin and /account for admins): premium toggle, refresh, 'show
+ * only admins', total and admin counts, last login per user.
+ */
+export function AdminUsers({ compact = false }: { compact?: boolean }) {
+  const [users, setUsers] = useState<PublicUser[] | null>(null);
+  const [failed, setFailed] = useState<"auth" | "other" | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [onlyAdmins, setOnlyAdmins] = useState(false);
+  const [pendingId, setPendingId] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      setUsers(await api<PublicUser[]>("/api/admin/users"));
+      setFailed(null);
+    } catch (error) {
+      setFailed(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "auth" : "other");
+      errorToast(errorMessage(error, "Failed to load users"));
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function togglePremium(user: PublicUser) {
+    setPendingId(user.id);
+    try {
+      const updated = await api<PublicUser>(`/api/admin/users/${user.id}/premium`, {
+        method: "POST",
+        body: { premium: user.subscriptionTier !== "premium" },
+      });
+      setUsers((list) => list?.map((u) => (u.id === updated.id ? updated : u)) ?? null);
+      showToast({ title: "Success", description: "User premium status updated successfully" });
+    } catch (error) {
+      errorToast(errorMessage(error, "Failed to update user premium status"));
+    } finally {
+      setPendingId(null);
+    }
+  }
+
+  if (failed === "auth") {
+    return (
+      <div role="alert" className="rounded-lg border border-stone-200 bg-white p-6 text-center">
+        <p className="font-semibold">Your admin session has ended.</p>
+        <Button asChild className="mt-4">
+          <Link to="/auth/login">Go to Login</Link>
+        </Button>
+      </div>
+    );
+  }
+
+  const shown = (users ?? []).filter((u) => !onlyAdmins || u.role === "admin");
+  const admins = (users ?? []).filter((u) => u.role === "admin").length;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="text-sm text-stone-700" aria-live="polite">
+          <span className="font-semibold">{users?.length ?? 0}</span> users · <span className="font-semibold">{admins}</span> admins
+        </p>
+        <label className="ml-auto flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={onlyAdmins} onChange={(e) => setOnlyAdmins(e.target.checked)} className="h-4 w-4 accent-brand-600" />
+          Show only admins
+        </label>
+        <Button variant="outline" size="sm" onClick={() => void load()} disabled={loading}>
+          <RefreshCw aria-hidden="true" className={loading ? "h-4 w-4 animate-spin" : "h-4 w-4"} /> Refresh
+        </Button>
+      </div>
+      {users === null ? (
+        failed ? (
+          <p className="text-sm text-stone-600">Users could not be loaded. Try Refresh.</p>
+        ) : (
+          <Spinner label="Loading users" />
+        )
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Users</caption>
+            <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  User
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Role
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Plan
+                </th>
+                {compact ? null : (
+                  <th scope="col" className="px-4 py-3">
+                    Last login
+                  </th>
+                )}
+                <th scope="col" className="px-4 py-3 text-right">
+                  Premium
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((u) => {
+                const premium = u.subscriptionTier === "premium";
+                return (
+                  <tr key={u.id} className="border-t border-stone-100" data-testid="admin-user-row">
+                    <td className="px-4 py-3">
+                      <p className="font-medium">{u.name ?? "Unnamed User"}</p>
+                      <p className="text-stone-600">{u.email}</p>
+                    </td>
+                    <td className="px-4 py-3">{u.role === "admin" ? <Badge>admin</Badge> : <span className="text-stone-600">user</span>}</td>
+                    <td className="px-4 py-3">
+                      {premium ? (
+                        <Badge variant="success">
+                          <Crown aria-hidden="true" className="h-3 w-3" /> Premium
+                        </Badge>
+                      ) : (
+                        <Badge variant="secondary">Free</Badge>
+                      )}
+                      {premium && u.subscriptionEndDate ? <p className="mt-1 text-xs text-stone-500">until {formatDate(u.subscriptionEndDate)}</p> : null}
+                    </td>
+                    {compact ? null : <td className="px-4 py-3 text-stone-600">{formatDate(u.lastLogin)}</td>}
+                    <td className="px-4 py-3 text-right">
+                      <Button
+                        size="sm"
+                        variant={premium ? "outline" : "default"}
+                        disabled={pendingId === u.id}
+                        onClick={() => void togglePremium(u)}
+                        aria-label={`${premium ? "Remove premium from" : "Grant premium to"} ${u.email}`}
+                      >
+                        {pendingId === u.id ? "Saving..." : premium ? "Remove Premium" : "Grant Premium"}
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
+              {shown.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className="px-4 py-6 text-center text-stone-600">
+                    No users to show.
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

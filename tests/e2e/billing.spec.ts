@@ -1,0 +1,120 @@
+import type { Page } from "@playwright/test";
+import { ADMIN, adminApiToken, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+
+test.describe("plans, billing and the admin dashboard", () => {
+  test("an admin sets the payment keys, grants and removes premium, and filters admins", async ({ page, request }) => {
+    const writer = await createUser(request, { name: "Gwen Grant" });
+    await adminApiToken(request);
+    await login(page, ADMIN);
+    await page.goto("/admin");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+
+    await expect(page.getByText("Payments not configured")).toBeVisible();
+    await page.getByRole("button", { name: "Save Stripe Keys" }).click();
+    await expect(toast(page, "Please enter both Stripe keys")).toBeVisible();
+    await page.getByLabel("Secret key").fill("sk_test_e2e_secret");
+    await page.getByLabel("Publishable key").fill("pk_live_e2e_publishable");
+    await page.getByRole("button", { name: "Save Stripe Keys" }).click();
+    await expect(toast(page, "Both keys must be test keys or both live keys")).toBeVisible();
+    await page.getByLabel("Publishable key").fill("pk_test_e2e_publishable");
+    await page.getByLabel("Webhook signing secret (optional)").fill("whsec_e2e");
+    await page.getByRole("button", { name: "Save Stripe Keys" }).click();
+    await expect(toast(page, "Stripe keys configured successfully")).toBeVisible();
+    await expect(page.getByText("Payments configured")).toBeVisible();
+    await expect(page.getByText("Test mode")).toBeVisible();
+    await expect(page.locator("body")).not.toContainText("sk_test_e2e_secret");
+
+    const row = page.getByTestId("admin-user-row").filter({ hasText: writer.email });
+    await expect(row).toContainText("Gwen Grant");
+    await expect(row).toContainText("Free");
+    await expect(page.getByText(/\d+ users · \d+ admins/)).toBeVisible();
+    await row.getByRole("button", { name: `Grant premium to ${writer.email}` }).click();
+    await expect(toast(page, "User premium status updated successfully")).toBeVisible();
+    await expect(row).toContainText("Premium");
+    await row.getByRole("button", { name: `Remove premium from ${writer.email}` }).click();
+    await expect(row.getByText("Free", { exact: true })).toBeVisible();
+
+    await page.getByLabel("Show only admins").check();
+    await expect(row).toHaveCount(0);
+    const rows = page.getByTestId("admin-user-row");
+    await expect(rows.first()).toContainText("admin");
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const r of await rows.all()) await expect(r.getByText("admin", { exact: true })).toBeVisible();
+    await page.getByLabel("Show only admins").uncheck();
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(row).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "admin-dashboard");
+  });
+
+  test("a free writer upgrades through checkout, returns as Premium, then switches back to free", async ({ page, context, request }) => {
+    const writer = await createUser(request, { name: "Paula Payer" });
+    await login(page, writer);
+    await page.goto("/upgrade");
+    await waitForHydration(page);
+    await expect(page.getByText("$9.99")).toBeVisible();
+    await expect(page.getByText("per month")).toBeVisible();
+    await expect(page.getByText("$0")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "upgrade");
+
+    const popupPromise = context.waitForEvent("page");
+    await page.getByRole("button", { name: "Upgrade to Premium" }).click();
+    const checkout = await popupPromise;
+    await checkout.waitForLoadState();
+    await expect(checkout.getByRole("heading", { name: "Fake Stripe Checkout" })).toBeVisible();
+    await checkout.getByRole("button", { name: "Pay $9.99" }).click();
+    await expect(checkout).toHaveURL(/\/account$/);
+    await waitForHydration(checkout);
+    await expect(toast(checkout, "Plan changed")).toBeVisible();
+    await expect(checkout.getByTestId("current-plan")).toHaveText("Premium");
+    await expect(checkout.getByText(/Renewal date: \w+/)).toBeVisible();
+    expect(new URL(checkout.url()).search).toBe("");
+    await screenshot(checkout, "account-premium");
+
+    // Returning to the same address again changes nothing (idempotent confirmation).
+    await page.goto("/upgrade");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "You're on Premium" })).toBeVisible();
+    await page.getByRole("link", { name: "Manage Subscription" }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole("button", { name: "Switch to Free" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Switch to Free" }).click();
+    await expect(toast(page, "Plan changed")).toBeVisible();
+    await expect(page.getByTestId("current-plan")).toHaveText("Free");
+    await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toBeVisible();
+    await checkout.close();
+  });
+
+  test("a checkout session that isn't paid, or isn't yours, does not upgrade", async ({ page, request }) => {
+    const writer = await createUser(request);
+    await login(page, writer);
+    await page.goto("/account?session_id=cs_test_not_real");
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(toast(page, "Failed to upgrade subscription")).toBeVisible();
+    await expect(page.getByTestId("current-plan")).toHaveText("Free");
+  });
+
+  test("a non-admin is sent away from /admin; admins see the dashboard card on /account", async ({ page, request }) => {
+    const writer = await createUser(request);
+    await login(page, writer);
+    await page.goto("/admin");
+    await expect(page).not.toHaveURL(/\/admin/);
+    await page.goto("/account");
+    await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toHaveCount(0);
+
+    await page.context().clearCookies();
+    await login(page, ADMIN);
+    await page.goto("/account");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+    await expect(page.getByTestId("admin-user-row").first()).toBeVisible();
+  });
+});
