@@ -66,7 +66,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster
           visibleToasts={1}
           duration={5000}
-          position="bottom-left"
+          // Top centre, just below the sticky navigation: clear of form buttons (bottom), the
+          // page actions (right) and the help button.
+          position="top-center"
+          offset={{ top: 72 }}
+          mobileOffset={{ top: 68 }}
           closeButton
           toastOptions={{
             classNames: {

@@ -1,12 +1,14 @@
 import { Crown, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { api, errorMessage } from "~/lib/api";
 import { errorToast, showToast } from "~/lib/toast";
 import type { PublicUser } from "../../worker/services/auth";
+
+const LOAD_FAILED = "Failed to load users. Please verify you have admin access.";
 
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
@@ -17,7 +19,7 @@ const formatDate = (iso: string | null) =>
  */
 export function AdminUsers({ compact = false }: { compact?: boolean }) {
   const [users, setUsers] = useState<PublicUser[] | null>(null);
-  const [failed, setFailed] = useState<"auth" | "other" | null>(null);
+  const [failed, setFailed] = useState(false);
   const [loading, setLoading] = useState(false);
   const [onlyAdmins, setOnlyAdmins] = useState(false);
   const [pendingId, setPendingId] = useState<number | null>(null);
@@ -26,10 +28,11 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
     setLoading(true);
     try {
       setUsers(await api<PublicUser[]>("/api/admin/users"));
-      setFailed(null);
-    } catch (error) {
-      setFailed(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "auth" : "other");
-      errorToast(errorMessage(error, "Failed to load users"));
+      setFailed(false);
+    } catch {
+      // SPEC.md §8: this toast and a panel whose 'Go to Login' signs out first.
+      setFailed(true);
+      errorToast(LOAD_FAILED);
     } finally {
       setLoading(false);
     }
@@ -54,13 +57,18 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
     }
   }
 
-  if (failed === "auth") {
+  if (failed) {
     return (
       <div role="alert" className="rounded-lg border border-stone-200 bg-white p-6 text-center">
-        <p className="font-semibold">Your admin session has ended.</p>
-        <Button asChild className="mt-4">
-          <Link to="/auth/login">Go to Login</Link>
-        </Button>
+        <p className="font-semibold">{LOAD_FAILED}</p>
+        <div className="mt-4 flex flex-wrap justify-center gap-2">
+          <Button variant="outline" onClick={() => void load()} disabled={loading}>
+            <RefreshCw aria-hidden="true" className={loading ? "h-4 w-4 animate-spin" : "h-4 w-4"} /> Try again
+          </Button>
+          <Form method="post" action="/auth/logout">
+            <Button type="submit">Go to Login</Button>
+          </Form>
+        </div>
       </div>
     );
   }
@@ -71,7 +79,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
         <p className="text-sm text-stone-700" aria-live="polite">
-          <span className="font-semibold">{users?.length ?? 0}</span> users · <span className="font-semibold">{admins}</span> admins
+          Total users: <span className="font-semibold">{users?.length ?? 0}</span> · Admins: <span className="font-semibold">{admins}</span>
         </p>
         <label className="ml-auto flex items-center gap-2 text-sm">
           <input type="checkbox" checked={onlyAdmins} onChange={(e) => setOnlyAdmins(e.target.checked)} className="h-4 w-4 accent-brand-600" />
@@ -82,11 +90,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
         </Button>
       </div>
       {users === null ? (
-        failed ? (
-          <p className="text-sm text-stone-600">Users could not be loaded. Try Refresh.</p>
-        ) : (
-          <Spinner label="Loading users" />
-        )
+        <Spinner label="Loading users" />
       ) : (
         <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
           <table className="w-full text-left text-sm">

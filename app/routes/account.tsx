@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       toast = { title: "Plan changed", description: "Welcome to Premium! Your subscription is active." };
     } catch (error) {
       const message = error instanceof HttpError ? error.message : "Failed to upgrade subscription";
-      toast = { title: "Failed to upgrade subscription", description: message, variant: "destructive" };
+      toast = { title: "Subscription Error", description: message, variant: "destructive" };
     }
     throw redirect("/account", { headers: { "Set-Cookie": flashCookie(request, toast) } });
   }
@@ -52,7 +52,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       setConfirming(false);
       await revalidator.revalidate();
     } catch (error) {
-      showToast({ title: "Error", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" });
+      showToast({ title: "Subscription change failed", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" });
     } finally {
       setPending(false);
     }

@@ -52,10 +52,13 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
         showToast({ title: "Subscription Error", description: "No checkout URL received from server", variant: "destructive" });
         return;
       }
-      window.open(url, "_blank", "noopener");
+      // Checkout opens in a new window (SPEC.md §4); if a popup blocker refuses, go there in this one.
+      const checkoutWindow = window.open(url, "_blank");
+      if (checkoutWindow) checkoutWindow.opener = null;
+      else window.location.assign(url);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        showToast({ title: "Authentication Error", description: "Please sign in again to upgrade.", variant: "destructive" });
+        showToast({ title: "Authentication Error", description: "You need to be logged in to upgrade your subscription", variant: "destructive" });
       } else {
         showToast({ title: "Subscription Error", description: errorMessage(error, "Failed to create checkout session"), variant: "destructive" });
       }

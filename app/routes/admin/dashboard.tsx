@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { AdminUsers } from "~/components/admin-users";
 import { AiKeyForm } from "~/components/ai-key-form";
 import { Page, PageHeading } from "~/components/page";
-import { StripeKeysForm } from "~/components/stripe-keys-form";
+import { StripeKeysForm } from "~/components/admin-stripe-keys";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
 export const meta = () => [{ title: "Admin Dashboard · StoryWeave" }];
