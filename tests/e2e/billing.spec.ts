@@ -1,7 +1,10 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, adminApiToken, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+import { ADMIN, adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
+
+/** The fake Stripe server of this e2e run (scripts/e2e-server.mjs: E2E_PORT + 3). */
+const STRIPE_FAKE = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 3}`;
 
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
@@ -10,6 +13,12 @@ test.describe("plans, billing and the admin dashboard", () => {
     const writer = await createUser(request, { name: "Gwen Grant" });
     await adminApiToken(request);
     await login(page, ADMIN);
+    // Before any keys exist, /upgrade says so instead of failing obscurely.
+    await page.goto("/upgrade");
+    await waitForHydration(page);
+    await expect(page.getByText("Payments are not configured")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Upgrade to Premium" })).toBeDisabled();
+
     await page.goto("/admin");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
@@ -32,7 +41,7 @@ test.describe("plans, billing and the admin dashboard", () => {
     const row = page.getByTestId("admin-user-row").filter({ hasText: writer.email });
     await expect(row).toContainText("Gwen Grant");
     await expect(row).toContainText("Free");
-    await expect(page.getByText(/\d+ users · \d+ admins/)).toBeVisible();
+    await expect(page.getByText(/Total users: \d+ · Admins: \d+/)).toBeVisible();
     await row.getByRole("button", { name: `Grant premium to ${writer.email}` }).click();
     await expect(toast(page, "User premium status updated successfully")).toBeVisible();
     await expect(row).toContainText("Premium");
@@ -49,6 +58,7 @@ test.describe("plans, billing and the admin dashboard", () => {
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect(row).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "admin-dashboard");
   });
 
@@ -93,13 +103,40 @@ test.describe("plans, billing and the admin dashboard", () => {
     await checkout.close();
   });
 
-  test("a checkout session that isn't paid, or isn't yours, does not upgrade", async ({ page, request }) => {
+  test("a checkout session that is unknown, unpaid, or someone else's does not upgrade", async ({ page, request }) => {
     const writer = await createUser(request);
+    const other = await createUser(request);
     await login(page, writer);
-    await page.goto("/account?session_id=cs_test_not_real");
-    await expect(page).toHaveURL(/\/account$/);
-    await expect(toast(page, "Failed to upgrade subscription")).toBeVisible();
-    await expect(page.getByTestId("current-plan")).toHaveText("Free");
+    const tryReturn = async (sessionId: string, message: string) => {
+      await page.goto(`/account?session_id=${sessionId}`);
+      await expect(page).toHaveURL(/\/account$/);
+      await expect(toast(page, message)).toBeVisible();
+      await expect(toast(page, "Subscription Error")).toBeVisible();
+      await expect(page.getByTestId("current-plan")).toHaveText("Free");
+    };
+    await tryReturn("cs_test_not_real", "Unknown checkout session");
+
+    const unpaid = await apiAs<{ sessionId: string }>(request, writer, "POST", "/api/subscription/create-checkout-session");
+    await tryReturn(unpaid.sessionId, "Payment has not been completed yet");
+
+    const theirs = await apiAs<{ sessionId: string }>(request, other, "POST", "/api/subscription/create-checkout-session");
+    expect((await request.post(`${STRIPE_FAKE}/__complete/${theirs.sessionId}`)).ok()).toBe(true);
+    await tryReturn(theirs.sessionId, "This checkout belongs to another account");
+  });
+
+  test("when the user list cannot load, the admin gets the toast and a 'Go to Login' that signs out", async ({ page }) => {
+    await login(page, ADMIN);
+    await page.route("**/api/admin/users", (route) => route.fulfill({ status: 403, contentType: "application/json", body: '{"error":"Forbidden"}' }));
+    await page.goto("/admin");
+    await waitForHydration(page);
+    await expect(toast(page, "Failed to load users. Please verify you have admin access.")).toBeVisible();
+    const panel = page.getByRole("alert").filter({ hasText: "Failed to load users" });
+    await expect(panel).toBeVisible();
+    await screenshot(page, "admin-users-load-failed");
+    await panel.getByRole("button", { name: "Go to Login" }).click();
+    await expect(page).toHaveURL(/\/auth\/login$/);
+    await page.goto("/account");
+    await expect(page).toHaveURL(/\/auth\/login/);
   });
 
   test("a non-admin is sent away from /admin; admins see the dashboard card on /account", async ({ page, request }) => {

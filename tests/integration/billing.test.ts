@@ -196,6 +196,26 @@ describe("webhook", () => {
     expect(renewals?.n).toBe(1);
   });
 
+  it("customer.subscription.updated follows the period end while active", async () => {
+    const end = Math.floor(Date.now() / 1000) + 90 * 86_400;
+    const res = await postWebhook({
+      id: "evt_updated_1",
+      object: "event",
+      type: "customer.subscription.updated",
+      data: { object: { id: subscriptionId, status: "active", items: { data: [{ current_period_end: end }] } } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(await userRow(user.user.id)).toMatchObject({ subscription_tier: "premium", subscription_end_date: new Date(end * 1000).toISOString() });
+    const past = await postWebhook({
+      id: "evt_updated_2",
+      object: "event",
+      type: "customer.subscription.updated",
+      data: { object: { id: subscriptionId, status: "past_due", items: { data: [{ current_period_end: end }] } } },
+    });
+    expect(past.status).toBe(200);
+    expect((await userRow(user.user.id)).subscription_tier).toBe("premium");
+  });
+
   it("invoice.payment_failed keeps the paid period; customer.subscription.deleted ends premium", async () => {
     const failed = await postWebhook({ id: "evt_failed_1", object: "event", type: "invoice.payment_failed", data: { object: { id: "in_2", subscription: subscriptionId } } });
     expect(failed.status).toBe(200);
