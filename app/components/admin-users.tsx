@@ -15,7 +15,8 @@ const formatDate = (iso: string | null) =>
 
 /**
  * The admin user grid (SPEC.md /admin and /account for admins): premium toggle, refresh, 'show
- * only admins', total and admin counts, last login per user.
+ * only admins', total and admin counts, last login per user. Three columns, so the toggle stays
+ * on screen on a phone.
  */
 export function AdminUsers({ compact = false }: { compact?: boolean }) {
   const [users, setUsers] = useState<PublicUser[] | null>(null);
@@ -97,21 +98,13 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
             <caption className="sr-only">Users</caption>
             <thead className="bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
               <tr>
-                <th scope="col" className="px-4 py-3">
+                <th scope="col" className="px-3 py-3 sm:px-4">
                   User
                 </th>
-                <th scope="col" className="px-4 py-3">
-                  Role
-                </th>
-                <th scope="col" className="px-4 py-3">
+                <th scope="col" className="px-3 py-3 sm:px-4">
                   Plan
                 </th>
-                {compact ? null : (
-                  <th scope="col" className="px-4 py-3">
-                    Last login
-                  </th>
-                )}
-                <th scope="col" className="px-4 py-3 text-right">
+                <th scope="col" className="px-3 py-3 text-right sm:px-4">
                   Premium
                 </th>
               </tr>
@@ -121,12 +114,14 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
                 const premium = u.subscriptionTier === "premium";
                 return (
                   <tr key={u.id} className="border-t border-stone-100" data-testid="admin-user-row">
-                    <td className="px-4 py-3">
-                      <p className="font-medium">{u.name ?? "Unnamed User"}</p>
-                      <p className="text-stone-600">{u.email}</p>
+                    <td className="px-3 py-3 sm:px-4">
+                      <p className="flex flex-wrap items-center gap-x-2 font-medium">
+                        {u.name ?? "Unnamed User"} {u.role === "admin" ? <Badge>admin</Badge> : null}
+                      </p>
+                      <p className="break-all text-stone-600">{u.email}</p>
+                      {compact ? null : <p className="mt-1 text-xs text-stone-600">Last login: {formatDate(u.lastLogin)}</p>}
                     </td>
-                    <td className="px-4 py-3">{u.role === "admin" ? <Badge>admin</Badge> : <span className="text-stone-600">user</span>}</td>
-                    <td className="px-4 py-3">
+                    <td className="px-3 py-3 sm:px-4">
                       {premium ? (
                         <Badge variant="success">
                           <Crown aria-hidden="true" className="h-3 w-3" /> Premium
@@ -134,12 +129,12 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
                       ) : (
                         <Badge variant="secondary">Free</Badge>
                       )}
-                      {premium && u.subscriptionEndDate ? <p className="mt-1 text-xs text-stone-500">until {formatDate(u.subscriptionEndDate)}</p> : null}
+                      {premium && u.subscriptionEndDate ? <p className="mt-1 text-xs text-stone-600">until {formatDate(u.subscriptionEndDate)}</p> : null}
                     </td>
-                    {compact ? null : <td className="px-4 py-3 text-stone-600">{formatDate(u.lastLogin)}</td>}
-                    <td className="px-4 py-3 text-right">
+                    <td className="px-3 py-3 text-right sm:px-4">
                       <Button
                         size="sm"
+                        className="whitespace-nowrap"
                         variant={premium ? "outline" : "default"}
                         disabled={pendingId === u.id}
                         onClick={() => void togglePremium(u)}
@@ -153,7 +148,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
               })}
               {shown.length === 0 ? (
                 <tr>
-                  <td colSpan={5} className="px-4 py-6 text-center text-stone-600">
+                  <td colSpan={3} className="px-4 py-6 text-center text-stone-600">
                     No users to show.
                   </td>
                 </tr>

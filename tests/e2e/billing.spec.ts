@@ -41,6 +41,7 @@ test.describe("plans, billing and the admin dashboard", () => {
     const row = page.getByTestId("admin-user-row").filter({ hasText: writer.email });
     await expect(row).toContainText("Gwen Grant");
     await expect(row).toContainText("Free");
+    await expect(row).toContainText(/Last login: \w+/);
     await expect(page.getByText(/Total users: \d+ · Admins: \d+/)).toBeVisible();
     await row.getByRole("button", { name: `Grant premium to ${writer.email}` }).click();
     await expect(toast(page, "User premium status updated successfully")).toBeVisible();
@@ -153,5 +154,24 @@ test.describe("plans, billing and the admin dashboard", () => {
     await waitForHydration(page);
     await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
     await expect(page.getByTestId("admin-user-row").first()).toBeVisible();
+  });
+
+  test("the three pages fit a phone", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await login(page, ADMIN);
+    for (const path of ["/upgrade", "/account", "/admin"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      if (path !== "/upgrade") {
+        // The premium toggle stays on screen (no sideways scrolling inside the grid either).
+        const toggle = page.getByTestId("admin-user-row").first().getByRole("button", { name: /premium/i });
+        const box = await toggle.boundingBox();
+        expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `billing-phone${path.replace("/", "-")}`);
+    }
   });
 });
