@@ -120,6 +120,10 @@ describe("with payment keys", () => {
     const history = await env.DB.prepare("SELECT tier, payment_method, payment_amount, external_id FROM subscription_history WHERE user_id = ?").bind(writer.user.id).all();
     expect(history.results).toEqual([{ tier: "premium", payment_method: "stripe", payment_amount: 9.99, external_id: sessionId }]);
 
+    // No second subscription while Premium.
+    const twice = await call("POST", "/api/subscription/create-checkout-session", { token: writer.token });
+    expect(twice).toMatchObject({ status: 400, json: { error: "You already have Premium" } });
+
     // Premium shows in limits at once.
     for (let i = 0; i < 4; i++) expect((await call("POST", "/api/timelines", { token: writer.token, body: { title: `T${i}` } })).status).toBe(201);
 

@@ -10,6 +10,7 @@ import { getSecrets, setSecret } from "./settings";
 
 export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
 export const PREMIUM_PRICE_CENTS = 999;
+export const ALREADY_PREMIUM = "You already have Premium";
 const STRIPE_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 
 export type StripeMode = "test" | "live";
@@ -66,6 +67,8 @@ function stripeFailure(error: unknown): HttpError {
 /** POST /api/subscription/create-checkout-session: Premium at $9.99/month, subscription mode. */
 export async function createCheckout(db: Db, env: Env, user: User, origin: string) {
   const { stripe } = await stripeClient(db, env);
+  // A second subscription would bill twice: Premium members manage theirs from /account.
+  if (isPremium(user)) throw badRequest(ALREADY_PREMIUM);
   try {
     const session = await stripe.checkout.sessions.create({
       mode: "subscription",
