@@ -4,11 +4,35 @@ import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { ApiError, api, errorMessage } from "~/lib/api";
 import { errorToast, showToast } from "~/lib/toast";
 import type { PublicUser } from "../../worker/services/auth";
 
 const LOAD_FAILED = "Failed to load users. Please verify you have admin access.";
+
+// SPEC.md §7/§9: the list is fresh for 5 minutes, kept 10, and a failed load is retried twice
+// (not when the answer is 401/403). Client-only: nothing here runs during server rendering.
+const FRESH_MS = 5 * 60_000;
+const KEEP_MS = 10 * 60_000;
+let cached: { users: PublicUser[]; at: number } | null = null;
+const cachedUsers = (maxAge: number) => (cached && Date.now() - cached.at < maxAge ? cached.users : null);
+
+async function fetchUsers(): Promise<PublicUser[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const users = await api<PublicUser[]>("/api/admin/users");
+      cached = { users, at: Date.now() };
+      return users;
+    } catch (error) {
+      const refused = error instanceof ApiError && (error.status === 401 || error.status === 403);
+      if (refused || attempt >= 2) {
+        cached = null;
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
+    }
+  }
+}
 
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Never";
@@ -19,7 +43,7 @@ const formatDate = (iso: string | null) =>
  * on screen on a phone.
  */
 export function AdminUsers({ compact = false }: { compact?: boolean }) {
-  const [users, setUsers] = useState<PublicUser[] | null>(null);
+  const [users, setUsers] = useState<PublicUser[] | null>(() => cachedUsers(KEEP_MS));
   const [failed, setFailed] = useState(false);
   const [loading, setLoading] = useState(false);
   const [onlyAdmins, setOnlyAdmins] = useState(false);
@@ -28,7 +52,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      setUsers(await api<PublicUser[]>("/api/admin/users"));
+      setUsers(await fetchUsers());
       setFailed(false);
     } catch {
       // SPEC.md §8: this toast and a panel whose 'Go to Login' signs out first.
@@ -39,7 +63,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
     }
   }, []);
   useEffect(() => {
-    void load();
+    if (!cachedUsers(FRESH_MS)) void load();
   }, [load]);
 
   async function togglePremium(user: PublicUser) {
@@ -49,7 +73,11 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
         method: "POST",
         body: { premium: user.subscriptionTier !== "premium" },
       });
-      setUsers((list) => list?.map((u) => (u.id === updated.id ? updated : u)) ?? null);
+      setUsers((list) => {
+        const next = list?.map((u) => (u.id === updated.id ? updated : u)) ?? null;
+        if (next && cached) cached = { ...cached, users: next };
+        return next;
+      });
       showToast({ title: "Success", description: "User premium status updated successfully" });
     } catch (error) {
       errorToast(errorMessage(error, "Failed to update user premium status"));
