@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
 export function Page({ children, className }: { children: ReactNode; className?: string }) {
-  return <main className={cn("mx-auto w-full max-w-7xl px-4 py-8", className)}>{children}</main>;
+  // Bottom padding keeps the last content clear of the floating help button.
+  return <main className={cn("mx-auto w-full max-w-7xl px-4 pt-8 pb-24", className)}>{children}</main>;
 }
 
 export function PageHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {

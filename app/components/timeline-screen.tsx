@@ -258,7 +258,7 @@ function LayoutButton({ active, onClick, icon, children }: { active: boolean; on
 
 export function TimelineNotFound() {
   return (
-    <Page className="py-24 text-center">
+    <Page className="!pt-24 text-center">
       <h1 className="text-2xl font-bold">Timeline not found</h1>
       <p className="mt-2 text-stone-600">It may have been deleted, or it was never shared with you.</p>
       <Button asChild className="mt-6">

@@ -28,7 +28,8 @@ export function TopNav({ user }: { user: PublicUser | null }) {
             Writer's Un-block
           </NavLink>
           {isAdmin(user) ? (
-            <NavLink to="/admin" className={navLink}>
+            // On phones there is no room: admins reach it from the user panel's Admin button.
+            <NavLink to="/admin" className={(state) => cn(navLink(state), "hidden sm:inline-block")}>
               Admin Dashboard
             </NavLink>
           ) : null}

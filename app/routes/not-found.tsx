@@ -10,7 +10,7 @@ export function loader() {
 
 export default function NotFound() {
   return (
-    <Page className="py-24 text-center">
+    <Page className="!pt-24 text-center">
       <h1 className="text-4xl font-bold">404 Page Not Found</h1>
       <p className="mt-3 text-stone-600">The page you're looking for doesn't exist or has moved.</p>
       <Button asChild className="mt-8">
