@@ -3,7 +3,8 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
-// Keep every dev/build run offline (STACK.md): no metrics, no update check, no cf.json fetch.
+// Dev and build machines may be offline: without these, wrangler/workerd would try to send metrics,
+// check for updates and fetch the request.cf data (cf.json) from the network.
 process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.WRANGLER_HIDE_BANNER ??= "true";
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";

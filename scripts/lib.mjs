@@ -4,7 +4,10 @@ import path from "node:path";
 
 const bin = path.resolve("node_modules/.bin");
 
-/** STACK.md: every wrangler/vite/vitest run stays offline. */
+/**
+ * Environment for every wrangler/vite/vitest run: the machine may be offline, so wrangler sends no
+ * metrics and workerd/miniflare does not fetch the request.cf data (cf.json).
+ */
 export const offlineEnv = {
   ...process.env,
   // The project's own Node 24 and tools first, even when a script is started directly.
