@@ -33,6 +33,10 @@ export const limits = {
   resetTokenMin: 10,
 } as const;
 
+// SPEC.md §1 plans: what the free plan allows (Premium is unlimited), for the services and the screens.
+export const FREE_TIMELINE_LIMIT = 3;
+export const FREE_AI_USES = 3;
+
 const email = z
   .string({ error: messages.email })
   .trim()

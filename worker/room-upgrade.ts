@@ -3,7 +3,7 @@ import { createDb } from "../db/client";
 import { IdentityHeaders } from "../durable-objects/timeline-room";
 import type { Env } from "./env";
 import { authenticate } from "./lib/request-auth";
-import { loadTimelineAccess } from "./services/access";
+import { TIMELINE_NOT_FOUND, loadTimelineAccess } from "./services/access";
 
 const refuse = (status: number, error: string) => Response.json({ error }, { status });
 
@@ -18,7 +18,7 @@ export async function handleRoomUpgrade(request: Request, env: Env, ctx: Executi
   }
   const url = new URL(request.url);
   const timelineId = url.pathname.split("/")[2] ?? "";
-  if (!/^\d{1,12}$/.test(timelineId)) return refuse(404, "Timeline not found");
+  if (!/^\d{1,12}$/.test(timelineId)) return refuse(404, TIMELINE_NOT_FOUND);
   const db = createDb(env.DB);
   const { session } = await authenticate(request, db, (p) => ctx.waitUntil(p));
   if (!session) return refuse(401, "Not authenticated");

@@ -1,7 +1,7 @@
 import { showToast } from "~/lib/toast";
 
 export type AiUsage = { used: number; limit: number | null; premium: boolean };
-export const FREE_AI_USES = 3;
+export { FREE_AI_USES } from "../../db/validation";
 export const AI_ERROR_MAX = 100;
 
 /** A failed AI call: `status` and the server's `body` (its error text and, at the limit, usage). */

@@ -1,18 +1,20 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import OpenAI from "openai";
 import type { Db } from "../../db/client";
+import { FREE_AI_USES } from "../../db/validation";
 import { ideas, sessions, type User } from "../../db/schema";
 import type { Env } from "../env";
 import { HttpError } from "../lib/errors";
 import { isPremium, type SessionUser } from "./auth";
 import { getSecret } from "./settings";
 
-export const FREE_AI_USES = 3;
 export const AI_NOT_CONFIGURED =
   "The AI assistant is not configured yet. An admin can add an OpenAI API key in Admin → AI configuration (/admin/config), or set the OPENAI_API_KEY secret.";
 export const USAGE_LIMIT_TITLE = "Usage Limit Reached";
-export const USAGE_LIMIT_MESSAGE = "Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!";
+export const USAGE_LIMIT_MESSAGE = `Free users are limited to ${FREE_AI_USES} AI requests per session. Upgrade to Premium for unlimited access!`;
 const TIMED_OUT = "The AI service took too long to answer. Please try again.";
+
+const modelOf = (env: Env) => env.OPENAI_MODEL || "gpt-4o-mini";
 
 /** How writers should be helped: short, concrete, in the writer's voice, never preachy. */
 const SYSTEM = {
@@ -38,7 +40,7 @@ export function usageOf(session: SessionUser): AiUsage {
 /** The key: the OPENAI_API_KEY secret, else the one an admin saved (DESIGN.md §6, §8). */
 export async function aiStatus(db: Db, env: Env) {
   const key = await getSecret(db, env, "OPENAI_API_KEY");
-  return { configured: Boolean(key), source: key?.source ?? null, model: env.OPENAI_MODEL || "gpt-4o-mini" };
+  return { configured: Boolean(key), source: key?.source ?? null, model: modelOf(env) };
 }
 
 async function client(db: Db, env: Env) {
@@ -94,7 +96,7 @@ export async function runTool(db: Db, env: Env, session: SessionUser, kind: AiKi
   try {
     const ai = await client(db, env);
     const completion = await ai.chat.completions.create({
-      model: env.OPENAI_MODEL || "gpt-4o-mini",
+      model: modelOf(env),
       temperature: kind === "enhance" ? 0.6 : 0.9,
       max_tokens: 700,
       messages: [

@@ -1,15 +1,13 @@
 import { and, desc, eq, exists, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, timelineShares, timelines } from "../../db/schema";
-import type { CreateTimeline, UpdateTimeline } from "../../db/validation";
+import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess } from "./access";
 import { isPremium } from "./auth";
 
-export const FREE_TIMELINE_LIMIT = 3;
-export const FREE_LIMIT_MESSAGE =
-  "Free plan is limited to 3 timelines. Upgrade to Premium for unlimited timelines.";
+export const FREE_LIMIT_MESSAGE = `Free plan is limited to ${FREE_TIMELINE_LIMIT} timelines. Upgrade to Premium for unlimited timelines.`;
 
 export type TimelineView = {
   id: number;
