@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { loginAttempts, sessions, users, type User } from "../../db/schema";
 import type { Login, Register } from "../../db/validation";
@@ -259,10 +259,6 @@ export async function logout(db: Db, token: string) {
   await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
 }
 
-export async function revokeAllSessions(db: Db, userId: number) {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
-}
-
 /** Always resolves the same way whether or not the account exists (no account enumeration). */
 export async function requestPasswordReset(
   db: Db,
@@ -335,9 +331,5 @@ export async function resetPassword(
     token: opts.signIn ? await createSession(db, user.id) : null,
     user: toPublicUser(updated[0]),
   };
-}
-
-export async function purgeExpired(db: Db) {
-  await db.delete(sessions).where(lt(sessions.expiresAt, nowIso()));
 }
 

@@ -166,12 +166,3 @@ export async function markNotificationsRead(db: Db, userId: number, ids: number[
   if (ids.length === 0) return;
   await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)));
 }
-
-export async function listNotifications(db: Db, userId: number) {
-  return db
-    .select({ id: notifications.id, type: notifications.type, title: notifications.title, message: notifications.message, read: notifications.read, createdAt: notifications.createdAt })
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.id))
-    .limit(RECENT_NOTIFICATIONS_KEPT);
-}

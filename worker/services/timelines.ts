@@ -109,12 +109,3 @@ export async function deleteTimeline(db: Db, user: User, timelineId: number) {
   await db.delete(timelines).where(eq(timelines.id, timelineId));
   return { success: true };
 }
-
-export async function countOwnedTimelines(db: Db, userId: number) {
-  const row = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(timelines)
-    .where(eq(timelines.userId, userId))
-    .get();
-  return row?.n ?? 0;
-}
