@@ -1,7 +1,7 @@
 import { createContext } from "react-router";
 import type { Db } from "../db/client";
 import type { Env } from "../worker/env";
-import type { RequestAuth } from "../worker/lib/request-auth";
+import type { RequestAuth } from "../worker/services/sessions";
 
 export type AppContext = {
   env: Env;

@@ -15,7 +15,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { HelpAssistant } from "./components/help-assistant";
 import { TopNav } from "./components/top-nav";
-import { markNotificationsRead } from "../worker/services/sharing";
+import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { showToast } from "./lib/toast";

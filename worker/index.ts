@@ -5,9 +5,10 @@ import { api } from "./api";
 import type { Env } from "./env";
 import { meterD1, serverTiming } from "./lib/d1-meter";
 import { UNEXPECTED } from "./lib/errors";
-import { authenticate, isCrossSiteMutation } from "./lib/request-auth";
+import { isCrossSiteMutation } from "./lib/request-auth";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
 import { handleRoomUpgrade } from "./room-upgrade";
+import { authenticate } from "./services/sessions";
 
 export { TimelineRoom } from "../durable-objects/timeline-room";
 

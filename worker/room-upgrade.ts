@@ -2,8 +2,8 @@ import { getServerByName } from "partyserver";
 import { createDb } from "../db/client";
 import { IdentityHeaders } from "../durable-objects/timeline-room";
 import type { Env } from "./env";
-import { authenticate } from "./lib/request-auth";
 import { TIMELINE_NOT_FOUND, loadTimelineAccess } from "./services/access";
+import { authenticate } from "./services/sessions";
 
 const refuse = (status: number, error: string) => Response.json({ error }, { status });
 

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
 import { errorToast, showToast } from "~/lib/toast";
-import type { PublicUser } from "../../worker/services/auth";
+import type { PublicUser } from "../../worker/services/users";
 
 const LOAD_FAILED = "Failed to load users. Please verify you have admin access.";
 

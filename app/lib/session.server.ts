@@ -1,6 +1,6 @@
 import { redirect, type RouterContextProvider } from "react-router";
-import { toPublicUser } from "../../worker/services/auth";
 import { FLASH_COOKIE, readCookie, serializeCookie } from "../../worker/lib/cookies";
+import { toPublicUser } from "../../worker/services/users";
 import { appContext } from "../context";
 import type { Toast } from "./toast";
 

@@ -1,4 +1,4 @@
-import type { PublicUser } from "../../worker/services/auth";
+import type { PublicUser } from "../../worker/services/users";
 
 export type { PublicUser };
 

@@ -11,8 +11,9 @@ import { api, errorMessage } from "~/lib/api";
 import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import { HttpError } from "../../worker/lib/errors";
-import { isPremium, toPublicUser } from "../../worker/services/auth";
 import { confirmUpgrade } from "../../worker/services/billing";
+import { isPremium } from "../../worker/services/plans";
+import { toPublicUser } from "../../worker/services/users";
 import type { Route } from "./+types/account";
 
 export const meta = () => [{ title: "Account · StoryWeave" }];

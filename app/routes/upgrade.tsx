@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { ApiError, api, errorMessage } from "~/lib/api";
 import { app, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
-import { isPremium } from "../../worker/services/auth";
+import { isPremium } from "../../worker/services/plans";
 import { stripeStatus } from "../../worker/services/billing";
 import type { Route } from "./+types/upgrade";
 

@@ -7,11 +7,15 @@ import {
 } from "../../db/validation";
 import { clearSessionCookie, sessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
+import { clientKey } from "../lib/request-auth";
 import * as auth from "../services/auth";
-import { type ApiEnv, clientKey, jsonBody, requireAuth } from "./context";
+import * as passwordReset from "../services/password-reset";
+import { SESSION_TTL_MS, logout } from "../services/sessions";
+import { toPublicUser } from "../services/users";
+import { type ApiEnv, jsonBody, requireAuth } from "./context";
 import { z } from "zod";
 
-const SESSION_MAX_AGE = auth.SESSION_TTL_MS / 1000;
+const SESSION_MAX_AGE = SESSION_TTL_MS / 1000;
 
 const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
   db: c.var.db,
@@ -31,17 +35,17 @@ export const authApi = new Hono<ApiEnv>()
     return c.json(result);
   })
   .post("/logout", async (c) => {
-    if (c.var.token) await auth.logout(c.var.db, c.var.token);
+    if (c.var.token) await logout(c.var.db, c.var.token);
     c.header("Set-Cookie", clearSessionCookie(c.req.raw));
     return c.json({ success: true });
   })
   .get("/me", requireAuth, (c) => {
-    return c.json(auth.toPublicUser(c.var.session!.user));
+    return c.json(toPublicUser(c.var.session!.user));
   })
   .post("/forgot-password", jsonBody(ForgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
     const origin = new URL(c.req.url).origin;
-    const result = await auth.requestPasswordReset(
+    const result = await passwordReset.requestPasswordReset(
       c.var.db,
       email,
       origin,
@@ -54,13 +58,13 @@ export const authApi = new Hono<ApiEnv>()
     "/verify-reset-token",
     jsonBody(z.object({ token: z.string().max(200).default("") })),
     async (c) => {
-      const valid = await auth.isResetTokenValid(c.var.db, c.req.valid("json").token);
+      const valid = await passwordReset.isResetTokenValid(c.var.db, c.req.valid("json").token);
       return c.json({ valid });
     },
   )
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
-    const result = await auth.resetPassword(deps(c), token, password);
+    const result = await passwordReset.resetPassword(deps(c), token, password);
     if (result.token) c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result);
   });

@@ -6,7 +6,7 @@ import { firstIssue } from "../../db/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import type { AuthVia } from "../lib/request-auth";
-import type { SessionUser } from "../services/auth";
+import type { SessionUser } from "../services/sessions";
 
 export type ApiEnv = {
   Bindings: Env;
@@ -43,8 +43,4 @@ export function currentUser(c: { var: ApiEnv["Variables"] }) {
   const session = c.var.session;
   if (!session) throw unauthorized();
   return session.user;
-}
-
-export function clientKey(request: Request) {
-  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
 }

@@ -1,9 +1,6 @@
-import type { Db } from "../../db/client";
-import { getSessionUser, type SessionUser } from "../services/auth";
 import { SESSION_COOKIE, readCookie } from "./cookies";
 
 export type AuthVia = "bearer" | "cookie";
-export type RequestAuth = { session: SessionUser | null; via: AuthVia | null; token: string | null };
 
 export function tokenFromRequest(request: Request): { token: string; via: AuthVia } | null {
   const header = request.headers.get("Authorization");
@@ -13,18 +10,6 @@ export function tokenFromRequest(request: Request): { token: string; via: AuthVi
   }
   const cookie = readCookie(request, SESSION_COOKIE);
   return cookie ? { token: cookie, via: "cookie" } : null;
-}
-
-/** One helper for the API, the page loaders and the room's upgrade check. */
-export async function authenticate(
-  request: Request,
-  db: Db,
-  defer?: (p: Promise<unknown>) => void,
-): Promise<RequestAuth> {
-  const found = tokenFromRequest(request);
-  if (!found) return { session: null, via: null, token: null };
-  const session = await getSessionUser(db, found.token, defer);
-  return { session, via: session ? found.via : null, token: found.token };
 }
 
 /**
@@ -42,4 +27,9 @@ export function isCrossSiteMutation(request: Request): boolean {
   // No Origin and no Fetch Metadata: not a modern browser's cross-site request. Allow it only
   // when no session cookie would authenticate it.
   return readCookie(request, SESSION_COOKIE) !== null;
+}
+
+/** The caller's address as Cloudflare reports it (login throttling keys on it). */
+export function clientKey(request: Request) {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
 }

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { subscriptionHistory, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type PublicUser, toPublicUser } from "./auth";
+import { type PublicUser, toPublicUser } from "./users";
 
 export const USER_NOT_FOUND = "User not found";
 

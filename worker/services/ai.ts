@@ -5,7 +5,8 @@ import { FREE_AI_USES } from "../../db/validation";
 import { ideas, sessions, type User } from "../../db/schema";
 import type { Env } from "../env";
 import { HttpError } from "../lib/errors";
-import { isPremium, type SessionUser } from "./auth";
+import { isPremium } from "./plans";
+import type { SessionUser } from "./sessions";
 import { getSecret } from "./settings";
 
 export const AI_NOT_CONFIGURED =

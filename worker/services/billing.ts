@@ -5,8 +5,9 @@ import { processedWebhooks, subscriptionHistory, type User, users } from "../../
 import type { Env } from "../env";
 import { HttpError, badRequest, forbidden } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
-import { type PublicUser, isPremium, toPublicUser } from "./auth";
+import { isPremium } from "./plans";
 import { getSecrets, setSecret } from "./settings";
+import { type PublicUser, toPublicUser } from "./users";
 
 export const PAYMENTS_NOT_CONFIGURED = "Payments are not configured";
 export const PREMIUM_PRICE_CENTS = 999;

@@ -1,17 +1,18 @@
-import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type User, notifications, timelineShares, timelines, users } from "../../db/schema";
+import { type User, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
 import { type Access, TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
-import { findUserByEmail, isPremium } from "./auth";
 import { type EventView, listEventsForTimeline } from "./events";
+import { addNotification } from "./notifications";
+import { isPremium } from "./plans";
 import { type TimelineView, toTimelineView } from "./timelines";
+import { findUserByEmail } from "./users";
 
 export const SHARING_IS_PREMIUM = "Sharing is a premium feature. Upgrade to Premium to share timelines.";
 export const UNKNOWN_RECIPIENT = "No user found with that email address";
 export const SHARE_WITH_SELF = "You cannot share a timeline with yourself";
-export const RECENT_NOTIFICATIONS_KEPT = 5;
 
 export type ShareListItem = {
   id: number;
@@ -137,32 +138,4 @@ export async function removeShare(db: Db, user: User, timelineId: number, shared
     .get();
   if (!removed) throw notFound("Share not found");
   return { success: true };
-}
-
-type NewNotification = {
-  type: string;
-  title: string;
-  message: string;
-  relatedId?: number;
-  relatedType?: string;
-  timelineId?: number;
-};
-
-/** Stores a notification and keeps only the latest few per user (SPEC.md §4). */
-export async function addNotification(db: Db, userId: number, n: NewNotification) {
-  const latest = db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.id))
-    .limit(RECENT_NOTIFICATIONS_KEPT);
-  await db.batch([
-    db.insert(notifications).values({ userId, ...n }),
-    db.delete(notifications).where(and(eq(notifications.userId, userId), notInArray(notifications.id, latest))),
-  ]);
-}
-
-export async function markNotificationsRead(db: Db, userId: number, ids: number[]) {
-  if (ids.length === 0) return;
-  await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)));
 }

@@ -5,7 +5,7 @@ import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from ".
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess } from "./access";
-import { isPremium } from "./auth";
+import { isPremium } from "./plans";
 
 export const FREE_LIMIT_MESSAGE = `Free plan is limited to ${FREE_TIMELINE_LIMIT} timelines. Upgrade to Premium for unlimited timelines.`;
 

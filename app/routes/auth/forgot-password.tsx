@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { ForgotPasswordSchema } from "../../../db/validation";
 import { createMailer } from "../../../worker/lib/mailer";
-import { FORGOT_PASSWORD_MESSAGE, requestPasswordReset } from "../../../worker/services/auth";
+import { FORGOT_PASSWORD_MESSAGE, requestPasswordReset } from "../../../worker/services/password-reset";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";

@@ -2,8 +2,9 @@ import { useEffect } from "react";
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { LoginSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
+import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
-import { clientKey } from "../../../worker/api/context";
+import { SESSION_TTL_MS } from "../../../worker/services/sessions";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
@@ -25,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientKey(request),
     );
     const headers = new Headers();
-    headers.append("Set-Cookie", sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000));
+    headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome back!", description: "You're signed in." }));
     return redirect("/timeline", { headers });
   } catch (error) {

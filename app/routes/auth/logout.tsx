@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { clearSessionCookie } from "../../../worker/lib/cookies";
-import { logout } from "../../../worker/services/auth";
+import { logout } from "../../../worker/services/sessions";
 import { app } from "~/lib/session.server";
 import type { Route } from "./+types/logout";
 

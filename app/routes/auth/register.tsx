@@ -3,6 +3,7 @@ import { Form, Link, redirect, useActionData, useNavigation } from "react-router
 import { RegisterSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import * as auth from "../../../worker/services/auth";
+import { SESSION_TTL_MS } from "../../../worker/services/sessions";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
@@ -20,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const result = await auth.register({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data);
     const headers = new Headers();
-    headers.append("Set-Cookie", sessionCookie(request, result.token, auth.SESSION_TTL_MS / 1000));
+    headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));
     return redirect("/", { headers });
   } catch (error) {

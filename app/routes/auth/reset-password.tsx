@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/validation";
-import * as auth from "../../../worker/services/auth";
+import * as auth from "../../../worker/services/password-reset";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";

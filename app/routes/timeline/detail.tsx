@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { HttpError } from "../../../worker/lib/errors";
-import { isPremium } from "../../../worker/services/auth";
+import { isPremium } from "../../../worker/services/plans";
 import { listEventsForTimeline } from "../../../worker/services/events";
 import { getTimeline } from "../../../worker/services/timelines";
 import { StoryAssistant } from "~/components/story-assistant";

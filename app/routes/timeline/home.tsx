@@ -4,7 +4,7 @@ import { ChevronDown } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { listEventsForTimeline } from "../../../worker/services/events";
-import { isPremium } from "../../../worker/services/auth";
+import { isPremium } from "../../../worker/services/plans";
 import { FREE_TIMELINE_LIMIT } from "../../../db/validation";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { Page, PageHeading } from "~/components/page";

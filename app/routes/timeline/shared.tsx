@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { HttpError } from "../../../worker/lib/errors";
-import { isPremium } from "../../../worker/services/auth";
+import { isPremium } from "../../../worker/services/plans";
 import { openSharedTimeline } from "../../../worker/services/sharing";
 import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";

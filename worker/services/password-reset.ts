@@ -1,0 +1,91 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { sessions, users } from "../../db/schema";
+import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
+import { badRequest } from "../lib/errors";
+import type { Mailer } from "../lib/mailer";
+import { HOUR, isoIn, nowIso } from "../lib/time";
+import type { AuthDeps } from "./auth";
+import { createSession } from "./sessions";
+import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
+
+export const RESET_TOKEN_TTL_MS = HOUR;
+
+export const INVALID_RESET_TOKEN = "This password reset token is invalid or has expired.";
+export const FORGOT_PASSWORD_MESSAGE =
+  "If an account exists with the email you provided, you'll receive an email with a reset token.";
+
+/** Always resolves the same way whether or not the account exists (no account enumeration). */
+export async function requestPasswordReset(
+  db: Db,
+  email: string,
+  origin: string,
+  mailer: Mailer,
+  defer: (p: Promise<unknown>) => void,
+) {
+  const user = await findUserByEmail(db, email);
+  if (!user) return { message: FORGOT_PASSWORD_MESSAGE };
+  const token = randomToken(24);
+  await db
+    .update(users)
+    .set({ resetPasswordToken: await sha256Hex(token), resetPasswordExpires: isoIn(RESET_TOKEN_TTL_MS) })
+    .where(eq(users.id, user.id));
+  const link = `${origin}/auth/reset-password?token=${encodeURIComponent(token)}`;
+  defer(
+    mailer
+      .send({
+        to: user.email,
+        subject: "Reset your StoryWeave password",
+        text:
+          `Someone asked to reset the password of your StoryWeave account.\n\n` +
+          `Open this link within 1 hour to choose a new password:\n${link}\n\n` +
+          `Or enter this reset token on the reset page: ${token}\n\n` +
+          `If it wasn't you, ignore this email: your password stays the same.`,
+      })
+      .catch((error) => console.error("[mail] failed to send reset email:", String(error))),
+  );
+  return { message: FORGOT_PASSWORD_MESSAGE };
+}
+
+async function userForResetToken(db: Db, token: string) {
+  if (!token || token.length > 200) return undefined;
+  return db
+    .select()
+    .from(users)
+    .where(
+      and(eq(users.resetPasswordToken, await sha256Hex(token)), gt(users.resetPasswordExpires, nowIso())),
+    )
+    .get();
+}
+
+export async function isResetTokenValid(db: Db, token: string) {
+  return Boolean(await userForResetToken(db, token.trim()));
+}
+
+/** Single use: the token is cleared, every session revoked, and a fresh one returned. */
+export async function resetPassword(
+  deps: AuthDeps,
+  token: string,
+  password: string,
+  opts: { signIn: boolean } = { signIn: true },
+): Promise<{ token: string | null; user: PublicUser }> {
+  const { db } = deps;
+  const user = await userForResetToken(db, token.trim());
+  if (!user) throw badRequest(INVALID_RESET_TOKEN);
+  const hashedPassword = await hashPassword(password, deps.secret);
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ hashedPassword, resetPasswordToken: null, resetPasswordExpires: null, lastLogin: nowIso(), updatedAt: nowIso() })
+      // The token in the WHERE makes a concurrent second use of the same token a no-op.
+      .where(and(eq(users.id, user.id), eq(users.resetPasswordToken, user.resetPasswordToken!)))
+      .returning(),
+    db.delete(sessions).where(eq(sessions.userId, user.id)),
+  ]);
+  if (!updated[0]) throw badRequest(INVALID_RESET_TOKEN);
+  return {
+    token: opts.signIn ? await createSession(db, user.id) : null,
+    user: toPublicUser(updated[0]),
+  };
+}
+
