@@ -1,11 +1,9 @@
 import { Hono } from "hono";
 import { CharacterSchema, EnhanceSchema, IdeasSchema, OpenAIKeySchema, SuggestPlotSchema } from "../../db/validation";
-import { parseSuggestion } from "../../app/lib/suggestion";
 import { HttpError } from "../lib/errors";
 import * as ai from "../services/ai";
-import { listEventsForTimeline } from "../services/events";
 import { setSecret } from "../services/settings";
-import { requireTimelineAccess } from "../services/access";
+import { suggestPlot } from "../services/story-ai";
 import { type ApiEnv, jsonBody, requireAdmin, requireAuth } from "./context";
 
 const session = (c: { var: ApiEnv["Variables"] }) => {
@@ -44,13 +42,7 @@ export const aiApi = new Hono<ApiEnv>()
     return c.json({ success: true, result: result.text, usage: result.usage });
   })
   .post("/story/suggest-plot", jsonBody(SuggestPlotSchema), async (c) => {
-    const { timelineId, prompt } = c.req.valid("json");
-    const s = session(c);
-    // Strangers get 404 like the timeline API; viewers may not use the Story Assistant.
-    const { timeline } = await requireTimelineAccess(c.var.db, s.user, timelineId, "collaborator", c.req.query("share"));
-    const events = await listEventsForTimeline(c.var.db, timelineId);
-    const { text, usage } = await ai.runTool(c.var.db, c.env, s, "plot", ai.plotContext(timeline, events, prompt));
-    const suggestion = parseSuggestion(text) ?? { title: "Untitled suggestion", content: "No content provided" };
+    const { suggestion, text, usage } = await suggestPlot(c.var.db, c.env, session(c), c.req.valid("json"), c.req.query("share"));
     return c.json({ suggestion, text, usage });
   })
   .get("/test/openai", async (c) => c.json(await ai.testConnection(c.var.db, c.env)))

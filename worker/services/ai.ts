@@ -119,27 +119,6 @@ export async function saveIdea(db: Db, user: User, prompt: string, content: stri
   await db.insert(ideas).values({ userId: user.id, prompt, content });
 }
 
-/** The timeline as context for a plot suggestion, capped so a long timeline stays affordable. */
-export function plotContext(
-  timeline: { title: string; description: string | null },
-  events: { title: string; content: string }[],
-  prompt: string,
-) {
-  const MAX_EVENTS = 40;
-  const MAX_CHARS = 6000;
-  const recent = events.slice(-MAX_EVENTS);
-  let body = recent.map((e, i) => `${events.length - recent.length + i + 1}. ${e.title}: ${e.content.replace(/\s+/g, " ").slice(0, 300)}`).join("\n");
-  if (body.length > MAX_CHARS) body = `…${body.slice(-MAX_CHARS)}`;
-  return [
-    `Story: ${timeline.title}`,
-    timeline.description ? `About: ${timeline.description.slice(0, 1000)}` : null,
-    events.length ? `Events so far (${events.length}${events.length > recent.length ? `, latest ${recent.length} shown` : ""}):\n${body}` : "No events yet.",
-    `What the writer asks: ${prompt}`,
-  ]
-    .filter(Boolean)
-    .join("\n\n");
-}
-
 /** GET /api/test/openai: a tiny uncounted request that shows what the server sees. */
 export async function testConnection(db: Db, env: Env) {
   const status = await aiStatus(db, env);
