@@ -1,10 +1,9 @@
 import { Hono } from "hono";
-import { CharacterSchema, EnhanceSchema, IdeasSchema, OpenAIKeySchema, SuggestPlotSchema } from "../../db/validation";
+import { CharacterSchema, EnhanceSchema, IdeasSchema, SuggestPlotSchema } from "../../db/validation";
 import { HttpError } from "../lib/errors";
 import * as ai from "../services/ai";
-import { setSecret } from "../services/settings";
 import { suggestPlot } from "../services/story-ai";
-import { type ApiEnv, jsonBody, requireAdmin, requireAuth } from "./context";
+import { type ApiEnv, jsonBody, requireAuth } from "./context";
 
 const session = (c: { var: ApiEnv["Variables"] }) => {
   if (!c.var.session) throw new HttpError(401, "Not authenticated");
@@ -12,7 +11,7 @@ const session = (c: { var: ApiEnv["Variables"] }) => {
 };
 
 /**
- * AI calls (SPEC.md §7, DESIGN.md §6) and the admin-only OpenAI configuration (DESIGN.md §8).
+ * AI calls (SPEC.md §7, DESIGN.md §6); the admin-only OpenAI configuration is in admin.ts.
  * Mounted at the API root, so each route carries its full path below /api.
  */
 export const aiApi = new Hono<ApiEnv>()
@@ -21,8 +20,6 @@ export const aiApi = new Hono<ApiEnv>()
   .use("/story/*", requireAuth)
   .use("/ai/*", requireAuth)
   .use("/test/*", requireAuth)
-  .use("/config/openai-status", requireAdmin)
-  .use("/config/openai-key", requireAdmin)
   .get("/ai/usage", (c) => c.json(ai.usageOf(session(c))))
   .post("/ideas/generate", jsonBody(IdeasSchema), async (c) => {
     const { prompt } = c.req.valid("json");
@@ -45,13 +42,4 @@ export const aiApi = new Hono<ApiEnv>()
     const { suggestion, text, usage } = await suggestPlot(c.var.db, c.env, session(c), c.req.valid("json"), c.req.query("share"));
     return c.json({ suggestion, text, usage });
   })
-  .get("/test/openai", async (c) => c.json(await ai.testConnection(c.var.db, c.env)))
-  .get("/config/openai-status", async (c) => {
-    const { configured, source, model } = await ai.aiStatus(c.var.db, c.env);
-    return c.json({ configured, source, model });
-  })
-  .post("/config/openai-key", jsonBody(OpenAIKeySchema), async (c) => {
-    await setSecret(c.var.db, c.env, "OPENAI_API_KEY", c.req.valid("json").apiKey);
-    const { configured, source } = await ai.aiStatus(c.var.db, c.env);
-    return c.json({ success: true, message: "OpenAI API key configured successfully", configured, source });
-  });
+  .get("/test/openai", async (c) => c.json(await ai.testConnection(c.var.db, c.env)));

@@ -7,6 +7,7 @@ import { limits } from "../../db/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
 import { authenticate } from "../services/sessions";
+import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
@@ -34,8 +35,10 @@ export const api = new Hono<ApiEnv>()
   .route("/auth", authApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
-  .route("/", aiApi)
-  .route("/", billingApi);
+  .route("/subscription", billingApi)
+  .route("/admin", adminApi)
+  .route("/config", configApi)
+  .route("/", aiApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 
