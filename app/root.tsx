@@ -15,6 +15,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { HelpAssistant } from "./components/help-assistant";
 import { TopNav } from "./components/top-nav";
+import { messages } from "../db/validation";
 import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
@@ -116,7 +117,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let title = "Something went wrong";
-  let details = "An unexpected error occurred";
+  let details: string = messages.unexpected;
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) {
       title = "404 Page Not Found";

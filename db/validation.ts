@@ -16,6 +16,7 @@ export const messages = {
   characterDescription: "Please enter a character description",
   apiKey: "Please enter an API key",
   stripeKeys: "Please enter both Stripe keys",
+  unexpected: "An unexpected error occurred",
 } as const;
 
 // Bounds from DESIGN.md §4.

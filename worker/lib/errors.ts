@@ -1,3 +1,5 @@
+import { messages } from "../../db/validation";
+
 /** An error with a status and a message safe to show to the user (DESIGN.md §4). */
 export class HttpError extends Error {
   constructor(
@@ -20,4 +22,4 @@ export const conflict = (message: string, extra?: Record<string, unknown>) =>
 export const tooMany = (message: string, retryAfterSeconds?: number) =>
   new HttpError(429, message, retryAfterSeconds ? { retryAfter: retryAfterSeconds } : undefined);
 
-export const UNEXPECTED = "An unexpected error occurred";
+export const UNEXPECTED = messages.unexpected;
