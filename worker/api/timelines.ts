@@ -13,7 +13,7 @@ import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
 import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
-import { idParam } from "./params";
+import { idParam, shareQuery } from "./params";
 
 const by = (user: { id: number; name: string | null; email: string }) => ({
   userId: user.id,
@@ -54,9 +54,9 @@ export const timelinesApi = new Hono<ApiEnv>()
     notifyRoom(c.env, c.executionCtx, id, { action: "access-changed", by: by(user), userId });
     return c.json(result);
   })
-  .get("/:id", async (c) => {
+  .get("/:id", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.query("share")));
+    return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
   .patch("/:id", jsonBody(UpdateTimelineSchema), async (c) => {
     const user = currentUser(c);
@@ -72,24 +72,24 @@ export const timelinesApi = new Hono<ApiEnv>()
     notifyRoom(c.env, c.executionCtx, id, { action: "timeline-deleted", by: by(user) });
     return c.json(result);
   })
-  .get("/:id/events", async (c) => {
+  .get("/:id/events", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.query("share")));
+    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
-  .post("/:id/events", jsonBody(CreateEventSchema), async (c) => {
+  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), async (c) => {
     const user = currentUser(c);
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const event = await eventsService.createEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
+    const event = await eventsService.createEvent(c.var.db, user, id, c.req.valid("json"), c.req.valid("query").share);
     notifyRoom(c.env, c.executionCtx, id, { action: "added", by: by(user), subject: event.title });
     return c.json(event, 201);
   });
 
 export const eventsApi = new Hono<ApiEnv>()
   .use(requireAuth)
-  .patch("/:id", jsonBody(UpdateEventSchema), async (c) => {
+  .patch("/:id", shareQuery, jsonBody(UpdateEventSchema), async (c) => {
     const user = currentUser(c);
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    const result = await eventsService.updateEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
+    const result = await eventsService.updateEvent(c.var.db, user, id, c.req.valid("json"), c.req.valid("query").share);
     if (result.moved || result.edited) {
       notifyRoom(c.env, c.executionCtx, result.event.timelineId, {
         action: result.moved && !result.edited ? "reordered" : "edited",
@@ -99,10 +99,10 @@ export const eventsApi = new Hono<ApiEnv>()
     }
     return c.json(result.event);
   })
-  .delete("/:id", async (c) => {
+  .delete("/:id", shareQuery, async (c) => {
     const user = currentUser(c);
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    const result = await eventsService.deleteEvent(c.var.db, user, id, c.req.query("share"));
+    const result = await eventsService.deleteEvent(c.var.db, user, id, c.req.valid("query").share);
     notifyRoom(c.env, c.executionCtx, result.timelineId, { action: "deleted", by: by(user) });
     return c.json({ success: true });
   });
