@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { Db } from "../db/client";
 import type { Env } from "../worker/env";
 import type { RequestAuth } from "../worker/lib/request-auth";
+import type { RoomNotifier } from "../worker/lib/room";
 
 export type AppContext = {
   env: Env;
@@ -11,6 +12,8 @@ export type AppContext = {
   nonce: string;
   /** Resolved once per request by the Worker (one D1 query). */
   auth: RequestAuth;
+  /** Tells a timeline's room about a write a loader or action made (services call it). */
+  room: RoomNotifier;
 };
 
 export const appContext = createContext<AppContext>();

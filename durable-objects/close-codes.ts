@@ -1,6 +1,14 @@
-/** Application close codes: the client learns why without an HTTP status (STACK.md). Zod-free, for the browser. */
+// Zod-free constants of the room protocol, for the browser bundle (protocol.ts re-exports them).
+
+/**
+ * Application close codes. Behind the Cloudflare Vite plugin a Worker's non-101 answer to an upgrade
+ * reaches the browser as a dropped connection, so the room accepts and then closes with a reason.
+ */
 export const CloseCodes = {
   unauthenticated: 4401,
   accessRemoved: 4403,
   timelineDeleted: 4404,
 } as const;
+
+/** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */
+export const ROOM_CONNECTION_HEADER = "X-Room-Connection";

@@ -6,6 +6,7 @@ import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess } from "./access";
 import { isPremium } from "./auth";
+import { type Deps, authorOf } from "./deps";
 
 export const FREE_TIMELINE_LIMIT = 3;
 export const FREE_LIMIT_MESSAGE =
@@ -96,19 +97,21 @@ export async function getTimeline(db: Db, user: User, timelineId: number, shareC
   return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares);
 }
 
-export async function updateTimeline(db: Db, user: User, timelineId: number, input: UpdateTimeline) {
+export async function updateTimeline({ db, room }: Deps, user: User, timelineId: number, input: UpdateTimeline) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   const changes: Partial<Timeline> = { updatedAt: nowIso() };
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
+  room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false);
 }
 
 /** Cascades to events, shares and notifications (foreign keys). */
-export async function deleteTimeline(db: Db, user: User, timelineId: number) {
+export async function deleteTimeline({ db, room }: Deps, user: User, timelineId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   await db.delete(timelines).where(eq(timelines.id, timelineId));
+  room(timelineId, { action: "timeline-deleted", by: authorOf(user) });
   return { success: true };
 }
 
