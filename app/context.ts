@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { Db } from "../db/client";
 import type { Env } from "../worker/env";
+import type { RoomNotifier } from "../worker/lib/room";
 import type { RequestAuth } from "../worker/services/sessions";
 
 export type AppContext = {
@@ -11,6 +12,8 @@ export type AppContext = {
   nonce: string;
   /** Resolved once per request by the Worker (one D1 query). */
   auth: RequestAuth;
+  /** Tells a timeline's room about a write a loader or action made (services call it). */
+  room: RoomNotifier;
 };
 
 export const appContext = createContext<AppContext>();

@@ -1,9 +1,14 @@
+// Zod-free constants of the room protocol, for the browser bundle (protocol.ts re-exports them).
+
 /**
- * Application close codes (4000–4999 are free for applications): a WebSocket close carries no HTTP
- * status, so the code tells the client why the room closed. Zod-free, for the browser.
+ * Application close codes. Behind the Cloudflare Vite plugin a Worker's non-101 answer to an upgrade
+ * reaches the browser as a dropped connection, so the room accepts and then closes with a reason.
  */
 export const CloseCodes = {
   unauthenticated: 4401,
   accessRemoved: 4403,
   timelineDeleted: 4404,
 } as const;
+
+/** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */
+export const ROOM_CONNECTION_HEADER = "X-Room-Connection";

@@ -69,4 +69,26 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 
-export { CloseCodes } from "./close-codes";
+/**
+ * What a write tells the timeline's room (DO RPC from the services, never from a client). The room
+ * turns it into a `sync` for everyone but the author's own connection, and a notification.
+ */
+export type RoomChange = {
+  action:
+    | "added"
+    | "edited"
+    | "deleted"
+    | "reordered"
+    | "timeline-updated"
+    | "timeline-deleted"
+    | "access-granted"
+    | "access-revoked";
+  by: { userId: number; userName: string };
+  subject?: string;
+  /** access-revoked: the user whose open connections are closed. */
+  userId?: number;
+  /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
+  origin?: string;
+};
+
+export { CloseCodes, ROOM_CONNECTION_HEADER } from "./close-codes";

@@ -1,6 +1,4 @@
 import { type Connection, type ConnectionContext, Server } from "partyserver";
-import type { Env } from "../worker/env";
-import type { RoomChange } from "../worker/lib/room";
 import {
   type AccessMode,
   AccessModeSchema,
@@ -9,6 +7,7 @@ import {
   MAX_MESSAGE_BYTES,
   MAX_MESSAGES_PER_SECOND,
   type PresenceUser,
+  type RoomChange,
   type RoomNotification,
   type ServerMessage,
 } from "./protocol";
@@ -30,14 +29,15 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   reordered: (n, s) => `${n} moved "${s ?? "an event"}"`,
   "timeline-updated": (n) => `${n} updated the timeline details`,
   "timeline-deleted": (n) => `${n} deleted this timeline`,
-  "access-changed": (n) => `${n} changed who can access this timeline`,
+  "access-granted": (n) => `${n} changed who can access this timeline`,
+  "access-revoked": (n) => `${n} changed who can access this timeline`,
 };
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
  * typing. Everything durable lives in D1 (DESIGN.md §1).
  */
-export class TimelineRoom extends Server<Env> {
+export class TimelineRoom extends Server {
   static options = { hibernate: true };
 
   /** Per-connection message timestamps for flood control (in memory; resetting on wake is fine). */
@@ -112,17 +112,20 @@ export class TimelineRoom extends Server<Env> {
     this.rates.delete(connection.id);
   }
 
-  /** DO RPC from the Worker after a REST mutation of the timeline or its events. */
+  /**
+   * DO RPC from the services after a write to the timeline or its events: everyone resyncs except
+   * the author's own connection (its state already shows the change; its other tabs do resync).
+   */
   async notifySync(change: RoomChange) {
-    if (change.action === "access-changed" && change.userId) {
+    if (change.action === "access-revoked" && change.userId) {
       for (const c of this.userConnections(change.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
     }
     if (change.action === "timeline-deleted") {
       for (const c of this.getConnections<ConnState>()) c.close(CloseCodes.timelineDeleted, "Timeline deleted");
       return;
     }
-    this.broadcast(JSON.stringify({ type: "sync" } satisfies ServerMessage));
-    if (change.action !== "access-changed") {
+    this.broadcast(JSON.stringify({ type: "sync" } satisfies ServerMessage), change.origin ? [change.origin] : []);
+    if (change.action !== "access-granted" && change.action !== "access-revoked") {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);
       this.notify(
         { type: change.action, title: "Timeline updated", message: actionText[change.action](change.by.userName, change.subject), userId: change.by.userId },

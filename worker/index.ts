@@ -6,6 +6,7 @@ import type { Env } from "./env";
 import { meterD1, serverTiming } from "./lib/d1-meter";
 import { UNEXPECTED } from "./lib/errors";
 import { isCrossSiteMutation } from "./lib/request-auth";
+import { createRoomNotifier } from "./lib/room";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
 import { handleRoomUpgrade } from "./room-upgrade";
 import { authenticate } from "./services/sessions";
@@ -31,7 +32,7 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, nonce: s
   const db = createDb(env.DB);
   const auth = await authenticate(request, db, (p) => ctx.waitUntil(p));
   const context = new RouterContextProvider();
-  context.set(appContext, { env, ctx, db, nonce, auth });
+  context.set(appContext, { env, ctx, db, nonce, auth, room: createRoomNotifier(env, ctx, request) });
   return requestHandler(request, context);
 }
 

@@ -1,6 +1,6 @@
 import { PartySocket } from "partysocket";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { CloseCodes } from "../../durable-objects/close-codes";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
 import { showToast } from "~/lib/toast";
 
@@ -12,7 +12,7 @@ type Options = {
   timelineId: number;
   shareCode?: string | null;
   myUserId: number;
-  /** The server says data changed (a REST mutation, a reorder, or we reconnected). */
+  /** The server says someone else changed data (any write but our own), or we reconnected. */
   onSync: () => void;
   /** Someone else typed into an event: show their text (SPEC.md §4). */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
@@ -29,6 +29,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   const [users, setUsers] = useState<PresenceUser[]>([]);
   const [notifications, setNotifications] = useState<RoomNotification[]>([]);
   const [editing, setEditing] = useState<Record<number, number>>({});
+  const [connectionId, setConnectionId] = useState<string | null>(null);
   const socketRef = useRef<PartySocket | null>(null);
   const handlers = useRef({ onSync, onRemoteChange, onAccessLost });
   handlers.current = { onSync, onRemoteChange, onAccessLost };
@@ -44,6 +45,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
       maxReconnectionDelay: 10_000,
     });
     socketRef.current = socket;
+    setConnectionId(socket.id);
 
     socket.addEventListener("open", () => {
       setConnected(true);
@@ -84,13 +86,10 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           handlers.current.onSync();
           break;
         case "change":
-          if (msg.userId === myUserId) break;
-          if (msg.change.type === "position") {
-            handlers.current.onSync();
-          } else {
-            handlers.current.onRemoteChange(msg.eventId, msg.change);
-            setEditing((e) => ({ ...e, [msg.eventId]: Date.now() + EDITING_INDICATOR_MS }));
-          }
+          // Live typing only: a move reaches us as the server's `sync` after it is saved.
+          if (msg.userId === myUserId || msg.change.type === "position") break;
+          handlers.current.onRemoteChange(msg.eventId, msg.change);
+          setEditing((e) => ({ ...e, [msg.eventId]: Date.now() + EDITING_INDICATOR_MS }));
           break;
         case "notification":
           if (msg.notification.userId === myUserId) break;
@@ -103,6 +102,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
 
     return () => {
       socketRef.current = null;
+      setConnectionId(null);
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: "leave", timelineId }));
       socket.close();
     };
@@ -131,7 +131,16 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
 
   const isEditedByOthers = useCallback((eventId: number) => (editing[eventId] ?? 0) > Date.now(), [editing]);
 
-  return { connected, users, notifications, isEditedByOthers, sendChange };
+  /**
+   * Headers for this page's writes: they name our room connection, so the server's resync leaves
+   * it out (our own state already shows the change) while our other tabs still get it.
+   */
+  const writeHeaders = useMemo(
+    (): Record<string, string> => (connectionId ? { [ROOM_CONNECTION_HEADER]: connectionId } : {}),
+    [connectionId],
+  );
+
+  return { connected, users, notifications, isEditedByOthers, sendChange, writeHeaders };
 }
 
 /**

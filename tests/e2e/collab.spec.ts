@@ -120,6 +120,50 @@ test.describe("live collaboration", () => {
     await other.context.close();
   });
 
+  test("one move, one signal: the other writer reloads once, the mover not at all", async ({ page, browser, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
+    const collab = await createUser(request, { name: "Cole Collab" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const other = await writerPage(browser, collab);
+    await openTimeline(other.page, timeline.id);
+    await expect(page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
+    await expect(other.page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
+    await page.waitForTimeout(500);
+
+    // Every reload of the page's data is one single-fetch request for /timeline/{id}.data.
+    const dataLoads = (p: Page) => {
+      const urls: string[] = [];
+      p.on("request", (r) => {
+        if (new URL(r.url()).pathname.endsWith(".data")) urls.push(r.url());
+      });
+      return urls;
+    };
+    const moverLoads = dataLoads(page);
+    const otherLoads = dataLoads(other.page);
+
+    await page.getByRole("button", { name: "Reorder Dusk" }).focus();
+    await page.keyboard.press("Space");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowUp");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("Space");
+    await expect(cardTitles(page)).toHaveText(["Dawn", "Dusk", "Noon"]);
+    await expect(cardTitles(other.page)).toHaveText(["Dawn", "Dusk", "Noon"]);
+    await expect(other.page.getByText('Olive Owner moved "Dusk"')).toBeVisible();
+    // Give any late second signal time to arrive before counting.
+    await page.waitForTimeout(1500);
+    expect(moverLoads).toEqual([]);
+    expect(otherLoads).toHaveLength(1);
+    // The move was saved: a fresh load shows the same order.
+    await page.reload();
+    await expect(cardTitles(page)).toHaveText(["Dawn", "Dusk", "Noon"]);
+    expect(other.errors).toEqual([]);
+    await other.context.close();
+  });
+
   test("a viewer sees no edit controls; a removed collaborator loses access at once", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
     const viewer = await createUser(request, { name: "Vera Viewer" });

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { ORIGIN, call, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
+import { ORIGIN, call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
 
 type Msg = { type: string; [k: string]: any };
 
@@ -17,8 +17,12 @@ async function upgrade(path: string, token?: string, extraHeaders: Record<string
 }
 
 /** Opens a room socket and records every server message. */
-async function connect(timelineId: number, token: string, share?: string) {
-  const res = await upgrade(`/ws/${timelineId}${share ? `?share=${share}` : ""}`, token);
+async function connect(timelineId: number, token: string, share?: string, connectionId?: string) {
+  const query = new URLSearchParams();
+  if (share) query.set("share", share);
+  // partysocket names its connection with `_pk`; the page sends that id with its writes.
+  if (connectionId) query.set("_pk", connectionId);
+  const res = await upgrade(`/ws/${timelineId}${query.size ? `?${query}` : ""}`, token);
   expect(res.status).toBe(101);
   const ws = res.webSocket!;
   const messages: Msg[] = [];
@@ -218,5 +222,53 @@ describe("REST mutations reach the room", () => {
     expect(c.closed.code).toBe(4403);
     expect((await upgrade(`/ws/${timelineId}`, collab.token)).status).toBe(403);
     expect((await call("GET", `/api/timelines/${timelineId}/events`, { token: collab.token })).status).toBe(404);
+  });
+
+  it("one move, one signal: every other connection gets exactly one sync, the mover's none", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const collab = await registerUser({ name: "Cora" });
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const events = [];
+    for (const title of ["A", "B", "C"]) events.push(await createEvent(owner.token, timelineId, { title }));
+    const mover = await connect(timelineId, owner.token, undefined, "owner-tab-1");
+    const moverOtherTab = await connect(timelineId, owner.token, undefined, "owner-tab-2");
+    const other = await connect(timelineId, collab.token);
+    await other.waitFor((m) => m.type === "presence" && m.presence.users.length === 2);
+    await sleep(100);
+    for (const s of [mover, moverOtherTab, other]) s.clear();
+
+    const res = await call("PATCH", `/api/events/${events[2].id}`, {
+      token: owner.token,
+      body: { position: 0 },
+      headers: { "X-Room-Connection": "owner-tab-1" },
+    });
+    expect(res.status).toBe(200);
+    await other.waitFor((m) => m.type === "sync", "sync to the collaborator");
+    await moverOtherTab.waitFor((m) => m.type === "sync", "sync to the mover's other tab");
+    await sleep(300);
+    const syncs = (s: { messages: Msg[] }) => s.messages.filter((m) => m.type === "sync").length;
+    expect(syncs(other)).toBe(1);
+    expect(syncs(moverOtherTab)).toBe(1);
+    expect(syncs(mover)).toBe(0);
+    // Nobody else is told the change twice (no relayed position `change` from the server).
+    expect(other.messages.filter((m) => m.type === "change")).toEqual([]);
+    expect(other.messages.filter((m) => m.type === "notification").map((m) => m.notification.message)).toEqual(['Olive Owner moved "C"']);
+    for (const s of [mover, moverOtherTab, other]) s.ws.close();
+  });
+
+  it("opening a share link tells the room once (a new share row), and a revisit tells nobody", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const link = await call("POST", `/api/timelines/${timelineId}/share`, { token: owner.token, body: { role: "collaborator" } });
+    expect(link.status).toBe(200);
+    const o = await connect(timelineId, owner.token);
+    await o.waitFor((m) => m.type === "presence");
+    o.clear();
+    const guest = await registerUser({ name: "Gina" });
+    expect((await call("GET", `/api/timelines/shared/${link.json.shareCode}`, { token: guest.token })).status).toBe(200);
+    await o.waitFor((m) => m.type === "sync", "sync after a new share row");
+    expect((await call("GET", `/api/timelines/shared/${link.json.shareCode}`, { token: guest.token })).status).toBe(200);
+    await sleep(300);
+    expect(o.messages.filter((m) => m.type === "sync").length).toBe(1);
+    o.ws.close();
   });
 });

@@ -6,6 +6,7 @@ import { firstIssue } from "../../db/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import type { AuthVia } from "../lib/request-auth";
+import type { RoomNotifier } from "../lib/room";
 import type { SessionUser } from "../services/sessions";
 
 export type ApiEnv = {
@@ -15,8 +16,12 @@ export type ApiEnv = {
     session: SessionUser | null;
     authVia: AuthVia | null;
     token: string | null;
+    room: RoomNotifier;
   };
 };
+
+/** The services' dependencies for a write: the database and the request's room notifier. */
+export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room });
 
 /** Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. */
 export const jsonBody = <T extends z.ZodType>(schema: T) =>

@@ -6,6 +6,7 @@ import { createDb } from "../../db/client";
 import { limits } from "../../db/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
+import { createRoomNotifier } from "../lib/room";
 import { authenticate } from "../services/sessions";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
@@ -26,6 +27,7 @@ export const api = new Hono<ApiEnv>()
     if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");
     const db = createDb(c.env.DB);
     c.set("db", db);
+    c.set("room", createRoomNotifier(c.env, c.executionCtx, c.req.raw));
     const auth = await authenticate(c.req.raw, db, (p) => c.executionCtx.waitUntil(p));
     c.set("session", auth.session);
     c.set("authVia", auth.via);

@@ -7,18 +7,12 @@ import {
   UpdateEventSchema,
   UpdateTimelineSchema,
 } from "../../db/validation";
-import { notifyRoom } from "../lib/room";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
-import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
-import { idParam } from "./params";
-
-const by = (user: { id: number; name: string | null; email: string }) => ({
-  userId: user.id,
-  userName: user.name ?? user.email,
-});
+import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
+import { idParam, shareQuery } from "./params";
 
 export const timelinesApi = new Hono<ApiEnv>()
   .use(requireAuth)
@@ -28,7 +22,7 @@ export const timelinesApi = new Hono<ApiEnv>()
     return c.json(timeline, 201);
   })
   .get("/shared/:shareCode", async (c) => {
-    return c.json(await sharing.openSharedTimeline(c.var.db, currentUser(c), c.req.param("shareCode")));
+    return c.json(await sharing.openSharedTimeline(deps(c), currentUser(c), c.req.param("shareCode")));
   })
   .post("/:id/share", jsonBody(ShareLinkSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
@@ -39,70 +33,45 @@ export const timelinesApi = new Hono<ApiEnv>()
     return c.json(await sharing.listShares(c.var.db, currentUser(c), id));
   })
   .post("/:id/share-with-user", jsonBody(ShareWithUserSchema), async (c) => {
-    const user = currentUser(c);
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const share = await sharing.shareWithUser(c.var.db, user, id, c.req.valid("json"));
-    notifyRoom(c.env, c.executionCtx, id, { action: "access-changed", by: by(user), userId: share.sharedWithUserId });
-    return c.json(share, 201);
+    return c.json(await sharing.shareWithUser(deps(c), currentUser(c), id, c.req.valid("json")), 201);
   })
   .delete("/:id/shares/:userId", async (c) => {
-    const user = currentUser(c);
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const userId = idParam(c.req.param("userId"), "Share not found");
-    const result = await sharing.removeShare(c.var.db, user, id, userId);
-    // Access ends at once: the room closes that user's open connections.
-    notifyRoom(c.env, c.executionCtx, id, { action: "access-changed", by: by(user), userId });
-    return c.json(result);
+    return c.json(await sharing.removeShare(deps(c), currentUser(c), id, userId));
   })
-  .get("/:id", async (c) => {
+  .get("/:id", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.query("share")));
+    return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
   .patch("/:id", jsonBody(UpdateTimelineSchema), async (c) => {
-    const user = currentUser(c);
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const timeline = await timelinesService.updateTimeline(c.var.db, user, id, c.req.valid("json"));
-    notifyRoom(c.env, c.executionCtx, id, { action: "timeline-updated", by: by(user), subject: timeline.title });
-    return c.json(timeline);
+    return c.json(await timelinesService.updateTimeline(deps(c), currentUser(c), id, c.req.valid("json")));
   })
   .delete("/:id", async (c) => {
-    const user = currentUser(c);
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const result = await timelinesService.deleteTimeline(c.var.db, user, id);
-    notifyRoom(c.env, c.executionCtx, id, { action: "timeline-deleted", by: by(user) });
-    return c.json(result);
+    return c.json(await timelinesService.deleteTimeline(deps(c), currentUser(c), id));
   })
-  .get("/:id/events", async (c) => {
+  .get("/:id/events", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.query("share")));
+    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
-  .post("/:id/events", jsonBody(CreateEventSchema), async (c) => {
-    const user = currentUser(c);
+  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const event = await eventsService.createEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
-    notifyRoom(c.env, c.executionCtx, id, { action: "added", by: by(user), subject: event.title });
+    const event = await eventsService.createEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(event, 201);
   });
 
 export const eventsApi = new Hono<ApiEnv>()
   .use(requireAuth)
-  .patch("/:id", jsonBody(UpdateEventSchema), async (c) => {
-    const user = currentUser(c);
+  .patch("/:id", shareQuery, jsonBody(UpdateEventSchema), async (c) => {
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    const result = await eventsService.updateEvent(c.var.db, user, id, c.req.valid("json"), c.req.query("share"));
-    if (result.moved || result.edited) {
-      notifyRoom(c.env, c.executionCtx, result.event.timelineId, {
-        action: result.moved && !result.edited ? "reordered" : "edited",
-        by: by(user),
-        subject: result.event.title,
-      });
-    }
+    const result = await eventsService.updateEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(result.event);
   })
-  .delete("/:id", async (c) => {
-    const user = currentUser(c);
+  .delete("/:id", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    const result = await eventsService.deleteEvent(c.var.db, user, id, c.req.query("share"));
-    notifyRoom(c.env, c.executionCtx, result.timelineId, { action: "deleted", by: by(user) });
+    await eventsService.deleteEvent(deps(c), currentUser(c), id, c.req.valid("query").share);
     return c.json({ success: true });
   });

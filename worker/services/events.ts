@@ -5,6 +5,7 @@ import type { CreateEvent, UpdateEvent } from "../../db/validation";
 import { HttpError, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -61,7 +62,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 
 /** position = the current count, computed inside the INSERT so concurrent adds never collide. */
 export async function createEvent(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   timelineId: number,
   input: CreateEvent,
@@ -82,6 +83,7 @@ export async function createEvent(
     })
     .returning()
     .get();
+  room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
   return toEventView(row);
 }
 
@@ -130,7 +132,7 @@ async function moveEvent(db: Db, event: Pick<Event, "id" | "timelineId">, from: 
 }
 
 export async function updateEvent(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   eventId: number,
   input: UpdateEvent,
@@ -187,11 +189,14 @@ export async function updateEvent(
     }
   }
 
+  if (moved || edited) {
+    room(event.timelineId, { action: moved && !edited ? "reordered" : "edited", by: authorOf(user), subject: latest.title });
+  }
   return { event: latest, moved, edited };
 }
 
 /** Owners only (SPEC.md §2). The gap is closed in the same batch. */
-export async function deleteEvent(db: Db, user: User, eventId: number, shareCode?: string | null) {
+export async function deleteEvent({ db, room }: Deps, user: User, eventId: number, shareCode?: string | null) {
   const { event } = await loadEventWithAccess(db, user, eventId, "owner", shareCode);
   await db.batch([
     db.delete(events).where(eq(events.id, eventId)),
@@ -200,5 +205,6 @@ export async function deleteEvent(db: Db, user: User, eventId: number, shareCode
       .set({ position: sql`${events.position} - 1` })
       .where(and(eq(events.timelineId, event.timelineId), gt(events.position, event.position))),
   ]);
+  room(event.timelineId, { action: "deleted", by: authorOf(user) });
   return { success: true, timelineId: event.timelineId };
 }

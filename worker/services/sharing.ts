@@ -4,6 +4,7 @@ import { type User, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
 import { type Access, TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
 import { addNotification } from "./notifications";
 import { isPremium } from "./plans";
@@ -41,7 +42,7 @@ export async function createShareLink(db: Db, user: User, timelineId: number, ro
  * access through a share row, so the timeline shows up under 'Shared with you'.
  */
 export async function openSharedTimeline(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   shareCode: string,
 ): Promise<{ timeline: TimelineView; events: EventView[]; isShared: true; accessMode: Exclude<Access, "none"> }> {
@@ -50,15 +51,18 @@ export async function openSharedTimeline(
   if (!timeline) throw notFound(TIMELINE_NOT_FOUND);
   const { access } = await requireTimelineAccess(db, user, timeline.id, "viewer", shareCode);
   if (access === "viewer" || access === "collaborator") {
-    await db
+    const written = await db
       .insert(timelineShares)
       .values({ timelineId: timeline.id, sharedByUserId: timeline.userId, sharedWithUserId: user.id, accessLevel: access })
       .onConflictDoUpdate({
         target: [timelineShares.timelineId, timelineShares.sharedWithUserId],
         set: { accessLevel: access },
-        // Never downgrade someone the owner shared with as collaborator.
-        setWhere: sql`${timelineShares.accessLevel} = 'viewer'`,
-      });
+        // Only a viewer is ever raised to collaborator: never a downgrade, and no write on a revisit.
+        setWhere: sql`${timelineShares.accessLevel} = 'viewer' AND excluded.access_level = 'collaborator'`,
+      })
+      .returning({ id: timelineShares.id })
+      .get();
+    if (written) room(timeline.id, { action: "access-granted", by: authorOf(user), userId: user.id });
   }
   const mode = access as Exclude<Access, "none">;
   return {
@@ -70,7 +74,7 @@ export async function openSharedTimeline(
 }
 
 export async function shareWithUser(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   timelineId: number,
   input: { userEmail: string; accessLevel: "viewer" | "collaborator" },
@@ -96,6 +100,7 @@ export async function shareWithUser(
     relatedType: "timeline",
     timelineId,
   });
+  room(timelineId, { action: "access-granted", by: authorOf(user), userId: recipient.id });
   return {
     id: share.id,
     sharedWithUserId: recipient.id,
@@ -129,7 +134,7 @@ export async function listShares(db: Db, user: User, timelineId: number): Promis
 }
 
 /** Owners may always revoke, premium or not. */
-export async function removeShare(db: Db, user: User, timelineId: number, sharedWithUserId: number) {
+export async function removeShare({ db, room }: Deps, user: User, timelineId: number, sharedWithUserId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   const removed = await db
     .delete(timelineShares)
@@ -137,5 +142,7 @@ export async function removeShare(db: Db, user: User, timelineId: number, shared
     .returning({ id: timelineShares.id })
     .get();
   if (!removed) throw notFound("Share not found");
+  // Access ends at once: the room closes that user's open connections.
+  room(timelineId, { action: "access-revoked", by: authorOf(user), userId: sharedWithUserId });
   return { success: true };
 }

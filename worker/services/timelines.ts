@@ -5,6 +5,7 @@ import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from ".
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
 export const FREE_LIMIT_MESSAGE = `Free plan is limited to ${FREE_TIMELINE_LIMIT} timelines. Upgrade to Premium for unlimited timelines.`;
@@ -94,18 +95,20 @@ export async function getTimeline(db: Db, user: User, timelineId: number, shareC
   return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares);
 }
 
-export async function updateTimeline(db: Db, user: User, timelineId: number, input: UpdateTimeline) {
+export async function updateTimeline({ db, room }: Deps, user: User, timelineId: number, input: UpdateTimeline) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   const changes: Partial<Timeline> = { updatedAt: nowIso() };
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
+  room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false);
 }
 
 /** Cascades to events, shares and notifications (foreign keys). */
-export async function deleteTimeline(db: Db, user: User, timelineId: number) {
+export async function deleteTimeline({ db, room }: Deps, user: User, timelineId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   await db.delete(timelines).where(eq(timelines.id, timelineId));
+  room(timelineId, { action: "timeline-deleted", by: authorOf(user) });
   return { success: true };
 }

@@ -14,7 +14,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   try {
-    const shared = await openSharedTimeline(app(context).db, user, params.shareCode);
+    const shared = await openSharedTimeline(app(context), user, params.shareCode);
     return { shared, premium: isPremium(user), userId: user.id };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) {

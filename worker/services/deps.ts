@@ -1,0 +1,12 @@
+import type { Db } from "../../db/client";
+import type { User } from "../../db/schema";
+import type { RoomNotifier } from "../lib/room";
+
+/**
+ * What a service that writes a timeline's data needs: the database and the timeline's room, which
+ * it tells exactly once per write (DESIGN.md §1). The API and the loaders pass the same shape.
+ */
+export type Deps = { db: Db; room: RoomNotifier };
+
+/** The author of a change as collaborators see it. */
+export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });
