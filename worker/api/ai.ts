@@ -7,6 +7,7 @@ import { listEventsForTimeline } from "../services/events";
 import { setSecret } from "../services/settings";
 import { requireTimelineAccess } from "../services/access";
 import { type ApiEnv, jsonBody, requireAdmin, requireAuth } from "./context";
+import { shareQuery } from "./params";
 
 const session = (c: { var: ApiEnv["Variables"] }) => {
   if (!c.var.session) throw new HttpError(401, "Not authenticated");
@@ -43,7 +44,7 @@ export const aiApi = new Hono<ApiEnv>()
     const result = await ai.runTool(c.var.db, c.env, session(c), "character", description);
     return c.json({ success: true, result: result.text, usage: result.usage });
   })
-  .post("/story/suggest-plot", jsonBody(SuggestPlotSchema), async (c) => {
+  .post("/story/suggest-plot", shareQuery, jsonBody(SuggestPlotSchema), async (c) => {
     const { timelineId, prompt } = c.req.valid("json");
     const s = session(c);
     // Strangers get 404 like the timeline API; viewers may not use the Story Assistant.
