@@ -155,3 +155,5 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -45,3 +45,5 @@ export default function Screen() {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -117,3 +117,5 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

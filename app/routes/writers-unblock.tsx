@@ -247,3 +247,5 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
     </div>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -85,3 +85,5 @@ export default function Login() {
     </AuthCard>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -209,3 +209,5 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
