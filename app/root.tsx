@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -13,9 +12,9 @@ import {
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { GeneralErrorBoundary } from "./components/error-boundary";
 import { HelpAssistant } from "./components/help-assistant";
 import { TopNav } from "./components/top-nav";
-import { messages } from "../db/validation";
 import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
@@ -115,25 +114,4 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return <Outlet />;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let details: string = messages.unexpected;
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      title = "404 Page Not Found";
-      details = "The page you're looking for doesn't exist or you don't have access to it.";
-    } else {
-      title = `${error.status} ${error.statusText || "Error"}`;
-      details = typeof error.data === "string" ? error.data : details;
-    }
-  }
-  return (
-    <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold">{title}</h1>
-      <p className="mt-3 text-stone-600">{details}</p>
-      <a href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
-        Go home
-      </a>
-    </main>
-  );
-}
+export { GeneralErrorBoundary as ErrorBoundary };

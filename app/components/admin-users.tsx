@@ -4,8 +4,9 @@ import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
-import { errorToast, showToast } from "~/lib/toast";
+import { useMutation } from "~/hooks/use-mutation";
+import { ApiError, client, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
 import type { PublicUser } from "../../worker/services/users";
 
 const LOAD_FAILED = "Failed to load users. Please verify you have admin access.";
@@ -20,7 +21,7 @@ const cachedUsers = (maxAge: number) => (cached && Date.now() - cached.at < maxA
 async function fetchUsers(): Promise<PublicUser[]> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const users = await api<PublicUser[]>("/api/admin/users");
+      const users = await unwrap(client.api.admin.users.$get());
       cached = { users, at: Date.now() };
       return users;
     } catch (error) {
@@ -66,24 +67,26 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
     if (!cachedUsers(FRESH_MS)) void load();
   }, [load]);
 
+  const setPremium = useMutation(
+    (user: PublicUser) =>
+      unwrap(client.api.admin.users[":id"].premium.$post({ param: { id: String(user.id) }, json: { premium: user.subscriptionTier !== "premium" } })),
+    {
+      success: { title: "Success", description: "User premium status updated successfully" },
+      error: "Failed to update user premium status",
+      // The list is this component's own cache, not loader data.
+      revalidate: false,
+      onSuccess: (updated) =>
+        setUsers((list) => {
+          const next = list?.map((u) => (u.id === updated.id ? updated : u)) ?? null;
+          if (next && cached) cached = { ...cached, users: next };
+          return next;
+        }),
+    },
+  );
   async function togglePremium(user: PublicUser) {
     setPendingId(user.id);
-    try {
-      const updated = await api<PublicUser>(`/api/admin/users/${user.id}/premium`, {
-        method: "POST",
-        body: { premium: user.subscriptionTier !== "premium" },
-      });
-      setUsers((list) => {
-        const next = list?.map((u) => (u.id === updated.id ? updated : u)) ?? null;
-        if (next && cached) cached = { ...cached, users: next };
-        return next;
-      });
-      showToast({ title: "Success", description: "User premium status updated successfully" });
-    } catch (error) {
-      errorToast(errorMessage(error, "Failed to update user premium status"));
-    } finally {
-      setPendingId(null);
-    }
+    await setPremium.run(user);
+    setPendingId(null);
   }
 
   if (failed) {

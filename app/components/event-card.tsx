@@ -22,10 +22,9 @@ type Props = {
   onDelete: () => void;
   /** Called (debounced by the caller) while the writer types, so others see it live. */
   onTyping?: (change: { type: "title" | "content"; value: string }) => void;
-  onEditingChange?: (editing: boolean) => void;
 };
 
-export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, onSave, onDelete, onTyping, onEditingChange }: Props) {
+export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, onSave, onDelete, onTyping }: Props) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(event.title);
   const [content, setContent] = useState(event.content);
@@ -40,8 +39,6 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
       setBaseVersion(event.version);
     }
   }, [editing, event.title, event.content, event.version]);
-
-  useEffect(() => onEditingChange?.(editing), [editing, onEditingChange]);
 
   function startEdit() {
     setTitle(event.title);

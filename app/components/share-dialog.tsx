@@ -5,7 +5,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Input, Label } from "~/components/ui/input";
-import { api, errorMessage } from "~/lib/api";
+import { useMutation } from "~/hooks/use-mutation";
+import { client, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ShareListItem } from "../../worker/services/sharing";
@@ -42,23 +43,19 @@ export function ShareDialog({ open, onOpenChange, timelineId }: { open: boolean;
 function ShareLinkTab({ timelineId }: { timelineId: number }) {
   const [role, setRole] = useState<Role>("collaborator");
   const [code, setCode] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const generate = useCallback(
-    async (nextRole: Role, announce: boolean) => {
-      setPending(true);
-      try {
-        const res = await api<{ shareCode: string }>(`/api/timelines/${timelineId}/share`, { method: "POST", body: { role: nextRole } });
-        setCode(res.shareCode);
-        if (announce) showToast({ title: "Share Link Created", description: "Anyone with the link can open this timeline." });
-      } catch (error) {
-        errorToast(errorMessage(error, "Failed to generate share link"));
-      } finally {
-        setPending(false);
-      }
+  const createLink = useMutation(
+    (nextRole: Role, _announce: boolean) =>
+      unwrap(client.api.timelines[":id"].share.$post({ param: { id: String(timelineId) }, json: { role: nextRole } })),
+    {
+      success: (_, _role, announce) =>
+        announce ? { title: "Share Link Created", description: "Anyone with the link can open this timeline." } : undefined,
+      error: "Failed to generate share link",
+      revalidate: false,
+      onSuccess: (res) => setCode(res.shareCode),
     },
-    [timelineId],
   );
+  const pending = createLink.pending;
+  const generate = createLink.run;
 
   useEffect(() => {
     void generate("collaborator", true);
@@ -117,16 +114,41 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
 function ShareUserTab({ timelineId }: { timelineId: number }) {
   const [email, setEmail] = useState("");
   const [level, setLevel] = useState<Role>("viewer");
-  const [pending, setPending] = useState(false);
   const [shares, setShares] = useState<ShareListItem[]>([]);
 
   const load = useCallback(async () => {
     try {
-      setShares(await api<ShareListItem[]>(`/api/timelines/${timelineId}/shares`));
+      setShares(await unwrap(client.api.timelines[":id"].shares.$get({ param: { id: String(timelineId) } })));
     } catch {
       errorToast("Failed to fetch timeline shares");
     }
   }, [timelineId]);
+
+  const shareWithUser = useMutation(
+    (fields: { userEmail: string; accessLevel: Role }) =>
+      unwrap(client.api.timelines[":id"]["share-with-user"].$post({ param: { id: String(timelineId) }, json: fields })),
+    {
+      success: (share) => ({ title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` }),
+      error: "Failed to share timeline with user",
+      revalidate: false,
+      onSuccess: () => {
+        setEmail("");
+        void load();
+      },
+    },
+  );
+  const pending = shareWithUser.pending;
+
+  const removeShare = useMutation(
+    (share: ShareListItem) =>
+      unwrap(client.api.timelines[":id"].shares[":userId"].$delete({ param: { id: String(timelineId), userId: String(share.sharedWithUserId) } })),
+    {
+      success: (_, share) => ({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` }),
+      error: () => "Failed to remove timeline share",
+      revalidate: false,
+      onSuccess: () => void load(),
+    },
+  );
 
   useEffect(() => {
     void load();
@@ -137,28 +159,10 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
     const { ShareWithUserSchema, firstIssue } = await loadValidation();
     const parsed = ShareWithUserSchema.safeParse({ userEmail: email, accessLevel: level });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
-    setPending(true);
-    try {
-      const share = await api<ShareListItem>(`/api/timelines/${timelineId}/share-with-user`, { method: "POST", body: parsed.data });
-      showToast({ title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` });
-      setEmail("");
-      await load();
-    } catch (error) {
-      errorToast(errorMessage(error, "Failed to share timeline with user"));
-    } finally {
-      setPending(false);
-    }
+    await shareWithUser.run(parsed.data);
   }
 
-  async function remove(share: ShareListItem) {
-    try {
-      await api(`/api/timelines/${timelineId}/shares/${share.sharedWithUserId}`, { method: "DELETE" });
-      showToast({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` });
-      await load();
-    } catch {
-      errorToast("Failed to remove timeline share");
-    }
-  }
+  const remove = (share: ShareListItem) => void removeShare.run(share);
 
   return (
     <div className="space-y-5">

@@ -1,15 +1,14 @@
 import { Lightbulb, Plus, UserRound } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
-import { useRevalidator } from "react-router";
 import { AiText } from "~/components/ai-text";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Label, Textarea } from "~/components/ui/input";
-import { aiErrorToast, aiRequest } from "~/lib/ai";
-import { api, errorMessage } from "~/lib/api";
-import { parseSuggestion } from "~/lib/suggestion";
-import { errorToast, showToast } from "~/lib/toast";
+import { Input, Label, Textarea } from "~/components/ui/input";
+import { useMutation } from "~/hooks/use-mutation";
+import { aiErrorToast } from "~/lib/ai";
+import { client, shareParam, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
 
 const tabClass =
   "flex flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
@@ -40,43 +39,36 @@ export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; 
 }
 
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
-  const revalidator = useRevalidator();
   const [prompt, setPrompt] = useState("");
-  const [suggestion, setSuggestion] = useState("");
-  const [pending, setPending] = useState(false);
-  const [applying, setApplying] = useState(false);
-  const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
+  // The server hands the suggestion over already split (SPEC.md §4 title rules); the writer may edit both parts.
+  const [suggestion, setSuggestion] = useState<{ title: string; content: string } | null>(null);
+  const query = shareParam(shareCode);
 
-  async function suggest() {
-    setPending(true);
-    try {
-      const res = await aiRequest<{ suggestion: { title: string; content: string } }>(`/api/story/suggest-plot${query}`, {
-        timelineId,
-        prompt: prompt.trim(),
-      });
-      setSuggestion(`${res.suggestion.title}\n${res.suggestion.content}`);
-    } catch (error) {
-      aiErrorToast(error, "Failed to get AI suggestion");
-    } finally {
-      setPending(false);
-    }
-  }
-
-  async function apply() {
-    const parsed = parseSuggestion(suggestion);
-    if (!parsed) return;
-    setApplying(true);
-    try {
-      await api(`/api/timelines/${timelineId}/events${query}`, { method: "POST", body: { ...parsed, timelineId, attachments: [] } });
-      showToast({ title: "Suggestion Applied", description: "The AI suggestion has been added to your timeline." });
-      setSuggestion("");
-      revalidator.revalidate();
-    } catch (error) {
-      errorToast(errorMessage(error, "Failed to create event"));
-    } finally {
-      setApplying(false);
-    }
-  }
+  const suggestPlot = useMutation(
+    () => unwrap(client.api.story["suggest-plot"].$post({ query, json: { timelineId, prompt: prompt.trim() } })),
+    {
+      error: (error) => aiErrorToast(error, "Failed to get AI suggestion"),
+      revalidate: false,
+      onSuccess: (res) => setSuggestion(res.suggestion),
+    },
+  );
+  const applySuggestion = useMutation(
+    (event: { title: string; content: string }) =>
+      unwrap(client.api.timelines[":id"].events.$post({ param: { id: String(timelineId) }, query, json: { ...event, timelineId, attachments: [] } })),
+    {
+      success: { title: "Suggestion Applied", description: "The AI suggestion has been added to your timeline." },
+      error: "Failed to create event",
+      onSuccess: () => setSuggestion(null),
+    },
+  );
+  const pending = suggestPlot.pending;
+  const applying = applySuggestion.pending;
+  const suggest = () => void suggestPlot.run();
+  const apply = () => {
+    const title = suggestion?.title.trim();
+    if (!suggestion || !title) return;
+    void applySuggestion.run({ title, content: suggestion.content.trim() || "No content provided" });
+  };
 
   return (
     <div className="space-y-3">
@@ -97,9 +89,16 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
       </Button>
       {suggestion ? (
         <div className="space-y-2">
+          <Label htmlFor="plot-suggestion-title">Suggested title</Label>
+          <Input id="plot-suggestion-title" value={suggestion.title} onChange={(e) => setSuggestion({ ...suggestion, title: e.target.value })} />
           <Label htmlFor="plot-suggestion">Suggestion (edit before applying if you like)</Label>
-          <Textarea id="plot-suggestion" value={suggestion} onChange={(e) => setSuggestion(e.target.value)} className="min-h-[100px]" />
-          <Button variant="outline" className="w-full" onClick={apply} disabled={applying || !suggestion.trim()}>
+          <Textarea
+            id="plot-suggestion"
+            value={suggestion.content}
+            onChange={(e) => setSuggestion({ ...suggestion, content: e.target.value })}
+            className="min-h-[100px]"
+          />
+          <Button variant="outline" className="w-full" onClick={apply} disabled={applying || !suggestion.title.trim()}>
             <Plus aria-hidden="true" className="h-4 w-4" />
             {applying ? "Adding..." : "Add to Timeline"}
           </Button>
@@ -112,22 +111,14 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
   const [profile, setProfile] = useState("");
-  const [pending, setPending] = useState(false);
-
-  async function generate() {
-    setPending(true);
-    try {
-      const res = await aiRequest<{ success: boolean; result: string; error?: string }>("/api/writing/character", {
-        description: description.trim(),
-      });
-      if (!res.success) return errorToast(res.error ?? "Failed to generate character profile");
-      setProfile(res.result);
-    } catch (error) {
-      aiErrorToast(error, "Failed to generate character profile");
-    } finally {
-      setPending(false);
-    }
-  }
+  const character = useMutation(() => unwrap(client.api.writing.character.$post({ json: { description: description.trim() } })), {
+    error: (error) => aiErrorToast(error, "Failed to generate character profile"),
+    revalidate: false,
+    onSuccess: (res: { success: boolean; result: string; error?: string }) =>
+      res.success ? setProfile(res.result) : errorToast(res.error ?? "Failed to generate character profile"),
+  });
+  const pending = character.pending;
+  const generate = () => void character.run();
 
   return (
     <div className="space-y-3">

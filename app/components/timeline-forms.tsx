@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { useMutation } from "~/hooks/use-mutation";
+import { client, shareParam, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { TimelineView } from "../../worker/services/timelines";
@@ -12,7 +13,7 @@ type TimelineDialogProps = {
   onOpenChange: (open: boolean) => void;
   /** Present when editing. */
   timeline?: Pick<TimelineView, "id" | "title" | "description"> | null;
-  onSaved: (timeline: TimelineView) => void;
+  onSaved?: (timeline: TimelineView) => void;
 };
 
 /** 'Create New Timeline' and 'Edit Timeline' share one form. */
@@ -20,7 +21,25 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
   const editing = Boolean(timeline);
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
-  const [pending, setPending] = useState(false);
+  const saveTimeline = useMutation(
+    (fields: { title: string; description: string | null }) =>
+      timeline
+        ? unwrap(client.api.timelines[":id"].$patch({ param: { id: String(timeline.id) }, json: { title: fields.title, description: fields.description ?? "" } }))
+        : unwrap(client.api.timelines.$post({ json: { ...fields, createdAt: new Date().toISOString() } })),
+    {
+      success: { title: "Success", description: editing ? "Timeline updated successfully" : "Timeline created successfully" },
+      error: editing ? "Failed to update timeline" : "Failed to create timeline",
+      // A new timeline is selected, which loads it anyway.
+      revalidate: editing,
+      onSuccess: (saved) => {
+        setTitle("");
+        setDescription("");
+        onOpenChange(false);
+        onSaved?.(saved);
+      },
+    },
+  );
+  const pending = saveTimeline.pending;
 
   useEffect(() => {
     if (open) {
@@ -39,27 +58,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
     }
     const parsed = CreateTimelineSchema.safeParse({ title, description });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
-    setPending(true);
-    try {
-      const saved = editing
-        ? await api<TimelineView>(`/api/timelines/${timeline!.id}`, {
-            method: "PATCH",
-            body: { title: parsed.data.title, description: parsed.data.description ?? "" },
-          })
-        : await api<TimelineView>("/api/timelines", {
-            method: "POST",
-            body: { ...parsed.data, createdAt: new Date().toISOString() },
-          });
-      showToast({ title: "Success", description: editing ? "Timeline updated successfully" : "Timeline created successfully" });
-      setTitle("");
-      setDescription("");
-      onOpenChange(false);
-      onSaved(saved);
-    } catch (error) {
-      errorToast(errorMessage(error, editing ? "Failed to update timeline" : "Failed to create timeline"));
-    } finally {
-      setPending(false);
-    }
+    await saveTimeline.run(parsed.data);
   }
 
   return (
@@ -100,17 +99,34 @@ export function EventDialog({
   onOpenChange,
   timelineId,
   shareCode,
-  onCreated,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   timelineId: number | null;
   shareCode?: string | null;
-  onCreated: () => void;
 }) {
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
-  const [pending, setPending] = useState(false);
+  const createEvent = useMutation(
+    (id: number, fields: { title: string; content: string }) =>
+      unwrap(
+        client.api.timelines[":id"].events.$post({
+          param: { id: String(id) },
+          query: shareParam(shareCode),
+          json: { ...fields, timelineId: id, attachments: [] },
+        }),
+      ),
+    {
+      success: { title: "Success", description: "Event created successfully" },
+      error: "Failed to create event",
+      onSuccess: () => {
+        setTitle("");
+        setContent("");
+        onOpenChange(false);
+      },
+    },
+  );
+  const pending = createEvent.pending;
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -118,23 +134,7 @@ export function EventDialog({
     if (!timelineId) return errorToast(messages.selectTimeline);
     const parsed = CreateEventSchema.safeParse({ title, content });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
-    setPending(true);
-    try {
-      const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
-      await api(`/api/timelines/${timelineId}/events${query}`, {
-        method: "POST",
-        body: { title: parsed.data.title, content: parsed.data.content, timelineId, attachments: [] },
-      });
-      showToast({ title: "Success", description: "Event created successfully" });
-      setTitle("");
-      setContent("");
-      onOpenChange(false);
-      onCreated();
-    } catch (error) {
-      errorToast(error instanceof ApiError && error.body?.error ? error.body.error : "Failed to create event");
-    } finally {
-      setPending(false);
-    }
+    await createEvent.run(timelineId, { title: parsed.data.title, content: parsed.data.content });
   }
 
   return (

@@ -11,10 +11,11 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { useFreshData } from "~/hooks/use-fresh-data";
+import { useMutation } from "~/hooks/use-mutation";
 import { useTimelineRoom } from "~/hooks/use-timeline-room";
-import { ApiError, api } from "~/lib/api";
+import { ApiError, client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
-import { errorToast, showToast } from "~/lib/toast";
+import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
 
@@ -43,13 +44,12 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const [layout, setLayout] = useState<Layout>("vertical");
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<EventView | null>(null);
-  const [deletePending, setDeletePending] = useState(false);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   const [shareMounted, setShareMounted] = useState(sharing);
   useEffect(() => {
     if (sharing) setShareMounted(true);
   }, [sharing]);
-  const query = shareCode ? `?share=${encodeURIComponent(shareCode)}` : "";
+  const query = shareParam(shareCode);
 
   // Server data wins whenever it arrives (after a save, a sync, a focus refetch).
   useEffect(() => setEvents(props.events), [props.events]);
@@ -89,50 +89,53 @@ export function TimelineScreen(props: TimelineScreenProps) {
     [room.sendChange],
   );
 
-  async function move(eventId: number, from: number, to: number) {
+  type EventChanges = { position: number } | { title: string; content: string; baseVersion: number };
+  const patchEvent = (eventId: number, changes: EventChanges) =>
+    unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json: changes }));
+
+  // The optimistic order stands; the room's sync brings everyone else's changes (and ours to them).
+  const moveEvent = useMutation((eventId: number, _before: EventView[], to: number) => patchEvent(eventId, { position: to }), {
+    error: (_, _eventId, before) => {
+      setEvents(before);
+      return "Failed to update event";
+    },
+    revalidate: false,
+  });
+  function move(eventId: number, from: number, to: number) {
     const before = events;
     setEvents(arrayMove(events, from, to).map((e, i) => ({ ...e, position: i })));
-    try {
-      await api(`/api/events/${eventId}${query}`, { method: "PATCH", body: { position: to } });
-      room.sendChange(eventId, { type: "position", value: to });
-      refresh();
-    } catch {
-      setEvents(before);
-      errorToast("Failed to update event");
-    }
+    void moveEvent.run(eventId, before, to);
   }
 
+  // The server's returned event stands; no reload needed.
+  const saveEvent = useMutation(
+    (event: EventView, changes: { title: string; content: string; baseVersion: number }) => patchEvent(event.id, changes),
+    {
+      success: { title: "Success", description: "Event updated successfully" },
+      error: (error) => (conflictOf(error) ? undefined : errorMessage(error, "Failed to update event")),
+      revalidate: false,
+      onSuccess: (updated) => setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e))),
+    },
+  );
   async function save(event: EventView, changes: { title: string; content: string; baseVersion: number }): Promise<SaveResult> {
-    try {
-      const updated = await api<EventView>(`/api/events/${event.id}${query}`, { method: "PATCH", body: changes });
-      setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e)));
-      showToast({ title: "Success", description: "Event updated successfully" });
-      refresh();
-      return { ok: true };
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409 && error.body?.current) {
-        return { ok: false, conflict: error.body.current as EventView };
-      }
-      errorToast(error instanceof ApiError && error.body?.error ? error.body.error : "Failed to update event");
-      return { ok: false };
-    }
+    const outcome = await saveEvent.run(event, changes);
+    if (outcome.ok) return { ok: true };
+    const conflict = conflictOf(outcome.error);
+    return conflict ? { ok: false, conflict } : { ok: false };
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeletePending(true);
-    try {
-      await api(`/api/events/${deleting.id}${query}`, { method: "DELETE" });
-      setEvents((list) => list.filter((e) => e.id !== deleting.id));
-      showToast({ title: "Success", description: "Event deleted successfully" });
-      setDeleting(null);
-      refresh();
-    } catch {
-      errorToast("Failed to delete event");
-    } finally {
-      setDeletePending(false);
-    }
-  }
+  const deleteEvent = useMutation(
+    (event: EventView) => unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query })),
+    {
+      success: { title: "Success", description: "Event deleted successfully" },
+      error: () => "Failed to delete event",
+      onSuccess: (_, event) => {
+        setEvents((list) => list.filter((e) => e.id !== event.id));
+        setDeleting(null);
+      },
+    },
+  );
+  const confirmDelete = () => (deleting ? void deleteEvent.run(deleting) : undefined);
 
   return (
     <Page>
@@ -224,7 +227,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
           <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
         </Suspense>
       ) : null}
-      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} onCreated={refresh} />
+      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
@@ -232,12 +235,15 @@ export function TimelineScreen(props: TimelineScreenProps) {
         description={`"${deleting?.title ?? ""}" will be permanently removed from this timeline.`}
         confirmLabel="Delete Event"
         pendingLabel="Deleting..."
-        pending={deletePending}
+        pending={deleteEvent.pending}
         onConfirm={confirmDelete}
       />
     </Page>
   );
 }
+
+/** A 409 from a stale save carries the event as it is now. */
+const conflictOf = (error: unknown) => (error instanceof ApiError && error.status === 409 ? (error.body?.current ?? null) : null);
 
 function LayoutButton({ active, onClick, icon, children }: { active: boolean; onClick: () => void; icon: ReactNode; children: ReactNode }) {
   return (

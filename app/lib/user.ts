@@ -15,5 +15,3 @@ export function initials(user: Pick<PublicUser, "name" | "email">) {
 }
 
 export const isAdmin = (user: PublicUser | null | undefined) => user?.role === "admin";
-export const isPremiumUser = (user: PublicUser | null | undefined) =>
-  user?.subscriptionTier === "premium";

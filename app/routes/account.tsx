@@ -1,13 +1,14 @@
 import { CalendarDays, Crown, Mail, ShieldCheck, User } from "lucide-react";
 import { useState } from "react";
-import { Link, redirect, useRevalidator } from "react-router";
+import { Link, redirect } from "react-router";
 import { AdminUsers } from "~/components/admin-users";
 import { Page, PageHeading } from "~/components/page";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
-import { api, errorMessage } from "~/lib/api";
+import { useMutation } from "~/hooks/use-mutation";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import { HttpError } from "../../worker/lib/errors";
@@ -41,23 +42,15 @@ const longDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { 
 
 export default function Account({ loaderData }: Route.ComponentProps) {
   const { user, premium, isAdmin } = loaderData;
-  const revalidator = useRevalidator();
   const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-
-  async function switchToFree() {
-    setPending(true);
-    try {
-      await api("/api/subscription/downgrade", { method: "POST" });
-      showToast({ title: "Plan changed", description: "You're now on the Free plan." });
-      setConfirming(false);
-      await revalidator.revalidate();
-    } catch (error) {
-      showToast({ title: "Subscription change failed", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" });
-    } finally {
-      setPending(false);
-    }
-  }
+  const downgrade = useMutation(() => unwrap(client.api.subscription.downgrade.$post()), {
+    success: { title: "Plan changed", description: "You're now on the Free plan." },
+    error: (error) =>
+      showToast({ title: "Subscription change failed", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" }),
+    onSuccess: () => setConfirming(false),
+  });
+  const pending = downgrade.pending;
+  const switchToFree = () => void downgrade.run();
 
   return (
     <Page className="max-w-4xl">
@@ -163,3 +156,5 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

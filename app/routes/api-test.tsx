@@ -3,28 +3,27 @@ import { useState } from "react";
 import { Page, PageHeading } from "~/components/page";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
-import { aiRequest, cut } from "~/lib/ai";
+import { useMutation } from "~/hooks/use-mutation";
+import { cut } from "~/lib/ai";
+import { client, unwrap } from "~/lib/client";
 import { showToast } from "~/lib/toast";
 
 export const meta = () => [{ title: "API Test · StoryWeave" }];
 
 export default function Screen() {
   const [result, setResult] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
-
-  async function run() {
-    setPending(true);
-    try {
-      const json = await aiRequest<{ success: boolean; error?: string }>("/api/test/openai");
-      setResult(json);
-      if (!json.success) showToast({ title: "Test request failed", description: cut(json.error ?? ""), variant: "destructive" });
-    } catch (error) {
-      setResult({ error: error instanceof Error ? error.message : String(error) });
-      showToast({ title: "Failed to test OpenAI API", description: cut(String(error instanceof Error ? error.message : error)), variant: "destructive" });
-    } finally {
-      setPending(false);
-    }
-  }
+  const test = useMutation((): Promise<{ success: boolean; error?: string }> => unwrap(client.api.test.openai.$get()), {
+    success: (json) => (json.success ? undefined : { title: "Test request failed", description: cut(json.error ?? ""), variant: "destructive" }),
+    error: (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      setResult({ error: message });
+      showToast({ title: "Failed to test OpenAI API", description: cut(message), variant: "destructive" });
+    },
+    revalidate: false,
+    onSuccess: setResult,
+  });
+  const pending = test.pending;
+  const run = () => void test.run();
 
   return (
     <Page className="max-w-3xl">
@@ -46,3 +45,5 @@ export default function Screen() {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -5,3 +5,5 @@ import type { Route } from "./+types/index";
 export function loader({ context }: Route.LoaderArgs) {
   return redirect(sessionUser(context) ? "/timeline" : "/auth/login");
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -19,3 +19,5 @@ export default function NotFound() {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,11 +1,11 @@
 import { Check, Crown, Sparkles } from "lucide-react";
-import { useState } from "react";
 import { Link } from "react-router";
 import { Page, PageHeading } from "~/components/page";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { useMutation } from "~/hooks/use-mutation";
+import { ApiError, client, errorMessage, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import { isPremium } from "../../worker/services/plans";
@@ -42,12 +42,13 @@ function Features({ items }: { items: string[] }) {
 }
 
 export default function Upgrade({ loaderData }: Route.ComponentProps) {
-  const [pending, setPending] = useState(false);
-
-  async function checkout() {
-    setPending(true);
-    try {
-      const { url } = await api<{ url?: string | null }>("/api/subscription/create-checkout-session", { method: "POST" });
+  const createCheckout = useMutation(() => unwrap(client.api.subscription["create-checkout-session"].$post()), {
+    error: (error) =>
+      error instanceof ApiError && error.status === 401
+        ? showToast({ title: "Authentication Error", description: "You need to be logged in to upgrade your subscription", variant: "destructive" })
+        : showToast({ title: "Subscription Error", description: errorMessage(error, "Failed to create checkout session"), variant: "destructive" }),
+    revalidate: false,
+    onSuccess: ({ url }: { url?: string | null }) => {
       if (!url) {
         showToast({ title: "Subscription Error", description: "No checkout URL received from server", variant: "destructive" });
         return;
@@ -56,16 +57,10 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
       const checkoutWindow = window.open(url, "_blank");
       if (checkoutWindow) checkoutWindow.opener = null;
       else window.location.assign(url);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        showToast({ title: "Authentication Error", description: "You need to be logged in to upgrade your subscription", variant: "destructive" });
-      } else {
-        showToast({ title: "Subscription Error", description: errorMessage(error, "Failed to create checkout session"), variant: "destructive" });
-      }
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
+  const pending = createCheckout.pending;
+  const checkout = () => void createCheckout.run();
 
   if (loaderData.premium) {
     return (
@@ -122,3 +117,5 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -8,9 +8,11 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { type AiUsage, FREE_AI_USES, aiErrorToast, aiRequest, copyText } from "~/lib/ai";
+import { useMutation } from "~/hooks/use-mutation";
+import { type AiUsage, FREE_AI_USES, aiErrorToast, copyText } from "~/lib/ai";
+import { ApiError, client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
-import { errorToast, showToast } from "~/lib/toast";
+import { errorToast } from "~/lib/toast";
 import { aiStatus, usageOf } from "../../worker/services/ai";
 import type { Route } from "./+types/writers-unblock";
 
@@ -24,7 +26,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type ToolKey = "ideas" | "enhance" | "character";
-type AiResult = { success: boolean; result: string; usage: AiUsage };
+type AiResult = { success: boolean; result: string; usage: AiUsage; error?: string };
+
+function runTool(tool: ToolKey, value: string, instruction: string): Promise<AiResult> {
+  if (tool === "ideas") return unwrap(client.api.ideas.generate.$post({ json: { prompt: value } }));
+  if (tool === "enhance") return unwrap(client.api.writing.enhance.$post({ json: { text: value, instruction: instruction || "Enhance this text" } }));
+  return unwrap(client.api.writing.character.$post({ json: { description: value } }));
+}
 
 const tools: Record<
   ToolKey,
@@ -153,8 +161,22 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
   const [input, setInput] = useState("");
   const [instruction, setInstruction] = useState("");
   const [result, setResult] = useState("");
-  const [pending, setPending] = useState(false);
   const inputId = `${tool}-input`;
+  const generate = useMutation((value: string) => runTool(tool, value, instruction.trim()), {
+    success: (res) => (res.success ? { title: t.success } : { title: t.failed, description: res.error, variant: "destructive" }),
+    error: (error) => {
+      // At the limit the server also says where the count stands.
+      if (error instanceof ApiError && error.body?.usage) onUsage(error.body.usage);
+      aiErrorToast(error, t.thrown);
+    },
+    revalidate: false,
+    onSuccess: (res) => {
+      if (!res.success) return;
+      setResult(res.result);
+      onUsage(res.usage);
+    },
+  });
+  const pending = generate.pending;
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -164,30 +186,7 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
         tool === "ideas" ? "Please enter a writing prompt" : tool === "enhance" ? "Please enter text to enhance" : "Please enter a character description",
       );
     }
-    const body =
-      tool === "ideas"
-        ? { prompt: value }
-        : tool === "enhance"
-          ? { text: value, instruction: instruction.trim() || "Enhance this text" }
-          : { description: value };
-    const path = tool === "ideas" ? "/api/ideas/generate" : tool === "enhance" ? "/api/writing/enhance" : "/api/writing/character";
-    setPending(true);
-    try {
-      const res = await aiRequest<AiResult & { error?: string }>(path, body);
-      if (!res.success) {
-        showToast({ title: t.failed, description: res.error, variant: "destructive" });
-        return;
-      }
-      setResult(res.result);
-      onUsage(res.usage);
-      showToast({ title: t.success });
-    } catch (error) {
-      const usage = (error as { body?: { usage?: AiUsage } }).body?.usage;
-      if (usage) onUsage(usage);
-      aiErrorToast(error, t.thrown);
-    } finally {
-      setPending(false);
-    }
+    await generate.run(value);
   }
 
   return (
@@ -248,3 +247,5 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
     </div>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

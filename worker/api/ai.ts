@@ -4,6 +4,7 @@ import { HttpError } from "../lib/errors";
 import * as ai from "../services/ai";
 import { suggestPlot } from "../services/story-ai";
 import { type ApiEnv, jsonBody, requireAuth } from "./context";
+import { shareQuery } from "./params";
 
 const session = (c: { var: ApiEnv["Variables"] }) => {
   if (!c.var.session) throw new HttpError(401, "Not authenticated");
@@ -38,8 +39,8 @@ export const aiApi = new Hono<ApiEnv>()
     const result = await ai.runTool(c.var.db, c.env, session(c), "character", description);
     return c.json({ success: true, result: result.text, usage: result.usage });
   })
-  .post("/story/suggest-plot", jsonBody(SuggestPlotSchema), async (c) => {
-    const { suggestion, text, usage } = await suggestPlot(c.var.db, c.env, session(c), c.req.valid("json"), c.req.query("share"));
+  .post("/story/suggest-plot", shareQuery, jsonBody(SuggestPlotSchema), async (c) => {
+    const { suggestion, text, usage } = await suggestPlot(c.var.db, c.env, session(c), c.req.valid("json"), c.req.valid("query").share);
     return c.json({ suggestion, text, usage });
   })
   .get("/test/openai", async (c) => c.json(await ai.testConnection(c.var.db, c.env)));

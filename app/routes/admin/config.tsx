@@ -49,3 +49,5 @@ export default function Screen() {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -45,3 +45,5 @@ export default function AdminDashboard() {
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -12,3 +12,5 @@ export const middleware: Route.MiddlewareFunction[] = [
 export default function AdminLayout() {
   return <Outlet />;
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -78,3 +78,5 @@ export default function ForgotPassword() {
     </AuthCard>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -18,3 +18,5 @@ export default function AuthLayout() {
     </main>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

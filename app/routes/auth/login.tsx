@@ -86,3 +86,5 @@ export default function Login() {
     </AuthCard>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

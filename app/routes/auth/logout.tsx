@@ -13,3 +13,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 export function loader() {
   return redirect("/");
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -74,3 +74,5 @@ export default function Register() {
     </AuthCard>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -138,3 +138,5 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
     </AuthCard>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

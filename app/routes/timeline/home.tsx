@@ -14,9 +14,10 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { useFreshData } from "~/hooks/use-fresh-data";
-import { api } from "~/lib/api";
+import { useMutation } from "~/hooks/use-mutation";
+import { client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
-import { errorToast, showToast } from "~/lib/toast";
+import { errorToast } from "~/lib/toast";
 import type { Route } from "./+types/home";
 
 export const meta = () => [{ title: "Timeline · StoryWeave" }];
@@ -46,7 +47,16 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const [addingEvent, setAddingEvent] = useState(false);
   const [editing, setEditing] = useState<TimelineView | null>(null);
   const [deleting, setDeleting] = useState<TimelineView | null>(null);
-  const [deletePending, setDeletePending] = useState(false);
+  const deleteTimeline = useMutation((timeline: TimelineView) => unwrap(client.api.timelines[":id"].$delete({ param: { id: String(timeline.id) } })), {
+    success: { title: "Success", description: "Timeline deleted successfully" },
+    error: () => "Failed to delete timeline",
+    // Deleting the selected timeline selects another, which loads anyway.
+    revalidate: (_, timeline) => timeline.id !== selectedId,
+    onSuccess: (_, timeline) => {
+      setDeleting(null);
+      if (timeline.id === selectedId) setSearchParams({}, { replace: true });
+    },
+  });
   useFreshData(events.length === 0 && selectedId !== null, selectedId);
 
   const owned = timelines.filter((t) => t.isOwner).length;
@@ -58,21 +68,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const select = (id: number) =>
     setSearchParams({ timeline: String(id) }, { replace: true, preventScrollReset: true });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeletePending(true);
-    try {
-      await api(`/api/timelines/${deleting.id}`, { method: "DELETE" });
-      showToast({ title: "Success", description: "Timeline deleted successfully" });
-      setDeleting(null);
-      if (deleting.id === selectedId) setSearchParams({}, { replace: true });
-      else revalidator.revalidate();
-    } catch {
-      errorToast("Failed to delete timeline");
-    } finally {
-      setDeletePending(false);
-    }
-  }
+  const confirmDelete = () => (deleting ? void deleteTimeline.run(deleting) : undefined);
 
   return (
     <Page>
@@ -195,13 +191,11 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}
         timeline={editing}
-        onSaved={() => revalidator.revalidate()}
       />
       <EventDialog
         open={addingEvent}
         onOpenChange={setAddingEvent}
         timelineId={selectedId}
-        onCreated={() => revalidator.revalidate()}
       />
       <ConfirmDialog
         open={deleting !== null}
@@ -210,9 +204,11 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         description="This action cannot be undone. This will permanently delete the timeline and all its events."
         confirmLabel="Delete Timeline"
         pendingLabel="Deleting..."
-        pending={deletePending}
+        pending={deleteTimeline.pending}
         onConfirm={confirmDelete}
       />
     </Page>
   );
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -6,3 +6,5 @@ import type { Route } from "./+types/share";
 export function loader({ params }: Route.LoaderArgs) {
   return redirect(`/timeline/${params.id}?share=1`);
 }
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

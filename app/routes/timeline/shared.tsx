@@ -1,9 +1,10 @@
-import { data } from "react-router";
-import { HttpError } from "../../../worker/lib/errors";
+import { useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { openSharedTimeline } from "../../../worker/services/sharing";
+import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
 import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
+import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/shared";
 
@@ -17,16 +18,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     const shared = await openSharedTimeline(app(context), user, params.shareCode);
     return { shared, premium: isPremium(user), userId: user.id };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) {
-      return data({ shared: null, premium: isPremium(user), userId: user.id }, 404);
-    }
-    throw error;
+    rethrowAsNotFound(error);
   }
 }
 
 export default function SharedTimeline({ loaderData, params }: Route.ComponentProps) {
   const { shared } = loaderData;
-  if (!shared) return <TimelineNotFound />;
   return (
     <TimelineScreen
       key={shared.timeline.id}
@@ -40,4 +37,8 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       }
     />
   );
+}
+
+export function ErrorBoundary() {
+  return isNotFound(useRouteError()) ? <TimelineNotFound /> : <GeneralErrorBoundary />;
 }

@@ -1,0 +1,52 @@
+import { hc } from "hono/client";
+// Type-only: the API's route types travel to the browser, its code does not.
+import type { Api } from "../../worker/api/index";
+import type { EventView } from "../../worker/services/events";
+import type { AiUsage } from "~/lib/ai";
+
+/** Every browser call to /api/* goes through this typed client (cookie session, same origin). */
+export const client = hc<Api>("/");
+
+/** What our API answers on failure: its message, and for some errors more (409 `current`, AI 429 `title`/`usage`). */
+export type ErrorBody = { error?: string; current?: EventView; title?: string; usage?: AiUsage };
+
+/** A non-OK response. The message is SPEC.md §8's 'API request failed: {status} {statusText} - {body}'. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: ErrorBody | null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+type AnyResponse = { ok: boolean; status: number; statusText: string; text(): Promise<string>; json(): Promise<unknown> };
+
+/** The typed JSON of an OK response; any other response throws an ApiError carrying status and body. */
+export async function unwrap<R extends AnyResponse>(response: R | Promise<R>): Promise<Awaited<ReturnType<R["json"]>>> {
+  const res = await response;
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!res.ok) {
+    const errorBody = body && typeof body === "object" ? (body as ErrorBody) : null;
+    const detail = errorBody?.error ?? text;
+    throw new ApiError(res.status, `API request failed: ${res.status} ${res.statusText} - ${detail}`, errorBody);
+  }
+  return body as Awaited<ReturnType<R["json"]>>;
+}
+
+/** The server's message when it gave one (e.g. the free-plan limit), else SPEC.md's fallback. */
+export function errorMessage(error: unknown, fallback: string) {
+  if (error instanceof ApiError && error.body?.error) return String(error.body.error);
+  return fallback;
+}
+
+/** The `?share=` of shared mode, only when there is a code. */
+export const shareParam = (shareCode: string | null | undefined) => (shareCode ? { share: shareCode } : {});
