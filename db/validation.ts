@@ -1,42 +1,8 @@
 import { z } from "zod";
+import { limits, messages } from "./rules";
 
-// SPEC.md §5 wording, shared by the React forms, the API and the room.
-export const messages = {
-  email: "Please enter a valid email address",
-  password: "Password must be at least 6 characters",
-  name: "Name must be at least 2 characters",
-  passwordsMatch: "Passwords do not match",
-  manualToken: "Please enter a valid reset token from your email",
-  missingToken: "Missing reset token. Please request a new password reset link.",
-  timelineTitle: "Please enter a timeline title",
-  selectTimeline: "Please select a timeline first",
-  eventFields: "Please fill in both title and content",
-  ideasPrompt: "Please enter a writing prompt",
-  enhanceText: "Please enter text to enhance",
-  characterDescription: "Please enter a character description",
-  apiKey: "Please enter an API key",
-  stripeKeys: "Please enter both Stripe keys",
-  unexpected: "An unexpected error occurred",
-} as const;
-
-// Bounds from DESIGN.md §4.
-export const limits = {
-  name: 100,
-  email: 254,
-  passwordMin: 6,
-  passwordMax: 128,
-  timelineTitle: 200,
-  timelineDescription: 2000,
-  eventTitle: 200,
-  eventContent: 50_000,
-  aiInput: 4000,
-  body: 1_000_000,
-  resetTokenMin: 10,
-} as const;
-
-// SPEC.md §1 plans: what the free plan allows (Premium is unlimited), for the services and the screens.
-export const FREE_TIMELINE_LIMIT = 3;
-export const FREE_AI_USES = 3;
+// The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
+export * from "./rules";
 
 const email = z
   .string({ error: messages.email })
@@ -209,31 +175,6 @@ export const SuggestPlotSchema = z.object({
   timelineId: z.coerce.number({ error: "Timeline id must be an integer" }).int("Timeline id must be an integer").positive("Timeline id must be an integer"),
   prompt: aiText(messages.ideasPrompt),
 });
-
-/**
- * SPEC.md §4, applying a plot suggestion: the text is split into non-empty lines; the first line,
- * without leading # signs, bold markers and quotes, is the title (47 characters plus an ellipsis
- * when longer than 50); the other lines are the content, or 'No content provided'. Empty → null.
- */
-export const SUGGESTED_TITLE_MAX = 50;
-
-export function parseSuggestion(text: string): { title: string; content: string } | null {
-  const lines = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-  if (lines.length === 0) return null;
-  const title = lines[0]
-    .replace(/^#+\s*/, "")
-    .replace(/\*\*|__/g, "")
-    .replace(/["“”]/g, "")
-    .replace(/^['‘’]+|['‘’]+$/g, "")
-    .trim();
-  const content = lines.slice(1).join("\n") || "No content provided";
-  const shortTitle = title.length > SUGGESTED_TITLE_MAX ? `${title.slice(0, SUGGESTED_TITLE_MAX - 3)}...` : title;
-  return { title: shortTitle || "Untitled suggestion", content };
-}
-
 
 export const OpenAIKeySchema = z.object({
   apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),

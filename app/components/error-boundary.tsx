@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { messages } from "../../db/validation";
+import { messages } from "../../db/rules";
 
 /**
  * The general error screen: a thrown 404 (not found or not allowed) or any unexpected error.

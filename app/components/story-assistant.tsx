@@ -4,11 +4,12 @@ import { useState } from "react";
 import { AiText } from "~/components/ai-text";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Input, Label, Textarea } from "~/components/ui/input";
+import { Label, Textarea } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
 import { aiErrorToast } from "~/lib/ai";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
+import { parseSuggestion } from "../../db/rules";
 
 const tabClass =
   "flex flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
@@ -40,8 +41,8 @@ export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; 
 
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
   const [prompt, setPrompt] = useState("");
-  // The server hands the suggestion over already split (SPEC.md §4 title rules); the writer may edit both parts.
-  const [suggestion, setSuggestion] = useState<{ title: string; content: string } | null>(null);
+  // One editable text (title line, then content); applying splits it by SPEC.md §4's rules.
+  const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
 
   const suggestPlot = useMutation(
@@ -49,7 +50,7 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
     {
       error: (error) => aiErrorToast(error, "Failed to get AI suggestion"),
       revalidate: false,
-      onSuccess: (res) => setSuggestion(res.suggestion),
+      onSuccess: (res) => setSuggestion(`${res.suggestion.title}\n${res.suggestion.content}`),
     },
   );
   const applySuggestion = useMutation(
@@ -58,16 +59,15 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
     {
       success: { title: "Suggestion Applied", description: "The AI suggestion has been added to your timeline." },
       error: "Failed to create event",
-      onSuccess: () => setSuggestion(null),
+      onSuccess: () => setSuggestion(""),
     },
   );
   const pending = suggestPlot.pending;
   const applying = applySuggestion.pending;
   const suggest = () => void suggestPlot.run();
   const apply = () => {
-    const title = suggestion?.title.trim();
-    if (!suggestion || !title) return;
-    void applySuggestion.run({ title, content: suggestion.content.trim() || "No content provided" });
+    const parsed = parseSuggestion(suggestion);
+    if (parsed) void applySuggestion.run(parsed);
   };
 
   return (
@@ -89,16 +89,9 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
       </Button>
       {suggestion ? (
         <div className="space-y-2">
-          <Label htmlFor="plot-suggestion-title">Suggested title</Label>
-          <Input id="plot-suggestion-title" value={suggestion.title} onChange={(e) => setSuggestion({ ...suggestion, title: e.target.value })} />
           <Label htmlFor="plot-suggestion">Suggestion (edit before applying if you like)</Label>
-          <Textarea
-            id="plot-suggestion"
-            value={suggestion.content}
-            onChange={(e) => setSuggestion({ ...suggestion, content: e.target.value })}
-            className="min-h-[100px]"
-          />
-          <Button variant="outline" className="w-full" onClick={apply} disabled={applying || !suggestion.title.trim()}>
+          <Textarea id="plot-suggestion" value={suggestion} onChange={(e) => setSuggestion(e.target.value)} className="min-h-[100px]" />
+          <Button variant="outline" className="w-full" onClick={apply} disabled={applying || !suggestion.trim()}>
             <Plus aria-hidden="true" className="h-4 w-4" />
             {applying ? "Adding..." : "Add to Timeline"}
           </Button>

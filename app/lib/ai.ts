@@ -2,7 +2,7 @@ import { ApiError } from "~/lib/client";
 import { showToast } from "~/lib/toast";
 
 export type AiUsage = { used: number; limit: number | null; premium: boolean };
-export { FREE_AI_USES } from "../../db/validation";
+export { FREE_AI_USES } from "../../db/rules";
 export const AI_ERROR_MAX = 100;
 
 /** SPEC.md §8: AI error text is cut to 100 characters plus '...'. */

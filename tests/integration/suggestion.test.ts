@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSuggestion } from "../../db/validation";
+import { parseSuggestion } from "../../db/rules";
 
 describe("applying a plot suggestion (SPEC.md §4)", () => {
   it("cleans the first line into the title and keeps the rest as content", () => {

@@ -1,3 +1,4 @@
+import { messages } from "../../db/rules";
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { sessions, users } from "../../db/schema";
@@ -11,9 +12,8 @@ import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
 
 export const RESET_TOKEN_TTL_MS = HOUR;
 
-export const INVALID_RESET_TOKEN = "This password reset token is invalid or has expired.";
-export const FORGOT_PASSWORD_MESSAGE =
-  "If an account exists with the email you provided, you'll receive an email with a reset token.";
+export const INVALID_RESET_TOKEN = messages.invalidResetToken;
+export const FORGOT_PASSWORD_MESSAGE = messages.forgotPassword;
 
 /** Always resolves the same way whether or not the account exists (no account enumeration). */
 export async function requestPasswordReset(

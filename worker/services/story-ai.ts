@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { parseSuggestion } from "../../db/validation";
+import { parseSuggestion } from "../../db/rules";
 import type { Env } from "../env";
 import { requireTimelineAccess } from "./access";
 import { runTool } from "./ai";

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
-import { ForgotPasswordSchema } from "../../../db/validation";
+import { ForgotPasswordSchema, messages } from "../../../db/validation";
 import { createMailer } from "../../../worker/lib/mailer";
-import { FORGOT_PASSWORD_MESSAGE, requestPasswordReset } from "../../../worker/services/password-reset";
+import { requestPasswordReset } from "../../../worker/services/password-reset";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
@@ -37,7 +37,7 @@ export default function ForgotPassword() {
 
   if (result && "sent" in result) {
     return (
-      <AuthCard title="Check Your Email" description={FORGOT_PASSWORD_MESSAGE}>
+      <AuthCard title="Check Your Email" description={messages.forgotPassword}>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Button asChild className="flex-1">
             <Link to="/auth/reset-password">Enter Reset Token</Link>

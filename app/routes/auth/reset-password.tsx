@@ -66,9 +66,9 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
     );
   }
 
-  if (loaderData.step === "invalid" || (result?.formError && result.formError === auth.INVALID_RESET_TOKEN)) {
+  if (loaderData.step === "invalid" || (result?.formError && result.formError === messages.invalidResetToken)) {
     return (
-      <AuthCard title="Invalid or Expired Link" description={auth.INVALID_RESET_TOKEN}>
+      <AuthCard title="Invalid or Expired Link" description={messages.invalidResetToken}>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Button asChild className="flex-1">
             <Link to="/auth/forgot-password">Request a New Link</Link>

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { listEventsForTimeline } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
-import { FREE_TIMELINE_LIMIT } from "../../../db/validation";
+import { FREE_TIMELINE_LIMIT } from "../../../db/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { Page, PageHeading } from "~/components/page";
 import { TimelineCard } from "~/components/timeline-card";

@@ -1,0 +1,66 @@
+// SPEC.md rules, texts and limits that both the screens and the services use. No imports: a screen
+// can take these without pulling zod (db/validation.ts, which re-exports them) into its bundle.
+
+// SPEC.md §5 wording, shared by the React forms, the API and the room.
+export const messages = {
+  email: "Please enter a valid email address",
+  password: "Password must be at least 6 characters",
+  name: "Name must be at least 2 characters",
+  passwordsMatch: "Passwords do not match",
+  manualToken: "Please enter a valid reset token from your email",
+  missingToken: "Missing reset token. Please request a new password reset link.",
+  timelineTitle: "Please enter a timeline title",
+  selectTimeline: "Please select a timeline first",
+  eventFields: "Please fill in both title and content",
+  ideasPrompt: "Please enter a writing prompt",
+  enhanceText: "Please enter text to enhance",
+  characterDescription: "Please enter a character description",
+  apiKey: "Please enter an API key",
+  stripeKeys: "Please enter both Stripe keys",
+  unexpected: "An unexpected error occurred",
+  invalidResetToken: "This password reset token is invalid or has expired.",
+  forgotPassword: "If an account exists with the email you provided, you'll receive an email with a reset token.",
+} as const;
+
+// Bounds from DESIGN.md §4.
+export const limits = {
+  name: 100,
+  email: 254,
+  passwordMin: 6,
+  passwordMax: 128,
+  timelineTitle: 200,
+  timelineDescription: 2000,
+  eventTitle: 200,
+  eventContent: 50_000,
+  aiInput: 4000,
+  body: 1_000_000,
+  resetTokenMin: 10,
+} as const;
+
+// SPEC.md §1 plans: what the free plan allows (Premium is unlimited), for the services and the screens.
+export const FREE_TIMELINE_LIMIT = 3;
+export const FREE_AI_USES = 3;
+
+/**
+ * SPEC.md §4, applying a plot suggestion: the text is split into non-empty lines; the first line,
+ * without leading # signs, bold markers and quotes, is the title (47 characters plus an ellipsis
+ * when longer than 50); the other lines are the content, or 'No content provided'. Empty → null.
+ */
+export const SUGGESTED_TITLE_MAX = 50;
+
+export function parseSuggestion(text: string): { title: string; content: string } | null {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length === 0) return null;
+  const title = lines[0]
+    .replace(/^#+\s*/, "")
+    .replace(/\*\*|__/g, "")
+    .replace(/["“”]/g, "")
+    .replace(/^['‘’]+|['‘’]+$/g, "")
+    .trim();
+  const content = lines.slice(1).join("\n") || "No content provided";
+  const shortTitle = title.length > SUGGESTED_TITLE_MAX ? `${title.slice(0, SUGGESTED_TITLE_MAX - 3)}...` : title;
+  return { title: shortTitle || "Untitled suggestion", content };
+}
