@@ -99,11 +99,14 @@ export function EventDialog({
   onOpenChange,
   timelineId,
   shareCode,
+  roomHeaders,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   timelineId: number | null;
   shareCode?: string | null;
+  /** On the timeline screen: names this page's room connection, so its own reload is the only one. */
+  roomHeaders?: Record<string, string>;
 }) {
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
@@ -114,7 +117,7 @@ export function EventDialog({
           param: { id: String(id) },
           query: shareParam(shareCode),
           json: { ...fields, timelineId: id, attachments: [] },
-        }),
+        }, { headers: roomHeaders }),
       ),
     {
       success: { title: "Success", description: "Event created successfully" },

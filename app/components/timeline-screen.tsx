@@ -91,7 +91,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
 
   type EventChanges = { position: number } | { title: string; content: string; baseVersion: number };
   const patchEvent = (eventId: number, changes: EventChanges) =>
-    unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json: changes }));
+    unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json: changes }, { headers: room.writeHeaders }));
 
   // The optimistic order stands; the room's sync brings everyone else's changes (and ours to them).
   const moveEvent = useMutation((eventId: number, _before: EventView[], to: number) => patchEvent(eventId, { position: to }), {
@@ -125,7 +125,8 @@ export function TimelineScreen(props: TimelineScreenProps) {
   }
 
   const deleteEvent = useMutation(
-    (event: EventView) => unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query })),
+    (event: EventView) =>
+      unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query }, { headers: room.writeHeaders })),
     {
       success: { title: "Success", description: "Event deleted successfully" },
       error: () => "Failed to delete event",
@@ -227,7 +228,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
           <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
         </Suspense>
       ) : null}
-      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} />
+      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} roomHeaders={room.writeHeaders} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
