@@ -10,6 +10,7 @@ import { createRoomNotifier } from "../lib/room";
 import { aiApi } from "./ai";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
+import { entitiesApi } from "./entities";
 import { eventsApi, timelinesApi } from "./timelines";
 import type { ApiEnv } from "./context";
 
@@ -36,7 +37,8 @@ export const api = new Hono<ApiEnv>()
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
   .route("/", aiApi)
-  .route("/", billingApi);
+  .route("/", billingApi)
+  .route("/", entitiesApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 
