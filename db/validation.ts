@@ -191,8 +191,8 @@ const storyFields = {
     .trim()
     .max(100, "Story label must be 100 characters or less")
     .nullable()
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v || null)),
+    .transform((v) => v || null)
+    .optional(),
 };
 
 type StoryFieldsInput = {
@@ -300,8 +300,9 @@ const entityFields = {
 export const CreateEntitySchema = z.object({
   kind: entityFields.kind,
   name: entityFields.name,
-  aliases: entityFields.aliases.optional().transform((v) => v ?? []),
-  description: entityFields.description.optional().transform((v) => v ?? ""),
+  // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
+  aliases: entityFields.aliases.optional(),
+  description: entityFields.description.optional(),
   color: entityFields.color.optional(),
 });
 export type CreateEntity = z.infer<typeof CreateEntitySchema>;
