@@ -288,6 +288,19 @@ describe("links", () => {
     expect(cleared.json).toMatchObject({ entityIds: [], povEntityId: null });
   });
 
+  it("links the maximum of 100 entities at once (one bound parameter for the list, D1 allows 100)", async () => {
+    const fx = await fixture();
+    const stmt = env.DB.prepare("INSERT INTO entities (timeline_id, kind, name, color) VALUES (?, 'thing', ?, '#000000') RETURNING id");
+    const rows = await env.DB.batch(Array.from({ length: 98 }, (_, i) => stmt.bind(fx.timelineId, `Thing ${i}`)));
+    const ids = [fx.entityId, fx.otherEntityId, ...rows.map((r) => (r.results[0] as { id: number }).id)].sort((a, b) => a - b);
+    const res = await call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds: ids, povEntityId: ids[99], baseVersion: 1, title: "Crowd" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ entityIds: ids, povEntityId: ids[99], title: "Crowd", version: 2 });
+    const made = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "All", content: "of them", entityIds: ids } });
+    expect(made.status, made.text).toBe(201);
+    expect(made.json.entityIds).toEqual(ids);
+  });
+
   it("deleting an entity removes its links and clears a POV on it; other links stay", async () => {
     const fx = await fixture();
     await call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds: [fx.entityId, fx.otherEntityId], povEntityId: fx.entityId } });

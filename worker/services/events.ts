@@ -1,4 +1,4 @@
-import { type SQL, and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
 import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
@@ -100,13 +100,16 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
   return listEventsForTimeline(db, timelineId, order);
 }
 
+/** The ids as one bound JSON parameter: D1 allows at most 100 bound parameters per statement. */
+const inIds = (ids: number[]) => sql`${entities.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
 /** 400 unless every id is an entity of this timeline (another timeline's and unknown ids alike). */
 async function requireTimelineEntities(db: Db, timelineId: number, ids: number[]) {
   if (ids.length === 0) return;
   const found = await db
     .select({ n: sql<number>`count(*)` })
     .from(entities)
-    .where(and(eq(entities.timelineId, timelineId), inArray(entities.id, ids)))
+    .where(and(eq(entities.timelineId, timelineId), inIds(ids)))
     .get();
   if (Number(found?.n ?? 0) !== ids.length) throw badRequest(storyMessages.foreignEntity);
 }
@@ -134,7 +137,7 @@ function linkStatements(db: Db, eventId: SQL | number, timelineId: number, ids: 
       db
         .select({ eventId: sql<number>`${eventId}`.as("event_id"), entityId: entities.id })
         .from(entities)
-        .where(and(eq(entities.timelineId, timelineId), inArray(entities.id, ids), guard)),
+        .where(and(eq(entities.timelineId, timelineId), inIds(ids), guard)),
     )
     .onConflictDoNothing();
   return [remove, insert] as const;
