@@ -227,7 +227,9 @@ describe("links", () => {
     const b = await createEntity(owner.token, tl.id, { name: "B" });
     const plain = await createEvent(owner.token, tl.id, { title: "Plain" });
     expect(plain).toMatchObject({ entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, storyLabel: null });
-    expect(plain).not.toHaveProperty("storySort");
+    expect(Object.keys(plain).sort()).toEqual(
+      ["attachments", "content", "createdAt", "entityIds", "id", "position", "povEntityId", "storyEnd", "storyLabel", "storyStart", "timelineId", "title", "updatedAt", "version"],
+    );
 
     const made = await createEvent(owner.token, tl.id, { title: "Linked", entityIds: [b.id, a.id, b.id], povEntityId: b.id, storyStart: "2024-03", storyEnd: "2024-04-02", storyLabel: " Spring " });
     const expected = { entityIds: [a.id, b.id], povEntityId: b.id, storyStart: "2024-03", storyEnd: "2024-04-02", storyLabel: "Spring" };
@@ -299,6 +301,18 @@ describe("links", () => {
     const made = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "All", content: "of them", entityIds: ids } });
     expect(made.status, made.text).toBe(201);
     expect(made.json.entityIds).toEqual(ids);
+  });
+
+  it("concurrent link replacements never mix: the links end as exactly one request's set", async () => {
+    const fx = await fixture();
+    const extra = [];
+    for (const name of ["C", "D", "E"]) extra.push((await createEntity(owner.token, fx.timelineId, { name })).id as number);
+    const all = [fx.entityId, fx.otherEntityId, ...extra];
+    const sets = [all.slice(0, 2), all.slice(2), [all[0], all[4]], [], [all[1], all[2], all[3]]].map((x) => [...x].sort((a, b) => a - b));
+    const results = await Promise.all(sets.map((entityIds) => call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds } })));
+    results.forEach((r, i) => expect(r.json.entityIds).toEqual(sets[i]));
+    const stored = await env.DB.prepare("SELECT entity_id FROM event_entities WHERE event_id = ? ORDER BY 1").bind(fx.eventId).all<{ entity_id: number }>();
+    expect(sets).toContainEqual(stored.results.map((r) => r.entity_id));
   });
 
   it("deleting an entity removes its links and clears a POV on it; other links stay", async () => {
