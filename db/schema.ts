@@ -3,6 +3,7 @@ import {
   type AnySQLiteColumn,
   index,
   integer,
+  primaryKey,
   real,
   sqliteTable,
   text,
@@ -130,6 +131,25 @@ export const timelines = sqliteTable(
   ],
 );
 
+// The codex: a timeline's characters, places and things.
+export const entities = sqliteTable(
+  "entities",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["character", "place", "thing"] }).notNull(),
+    name: text("name").notNull(),
+    aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    description: text("description").notNull().default(""),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("entities_timeline_idx").on(t.timelineId)],
+);
+
 export const events = sqliteTable(
   "events",
   {
@@ -143,10 +163,35 @@ export const events = sqliteTable(
     attachments: text("attachments", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
     // Bumped on every title/content change: a PATCH carrying an older version is a conflict (409).
     version: integer("version").notNull().default(1),
+    // Whose point of view the scene is told from: one of the event's linked entities.
+    povEntityId: integer("pov_entity_id").references((): AnySQLiteColumn => entities.id, { onDelete: "set null" }),
+    // Story time, `[-]Y[-MM[-DD[THH:mm]]]` as the writer typed it (db/story-date.ts).
+    storyStart: text("story_start"),
+    storyEnd: text("story_end"),
+    storyLabel: text("story_label"),
+    // Computed from story_start by the service: text order is wrong for negative and 5-6 digit years.
+    storySort: integer("story_sort"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [index("events_timeline_position_idx").on(t.timelineId, t.position)],
+  (t) => [
+    index("events_timeline_position_idx").on(t.timelineId, t.position),
+    index("events_timeline_story_idx").on(t.timelineId, t.storySort),
+  ],
+);
+
+// Which codex entities appear in which event.
+export const eventEntities = sqliteTable(
+  "event_entities",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    entityId: integer("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.entityId] }), index("event_entities_entity_idx").on(t.entityId)],
 );
 
 export const ideas = sqliteTable(
@@ -268,5 +313,6 @@ export const processedWebhooks = sqliteTable("processed_webhooks", {
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;
 export type Event = typeof events.$inferSelect;
+export type Entity = typeof entities.$inferSelect;
 export type TimelineShare = typeof timelineShares.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;

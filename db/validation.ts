@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { limits, messages } from "./rules";
+import { isStoryRangeOrdered, parseStoryDate } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -104,14 +105,98 @@ const eventContent = z
   .min(1, messages.eventFields)
   .max(limits.eventContent, `Content must be at most ${limits.eventContent} characters`);
 
-export const CreateEventSchema = z.object({
-  title: eventTitle,
-  content: eventContent,
-  // Accepted for SPEC.md §7 compatibility; the server decides (position = current count).
-  timelineId: z.unknown().optional(),
-  position: z.unknown().optional(),
-  attachments: z.unknown().optional(),
-});
+// Story time and codex links of an event (DESIGN.md §10 "Events gain").
+export const storyMessages = {
+  endBeforeStart: "End must not be before start",
+  endWithoutStart: "An end needs a start",
+  entityIds: "Linked entities must be a list of entity ids",
+  foreignEntity: "Linked entities must belong to this timeline",
+  povNotLinked: "The point of view must be one of the linked entities",
+} as const;
+
+const storyDateReason = {
+  format: "must be a story date like -450, 2024-03 or 10231-01-02T06:30",
+  month: "has a month outside 01-12",
+  day: "has a day that month does not have",
+  hour: "has an hour outside 00-23",
+  minute: "has a minute outside 00-59",
+} as const;
+
+/** A story date or null; an empty string clears it. */
+const storyDate = (field: "Start" | "End") =>
+  z
+    .string({ error: `${field} ${storyDateReason.format}` })
+    .trim()
+    .max(20, `${field} ${storyDateReason.format}`)
+    .nullable()
+    .transform((v, ctx) => {
+      if (!v) return null;
+      const parsed = parseStoryDate(v);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", message: `${field} ${storyDateReason[parsed.reason]}` });
+        return z.NEVER;
+      }
+      return v;
+    });
+
+export const maxLinkedEntities = 100;
+
+const storyFields = {
+  entityIds: z
+    .array(z.number({ error: storyMessages.entityIds }).int(storyMessages.entityIds).positive(storyMessages.entityIds), {
+      error: storyMessages.entityIds,
+    })
+    .max(maxLinkedEntities, `An event can link at most ${maxLinkedEntities} entities`)
+    .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
+    .optional(),
+  povEntityId: z
+    .number({ error: "Point of view must be an entity id or null" })
+    .int("Point of view must be an entity id or null")
+    .positive("Point of view must be an entity id or null")
+    .nullable()
+    .optional(),
+  storyStart: storyDate("Start").optional(),
+  storyEnd: storyDate("End").optional(),
+  storyLabel: z
+    .string({ error: "Story label must be text" })
+    .trim()
+    .max(100, "Story label must be 100 characters or less")
+    .nullable()
+    .transform((v) => v || null)
+    .optional(),
+};
+
+type StoryFieldsInput = {
+  entityIds?: number[];
+  povEntityId?: number | null;
+  storyStart?: string | null;
+  storyEnd?: string | null;
+};
+
+/** The rules that need two fields, when both are in the same request (the service re-checks the merged event). */
+function checkStoryFields(v: StoryFieldsInput, ctx: z.RefinementCtx) {
+  if (v.storyStart && v.storyEnd && !isStoryRangeOrdered(v.storyStart, v.storyEnd)) {
+    ctx.addIssue({ code: "custom", message: storyMessages.endBeforeStart, path: ["storyEnd"] });
+  }
+  if (v.storyStart === null && v.storyEnd) {
+    ctx.addIssue({ code: "custom", message: storyMessages.endWithoutStart, path: ["storyEnd"] });
+  }
+  if (v.povEntityId && v.entityIds && !v.entityIds.includes(v.povEntityId)) {
+    ctx.addIssue({ code: "custom", message: storyMessages.povNotLinked, path: ["povEntityId"] });
+  }
+}
+
+export const CreateEventSchema = z
+  .object({
+    title: eventTitle,
+    content: eventContent,
+    // Accepted for SPEC.md §7 compatibility; the server decides (position = current count).
+    timelineId: z.unknown().optional(),
+    position: z.unknown().optional(),
+    attachments: z.unknown().optional(),
+    ...storyFields,
+  })
+  .superRefine(checkStoryFields);
 export type CreateEvent = z.infer<typeof CreateEventSchema>;
 
 export const UpdateEventSchema = z
@@ -121,11 +206,88 @@ export const UpdateEventSchema = z
     position: z.number({ error: "Position must be a whole number" }).int("Position must be a whole number").min(0, "Position must be a whole number").optional(),
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
+    ...storyFields,
   })
-  .refine((v) => v.title !== undefined || v.content !== undefined || v.position !== undefined, {
-    message: "Nothing to update",
-  });
+  .refine(
+    (v) =>
+      v.title !== undefined ||
+      v.content !== undefined ||
+      v.position !== undefined ||
+      v.entityIds !== undefined ||
+      v.povEntityId !== undefined ||
+      v.storyStart !== undefined ||
+      v.storyEnd !== undefined ||
+      v.storyLabel !== undefined,
+    { message: "Nothing to update" },
+  )
+  .superRefine(checkStoryFields);
 export type UpdateEvent = z.infer<typeof UpdateEventSchema>;
+
+// The codex (DESIGN.md §10 "Codex").
+export const entityKinds = ["character", "place", "thing"] as const;
+export type EntityKind = (typeof entityKinds)[number];
+
+export const entityLimits = { name: 100, aliases: 20, alias: 100, description: 10_000 } as const;
+
+/** A new entity's color when none is given, by kind. */
+export const defaultEntityColor: Record<EntityKind, string> = {
+  character: "#6366f1",
+  place: "#10b981",
+  thing: "#f59e0b",
+};
+
+const entityFields = {
+  kind: z.enum(entityKinds, {
+    error: (issue) => (issue.input === undefined ? "Kind is required" : "Kind must be character, place or thing"),
+  }),
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(entityLimits.name, "Name must be 100 characters or less"),
+  aliases: z
+    .array(
+      z
+        .string({ error: "Aliases must be a list of names" })
+        .trim()
+        .max(entityLimits.alias, "Each alias must be 100 characters or less"),
+      { error: "Aliases must be a list of names" },
+    )
+    .max(entityLimits.aliases, "At most 20 aliases")
+    // Blank and repeated aliases are dropped rather than refused.
+    .transform((list) => [...new Set(list.filter(Boolean))]),
+  description: z
+    .string({ error: "Description must be text" })
+    .max(entityLimits.description, "Description must be 10,000 characters or less")
+    .nullable()
+    .transform((v) => (v ?? "").trim()),
+  color: z
+    .string({ error: "Color must be a hex color like #a1b2c3" })
+    .trim()
+    .regex(/^#[0-9a-fA-F]{6}$/, "Color must be a hex color like #a1b2c3")
+    .transform((v) => v.toLowerCase()),
+};
+
+export const CreateEntitySchema = z.object({
+  kind: entityFields.kind,
+  name: entityFields.name,
+  // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
+  aliases: entityFields.aliases.optional(),
+  description: entityFields.description.optional(),
+  color: entityFields.color.optional(),
+});
+export type CreateEntity = z.infer<typeof CreateEntitySchema>;
+
+export const UpdateEntitySchema = z
+  .object({
+    kind: entityFields.kind.optional(),
+    name: entityFields.name.optional(),
+    aliases: entityFields.aliases.optional(),
+    description: entityFields.description.optional(),
+    color: entityFields.color.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
+export type UpdateEntity = z.infer<typeof UpdateEntitySchema>;
 
 // Sharing (SPEC.md §2 Share Timeline dialog, §5).
 export const ShareRoleSchema = z.enum(["viewer", "collaborator"], { error: "Access level must be viewer or collaborator" });

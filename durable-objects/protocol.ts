@@ -82,7 +82,10 @@ export type RoomChange = {
     | "timeline-updated"
     | "timeline-deleted"
     | "access-granted"
-    | "access-revoked";
+    | "access-revoked"
+    | "entity-added"
+    | "entity-edited"
+    | "entity-deleted";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */

@@ -31,6 +31,9 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "timeline-deleted": (n) => `${n} deleted this timeline`,
   "access-granted": (n) => `${n} changed who can access this timeline`,
   "access-revoked": (n) => `${n} changed who can access this timeline`,
+  "entity-added": (n, s) => `${n} added "${s ?? "an entry"}" to the codex`,
+  "entity-edited": (n, s) => `${n} edited "${s ?? "an entry"}" in the codex`,
+  "entity-deleted": (n, s) => `${n} removed "${s ?? "an entry"}" from the codex`,
 };
 
 /**
@@ -128,7 +131,7 @@ export class TimelineRoom extends Server {
     if (change.action !== "access-granted" && change.action !== "access-revoked") {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);
       this.notify(
-        { type: change.action, title: "Timeline updated", message: actionText[change.action](change.by.userName, change.subject), userId: change.by.userId },
+        { type: change.action, title: change.action.startsWith("entity-") ? "Codex updated" : "Timeline updated", message: actionText[change.action](change.by.userName, change.subject), userId: change.by.userId },
         exclude,
       );
     }

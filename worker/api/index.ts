@@ -12,6 +12,7 @@ import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
+import { entitiesApi } from "./entities";
 import { eventsApi, timelinesApi } from "./timelines";
 import type { ApiEnv } from "./context";
 
@@ -40,7 +41,8 @@ export const api = new Hono<ApiEnv>()
   .route("/subscription", billingApi)
   .route("/admin", adminApi)
   .route("/config", configApi)
-  .route("/", aiApi);
+  .route("/", aiApi)
+  .route("/", entitiesApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

@@ -1,5 +1,5 @@
 import { validator } from "hono/validator";
-import { notFound } from "../lib/errors";
+import { badRequest, notFound } from "../lib/errors";
 
 /** Route ids are positive integers; anything else is simply not found. */
 export function idParam(value: string | undefined, what = "Not found"): number {
@@ -17,3 +17,16 @@ export const shareQuery = validator("query", (value): { share?: string } => {
   const share = value.share;
   return typeof share === "string" && share.length > 0 && share.length <= 100 ? { share } : {};
 });
+
+/** `?share=` plus `?order=position|chronological` for an event list (DESIGN.md §10). */
+export const eventListQuery = validator("query", (value): { share?: string; order: "position" | "chronological" } => {
+  const { share } = shareOf(value.share);
+  const order = value.order;
+  if (order === undefined || order === "position") return { share, order: "position" };
+  if (order === "chronological") return { share, order };
+  throw badRequest("Order must be position or chronological");
+});
+
+function shareOf(share: unknown) {
+  return typeof share === "string" && share.length > 0 && share.length <= 100 ? { share } : {};
+}

@@ -12,7 +12,7 @@ import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
-import { idParam, shareQuery } from "./params";
+import { eventListQuery, idParam, shareQuery } from "./params";
 
 export const timelinesApi = new Hono<ApiEnv>()
   .use(requireAuth)
@@ -53,9 +53,10 @@ export const timelinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await timelinesService.deleteTimeline(deps(c), currentUser(c), id));
   })
-  .get("/:id/events", shareQuery, async (c) => {
+  .get("/:id/events", eventListQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, c.req.valid("query").share));
+    const { share, order } = c.req.valid("query");
+    return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, share, order));
   })
   .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

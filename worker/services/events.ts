@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, events, timelineShares, timelines } from "../../db/schema";
-import type { CreateEvent, UpdateEvent } from "../../db/validation";
-import { HttpError, forbidden, notFound } from "../lib/errors";
+import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
+import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
+import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
+import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
@@ -18,9 +19,19 @@ export type EventView = {
   position: number;
   attachments: unknown[];
   version: number;
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyLabel: string | null;
   createdAt: string;
   updatedAt: string;
 };
+
+export type EventOrder = "position" | "chronological";
+
+/** An event's linked entity ids, fetched inside the event's own SELECT (no query per event). */
+const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntities.entityId}) FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id})`;
 
 const eventColumns = {
   id: events.id,
@@ -30,11 +41,30 @@ const eventColumns = {
   position: events.position,
   attachments: events.attachments,
   version: events.version,
+  entityIds: linkedEntityIds,
+  povEntityId: events.povEntityId,
+  storyStart: events.storyStart,
+  storyEnd: events.storyEnd,
+  storyLabel: events.storyLabel,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
 };
 
-export const toEventView = (e: Event | EventView): EventView => ({
+type EventRow = Omit<Event, "storySort"> & { entityIds?: unknown };
+
+function parseIds(value: unknown): number[] {
+  let list: unknown = value;
+  if (typeof value === "string") {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      list = [];
+    }
+  }
+  return Array.isArray(list) ? list.map(Number).filter(Number.isInteger).sort((a, b) => a - b) : [];
+}
+
+export const toEventView = (e: EventRow | EventView): EventView => ({
   id: e.id,
   timelineId: e.timelineId,
   title: e.title,
@@ -42,22 +72,75 @@ export const toEventView = (e: Event | EventView): EventView => ({
   position: e.position,
   attachments: Array.isArray(e.attachments) ? e.attachments : [],
   version: e.version,
+  entityIds: parseIds(e.entityIds),
+  povEntityId: e.povEntityId ?? null,
+  storyStart: e.storyStart ?? null,
+  storyEnd: e.storyEnd ?? null,
+  storyLabel: e.storyLabel ?? null,
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
 });
 
-export async function listEventsForTimeline(db: Db, timelineId: number): Promise<EventView[]> {
+/** One SELECT, links included. Chronological: by story start (undated last), then position. */
+export async function listEventsForTimeline(db: Db, timelineId: number, order: EventOrder = "position"): Promise<EventView[]> {
+  const orderBy =
+    order === "chronological"
+      ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
+      : [asc(events.position), asc(events.id)];
   const rows = await db
     .select(eventColumns)
     .from(events)
     .where(eq(events.timelineId, timelineId))
-    .orderBy(asc(events.position), asc(events.id));
+    .orderBy(...orderBy);
   return rows.map(toEventView);
 }
 
-export async function listEvents(db: Db, user: User, timelineId: number, shareCode?: string | null) {
+export async function listEvents(db: Db, user: User, timelineId: number, shareCode?: string | null, order: EventOrder = "position") {
   await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  return listEventsForTimeline(db, timelineId);
+  return listEventsForTimeline(db, timelineId, order);
+}
+
+/** The ids as one bound JSON parameter: D1 allows at most 100 bound parameters per statement. */
+const inIds = (ids: number[]) => sql`${entities.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/** 400 unless every id is an entity of this timeline (another timeline's and unknown ids alike). */
+async function requireTimelineEntities(db: Db, timelineId: number, ids: number[]) {
+  if (ids.length === 0) return;
+  const found = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(entities)
+    .where(and(eq(entities.timelineId, timelineId), inIds(ids)))
+    .get();
+  if (Number(found?.n ?? 0) !== ids.length) throw badRequest(storyMessages.foreignEntity);
+}
+
+/** The story range of the event as it will be after the write; refused when it does not hold. */
+function checkStoryRange(start: string | null, end: string | null) {
+  if (end && !start) throw badRequest(storyMessages.endWithoutStart);
+  if (start && end && !isStoryRangeOrdered(start, end)) throw badRequest(storyMessages.endBeforeStart);
+}
+
+/** The POV as stored: only an entity of this timeline (a concurrent delete leaves it null, never a broken key). */
+const povValue = (timelineId: number, povEntityId: number | null) =>
+  povEntityId === null ? sql`NULL` : sql`(SELECT id FROM entities WHERE id = ${povEntityId} AND timeline_id = ${timelineId})`;
+
+/**
+ * Replaces the event's links with these entities of its timeline. `guard` (a condition checked
+ * before anything is written) makes the statements no-ops when a conflict refuses the write.
+ */
+function linkStatements(db: Db, eventId: SQL | number, timelineId: number, ids: number[], guard: SQL = sql`1`) {
+  const remove = db.delete(eventEntities).where(and(sql`${eventEntities.eventId} = ${eventId}`, guard));
+  if (ids.length === 0) return [remove] as const;
+  const insert = db
+    .insert(eventEntities)
+    .select(
+      db
+        .select({ eventId: sql<number>`${eventId}`.as("event_id"), entityId: entities.id })
+        .from(entities)
+        .where(and(eq(entities.timelineId, timelineId), inIds(ids), guard)),
+    )
+    .onConflictDoNothing();
+  return [remove, insert] as const;
 }
 
 /** position = the current count, computed inside the INSERT so concurrent adds never collide. */
@@ -69,8 +152,15 @@ export async function createEvent(
   shareCode?: string | null,
 ): Promise<EventView> {
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const entityIds = input.entityIds ?? [];
+  const povEntityId = input.povEntityId ?? null;
+  await requireTimelineEntities(db, timelineId, entityIds);
+  if (povEntityId !== null && !entityIds.includes(povEntityId)) throw badRequest(storyMessages.povNotLinked);
+  const storyStart = input.storyStart ?? null;
+  const storyEnd = input.storyEnd ?? null;
+  checkStoryRange(storyStart, storyEnd);
   const now = nowIso();
-  const row = await db
+  const insert = db
     .insert(events)
     .values({
       timelineId,
@@ -78,13 +168,26 @@ export async function createEvent(
       content: input.content,
       position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId})`,
       attachments: [],
+      povEntityId: povValue(timelineId, povEntityId),
+      storyStart,
+      storyEnd,
+      storyLabel: input.storyLabel ?? null,
+      storySort: storySortKey(storyStart),
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
+    .returning();
+  let row: Event;
+  if (entityIds.length > 0) {
+    // One transaction: inside it the timeline's newest event is the one just inserted.
+    const newest = sql`(SELECT max(id) FROM events WHERE timeline_id = ${timelineId})`;
+    const [inserted] = await db.batch([insert, ...linkStatements(db, newest, timelineId, entityIds)]);
+    row = inserted[0];
+  } else {
+    row = await insert.get();
+  }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView(row);
+  return toEventView({ ...row, entityIds });
 }
 
 async function loadEventWithAccess(
@@ -96,7 +199,7 @@ async function loadEventWithAccess(
 ) {
   // The event, its timeline and the caller's share in one query.
   const row = await db
-    .select({ event: events, timeline: timelines, shareLevel: timelineShares.accessLevel })
+    .select({ event: events, entityIds: linkedEntityIds, timeline: timelines, shareLevel: timelineShares.accessLevel })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
@@ -106,7 +209,7 @@ async function loadEventWithAccess(
   // A stranger must not learn that the event exists.
   if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
   if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-  return { event: row.event, access };
+  return { event: { ...row.event, entityIds: row.entityIds }, access };
 }
 
 /**
@@ -140,36 +243,64 @@ export async function updateEvent(
 ): Promise<{ event: EventView; moved: boolean; edited: boolean }> {
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
   const edited = input.title !== undefined || input.content !== undefined;
+  const storyEdited =
+    input.entityIds !== undefined ||
+    input.povEntityId !== undefined ||
+    input.storyStart !== undefined ||
+    input.storyEnd !== undefined ||
+    input.storyLabel !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
 
-  if (edited) {
+  // The event as it will be: links within its timeline, the POV among them, the range in order.
+  let pov: number | null | undefined = input.povEntityId;
+  if (storyEdited) {
+    if (input.entityIds) await requireTimelineEntities(db, event.timelineId, input.entityIds);
+    const linked = input.entityIds ?? latest.entityIds;
+    if (pov != null && !linked.includes(pov)) throw badRequest(storyMessages.povNotLinked);
+    // Unlinking the POV entity clears the POV, as deleting the entity does.
+    if (pov === undefined && latest.povEntityId !== null && !linked.includes(latest.povEntityId)) pov = null;
+    checkStoryRange(
+      input.storyStart !== undefined ? input.storyStart : latest.storyStart,
+      input.storyEnd !== undefined ? input.storyEnd : latest.storyEnd,
+    );
+  }
+
+  if (edited || storyEdited) {
     const changed =
       (input.title !== undefined && input.title !== event.title) ||
       (input.content !== undefined && input.content !== event.content);
-    // No lost edits: a save based on an older version than the stored one is refused.
-    const rows = await db.all<Record<string, unknown>>(sql`
-      UPDATE events SET
-        title = ${input.title ?? event.title},
-        content = ${input.content ?? event.content},
-        version = version + ${changed ? 1 : 0},
-        updated_at = ${nowIso()}
-      WHERE id = ${eventId} ${input.baseVersion !== undefined ? sql`AND version = ${input.baseVersion}` : sql``}
-      RETURNING position, version, updated_at AS updatedAt, title, content`);
-    const row = rows[0];
+    // No lost edits: a text save based on an older version than the stored one is refused, and
+    // with it everything else in the same request (the guard is checked before any write).
+    const guard =
+      edited && input.baseVersion !== undefined
+        ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${input.baseVersion}`
+        : sql`1`;
+    const update = db
+      .update(events)
+      .set({
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.content !== undefined && { content: input.content }),
+        version: sql`${events.version} + ${changed ? 1 : 0}`,
+        ...(input.storyStart !== undefined && { storyStart: input.storyStart, storySort: storySortKey(input.storyStart) }),
+        ...(input.storyEnd !== undefined && { storyEnd: input.storyEnd }),
+        ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
+        ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
+        updatedAt: nowIso(),
+      })
+      .where(and(eq(events.id, eventId), guard))
+      .returning(eventColumns);
+    // Links first, in the same transaction, so the returned row already carries them.
+    const rows = input.entityIds
+      ? (await db.batch([...linkStatements(db, eventId, event.timelineId, input.entityIds, guard), update])).at(-1)
+      : await update;
+    const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
     if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
       if (!current) throw notFound(EVENT_NOT_FOUND);
       throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(current) });
     }
-    latest = {
-      ...latest,
-      title: String(row.title),
-      content: String(row.content),
-      position: Number(row.position),
-      version: Number(row.version),
-      updatedAt: String(row.updatedAt),
-    };
+    latest = toEventView(row);
   }
 
   if (input.position !== undefined && input.position !== latest.position) {
@@ -189,10 +320,11 @@ export async function updateEvent(
     }
   }
 
-  if (moved || edited) {
-    room(event.timelineId, { action: moved && !edited ? "reordered" : "edited", by: authorOf(user), subject: latest.title });
+  if (moved || edited || storyEdited) {
+    const action = moved && !edited && !storyEdited ? "reordered" : "edited";
+    room(event.timelineId, { action, by: authorOf(user), subject: latest.title });
   }
-  return { event: latest, moved, edited };
+  return { event: latest, moved, edited: edited || storyEdited };
 }
 
 /** Owners only (SPEC.md §2). The gap is closed in the same batch. */

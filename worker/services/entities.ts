@@ -1,0 +1,146 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
+import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/validation";
+import { forbidden, notFound } from "../lib/errors";
+import { nowIso } from "../lib/time";
+import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
+
+// The codex (DESIGN.md §10): a timeline's characters, places and things. Read: owner,
+// collaborator, viewer; create and edit: owner, collaborator; delete: owner (DESIGN.md §3).
+
+export const ENTITY_NOT_FOUND = "Entity not found";
+
+export type EntityView = {
+  id: number;
+  timelineId: number;
+  kind: Entity["kind"];
+  name: string;
+  aliases: string[];
+  description: string;
+  color: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const entityColumns = {
+  id: entities.id,
+  timelineId: entities.timelineId,
+  kind: entities.kind,
+  name: entities.name,
+  aliases: entities.aliases,
+  description: entities.description,
+  color: entities.color,
+  createdAt: entities.createdAt,
+  updatedAt: entities.updatedAt,
+};
+
+export const toEntityView = (e: Entity | EntityView): EntityView => ({
+  id: e.id,
+  timelineId: e.timelineId,
+  kind: e.kind,
+  name: e.name,
+  aliases: Array.isArray(e.aliases) ? e.aliases.map(String) : [],
+  description: e.description,
+  color: e.color,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+export async function listEntitiesForTimeline(db: Db, timelineId: number): Promise<EntityView[]> {
+  const rows = await db
+    .select(entityColumns)
+    .from(entities)
+    .where(eq(entities.timelineId, timelineId))
+    .orderBy(sql`${entities.name} COLLATE NOCASE`, asc(entities.id));
+  return rows.map(toEntityView);
+}
+
+export async function listEntities(db: Db, user: User, timelineId: number, shareCode?: string | null) {
+  await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  return listEntitiesForTimeline(db, timelineId);
+}
+
+export async function createEntity(
+  { db, room }: Deps,
+  user: User,
+  timelineId: number,
+  input: CreateEntity,
+  shareCode?: string | null,
+): Promise<EntityView> {
+  await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const now = nowIso();
+  const row = await db
+    .insert(entities)
+    .values({
+      timelineId,
+      kind: input.kind,
+      name: input.name,
+      aliases: input.aliases ?? [],
+      description: input.description ?? "",
+      color: input.color ?? defaultEntityColor[input.kind],
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  room(timelineId, { action: "entity-added", by: authorOf(user), subject: row.name });
+  return toEntityView(row);
+}
+
+/** The entity and the caller's access to its timeline, in one query; strangers get 404. */
+async function loadEntityWithAccess(
+  db: Db,
+  user: User,
+  entityId: number,
+  need: Exclude<Access, "none">,
+  shareCode?: string | null,
+) {
+  const row = await db
+    .select({ entity: entities, timeline: timelines, shareLevel: timelineShares.accessLevel })
+    .from(entities)
+    .innerJoin(timelines, eq(timelines.id, entities.timelineId))
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, entities.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(eq(entities.id, entityId))
+    .get();
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, shareCode) : "none";
+  if (!row || access === "none") throw notFound(ENTITY_NOT_FOUND);
+  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
+  return row.entity;
+}
+
+export async function updateEntity(
+  { db, room }: Deps,
+  user: User,
+  entityId: number,
+  input: UpdateEntity,
+  shareCode?: string | null,
+): Promise<EntityView> {
+  const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
+  const row = await db
+    .update(entities)
+    .set({
+      ...(input.kind !== undefined && { kind: input.kind }),
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.aliases !== undefined && { aliases: input.aliases }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.color !== undefined && { color: input.color }),
+      updatedAt: nowIso(),
+    })
+    .where(eq(entities.id, entityId))
+    .returning()
+    .get();
+  // Deleted meanwhile (by the owner, or with its timeline).
+  if (!row) throw notFound(ENTITY_NOT_FOUND);
+  room(entity.timelineId, { action: "entity-edited", by: authorOf(user), subject: row.name });
+  return toEntityView(row);
+}
+
+/** Owners only. Its links go with it (ON DELETE CASCADE) and a POV on it becomes none (SET NULL). */
+export async function deleteEntity({ db, room }: Deps, user: User, entityId: number, shareCode?: string | null) {
+  const entity = await loadEntityWithAccess(db, user, entityId, "owner", shareCode);
+  await db.delete(entities).where(eq(entities.id, entityId));
+  room(entity.timelineId, { action: "entity-deleted", by: authorOf(user), subject: entity.name });
+  return { success: true as const };
+}
