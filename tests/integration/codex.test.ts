@@ -310,7 +310,7 @@ describe("links", () => {
     const all = [fx.entityId, fx.otherEntityId, ...extra];
     const sets = [all.slice(0, 2), all.slice(2), [all[0], all[4]], [], [all[1], all[2], all[3]]].map((x) => [...x].sort((a, b) => a - b));
     const results = await Promise.all(sets.map((entityIds) => call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds } })));
-    results.forEach((r, i) => expect(r.json.entityIds).toEqual(sets[i]));
+    for (const [i, r] of results.entries()) expect(r.json.entityIds).toEqual(sets[i]);
     const stored = await env.DB.prepare("SELECT entity_id FROM event_entities WHERE event_id = ? ORDER BY 1").bind(fx.eventId).all<{ entity_id: number }>();
     expect(sets).toContainEqual(stored.results.map((r) => r.entity_id));
   });
