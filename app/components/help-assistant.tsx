@@ -89,6 +89,7 @@ export function HelpAssistant() {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the newest message whenever one arrives or the typing dots appear
   useEffect(() => {
     listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
   }, [messages, typing]);

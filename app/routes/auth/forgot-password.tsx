@@ -31,6 +31,7 @@ export default function ForgotPassword() {
   const result = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const failed = result && "formError" in result ? result.formError : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each failed submission (a new `result`) toasts again, even with the same message
   useEffect(() => {
     if (failed) errorToast("Failed to request password reset");
   }, [failed, result]);
