@@ -20,17 +20,14 @@ export default async function handleRequest(
   // (browsers hide nonce attributes from the DOM), so it is used in production builds only.
   const nonce = import.meta.env.DEV ? undefined : loadContext.get(appContext).nonce;
   let shellRendered = false;
-  const body = await renderToReadableStream(
-    <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
-    {
-      nonce,
-      signal: AbortSignal.timeout(streamTimeout + 1000),
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
+  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    nonce,
+    signal: AbortSignal.timeout(streamTimeout + 1000),
+    onError(error: unknown) {
+      responseStatusCode = 500;
+      if (shellRendered) console.error(error);
     },
-  );
+  });
   shellRendered = true;
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;

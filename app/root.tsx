@@ -1,14 +1,5 @@
 import { useEffect } from "react";
-import {
-  data,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useNavigation,
-  useRouteLoaderData,
-} from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -27,7 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const notifications = auth.session?.unread ?? [];
   if (auth.session && notifications.length > 0) {
     const userId = auth.session.user.id;
-    ctx.waitUntil(markNotificationsRead(db, userId, notifications.map((n) => n.id)));
+    ctx.waitUntil(
+      markNotificationsRead(
+        db,
+        userId,
+        notifications.map((n) => n.id),
+      ),
+    );
   }
   return data(
     { user: publicUser(context), flash, notifications, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
@@ -38,15 +35,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export function meta() {
-  return [
-    { title: "StoryWeave" },
-    { name: "description", content: "Collaborative story timelines with an AI writing assistant." },
-  ];
+  return [{ title: "StoryWeave" }, { name: "description", content: "Collaborative story timelines with an AI writing assistant." }];
 }
 
-export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

@@ -18,10 +18,7 @@ export default [
     route("api-test", "routes/api-test.tsx"),
     route("account", "routes/account.tsx"),
     route("upgrade", "routes/upgrade.tsx"),
-    layout("routes/admin/layout.tsx", [
-      route("admin", "routes/admin/dashboard.tsx"),
-      route("admin/config", "routes/admin/config.tsx"),
-    ]),
+    layout("routes/admin/layout.tsx", [route("admin", "routes/admin/dashboard.tsx"), route("admin/config", "routes/admin/config.tsx")]),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,14 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  type AnySQLiteColumn,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are ISO-8601 strings (UTC, millisecond precision): they sort correctly as text,
 // serialise to JSON unchanged and are readable in `wrangler d1 execute` output.
@@ -24,7 +15,9 @@ export const users = sqliteTable(
     name: text("name"),
     avatar: text("avatar"),
     isEmailVerified: integer("is_email_verified", { mode: "boolean" }).notNull().default(false),
-    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
     subscriptionTier: text("subscription_tier").notNull().default("free"),
     subscriptionEndDate: text("subscription_end_date"),
     stripeCustomerId: text("stripe_customer_id"),
@@ -54,10 +47,7 @@ export const oauthAccounts = sqliteTable(
     providerId: text("provider_id").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("oauth_provider_unique").on(t.provider, t.providerId),
-    index("oauth_user_idx").on(t.userId),
-  ],
+  (t) => [uniqueIndex("oauth_provider_unique").on(t.provider, t.providerId), index("oauth_user_idx").on(t.userId)],
 );
 
 export const sessions = sqliteTable(
@@ -101,10 +91,7 @@ export const subscriptionHistory = sqliteTable(
     externalId: text("external_id"),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("subscription_history_user_idx").on(t.userId),
-    uniqueIndex("subscription_history_external_unique").on(t.externalId),
-  ],
+  (t) => [index("subscription_history_user_idx").on(t.userId), uniqueIndex("subscription_history_external_unique").on(t.externalId)],
 );
 
 export const timelines = sqliteTable(
@@ -125,10 +112,7 @@ export const timelines = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [
-    index("timelines_user_idx").on(t.userId, t.createdAt),
-    uniqueIndex("timelines_share_code_unique").on(t.shareCode),
-  ],
+  (t) => [index("timelines_user_idx").on(t.userId, t.createdAt), uniqueIndex("timelines_share_code_unique").on(t.shareCode)],
 );
 
 // The codex: a timeline's characters, places and things.
@@ -291,10 +275,7 @@ export const notifications = sqliteTable(
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("notifications_user_idx").on(t.userId, t.read, t.createdAt),
-    index("notifications_timeline_idx").on(t.timelineId),
-  ],
+  (t) => [index("notifications_user_idx").on(t.userId, t.read, t.createdAt), index("notifications_timeline_idx").on(t.timelineId)],
 );
 
 // Settings an admin saves (AI and payment keys), AES-GCM encrypted under a key derived from APP_SECRET.

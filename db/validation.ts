@@ -20,11 +20,7 @@ export const LoginSchema = z.object({ email, password });
 export type Login = z.infer<typeof LoginSchema>;
 
 export const RegisterSchema = z.object({
-  name: z
-    .string({ error: messages.name })
-    .trim()
-    .min(2, messages.name)
-    .max(limits.name, `Name must be at most ${limits.name} characters`),
+  name: z.string({ error: messages.name }).trim().min(2, messages.name).max(limits.name, `Name must be at most ${limits.name} characters`),
   email,
   password,
 });
@@ -203,7 +199,11 @@ export const UpdateEventSchema = z
   .object({
     title: eventTitle.optional(),
     content: eventContent.optional(),
-    position: z.number({ error: "Position must be a whole number" }).int("Position must be a whole number").min(0, "Position must be a whole number").optional(),
+    position: z
+      .number({ error: "Position must be a whole number" })
+      .int("Position must be a whole number")
+      .min(0, "Position must be a whole number")
+      .optional(),
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
     ...storyFields,
@@ -247,10 +247,7 @@ const entityFields = {
     .max(entityLimits.name, "Name must be 100 characters or less"),
   aliases: z
     .array(
-      z
-        .string({ error: "Aliases must be a list of names" })
-        .trim()
-        .max(entityLimits.alias, "Each alias must be 100 characters or less"),
+      z.string({ error: "Aliases must be a list of names" }).trim().max(entityLimits.alias, "Each alias must be 100 characters or less"),
       { error: "Aliases must be a list of names" },
     )
     .max(entityLimits.aliases, "At most 20 aliases")
@@ -311,11 +308,7 @@ export const SetPremiumSchema = z.object({
 
 // AI (SPEC.md §5 AI tabs and schemas; inputs trimmed; DESIGN.md §4 bounds).
 const aiText = (required: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(limits.aiInput, `Please keep it under ${limits.aiInput} characters`);
+  z.string({ error: required }).trim().min(1, required).max(limits.aiInput, `Please keep it under ${limits.aiInput} characters`);
 
 export const DEFAULT_ENHANCE_INSTRUCTION = "Enhance this text";
 
@@ -334,7 +327,10 @@ export const EnhanceSchema = z.object({
 export const CharacterSchema = z.object({ description: aiText("Character description is required") });
 
 export const SuggestPlotSchema = z.object({
-  timelineId: z.coerce.number({ error: "Timeline id must be an integer" }).int("Timeline id must be an integer").positive("Timeline id must be an integer"),
+  timelineId: z.coerce
+    .number({ error: "Timeline id must be an integer" })
+    .int("Timeline id must be an integer")
+    .positive("Timeline id must be an integer"),
   prompt: aiText(messages.ideasPrompt),
 });
 

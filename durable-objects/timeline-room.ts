@@ -131,7 +131,12 @@ export class TimelineRoom extends Server {
     if (change.action !== "access-granted" && change.action !== "access-revoked") {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);
       this.notify(
-        { type: change.action, title: change.action.startsWith("entity-") ? "Codex updated" : "Timeline updated", message: actionText[change.action](change.by.userName, change.subject), userId: change.by.userId },
+        {
+          type: change.action,
+          title: change.action.startsWith("entity-") ? "Codex updated" : "Timeline updated",
+          message: actionText[change.action](change.by.userName, change.subject),
+          userId: change.by.userId,
+        },
         exclude,
       );
     }

@@ -74,9 +74,7 @@ async function runScenario(label, scenario, target) {
           await sleep((s * SEND_INTERVAL_MS) / SENDERS_PER_ROOM);
           for (let seq = 0; seq < MESSAGES_PER_SENDER; seq++) {
             const key = `${r}:${s}:${seq}`;
-            sender.ws.send(
-              JSON.stringify({ type: "change", eventId: 1, change: { type: "content", value: `bench|${key}|${now()}` } }),
-            );
+            sender.ws.send(JSON.stringify({ type: "change", eventId: 1, change: { type: "content", value: `bench|${key}|${now()}` } }));
             await sleep(SEND_INTERVAL_MS);
           }
         })(),
@@ -166,8 +164,12 @@ try {
   stopEcho();
 }
 
-console.log(`\nStoryWeave realtime bench — ${SENDERS_PER_ROOM} senders per room × ${MESSAGES_PER_SENDER} changes at ${1000 / SEND_INTERVAL_MS}/s\n`);
-console.log(`${"target".padEnd(26)}${"scenario".padEnd(24)}${"delivered/expected".padEnd(22)}${"lost".padEnd(6)}${"p50".padEnd(11)}${"p99".padEnd(11)}max`);
+console.log(
+  `\nStoryWeave realtime bench — ${SENDERS_PER_ROOM} senders per room × ${MESSAGES_PER_SENDER} changes at ${1000 / SEND_INTERVAL_MS}/s\n`,
+);
+console.log(
+  `${"target".padEnd(26)}${"scenario".padEnd(24)}${"delivered/expected".padEnd(22)}${"lost".padEnd(6)}${"p50".padEnd(11)}${"p99".padEnd(11)}max`,
+);
 for (const r of results) {
   console.log(
     `${r.target.padEnd(26)}${r.scenario.padEnd(24)}${`${r.delivered}/${r.expected}`.padEnd(22)}${String(r.lost).padEnd(6)}${ms(r.p50).padEnd(11)}${ms(r.p99).padEnd(11)}${ms(r.max)}`,

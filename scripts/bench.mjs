@@ -127,12 +127,18 @@ console.log(`\nStoryWeave bench — timeline with ${EVENTS} events, production b
 line("GET /timeline/{id} server render p50 / p95", `${ms(results.ssr.p50)} / ${ms(results.ssr.p95)} (${kb(results.ssr.htmlBytes)} HTML)`);
 line("  D1 per page load", d1(results.ssr.d1));
 line("Chromium: load → hydrated + last card p50 / max", `${ms(results.interactive.p50)} / ${ms(results.interactive.max)}`);
-line(`GET /api/timelines/{id}/events p50 / p95`, `${ms(results.eventsApi.p50)} / ${ms(results.eventsApi.p95)} (${kb(results.eventsApi.bytes)})`);
+line(
+  `GET /api/timelines/{id}/events p50 / p95`,
+  `${ms(results.eventsApi.p50)} / ${ms(results.eventsApi.p95)} (${kb(results.eventsApi.bytes)})`,
+);
 line("  D1", d1(results.eventsApi.d1));
 line("GET /api/auth/me p50 / p95 (same run)", `${ms(results.meApi.p50)} / ${ms(results.meApi.p95)}`);
 line("  D1", d1(results.meApi.d1));
 line("PATCH last event → position 0", `${ms(results.move.ms)}; ${d1(results.move.d1)}; positions 0..n-1: ${results.move.positionsOk}`);
-line("Client JS for /timeline/{id} (gzip / raw)", `${kb(results.clientJs.gzip)} / ${kb(results.clientJs.raw)} in ${results.clientJs.files} files (target ≤ 150 KB gzip)`);
+line(
+  "Client JS for /timeline/{id} (gzip / raw)",
+  `${kb(results.clientJs.gzip)} / ${kb(results.clientJs.raw)} in ${results.clientJs.files} files (target ≤ 150 KB gzip)`,
+);
 for (const f of results.clientJs.largest) line(`    ${f.url}`, kb(f.gzip));
 mkdirSync("test-results", { recursive: true });
 writeFileSync("test-results/bench.json", JSON.stringify(results, null, 2));

@@ -13,10 +13,7 @@ import { authenticate } from "./services/sessions";
 
 export { TimelineRoom } from "../durable-objects/timeline-room";
 
-const requestHandler = createRequestHandler(
-  () => import("virtual:react-router/server-build"),
-  import.meta.env.MODE,
-);
+const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 const dev = import.meta.env.MODE === "development";
 
 function plainError(status: number, message: string) {

@@ -69,7 +69,12 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
 
   const setPremium = useMutation(
     (user: PublicUser) =>
-      unwrap(client.api.admin.users[":id"].premium.$post({ param: { id: String(user.id) }, json: { premium: user.subscriptionTier !== "premium" } })),
+      unwrap(
+        client.api.admin.users[":id"].premium.$post({
+          param: { id: String(user.id) },
+          json: { premium: user.subscriptionTier !== "premium" },
+        }),
+      ),
     {
       success: { title: "Success", description: "User premium status updated successfully" },
       error: "Failed to update user premium status",
@@ -114,7 +119,12 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
           Total users: <span className="font-semibold">{users?.length ?? 0}</span> · Admins: <span className="font-semibold">{admins}</span>
         </p>
         <label className="ml-auto flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={onlyAdmins} onChange={(e) => setOnlyAdmins(e.target.checked)} className="h-4 w-4 accent-brand-600" />
+          <input
+            type="checkbox"
+            checked={onlyAdmins}
+            onChange={(e) => setOnlyAdmins(e.target.checked)}
+            className="h-4 w-4 accent-brand-600"
+          />
           Show only admins
         </label>
         <Button variant="outline" size="sm" onClick={() => void load()} disabled={loading}>
@@ -160,7 +170,9 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
                       ) : (
                         <Badge variant="secondary">Free</Badge>
                       )}
-                      {premium && u.subscriptionEndDate ? <p className="mt-1 text-xs text-stone-600">until {formatDate(u.subscriptionEndDate)}</p> : null}
+                      {premium && u.subscriptionEndDate ? (
+                        <p className="mt-1 text-xs text-stone-600">until {formatDate(u.subscriptionEndDate)}</p>
+                      ) : null}
                     </td>
                     <td className="px-3 py-3 text-right sm:px-4">
                       <Button

@@ -25,7 +25,8 @@ export function AiKeyForm() {
           )}
           {status.configured ? (
             <span className="text-stone-600">
-              {status.source === "environment" ? "from the OPENAI_API_KEY secret (takes precedence)" : "key saved by an admin"} · model {status.model}
+              {status.source === "environment" ? "from the OPENAI_API_KEY secret (takes precedence)" : "key saved by an admin"} · model{" "}
+              {status.model}
             </span>
           ) : null}
         </>

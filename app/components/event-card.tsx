@@ -134,11 +134,7 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
   }
 
   return (
-    <Card
-      className={cn("group relative p-4", editedByOthers && "ring-2 ring-amber-400")}
-      data-testid="event-card"
-      data-event-id={event.id}
-    >
+    <Card className={cn("group relative p-4", editedByOthers && "ring-2 ring-amber-400")} data-testid="event-card" data-event-id={event.id}>
       <div className="flex items-start gap-2">
         {dragHandle}
         <div className="min-w-0 flex-1">

@@ -45,8 +45,7 @@ const replies: Reply[] = [
   {
     keywords: ["account", "settings", "profile"],
     text:
-      "Your Account page shows your name, email, plan and renewal date. From there you can upgrade to " +
-      "Premium or switch back to Free.",
+      "Your Account page shows your name, email, plan and renewal date. From there you can upgrade to " + "Premium or switch back to Free.",
   },
   {
     keywords: ["help", "support", "contact"],
@@ -104,10 +103,7 @@ export function HelpAssistant() {
     setInput("");
     setTyping(true);
     timer.current = setTimeout(() => {
-      const reply =
-        trimmed === OPEN_CHATBOT
-          ? { text: "I've opened the full assistant in a new tab.", isUser: false }
-          : replyTo(trimmed);
+      const reply = trimmed === OPEN_CHATBOT ? { text: "I've opened the full assistant in a new tab.", isUser: false } : replyTo(trimmed);
       setMessages((m) => [...m, reply]);
       setTyping(false);
     }, TYPING_DELAY_MS);
@@ -122,12 +118,7 @@ export function HelpAssistant() {
         >
           <header className="flex items-center justify-between bg-brand-600 px-4 py-3 text-white">
             <h2 className="font-semibold">StoryWeave Assistant</h2>
-            <button
-              type="button"
-              onClick={() => setOpen(false)}
-              aria-label="Close assistant"
-              className="rounded p-1 hover:bg-white/20"
-            >
+            <button type="button" onClick={() => setOpen(false)} aria-label="Close assistant" className="rounded p-1 hover:bg-white/20">
               <X aria-hidden="true" className="h-4 w-4" />
             </button>
           </header>

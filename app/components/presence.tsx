@@ -16,10 +16,18 @@ export function PresenceStack({ users, myUserId }: { users: PresenceUser[]; myUs
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <button type="button" aria-label={`Active collaborators (${users.length})`} className="flex items-center rounded-full pr-1 hover:bg-stone-100">
+        <button
+          type="button"
+          aria-label={`Active collaborators (${users.length})`}
+          className="flex items-center rounded-full pr-1 hover:bg-stone-100"
+        >
           <span className="flex -space-x-2">
             {shown.map((u) => (
-              <UserAvatar key={u.userId} user={{ name: u.userName, email: u.userName, avatar: null }} className="h-8 w-8 ring-2 ring-white" />
+              <UserAvatar
+                key={u.userId}
+                user={{ name: u.userName, email: u.userName, avatar: null }}
+                className="h-8 w-8 ring-2 ring-white"
+              />
             ))}
           </span>
           {extra > 0 ? <span className="ml-1 text-xs font-semibold text-stone-700">+{extra}</span> : null}
@@ -56,7 +64,10 @@ export function NotificationBanner({ notifications }: { notifications: RoomNotif
   }, [latest]);
   if (!visible) return null;
   return (
-    <div role="status" className="mt-4 flex items-center gap-2 rounded-lg border border-brand-100 bg-brand-50 px-4 py-2 text-sm text-brand-700">
+    <div
+      role="status"
+      className="mt-4 flex items-center gap-2 rounded-lg border border-brand-100 bg-brand-50 px-4 py-2 text-sm text-brand-700"
+    >
       <Bell aria-hidden="true" className="h-4 w-4 shrink-0" />
       <span>{visible.message}</span>
     </div>

@@ -141,7 +141,11 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
 
   const removeShare = useMutation(
     (share: ShareListItem) =>
-      unwrap(client.api.timelines[":id"].shares[":userId"].$delete({ param: { id: String(timelineId), userId: String(share.sharedWithUserId) } })),
+      unwrap(
+        client.api.timelines[":id"].shares[":userId"].$delete({
+          param: { id: String(timelineId), userId: String(share.sharedWithUserId) },
+        }),
+      ),
     {
       success: (_, share) => ({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` }),
       error: () => "Failed to remove timeline share",
@@ -169,7 +173,14 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="share-email">Email Address</Label>
-          <Input id="share-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="co-writer@example.com" />
+          <Input
+            id="share-email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="co-writer@example.com"
+          />
         </div>
         <div className="space-y-1.5">
           <Label htmlFor="share-level">Access Level</Label>
@@ -193,7 +204,13 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
                   <p className="truncate text-stone-600">{s.sharedWithUserEmail}</p>
                 </div>
                 <Badge variant={s.accessLevel === "collaborator" ? "default" : "secondary"}>{s.accessLevel}</Badge>
-                <Button size="icon" variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => remove(s)} aria-label={`Remove ${s.sharedWithUserEmail}`}>
+                <Button
+                  size="icon"
+                  variant="ghost"
+                  className="text-red-700 hover:bg-red-50"
+                  onClick={() => remove(s)}
+                  aria-label={`Remove ${s.sharedWithUserEmail}`}
+                >
                   <Trash2 aria-hidden="true" className="h-4 w-4" />
                 </Button>
               </li>

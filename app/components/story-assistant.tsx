@@ -55,7 +55,13 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
   );
   const applySuggestion = useMutation(
     (event: { title: string; content: string }) =>
-      unwrap(client.api.timelines[":id"].events.$post({ param: { id: String(timelineId) }, query, json: { ...event, timelineId, attachments: [] } })),
+      unwrap(
+        client.api.timelines[":id"].events.$post({
+          param: { id: String(timelineId) },
+          query,
+          json: { ...event, timelineId, attachments: [] },
+        }),
+      ),
     {
       success: { title: "Suggestion Applied", description: "The AI suggestion has been added to your timeline." },
       error: "Failed to create event",

@@ -63,7 +63,9 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}. It is at position ${positionOf(active.id)} of ${ids.length}.`,
     onDragOver: ({ active, over }) =>
-      over ? `${titleOf(active.id)} moved to position ${positionOf(over.id)} of ${ids.length}.` : `${titleOf(active.id)} is no longer over a position.`,
+      over
+        ? `${titleOf(active.id)} moved to position ${positionOf(over.id)} of ${ids.length}.`
+        : `${titleOf(active.id)} is no longer over a position.`,
     onDragEnd: ({ active, over }) =>
       over ? `${titleOf(active.id)} dropped at position ${positionOf(over.id)} of ${ids.length}.` : `${titleOf(active.id)} dropped.`,
     onDragCancel: ({ active }) => `Reordering cancelled. ${titleOf(active.id)} returned to position ${positionOf(active.id)}.`,
@@ -202,7 +204,9 @@ const SortableEvent = memo(function SortableEvent({
         aria-hidden="true"
         className={cn(
           "absolute h-3 w-3 rounded-full border-2 border-white bg-brand-600 shadow",
-          vertical ? cn("top-5 left-[11px]", left ? "md:right-[-6px] md:left-auto" : "md:left-[-6px]") : cn("left-1/2 -ml-1.5", left ? "-bottom-[4.4rem]" : "-top-[4.4rem]"),
+          vertical
+            ? cn("top-5 left-[11px]", left ? "md:right-[-6px] md:left-auto" : "md:left-[-6px]")
+            : cn("left-1/2 -ml-1.5", left ? "-bottom-[4.4rem]" : "-top-[4.4rem]"),
         )}
       />
       <EventCard

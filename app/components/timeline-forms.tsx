@@ -24,7 +24,12 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
   const saveTimeline = useMutation(
     (fields: { title: string; description: string | null }) =>
       timeline
-        ? unwrap(client.api.timelines[":id"].$patch({ param: { id: String(timeline.id) }, json: { title: fields.title, description: fields.description ?? "" } }))
+        ? unwrap(
+            client.api.timelines[":id"].$patch({
+              param: { id: String(timeline.id) },
+              json: { title: fields.title, description: fields.description ?? "" },
+            }),
+          )
         : unwrap(client.api.timelines.$post({ json: { ...fields, createdAt: new Date().toISOString() } })),
     {
       success: { title: "Success", description: editing ? "Timeline updated successfully" : "Timeline created successfully" },
@@ -66,7 +71,14 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="timeline-title">Title</Label>
-          <Input id="timeline-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} placeholder="e.g. The Lighthouse Keeper" />
+          <Input
+            id="timeline-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            maxLength={200}
+            placeholder="e.g. The Lighthouse Keeper"
+          />
         </div>
         <div className="space-y-1.5">
           <Label htmlFor="timeline-description">Description</Label>
@@ -113,11 +125,14 @@ export function EventDialog({
   const createEvent = useMutation(
     (id: number, fields: { title: string; content: string }) =>
       unwrap(
-        client.api.timelines[":id"].events.$post({
-          param: { id: String(id) },
-          query: shareParam(shareCode),
-          json: { ...fields, timelineId: id, attachments: [] },
-        }, { headers: roomHeaders }),
+        client.api.timelines[":id"].events.$post(
+          {
+            param: { id: String(id) },
+            query: shareParam(shareCode),
+            json: { ...fields, timelineId: id, attachments: [] },
+          },
+          { headers: roomHeaders },
+        ),
       ),
     {
       success: { title: "Success", description: "Event created successfully" },
@@ -145,7 +160,14 @@ export function EventDialog({
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="event-title">Title</Label>
-          <Input id="event-title" value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} placeholder="What happens?" />
+          <Input
+            id="event-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            maxLength={200}
+            placeholder="What happens?"
+          />
         </div>
         <div className="space-y-1.5">
           <Label htmlFor="event-content">Content</Label>

@@ -196,10 +196,18 @@ export function TimelineScreen(props: TimelineScreenProps) {
             <h2 className="text-lg font-semibold">Events</h2>
             <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
               <legend className="sr-only">Layout</legend>
-              <LayoutButton active={layout === "vertical"} onClick={() => setLayout("vertical")} icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}>
+              <LayoutButton
+                active={layout === "vertical"}
+                onClick={() => setLayout("vertical")}
+                icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
+              >
                 Vertical
               </LayoutButton>
-              <LayoutButton active={layout === "horizontal"} onClick={() => setLayout("horizontal")} icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}>
+              <LayoutButton
+                active={layout === "horizontal"}
+                onClick={() => setLayout("horizontal")}
+                icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
+              >
                 Horizontal
               </LayoutButton>
             </fieldset>

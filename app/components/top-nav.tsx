@@ -65,11 +65,7 @@ function UserPanel({ user }: { user: PublicUser }) {
         </button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 w-72 rounded-xl border border-stone-200 bg-white p-4 shadow-lg"
-        >
+        <Popover.Content align="end" sideOffset={8} className="z-50 w-72 rounded-xl border border-stone-200 bg-white p-4 shadow-lg">
           <div className="flex items-center gap-3">
             <UserAvatar user={user} className="h-11 w-11" />
             <div className="min-w-0">

@@ -57,7 +57,11 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     socket.addEventListener("close", (event) => {
       setConnected(false);
       setUsers([]);
-      if (event.code === CloseCodes.accessRemoved || event.code === CloseCodes.timelineDeleted || event.code === CloseCodes.unauthenticated) {
+      if (
+        event.code === CloseCodes.accessRemoved ||
+        event.code === CloseCodes.timelineDeleted ||
+        event.code === CloseCodes.unauthenticated
+      ) {
         socket.close();
         handlers.current.onAccessLost();
       }
@@ -113,10 +117,13 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     const ids = Object.keys(editing);
     if (ids.length === 0) return;
     const next = Math.min(...Object.values(editing));
-    const timer = setTimeout(() => {
-      const now = Date.now();
-      setEditing((e) => Object.fromEntries(Object.entries(e).filter(([, until]) => until > now)));
-    }, Math.max(0, next - Date.now()) + 10);
+    const timer = setTimeout(
+      () => {
+        const now = Date.now();
+        setEditing((e) => Object.fromEntries(Object.entries(e).filter(([, until]) => until > now)));
+      },
+      Math.max(0, next - Date.now()) + 10,
+    );
     return () => clearTimeout(timer);
   }, [editing]);
 

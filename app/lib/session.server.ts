@@ -50,5 +50,4 @@ export function readFlash(request: Request): Toast | null {
   }
 }
 
-export const clearFlashCookie = (request: Request) =>
-  serializeCookie(request, FLASH_COOKIE, "", { maxAge: 0 });
+export const clearFlashCookie = (request: Request) => serializeCookie(request, FLASH_COOKIE, "", { maxAge: 0 });

@@ -13,5 +13,4 @@ export function showToast({ title, description, variant }: Toast) {
   else sonner.success(title, options);
 }
 
-export const errorToast = (description: string) =>
-  showToast({ title: "Error", description, variant: "destructive" });
+export const errorToast = (description: string) => showToast({ title: "Error", description, variant: "destructive" });

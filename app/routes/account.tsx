@@ -46,7 +46,11 @@ export default function Account({ loaderData }: Route.ComponentProps) {
   const downgrade = useMutation(() => unwrap(client.api.subscription.downgrade.$post()), {
     success: { title: "Plan changed", description: "You're now on the Free plan." },
     error: (error) =>
-      showToast({ title: "Subscription change failed", description: errorMessage(error, "Failed to downgrade subscription"), variant: "destructive" }),
+      showToast({
+        title: "Subscription change failed",
+        description: errorMessage(error, "Failed to downgrade subscription"),
+        variant: "destructive",
+      }),
     onSuccess: () => setConfirming(false),
   });
   const pending = downgrade.pending;

@@ -13,7 +13,8 @@ export const meta = () => [{ title: "API Test · StoryWeave" }];
 export default function Screen() {
   const [result, setResult] = useState<unknown>(null);
   const test = useMutation((): Promise<{ success: boolean; error?: string }> => unwrap(client.api.test.openai.$get()), {
-    success: (json) => (json.success ? undefined : { title: "Test request failed", description: cut(json.error ?? ""), variant: "destructive" }),
+    success: (json) =>
+      json.success ? undefined : { title: "Test request failed", description: cut(json.error ?? ""), variant: "destructive" },
     error: (error) => {
       const message = error instanceof Error ? error.message : String(error);
       setResult({ error: message });

@@ -45,8 +45,16 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
   const createCheckout = useMutation(() => unwrap(client.api.subscription["create-checkout-session"].$post()), {
     error: (error) =>
       error instanceof ApiError && error.status === 401
-        ? showToast({ title: "Authentication Error", description: "You need to be logged in to upgrade your subscription", variant: "destructive" })
-        : showToast({ title: "Subscription Error", description: errorMessage(error, "Failed to create checkout session"), variant: "destructive" }),
+        ? showToast({
+            title: "Authentication Error",
+            description: "You need to be logged in to upgrade your subscription",
+            variant: "destructive",
+          })
+        : showToast({
+            title: "Subscription Error",
+            description: errorMessage(error, "Failed to create checkout session"),
+            variant: "destructive",
+          }),
     revalidate: false,
     onSuccess: ({ url }: { url?: string | null }) => {
       if (!url) {
@@ -88,7 +96,9 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
       {!loaderData.paymentsConfigured ? (
         <div role="status" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
           <p className="font-semibold">Payments are not configured</p>
-          <p className="mt-1">Online checkout isn't available yet. An admin can set up Stripe in the Admin Dashboard, or grant Premium directly.</p>
+          <p className="mt-1">
+            Online checkout isn't available yet. An admin can set up Stripe in the Admin Dashboard, or grant Premium directly.
+          </p>
         </div>
       ) : null}
       <div className="grid gap-6 md:grid-cols-2">

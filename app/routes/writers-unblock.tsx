@@ -30,7 +30,8 @@ type AiResult = { success: boolean; result: string; usage: AiUsage; error?: stri
 
 function runTool(tool: ToolKey, value: string, instruction: string): Promise<AiResult> {
   if (tool === "ideas") return unwrap(client.api.ideas.generate.$post({ json: { prompt: value } }));
-  if (tool === "enhance") return unwrap(client.api.writing.enhance.$post({ json: { text: value, instruction: instruction || "Enhance this text" } }));
+  if (tool === "enhance")
+    return unwrap(client.api.writing.enhance.$post({ json: { text: value, instruction: instruction || "Enhance this text" } }));
   return unwrap(client.api.writing.character.$post({ json: { description: value } }));
 }
 
@@ -118,7 +119,10 @@ export default function WritersUnblock({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {atLimit ? (
-        <div role="alert" className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-brand-200 bg-brand-50 p-4">
+        <div
+          role="alert"
+          className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-brand-200 bg-brand-50 p-4"
+        >
           <div>
             <p className="font-semibold text-brand-800">Free limit reached!</p>
             <p className="text-sm text-brand-800">Upgrade to Premium for unlimited AI writing assistance</p>
@@ -183,7 +187,11 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
     const value = input.trim();
     if (!value) {
       return errorToast(
-        tool === "ideas" ? "Please enter a writing prompt" : tool === "enhance" ? "Please enter text to enhance" : "Please enter a character description",
+        tool === "ideas"
+          ? "Please enter a writing prompt"
+          : tool === "enhance"
+            ? "Please enter text to enhance"
+            : "Please enter a character description",
       );
     }
     await generate.run(value);
@@ -194,7 +202,9 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
       <Card className="p-5">
         <form onSubmit={submit} noValidate className="space-y-4">
           <div className="space-y-1.5">
-            <Label htmlFor={inputId}>{tool === "ideas" ? "Writing prompt" : tool === "enhance" ? "Text to enhance" : "Character description"}</Label>
+            <Label htmlFor={inputId}>
+              {tool === "ideas" ? "Writing prompt" : tool === "enhance" ? "Text to enhance" : "Character description"}
+            </Label>
             <Textarea
               id={inputId}
               value={input}

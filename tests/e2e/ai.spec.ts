@@ -111,7 +111,10 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(page.getByText("Upgrade to Premium for unlimited AI writing assistance")).toBeVisible();
     await expect(page.getByRole("link", { name: "Upgrade Now" })).toHaveAttribute("href", "/upgrade");
     await screenshot(page, "writers-unblock-limit");
-    const res = await page.request.post("/api/ideas/generate", { data: { prompt: "one more" }, headers: { Origin: new URL(page.url()).origin } });
+    const res = await page.request.post("/api/ideas/generate", {
+      data: { prompt: "one more" },
+      headers: { Origin: new URL(page.url()).origin },
+    });
     expect(res.status()).toBe(429);
     expect((await res.json()).error).toBe("Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!");
     await page.reload();
@@ -174,7 +177,10 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
 
     // A viewer has no Story Assistant.
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: viewer.email,
+      accessLevel: "viewer",
+    });
     const context = await browser.newContext();
     const viewerPage = await context.newPage();
     await login(viewerPage, viewer);

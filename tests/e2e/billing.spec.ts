@@ -1,5 +1,16 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+import {
+  ADMIN,
+  adminApiToken,
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  screenshot,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -127,7 +138,9 @@ test.describe("plans, billing and the admin dashboard", () => {
 
   test("when the user list cannot load, the admin gets the toast and a 'Go to Login' that signs out", async ({ page }) => {
     await login(page, ADMIN);
-    await page.route("**/api/admin/users", (route) => route.fulfill({ status: 403, contentType: "application/json", body: '{"error":"Forbidden"}' }));
+    await page.route("**/api/admin/users", (route) =>
+      route.fulfill({ status: 403, contentType: "application/json", body: '{"error":"Forbidden"}' }),
+    );
     await page.goto("/admin");
     await waitForHydration(page);
     await expect(toast(page, "Failed to load users. Please verify you have admin access.")).toBeVisible();
@@ -164,7 +177,10 @@ test.describe("plans, billing and the admin dashboard", () => {
       await waitForHydration(page);
       if (path !== "/upgrade") {
         // The premium toggle stays on screen (no sideways scrolling inside the grid either).
-        const toggle = page.getByTestId("admin-user-row").first().getByRole("button", { name: /premium/i });
+        const toggle = page
+          .getByTestId("admin-user-row")
+          .first()
+          .getByRole("button", { name: /premium/i });
         const box = await toggle.boundingBox();
         expect(box && box.x + box.width).toBeLessThanOrEqual(390);
       }

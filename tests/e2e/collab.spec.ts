@@ -1,15 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import {
-  apiAs,
-  createUser,
-  expect,
-  login,
-  makePremium,
-  screenshot,
-  type TestUser,
-  test,
-  waitForHydration,
-} from "./fixtures";
+import { apiAs, createUser, expect, login, makePremium, screenshot, type TestUser, test, waitForHydration } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
@@ -123,7 +113,10 @@ test.describe("live collaboration", () => {
   test("one move, one signal: the other writer reloads once, the mover not at all", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: collab.email,
+      accessLevel: "collaborator",
+    });
 
     await login(page, owner);
     await openTimeline(page, timeline.id);
@@ -168,8 +161,14 @@ test.describe("live collaboration", () => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: viewer.email,
+      accessLevel: "viewer",
+    });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: collab.email,
+      accessLevel: "collaborator",
+    });
 
     const v = await writerPage(browser, viewer);
     await openTimeline(v.page, timeline.id);
@@ -210,7 +209,10 @@ test.describe("live collaboration", () => {
   test("when two writers save the same event, the later one chooses: keep mine or use theirs", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["The letter"]);
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: collab.email,
+      accessLevel: "collaborator",
+    });
 
     await login(page, owner);
     await openTimeline(page, timeline.id);

@@ -32,7 +32,8 @@ export async function adminApiToken(request: APIRequestContext): Promise<string>
   // The request context may carry a session cookie already: a cookie request needs our Origin (CSRF).
   const headers = { Origin: baseURL };
   let res = await request.post("/api/auth/register", { data: ADMIN, headers });
-  if (res.status() !== 201) res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
+  if (res.status() !== 201)
+    res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
   expect(res.ok(), await res.text()).toBe(true);
   adminToken = (await res.json()).token as string;
   return adminToken;

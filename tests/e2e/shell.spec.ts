@@ -1,4 +1,14 @@
-import { ADMIN, adminApiToken, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+import {
+  ADMIN,
+  adminApiToken,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  screenshot,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 const protectedPaths = ["/timeline", "/timeline/1", "/writers-unblock", "/api-test", "/account", "/upgrade"];
 

@@ -11,7 +11,11 @@ function reply(system, user) {
   if (user.includes("[[long-title]]")) {
     return '## **"The Night the Lighthouse Keeper Finally Opened the Sealed Letter From Her Brother"**\nShe reads it by the lamp.\nThe ship never comes.';
   }
-  const topic = user.split("\n").find((l) => l.trim())?.slice(0, 60) ?? "your story";
+  const topic =
+    user
+      .split("\n")
+      .find((l) => l.trim())
+      ?.slice(0, 60) ?? "your story";
   if (/character profile/i.test(system)) {
     return `Name: Mara Quill\n\nBackground: ${topic}.\n\n- Wants: to be believed\n- Fears: the sea at night\n\nA quiet voice that carries.`;
   }

@@ -28,7 +28,10 @@ export function startFakeStripeServer(port = 0) {
       customer,
       status: "active",
       start_date: start,
-      items: { object: "list", data: [{ id: id("si"), object: "subscription_item", current_period_start: start, current_period_end: start + MONTH }] },
+      items: {
+        object: "list",
+        data: [{ id: id("si"), object: "subscription_item", current_period_start: start, current_period_end: start + MONTH }],
+      },
     });
     Object.assign(session, { status: "complete", payment_status: "paid", customer, subscription: subscriptionId });
     return session;

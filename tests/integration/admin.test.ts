@@ -28,7 +28,13 @@ describe("admin users API", () => {
     const res = await call("GET", "/api/admin/users", { token: a.token });
     expect(res.status).toBe(200);
     const row = res.json.find((u: any) => u.id === writer.user.id);
-    expect(row).toMatchObject({ name: "Listed Writer", email: writer.email, role: "user", subscriptionTier: "free", subscriptionEndDate: null });
+    expect(row).toMatchObject({
+      name: "Listed Writer",
+      email: writer.email,
+      role: "user",
+      subscriptionTier: "free",
+      subscriptionEndDate: null,
+    });
     expect(row).toHaveProperty("lastLogin");
     expect(row).not.toHaveProperty("hashedPassword");
     expect(JSON.stringify(res.json)).not.toMatch(/hashed|reset_?password|stripe/i);
@@ -52,7 +58,9 @@ describe("admin users API", () => {
     expect((await call("POST", "/api/timelines", { token: writer.token, body: { title: "Fifth" } })).status).toBe(403);
 
     const { env } = await import("cloudflare:workers");
-    const history = await env.DB.prepare("SELECT tier, payment_method, status FROM subscription_history WHERE user_id = ? ORDER BY id").bind(writer.user.id).all();
+    const history = await env.DB.prepare("SELECT tier, payment_method, status FROM subscription_history WHERE user_id = ? ORDER BY id")
+      .bind(writer.user.id)
+      .all();
     expect(history.results).toEqual([
       { tier: "premium", payment_method: "admin", status: "active" },
       { tier: "free", payment_method: "admin", status: "cancelled" },
@@ -61,7 +69,9 @@ describe("admin users API", () => {
 
   it("answers bad input and unknown users clearly", async () => {
     const a = await admin();
-    expect((await call("POST", "/api/admin/users/999999/premium", { token: a.token, body: { premium: true } })).json).toEqual({ error: "User not found" });
+    expect((await call("POST", "/api/admin/users/999999/premium", { token: a.token, body: { premium: true } })).json).toEqual({
+      error: "User not found",
+    });
     expect((await call("POST", "/api/admin/users/abc/premium", { token: a.token, body: { premium: true } })).status).toBe(404);
     const bad = await call("POST", "/api/admin/users/1/premium", { token: a.token, body: { premium: "yes" } });
     expect(bad.status).toBe(400);

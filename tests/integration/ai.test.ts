@@ -7,7 +7,9 @@ const NOT_CONFIGURED = /not configured yet.*\/admin\/config/;
 const LIMIT = "Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!";
 
 async function adminToken() {
-  const reg = await call("POST", "/api/auth/register", { body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" } });
+  const reg = await call("POST", "/api/auth/register", {
+    body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" },
+  });
   if (reg.status === 201) return reg.json.token as string;
   const login = await call("POST", "/api/auth/login", { body: { email: "admin@example.test", password: "secret-pass-1" } });
   return login.json.token as string;
@@ -166,6 +168,8 @@ describe("with a key an admin saved", () => {
     const hidden = await call("POST", "/api/story/suggest-plot", { token: stranger.token, body: { timelineId, prompt: "x" } });
     expect(hidden).toMatchObject({ status: 404, json: { error: "Timeline not found" } });
     const own = await createTimeline(stranger.token);
-    expect((await call("POST", "/api/story/suggest-plot", { token: stranger.token, body: { timelineId: own.id, prompt: "go" } })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/story/suggest-plot", { token: stranger.token, body: { timelineId: own.id, prompt: "go" } })).status,
+    ).toBe(200);
   });
 });

@@ -28,7 +28,9 @@ describe("register", () => {
     const row = await env.DB.prepare("SELECT hashed_password FROM users WHERE email = ?").bind(email).first<{ hashed_password: string }>();
     expect(row!.hashed_password).toMatch(/^pbkdf2-sha256\$100000\$/);
     // Only the hash of the session token is stored.
-    const stored = await env.DB.prepare("SELECT id FROM sessions WHERE id = ?").bind(await sha256Hex(res.json.token)).first();
+    const stored = await env.DB.prepare("SELECT id FROM sessions WHERE id = ?")
+      .bind(await sha256Hex(res.json.token))
+      .first();
     expect(stored).not.toBeNull();
     const raw = await env.DB.prepare("SELECT id FROM sessions WHERE id = ?").bind(res.json.token).first();
     expect(raw).toBeNull();
@@ -80,7 +82,18 @@ describe("login, me and logout", () => {
     const me = await call("GET", "/api/auth/me", { token: res.json.token });
     expect(me.status).toBe(200);
     expect(Object.keys(me.json).sort()).toEqual(
-      ["avatar", "createdAt", "email", "id", "isEmailVerified", "lastLogin", "name", "role", "subscriptionEndDate", "subscriptionTier"].sort(),
+      [
+        "avatar",
+        "createdAt",
+        "email",
+        "id",
+        "isEmailVerified",
+        "lastLogin",
+        "name",
+        "role",
+        "subscriptionEndDate",
+        "subscriptionTier",
+      ].sort(),
     );
   });
 
@@ -94,10 +107,16 @@ describe("login, me and logout", () => {
 
   it("answers 401 with the error field for a wrong password or unknown email", async () => {
     const u = await registerUser();
-    const wrong = await call("POST", "/api/auth/login", { body: { email: u.email, password: "wrong-pass" }, headers: { "CF-Connecting-IP": "10.0.0.1" } });
+    const wrong = await call("POST", "/api/auth/login", {
+      body: { email: u.email, password: "wrong-pass" },
+      headers: { "CF-Connecting-IP": "10.0.0.1" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toEqual({ error: "Invalid email or password" });
-    const unknown = await call("POST", "/api/auth/login", { body: { email: uniqueEmail(), password: "wrong-pass" }, headers: { "CF-Connecting-IP": "10.0.0.1" } });
+    const unknown = await call("POST", "/api/auth/login", {
+      body: { email: uniqueEmail(), password: "wrong-pass" },
+      headers: { "CF-Connecting-IP": "10.0.0.1" },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json).toEqual({ error: "Invalid email or password" });
   });
@@ -135,10 +154,16 @@ describe("login throttling", () => {
   it("locks an email after 5 failures with 429 and Retry-After, even for the right password", async () => {
     const u = await registerUser();
     for (let i = 0; i < 5; i++) {
-      const res = await call("POST", "/api/auth/login", { body: { email: u.email, password: "wrong-pass" }, headers: { "CF-Connecting-IP": `10.1.0.${i}` } });
+      const res = await call("POST", "/api/auth/login", {
+        body: { email: u.email, password: "wrong-pass" },
+        headers: { "CF-Connecting-IP": `10.1.0.${i}` },
+      });
       expect(res.status).toBe(401);
     }
-    const locked = await call("POST", "/api/auth/login", { body: { email: u.email, password: u.password }, headers: { "CF-Connecting-IP": "10.1.1.1" } });
+    const locked = await call("POST", "/api/auth/login", {
+      body: { email: u.email, password: u.password },
+      headers: { "CF-Connecting-IP": "10.1.1.1" },
+    });
     expect(locked.status).toBe(429);
     expect(locked.json.error).toMatch(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/);
     expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
@@ -147,21 +172,33 @@ describe("login throttling", () => {
   it("locks a client address after 20 failures across emails", async () => {
     const ip = `10.2.${Math.floor(Math.random() * 250)}.7`;
     for (let i = 0; i < 20; i++) {
-      await call("POST", "/api/auth/login", { body: { email: uniqueEmail(), password: "wrong-pass" }, headers: { "CF-Connecting-IP": ip } });
+      await call("POST", "/api/auth/login", {
+        body: { email: uniqueEmail(), password: "wrong-pass" },
+        headers: { "CF-Connecting-IP": ip },
+      });
     }
     const u = await registerUser();
-    const res = await call("POST", "/api/auth/login", { body: { email: u.email, password: u.password }, headers: { "CF-Connecting-IP": ip } });
+    const res = await call("POST", "/api/auth/login", {
+      body: { email: u.email, password: u.password },
+      headers: { "CF-Connecting-IP": ip },
+    });
     expect(res.status).toBe(429);
   });
 
   it("a success clears the email's failures", async () => {
     const u = await registerUser();
     for (let i = 0; i < 4; i++) {
-      await call("POST", "/api/auth/login", { body: { email: u.email, password: "wrong-pass" }, headers: { "CF-Connecting-IP": "10.3.0.1" } });
+      await call("POST", "/api/auth/login", {
+        body: { email: u.email, password: "wrong-pass" },
+        headers: { "CF-Connecting-IP": "10.3.0.1" },
+      });
     }
     expect((await call("POST", "/api/auth/login", { body: u, headers: { "CF-Connecting-IP": "10.3.0.1" } })).status).toBe(200);
     for (let i = 0; i < 4; i++) {
-      await call("POST", "/api/auth/login", { body: { email: u.email, password: "wrong-pass" }, headers: { "CF-Connecting-IP": "10.3.0.2" } });
+      await call("POST", "/api/auth/login", {
+        body: { email: u.email, password: "wrong-pass" },
+        headers: { "CF-Connecting-IP": "10.3.0.2" },
+      });
     }
     expect((await call("POST", "/api/auth/login", { body: u, headers: { "CF-Connecting-IP": "10.3.0.2" } })).status).toBe(200);
   });
@@ -188,9 +225,7 @@ describe("password reset", () => {
     const unknown = await call("POST", "/api/auth/forgot-password", { body: { email: uniqueEmail() } });
     expect(known.status).toBe(unknown.status);
     expect(known.json).toEqual(unknown.json);
-    expect(known.json.message).toBe(
-      "If an account exists with the email you provided, you'll receive an email with a reset token.",
-    );
+    expect(known.json.message).toBe("If an account exists with the email you provided, you'll receive an email with a reset token.");
     expect(await resetTokenFor(uniqueEmail())).toBeNull();
     expect(await resetTokenFor(u.email)).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
@@ -211,8 +246,22 @@ describe("password reset", () => {
     expect(again.status).toBe(400);
     expect(again.json.error).toBe("This password reset token is invalid or has expired.");
 
-    expect((await call("POST", "/api/auth/login", { body: { email: u.email, password: u.password }, headers: { "CF-Connecting-IP": "10.4.0.1" } })).status).toBe(401);
-    expect((await call("POST", "/api/auth/login", { body: { email: u.email, password: "brand-new-pass" }, headers: { "CF-Connecting-IP": "10.4.0.1" } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/api/auth/login", {
+          body: { email: u.email, password: u.password },
+          headers: { "CF-Connecting-IP": "10.4.0.1" },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call("POST", "/api/auth/login", {
+          body: { email: u.email, password: "brand-new-pass" },
+          headers: { "CF-Connecting-IP": "10.4.0.1" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("refuses an expired token", async () => {

@@ -9,7 +9,9 @@ const WHSEC = "whsec_fake_signing_secret_123";
 const stripeBase = () => env.STRIPE_API_BASE!;
 
 async function adminToken() {
-  const reg = await call("POST", "/api/auth/register", { body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" } });
+  const reg = await call("POST", "/api/auth/register", {
+    body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" },
+  });
   if (reg.status === 201) return reg.json.token as string;
   return (await call("POST", "/api/auth/login", { body: { email: "admin@example.test", password: "secret-pass-1" } })).json.token as string;
 }
@@ -30,16 +32,24 @@ async function checkout(token: string) {
 async function signed(event: Record<string, unknown>, secret = WHSEC) {
   const payload = JSON.stringify(event);
   const stripe = new Stripe(SK, { httpClient: Stripe.createFetchHttpClient() });
-  const header = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+  const header = await stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
   return { payload, header };
 }
 
 async function postWebhook(event: Record<string, unknown>, secret?: string) {
   const { payload, header } = await signed(event, secret);
-  return call("POST", "/api/subscription/webhook", { rawBody: payload, headers: { "Stripe-Signature": header, "Content-Type": "application/json" } });
+  return call("POST", "/api/subscription/webhook", {
+    rawBody: payload,
+    headers: { "Stripe-Signature": header, "Content-Type": "application/json" },
+  });
 }
 
-const userRow = (id: number) => env.DB.prepare("SELECT subscription_tier, subscription_end_date, stripe_subscription_id FROM users WHERE id = ?").bind(id).first<any>();
+const userRow = (id: number) =>
+  env.DB.prepare("SELECT subscription_tier, subscription_end_date, stripe_subscription_id FROM users WHERE id = ?").bind(id).first<any>();
 
 describe("without payment keys", () => {
   it("checkout answers 503 'Payments are not configured'", async () => {
@@ -47,7 +57,10 @@ describe("without payment keys", () => {
     const writer = await registerUser();
     const res = await call("POST", "/api/subscription/create-checkout-session", { token: writer.token });
     expect(res).toMatchObject({ status: 503, json: { error: "Payments are not configured" } });
-    expect((await call("GET", "/api/config/stripe-status", { token: await adminToken() })).json).toMatchObject({ configured: false, mode: null });
+    expect((await call("GET", "/api/config/stripe-status", { token: await adminToken() })).json).toMatchObject({
+      configured: false,
+      mode: null,
+    });
   });
 });
 
@@ -56,12 +69,20 @@ describe("payment keys", () => {
     const token = await adminToken();
     const writer = await registerUser();
     expect((await call("POST", "/api/config/stripe-keys", { body: { secretKey: SK, publishableKey: PK } })).status).toBe(401);
-    expect((await call("POST", "/api/config/stripe-keys", { token: writer.token, body: { secretKey: SK, publishableKey: PK } })).status).toBe(403);
+    expect(
+      (await call("POST", "/api/config/stripe-keys", { token: writer.token, body: { secretKey: SK, publishableKey: PK } })).status,
+    ).toBe(403);
     const post = (body: unknown) => call("POST", "/api/config/stripe-keys", { token, body });
     expect((await post({ secretKey: SK, publishableKey: " " })).json).toEqual({ error: "Please enter both Stripe keys" });
-    expect((await post({ secretKey: SK, publishableKey: "pk_live_abc" })).json).toEqual({ error: "Both keys must be test keys or both live keys" });
-    expect((await post({ secretKey: "rk_test_abc", publishableKey: PK })).json).toEqual({ error: "The secret key must start with sk_test_ or sk_live_" });
-    expect((await post({ secretKey: SK, publishableKey: PK, webhookSecret: "nope" })).json).toEqual({ error: "The webhook signing secret must start with whsec_" });
+    expect((await post({ secretKey: SK, publishableKey: "pk_live_abc" })).json).toEqual({
+      error: "Both keys must be test keys or both live keys",
+    });
+    expect((await post({ secretKey: "rk_test_abc", publishableKey: PK })).json).toEqual({
+      error: "The secret key must start with sk_test_ or sk_live_",
+    });
+    expect((await post({ secretKey: SK, publishableKey: PK, webhookSecret: "nope" })).json).toEqual({
+      error: "The webhook signing secret must start with whsec_",
+    });
 
     const saved = await post({ secretKey: SK, publishableKey: PK, webhookSecret: WHSEC });
     expect(saved.status).toBe(200);
@@ -77,7 +98,10 @@ describe("payment keys", () => {
 
 describe("with payment keys", () => {
   beforeAll(async () => {
-    const res = await call("POST", "/api/config/stripe-keys", { token: await adminToken(), body: { secretKey: SK, publishableKey: PK, webhookSecret: WHSEC } });
+    const res = await call("POST", "/api/config/stripe-keys", {
+      token: await adminToken(),
+      body: { secretKey: SK, publishableKey: PK, webhookSecret: WHSEC },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -117,7 +141,11 @@ describe("with payment keys", () => {
     expect(end).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     const again = await call("POST", "/api/subscription/upgrade", { token: writer.token, body: { session_id: sessionId } });
     expect(again.json.subscriptionEndDate).toBe(first.json.subscriptionEndDate);
-    const history = await env.DB.prepare("SELECT tier, payment_method, payment_amount, external_id FROM subscription_history WHERE user_id = ?").bind(writer.user.id).all();
+    const history = await env.DB.prepare(
+      "SELECT tier, payment_method, payment_amount, external_id FROM subscription_history WHERE user_id = ?",
+    )
+      .bind(writer.user.id)
+      .all();
     expect(history.results).toEqual([{ tier: "premium", payment_method: "stripe", payment_amount: 9.99, external_id: sessionId }]);
 
     // No second subscription while Premium.
@@ -125,10 +153,15 @@ describe("with payment keys", () => {
     expect(twice).toMatchObject({ status: 400, json: { error: "You already have Premium" } });
 
     // Premium shows in limits at once.
-    for (let i = 0; i < 4; i++) expect((await call("POST", "/api/timelines", { token: writer.token, body: { title: `T${i}` } })).status).toBe(201);
+    for (let i = 0; i < 4; i++)
+      expect((await call("POST", "/api/timelines", { token: writer.token, body: { title: `T${i}` } })).status).toBe(201);
 
-    expect((await call("POST", "/api/subscription/upgrade", { token: writer.token, body: { session_id: "cs_test_unknown" } })).json).toEqual({ error: "Unknown checkout session" });
-    expect((await call("POST", "/api/subscription/upgrade", { token: writer.token, body: {} })).json).toEqual({ error: "session_id is required" });
+    expect(
+      (await call("POST", "/api/subscription/upgrade", { token: writer.token, body: { session_id: "cs_test_unknown" } })).json,
+    ).toEqual({ error: "Unknown checkout session" });
+    expect((await call("POST", "/api/subscription/upgrade", { token: writer.token, body: {} })).json).toEqual({
+      error: "session_id is required",
+    });
   });
 
   it("downgrade cancels the Stripe subscription and records it", async () => {
@@ -162,7 +195,10 @@ describe("webhook", () => {
   let user: Awaited<ReturnType<typeof registerUser>>;
   let subscriptionId: string;
   beforeAll(async () => {
-    await call("POST", "/api/config/stripe-keys", { token: await adminToken(), body: { secretKey: SK, publishableKey: PK, webhookSecret: WHSEC } });
+    await call("POST", "/api/config/stripe-keys", {
+      token: await adminToken(),
+      body: { secretKey: SK, publishableKey: PK, webhookSecret: WHSEC },
+    });
     user = await registerUser();
     const { sessionId } = await checkout(user.token);
     await pay(sessionId);
@@ -182,7 +218,10 @@ describe("webhook", () => {
   });
 
   it("refuses a bad signature with 400 and changes nothing", async () => {
-    const res = await postWebhook({ id: "evt_forged", object: "event", type: "customer.subscription.deleted", data: { object: { id: subscriptionId } } }, "whsec_wrong");
+    const res = await postWebhook(
+      { id: "evt_forged", object: "event", type: "customer.subscription.deleted", data: { object: { id: subscriptionId } } },
+      "whsec_wrong",
+    );
     expect(res).toMatchObject({ status: 400, json: { error: "Invalid webhook signature" } });
     const missing = await call("POST", "/api/subscription/webhook", { rawBody: "{}" });
     expect(missing.status).toBe(400);
@@ -191,12 +230,19 @@ describe("webhook", () => {
 
   it("invoice.paid extends the end date; a replay is harmless", async () => {
     const end = Math.floor(Date.now() / 1000) + 60 * 86_400;
-    const event = { id: "evt_invoice_1", object: "event", type: "invoice.paid", data: { object: { id: "in_1", subscription: subscriptionId, amount_paid: 999, lines: { data: [{ period: { end } }] } } } };
+    const event = {
+      id: "evt_invoice_1",
+      object: "event",
+      type: "invoice.paid",
+      data: { object: { id: "in_1", subscription: subscriptionId, amount_paid: 999, lines: { data: [{ period: { end } }] } } },
+    };
     expect((await postWebhook(event)).status).toBe(200);
     expect(Date.parse((await userRow(user.user.id)).subscription_end_date)).toBe(end * 1000);
     const replay = await postWebhook(event);
     expect(replay.json).toEqual({ received: true, duplicate: true });
-    const renewals = await env.DB.prepare("SELECT COUNT(*) AS n FROM subscription_history WHERE user_id = ? AND status = 'renewed'").bind(user.user.id).first<{ n: number }>();
+    const renewals = await env.DB.prepare("SELECT COUNT(*) AS n FROM subscription_history WHERE user_id = ? AND status = 'renewed'")
+      .bind(user.user.id)
+      .first<{ n: number }>();
     expect(renewals?.n).toBe(1);
   });
 
@@ -209,7 +255,10 @@ describe("webhook", () => {
       data: { object: { id: subscriptionId, status: "active", items: { data: [{ current_period_end: end }] } } },
     });
     expect(res.status, res.text).toBe(200);
-    expect(await userRow(user.user.id)).toMatchObject({ subscription_tier: "premium", subscription_end_date: new Date(end * 1000).toISOString() });
+    expect(await userRow(user.user.id)).toMatchObject({
+      subscription_tier: "premium",
+      subscription_end_date: new Date(end * 1000).toISOString(),
+    });
     const past = await postWebhook({
       id: "evt_updated_2",
       object: "event",
@@ -221,10 +270,20 @@ describe("webhook", () => {
   });
 
   it("invoice.payment_failed keeps the paid period; customer.subscription.deleted ends premium", async () => {
-    const failed = await postWebhook({ id: "evt_failed_1", object: "event", type: "invoice.payment_failed", data: { object: { id: "in_2", subscription: subscriptionId } } });
+    const failed = await postWebhook({
+      id: "evt_failed_1",
+      object: "event",
+      type: "invoice.payment_failed",
+      data: { object: { id: "in_2", subscription: subscriptionId } },
+    });
     expect(failed.status).toBe(200);
     expect((await userRow(user.user.id)).subscription_tier).toBe("premium");
-    const deleted = await postWebhook({ id: "evt_deleted_1", object: "event", type: "customer.subscription.deleted", data: { object: { id: subscriptionId, status: "canceled" } } });
+    const deleted = await postWebhook({
+      id: "evt_deleted_1",
+      object: "event",
+      type: "customer.subscription.deleted",
+      data: { object: { id: subscriptionId, status: "canceled" } },
+    });
     expect(deleted.status).toBe(200);
     expect(await userRow(user.user.id)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null });
   });

@@ -44,7 +44,11 @@ it("hc<Api> covers the codex and the story fields of events", async () => {
   const patched = await api.entities[":id"].$patch({ param: { id: String(mara.id) }, query: {}, json: { aliases: ["Captain"] } });
   expect((await patched.json()).aliases).toEqual(["Captain"]);
 
-  const moved = await api.events[":id"].$patch({ param: { id: String(event.id) }, query: {}, json: { storyStart: "10231-01-02T06:30", storyLabel: "Landing" } });
+  const moved = await api.events[":id"].$patch({
+    param: { id: String(event.id) },
+    query: {},
+    json: { storyStart: "10231-01-02T06:30", storyLabel: "Landing" },
+  });
   const start: string | null = (await moved.json()).storyStart;
   expect(start).toBe("10231-01-02T06:30");
 

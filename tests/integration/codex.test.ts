@@ -30,8 +30,7 @@ beforeAll(async () => {
   await makePremium(owner.user.id); // one timeline per case
 });
 
-const tokenOf = (role: Role) =>
-  ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
+const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
 
 async function createEntity(token: string, timelineId: number, body: Record<string, unknown> = {}) {
   const res = await call("POST", `/api/timelines/${timelineId}/entities`, { token, body: { kind: "character", name: "Mara", ...body } });
@@ -49,13 +48,21 @@ async function fixture() {
   const mara = await createEntity(owner.token, tl.id, { name: "Mara" });
   const harbor = await createEntity(owner.token, tl.id, { name: "Harbor", kind: "place" });
   const event = await createEvent(owner.token, tl.id, { title: "Arrival", entityIds: [mara.id], povEntityId: mara.id });
-  return { timelineId: tl.id as number, shareCode, entityId: mara.id as number, otherEntityId: harbor.id as number, eventId: event.id as number };
+  return {
+    timelineId: tl.id as number,
+    shareCode,
+    entityId: mara.id as number,
+    otherEntityId: harbor.id as number,
+    eventId: event.id as number,
+  };
 }
 type Fx = Awaited<ReturnType<typeof fixture>>;
 
 /** Everything a codex request could change about a timeline. */
 async function snapshot(timelineId: number) {
-  const ents = await env.DB.prepare("SELECT id, kind, name, aliases, description, color, updated_at FROM entities WHERE timeline_id = ? ORDER BY id")
+  const ents = await env.DB.prepare(
+    "SELECT id, kind, name, aliases, description, color, updated_at FROM entities WHERE timeline_id = ? ORDER BY id",
+  )
     .bind(timelineId)
     .all();
   const evs = await env.DB.prepare(
@@ -89,13 +96,55 @@ type Endpoint = {
 };
 
 const ENDPOINTS: Endpoint[] = [
-  { name: "GET entities", req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/entities` }), expect: statuses(200, 200, 200), need: "viewer", missing: T },
-  { name: "POST entity", req: (f) => ({ method: "POST", path: `/api/timelines/${f.timelineId}/entities`, body: { kind: "thing", name: "Lantern" } }), expect: statuses(201, 201, 403), need: "collaborator", missing: T },
-  { name: "PATCH entity", req: (f) => ({ method: "PATCH", path: `/api/entities/${f.entityId}`, body: { name: "Mara Vell" } }), expect: statuses(200, 200, 403), need: "collaborator", missing: N },
-  { name: "DELETE entity", req: (f) => ({ method: "DELETE", path: `/api/entities/${f.entityId}` }), expect: statuses(200, 403, 403), need: "owner", missing: N },
-  { name: "PATCH event links", req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { entityIds: [f.entityId, f.otherEntityId] } }), expect: statuses(200, 200, 403), need: "collaborator", missing: E },
-  { name: "PATCH event story time", req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { storyStart: "-450", storyLabel: "The fall" } }), expect: statuses(200, 200, 403), need: "collaborator", missing: E },
-  { name: "GET events chronological", req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/events?order=chronological` }), expect: statuses(200, 200, 200), need: "viewer", missing: T },
+  {
+    name: "GET entities",
+    req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/entities` }),
+    expect: statuses(200, 200, 200),
+    need: "viewer",
+    missing: T,
+  },
+  {
+    name: "POST entity",
+    req: (f) => ({ method: "POST", path: `/api/timelines/${f.timelineId}/entities`, body: { kind: "thing", name: "Lantern" } }),
+    expect: statuses(201, 201, 403),
+    need: "collaborator",
+    missing: T,
+  },
+  {
+    name: "PATCH entity",
+    req: (f) => ({ method: "PATCH", path: `/api/entities/${f.entityId}`, body: { name: "Mara Vell" } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: N,
+  },
+  {
+    name: "DELETE entity",
+    req: (f) => ({ method: "DELETE", path: `/api/entities/${f.entityId}` }),
+    expect: statuses(200, 403, 403),
+    need: "owner",
+    missing: N,
+  },
+  {
+    name: "PATCH event links",
+    req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { entityIds: [f.entityId, f.otherEntityId] } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: E,
+  },
+  {
+    name: "PATCH event story time",
+    req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { storyStart: "-450", storyLabel: "The fall" } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: E,
+  },
+  {
+    name: "GET events chronological",
+    req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/events?order=chronological` }),
+    expect: statuses(200, 200, 200),
+    need: "viewer",
+    missing: T,
+  },
 ];
 
 describe("codex access matrix: endpoint × role", () => {
@@ -149,11 +198,34 @@ describe("entities", () => {
     const tl = await createTimeline(owner.token);
     const res = await call("POST", `/api/timelines/${tl.id}/entities`, {
       token: owner.token,
-      body: { kind: "character", name: "  Mara  ", aliases: ["The Captain", " ", "The Captain", "Vell"], description: " Sails. ", color: "#A1B2C3" },
+      body: {
+        kind: "character",
+        name: "  Mara  ",
+        aliases: ["The Captain", " ", "The Captain", "Vell"],
+        description: " Sails. ",
+        color: "#A1B2C3",
+      },
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.json).sort()).toEqual(["aliases", "color", "createdAt", "description", "id", "kind", "name", "timelineId", "updatedAt"]);
-    expect(res.json).toMatchObject({ timelineId: tl.id, kind: "character", name: "Mara", aliases: ["The Captain", "Vell"], description: "Sails.", color: "#a1b2c3" });
+    expect(Object.keys(res.json).sort()).toEqual([
+      "aliases",
+      "color",
+      "createdAt",
+      "description",
+      "id",
+      "kind",
+      "name",
+      "timelineId",
+      "updatedAt",
+    ]);
+    expect(res.json).toMatchObject({
+      timelineId: tl.id,
+      kind: "character",
+      name: "Mara",
+      aliases: ["The Captain", "Vell"],
+      description: "Sails.",
+      color: "#a1b2c3",
+    });
     expect(res.json.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const bare = await createEntity(owner.token, tl.id, { kind: "place", name: "Harbor" });
@@ -162,9 +234,19 @@ describe("entities", () => {
     const list = await call("GET", `/api/timelines/${tl.id}/entities`, { token: owner.token });
     expect(list.json).toEqual([bare, res.json]); // by name
 
-    const patched = await call("PATCH", `/api/entities/${res.json.id}`, { token: owner.token, body: { name: "Mara Vell", kind: "thing", aliases: [] } });
+    const patched = await call("PATCH", `/api/entities/${res.json.id}`, {
+      token: owner.token,
+      body: { name: "Mara Vell", kind: "thing", aliases: [] },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.json).toMatchObject({ id: res.json.id, name: "Mara Vell", kind: "thing", aliases: [], description: "Sails.", color: "#a1b2c3" });
+    expect(patched.json).toMatchObject({
+      id: res.json.id,
+      name: "Mara Vell",
+      kind: "thing",
+      aliases: [],
+      description: "Sails.",
+      color: "#a1b2c3",
+    });
     expect(patched.json.updatedAt >= res.json.updatedAt).toBe(true);
 
     const deleted = await call("DELETE", `/api/entities/${res.json.id}`, { token: owner.token });
@@ -206,7 +288,12 @@ describe("entities", () => {
     // Boundaries are accepted.
     const max = await call("POST", post, {
       token: owner.token,
-      body: { name: "x".repeat(100), kind: "thing", aliases: Array.from({ length: 20 }, () => "y".repeat(100)), description: "d".repeat(10_000) },
+      body: {
+        name: "x".repeat(100),
+        kind: "thing",
+        aliases: Array.from({ length: 20 }, () => "y".repeat(100)),
+        description: "d".repeat(10_000),
+      },
     });
     expect(max.status).toBe(201);
     for (const path of [post, patch]) {
@@ -227,11 +314,31 @@ describe("links", () => {
     const b = await createEntity(owner.token, tl.id, { name: "B" });
     const plain = await createEvent(owner.token, tl.id, { title: "Plain" });
     expect(plain).toMatchObject({ entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, storyLabel: null });
-    expect(Object.keys(plain).sort()).toEqual(
-      ["attachments", "content", "createdAt", "entityIds", "id", "position", "povEntityId", "storyEnd", "storyLabel", "storyStart", "timelineId", "title", "updatedAt", "version"],
-    );
+    expect(Object.keys(plain).sort()).toEqual([
+      "attachments",
+      "content",
+      "createdAt",
+      "entityIds",
+      "id",
+      "position",
+      "povEntityId",
+      "storyEnd",
+      "storyLabel",
+      "storyStart",
+      "timelineId",
+      "title",
+      "updatedAt",
+      "version",
+    ]);
 
-    const made = await createEvent(owner.token, tl.id, { title: "Linked", entityIds: [b.id, a.id, b.id], povEntityId: b.id, storyStart: "2024-03", storyEnd: "2024-04-02", storyLabel: " Spring " });
+    const made = await createEvent(owner.token, tl.id, {
+      title: "Linked",
+      entityIds: [b.id, a.id, b.id],
+      povEntityId: b.id,
+      storyStart: "2024-03",
+      storyEnd: "2024-04-02",
+      storyLabel: " Spring ",
+    });
     const expected = { entityIds: [a.id, b.id], povEntityId: b.id, storyStart: "2024-03", storyEnd: "2024-04-02", storyLabel: "Spring" };
     expect(made).toMatchObject(expected);
 
@@ -245,7 +352,10 @@ describe("links", () => {
     expect(patched.json).toMatchObject({ title: "Renamed", version: 2, ...expected });
     const moved = await call("PATCH", `/api/events/${made.id}`, { token: owner.token, body: { position: 0 } });
     expect(moved.json).toMatchObject({ position: 0, ...expected });
-    const stale = await call("PATCH", `/api/events/${made.id}`, { token: owner.token, body: { title: "Stale", baseVersion: 1, entityIds: [] } });
+    const stale = await call("PATCH", `/api/events/${made.id}`, {
+      token: owner.token,
+      body: { title: "Stale", baseVersion: 1, entityIds: [] },
+    });
     expect(stale.status).toBe(409);
     expect(stale.json.current).toMatchObject({ title: "Renamed", version: 2, ...expected });
   });
@@ -254,9 +364,16 @@ describe("links", () => {
     const fx = await fixture();
     const foreign = await fixture();
     const path = `/api/events/${fx.eventId}`;
-    const set = await call("PATCH", path, { token: collaborator.token, body: { entityIds: [fx.otherEntityId, fx.entityId], povEntityId: fx.otherEntityId } });
+    const set = await call("PATCH", path, {
+      token: collaborator.token,
+      body: { entityIds: [fx.otherEntityId, fx.entityId], povEntityId: fx.otherEntityId },
+    });
     expect(set.status).toBe(200);
-    expect(set.json).toMatchObject({ entityIds: [fx.entityId, fx.otherEntityId].sort((x, y) => x - y), povEntityId: fx.otherEntityId, version: 1 });
+    expect(set.json).toMatchObject({
+      entityIds: [fx.entityId, fx.otherEntityId].sort((x, y) => x - y),
+      povEntityId: fx.otherEntityId,
+      version: 1,
+    });
 
     const before = await snapshot(fx.timelineId);
     const refused: Array<[unknown, string]> = [
@@ -275,9 +392,15 @@ describe("links", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json, JSON.stringify(body)).toEqual({ error });
     }
-    const create = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "X", content: "Y", entityIds: [foreign.entityId] } });
+    const create = await call("POST", `/api/timelines/${fx.timelineId}/events`, {
+      token: owner.token,
+      body: { title: "X", content: "Y", entityIds: [foreign.entityId] },
+    });
     expect(create.json).toEqual({ error: FOREIGN });
-    const povAlone = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "X", content: "Y", povEntityId: fx.entityId } });
+    const povAlone = await call("POST", `/api/timelines/${fx.timelineId}/events`, {
+      token: owner.token,
+      body: { title: "X", content: "Y", povEntityId: fx.entityId },
+    });
     expect(povAlone.json).toEqual({ error: POV });
     expect(await snapshot(fx.timelineId)).toBe(before);
 
@@ -295,10 +418,16 @@ describe("links", () => {
     const stmt = env.DB.prepare("INSERT INTO entities (timeline_id, kind, name, color) VALUES (?, 'thing', ?, '#000000') RETURNING id");
     const rows = await env.DB.batch(Array.from({ length: 98 }, (_, i) => stmt.bind(fx.timelineId, `Thing ${i}`)));
     const ids = [fx.entityId, fx.otherEntityId, ...rows.map((r) => (r.results[0] as { id: number }).id)].sort((a, b) => a - b);
-    const res = await call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds: ids, povEntityId: ids[99], baseVersion: 1, title: "Crowd" } });
+    const res = await call("PATCH", `/api/events/${fx.eventId}`, {
+      token: owner.token,
+      body: { entityIds: ids, povEntityId: ids[99], baseVersion: 1, title: "Crowd" },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ entityIds: ids, povEntityId: ids[99], title: "Crowd", version: 2 });
-    const made = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "All", content: "of them", entityIds: ids } });
+    const made = await call("POST", `/api/timelines/${fx.timelineId}/events`, {
+      token: owner.token,
+      body: { title: "All", content: "of them", entityIds: ids },
+    });
     expect(made.status, made.text).toBe(201);
     expect(made.json.entityIds).toEqual(ids);
   });
@@ -309,15 +438,22 @@ describe("links", () => {
     for (const name of ["C", "D", "E"]) extra.push((await createEntity(owner.token, fx.timelineId, { name })).id as number);
     const all = [fx.entityId, fx.otherEntityId, ...extra];
     const sets = [all.slice(0, 2), all.slice(2), [all[0], all[4]], [], [all[1], all[2], all[3]]].map((x) => [...x].sort((a, b) => a - b));
-    const results = await Promise.all(sets.map((entityIds) => call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds } })));
+    const results = await Promise.all(
+      sets.map((entityIds) => call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds } })),
+    );
     for (const [i, r] of results.entries()) expect(r.json.entityIds).toEqual(sets[i]);
-    const stored = await env.DB.prepare("SELECT entity_id FROM event_entities WHERE event_id = ? ORDER BY 1").bind(fx.eventId).all<{ entity_id: number }>();
+    const stored = await env.DB.prepare("SELECT entity_id FROM event_entities WHERE event_id = ? ORDER BY 1")
+      .bind(fx.eventId)
+      .all<{ entity_id: number }>();
     expect(sets).toContainEqual(stored.results.map((r) => r.entity_id));
   });
 
   it("deleting an entity removes its links and clears a POV on it; other links stay", async () => {
     const fx = await fixture();
-    await call("PATCH", `/api/events/${fx.eventId}`, { token: owner.token, body: { entityIds: [fx.entityId, fx.otherEntityId], povEntityId: fx.entityId } });
+    await call("PATCH", `/api/events/${fx.eventId}`, {
+      token: owner.token,
+      body: { entityIds: [fx.entityId, fx.otherEntityId], povEntityId: fx.entityId },
+    });
     const res = await call("DELETE", `/api/entities/${fx.entityId}`, { token: owner.token });
     expect(res.status).toBe(200);
     const events = (await call("GET", `/api/timelines/${fx.timelineId}/events`, { token: owner.token })).json;
@@ -329,7 +465,11 @@ describe("links", () => {
   it("deleting an event removes its links; deleting a timeline removes its codex and links", async () => {
     const fx = await fixture();
     const keep = await fixture();
-    const links = (sql: string, id: number) => env.DB.prepare(sql).bind(id).first<{ n: number }>().then((r) => r!.n);
+    const links = (sql: string, id: number) =>
+      env.DB.prepare(sql)
+        .bind(id)
+        .first<{ n: number }>()
+        .then((r) => r!.n);
     expect((await call("DELETE", `/api/events/${fx.eventId}`, { token: owner.token })).status).toBe(200);
     expect(await links("SELECT count(*) AS n FROM event_entities WHERE event_id = ?", fx.eventId)).toBe(0);
     expect(await links("SELECT count(*) AS n FROM entities WHERE timeline_id = ?", fx.timelineId)).toBe(2);
@@ -370,7 +510,10 @@ describe("story time", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json, JSON.stringify(body)).toEqual({ error });
     }
-    const create = await call("POST", `/api/timelines/${fx.timelineId}/events`, { token: owner.token, body: { title: "X", content: "Y", storyEnd: "2024" } });
+    const create = await call("POST", `/api/timelines/${fx.timelineId}/events`, {
+      token: owner.token,
+      body: { title: "X", content: "Y", storyEnd: "2024" },
+    });
     expect(create.json).toEqual({ error: "An end needs a start" });
     expect(await snapshot(fx.timelineId)).toBe(before);
 
@@ -383,7 +526,20 @@ describe("story time", () => {
 
   it("?order=chronological sorts true story time, undated last, then position; default stays by position", async () => {
     const tl = await createTimeline(owner.token);
-    const starts = ["2024-03-15", null, "10231-01-02T06:30", "-450", "2024-03", "-9", null, "9999-12-31", "100000", "2024-03-15", "-450-06-01T12:00", "2024"];
+    const starts = [
+      "2024-03-15",
+      null,
+      "10231-01-02T06:30",
+      "-450",
+      "2024-03",
+      "-9",
+      null,
+      "9999-12-31",
+      "100000",
+      "2024-03-15",
+      "-450-06-01T12:00",
+      "2024",
+    ];
     const made = [];
     for (const [i, storyStart] of starts.entries()) {
       made.push(await createEvent(owner.token, tl.id, { title: `E${i}`, ...(storyStart && { storyStart }) }));
@@ -393,7 +549,20 @@ describe("story time", () => {
     await call("PATCH", `/api/events/${made[6].id}`, { token: owner.token, body: { position: 1 } });
     const chrono = await call("GET", `/api/timelines/${tl.id}/events?order=chronological`, { token: owner.token });
     expect(chrono.status).toBe(200);
-    expect(chrono.json.map((e: { title: string }) => e.title)).toEqual(["E3", "E10", "E5", "E11", "E4", "E9", "E0", "E7", "E2", "E8", "E6", "E1"]);
+    expect(chrono.json.map((e: { title: string }) => e.title)).toEqual([
+      "E3",
+      "E10",
+      "E5",
+      "E11",
+      "E4",
+      "E9",
+      "E0",
+      "E7",
+      "E2",
+      "E8",
+      "E6",
+      "E1",
+    ]);
     const byPosition = await call("GET", `/api/timelines/${tl.id}/events?order=position`, { token: owner.token });
     const plain = await call("GET", `/api/timelines/${tl.id}/events`, { token: owner.token });
     expect(plain.json).toEqual(byPosition.json);
@@ -443,7 +612,13 @@ describe("live: codex writes and link/date changes tell the room once", () => {
     await new Promise((r) => setTimeout(r, 50));
 
     const steps: Array<[string, string, string, unknown, string]> = [
-      ["POST", `/api/timelines/${fx.timelineId}/entities`, "entity-added", { kind: "place", name: "Lighthouse" }, 'Cora added "Lighthouse" to the codex'],
+      [
+        "POST",
+        `/api/timelines/${fx.timelineId}/entities`,
+        "entity-added",
+        { kind: "place", name: "Lighthouse" },
+        'Cora added "Lighthouse" to the codex',
+      ],
       ["PATCH", `/api/entities/${fx.otherEntityId}`, "entity-edited", { name: "Old Harbor" }, 'Cora edited "Old Harbor" in the codex'],
       ["PATCH", `/api/events/${fx.eventId}`, "edited", { entityIds: [fx.entityId, fx.otherEntityId] }, 'Cora edited "Arrival"'],
       ["PATCH", `/api/events/${fx.eventId}`, "edited", { storyStart: "-450", storyEnd: "-449" }, 'Cora edited "Arrival"'],
@@ -467,13 +642,20 @@ describe("live: codex writes and link/date changes tell the room once", () => {
     c.clear();
     expect((await call("DELETE", `/api/entities/${fx.entityId}`, { token: owner.token })).status).toBe(200);
     const n = await c.waitFor((m) => m.type === "notification", "entity-deleted");
-    expect(n.notification).toMatchObject({ type: "entity-deleted", title: "Codex updated", message: 'Olive removed "Mara" from the codex' });
+    expect(n.notification).toMatchObject({
+      type: "entity-deleted",
+      title: "Codex updated",
+      message: 'Olive removed "Mara" from the codex',
+    });
     await c.waitFor((m) => m.type === "sync", "sync after delete");
 
     // A refused write tells nobody.
     o.clear();
     c.clear();
-    expect((await call("POST", `/api/timelines/${fx.timelineId}/entities`, { token: viewer.token, body: { kind: "thing", name: "Nope" } })).status).toBe(403);
+    expect(
+      (await call("POST", `/api/timelines/${fx.timelineId}/entities`, { token: viewer.token, body: { kind: "thing", name: "Nope" } }))
+        .status,
+    ).toBe(403);
     await new Promise((r) => setTimeout(r, 100));
     expect([...o.messages, ...c.messages].filter((m) => m.type !== "presence")).toEqual([]);
     o.ws.close();

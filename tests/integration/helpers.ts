@@ -85,7 +85,10 @@ export async function premiumOwnerWithTimeline(title = "Shared story") {
 }
 
 export async function shareByEmail(timelineId: number, ownerToken: string, email: string, accessLevel: "viewer" | "collaborator") {
-  const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, { token: ownerToken, body: { userEmail: email, accessLevel } });
+  const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
+    token: ownerToken,
+    body: { userEmail: email, accessLevel },
+  });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }

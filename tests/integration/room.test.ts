@@ -82,11 +82,17 @@ describe("room connection is authorized before any socket opens", () => {
     // Headers that claim an identity are stripped by the Worker.
     const collab = await registerUser({ name: "Cora" });
     await shareByEmail(timelineId, owner.token, collab.email, "viewer");
-    const forged = await upgrade(`/ws/${timelineId}`, collab.token, { "X-StoryWeave-Access": "owner", "X-StoryWeave-User-Id": String(owner.user.id) });
+    const forged = await upgrade(`/ws/${timelineId}`, collab.token, {
+      "X-StoryWeave-Access": "owner",
+      "X-StoryWeave-User-Id": String(owner.user.id),
+    });
     const ws = forged.webSocket!;
     ws.accept();
     await room.waitFor((m) => m.type === "presence" && m.presence.users.some((u: any) => u.userName === "Cora"), "Cora");
-    expect(lastPresence(room.messages).find((u: any) => u.userName === "Cora")).toMatchObject({ userId: collab.user.id, accessMode: "viewer" });
+    expect(lastPresence(room.messages).find((u: any) => u.userName === "Cora")).toMatchObject({
+      userId: collab.user.id,
+      accessMode: "viewer",
+    });
     ws.close();
     room.ws.close();
   });
@@ -131,9 +137,22 @@ describe("change relay", () => {
     const v = await connect(timelineId, viewer.token);
     await o.waitFor((m) => m.type === "presence" && m.presence.users.length === 3, "3 present");
 
-    c.send({ type: "change", timelineId, eventId: ev.json.id, userId: owner.user.id, userName: "Fake", change: { type: "content", value: "typing..." } });
+    c.send({
+      type: "change",
+      timelineId,
+      eventId: ev.json.id,
+      userId: owner.user.id,
+      userName: "Fake",
+      change: { type: "content", value: "typing..." },
+    });
     const relayed = await o.waitFor((m) => m.type === "change", "change");
-    expect(relayed).toEqual({ type: "change", eventId: ev.json.id, userId: collab.user.id, userName: "Cora", change: { type: "content", value: "typing..." } });
+    expect(relayed).toEqual({
+      type: "change",
+      eventId: ev.json.id,
+      userId: collab.user.id,
+      userName: "Cora",
+      change: { type: "content", value: "typing..." },
+    });
     expect(c.messages.some((m) => m.type === "change")).toBe(false);
 
     o.clear();
@@ -188,7 +207,10 @@ describe("REST mutations reach the room", () => {
     o.clear();
     c.clear();
 
-    const ev = await call("POST", `/api/timelines/${timelineId}/events`, { token: collab.token, body: { title: "Storm", content: "rain" } });
+    const ev = await call("POST", `/api/timelines/${timelineId}/events`, {
+      token: collab.token,
+      body: { title: "Storm", content: "rain" },
+    });
     await o.waitFor((m) => m.type === "sync", "sync after add");
     const n = await o.waitFor((m) => m.type === "notification", "notification after add");
     expect(n.notification.message).toBe('Cora added "Storm"');

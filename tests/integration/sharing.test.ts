@@ -18,7 +18,9 @@ describe("share link", () => {
     expect(link.json).toMatchObject({ role: "collaborator" });
     expect(link.json.shareCode).toMatch(/^[\w-]{12,}$/);
 
-    expect((await call("POST", `/api/timelines/${freeTimeline.id}/share`, { token: free.token, body: {} })).json).toEqual({ error: PREMIUM_ONLY });
+    expect((await call("POST", `/api/timelines/${freeTimeline.id}/share`, { token: free.token, body: {} })).json).toEqual({
+      error: PREMIUM_ONLY,
+    });
     expect((await call("POST", `/api/timelines/${timelineId}/share`, { token: collab.token, body: {} })).status).toBe(403);
     expect((await call("POST", `/api/timelines/${timelineId}/share`, { token: stranger.token, body: {} })).status).toBe(404);
     expect((await call("POST", `/api/timelines/${timelineId}/share`, { body: {} })).status).toBe(401);
@@ -39,8 +41,17 @@ describe("share link", () => {
     expect(opened.json.timeline).not.toHaveProperty("shareCode");
 
     // The code grants exactly the link's role.
-    expect((await call("POST", `/api/timelines/${timelineId}/events?share=${shareCode}`, { token: guest.token, body: { title: "x", content: "y" } })).status).toBe(403);
-    expect((await call("GET", "/api/timelines/shared/not-a-real-code", { token: guest.token })).json).toEqual({ error: "Timeline not found" });
+    expect(
+      (
+        await call("POST", `/api/timelines/${timelineId}/events?share=${shareCode}`, {
+          token: guest.token,
+          body: { title: "x", content: "y" },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await call("GET", "/api/timelines/shared/not-a-real-code", { token: guest.token })).json).toEqual({
+      error: "Timeline not found",
+    });
     expect((await call("GET", `/api/timelines/shared/${shareCode}`)).status).toBe(401);
   });
 });
@@ -58,7 +69,12 @@ describe("share with a user", () => {
 
     const list = await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token });
     expect(list.json).toEqual([
-      expect.objectContaining({ sharedWithUserId: friend.user.id, sharedWithUserName: "Fern Friend", sharedWithUserEmail: friend.email, accessLevel: "viewer" }),
+      expect.objectContaining({
+        sharedWithUserId: friend.user.id,
+        sharedWithUserName: "Fern Friend",
+        sharedWithUserEmail: friend.email,
+        accessLevel: "viewer",
+      }),
     ]);
     const notes = await env.DB.prepare("SELECT message, read FROM notifications WHERE user_id = ?").bind(friend.user.id).all();
     expect(notes.results).toEqual([{ message: 'Olive Owner shared "Named story" with you', read: 0 }]);
@@ -70,7 +86,11 @@ describe("share with a user", () => {
     expect(again.json[0].accessLevel).toBe("collaborator");
 
     const listed = await call("GET", "/api/timelines", { token: friend.token });
-    expect(listed.json.find((t: any) => t.id === timelineId)).toMatchObject({ isShared: true, isOwner: false, accessLevel: "collaborator" });
+    expect(listed.json.find((t: any) => t.id === timelineId)).toMatchObject({
+      isShared: true,
+      isOwner: false,
+      accessLevel: "collaborator",
+    });
   });
 
   it("unknown email 404, yourself 400, bad input 400, non-owners refused", async () => {
@@ -79,9 +99,18 @@ describe("share with a user", () => {
     await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const post = (token: string, body: unknown) => call("POST", `/api/timelines/${timelineId}/share-with-user`, { token, body });
 
-    expect(await post(owner.token, { userEmail: "nobody-here@example.test" })).toMatchObject({ status: 404, json: { error: "No user found with that email address" } });
-    expect(await post(owner.token, { userEmail: owner.email })).toMatchObject({ status: 400, json: { error: "You cannot share a timeline with yourself" } });
-    expect(await post(owner.token, { userEmail: "not-an-email" })).toMatchObject({ status: 400, json: { error: "Please enter a valid email address" } });
+    expect(await post(owner.token, { userEmail: "nobody-here@example.test" })).toMatchObject({
+      status: 404,
+      json: { error: "No user found with that email address" },
+    });
+    expect(await post(owner.token, { userEmail: owner.email })).toMatchObject({
+      status: 400,
+      json: { error: "You cannot share a timeline with yourself" },
+    });
+    expect(await post(owner.token, { userEmail: "not-an-email" })).toMatchObject({
+      status: 400,
+      json: { error: "Please enter a valid email address" },
+    });
     expect(await post(owner.token, { userEmail: collab.email, accessLevel: "admin" })).toMatchObject({ status: 400 });
     expect((await post(collab.token, { userEmail: owner.email })).status).toBe(403);
     expect((await call("GET", `/api/timelines/${timelineId}/shares`, { token: collab.token })).status).toBe(403);
@@ -114,6 +143,8 @@ describe("share with a user", () => {
     expect(removed.status).toBe(200);
     expect((await call("GET", `/api/timelines/${timelineId}/events`, { token: collab.token })).status).toBe(404);
     expect((await call("GET", "/api/timelines", { token: collab.token })).json.some((t: any) => t.id === timelineId)).toBe(false);
-    expect((await call("DELETE", `/api/timelines/${timelineId}/shares/${collab.user.id}`, { token: owner.token })).json).toEqual({ error: "Share not found" });
+    expect((await call("DELETE", `/api/timelines/${timelineId}/shares/${collab.user.id}`, { token: owner.token })).json).toEqual({
+      error: "Share not found",
+    });
   });
 });

@@ -75,15 +75,69 @@ const statuses = (owner: number, collaborator: number, viewer: number): Record<R
 const T = "Timeline not found";
 const E = "Event not found";
 const ENDPOINTS: Endpoint[] = [
-  { name: "GET timeline", req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}` }), expect: statuses(200, 200, 200), need: "viewer", missing: T },
-  { name: "PATCH timeline", req: (f) => ({ method: "PATCH", path: `/api/timelines/${f.timelineId}`, body: { title: "Renamed" } }), expect: statuses(200, 403, 403), need: "owner", missing: T },
-  { name: "DELETE timeline", req: (f) => ({ method: "DELETE", path: `/api/timelines/${f.timelineId}` }), expect: statuses(200, 403, 403), need: "owner", missing: T },
-  { name: "GET events", req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/events` }), expect: statuses(200, 200, 200), need: "viewer", missing: T },
-  { name: "POST event", req: (f) => ({ method: "POST", path: `/api/timelines/${f.timelineId}/events`, body: { title: "New", content: "Body" } }), expect: statuses(201, 201, 403), need: "collaborator", missing: T },
-  { name: "PATCH event title", req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { title: "Edited" } }), expect: statuses(200, 200, 403), need: "collaborator", missing: E },
-  { name: "PATCH event content", req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { content: "Edited body" } }), expect: statuses(200, 200, 403), need: "collaborator", missing: E },
-  { name: "PATCH event position", req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { position: 1 } }), expect: statuses(200, 200, 403), need: "collaborator", missing: E },
-  { name: "DELETE event", req: (f) => ({ method: "DELETE", path: `/api/events/${f.eventId}` }), expect: statuses(200, 403, 403), need: "owner", missing: E },
+  {
+    name: "GET timeline",
+    req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}` }),
+    expect: statuses(200, 200, 200),
+    need: "viewer",
+    missing: T,
+  },
+  {
+    name: "PATCH timeline",
+    req: (f) => ({ method: "PATCH", path: `/api/timelines/${f.timelineId}`, body: { title: "Renamed" } }),
+    expect: statuses(200, 403, 403),
+    need: "owner",
+    missing: T,
+  },
+  {
+    name: "DELETE timeline",
+    req: (f) => ({ method: "DELETE", path: `/api/timelines/${f.timelineId}` }),
+    expect: statuses(200, 403, 403),
+    need: "owner",
+    missing: T,
+  },
+  {
+    name: "GET events",
+    req: (f) => ({ method: "GET", path: `/api/timelines/${f.timelineId}/events` }),
+    expect: statuses(200, 200, 200),
+    need: "viewer",
+    missing: T,
+  },
+  {
+    name: "POST event",
+    req: (f) => ({ method: "POST", path: `/api/timelines/${f.timelineId}/events`, body: { title: "New", content: "Body" } }),
+    expect: statuses(201, 201, 403),
+    need: "collaborator",
+    missing: T,
+  },
+  {
+    name: "PATCH event title",
+    req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { title: "Edited" } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: E,
+  },
+  {
+    name: "PATCH event content",
+    req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { content: "Edited body" } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: E,
+  },
+  {
+    name: "PATCH event position",
+    req: (f) => ({ method: "PATCH", path: `/api/events/${f.eventId}`, body: { position: 1 } }),
+    expect: statuses(200, 200, 403),
+    need: "collaborator",
+    missing: E,
+  },
+  {
+    name: "DELETE event",
+    req: (f) => ({ method: "DELETE", path: `/api/events/${f.eventId}` }),
+    expect: statuses(200, 403, 403),
+    need: "owner",
+    missing: E,
+  },
 ];
 
 describe("access matrix: endpoint × role", () => {
@@ -144,7 +198,8 @@ describe("GET /api/timelines listing", () => {
     await shareWith(shared.id, a.user.id, b.user.id, "collaborator");
     await shareWith(shared.id, a.user.id, c.user.id, "viewer");
 
-    const byId = async (u: User) => new Map(((await call("GET", "/api/timelines", { token: u.token })).json as any[]).map((t) => [t.id, t]));
+    const byId = async (u: User) =>
+      new Map(((await call("GET", "/api/timelines", { token: u.token })).json as any[]).map((t) => [t.id, t]));
     const asA = await byId(a);
     expect([...asA.keys()].sort()).toEqual([shared.id, solo.id].sort());
     expect(asA.get(shared.id)).toMatchObject({ isOwner: true, isShared: true, accessLevel: "owner", userId: a.user.id });
@@ -205,7 +260,12 @@ describe("validation", () => {
   it("malformed JSON is a 400", async () => {
     const tl = await createTimeline(owner.token);
     const ev = await createEvent(owner.token, tl.id);
-    for (const [method, path] of [["POST", "/api/timelines"], ["PATCH", `/api/timelines/${tl.id}`], ["POST", `/api/timelines/${tl.id}/events`], ["PATCH", `/api/events/${ev.id}`]]) {
+    for (const [method, path] of [
+      ["POST", "/api/timelines"],
+      ["PATCH", `/api/timelines/${tl.id}`],
+      ["POST", `/api/timelines/${tl.id}/events`],
+      ["PATCH", `/api/events/${ev.id}`],
+    ]) {
       const res = await call(method, path, { token: owner.token, rawBody: "{oops" });
       expect(res.status, path).toBe(400);
       expect(res.json).toEqual({ error: "Invalid JSON in request body" });
@@ -224,7 +284,8 @@ describe("free plan limit", () => {
 
   it("timelines shared with the user do not count", async () => {
     const [u, other] = await Promise.all([registerUser(), registerUser()]);
-    for (let i = 0; i < 3; i++) await shareWith((await createTimeline(other.token)).id, other.user.id, u.user.id, i ? "viewer" : "collaborator");
+    for (let i = 0; i < 3; i++)
+      await shareWith((await createTimeline(other.token)).id, other.user.id, u.user.id, i ? "viewer" : "collaborator");
     for (let i = 0; i < 3; i++) await createTimeline(u.token);
     expect((await call("POST", "/api/timelines", { token: u.token, body: { title: "Fourth" } })).status).toBe(403);
     expect((await call("GET", "/api/timelines", { token: u.token })).json).toHaveLength(6);
@@ -236,7 +297,8 @@ describe("free plan limit", () => {
     await makePremium(future.user.id, new Date(Date.now() + 7 * 86_400_000).toISOString());
     await makePremium(expired.user.id, new Date(Date.now() - 60_000).toISOString());
     for (const u of [open, future]) {
-      for (let i = 0; i < 5; i++) expect((await call("POST", "/api/timelines", { token: u.token, body: { title: `P${i}` } })).status).toBe(201);
+      for (let i = 0; i < 5; i++)
+        expect((await call("POST", "/api/timelines", { token: u.token, body: { title: `P${i}` } })).status).toBe(201);
     }
     for (let i = 0; i < 3; i++) await createTimeline(expired.token);
     const res = await call("POST", "/api/timelines", { token: expired.token, body: { title: "Fourth" } });
@@ -271,7 +333,12 @@ describe("event positions", () => {
     expect(res.status).toBe(200);
     expect(res.json.position).toBe(0);
     const after = await eventIds(owner.token, tl.id);
-    expect(after.map((e) => [e.title, e.position])).toEqual([["D", 0], ["A", 1], ["B", 2], ["C", 3]]);
+    expect(after.map((e) => [e.title, e.position])).toEqual([
+      ["D", 0],
+      ["A", 1],
+      ["B", 2],
+      ["C", 3],
+    ]);
   });
 
   it("stay 0..n-1 and match a model through 60 random create / move / delete operations", async () => {
@@ -304,8 +371,14 @@ describe("event positions", () => {
         expect((await call("DELETE", `/api/events/${id}`, { token: owner.token })).status).toBe(200);
       }
       const got = await eventIds(owner.token, tl.id);
-      expect(got.map((e) => e.position), log.join("; ")).toEqual(model.map((_, i) => i));
-      expect(got.map((e) => e.id), log.join("; ")).toEqual(model);
+      expect(
+        got.map((e) => e.position),
+        log.join("; "),
+      ).toEqual(model.map((_, i) => i));
+      expect(
+        got.map((e) => e.id),
+        log.join("; "),
+      ).toEqual(model);
     }
   });
 });
@@ -318,7 +391,9 @@ describe("deleting a timeline", () => {
       await createEvent(owner.token, t.id);
       await createEvent(owner.token, t.id);
       await shareWith(t.id, owner.user.id, collaborator.user.id, "collaborator");
-      await env.DB.prepare("INSERT INTO notifications (user_id, type, title, message, timeline_id) VALUES (?, 'share', 'Shared', 'A timeline was shared', ?)")
+      await env.DB.prepare(
+        "INSERT INTO notifications (user_id, type, title, message, timeline_id) VALUES (?, 'share', 'Shared', 'A timeline was shared', ?)",
+      )
         .bind(collaborator.user.id, t.id)
         .run();
     }
@@ -330,7 +405,9 @@ describe("deleting a timeline", () => {
     expect(res.json).toEqual({ success: true });
     expect(await env.DB.prepare("SELECT id FROM timelines WHERE id = ?").bind(tl.id).first()).toBeNull();
     for (const table of tables) expect(await count(table, tl.id), table).toBe(0);
-    expect([await count("events", keep.id), await count("timeline_shares", keep.id), await count("notifications", keep.id)]).toEqual([2, 1, 1]);
+    expect([await count("events", keep.id), await count("timeline_shares", keep.id), await count("notifications", keep.id)]).toEqual([
+      2, 1, 1,
+    ]);
     expect((await call("GET", `/api/timelines/${tl.id}`, { token: owner.token })).status).toBe(404);
   });
 });
@@ -349,7 +426,14 @@ describe("edit conflicts (baseVersion)", () => {
     const stale = await call("PATCH", `/api/events/${ev.id}`, { token: owner.token, body: { title: "Stale", baseVersion: 1 } });
     expect(stale.status).toBe(409);
     expect(stale.json.error).toBe(CONFLICT);
-    expect(stale.json.current).toMatchObject({ id: ev.id, timelineId: tl.id, title: "Newer", content: ev.content, version: 2, position: 0 });
+    expect(stale.json.current).toMatchObject({
+      id: ev.id,
+      timelineId: tl.id,
+      title: "Newer",
+      content: ev.content,
+      version: 2,
+      position: 0,
+    });
 
     const blind = await call("PATCH", `/api/events/${ev.id}`, { token: owner.token, body: { content: "Overwritten" } });
     expect(blind.status).toBe(200);

@@ -1,10 +1,5 @@
 import { Hono } from "hono";
-import {
-  ForgotPasswordSchema,
-  LoginSchema,
-  RegisterSchema,
-  ResetPasswordSchema,
-} from "../../db/validation";
+import { ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "../../db/validation";
 import { clearSessionCookie, sessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import { clientKey } from "../lib/request-auth";
@@ -45,23 +40,15 @@ export const authApi = new Hono<ApiEnv>()
   .post("/forgot-password", jsonBody(ForgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
     const origin = new URL(c.req.url).origin;
-    const result = await passwordReset.requestPasswordReset(
-      c.var.db,
-      email,
-      origin,
-      createMailer(c.env),
-      (p) => c.executionCtx.waitUntil(p),
+    const result = await passwordReset.requestPasswordReset(c.var.db, email, origin, createMailer(c.env), (p) =>
+      c.executionCtx.waitUntil(p),
     );
     return c.json(result);
   })
-  .post(
-    "/verify-reset-token",
-    jsonBody(z.object({ token: z.string().max(200).default("") })),
-    async (c) => {
-      const valid = await passwordReset.isResetTokenValid(c.var.db, c.req.valid("json").token);
-      return c.json({ valid });
-    },
-  )
+  .post("/verify-reset-token", jsonBody(z.object({ token: z.string().max(200).default("") })), async (c) => {
+    const valid = await passwordReset.isResetTokenValid(c.var.db, c.req.valid("json").token);
+    return c.json({ valid });
+  })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
     const result = await passwordReset.resetPassword(deps(c), token, password);

@@ -52,8 +52,7 @@ api.onError((err, c) => {
     return c.json({ error: err.message, ...err.extra }, err.status as ContentfulStatusCode);
   }
   if (err instanceof HTTPException) {
-    const message =
-      err.status === 400 && /json/i.test(err.message) ? "Invalid JSON in request body" : err.message;
+    const message = err.status === 400 && /json/i.test(err.message) ? "Invalid JSON in request body" : err.message;
     return c.json({ error: message || "Bad request" }, err.status);
   }
   console.error("[api] unhandled error:", err);

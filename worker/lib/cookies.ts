@@ -22,12 +22,7 @@ function isSecure(request: Request) {
   return new URL(request.url).protocol === "https:";
 }
 
-export function serializeCookie(
-  request: Request,
-  name: string,
-  value: string,
-  opts: { maxAge?: number; httpOnly?: boolean } = {},
-): string {
+export function serializeCookie(request: Request, name: string, value: string, opts: { maxAge?: number; httpOnly?: boolean } = {}): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, "Path=/", "SameSite=Lax"];
   if (opts.httpOnly !== false) parts.push("HttpOnly");
   if (isSecure(request)) parts.push("Secure");
@@ -38,5 +33,4 @@ export function serializeCookie(
 export const sessionCookie = (request: Request, token: string, maxAgeSeconds: number) =>
   serializeCookie(request, SESSION_COOKIE, token, { maxAge: maxAgeSeconds });
 
-export const clearSessionCookie = (request: Request) =>
-  serializeCookie(request, SESSION_COOKIE, "", { maxAge: 0 });
+export const clearSessionCookie = (request: Request) => serializeCookie(request, SESSION_COOKIE, "", { maxAge: 0 });

@@ -38,29 +38,13 @@ const SCHEME = "pbkdf2-sha256";
 
 async function pepperedPassword(password: string, pepper: string): Promise<ArrayBuffer> {
   // The pepper (from APP_SECRET) means a stolen database alone is not enough to attack the hashes.
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(pepper),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await crypto.subtle.importKey("raw", encoder.encode(pepper), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return crypto.subtle.sign("HMAC", key, encoder.encode(password));
 }
 
 async function derive(password: string, pepper: string, salt: Uint8Array, iterations: number) {
-  const material = await crypto.subtle.importKey(
-    "raw",
-    await pepperedPassword(password, pepper),
-    "PBKDF2",
-    false,
-    ["deriveBits"],
-  );
-  const bits = await crypto.subtle.deriveBits(
-    { name: "PBKDF2", hash: "SHA-256", salt: salt as BufferSource, iterations },
-    material,
-    256,
-  );
+  const material = await crypto.subtle.importKey("raw", await pepperedPassword(password, pepper), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: salt as BufferSource, iterations }, material, 256);
   return new Uint8Array(bits);
 }
 
@@ -70,11 +54,7 @@ export async function hashPassword(password: string, pepper: string): Promise<st
   return `${SCHEME}$${PBKDF2_ITERATIONS}$${toBase64Url(salt)}$${toBase64Url(hash)}`;
 }
 
-export async function verifyPassword(
-  password: string,
-  stored: string,
-  pepper: string,
-): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, pepper: string): Promise<boolean> {
   const [scheme, iterationsText, saltText, hashText] = stored.split("$");
   const iterations = Number(iterationsText);
   if (scheme !== SCHEME || !Number.isInteger(iterations) || !saltText || !hashText) return false;
@@ -89,9 +69,7 @@ export function needsRehash(stored: string): boolean {
 }
 
 async function aesKey(secret: string): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
   return crypto.subtle.deriveKey(
     {
       name: "HKDF",
@@ -109,11 +87,7 @@ async function aesKey(secret: string): Promise<CryptoKey> {
 /** AES-GCM with a fresh 12-byte IV: "v1.<iv>.<ciphertext>" (base64url). */
 export async function encryptSecret(plaintext: string, secret: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const data = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv },
-    await aesKey(secret),
-    encoder.encode(plaintext),
-  );
+  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(secret), encoder.encode(plaintext));
   return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
 }
 

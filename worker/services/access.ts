@@ -27,10 +27,7 @@ export async function loadTimelineAccess(
       hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
     })
     .from(timelines)
-    .leftJoin(
-      timelineShares,
-      and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)),
-    )
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(timelines.id, timelineId))
     .get();
   if (!row) return null;

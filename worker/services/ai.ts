@@ -25,8 +25,7 @@ const SYSTEM = {
     "You are an experienced fiction editor. Rewrite the writer's passage following their instruction. Keep their voice, tense, point of view and plot facts; sharpen verbs, cut filler, add sensory detail where it earns its place. Return only the revised passage.",
   character:
     "You create character profiles for novelists. From the description, write a profile with: name, age and background; what they want and what they fear; a contradiction; how they speak (one sample line); and a secret that could drive plot. Use short labelled sections and bullet points. Under 300 words.",
-  plot:
-    "You are a story consultant looking at a writer's timeline. Suggest exactly one next plot event that fits the story so far and raises the stakes. First line: a short event title (under 50 characters). Following lines: two to four sentences describing what happens. No preamble, no lists.",
+  plot: "You are a story consultant looking at a writer's timeline. Suggest exactly one next plot event that fits the story so far and raises the stakes. First line: a short event title (under 50 characters). Following lines: two to four sentences describing what happens. No preamble, no lists.",
 } as const;
 
 export type AiKind = keyof typeof SYSTEM;
@@ -80,14 +79,21 @@ async function reserveUse(db: Db, session: SessionUser) {
     .where(and(eq(sessions.id, session.sessionId), lt(sessions.aiUses, FREE_AI_USES)))
     .returning({ aiUses: sessions.aiUses });
   if (reserved.length === 0) {
-    throw new HttpError(429, USAGE_LIMIT_MESSAGE, { success: false, title: USAGE_LIMIT_TITLE, usage: { used: FREE_AI_USES, limit: FREE_AI_USES, premium: false } });
+    throw new HttpError(429, USAGE_LIMIT_MESSAGE, {
+      success: false,
+      title: USAGE_LIMIT_TITLE,
+      usage: { used: FREE_AI_USES, limit: FREE_AI_USES, premium: false },
+    });
   }
   session.aiUses = reserved[0].aiUses;
   return true;
 }
 
 async function releaseUse(db: Db, session: SessionUser) {
-  await db.update(sessions).set({ aiUses: sql`max(${sessions.aiUses} - 1, 0)` }).where(eq(sessions.id, session.sessionId));
+  await db
+    .update(sessions)
+    .set({ aiUses: sql`max(${sessions.aiUses} - 1, 0)` })
+    .where(eq(sessions.id, session.sessionId));
   session.aiUses = Math.max(session.aiUses - 1, 0);
 }
 
@@ -122,7 +128,12 @@ export async function saveIdea(db: Db, user: User, prompt: string, content: stri
 /** GET /api/test/openai: a tiny uncounted request that shows what the server sees. */
 export async function testConnection(db: Db, env: Env) {
   const status = await aiStatus(db, env);
-  const details = { configured: status.configured, source: status.source, model: status.model, baseURL: env.OPENAI_BASE_URL || "https://api.openai.com/v1" };
+  const details = {
+    configured: status.configured,
+    source: status.source,
+    model: status.model,
+    baseURL: env.OPENAI_BASE_URL || "https://api.openai.com/v1",
+  };
   if (!status.configured) return { success: false, error: AI_NOT_CONFIGURED, details };
   try {
     const ai = await client(db, env);

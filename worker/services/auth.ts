@@ -57,11 +57,7 @@ export async function register(deps: AuthDeps, input: Register): Promise<AuthRes
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
-export async function login(
-  deps: AuthDeps,
-  input: Login,
-  clientKey: string,
-): Promise<AuthResult> {
+export async function login(deps: AuthDeps, input: Login, clientKey: string): Promise<AuthResult> {
   const { db } = deps;
   const keys = throttleKeys(input.email, clientKey);
   await assertNotThrottled(db, keys);
@@ -81,13 +77,9 @@ export async function login(
     updates.hashedPassword = await hashPassword(input.password, deps.secret);
   }
   if (user.role !== "admin" && isAdminEmail(user.email, deps.adminEmails)) updates.role = "admin";
-  const [updated] = await db.batch([
-    db.update(users).set(updates).where(eq(users.id, user.id)).returning(),
-    clearEmailFailures(db, keys),
-  ]);
+  const [updated] = await db.batch([db.update(users).set(updates).where(eq(users.id, user.id)).returning(), clearEmailFailures(db, keys)]);
   return { token: await createSession(db, user.id), user: toPublicUser(updated[0]) };
 }
 
 // A valid-looking hash of a random password; never matches.
-const DUMMY_HASH =
-  "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+const DUMMY_HASH = "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

@@ -15,7 +15,12 @@ export const ALREADY_PREMIUM = "You already have Premium";
 const STRIPE_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 
 export type StripeMode = "test" | "live";
-const modeOf = (key: string): StripeMode | null => (key.startsWith("sk_test_") || key.startsWith("pk_test_") ? "test" : key.startsWith("sk_live_") || key.startsWith("pk_live_") ? "live" : null);
+const modeOf = (key: string): StripeMode | null =>
+  key.startsWith("sk_test_") || key.startsWith("pk_test_")
+    ? "test"
+    : key.startsWith("sk_live_") || key.startsWith("pk_live_")
+      ? "live"
+      : null;
 
 /** DESIGN.md §8: status says only whether keys exist, in which mode, and where they come from. */
 export async function stripeStatus(db: Db, env: Env) {
@@ -36,7 +41,8 @@ export async function saveStripeKeys(db: Db, env: Env, input: { secretKey: strin
   if (!secretMode) throw badRequest("The secret key must start with sk_test_ or sk_live_");
   if (!publishableMode) throw badRequest("The publishable key must start with pk_test_ or pk_live_");
   if (secretMode !== publishableMode) throw badRequest("Both keys must be test keys or both live keys");
-  if (input.webhookSecret && !input.webhookSecret.startsWith("whsec_")) throw badRequest("The webhook signing secret must start with whsec_");
+  if (input.webhookSecret && !input.webhookSecret.startsWith("whsec_"))
+    throw badRequest("The webhook signing secret must start with whsec_");
   await setSecret(db, env, "STRIPE_SECRET_KEY", input.secretKey);
   await setSecret(db, env, "STRIPE_PUBLISHABLE_KEY", input.publishableKey);
   if (input.webhookSecret) await setSecret(db, env, "STRIPE_WEBHOOK_SECRET", input.webhookSecret);
@@ -53,7 +59,11 @@ async function stripeClient(db: Db, env: Env) {
     maxNetworkRetries: 1,
     timeout: 20_000,
     ...(base
-      ? { host: base.hostname, port: base.port || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol.replace(":", "") as "http" | "https" }
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "https:" ? 443 : 80),
+          protocol: base.protocol.replace(":", "") as "http" | "https",
+        }
       : {}),
   });
   return { stripe, webhookSecret: s.STRIPE_WEBHOOK_SECRET?.value ?? null };
@@ -104,19 +114,40 @@ function periodEnd(subscription: SubscriptionLike | null): string {
   return end ? new Date(end * 1000).toISOString() : new Date(Date.now() + 31 * DAY).toISOString();
 }
 
-async function grantFromCheckout(db: Db, userId: number, sessionId: string, customer: string | null, subscription: SubscriptionLike | null) {
+async function grantFromCheckout(
+  db: Db,
+  userId: number,
+  sessionId: string,
+  customer: string | null,
+  subscription: SubscriptionLike | null,
+) {
   const endDate = periodEnd(subscription);
   const now = nowIso();
   // The history row (unique external id) decides: the same checkout twice changes nothing.
   const recorded = await db
     .insert(subscriptionHistory)
-    .values({ userId, tier: "premium", startDate: now, endDate, paymentAmount: PREMIUM_PRICE_CENTS / 100, paymentMethod: "stripe", status: "active", externalId: sessionId })
+    .values({
+      userId,
+      tier: "premium",
+      startDate: now,
+      endDate,
+      paymentAmount: PREMIUM_PRICE_CENTS / 100,
+      paymentMethod: "stripe",
+      status: "active",
+      externalId: sessionId,
+    })
     .onConflictDoNothing()
     .returning({ id: subscriptionHistory.id });
   if (recorded.length > 0) {
     await db
       .update(users)
-      .set({ subscriptionTier: "premium", subscriptionEndDate: endDate, stripeCustomerId: customer, stripeSubscriptionId: subscription?.id ?? null, updatedAt: now })
+      .set({
+        subscriptionTier: "premium",
+        subscriptionEndDate: endDate,
+        stripeCustomerId: customer,
+        stripeSubscriptionId: subscription?.id ?? null,
+        updatedAt: now,
+      })
       .where(eq(users.id, userId));
   }
 }
@@ -155,7 +186,11 @@ export async function downgrade(db: Db, env: Env, user: User): Promise<PublicUse
   }
   const now = nowIso();
   const [rows] = await db.batch([
-    db.update(users).set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: now }).where(eq(users.id, user.id)).returning(),
+    db
+      .update(users)
+      .set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: now })
+      .where(eq(users.id, user.id))
+      .returning(),
     db.insert(subscriptionHistory).values({
       userId: user.id,
       tier: "free",
@@ -191,7 +226,10 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
   const userBySubscription = async (subscriptionId: string | null) =>
     subscriptionId ? db.select().from(users).where(eq(users.stripeSubscriptionId, subscriptionId)).get() : undefined;
   const history = (userId: number, tier: string, status: string, endDate: string | null, amount: number, externalId: string) =>
-    db.insert(subscriptionHistory).values({ userId, tier, startDate: nowIso(), endDate, paymentAmount: amount, paymentMethod: "stripe", status, externalId }).onConflictDoNothing();
+    db
+      .insert(subscriptionHistory)
+      .values({ userId, tier, startDate: nowIso(), endDate, paymentAmount: amount, paymentMethod: "stripe", status, externalId })
+      .onConflictDoNothing();
 
   switch (event.type) {
     case "checkout.session.completed": {
@@ -210,7 +248,10 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
       if (user && end) {
         const endDate = new Date(end * 1000).toISOString();
         await db.batch([
-          db.update(users).set({ subscriptionTier: "premium", subscriptionEndDate: endDate, updatedAt: nowIso() }).where(eq(users.id, user.id)),
+          db
+            .update(users)
+            .set({ subscriptionTier: "premium", subscriptionEndDate: endDate, updatedAt: nowIso() })
+            .where(eq(users.id, user.id)),
           history(user.id, "premium", "renewed", endDate, (object.amount_paid ?? PREMIUM_PRICE_CENTS) / 100, object.id),
         ]);
       }
@@ -228,7 +269,11 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
         const ended = ["canceled", "unpaid", "incomplete_expired"].includes(object.status);
         await db
           .update(users)
-          .set(ended ? { subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() } : { subscriptionEndDate: periodEnd(object as SubscriptionLike), updatedAt: nowIso() })
+          .set(
+            ended
+              ? { subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() }
+              : { subscriptionEndDate: periodEnd(object as SubscriptionLike), updatedAt: nowIso() },
+          )
           .where(eq(users.id, user.id));
       }
       break;
@@ -237,7 +282,10 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
       const user = await userBySubscription(object.id);
       if (user) {
         await db.batch([
-          db.update(users).set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() }).where(eq(users.id, user.id)),
+          db
+            .update(users)
+            .set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() })
+            .where(eq(users.id, user.id)),
           history(user.id, "free", "cancelled", null, 0, event.id),
         ]);
       }

@@ -90,13 +90,7 @@ export async function createEntity(
 }
 
 /** The entity and the caller's access to its timeline, in one query; strangers get 404. */
-async function loadEntityWithAccess(
-  db: Db,
-  user: User,
-  entityId: number,
-  need: Exclude<Access, "none">,
-  shareCode?: string | null,
-) {
+async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   const row = await db
     .select({ entity: entities, timeline: timelines, shareLevel: timelineShares.accessLevel })
     .from(entities)

@@ -61,7 +61,12 @@ function parseIds(value: unknown): number[] {
       list = [];
     }
   }
-  return Array.isArray(list) ? list.map(Number).filter(Number.isInteger).sort((a, b) => a - b) : [];
+  return Array.isArray(list)
+    ? list
+        .map(Number)
+        .filter(Number.isInteger)
+        .sort((a, b) => a - b)
+    : [];
 }
 
 export const toEventView = (e: EventRow | EventView): EventView => ({
@@ -190,13 +195,7 @@ export async function createEvent(
   return toEventView({ ...row, entityIds });
 }
 
-async function loadEventWithAccess(
-  db: Db,
-  user: User,
-  eventId: number,
-  need: Exclude<Access, "none">,
-  shareCode?: string | null,
-) {
+async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   // The event, its timeline and the caller's share in one query.
   const row = await db
     .select({ event: events, entityIds: linkedEntityIds, timeline: timelines, shareLevel: timelineShares.accessLevel })
@@ -268,14 +267,11 @@ export async function updateEvent(
 
   if (edited || storyEdited) {
     const changed =
-      (input.title !== undefined && input.title !== event.title) ||
-      (input.content !== undefined && input.content !== event.content);
+      (input.title !== undefined && input.title !== event.title) || (input.content !== undefined && input.content !== event.content);
     // No lost edits: a text save based on an older version than the stored one is refused, and
     // with it everything else in the same request (the guard is checked before any write).
     const guard =
-      edited && input.baseVersion !== undefined
-        ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${input.baseVersion}`
-        : sql`1`;
+      edited && input.baseVersion !== undefined ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${input.baseVersion}` : sql`1`;
     const update = db
       .update(events)
       .set({

@@ -29,10 +29,7 @@ function lockedFor(row: { lockedUntil: string | null } | undefined): number {
 
 function throttled(ms: number) {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE));
-  return tooMany(
-    `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    Math.ceil(ms / 1000),
-  );
+  return tooMany(`Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, Math.ceil(ms / 1000));
 }
 
 /** 429 with Retry-After while either the email or the client address is locked. */
@@ -60,10 +57,7 @@ async function recordFailure(db: Db, key: string, max: number) {
 }
 
 export async function recordLoginFailure(db: Db, keys: ThrottleKeys) {
-  await Promise.all([
-    recordFailure(db, keys.email, MAX_FAILURES_PER_EMAIL),
-    recordFailure(db, keys.client, MAX_FAILURES_PER_CLIENT),
-  ]);
+  await Promise.all([recordFailure(db, keys.email, MAX_FAILURES_PER_EMAIL), recordFailure(db, keys.client, MAX_FAILURES_PER_CLIENT)]);
 }
 
 /** The statement that forgets an email's failures after a good login, for the caller's batch. */

@@ -32,5 +32,8 @@ export async function addNotification(db: Db, userId: number, n: NewNotification
 
 export async function markNotificationsRead(db: Db, userId: number, ids: number[]) {
   if (ids.length === 0) return;
-  await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)));
+  await db
+    .update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)));
 }

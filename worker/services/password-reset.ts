@@ -16,13 +16,7 @@ export const INVALID_RESET_TOKEN = messages.invalidResetToken;
 export const FORGOT_PASSWORD_MESSAGE = messages.forgotPassword;
 
 /** Always resolves the same way whether or not the account exists (no account enumeration). */
-export async function requestPasswordReset(
-  db: Db,
-  email: string,
-  origin: string,
-  mailer: Mailer,
-  defer: (p: Promise<unknown>) => void,
-) {
+export async function requestPasswordReset(db: Db, email: string, origin: string, mailer: Mailer, defer: (p: Promise<unknown>) => void) {
   const user = await findUserByEmail(db, email);
   if (!user) return { message: FORGOT_PASSWORD_MESSAGE };
   const token = randomToken(24);
@@ -52,9 +46,7 @@ async function userForResetToken(db: Db, token: string) {
   return db
     .select()
     .from(users)
-    .where(
-      and(eq(users.resetPasswordToken, await sha256Hex(token)), gt(users.resetPasswordExpires, nowIso())),
-    )
+    .where(and(eq(users.resetPasswordToken, await sha256Hex(token)), gt(users.resetPasswordExpires, nowIso())))
     .get();
 }
 
@@ -88,4 +80,3 @@ export async function resetPassword(
     user: toPublicUser(updated[0]),
   };
 }
-

@@ -24,11 +24,7 @@ export async function createSession(db: Db, userId: number) {
 }
 
 /** Resolves an opaque token to its user; slides the expiry at most once an hour. */
-export async function getSessionUser(
-  db: Db,
-  token: string,
-  defer: (p: Promise<unknown>) => void = () => {},
-): Promise<SessionUser | null> {
+export async function getSessionUser(db: Db, token: string, defer: (p: Promise<unknown>) => void = () => {}): Promise<SessionUser | null> {
   if (!token || token.length > 200) return null;
   const id = await sha256Hex(token);
   const row = await db
@@ -66,11 +62,7 @@ export async function getSessionUser(
 }
 
 /** One helper for the API, the page loaders and the room's upgrade check. */
-export async function authenticate(
-  request: Request,
-  db: Db,
-  defer?: (p: Promise<unknown>) => void,
-): Promise<RequestAuth> {
+export async function authenticate(request: Request, db: Db, defer?: (p: Promise<unknown>) => void): Promise<RequestAuth> {
   const found = tokenFromRequest(request);
   if (!found) return { session: null, via: null, token: null };
   const session = await getSessionUser(db, found.token, defer);

@@ -20,7 +20,11 @@ const configKey = (name: SecretName) => `secret:${name}`;
 export async function getSecret(db: Db, env: Env, name: SecretName): Promise<ResolvedSecret> {
   const fromEnv = env[name]?.trim();
   if (fromEnv) return { value: fromEnv, source: "environment" };
-  const row = await db.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.key, configKey(name))).get();
+  const row = await db
+    .select({ value: appConfig.value })
+    .from(appConfig)
+    .where(eq(appConfig.key, configKey(name)))
+    .get();
   if (!row) return null;
   const value = await decryptSecret(row.value, env.APP_SECRET);
   return value ? { value, source: "admin" } : null;

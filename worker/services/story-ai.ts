@@ -34,12 +34,16 @@ function plotContext(
   const MAX_EVENTS = 40;
   const MAX_CHARS = 6000;
   const recent = events.slice(-MAX_EVENTS);
-  let body = recent.map((e, i) => `${events.length - recent.length + i + 1}. ${e.title}: ${e.content.replace(/\s+/g, " ").slice(0, 300)}`).join("\n");
+  let body = recent
+    .map((e, i) => `${events.length - recent.length + i + 1}. ${e.title}: ${e.content.replace(/\s+/g, " ").slice(0, 300)}`)
+    .join("\n");
   if (body.length > MAX_CHARS) body = `…${body.slice(-MAX_CHARS)}`;
   return [
     `Story: ${timeline.title}`,
     timeline.description ? `About: ${timeline.description.slice(0, 1000)}` : null,
-    events.length ? `Events so far (${events.length}${events.length > recent.length ? `, latest ${recent.length} shown` : ""}):\n${body}` : "No events yet.",
+    events.length
+      ? `Events so far (${events.length}${events.length > recent.length ? `, latest ${recent.length} shown` : ""}):\n${body}`
+      : "No events yet.",
     `What the writer asks: ${prompt}`,
   ]
     .filter(Boolean)

@@ -44,16 +44,11 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
 
 /** Own timelines plus those shared with me, newest first. One query. */
 export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<TimelineView[]> {
-  const hasShares = exists(
-    db.select({ one: sql`1` }).from(timelineShares).where(eq(timelineShares.timelineId, timelines.id)),
-  );
+  const hasShares = exists(db.select({ one: sql`1` }).from(timelineShares).where(eq(timelineShares.timelineId, timelines.id)));
   const rows = await db
     .select({ timeline: timelines, shareLevel: timelineShares.accessLevel, hasShares: sql<number>`${hasShares}` })
     .from(timelines)
-    .leftJoin(
-      timelineShares,
-      and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)),
-    )
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
     .where(or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id)))
     .orderBy(desc(timelines.createdAt), desc(timelines.id));
   return rows.map((r) => {

@@ -32,9 +32,5 @@ export function toPublicUser(user: User): PublicUser {
 }
 
 export async function findUserByEmail(db: Db, email: string) {
-  return db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-    .get();
+  return db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).get();
 }

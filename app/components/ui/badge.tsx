@@ -9,11 +9,7 @@ const variants = {
   destructive: "bg-red-100 text-red-800",
 } as const;
 
-export function Badge({
-  variant = "default",
-  className,
-  ...props
-}: ComponentProps<"span"> & { variant?: keyof typeof variants }) {
+export function Badge({ variant = "default", className, ...props }: ComponentProps<"span"> & { variant?: keyof typeof variants }) {
   return (
     <span
       className={cn("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium", variants[variant], className)}

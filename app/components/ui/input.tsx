@@ -34,21 +34,11 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
 }
 
 /** A labelled input with its error message wired for screen readers. */
-export function Field({
-  id,
-  label,
-  error,
-  ...props
-}: ComponentProps<"input"> & { id: string; label: string; error?: string }) {
+export function Field({ id, label, error, ...props }: ComponentProps<"input"> & { id: string; label: string; error?: string }) {
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...props}
-      />
+      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...props} />
       {error ? (
         <p id={`${id}-error`} className="text-sm text-red-700">
           {error}

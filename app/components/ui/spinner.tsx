@@ -3,10 +3,7 @@ import { cn } from "~/lib/cn";
 export function Spinner({ className, label = "Loading" }: { className?: string; label?: string }) {
   return (
     <span role="status" className={cn("inline-flex items-center", className)}>
-      <span
-        aria-hidden="true"
-        className="h-5 w-5 animate-spin rounded-full border-2 border-brand-600 border-t-transparent"
-      />
+      <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-brand-600 border-t-transparent" />
       <span className="sr-only">{label}</span>
     </span>
   );

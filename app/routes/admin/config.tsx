@@ -25,14 +25,17 @@ export default function Screen() {
               </li>
               <li>Paste it below and save. Writer's Unblock and the Story Assistant use it at once.</li>
               <li>
-                For a deployment you can instead set the secret with <code className="rounded bg-stone-100 px-1">wrangler secret put OPENAI_API_KEY</code>
+                For a deployment you can instead set the secret with{" "}
+                <code className="rounded bg-stone-100 px-1">wrangler secret put OPENAI_API_KEY</code>
                 (it takes precedence over a saved key). <code className="rounded bg-stone-100 px-1">OPENAI_BASE_URL</code> and{" "}
                 <code className="rounded bg-stone-100 px-1">OPENAI_MODEL</code> in wrangler.toml choose the server and model.
               </li>
               <li>
-                Check it from the <Link className="text-brand-700 underline" to="/api-test">
+                Check it from the{" "}
+                <Link className="text-brand-700 underline" to="/api-test">
                   API test page
-                </Link>.
+                </Link>
+                .
               </li>
             </ol>
           </CardContent>

@@ -18,9 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env, ctx } = app(context);
   try {
-    await requestPasswordReset(db, form.data.email, new URL(request.url).origin, createMailer(env), (p) =>
-      ctx.waitUntil(p),
-    );
+    await requestPasswordReset(db, form.data.email, new URL(request.url).origin, createMailer(env), (p) => ctx.waitUntil(p));
     return { sent: true as const };
   } catch (error) {
     return formError(error);
@@ -52,10 +50,7 @@ export default function ForgotPassword() {
   }
 
   return (
-    <AuthCard
-      title="Forgot Password"
-      description="Enter the email of your account and we'll send you a link to reset your password."
-    >
+    <AuthCard title="Forgot Password" description="Enter the email of your account and we'll send you a link to reset your password.">
       <Form method="post" noValidate className="space-y-4">
         {failed ? <FormAlert>{failed}</FormAlert> : null}
         <Field

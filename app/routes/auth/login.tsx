@@ -20,11 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env } = app(context);
   try {
-    const result = await auth.login(
-      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
-      form.data,
-      clientKey(request),
-    );
+    const result = await auth.login({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data, clientKey(request));
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome back!", description: "You're signed in." }));
@@ -51,15 +47,7 @@ export default function Login() {
     <AuthCard title="Login" description="Welcome back to StoryWeave. Sign in to continue your stories.">
       <Form method="post" noValidate className="space-y-4">
         {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
-        <Field
-          id="email"
-          name="email"
-          type="email"
-          label="Email"
-          autoComplete="email"
-          required
-          error={result?.fieldErrors?.email}
-        />
+        <Field id="email" name="email" type="email" label="Email" autoComplete="email" required error={result?.fieldErrors?.email} />
         <Field
           id="password"
           name="password"

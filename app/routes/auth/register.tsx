@@ -43,15 +43,7 @@ export default function Register() {
       <Form method="post" noValidate className="space-y-4">
         {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
         <Field id="name" name="name" label="Name" autoComplete="name" required error={result?.fieldErrors?.name} />
-        <Field
-          id="email"
-          name="email"
-          type="email"
-          label="Email"
-          autoComplete="email"
-          required
-          error={result?.fieldErrors?.email}
-        />
+        <Field id="email" name="email" type="email" label="Email" autoComplete="email" required error={result?.fieldErrors?.email} />
         <Field
           id="password"
           name="password"

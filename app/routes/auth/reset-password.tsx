@@ -35,12 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     // The page follows SPEC.md's flow (success screen → 'Go to Login'), so it does not sign in;
     // the API call (for API clients) does.
-    await auth.resetPassword(
-      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
-      token,
-      form.data.password,
-      { signIn: false },
-    );
+    await auth.resetPassword({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, { signIn: false });
     return { done: true as const };
   } catch (error) {
     return formError(error);
@@ -48,9 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData }: Route.ComponentProps) {
-  const result = useActionData<typeof action>() as
-    | { done?: boolean; formError?: string; fieldErrors?: Record<string, string> }
-    | undefined;
+  const result = useActionData<typeof action>() as { done?: boolean; formError?: string; fieldErrors?: Record<string, string> } | undefined;
   const pending = useNavigation().state === "submitting";
   useEffect(() => {
     if (result?.formError) errorToast(result.formError || "Failed to reset password");
@@ -58,7 +51,10 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
 
   if (result?.done) {
     return (
-      <AuthCard title="Password Reset Successful" description="Your password has been changed and every session was signed out. Sign in with your new password.">
+      <AuthCard
+        title="Password Reset Successful"
+        description="Your password has been changed and every session was signed out. Sign in with your new password."
+      >
         <Button asChild className="w-full">
           <Link to="/auth/login">Go to Login</Link>
         </Button>
@@ -85,17 +81,8 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
     return (
       <AuthCard title="Reset Password" description={messages.missingToken}>
         <Form method="post" action="?intent=verify" noValidate className="space-y-4">
-          <p className="text-sm text-stone-600">
-            Already have a reset token? Paste the token from your email below.
-          </p>
-          <Field
-            id="token"
-            name="token"
-            label="Reset Token"
-            autoComplete="one-time-code"
-            required
-            error={result?.fieldErrors?.token}
-          />
+          <p className="text-sm text-stone-600">Already have a reset token? Paste the token from your email below.</p>
+          <Field id="token" name="token" label="Reset Token" autoComplete="one-time-code" required error={result?.fieldErrors?.token} />
           <Button type="submit" className="w-full" disabled={pending}>
             {pending ? "Verifying..." : "Verify Token"}
           </Button>

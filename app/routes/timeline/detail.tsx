@@ -9,9 +9,7 @@ import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [
-  { title: `${loaderData?.timeline?.title ?? "Timeline not found"} · StoryWeave` },
-];
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: `${loaderData?.timeline?.title ?? "Timeline not found"} · StoryWeave` }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

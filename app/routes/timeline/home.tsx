@@ -47,16 +47,19 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const [addingEvent, setAddingEvent] = useState(false);
   const [editing, setEditing] = useState<TimelineView | null>(null);
   const [deleting, setDeleting] = useState<TimelineView | null>(null);
-  const deleteTimeline = useMutation((timeline: TimelineView) => unwrap(client.api.timelines[":id"].$delete({ param: { id: String(timeline.id) } })), {
-    success: { title: "Success", description: "Timeline deleted successfully" },
-    error: () => "Failed to delete timeline",
-    // Deleting the selected timeline selects another, which loads anyway.
-    revalidate: (_, timeline) => timeline.id !== selectedId,
-    onSuccess: (_, timeline) => {
-      setDeleting(null);
-      if (timeline.id === selectedId) setSearchParams({}, { replace: true });
+  const deleteTimeline = useMutation(
+    (timeline: TimelineView) => unwrap(client.api.timelines[":id"].$delete({ param: { id: String(timeline.id) } })),
+    {
+      success: { title: "Success", description: "Timeline deleted successfully" },
+      error: () => "Failed to delete timeline",
+      // Deleting the selected timeline selects another, which loads anyway.
+      revalidate: (_, timeline) => timeline.id !== selectedId,
+      onSuccess: (_, timeline) => {
+        setDeleting(null);
+        if (timeline.id === selectedId) setSearchParams({}, { replace: true });
+      },
     },
-  });
+  );
   useFreshData(events.length === 0 && selectedId !== null, selectedId);
 
   const owned = timelines.filter((t) => t.isOwner).length;
@@ -65,8 +68,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const canAddEvent = !selected?.isShared || selected.isOwner || selected.accessLevel === "collaborator";
   const loadingEvents = navigation.state === "loading" && navigation.location?.pathname === "/timeline";
 
-  const select = (id: number) =>
-    setSearchParams({ timeline: String(id) }, { replace: true, preventScrollReset: true });
+  const select = (id: number) => setSearchParams({ timeline: String(id) }, { replace: true, preventScrollReset: true });
 
   const confirmDelete = () => (deleting ? void deleteTimeline.run(deleting) : undefined);
 
@@ -90,7 +92,11 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 <ChevronDown aria-hidden="true" className="h-4 w-4 shrink-0 opacity-60" />
               </Select.Trigger>
               <Select.Portal>
-                <Select.Content position="popper" sideOffset={4} className="z-50 max-h-80 w-[200px] overflow-hidden rounded-md border border-stone-200 bg-white shadow-lg">
+                <Select.Content
+                  position="popper"
+                  sideOffset={4}
+                  className="z-50 max-h-80 w-[200px] overflow-hidden rounded-md border border-stone-200 bg-white shadow-lg"
+                >
                   <Select.Viewport className="p-1">
                     {timelines.map((t) => (
                       <Select.Item
@@ -106,10 +112,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
               </Select.Portal>
             </Select.Root>
             {canAddEvent ? (
-              <Button
-                variant="outline"
-                onClick={() => (selectedId ? setAddingEvent(true) : errorToast("Please select a timeline first"))}
-              >
+              <Button variant="outline" onClick={() => (selectedId ? setAddingEvent(true) : errorToast("Please select a timeline first"))}>
                 <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
               </Button>
             ) : null}
@@ -182,21 +185,9 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
 
-      <TimelineDialog
-        open={creating}
-        onOpenChange={setCreating}
-        onSaved={(t) => select(t.id)}
-      />
-      <TimelineDialog
-        open={editing !== null}
-        onOpenChange={(o) => !o && setEditing(null)}
-        timeline={editing}
-      />
-      <EventDialog
-        open={addingEvent}
-        onOpenChange={setAddingEvent}
-        timelineId={selectedId}
-      />
+      <TimelineDialog open={creating} onOpenChange={setCreating} onSaved={(t) => select(t.id)} />
+      <TimelineDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} timeline={editing} />
+      <EventDialog open={addingEvent} onOpenChange={setAddingEvent} timelineId={selectedId} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}

@@ -33,7 +33,9 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       myUserId={loaderData.userId}
       shareCode={params.shareCode}
       assistant={
-        shared.timeline.accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={shared.timeline.id} shareCode={params.shareCode} />
+        shared.timeline.accessLevel === "viewer" ? undefined : (
+          <StoryAssistant timelineId={shared.timeline.id} shareCode={params.shareCode} />
+        )
       }
     />
   );
