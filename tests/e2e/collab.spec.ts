@@ -33,6 +33,26 @@ async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], ev
   return { owner, timeline };
 }
 
+/** Shares the timeline with `collab` as collaborator; the owner (in `page`) and the collaborator both open it. */
+async function bothOnTimeline(
+  request: Parameters<typeof apiAs>[0],
+  page: Page,
+  browser: Browser,
+  owner: TestUser,
+  collab: TestUser,
+  timelineId: number,
+) {
+  await apiAs(request, owner, "POST", `/api/timelines/${timelineId}/share-with-user`, {
+    userEmail: collab.email,
+    accessLevel: "collaborator",
+  });
+  await login(page, owner);
+  await openTimeline(page, timelineId);
+  const other = await writerPage(browser, collab);
+  await openTimeline(other.page, timelineId);
+  return other;
+}
+
 test.describe("live collaboration", () => {
   test("share by email, presence, live typing, save, add and reorder reach the other writer", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
@@ -113,15 +133,7 @@ test.describe("live collaboration", () => {
   test("one move, one signal: the other writer reloads once, the mover not at all", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
-
-    await login(page, owner);
-    await openTimeline(page, timeline.id);
-    const other = await writerPage(browser, collab);
-    await openTimeline(other.page, timeline.id);
+    const other = await bothOnTimeline(request, page, browser, owner, collab, timeline.id);
     await expect(page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
     await expect(other.page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
     await page.waitForTimeout(500);
@@ -209,15 +221,7 @@ test.describe("live collaboration", () => {
   test("when two writers save the same event, the later one chooses: keep mine or use theirs", async ({ page, browser, request }) => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["The letter"]);
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
-
-    await login(page, owner);
-    await openTimeline(page, timeline.id);
-    const c = await writerPage(browser, collab);
-    await openTimeline(c.page, timeline.id);
+    const c = await bothOnTimeline(request, page, browser, owner, collab, timeline.id);
 
     // Both start editing the same version.
     await page.getByRole("button", { name: "Edit The letter" }).click();
