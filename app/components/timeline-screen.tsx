@@ -51,14 +51,39 @@ export function TimelineScreen(props: TimelineScreenProps) {
   }, [sharing]);
   const query = shareParam(shareCode);
 
-  // Server data wins whenever it arrives (after a save, a sync, a focus refetch).
-  useEffect(() => setEvents(props.events), [props.events]);
+  // Server data wins whenever it arrives (a sync, a focus refetch), except while our own write is on its
+  // way: data loaded before it landed would undo it on screen. Such a load is redone once the write is in.
+  const ownWrites = useRef(0);
+  const missedLoad = useRef(false);
+  useEffect(() => {
+    if (ownWrites.current > 0) {
+      missedLoad.current = true;
+      return;
+    }
+    setEvents(props.events);
+  }, [props.events]);
   useFreshData(props.events.length === 0, timeline.id);
 
   const access = timeline.accessLevel;
   const isOwner = access === "owner";
   const canEdit = access === "owner" || access === "collaborator";
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
+  const loading = useRef(revalidator.state);
+  loading.current = revalidator.state;
+
+  /** Our own write: no reload for it (its result is on screen), unless a load crossed it. */
+  async function ownWrite<T>(write: () => Promise<T>): Promise<T> {
+    ownWrites.current += 1;
+    try {
+      return await write();
+    } finally {
+      ownWrites.current -= 1;
+      if (ownWrites.current === 0 && (missedLoad.current || loading.current !== "idle")) {
+        missedLoad.current = false;
+        refresh();
+      }
+    }
+  }
 
   const room = useTimelineRoom({
     timelineId: timeline.id,
@@ -104,7 +129,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
   function move(eventId: number, from: number, to: number) {
     const before = events;
     setEvents(arrayMove(events, from, to).map((e, i) => ({ ...e, position: i })));
-    void moveEvent.run(eventId, before, to);
+    void ownWrite(() => moveEvent.run(eventId, before, to));
   }
 
   // The server's returned event stands; no reload needed.
@@ -118,7 +143,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     },
   );
   async function save(event: EventView, changes: { title: string; content: string; baseVersion: number }): Promise<SaveResult> {
-    const outcome = await saveEvent.run(event, changes);
+    const outcome = await ownWrite(() => saveEvent.run(event, changes));
     if (outcome.ok) return { ok: true };
     const conflict = conflictOf(outcome.error);
     return conflict ? { ok: false, conflict } : { ok: false };

@@ -35,6 +35,8 @@ async function timelineWithEvents(request: Parameters<typeof apiAs>[0], user: Te
 async function openTimeline(page: Page, id: number) {
   await page.goto(`/timeline/${id}`);
   await waitForHydration(page);
+  // The room connects right after hydration and re-renders the header; let that settle before dragging.
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 }
 
 const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
