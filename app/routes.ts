@@ -9,6 +9,8 @@ export default [
     route("auth/reset-password", "routes/auth/reset-password.tsx"),
   ]),
   route("auth/logout", "routes/auth/logout.tsx"),
+  // Outside the auth layout: a signed-in writer opens the link too.
+  route("auth/verify-email", "routes/auth/verify-email.tsx"),
   layout("routes/protected-layout.tsx", [
     route("timeline", "routes/timeline/home.tsx"),
     route("timeline/shared/:shareCode", "routes/timeline/shared.tsx"),

@@ -66,6 +66,22 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
+// One row per verification email sent: the SHA-256 of its single-use token (never the token itself),
+// its expiry, and when it was sent (the resend throttle counts the rows of the last hour).
+export const verificationTokens = sqliteTable(
+  "verification_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("verification_tokens_hash_unique").on(t.tokenHash), index("verification_tokens_user_idx").on(t.userId, t.createdAt)],
+);
+
 export const loginAttempts = sqliteTable("login_attempts", {
   // "email:<lowercased email>" or "ip:<client address>"
   key: text("key").primaryKey(),

@@ -13,9 +13,10 @@ if (!secret) {
 
 const q = (v) => `'${String(v).replace(/'/g, "''")}'`;
 const user = async (u, role) =>
-  `INSERT INTO users (email, hashed_password, name, role) VALUES (${q(u.email)}, ${q(
+  `INSERT INTO users (email, hashed_password, name, role, is_email_verified) VALUES (${q(u.email)}, ${q(
     await hashPassword(u.password, secret),
-  )}, ${q(u.name)}, ${q(role)}) ON CONFLICT DO NOTHING;`;
+  )}, ${q(u.name)}, ${q(role)}, 1) ON CONFLICT DO NOTHING;
+   UPDATE users SET is_email_verified = 1 WHERE email = ${q(u.email)};`;
 
 const events = [
   ["The letter arrives", "Mara finds an unsigned letter under the lighthouse door, sealed with her mother's wax."],
@@ -45,5 +46,5 @@ console.log(`
 • Local accounts (seeded):
     admin   ${ADMIN.email} / ${ADMIN.password}
     writer  ${WRITER.email} / ${WRITER.password}
-  Any account registered as admin@storyweave.local is an admin (ADMIN_EMAILS in .dev.vars).
+  The seeded accounts are verified. An address in ADMIN_EMAILS (.dev.vars) is an admin once verified.
 `);

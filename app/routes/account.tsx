@@ -1,4 +1,4 @@
-import { CalendarDays, Crown, Mail, ShieldCheck, User } from "lucide-react";
+import { BadgeCheck, CalendarDays, Crown, Mail, MailWarning, ShieldCheck, User } from "lucide-react";
 import { useState } from "react";
 import { Link, redirect } from "react-router";
 import { AdminUsers } from "~/components/admin-users";
@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { useMutation } from "~/hooks/use-mutation";
+import { useResendVerification } from "~/hooks/use-resend-verification";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -53,6 +54,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       }),
     onSuccess: () => setConfirming(false),
   });
+  const resend = useResendVerification();
   const pending = downgrade.pending;
   const switchToFree = () => void downgrade.run();
 
@@ -75,6 +77,27 @@ export default function Account({ loaderData }: Route.ComponentProps) {
                 <Mail aria-hidden="true" className="h-4 w-4 text-stone-500" />
                 <dt className="sr-only">Email</dt>
                 <dd>{user.email}</dd>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <dt className="sr-only">Email status</dt>
+                <dd data-testid="email-status">
+                  {user.isEmailVerified ? (
+                    <Badge variant="success">
+                      <BadgeCheck aria-hidden="true" className="mr-1 h-3.5 w-3.5" /> Email verified
+                    </Badge>
+                  ) : (
+                    <Badge variant="destructive">
+                      <MailWarning aria-hidden="true" className="mr-1 h-3.5 w-3.5" /> Email not verified
+                    </Badge>
+                  )}
+                </dd>
+                {user.isEmailVerified ? null : (
+                  <dd>
+                    <Button size="sm" variant="outline" disabled={resend.pending} onClick={() => void resend.run()}>
+                      {resend.pending ? "Sending..." : "Resend email"}
+                    </Button>
+                  </dd>
+                )}
               </div>
               <div className="flex items-center gap-2">
                 <CalendarDays aria-hidden="true" className="h-4 w-4 text-stone-500" />

@@ -1,4 +1,5 @@
 import { Outlet } from "react-router";
+import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/protected-layout";
 
@@ -9,8 +10,18 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export default function ProtectedLayout() {
-  return <Outlet />;
+export function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  return { isEmailVerified: user.isEmailVerified };
+}
+
+export default function ProtectedLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      {loaderData.isEmailVerified ? null : <VerifyEmailBanner />}
+      <Outlet />
+    </>
+  );
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,3 +1,4 @@
+import { baseURL } from "../../playwright.config";
 import { createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 test.describe("accounts", () => {
@@ -110,7 +111,7 @@ test.describe("accounts", () => {
     // The request context holds the new session cookie, so a same-origin Origin is required (CSRF check).
     const asked = await request.post("/api/auth/forgot-password", {
       data: { email: user.email },
-      headers: { Origin: new URL(page.url() === "about:blank" ? "http://127.0.0.1:4319" : page.url()).origin },
+      headers: { Origin: baseURL },
     });
     expect(asked.status()).toBe(200);
     const link = await latestResetLink(page, user.email);

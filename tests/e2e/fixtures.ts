@@ -26,16 +26,43 @@ export async function createUser(request: APIRequestContext, overrides: Partial<
 export const ADMIN = { name: "Ada Admin", email: "admin@storyweave.local", password: "storyweave-admin-e2e" };
 let adminToken: string | null = null;
 
-/** The e2e server makes admin@storyweave.local an admin (ADMIN_EMAILS): registered on first use. */
+/** The fake mail API that scripts/e2e-server.mjs runs next to the app (the real HttpMailer posts there). */
+export const MAIL_API = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 1}`;
+
+/** The newest verification link mailed to `email`, as the writer would find it in their inbox. */
+export async function latestVerifyLink(request: APIRequestContext, email: string): Promise<string> {
+  let link: string | null = null;
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${MAIL_API}/messages?to=${encodeURIComponent(email)}`);
+      link = (await res.json()).verifyLink;
+      return link;
+    })
+    .toContain("/auth/verify-email?token=");
+  return link as unknown as string;
+}
+
+/**
+ * The e2e server makes admin@storyweave.local an admin (ADMIN_EMAILS) once its address is verified:
+ * registered on first use, verified with the link from the fake mail API, then signed in.
+ */
 export async function adminApiToken(request: APIRequestContext): Promise<string> {
   if (adminToken) return adminToken;
   // The request context may carry a session cookie already: a cookie request needs our Origin (CSRF).
   const headers = { Origin: baseURL };
-  let res = await request.post("/api/auth/register", { data: ADMIN, headers });
-  if (res.status() !== 201)
-    res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
+  const registered = await request.post("/api/auth/register", { data: ADMIN, headers });
+  let res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
   expect(res.ok(), await res.text()).toBe(true);
-  adminToken = (await res.json()).token as string;
+  if (!(await res.json()).user.isEmailVerified) {
+    expect(registered.status(), "the admin registers (and is mailed its link) on first use").toBe(201);
+    const token = new URL(await latestVerifyLink(request, ADMIN.email)).searchParams.get("token");
+    const verified = await request.post("/api/auth/verify-email", { data: { token }, headers });
+    expect(verified.status(), await verified.text()).toBe(200);
+    res = await request.post("/api/auth/login", { data: { email: ADMIN.email, password: ADMIN.password }, headers });
+  }
+  const body = await res.json();
+  expect(body.user.role).toBe("admin");
+  adminToken = body.token as string;
   return adminToken;
 }
 

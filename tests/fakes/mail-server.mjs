@@ -1,5 +1,6 @@
 // A fake transactional-mail HTTP API on 127.0.0.1 for the browser suite: the real HttpMailer
-// posts here, and tests read the messages back (GET /messages?to=...).
+// posts here, and tests read the messages back (GET /messages?to=...: the messages, and the newest
+// reset `link` and `verifyLink`).
 import { createServer } from "node:http";
 
 export function startFakeMailServer(port) {
@@ -27,9 +28,16 @@ export function startFakeMailServer(port) {
     if (req.method === "GET" && url.pathname === "/messages") {
       const to = url.searchParams.get("to");
       const list = messages.filter((m) => !to || m.to === to);
-      const last = list.at(-1);
-      const link = last?.text.match(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/)?.[0] ?? null;
-      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ messages: list, link }));
+      // The newest link of each kind: a verification email (sent after registering) and a reset email
+      // may arrive in either order.
+      const newest = (pattern) =>
+        list
+          .map((m) => m.text.match(pattern)?.[0])
+          .filter(Boolean)
+          .at(-1) ?? null;
+      const link = newest(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/);
+      const verifyLink = newest(/https?:\/\/\S+\/auth\/verify-email\?token=\S+/);
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ messages: list, link, verifyLink }));
       return;
     }
     res.writeHead(404).end();

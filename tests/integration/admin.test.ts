@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call, createTimeline, registerUser } from "./helpers";
+import { call, createTimeline, registerUser, signInAdmin } from "./helpers";
 
-const admin = () => registerUser({ name: "Ada Admin", email: `admin@example.test` }).catch(loginAdmin);
-
-async function loginAdmin() {
-  const res = await call("POST", "/api/auth/login", { body: { email: "admin@example.test", password: "secret-pass-1" } });
-  return { token: res.json.token as string, user: res.json.user };
-}
+const admin = signInAdmin;
 
 describe("admin users API", () => {
   it("refuses anonymous (401) and non-admins (403)", async () => {

@@ -1,18 +1,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
+import { call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, signInAdmin, shareByEmail } from "./helpers";
 
 const NOT_CONFIGURED = /not configured yet.*\/admin\/config/;
 const LIMIT = "Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!";
 
 async function adminToken() {
-  const reg = await call("POST", "/api/auth/register", {
-    body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" },
-  });
-  if (reg.status === 201) return reg.json.token as string;
-  const login = await call("POST", "/api/auth/login", { body: { email: "admin@example.test", password: "secret-pass-1" } });
-  return login.json.token as string;
+  return (await signInAdmin()).token;
 }
 
 const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];

@@ -61,13 +61,14 @@ describe("register", () => {
     expect(res.json.error).toBe("An account with this email already exists");
   });
 
-  it("makes ADMIN_EMAILS admins", async () => {
+  it("does not make an ADMIN_EMAILS address admin before it is verified (verification.test.ts)", async () => {
     await env.DB.prepare("DELETE FROM users WHERE email = 'admin@example.test'").run();
     const res = await call("POST", "/api/auth/register", {
       body: { name: "Admin", email: "Admin@Example.test", password: "secret-pass" },
     });
     expect(res.status).toBe(201);
-    expect(res.json.user.role).toBe("admin");
+    expect(res.json.user.role).toBe("user");
+    expect(res.json.user.isEmailVerified).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, registerUser } from "./helpers";
+import { call, registerUser, signInAdmin } from "./helpers";
 
 const SK = "sk_test_fake_secret_key_123";
 const PK = "pk_test_fake_publishable_key_123";
@@ -9,11 +9,7 @@ const WHSEC = "whsec_fake_signing_secret_123";
 const stripeBase = () => env.STRIPE_API_BASE!;
 
 async function adminToken() {
-  const reg = await call("POST", "/api/auth/register", {
-    body: { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" },
-  });
-  if (reg.status === 201) return reg.json.token as string;
-  return (await call("POST", "/api/auth/login", { body: { email: "admin@example.test", password: "secret-pass-1" } })).json.token as string;
+  return (await signInAdmin()).token;
 }
 
 /** The fake's test control: completes (pays) a checkout session as the hosted page would. */

@@ -43,6 +43,23 @@ export async function registerUser(overrides: { name?: string; email?: string; p
   return { ...input, token: res.json.token as string, user: res.json.user, cookie: res.headers.get("Set-Cookie") };
 }
 
+/** The test env's ADMIN_EMAILS address (vitest.config.ts). */
+export const TEST_ADMIN = { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" };
+
+/** Sets is_email_verified directly (as opening the emailed link does); the role follows at the next sign-in. */
+export async function markVerified(email: string) {
+  await env.DB.prepare("UPDATE users SET is_email_verified = 1 WHERE lower(email) = ?").bind(email.toLowerCase()).run();
+}
+
+/** The ADMIN_EMAILS account: registered on first use, verified, then signed in (admin needs a verified address). */
+export async function signInAdmin() {
+  await call("POST", "/api/auth/register", { body: TEST_ADMIN });
+  await markVerified(TEST_ADMIN.email);
+  const res = await call("POST", "/api/auth/login", { body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password } });
+  if (res.status !== 200 || res.json.user.role !== "admin") throw new Error(`admin sign-in failed: ${res.status} ${res.text}`);
+  return { token: res.json.token as string, user: res.json.user };
+}
+
 /** Creates a timeline through the API (owner = token's user). */
 export async function createTimeline(token: string, overrides: Record<string, unknown> = {}) {
   const res = await call("POST", "/api/timelines", { token, body: { title: "A Timeline", ...overrides } });

@@ -4,6 +4,7 @@ import { clearSessionCookie, sessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import { clientKey } from "../lib/request-auth";
 import * as auth from "../services/auth";
+import * as emailVerification from "../services/email-verification";
 import * as passwordReset from "../services/password-reset";
 import { SESSION_TTL_MS, logout } from "../services/sessions";
 import { toPublicUser } from "../services/users";
@@ -11,6 +12,17 @@ import { type ApiEnv, jsonBody, requireAuth } from "./context";
 import { z } from "zod";
 
 const SESSION_MAX_AGE = SESSION_TTL_MS / 1000;
+
+/** Verification emails: links to this origin, sent after the answer (waitUntil). */
+const verificationMail = (c: {
+  req: { url: string };
+  env: ApiEnv["Bindings"];
+  executionCtx: { waitUntil(p: Promise<unknown>): void };
+}) => ({
+  origin: new URL(c.req.url).origin,
+  mailer: createMailer(c.env),
+  defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
+});
 
 const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
   db: c.var.db,
@@ -20,7 +32,7 @@ const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
 
 export const authApi = new Hono<ApiEnv>()
   .post("/register", jsonBody(RegisterSchema), async (c) => {
-    const result = await auth.register(deps(c), c.req.valid("json"));
+    const result = await auth.register(deps(c), c.req.valid("json"), verificationMail(c));
     c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result, 201);
   })
@@ -48,6 +60,14 @@ export const authApi = new Hono<ApiEnv>()
   .post("/verify-reset-token", jsonBody(z.object({ token: z.string().max(200).default("") })), async (c) => {
     const valid = await passwordReset.isResetTokenValid(c.var.db, c.req.valid("json").token);
     return c.json({ valid });
+  })
+  .post("/verify-email", jsonBody(z.object({ token: z.string().max(200).default("") })), async (c) => {
+    const user = await emailVerification.verifyEmail(c.var.db, c.req.valid("json").token, c.env.ADMIN_EMAILS);
+    return c.json({ user });
+  })
+  .post("/resend-verification", requireAuth, async (c) => {
+    const result = await emailVerification.resendVerificationEmail(c.var.db, c.var.session!.user, verificationMail(c));
+    return c.json(result);
   })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");

@@ -6,6 +6,7 @@ import { hashPassword, needsRehash, verifyPassword } from "../lib/crypto";
 import { HttpError, conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { assertNotThrottled, clearEmailFailures, recordLoginFailure, throttleKeys } from "./login-throttle";
+import { type VerificationMail, roleFor, sendVerificationEmail } from "./email-verification";
 import { createSession } from "./sessions";
 import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
 
@@ -18,18 +19,10 @@ export interface AuthDeps {
   adminEmails?: string;
 }
 
-function isAdminEmail(email: string, adminEmails?: string) {
-  if (!adminEmails) return false;
-  return adminEmails
-    .split(",")
-    .map((e) => e.trim().toLowerCase())
-    .filter(Boolean)
-    .includes(email.toLowerCase());
-}
-
 export type AuthResult = { token: string; user: PublicUser };
 
-export async function register(deps: AuthDeps, input: Register): Promise<AuthResult> {
+/** A new account starts unverified (so never admin) and is mailed its verification link. */
+export async function register(deps: AuthDeps, input: Register, mail: VerificationMail): Promise<AuthResult> {
   const { db } = deps;
   if (await findUserByEmail(db, input.email)) {
     throw conflict("An account with this email already exists");
@@ -44,7 +37,7 @@ export async function register(deps: AuthDeps, input: Register): Promise<AuthRes
         email: input.email.toLowerCase(),
         name: input.name,
         hashedPassword,
-        role: isAdminEmail(input.email, deps.adminEmails) ? "admin" : "user",
+        role: "user",
         lastLogin: now,
       })
       .returning()
@@ -54,6 +47,7 @@ export async function register(deps: AuthDeps, input: Register): Promise<AuthRes
     if (String(error).includes("UNIQUE")) throw conflict("An account with this email already exists");
     throw error;
   }
+  await sendVerificationEmail(db, user, mail);
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
@@ -76,7 +70,9 @@ export async function login(deps: AuthDeps, input: Login, clientKey: string): Pr
   if (needsRehash(user.hashedPassword)) {
     updates.hashedPassword = await hashPassword(input.password, deps.secret);
   }
-  if (user.role !== "admin" && isAdminEmail(user.email, deps.adminEmails)) updates.role = "admin";
+  // Admin follows ADMIN_EMAILS at every sign-in, and only for a verified address.
+  const role = roleFor(user, deps.adminEmails);
+  if (role !== user.role) updates.role = role;
   const [updated] = await db.batch([db.update(users).set(updates).where(eq(users.id, user.id)).returning(), clearEmailFailures(db, keys)]);
   return { token: await createSession(db, user.id), user: toPublicUser(updated[0]) };
 }

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { RegisterSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
+import { createMailer } from "../../../worker/lib/mailer";
 import * as auth from "../../../worker/services/auth";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
 import { AuthCard, FormAlert } from "~/components/auth-card";
@@ -17,9 +18,13 @@ export const meta = () => [{ title: "Register · StoryWeave" }];
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await parseForm(request, RegisterSchema);
   if (!form.ok) return form.response;
-  const { db, env } = app(context);
+  const { db, env, ctx } = app(context);
   try {
-    const result = await auth.register({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data);
+    const result = await auth.register({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data, {
+      origin: new URL(request.url).origin,
+      mailer: createMailer(env),
+      defer: (p) => ctx.waitUntil(p),
+    });
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));

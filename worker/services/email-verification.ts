@@ -1,0 +1,97 @@
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type User, users, verificationTokens } from "../../db/schema";
+import { randomToken, sha256Hex } from "../lib/crypto";
+import { badRequest, tooMany } from "../lib/errors";
+import type { Mailer } from "../lib/mailer";
+import { DAY, HOUR, MINUTE, isoIn, nowIso } from "../lib/time";
+import { type PublicUser, toPublicUser } from "./users";
+
+export const VERIFICATION_TOKEN_TTL_MS = DAY;
+/** At most this many verification emails per account per hour (the one sent on registering counts). */
+export const MAX_VERIFICATION_EMAILS_PER_HOUR = 3;
+
+export const INVALID_VERIFICATION_TOKEN = "This verification link is invalid or has expired.";
+export const ALREADY_VERIFIED = "Your email is already verified.";
+
+/** How a verification email leaves: the site's origin for the link, the mailer, and where the send may run on. */
+export type VerificationMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void };
+
+export function isAdminEmail(email: string, adminEmails?: string) {
+  if (!adminEmails) return false;
+  return adminEmails
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)
+    .includes(email.toLowerCase());
+}
+
+/** Admin only for a verified address listed in ADMIN_EMAILS; an admin no longer listed goes back to 'user'. */
+export function roleFor(user: Pick<User, "email" | "role" | "isEmailVerified">, adminEmails?: string): User["role"] {
+  return user.isEmailVerified && isAdminEmail(user.email, adminEmails) ? "admin" : "user";
+}
+
+/** Stores a fresh token's hash (24 h) and mails the link; the send runs on `defer` so the answer does not wait for it. */
+export async function sendVerificationEmail(db: Db, user: Pick<User, "id" | "email">, mail: VerificationMail) {
+  const token = randomToken(24);
+  await db
+    .insert(verificationTokens)
+    .values({ userId: user.id, tokenHash: await sha256Hex(token), expiresAt: isoIn(VERIFICATION_TOKEN_TTL_MS) });
+  const link = `${mail.origin}/auth/verify-email?token=${encodeURIComponent(token)}`;
+  mail.defer(
+    mail.mailer
+      .send({
+        to: user.email,
+        subject: "Verify your StoryWeave email",
+        text:
+          `Welcome to StoryWeave!\n\n` +
+          `Open this link within 24 hours to verify your email address:\n${link}\n\n` +
+          `If you did not create a StoryWeave account, ignore this email.`,
+      })
+      .catch((error) => console.error("[mail] failed to send verification email:", String(error))),
+  );
+}
+
+/** A new link for a signed-in, unverified writer; 400 when already verified, 429 (Retry-After) past the hourly limit. */
+export async function resendVerificationEmail(db: Db, user: User, mail: VerificationMail) {
+  if (user.isEmailVerified) throw badRequest(ALREADY_VERIFIED);
+  const since = new Date(Date.now() - HOUR).toISOString();
+  const recent = await db
+    .select({ createdAt: verificationTokens.createdAt })
+    .from(verificationTokens)
+    .where(and(eq(verificationTokens.userId, user.id), gt(verificationTokens.createdAt, since)))
+    .orderBy(asc(verificationTokens.createdAt))
+    .all();
+  if (recent.length >= MAX_VERIFICATION_EMAILS_PER_HOUR) {
+    const wait = Math.max(Date.parse(recent[0].createdAt) + HOUR - Date.now(), 1000);
+    const minutes = Math.max(1, Math.ceil(wait / MINUTE));
+    throw tooMany(
+      `Too many verification emails. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      Math.ceil(wait / 1000),
+    );
+  }
+  await sendVerificationEmail(db, user, mail);
+  return { message: "Verification email sent" };
+}
+
+/** Single use: the token is consumed, the address marked verified, and the role follows ADMIN_EMAILS. */
+export async function verifyEmail(db: Db, token: string, adminEmails?: string): Promise<PublicUser> {
+  const trimmed = token.trim();
+  if (!trimmed || trimmed.length > 200) throw badRequest(INVALID_VERIFICATION_TOKEN);
+  // Deleting the row is the claim: a second (or concurrent) use finds nothing.
+  const claimed = await db
+    .delete(verificationTokens)
+    .where(and(eq(verificationTokens.tokenHash, await sha256Hex(trimmed)), gt(verificationTokens.expiresAt, nowIso())))
+    .returning()
+    .get();
+  if (!claimed) throw badRequest(INVALID_VERIFICATION_TOKEN);
+  const user = await db.select().from(users).where(eq(users.id, claimed.userId)).get();
+  if (!user) throw badRequest(INVALID_VERIFICATION_TOKEN);
+  const role = roleFor({ ...user, isEmailVerified: true }, adminEmails);
+  const [updated] = await db.batch([
+    db.update(users).set({ isEmailVerified: true, role, updatedAt: nowIso() }).where(eq(users.id, user.id)).returning(),
+    // The account is verified: its other links are of no more use.
+    db.delete(verificationTokens).where(eq(verificationTokens.userId, user.id)),
+  ]);
+  return toPublicUser(updated[0]);
+}
