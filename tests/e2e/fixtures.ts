@@ -101,6 +101,10 @@ export async function waitForHydration(page: Page) {
 }
 
 export async function expectNoSeriousA11yViolations(page: Page) {
+  // A toast still fading in is half transparent: axe would measure its text against whatever is beneath it.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("[data-sonner-toast]")].every((toast) => getComputedStyle(toast).opacity === "1"),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
