@@ -1,18 +1,17 @@
 import { BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
-import { useEffect, useId, useMemo, useState } from "react";
+import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { ConfirmDialog, Dialog } from "~/components/ui/dialog";
-import { Input, Label, Textarea } from "~/components/ui/input";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { Input, Label } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
-import { defaultEntityColor, type EntityKind, entityKinds } from "../../db/rules";
+import { type EntityKind, entityKinds } from "../../db/rules";
 import type { EntityView } from "../../worker/services/entities";
 
 // The codex (DESIGN.md §10): a timeline's characters, places and things, listed beside the events.
 
 export const kindHeadings: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
-const kindNames: Record<EntityKind, string> = { character: "Character", place: "Place", thing: "Thing" };
 
 /** Name or any alias contains the query (case-insensitive); a blank query matches all. */
 export function matchesEntity(entity: EntityView, query: string) {
@@ -31,7 +30,7 @@ export function ColorDot({ color, className }: { color: string; className?: stri
   );
 }
 
-type CodexApi = {
+export type CodexApi = {
   timelineId: number;
   shareCode?: string | null;
   roomHeaders: Record<string, string>;
@@ -58,11 +57,19 @@ type PanelProps = CodexApi & {
   onSelect: (entity: EntityView) => void;
 };
 
+// Only writers who add or edit an entry need the form: loaded on first use, not with the page.
+const loadEntityDialog = () => import("~/components/codex-dialog");
+const EntityDialog = lazy(() => loadEntityDialog().then((m) => ({ default: m.EntityDialog })));
+
 export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, ...api }: PanelProps) {
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<EntityView | "new" | null>(null);
   const [deleting, setDeleting] = useState<EntityView | null>(null);
   const searchId = useId();
+  const [dialogMounted, setDialogMounted] = useState(false);
+  useEffect(() => {
+    if (editing) setDialogMounted(true);
+  }, [editing]);
   const shown = entities.filter((e) => matchesEntity(e, query));
 
   const deleteEntity = useMutation(
@@ -86,13 +93,13 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, .
   );
 
   return (
-    <section aria-labelledby={`${searchId}-title`} className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+    <section id="codex" aria-labelledby={`${searchId}-title`} className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
       <div className="flex items-center justify-between gap-2">
         <h2 id={`${searchId}-title`} className="flex items-center gap-2 text-lg font-semibold">
           <BookUser aria-hidden="true" className="h-5 w-5 text-brand-700" /> Codex
         </h2>
         {canEdit ? (
-          <Button size="sm" onClick={() => setEditing("new")}>
+          <Button size="sm" onClick={() => setEditing("new")} onPointerEnter={() => void loadEntityDialog()}>
             <Plus aria-hidden="true" className="h-4 w-4" /> New entry
           </Button>
         ) : null}
@@ -169,14 +176,18 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, .
           );
         })
       )}
-      {canEdit ? (
-        <EntityDialog
-          {...api}
-          open={editing !== null}
-          entity={editing === "new" ? null : editing}
-          onOpenChange={(open) => !open && setEditing(null)}
-          onSaved={(saved, created) => onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))}
-        />
+      {canEdit && dialogMounted ? (
+        <Suspense fallback={null}>
+          <EntityDialog
+            {...api}
+            open={editing !== null}
+            entity={editing === "new" ? null : editing}
+            onOpenChange={(open) => !open && setEditing(null)}
+            onSaved={(saved, created) =>
+              onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))
+            }
+          />
+        </Suspense>
       ) : null}
       {canDelete ? (
         <ConfirmDialog
@@ -191,134 +202,6 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, .
         />
       ) : null}
     </section>
-  );
-}
-
-type DialogProps = CodexApi & {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  entity: EntityView | null;
-  onSaved: (entity: EntityView, created: boolean) => void;
-};
-
-/** 'New codex entry' and 'Edit codex entry' share one form; the server's messages come back as toasts. */
-export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: DialogProps) {
-  const id = useId();
-  const [kind, setKind] = useState<EntityKind>("character");
-  const [name, setName] = useState("");
-  const [aliases, setAliases] = useState("");
-  const [description, setDescription] = useState("");
-  const [color, setColor] = useState(defaultEntityColor.character);
-  const [colorTouched, setColorTouched] = useState(false);
-
-  useEffect(() => {
-    if (!open) return;
-    setKind(entity?.kind ?? "character");
-    setName(entity?.name ?? "");
-    setAliases(entity?.aliases.join(", ") ?? "");
-    setDescription(entity?.description ?? "");
-    setColor(entity?.color ?? defaultEntityColor.character);
-    setColorTouched(Boolean(entity));
-  }, [open, entity]);
-
-  const save = useMutation(
-    (fields: { kind: EntityKind; name: string; aliases: string[]; description: string; color: string }) =>
-      entity
-        ? unwrap(
-            client.api.entities[":id"].$patch(
-              { param: { id: String(entity.id) }, query: shareParam(api.shareCode), json: fields },
-              { headers: api.roomHeaders },
-            ),
-          )
-        : createEntityRequest(api, fields),
-    {
-      success: { title: "Success", description: entity ? "Codex entry updated" : "Codex entry created" },
-      error: entity ? "Failed to update codex entry" : "Failed to create codex entry",
-      // An edited name or color shows on the event cards at once; the codex is local state.
-      revalidate: false,
-      onSuccess: (saved) => {
-        onSaved(saved, !entity);
-        onOpenChange(false);
-      },
-    },
-  );
-
-  function submit(e: React.FormEvent) {
-    e.preventDefault();
-    void save.run({
-      kind,
-      name,
-      aliases: aliases
-        .split(",")
-        .map((a) => a.trim())
-        .filter(Boolean),
-      description,
-      color,
-    });
-  }
-
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={entity ? "Edit codex entry" : "New codex entry"}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-kind`}>Kind</Label>
-          <select
-            id={`${id}-kind`}
-            value={kind}
-            onChange={(e) => {
-              const next = e.target.value as EntityKind;
-              setKind(next);
-              if (!colorTouched) setColor(defaultEntityColor[next]);
-            }}
-            className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
-          >
-            {entityKinds.map((k) => (
-              <option key={k} value={k}>
-                {kindNames[k]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-name`}>Name</Label>
-          <Input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-aliases`}>Aliases</Label>
-          <Input
-            id={`${id}-aliases`}
-            value={aliases}
-            onChange={(e) => setAliases(e.target.value)}
-            placeholder="Comma-separated, e.g. The Captain, Mar"
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-description`}>Description</Label>
-          <Textarea id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <div className="flex items-center gap-3">
-          <Label htmlFor={`${id}-color`}>Color</Label>
-          <input
-            id={`${id}-color`}
-            type="color"
-            value={color}
-            onChange={(e) => {
-              setColor(e.target.value);
-              setColorTouched(true);
-            }}
-            className="h-9 w-14 cursor-pointer rounded border border-stone-300 bg-white p-0.5"
-          />
-        </div>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={save.pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={save.pending}>
-            {save.pending ? "Saving..." : entity ? "Save Changes" : "Create Entry"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
   );
 }
 

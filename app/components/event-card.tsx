@@ -1,16 +1,20 @@
 import { GripVertical, Pencil, Trash2 } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, Suspense, lazy, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
-import { type StoryFieldValues, StoryFields } from "~/components/story-fields";
+import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast } from "~/lib/toast";
 import type { EntityView } from "../../worker/services/entities";
 import type { EventView } from "../../worker/services/events";
+
+// The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
+const loadStoryFields = () => import("~/components/story-fields");
+const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
 
 export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
 
@@ -81,6 +85,7 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
     setConflict(null);
     setEditing(true);
     void loadValidation();
+    void loadStoryFields();
   }
 
   async function save(version = baseVersion) {
@@ -133,14 +138,16 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
             }}
           />
         </div>
-        <StoryFields
-          idPrefix={`event-${event.id}`}
-          value={story}
-          onChange={setStory}
-          entities={codex.entities}
-          byId={codex.byId}
-          onCreateEntity={codex.onCreate}
-        />
+        <Suspense fallback={null}>
+          <StoryFields
+            idPrefix={`event-${event.id}`}
+            value={story}
+            onChange={setStory}
+            entities={codex.entities}
+            byId={codex.byId}
+            onCreateEntity={codex.onCreate}
+          />
+        </Suspense>
         {conflict ? (
           <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
             <p className="font-semibold text-amber-900">Someone else saved this event while you were editing.</p>

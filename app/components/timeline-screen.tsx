@@ -254,6 +254,9 @@ export function TimelineScreen(props: TimelineScreenProps) {
         <section aria-label="Timeline events" className="min-w-0">
           <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">Events</h2>
+            <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+              Jump to Codex ({entities.length})
+            </a>
             <div className="flex flex-wrap items-center gap-2">
               <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
                 <legend className="sr-only">Order</legend>

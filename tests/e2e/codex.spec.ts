@@ -46,6 +46,7 @@ async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name:
 
 test.describe("the codex and story time", () => {
   test("codex entries, links, POV, story dates, chronological order and the entity filter", async ({ page, request }) => {
+    test.setTimeout(180_000);
     const owner = await createUser(request, { name: "Olive Owner" });
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
     for (const title of ["Departure", "The Ambush", "Homecoming"]) {
