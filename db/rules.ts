@@ -64,3 +64,16 @@ export function parseSuggestion(text: string): { title: string; content: string 
   const shortTitle = title.length > SUGGESTED_TITLE_MAX ? `${title.slice(0, SUGGESTED_TITLE_MAX - 3)}...` : title;
   return { title: shortTitle || "Untitled suggestion", content };
 }
+
+// The codex (DESIGN.md §10 "Codex").
+export const entityKinds = ["character", "place", "thing"] as const;
+export type EntityKind = (typeof entityKinds)[number];
+
+export const entityLimits = { name: 100, aliases: 20, alias: 100, description: 10_000 } as const;
+
+/** A new entity's color when none is given, by kind. */
+export const defaultEntityColor: Record<EntityKind, string> = {
+  character: "#6366f1",
+  place: "#10b981",
+  thing: "#f59e0b",
+};

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limits, messages } from "./rules";
+import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { isStoryRangeOrdered, parseStoryDate } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
@@ -223,18 +223,8 @@ export const UpdateEventSchema = z
   .superRefine(checkStoryFields);
 export type UpdateEvent = z.infer<typeof UpdateEventSchema>;
 
-// The codex (DESIGN.md §10 "Codex").
-export const entityKinds = ["character", "place", "thing"] as const;
-export type EntityKind = (typeof entityKinds)[number];
-
-export const entityLimits = { name: 100, aliases: 20, alias: 100, description: 10_000 } as const;
-
-/** A new entity's color when none is given, by kind. */
-export const defaultEntityColor: Record<EntityKind, string> = {
-  character: "#6366f1",
-  place: "#10b981",
-  thing: "#f59e0b",
-};
+// The codex (DESIGN.md §10 "Codex"): kinds, limits and default colors live in rules.ts (zod-free, for screens).
+export { defaultEntityColor, type EntityKind, entityKinds, entityLimits } from "./rules";
 
 const entityFields = {
   kind: z.enum(entityKinds, {

@@ -1,15 +1,50 @@
 import { GripVertical, Pencil, Trash2 } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, Suspense, lazy, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
+import { EntityChips, storyTimeText } from "~/components/codex";
+import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast } from "~/lib/toast";
+import type { EntityView } from "../../worker/services/entities";
 import type { EventView } from "../../worker/services/events";
 
+// The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
+const loadStoryFields = () => import("~/components/story-fields");
+const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
+
 export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
+
+/** What the card's Save sends (PATCH /api/events/{id}). */
+export type EventChanges = {
+  title: string;
+  content: string;
+  baseVersion: number;
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyLabel: string | null;
+};
+
+/** The codex as the cards see it. */
+export type CardCodex = {
+  entities: EntityView[];
+  byId: Map<number, EntityView>;
+  onSelect: (entity: EntityView) => void;
+  onCreate?: (name: string) => Promise<EntityView | null>;
+};
+
+const storyValuesOf = (event: EventView): StoryFieldValues => ({
+  entityIds: event.entityIds,
+  povEntityId: event.povEntityId,
+  storyStart: event.storyStart ?? "",
+  storyEnd: event.storyEnd ?? "",
+  storyLabel: event.storyLabel ?? "",
+});
 
 type Props = {
   event: EventView;
@@ -18,17 +53,19 @@ type Props = {
   /** Someone else is typing in this event right now (live collaboration). */
   editedByOthers?: boolean;
   dragHandle?: ReactNode;
-  onSave: (changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
+  codex: CardCodex;
+  onSave: (changes: EventChanges) => Promise<SaveResult>;
   onDelete: () => void;
   /** Called (debounced by the caller) while the writer types, so others see it live. */
   onTyping?: (change: { type: "title" | "content"; value: string }) => void;
 };
 
-export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, onSave, onDelete, onTyping }: Props) {
+export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, codex, onSave, onDelete, onTyping }: Props) {
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(event.title);
   const [content, setContent] = useState(event.content);
   const [baseVersion, setBaseVersion] = useState(event.version);
+  const [story, setStory] = useState(() => storyValuesOf(event));
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<EventView | null>(null);
 
@@ -44,9 +81,11 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
     setTitle(event.title);
     setContent(event.content);
     setBaseVersion(event.version);
+    setStory(storyValuesOf(event));
     setConflict(null);
     setEditing(true);
     void loadValidation();
+    void loadStoryFields();
   }
 
   async function save(version = baseVersion) {
@@ -54,7 +93,16 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
     const parsed = CreateEventSchema.safeParse({ title, content });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
     setSaving(true);
-    const result = await onSave({ title: parsed.data.title, content: parsed.data.content, baseVersion: version });
+    const result = await onSave({
+      title: parsed.data.title,
+      content: parsed.data.content,
+      baseVersion: version,
+      entityIds: story.entityIds,
+      povEntityId: story.povEntityId,
+      storyStart: story.storyStart.trim() || null,
+      storyEnd: story.storyEnd.trim() || null,
+      storyLabel: story.storyLabel.trim() || null,
+    });
     setSaving(false);
     if (result.ok) {
       setConflict(null);
@@ -90,6 +138,16 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
             }}
           />
         </div>
+        <Suspense fallback={null}>
+          <StoryFields
+            idPrefix={`event-${event.id}`}
+            value={story}
+            onChange={setStory}
+            entities={codex.entities}
+            byId={codex.byId}
+            onCreateEntity={codex.onCreate}
+          />
+        </Suspense>
         {conflict ? (
           <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
             <p className="font-semibold text-amber-900">Someone else saved this event while you were editing.</p>
@@ -133,6 +191,7 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
     );
   }
 
+  const storyTime = storyTimeText(event);
   return (
     <Card className={cn("group relative p-4", editedByOthers && "ring-2 ring-amber-400")} data-testid="event-card" data-event-id={event.id}>
       <div className="flex items-start gap-2">
@@ -142,7 +201,9 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
             <h3 className="font-semibold break-words">{event.title}</h3>
             {editedByOthers ? <Badge variant="destructive">Being edited by others</Badge> : null}
           </div>
+          {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-700">{event.content}</p>
+          <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
         </div>
         {canEdit || canDelete ? (
           <div className="flex shrink-0 gap-1">

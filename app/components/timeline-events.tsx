@@ -20,7 +20,7 @@ import {
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { memo, useCallback, useId, useRef } from "react";
-import { DragHandleIcon, EventCard, type SaveResult } from "~/components/event-card";
+import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import type { EventView } from "../../worker/services/events";
 
@@ -30,15 +30,30 @@ type Props = {
   events: EventView[];
   layout: Layout;
   canEdit: boolean;
+  /** False in chronological order or while filtered: the cards cannot be dragged. */
+  canReorder?: boolean;
   canDelete: boolean;
+  codex: CardCodex;
   editedByOthers?: (eventId: number) => boolean;
   onMove: (eventId: number, from: number, to: number) => void;
-  onSave: (event: EventView, changes: { title: string; content: string; baseVersion: number }) => Promise<SaveResult>;
+  onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
   onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
 };
 
-export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOthers, onMove, onSave, onDelete, onTyping }: Props) {
+export function TimelineEvents({
+  events,
+  layout,
+  canEdit,
+  canReorder = true,
+  canDelete,
+  codex,
+  editedByOthers,
+  onMove,
+  onSave,
+  onDelete,
+  onTyping,
+}: Props) {
   // A stable id keeps dnd-kit's aria-describedby the same on the server and in the browser.
   const dndId = useId();
   // Cards are memoized (a timeline can hold 1,000 events; presence and typing updates re-render the
@@ -111,7 +126,9 @@ export function TimelineEvents({ events, layout, canEdit, canDelete, editedByOth
                 index={index}
                 vertical={vertical}
                 canEdit={canEdit}
+                canReorder={canEdit && canReorder}
                 canDelete={canDelete}
+                codex={codex}
                 editedByOthers={editedByOthers?.(event.id) ?? false}
                 onSave={save}
                 onDelete={remove}
@@ -152,7 +169,9 @@ type CardProps = {
   index: number;
   vertical: boolean;
   canEdit: boolean;
+  canReorder: boolean;
   canDelete: boolean;
+  codex: CardCodex;
   editedByOthers: boolean;
   onSave: Props["onSave"];
   onDelete: Props["onDelete"];
@@ -164,7 +183,9 @@ const SortableEvent = memo(function SortableEvent({
   index,
   vertical,
   canEdit,
+  canReorder,
   canDelete,
+  codex,
   editedByOthers,
   onSave,
   onDelete,
@@ -172,11 +193,11 @@ const SortableEvent = memo(function SortableEvent({
 }: CardProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: event.id,
-    disabled: !canEdit,
+    disabled: !canReorder,
   });
   const left = index % 2 === 0;
   const style = { transform: CSS.Transform.toString(transform), transition };
-  const handle = canEdit ? (
+  const handle = canReorder ? (
     <button
       type="button"
       ref={setActivatorNodeRef}
@@ -213,6 +234,7 @@ const SortableEvent = memo(function SortableEvent({
         event={event}
         canEdit={canEdit}
         canDelete={canDelete}
+        codex={codex}
         editedByOthers={editedByOthers}
         dragHandle={handle}
         onSave={(changes) => onSave(event, changes)}

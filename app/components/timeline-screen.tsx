@@ -1,7 +1,8 @@
-import { ArrowLeft, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
-import { Link, useRevalidator } from "react-router";
-import type { SaveResult } from "~/components/event-card";
+import { ArrowLeft, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff, X } from "lucide-react";
+import { type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useRevalidator, useSearchParams } from "react-router";
+import { CodexPanel, ColorDot, createEntityRequest, useEntityMap } from "~/components/codex";
+import type { CardCodex, EventChanges, SaveResult } from "~/components/event-card";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
 import { EventDialog } from "~/components/timeline-forms";
@@ -16,6 +17,8 @@ import { useTimelineRoom } from "~/hooks/use-timeline-room";
 import { ApiError, client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { errorToast } from "~/lib/toast";
+import { storySortKey } from "../../db/story-date";
+import type { EntityView } from "../../worker/services/entities";
 import type { EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
 
@@ -28,6 +31,8 @@ export const TYPING_DEBOUNCE_MS = 250;
 export type TimelineScreenProps = {
   timeline: TimelineView;
   events: EventView[];
+  /** The codex (characters, places, things), loaded with the page. */
+  entities: EntityView[];
   premium: boolean;
   myUserId: number;
   /** Shared mode (/timeline/shared/{code}): the code is sent along with every call. */
@@ -41,6 +46,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const { timeline, premium, shareCode } = props;
   const revalidator = useRevalidator();
   const [events, setEvents] = useState(props.events);
+  const [entities, setEntities] = useState(props.entities);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const chronological = searchParams.get("order") === "chronological";
+  const filterId = Number(searchParams.get("entity")) || null;
   const [layout, setLayout] = useState<Layout>("vertical");
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<EventView | null>(null);
@@ -62,6 +71,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     }
     setEvents(props.events);
   }, [props.events]);
+  useEffect(() => setEntities(props.entities), [props.entities]);
   useFreshData(props.events.length === 0, timeline.id);
 
   const access = timeline.accessLevel;
@@ -114,8 +124,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     [room.sendChange],
   );
 
-  type EventChanges = { position: number } | { title: string; content: string; baseVersion: number };
-  const patchEvent = (eventId: number, changes: EventChanges) =>
+  const patchEvent = (eventId: number, changes: { position: number } | EventChanges) =>
     unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json: changes }, { headers: room.writeHeaders }));
 
   // The optimistic order stands; the room's sync brings everyone else's changes (and ours to them).
@@ -133,16 +142,13 @@ export function TimelineScreen(props: TimelineScreenProps) {
   }
 
   // The server's returned event stands; no reload needed.
-  const saveEvent = useMutation(
-    (event: EventView, changes: { title: string; content: string; baseVersion: number }) => patchEvent(event.id, changes),
-    {
-      success: { title: "Success", description: "Event updated successfully" },
-      error: (error) => (conflictOf(error) ? undefined : errorMessage(error, "Failed to update event")),
-      revalidate: false,
-      onSuccess: (updated) => setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e))),
-    },
-  );
-  async function save(event: EventView, changes: { title: string; content: string; baseVersion: number }): Promise<SaveResult> {
+  const saveEvent = useMutation((event: EventView, changes: EventChanges) => patchEvent(event.id, changes), {
+    success: { title: "Success", description: "Event updated successfully" },
+    error: (error) => (conflictOf(error) ? undefined : errorMessage(error, "Failed to update event")),
+    revalidate: false,
+    onSuccess: (updated) => setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e))),
+  });
+  async function save(event: EventView, changes: EventChanges): Promise<SaveResult> {
     const outcome = await ownWrite(() => saveEvent.run(event, changes));
     if (outcome.ok) return { ok: true };
     const conflict = conflictOf(outcome.error);
@@ -162,6 +168,60 @@ export function TimelineScreen(props: TimelineScreenProps) {
     },
   );
   const confirmDelete = () => (deleting ? void deleteEvent.run(deleting) : undefined);
+
+  // The codex as the cards see it: chips filter the timeline, the picker may create a character.
+  const codexApi = { timelineId: timeline.id, shareCode, roomHeaders: room.writeHeaders };
+  const createFromPicker = useMutation((name: string) => createEntityRequest(codexApi, { kind: "character", name }), {
+    success: { title: "Success", description: "Codex entry created" },
+    error: "Failed to create codex entry",
+    revalidate: false,
+    onSuccess: (created) => setEntities((list) => [...list, created]),
+  });
+  const latestSearch = useRef(setSearchParams);
+  latestSearch.current = setSearchParams;
+  const setParam = useCallback((name: string, value: string | null) => {
+    latestSearch.current(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value === null) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, []);
+  const selectEntity = useCallback((entity: EntityView) => setParam("entity", String(entity.id)), [setParam]);
+  const createEntity = useCallback(async (name: string) => {
+    const outcome = await latestCreate.current(name);
+    return outcome.ok ? outcome.data : null;
+  }, []);
+  const latestCreate = useRef(createFromPicker.run);
+  latestCreate.current = createFromPicker.run;
+  const byId = useEntityMap(entities);
+  const codex = useMemo<CardCodex>(
+    () => ({ entities, byId, onSelect: selectEntity, onCreate: canEdit ? createEntity : undefined }),
+    [entities, byId, selectEntity, createEntity, canEdit],
+  );
+  const filterEntity = filterId ? byId.get(filterId) : undefined;
+
+  // What is shown: story order (draggable) or chronological (by story start, undated last, like the server).
+  const shown = filterId ? events.filter((e) => e.entityIds.includes(filterId)) : events;
+  const sorted = chronological ? sortChronologically(shown) : null;
+  const dated = sorted ? sorted.filter((e) => e.storyStart && storySortKey(e.storyStart) !== null) : shown;
+  const undated = sorted ? sorted.filter((e) => !(e.storyStart && storySortKey(e.storyStart) !== null)) : [];
+  const canReorder = !chronological && !filterId;
+  const listProps = {
+    layout,
+    canEdit,
+    canReorder,
+    canDelete: isOwner,
+    codex,
+    editedByOthers: room.isEditedByOthers,
+    onMove: move,
+    onSave: save,
+    onDelete: setDeleting,
+    onTyping,
+  };
 
   return (
     <Page>
@@ -215,45 +275,90 @@ export function TimelineScreen(props: TimelineScreenProps) {
       <NotificationBanner notifications={room.notifications} />
       {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
 
-      <div className={cn("mt-8 grid gap-8", props.assistant ? "lg:grid-cols-[1fr_22rem]" : "")}>
+      <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <section aria-label="Timeline events" className="min-w-0">
-          <div className="mb-4 flex items-center justify-between gap-2">
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">Events</h2>
-            <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
-              <legend className="sr-only">Layout</legend>
-              <LayoutButton
-                active={layout === "vertical"}
-                onClick={() => setLayout("vertical")}
-                icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
-              >
-                Vertical
-              </LayoutButton>
-              <LayoutButton
-                active={layout === "horizontal"}
-                onClick={() => setLayout("horizontal")}
-                icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
-              >
-                Horizontal
-              </LayoutButton>
-            </fieldset>
+            <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+              Jump to Codex ({entities.length})
+            </a>
+            <div className="flex flex-wrap items-center gap-2">
+              <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                <legend className="sr-only">Order</legend>
+                <LayoutButton active={!chronological} onClick={() => setParam("order", null)}>
+                  Story order
+                </LayoutButton>
+                <LayoutButton active={chronological} onClick={() => setParam("order", "chronological")}>
+                  Chronological
+                </LayoutButton>
+              </fieldset>
+              <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                <legend className="sr-only">Layout</legend>
+                <LayoutButton
+                  active={layout === "vertical"}
+                  onClick={() => setLayout("vertical")}
+                  icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
+                >
+                  Vertical
+                </LayoutButton>
+                <LayoutButton
+                  active={layout === "horizontal"}
+                  onClick={() => setLayout("horizontal")}
+                  icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
+                >
+                  Horizontal
+                </LayoutButton>
+              </fieldset>
+            </div>
           </div>
+          {filterId ? (
+            <p className="mb-4">
+              <span className="inline-flex items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 py-1 pr-1 pl-3 text-sm font-medium text-brand-900">
+                {filterEntity ? <ColorDot color={filterEntity.color} /> : null}
+                Filtered by {filterEntity?.name ?? "a removed entry"}
+                <button
+                  type="button"
+                  aria-label="Clear filter"
+                  onClick={() => setParam("entity", null)}
+                  className="rounded-full p-0.5 hover:bg-brand-100"
+                >
+                  <X aria-hidden="true" className="h-4 w-4" />
+                </button>
+              </span>
+            </p>
+          ) : null}
+          {canEdit && !canReorder && events.length > 1 ? (
+            <p className="mb-4 text-sm text-stone-600">
+              {chronological ? "Switch to Story order to reorder events by dragging." : "Clear the filter to reorder events by dragging."}
+            </p>
+          ) : null}
           {events.length === 0 ? (
             <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
+          ) : shown.length === 0 ? (
+            <Card className="p-10 text-center text-stone-700">No events are linked to {filterEntity?.name ?? "this entry"} yet.</Card>
           ) : (
-            <TimelineEvents
-              events={events}
-              layout={layout}
-              canEdit={canEdit}
-              canDelete={isOwner}
-              editedByOthers={room.isEditedByOthers}
-              onMove={move}
-              onSave={save}
-              onDelete={setDeleting}
-              onTyping={onTyping}
-            />
+            <>
+              {dated.length ? <TimelineEvents events={dated} {...listProps} /> : null}
+              {undated.length ? (
+                <>
+                  <h3 className="mt-8 mb-4 text-base font-semibold text-stone-700">Undated</h3>
+                  <TimelineEvents events={undated} {...listProps} />
+                </>
+              ) : null}
+            </>
           )}
         </section>
-        {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
+        <div className="min-w-0 space-y-6">
+          <CodexPanel
+            {...codexApi}
+            entities={entities}
+            canEdit={canEdit}
+            canDelete={isOwner}
+            onChange={setEntities}
+            onSelect={selectEntity}
+          />
+          {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
+        </div>
       </div>
 
       {isOwner && premium && (sharing || shareMounted) ? (
@@ -279,7 +384,29 @@ export function TimelineScreen(props: TimelineScreenProps) {
 /** A 409 from a stale save carries the event as it is now. */
 const conflictOf = (error: unknown) => (error instanceof ApiError && error.status === 409 ? (error.body?.current ?? null) : null);
 
-function LayoutButton({ active, onClick, icon, children }: { active: boolean; onClick: () => void; icon: ReactNode; children: ReactNode }) {
+/** The server's chronological rule: story start's sort key, undated last, then story order. */
+function sortChronologically(list: EventView[]) {
+  const keyed = list.map((event) => ({ event, key: storySortKey(event.storyStart) }));
+  keyed.sort((a, b) => {
+    if (a.key === null || b.key === null) {
+      if (a.key !== b.key) return a.key === null ? 1 : -1;
+    } else if (a.key !== b.key) return a.key - b.key;
+    return a.event.position - b.event.position || a.event.id - b.event.id;
+  });
+  return keyed.map((k) => k.event);
+}
+
+function LayoutButton({
+  active,
+  onClick,
+  icon,
+  children,
+}: {
+  active: boolean;
+  onClick: () => void;
+  icon?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"

@@ -1,5 +1,6 @@
 import { data, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
+import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { listEventsForTimeline } from "../../../worker/services/events";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
@@ -16,12 +17,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
   if (!id) throw data("Timeline not found", { status: 404 });
-  // Three D1 statements per page load: the session (Worker), the timeline with access, the events.
+  // Four D1 statements per page load: the session (Worker), the timeline with access, the events, the codex.
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
-  const events = await listEventsForTimeline(db, id);
+  const [events, entities] = await Promise.all([listEventsForTimeline(db, id), listEntitiesForTimeline(db, id)]);
   const openShare = new URL(request.url).searchParams.has("share");
-  return { timeline, events, premium: isPremium(user), userId: user.id, openShare };
+  return { timeline, events, entities, premium: isPremium(user), userId: user.id, openShare };
 }
 
 export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
@@ -30,6 +31,7 @@ export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
       key={loaderData.timeline.id}
       timeline={loaderData.timeline}
       events={loaderData.events}
+      entities={loaderData.entities}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       openShare={loaderData.openShare}

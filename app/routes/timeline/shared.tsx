@@ -1,5 +1,6 @@
 import { useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
+import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { openSharedTimeline } from "../../../worker/services/sharing";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
 import { StoryAssistant } from "~/components/story-assistant";
@@ -15,8 +16,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   try {
-    const shared = await openSharedTimeline(app(context), user, params.shareCode);
-    return { shared, premium: isPremium(user), userId: user.id };
+    const deps = app(context);
+    const shared = await openSharedTimeline(deps, user, params.shareCode);
+    const entities = await listEntitiesForTimeline(deps.db, shared.timeline.id);
+    return { shared, entities, premium: isPremium(user), userId: user.id };
   } catch (error) {
     rethrowAsNotFound(error);
   }
@@ -29,6 +32,7 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       key={shared.timeline.id}
       timeline={shared.timeline}
       events={shared.events}
+      entities={loaderData.entities}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={params.shareCode}
