@@ -65,6 +65,26 @@ export function parseSuggestion(text: string): { title: string; content: string 
   return { title: shortTitle || "Untitled suggestion", content };
 }
 
+/**
+ * The character's name in a Writer's Unblock profile: a 'Name: …' line when there is one, else the first line
+ * (headings and bold marks stripped). Empty when nothing usable is found.
+ */
+export function characterNameFrom(profile: string): string {
+  const clean = (line: string) =>
+    line
+      .replace(/^[#>*\-\s]+/, "")
+      .replace(/\*\*|__|`/g, "")
+      .trim();
+  const lines = profile.split(/\r?\n/).map(clean).filter(Boolean);
+  const labelled = lines.map((line) => /^name\s*[:\-–—]\s*(.+)$/i.exec(line)?.[1]).find(Boolean);
+  const name = (labelled ?? lines[0] ?? "")
+    .replace(/[,;(].*$/, "")
+    .trim()
+    .replace(/^["“']+|["”']+$/g, "")
+    .trim();
+  return name.slice(0, entityLimits.name);
+}
+
 // The codex (DESIGN.md §10 "Codex").
 export const entityKinds = ["character", "place", "thing"] as const;
 export type EntityKind = (typeof entityKinds)[number];

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { AiText } from "~/components/ai-text";
 import { Page, PageHeading } from "~/components/page";
+import { type EditableTimeline, SaveToCodex } from "~/components/save-to-codex";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -14,6 +15,7 @@ import { ApiError, client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { errorToast } from "~/lib/toast";
 import { aiStatus, usageOf } from "../../worker/services/ai";
+import { listTimelines } from "../../worker/services/timelines";
 import type { Route } from "./+types/writers-unblock";
 
 export const meta = () => [{ title: "Writer's Unblock · StoryWeave" }];
@@ -21,8 +23,10 @@ export const meta = () => [{ title: "Writer's Unblock · StoryWeave" }];
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, env, auth } = app(context);
-  const { configured } = await aiStatus(db, env);
-  return { usage: usageOf(auth.session!), configured, isAdmin: user.role === "admin" };
+  const [{ configured }, timelines] = await Promise.all([aiStatus(db, env), listTimelines(db, user)]);
+  // Where a generated character can be saved: timelines this writer may edit.
+  const editable: EditableTimeline[] = timelines.filter((t) => t.accessLevel !== "viewer").map(({ id, title }) => ({ id, title }));
+  return { usage: usageOf(auth.session!), configured, isAdmin: user.role === "admin", editable };
 }
 
 type ToolKey = "ideas" | "enhance" | "character";
@@ -152,7 +156,7 @@ export default function WritersUnblock({ loaderData }: Route.ComponentProps) {
         </Tabs.List>
         {(Object.keys(tools) as ToolKey[]).map((key) => (
           <Tabs.Content key={key} value={key} forceMount className="data-[state=inactive]:hidden">
-            <Tool tool={key} disabled={atLimit} onUsage={setUsage} />
+            <Tool tool={key} disabled={atLimit} onUsage={setUsage} editable={loaderData.editable} />
           </Tabs.Content>
         ))}
       </Tabs.Root>
@@ -160,7 +164,17 @@ export default function WritersUnblock({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; onUsage: (u: AiUsage) => void }) {
+function Tool({
+  tool,
+  disabled,
+  onUsage,
+  editable,
+}: {
+  tool: ToolKey;
+  disabled: boolean;
+  onUsage: (u: AiUsage) => void;
+  editable: EditableTimeline[];
+}) {
   const t = tools[tool];
   const [input, setInput] = useState("");
   const [instruction, setInstruction] = useState("");
@@ -241,7 +255,8 @@ function Tool({ tool, disabled, onUsage }: { tool: ToolKey; disabled: boolean; o
       <Card className="flex min-h-64 flex-col p-5">
         <div className="mb-3 flex items-center justify-between gap-2">
           <h2 className="font-semibold">Result</h2>
-          <div className="flex gap-1">
+          <div className="flex flex-wrap justify-end gap-1">
+            {tool === "character" ? <SaveToCodex profile={result} timelines={editable} /> : null}
             <Button variant="ghost" size="sm" onClick={() => copyText(result)} disabled={!result} aria-label={`Copy ${t.label} result`}>
               <Copy aria-hidden="true" className="h-4 w-4" /> Copy
             </Button>

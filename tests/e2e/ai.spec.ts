@@ -123,6 +123,41 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(page.getByRole("button", { name: "Generate Idea" })).toBeDisabled();
   });
 
+  test("a generated character is saved to the codex of a timeline the writer can edit", async ({ page, request }) => {
+    const user = await createUser(request);
+    await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
+    const second = await apiAs(request, user, "POST", "/api/timelines", { title: "The Salt Road" });
+    await login(page, user);
+    await openUnblock(page);
+    await page.getByRole("tab", { name: "Character Profiles" }).click();
+    await expect(page.getByRole("button", { name: "Save to codex" })).toBeDisabled();
+    await page.getByLabel("Character description").fill("a lighthouse keeper with a secret");
+    await page.getByRole("button", { name: "Generate Character" }).click();
+    await expect(page.getByTestId("character-result")).toContainText("Mara Quill");
+
+    await page.getByRole("button", { name: "Save to codex" }).click();
+    const dialog = page.getByRole("dialog", { name: "Save to codex" });
+    await expect(dialog.getByLabel("Name")).toHaveValue("Mara Quill");
+    await dialog.getByLabel("Timeline").selectOption({ label: "The Salt Road" });
+    await dialog.getByLabel("Name").fill("");
+    await dialog.getByRole("button", { name: "Save character" }).click();
+    await expect(toast(page, "Name is required")).toBeVisible();
+    await dialog.getByLabel("Name").fill("Mara Quill");
+    await dialog.getByRole("button", { name: "Save character" }).click();
+    await expect(toast(page, "Mara Quill saved to the codex")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole("link", { name: "Open timeline" }).click();
+    await expect(page).toHaveURL(new RegExp(`/timeline/${second.id}$`));
+    const entry = page.getByRole("region", { name: "Codex" }).getByTestId("codex-entry");
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText("Mara Quill");
+
+    // The server stored the whole profile as the description, as a character.
+    const [saved] = await apiAs(request, user, "GET", `/api/timelines/${second.id}/entities`);
+    expect(saved.kind).toBe("character");
+    expect(saved.description).toContain("Wants: to be believed");
+  });
+
   test("premium writers see the Premium badge and an upstream error is cut to 100 characters", async ({ page, request }) => {
     const user = await createUser(request);
     await makePremium(request, user);

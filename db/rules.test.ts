@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { characterNameFrom, entityLimits } from "./rules";
+
+describe("characterNameFrom", () => {
+  it("reads a labelled name line, whatever the markdown around it", () => {
+    expect(characterNameFrom("Name: Mara Quill\n\nBackground: a smuggler.")).toBe("Mara Quill");
+    expect(characterNameFrom("## Character profile\n\n**Name:** Elias Thorne, 54\n- Wants: peace")).toBe("Elias Thorne");
+    expect(characterNameFrom('- name – "Wren" (the baker)')).toBe("Wren");
+  });
+
+  it("falls back to the first line", () => {
+    expect(characterNameFrom("# Captain Ilse Varga\n\nAge: 41")).toBe("Captain Ilse Varga");
+    expect(characterNameFrom("\n\n  ")).toBe("");
+  });
+
+  it("never exceeds the codex name limit", () => {
+    expect(characterNameFrom(`Name: ${"x".repeat(300)}`)).toHaveLength(entityLimits.name);
+  });
+});
