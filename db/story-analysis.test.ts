@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { buildLanes, continuityFlags, type StoryEntity, type StoryEvent, storyGap, storySpan, unlinkedMentions } from "./story-analysis";
+
+const mara: StoryEntity = { id: 1, kind: "character", name: "Mara", aliases: ["The Captain"] };
+const ilse: StoryEntity = { id: 2, kind: "character", name: "Ilse", aliases: [] };
+const harbor: StoryEntity = { id: 10, kind: "place", name: "Harbor", aliases: [] };
+const tower: StoryEntity = { id: 11, kind: "place", name: "Tower", aliases: [] };
+const codex = [mara, ilse, harbor, tower];
+
+let nextId = 100;
+function ev(fields: Partial<StoryEvent>): StoryEvent {
+  return { id: nextId++, title: "Scene", content: "", entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, ...fields };
+}
+
+describe("storySpan", () => {
+  it("covers the whole of a coarse date and a range up to the end of its last part", () => {
+    const year = storySpan(ev({ storyStart: "2024" }))!;
+    const march = storySpan(ev({ storyStart: "2024-03-15" }))!;
+    expect(year.from).toBeLessThan(march.from);
+    expect(year.to).toBeGreaterThan(march.to);
+    const range = storySpan(ev({ storyStart: "-450", storyEnd: "-449-06" }))!;
+    expect(range.to).toBeGreaterThan(storySpan(ev({ storyStart: "-449-06-30" }))!.from);
+    expect(storySpan(ev({}))).toBeNull();
+  });
+});
+
+describe("buildLanes", () => {
+  it("puts each event in the lane of every character it links, in its column, POV marked, unlinked last", () => {
+    const a = ev({ entityIds: [1, 2, 10], povEntityId: 2 });
+    const b = ev({ entityIds: [10] });
+    const c = ev({ entityIds: [1] });
+    const lanes = buildLanes([a, b, c], codex, "character");
+    expect(lanes.map((l) => l.entity?.name ?? null)).toEqual(["Ilse", "Mara", null]);
+    expect(lanes[0].cells).toEqual([{ event: a, column: 0, isPov: true }]);
+    expect(lanes[1].cells.map((x) => [x.event.id, x.column, x.isPov])).toEqual([
+      [a.id, 0, false],
+      [c.id, 2, false],
+    ]);
+    expect(lanes[2].cells.map((x) => x.column)).toEqual([1]);
+    const places = buildLanes([a, b, c], codex, "place");
+    expect(places.map((l) => l.entity?.name ?? null)).toEqual(["Harbor", "Tower", null]);
+    expect(places[1].cells).toEqual([]);
+  });
+});
+
+describe("continuityFlags", () => {
+  it("flags a character in two places at overlapping story times, both ways", () => {
+    const inHarbor = ev({ title: "Storm", entityIds: [1, 10], storyStart: "1200-05-03" });
+    const inTower = ev({ title: "Vigil", entityIds: [1, 11], storyStart: "1200-05-03T22:00" });
+    const flags = continuityFlags([inHarbor, inTower], codex);
+    expect(flags).toHaveLength(2);
+    expect(flags[0]).toMatchObject({ eventId: inHarbor.id, otherEventId: inTower.id, characterId: 1 });
+    expect(flags[0].message).toBe("Mara is also in Tower at this time ('Vigil')");
+    expect(flags[1].message).toBe("Mara is also in Harbor at this time ('Storm')");
+  });
+
+  it("does not flag different days, a shared place, other characters, or events without places or dates", () => {
+    expect(
+      continuityFlags([ev({ entityIds: [1, 10], storyStart: "1200-05-03" }), ev({ entityIds: [1, 11], storyStart: "1200-05-04" })], codex),
+    ).toEqual([]);
+    expect(
+      continuityFlags([ev({ entityIds: [1, 10, 11], storyStart: "1200" }), ev({ entityIds: [1, 11], storyStart: "1200-02" })], codex),
+    ).toEqual([]);
+    expect(
+      continuityFlags([ev({ entityIds: [1, 10], storyStart: "1200" }), ev({ entityIds: [2, 11], storyStart: "1200" })], codex),
+    ).toEqual([]);
+    expect(continuityFlags([ev({ entityIds: [1], storyStart: "1200" }), ev({ entityIds: [1, 11], storyStart: "1200" })], codex)).toEqual(
+      [],
+    );
+    expect(continuityFlags([ev({ entityIds: [1, 10] }), ev({ entityIds: [1, 11] })], codex)).toEqual([]);
+  });
+});
+
+describe("storyGap", () => {
+  const at = (storyStart: string | null, storyEnd: string | null = null) => ({ storyStart, storyEnd });
+  it("puts the distance between consecutive dated events in words", () => {
+    expect(storyGap(at("2024-03-05"), at("2024-03-08"))).toBe("3 days later");
+    expect(storyGap(at("2024-03-05"), at("2024-03-06"))).toBe("1 day later");
+    expect(storyGap(at("2024-03-05T06:00"), at("2024-03-05T09:30"))).toBe("4 hours later");
+    expect(storyGap(at("2024-03-05T06:00"), at("2024-03-05T06:20"))).toBe("20 minutes later");
+    expect(storyGap(at("2024-01"), at("2024-04"))).toBe("3 months later");
+    expect(storyGap(at("-450"), at("-448"))).toBe("2 years later");
+    expect(storyGap(at("2024-03-01", "2024-03-10"), at("2024-03-12"))).toBe("2 days later");
+  });
+  it("says when they overlap or coincide, and nothing for undated events", () => {
+    expect(storyGap(at("2024"), at("2024-06"))).toBe("Overlaps");
+    expect(storyGap(at("2024-03-01", "2024-03-10"), at("2024-03-05"))).toBe("Overlaps");
+    expect(storyGap(at("2024-03-05"), at("2024-03-05"))).toBe("Same time");
+    expect(storyGap(at(null), at("2024"))).toBeNull();
+  });
+});
+
+describe("unlinkedMentions", () => {
+  it("finds names and aliases as whole words in any case, skipping linked entries", () => {
+    const event = ev({ title: "At the harbor", content: "the captain waits; Ilsebeth sings", entityIds: [] });
+    expect(unlinkedMentions(event, codex).map((e) => e.name)).toEqual(["Mara", "Harbor"]);
+    expect(unlinkedMentions({ ...event, entityIds: [1] }, codex).map((e) => e.name)).toEqual(["Harbor"]);
+    expect(unlinkedMentions(ev({ content: "Ilse." }), codex).map((e) => e.name)).toEqual(["Ilse"]);
+    expect(unlinkedMentions(ev({ content: "Café (Ilse)" }), [{ ...ilse, name: "Café" }]).map((e) => e.name)).toEqual(["Café"]);
+  });
+});

@@ -1,0 +1,148 @@
+// What the story model can tell a writer about a timeline, computed from the events and the codex the page
+// already holds: lanes (who is in which scene), continuity clashes, gaps between dated scenes, and codex names
+// mentioned in an event but not linked. Pure functions, no I/O: the page, tests and later the AI context use them.
+import { parseStoryDate, type StoryDate, storyDateKey } from "./story-date";
+
+export type StoryEvent = {
+  id: number;
+  title: string;
+  content: string;
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string | null;
+  storyEnd: string | null;
+};
+export type StoryEntity = { id: number; kind: "character" | "place" | "thing"; name: string; aliases: string[] };
+
+/** The span of story time an event covers, as sort keys: "2024" covers the whole year. Null when undated. */
+export function storySpan(event: Pick<StoryEvent, "storyStart" | "storyEnd">): { from: number; to: number } | null {
+  if (!event.storyStart) return null;
+  const start = parseStoryDate(event.storyStart);
+  if (!start.ok) return null;
+  const end = event.storyEnd ? parseStoryDate(event.storyEnd) : start;
+  const last = end.ok ? end.date : start.date;
+  return { from: storyDateKey(start.date, "lower"), to: storyDateKey(last, "upper") };
+}
+
+const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
+
+export type Lane<E extends StoryEvent> = {
+  /** null: the events that link no entry of this kind. */
+  entity: StoryEntity | null;
+  cells: { event: E; column: number; isPov: boolean }[];
+};
+
+/**
+ * One lane per entity of `kind` (by name), each event in every lane of the entities it links, in the column of its
+ * place in `ordered` (so a scene lines up across lanes). Entities without events still get their (empty) lane.
+ */
+export function buildLanes<E extends StoryEvent>(ordered: E[], entities: StoryEntity[], kind: StoryEntity["kind"]): Lane<E>[] {
+  const ofKind = entities.filter((e) => e.kind === kind).sort((a, b) => a.name.localeCompare(b.name));
+  const lanes = new Map<number, Lane<E>>(ofKind.map((entity) => [entity.id, { entity, cells: [] }]));
+  const none: Lane<E> = { entity: null, cells: [] };
+  ordered.forEach((event, column) => {
+    let placed = false;
+    for (const id of event.entityIds) {
+      const lane = lanes.get(id);
+      if (!lane) continue;
+      lane.cells.push({ event, column, isPov: event.povEntityId === id });
+      placed = true;
+    }
+    if (!placed) none.cells.push({ event, column, isPov: false });
+  });
+  return [...lanes.values(), ...(none.cells.length ? [none] : [])];
+}
+
+export type ContinuityFlag = { eventId: number; otherEventId: number; characterId: number; message: string };
+
+/**
+ * Two events of the same character whose story times overlap but whose places differ (each links at least one
+ * place and they share none): the character would be in two places at once. One flag per event and clash.
+ */
+export function continuityFlags(events: StoryEvent[], entities: StoryEntity[]): ContinuityFlag[] {
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const dated = events
+    .map((event) => {
+      const ids = event.entityIds.map((id) => byId.get(id)).filter((e): e is StoryEntity => Boolean(e));
+      return {
+        event,
+        span: storySpan(event),
+        characters: ids.filter((e) => e.kind === "character"),
+        places: new Set(ids.filter((e) => e.kind === "place").map((e) => e.id)),
+      };
+    })
+    .filter((d) => d.span && d.characters.length && d.places.size);
+  const flags: ContinuityFlag[] = [];
+  for (let i = 0; i < dated.length; i++) {
+    for (let j = i + 1; j < dated.length; j++) {
+      const a = dated[i];
+      const b = dated[j];
+      if (!overlaps(a.span!, b.span!) || [...a.places].some((p) => b.places.has(p))) continue;
+      for (const character of a.characters) {
+        if (!b.characters.some((c) => c.id === character.id)) continue;
+        const placeName = (d: typeof a) => [...d.places].map((id) => byId.get(id)!.name).join(", ");
+        flags.push({
+          eventId: a.event.id,
+          otherEventId: b.event.id,
+          characterId: character.id,
+          message: `${character.name} is also in ${placeName(b)} at this time ('${b.event.title}')`,
+        });
+        flags.push({
+          eventId: b.event.id,
+          otherEventId: a.event.id,
+          characterId: character.id,
+          message: `${character.name} is also in ${placeName(a)} at this time ('${a.event.title}')`,
+        });
+      }
+    }
+  }
+  return flags;
+}
+
+const DAYS_PER_YEAR = 365.2425;
+/** Days since year 0 of a story date's first instant (months of equal length: good enough to put a gap in words). */
+const approxDays = (d: StoryDate) =>
+  d.year * DAYS_PER_YEAR + ((d.month ?? 1) - 1) * (DAYS_PER_YEAR / 12) + ((d.day ?? 1) - 1) + ((d.hour ?? 0) * 60 + (d.minute ?? 0)) / 1440;
+
+/**
+ * How the next dated event (in chronological order) follows the previous one: 'Overlaps', 'Same time', or the
+ * gap in words ('3 days later', '2 years later'). Null when either is undated.
+ */
+export function storyGap(previous: Pick<StoryEvent, "storyStart" | "storyEnd">, next: Pick<StoryEvent, "storyStart" | "storyEnd">) {
+  const a = storySpan(previous);
+  const b = storySpan(next);
+  if (!a || !b || !previous.storyStart || !next.storyStart) return null;
+  if (a.from === b.from && a.to === b.to) return "Same time";
+  if (b.from < a.to) return "Overlaps";
+  const prevEnd = parseStoryDate(previous.storyEnd ?? previous.storyStart);
+  const nextStart = parseStoryDate(next.storyStart);
+  if (!prevEnd.ok || !nextStart.ok) return null;
+  // From the day the previous one ends to the day the next one starts, as a writer counts ('3 days later').
+  const days = approxDays(nextStart.date) - approxDays(prevEnd.date);
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"} later`;
+  if (days < 1) {
+    const minutes = Math.round(days * 1440);
+    if (minutes <= 0) return "Right after";
+    return minutes < 60 ? unit(minutes, "minute") : unit(Math.round(minutes / 60), "hour");
+  }
+  if (days < 30) return unit(Math.round(days), "day");
+  if (days < DAYS_PER_YEAR - 15) return unit(Math.max(1, Math.round(days / (DAYS_PER_YEAR / 12))), "month");
+  return unit(Math.round(days / DAYS_PER_YEAR), "year");
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Codex entries named (by name or alias, whole words, any case) in an event's title or text but not linked to it:
+ * the page offers 'Link Mara?' for each.
+ */
+export function unlinkedMentions<E extends StoryEntity>(event: Pick<StoryEvent, "title" | "content" | "entityIds">, entities: E[]): E[] {
+  const text = `${event.title}\n${event.content}`;
+  return entities.filter((entity) => {
+    if (event.entityIds.includes(entity.id)) return false;
+    return [entity.name, ...entity.aliases]
+      .map((n) => n.trim())
+      .filter((n) => n.length >= 2)
+      .some((n) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(n)}(?![\\p{L}\\p{N}])`, "iu").test(text));
+  });
+}
