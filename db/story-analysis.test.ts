@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { buildLanes, continuityFlags, type StoryEntity, type StoryEvent, storyGap, storySpan, unlinkedMentions } from "./story-analysis";
+import {
+  buildLanes,
+  continuityFlags,
+  type EventFilter,
+  filterEvents,
+  filterFromParams,
+  filterToParams,
+  isFiltering,
+  noFilter,
+  type StoryEntity,
+  type StoryEvent,
+  storyGap,
+  storySpan,
+  unlinkedMentions,
+} from "./story-analysis";
 
 const mara: StoryEntity = { id: 1, kind: "character", name: "Mara", aliases: ["The Captain"] };
 const ilse: StoryEntity = { id: 2, kind: "character", name: "Ilse", aliases: [] };
@@ -97,5 +111,35 @@ describe("unlinkedMentions", () => {
     expect(unlinkedMentions({ ...event, entityIds: [1] }, codex).map((e) => e.name)).toEqual(["Harbor"]);
     expect(unlinkedMentions(ev({ content: "Ilse." }), codex).map((e) => e.name)).toEqual(["Ilse"]);
     expect(unlinkedMentions(ev({ content: "Café (Ilse)" }), [{ ...ilse, name: "Café" }]).map((e) => e.name)).toEqual(["Café"]);
+  });
+});
+
+describe("filters", () => {
+  const a = ev({ title: "Storm at the harbor", entityIds: [1, 10], storyStart: "1200" });
+  const b = ev({ title: "Vigil", content: "A STORM comes", entityIds: [1, 2] });
+  const c = ev({ title: "Letters", entityIds: [2], storyStart: "not a date" });
+  const all = [a, b, c];
+
+  it("combines entries (any/all), text and dated/undated", () => {
+    const f = (over: Partial<EventFilter>) => filterEvents(all, { ...noFilter, ...over }).map((e) => e.id);
+    expect(f({})).toEqual([a.id, b.id, c.id]);
+    expect(f({ entityIds: [1, 2] })).toEqual([a.id, b.id, c.id]);
+    expect(f({ entityIds: [1, 2], match: "all" })).toEqual([b.id]);
+    expect(f({ text: " storm " })).toEqual([a.id, b.id]);
+    expect(f({ dated: "dated" })).toEqual([a.id]);
+    expect(f({ dated: "undated", entityIds: [2] })).toEqual([b.id, c.id]);
+    expect(f({ entityIds: [1], text: "storm", dated: "undated" })).toEqual([b.id]);
+  });
+
+  it("round-trips through the address and ignores junk in it", () => {
+    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated" };
+    const params = filterToParams(filter, new URLSearchParams("order=chronological"));
+    expect(params.toString()).toBe("order=chronological&entity=3%2C7&match=all&q=storm&dated=undated");
+    expect(filterFromParams(params)).toEqual(filter);
+    expect(filterFromParams(new URLSearchParams("entity=5"))).toEqual({ ...noFilter, entityIds: [5] });
+    expect(filterFromParams(new URLSearchParams("entity=x,-1,2.5,4,4&match=weird&dated=maybe"))).toEqual({ ...noFilter, entityIds: [4] });
+    expect(filterToParams(noFilter, new URLSearchParams("entity=4&q=x")).toString()).toBe("");
+    expect(isFiltering(noFilter)).toBe(false);
+    expect(isFiltering({ ...noFilter, dated: "dated" })).toBe(true);
   });
 });

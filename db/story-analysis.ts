@@ -146,3 +146,67 @@ export function unlinkedMentions<E extends StoryEntity>(event: Pick<StoryEvent, 
       .some((n) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(n)}(?![\\p{L}\\p{N}])`, "iu").test(text));
   });
 }
+
+export type EventFilter = {
+  entityIds: number[];
+  /** 'any': linked to at least one of the entries; 'all': linked to every one. */
+  match: "any" | "all";
+  text: string;
+  dated: "dated" | "undated" | null;
+};
+
+export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null };
+
+/** The filter kept in the address, so a filtered view can be shared: `?entity=1,2&match=all&q=storm&dated=undated`. */
+export function filterFromParams(params: URLSearchParams): EventFilter {
+  const entityIds = [
+    ...new Set(
+      (params.get("entity") ?? "")
+        .split(",")
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n) && n > 0),
+    ),
+  ];
+  const dated = params.get("dated");
+  return {
+    entityIds,
+    match: params.get("match") === "all" ? "all" : "any",
+    text: (params.get("q") ?? "").slice(0, 200),
+    dated: dated === "dated" || dated === "undated" ? dated : null,
+  };
+}
+
+/** Writes `filter` into `params` (a copy), leaving out what is at its default. */
+export function filterToParams(filter: EventFilter, params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const set = (name: string, value: string | null) => (value ? next.set(name, value) : next.delete(name));
+  set("entity", filter.entityIds.join(","));
+  set("match", filter.entityIds.length > 1 && filter.match === "all" ? "all" : null);
+  set("q", filter.text.trim() ? filter.text : null);
+  set("dated", filter.dated);
+  return next;
+}
+
+export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null;
+
+/** The events `filter` keeps, in their order. Text matches title or content, any case. */
+export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart">>(
+  events: E[],
+  filter: EventFilter,
+): E[] {
+  const text = filter.text.trim().toLowerCase();
+  const ids = filter.entityIds;
+  return events.filter((event) => {
+    if (ids.length) {
+      const linked =
+        filter.match === "all" ? ids.every((id) => event.entityIds.includes(id)) : ids.some((id) => event.entityIds.includes(id));
+      if (!linked) return false;
+    }
+    if (text && !event.title.toLowerCase().includes(text) && !event.content.toLowerCase().includes(text)) return false;
+    if (filter.dated) {
+      const isDated = Boolean(event.storyStart && storySpan({ storyStart: event.storyStart, storyEnd: null }));
+      if ((filter.dated === "dated") !== isDated) return false;
+    }
+    return true;
+  });
+}
