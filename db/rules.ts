@@ -97,3 +97,8 @@ export const defaultEntityColor: Record<EntityKind, string> = {
   place: "#10b981",
   thing: "#f59e0b",
 };
+
+// Sessions (DESIGN.md §2): 30 days from sign-in at most, however recently used; the room re-checks its
+// sockets' sessions at least this often, so a revocation it missed still ends them.
+export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+export const ROOM_SESSION_RECHECK_MS = 60 * 60 * 1000;

@@ -125,6 +125,8 @@ export const timelines = sqliteTable(
     shareRole: text("share_role", { enum: ["viewer", "collaborator"] })
       .notNull()
       .default("collaborator"),
+    // Set by 'Turn off link': the share dialog then offers to create a link instead of making one on open.
+    shareLinkOff: integer("share_link_off", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -266,12 +268,32 @@ export const timelineShares = sqliteTable(
     accessLevel: text("access_level", { enum: ["viewer", "collaborator"] })
       .notNull()
       .default("collaborator"),
+    // The row was made by opening the share link (not by the owner sharing by email): it follows the
+    // link's access level and ends when the link is reset or turned off.
+    viaLink: integer("via_link", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("timeline_shares_unique").on(t.timelineId, t.sharedWithUserId),
     index("timeline_shares_with_idx").on(t.sharedWithUserId),
   ],
+);
+
+// Writers the owner removed while a share link was live: that same code never lets them back in
+// (a reset link has a new code, which can).
+export const shareLinkRemovals = sqliteTable(
+  "share_link_removals",
+  {
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    shareCode: text("share_code").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.timelineId, t.userId, t.shareCode] })],
 );
 
 export const notifications = sqliteTable(

@@ -8,6 +8,8 @@ export const CloseCodes = {
   unauthenticated: 4401,
   accessRemoved: 4403,
   timelineDeleted: 4404,
+  /** The user's access changed (the link's level, or the link was reset): reconnect to get the new one. */
+  accessChanged: 4409,
 } as const;
 
 /** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */

@@ -85,11 +85,21 @@ export type RoomChange = {
     | "access-revoked"
     | "entity-added"
     | "entity-edited"
-    | "entity-deleted";
+    | "entity-deleted"
+    | "link-reset"
+    | "link-off"
+    | "link-role"
+    | "sessions-revoked";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */
   userId?: number;
+  /** link-reset / link-off: users whose access through the link ended; link-role: users whose level changed. */
+  userIds?: number[];
+  /** link-role: the link's new level. */
+  role?: "viewer" | "collaborator";
+  /** sessions-revoked (logout, password reset): the revoked sessions' ids; their sockets are closed. */
+  sessionIds?: string[];
   /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
   origin?: string;
 };

@@ -1,4 +1,8 @@
+import { and, gt, inArray } from "drizzle-orm";
 import { type Connection, type ConnectionContext, Server } from "partyserver";
+import { createDb } from "../db/client";
+import { ROOM_SESSION_RECHECK_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "../db/rules";
+import { sessions } from "../db/schema";
 import {
   type AccessMode,
   AccessModeSchema,
@@ -12,15 +16,32 @@ import {
   type ServerMessage,
 } from "./protocol";
 
-/** Kept in the WebSocket attachment, so it survives hibernation. */
-type ConnState = { userId: number; userName: string; accessMode: AccessMode; isOwner: boolean };
+/**
+ * Kept in the WebSocket attachment, so it survives hibernation. `sessionId` (the stored SHA-256 of the
+ * session token, never the token) and its expiry let the room end the socket when the session ends;
+ * `viaShare` marks a connection admitted with the share link's code.
+ */
+type ConnState = {
+  userId: number;
+  userName: string;
+  accessMode: AccessMode;
+  isOwner: boolean;
+  sessionId?: string;
+  sessionExpiresAt?: string;
+  viaShare?: boolean;
+};
 
 /** Headers only the Worker sets (it strips any a client sends) after authenticating the upgrade. */
 export const IdentityHeaders = {
   userId: "X-StoryWeave-User-Id",
   userName: "X-StoryWeave-User-Name",
   accessMode: "X-StoryWeave-Access",
+  sessionId: "X-StoryWeave-Session",
+  sessionExpires: "X-StoryWeave-Session-Expires",
+  viaShare: "X-StoryWeave-Via-Share",
 } as const;
+
+const SESSION_ID = /^[0-9a-f]{64}$/;
 
 const actionText: Record<RoomChange["action"], (name: string, subject?: string) => string> = {
   added: (n, s) => `${n} added "${s ?? "an event"}"`,
@@ -34,7 +55,14 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "entity-added": (n, s) => `${n} added "${s ?? "an entry"}" to the codex`,
   "entity-edited": (n, s) => `${n} edited "${s ?? "an entry"}" in the codex`,
   "entity-deleted": (n, s) => `${n} removed "${s ?? "an entry"}" from the codex`,
+  "link-reset": (n) => `${n} reset the share link`,
+  "link-off": (n) => `${n} turned off the share link`,
+  "link-role": (n) => `${n} changed the share link's access`,
+  "sessions-revoked": (n) => `${n} signed out`,
 };
+
+/** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
+const accessActions = new Set<RoomChange["action"]>(["access-granted", "access-revoked", "link-reset", "link-off", "link-role"]);
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
@@ -46,7 +74,7 @@ export class TimelineRoom extends Server {
   /** Per-connection message timestamps for flood control (in memory; resetting on wake is fine). */
   private rates = new Map<string, number[]>();
 
-  onConnect(connection: Connection<ConnState>, ctx: ConnectionContext) {
+  async onConnect(connection: Connection<ConnState>, ctx: ConnectionContext) {
     const h = ctx.request.headers;
     const userId = Number(h.get(IdentityHeaders.userId));
     const access = AccessModeSchema.safeParse(h.get(IdentityHeaders.accessMode));
@@ -55,8 +83,23 @@ export class TimelineRoom extends Server {
       return;
     }
     const userName = decodeURIComponent(h.get(IdentityHeaders.userName) ?? "") || "Writer";
+    const sessionId = h.get(IdentityHeaders.sessionId) ?? "";
+    const sessionExpiresAt = h.get(IdentityHeaders.sessionExpires) ?? "";
+    if (!SESSION_ID.test(sessionId) || Number.isNaN(Date.parse(sessionExpiresAt))) {
+      connection.close(CloseCodes.unauthenticated, "Not authenticated");
+      return;
+    }
     const alreadyHere = this.userConnections(userId).some((c) => c.id !== connection.id);
-    connection.setState({ userId, userName, accessMode: access.data, isOwner: access.data === "owner" });
+    connection.setState({
+      userId,
+      userName,
+      accessMode: access.data,
+      isOwner: access.data === "owner",
+      sessionId,
+      sessionExpiresAt,
+      viaShare: h.get(IdentityHeaders.viaShare) === "1",
+    });
+    await this.scheduleSessionCheck(Date.parse(sessionExpiresAt));
     this.broadcastPresence();
     if (!alreadyHere) {
       this.notify({ type: "join", title: "Collaborator joined", message: `${userName} joined the timeline`, userId }, [connection.id]);
@@ -120,6 +163,13 @@ export class TimelineRoom extends Server {
    * the author's own connection (its state already shows the change; its other tabs do resync).
    */
   async notifySync(change: RoomChange) {
+    if (change.action === "sessions-revoked") {
+      const revoked = new Set(change.sessionIds ?? []);
+      for (const c of this.getConnections<ConnState>()) {
+        if (c.state?.sessionId && revoked.has(c.state.sessionId)) c.close(CloseCodes.unauthenticated, "Signed out");
+      }
+      return;
+    }
     if (change.action === "access-revoked" && change.userId) {
       for (const c of this.userConnections(change.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
     }
@@ -127,8 +177,11 @@ export class TimelineRoom extends Server {
       for (const c of this.getConnections<ConnState>()) c.close(CloseCodes.timelineDeleted, "Timeline deleted");
       return;
     }
+    if (change.action === "link-reset" || change.action === "link-off" || change.action === "link-role") {
+      this.applyLinkChange(change);
+    }
     this.broadcast(JSON.stringify({ type: "sync" } satisfies ServerMessage), change.origin ? [change.origin] : []);
-    if (change.action !== "access-granted" && change.action !== "access-revoked") {
+    if (!accessActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);
       this.notify(
         {
@@ -140,6 +193,68 @@ export class TimelineRoom extends Server {
         exclude,
       );
     }
+  }
+
+  /**
+   * The link was reset or turned off: whoever's access came from it is closed out (4403). A link's new
+   * level: users who lost edit rights are closed (4409: they reconnect as viewers and reload read-only);
+   * users who gained them edit at once. Other sockets admitted with the link's code reconnect (4409),
+   * so the Worker decides their access afresh.
+   */
+  private applyLinkChange(change: RoomChange) {
+    const users = new Set(change.userIds ?? []);
+    for (const c of this.getConnections<ConnState>()) {
+      const s = c.state;
+      if (!s || s.isOwner) continue;
+      if (change.action !== "link-role") {
+        if (users.has(s.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
+        else if (s.viaShare) c.close(CloseCodes.accessChanged, "Access changed");
+      } else if (users.has(s.userId) && change.role === "collaborator") {
+        c.setState({ ...s, accessMode: "collaborator" });
+      } else if (users.has(s.userId) || s.viaShare) {
+        c.close(CloseCodes.accessChanged, "Access changed");
+      }
+    }
+    if (change.action === "link-role" && change.role === "collaborator") this.broadcastPresence();
+  }
+
+  /**
+   * Ends sockets whose session ended by expiry (sliding or absolute) or was revoked without telling us.
+   * The Worker's expiry is only an upper bound for the alarm: activity may slide it, so D1 decides.
+   */
+  async onAlarm() {
+    const open = [...this.getConnections<ConnState>()].filter((c) => c.state?.sessionId);
+    if (open.length === 0) return;
+    const ids = [...new Set(open.map((c) => c.state!.sessionId!))];
+    const db = createDb(this.env.DB);
+    const now = Date.now();
+    const live = new Map<string, number>();
+    // D1 binds at most 100 parameters per statement.
+    for (let i = 0; i < ids.length; i += 90) {
+      const rows = await db
+        .select({ id: sessions.id, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+        .from(sessions)
+        .where(and(inArray(sessions.id, ids.slice(i, i + 90)), gt(sessions.expiresAt, new Date(now).toISOString())))
+        .all();
+      for (const r of rows) {
+        const until = Math.min(Date.parse(r.expiresAt), Date.parse(r.createdAt) + SESSION_ABSOLUTE_LIFETIME_MS);
+        if (until > now) live.set(r.id, until);
+      }
+    }
+    let next = Number.POSITIVE_INFINITY;
+    for (const c of open) {
+      const until = live.get(c.state!.sessionId!);
+      if (until === undefined) c.close(CloseCodes.unauthenticated, "Session expired");
+      else next = Math.min(next, until);
+    }
+    if (next !== Number.POSITIVE_INFINITY) await this.scheduleSessionCheck(next, true);
+  }
+
+  /** One alarm for the room: at the earliest session expiry, and at least every ROOM_SESSION_RECHECK_MS. */
+  private async scheduleSessionCheck(expiresAt: number, replace = false) {
+    const at = Math.min(expiresAt, Date.now() + ROOM_SESSION_RECHECK_MS);
+    const current = replace ? null : await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
   }
 
   /** For tests and diagnostics: the deduplicated presence list. */

@@ -9,6 +9,7 @@ import { isCrossSiteMutation } from "./lib/request-auth";
 import { createRoomNotifier } from "./lib/room";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
 import { handleRoomUpgrade } from "./room-upgrade";
+import { purgeExpired } from "./services/purge";
 import { authenticate } from "./services/sessions";
 
 export { TimelineRoom } from "../durable-objects/timeline-room";
@@ -56,5 +57,14 @@ export default {
       console.error("[worker] unhandled error:", error);
       return withSecurityHeaders(plainError(500, UNEXPECTED), nonce, dev);
     }
+  },
+  /** Cron trigger (wrangler.toml `[triggers]`): drops expired sessions, tokens and old login attempts. */
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(
+      purgeExpired(createDb(env.DB)).then(
+        (purged) => console.log("[purge]", JSON.stringify(purged)),
+        (error) => console.error("[purge] failed:", String(error)),
+      ),
+    );
   },
 } satisfies ExportedHandler<Env>;

@@ -22,7 +22,8 @@ export async function handleRoomUpgrade(request: Request, env: Env, ctx: Executi
   const db = createDb(env.DB);
   const { session } = await authenticate(request, db, (p) => ctx.waitUntil(p));
   if (!session) return refuse(401, "Not authenticated");
-  const found = await loadTimelineAccess(db, session.user, Number(timelineId), url.searchParams.get("share"));
+  const share = url.searchParams.get("share");
+  const found = await loadTimelineAccess(db, session.user, Number(timelineId), share);
   if (!found || found.access === "none") return refuse(403, "You do not have access to this timeline");
 
   const headers = new Headers(request.headers);
@@ -32,6 +33,10 @@ export async function handleRoomUpgrade(request: Request, env: Env, ctx: Executi
   headers.set(IdentityHeaders.userId, String(session.user.id));
   headers.set(IdentityHeaders.userName, encodeURIComponent(session.user.name ?? session.user.email));
   headers.set(IdentityHeaders.accessMode, found.access);
+  // The room ends the socket when this session is revoked or expires (DESIGN.md §2).
+  headers.set(IdentityHeaders.sessionId, session.sessionId);
+  headers.set(IdentityHeaders.sessionExpires, session.expiresAt);
+  if (share && share === found.timeline.shareCode) headers.set(IdentityHeaders.viaShare, "1");
   const stub = await getServerByName(env.TimelineRoom, timelineId);
   return stub.fetch(new Request(request.url, { headers, method: request.method }));
 }

@@ -1,9 +1,9 @@
-import { Copy, Trash2 } from "lucide-react";
+import { Copy, Link2, Link2Off, RefreshCw, Trash2 } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Dialog } from "~/components/ui/dialog";
+import { ConfirmDialog, Dialog } from "~/components/ui/dialog";
 import { Input, Label } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
 import { client, unwrap } from "~/lib/client";
@@ -40,28 +40,63 @@ export function ShareDialog({ open, onOpenChange, timelineId }: { open: boolean;
   );
 }
 
+type LinkState = { code: string | null; off: boolean };
+
 function ShareLinkTab({ timelineId }: { timelineId: number }) {
+  const param = { id: String(timelineId) };
   const [role, setRole] = useState<Role>("collaborator");
-  const [code, setCode] = useState<string | null>(null);
+  // null while the current link is loading.
+  const [link, setLink] = useState<LinkState | null>(null);
+  const [confirmReset, setConfirmReset] = useState(false);
+
   const createLink = useMutation(
-    (nextRole: Role, _announce: boolean) =>
-      unwrap(client.api.timelines[":id"].share.$post({ param: { id: String(timelineId) }, json: { role: nextRole } })),
+    (nextRole: Role, _announce: boolean) => unwrap(client.api.timelines[":id"].share.$post({ param, json: { role: nextRole } })),
     {
       success: (_, _role, announce) =>
         announce ? { title: "Share Link Created", description: "Anyone with the link can open this timeline." } : undefined,
       error: "Failed to generate share link",
       revalidate: false,
-      onSuccess: (res) => setCode(res.shareCode),
+      onSuccess: (res) => setLink({ code: res.shareCode, off: false }),
     },
   );
-  const pending = createLink.pending;
+  const resetLink = useMutation(() => unwrap(client.api.timelines[":id"].share.reset.$post({ param })), {
+    success: { title: "Share Link Reset", description: "The old link no longer opens this timeline." },
+    error: "Failed to reset share link",
+    revalidate: false,
+    onSuccess: (res) => {
+      setLink({ code: res.shareCode, off: false });
+      setConfirmReset(false);
+    },
+  });
+  const turnOff = useMutation(() => unwrap(client.api.timelines[":id"].share.$delete({ param })), {
+    success: { title: "Share Link Turned Off", description: "The link no longer opens this timeline." },
+    error: "Failed to turn off share link",
+    revalidate: false,
+    onSuccess: () => setLink({ code: null, off: true }),
+  });
+  const pending = createLink.pending || resetLink.pending || turnOff.pending;
   const generate = createLink.run;
 
+  // The current link, if any; a timeline that never had one gets its link on first open (SPEC.md),
+  // one whose link was turned off waits for the owner to create a new one.
   useEffect(() => {
-    void generate("collaborator", true);
-  }, [generate]);
+    let live = true;
+    unwrap(client.api.timelines[":id"].share.$get({ param: { id: String(timelineId) } })).then(
+      (current) => {
+        if (!live) return;
+        setRole(current.role);
+        if (current.shareCode || current.off) setLink({ code: current.shareCode, off: current.off });
+        else void generate(current.role, true);
+      },
+      () => live && errorToast("Failed to generate share link"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [timelineId, generate]);
 
-  const link = code ? `${window.location.origin}/timeline/shared/${code}` : "";
+  const code = link?.code ?? null;
+  const url = code ? `${window.location.origin}/timeline/shared/${code}` : "";
   return (
     <div className="space-y-4">
       <div className="space-y-1.5">
@@ -70,43 +105,80 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
           id="share-link-role"
           className={selectClass}
           value={role}
-          disabled={pending}
+          disabled={pending || !link}
           onChange={(e) => {
             const next = e.target.value as Role;
             setRole(next);
-            void generate(next, false);
+            // With the link off, the level applies to the next link created.
+            if (code) void generate(next, false);
           }}
         >
           <option value="collaborator">{roleLabels.collaborator}</option>
           <option value="viewer">{roleLabels.viewer}</option>
         </select>
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="share-link">Share link</Label>
-        <div className="flex gap-2">
-          <Input id="share-link" readOnly value={pending && !code ? "Creating link..." : link} onFocus={(e) => e.target.select()} />
-          <Button
-            type="button"
-            variant="outline"
-            disabled={!code}
-            onClick={async () => {
-              try {
-                await navigator.clipboard.writeText(link);
-                showToast({ title: "Link Copied", description: "The share link is on your clipboard." });
-              } catch {
-                errorToast("Could not copy the link. Select it and copy it yourself.");
-              }
-            }}
-          >
-            <Copy aria-hidden="true" className="h-4 w-4" /> Copy
+      {link?.off ? (
+        <div className="space-y-3 rounded-md border border-dashed border-stone-300 p-4 text-sm">
+          <p className="text-stone-700">The share link is turned off. Nobody can open this timeline with a link.</p>
+          <Button type="button" disabled={pending} onClick={() => void generate(role, true)}>
+            <Link2 aria-hidden="true" className="h-4 w-4" /> {createLink.pending ? "Creating..." : "Create link"}
           </Button>
         </div>
-      </div>
-      <p className="text-sm text-stone-600">
-        {role === "collaborator"
-          ? "Anyone with this link can view and collaborate on this timeline."
-          : "Anyone with this link can view this timeline."}
-      </p>
+      ) : (
+        <>
+          <div className="space-y-1.5">
+            <Label htmlFor="share-link">Share link</Label>
+            <div className="flex gap-2">
+              <Input id="share-link" readOnly value={code ? url : "Creating link..."} onFocus={(e) => e.target.select()} />
+              <Button
+                type="button"
+                variant="outline"
+                disabled={!code}
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(url);
+                    showToast({ title: "Link Copied", description: "The share link is on your clipboard." });
+                  } catch {
+                    errorToast("Could not copy the link. Select it and copy it yourself.");
+                  }
+                }}
+              >
+                <Copy aria-hidden="true" className="h-4 w-4" /> Copy
+              </Button>
+            </div>
+          </div>
+          <p className="text-sm text-stone-600">
+            {role === "collaborator"
+              ? "Anyone with this link can view and collaborate on this timeline."
+              : "Anyone with this link can view this timeline."}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" variant="outline" size="sm" disabled={!code || pending} onClick={() => setConfirmReset(true)}>
+              <RefreshCw aria-hidden="true" className="h-4 w-4" /> Reset link
+            </Button>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="text-red-700 hover:bg-red-50"
+              disabled={!code || pending}
+              onClick={() => void turnOff.run()}
+            >
+              <Link2Off aria-hidden="true" className="h-4 w-4" /> {turnOff.pending ? "Turning off..." : "Turn off link"}
+            </Button>
+          </div>
+        </>
+      )}
+      <ConfirmDialog
+        open={confirmReset}
+        onOpenChange={setConfirmReset}
+        title="Reset the share link?"
+        description="The current link stops working at once, and people who joined through it lose access. Writers you shared with by email keep theirs."
+        confirmLabel="Reset link"
+        pendingLabel="Resetting..."
+        pending={resetLink.pending}
+        onConfirm={() => void resetLink.run()}
+      />
     </div>
   );
 }

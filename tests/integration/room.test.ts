@@ -1,54 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { ORIGIN, call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
+import { call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
 
-type Msg = { type: string; [k: string]: any };
-
-async function upgrade(path: string, token?: string, extraHeaders: Record<string, string> = {}) {
-  const headers = new Headers({ Upgrade: "websocket", ...extraHeaders });
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  const ctx = createExecutionContext();
-  const request = new Request(ORIGIN + path, { headers }) as Request<unknown, IncomingRequestCfProperties>;
-  const res = await worker.fetch(request, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
-/** Opens a room socket and records every server message. */
-async function connect(timelineId: number, token: string, share?: string, connectionId?: string) {
-  const query = new URLSearchParams();
-  if (share) query.set("share", share);
-  // partysocket names its connection with `_pk`; the page sends that id with its writes.
-  if (connectionId) query.set("_pk", connectionId);
-  const res = await upgrade(`/ws/${timelineId}${query.size ? `?${query}` : ""}`, token);
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  const messages: Msg[] = [];
-  const closed: { code?: number } = {};
-  ws.addEventListener("message", (e) => {
-    messages.push(JSON.parse(String(e.data)));
-  });
-  ws.addEventListener("close", (e) => {
-    closed.code = e.code;
-  });
-  ws.accept();
-  const waitFor = async (pred: (m: Msg) => boolean, label = "message", timeout = 3000) => {
-    const start = Date.now();
-    while (Date.now() - start < timeout) {
-      const hit = messages.find(pred);
-      if (hit) return hit;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`timed out waiting for ${label}; got ${JSON.stringify(messages)}`);
-  };
-  const send = (m: unknown) => ws.send(typeof m === "string" ? m : JSON.stringify(m));
-  return { ws, messages, closed, waitFor, send, clear: () => messages.splice(0) };
-}
-
-const lastPresence = (messages: Msg[]) => [...messages].reverse().find((m) => m.type === "presence")?.presence.users ?? [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { type Msg, connect, lastPresence, sleep, upgrade } from "./room-helpers";
 
 describe("room connection is authorized before any socket opens", () => {
   it("refuses anonymous (401), strangers (403) and bad ids (404)", async () => {

@@ -42,7 +42,7 @@ export const authApi = new Hono<ApiEnv>()
     return c.json(result);
   })
   .post("/logout", async (c) => {
-    if (c.var.token) await logout(c.var.db, c.var.token);
+    if (c.var.token) await logout({ db: c.var.db, room: c.var.room }, c.var.token);
     c.header("Set-Cookie", clearSessionCookie(c.req.raw));
     return c.json({ success: true });
   })
@@ -71,7 +71,7 @@ export const authApi = new Hono<ApiEnv>()
   })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
-    const result = await passwordReset.resetPassword(deps(c), token, password);
+    const result = await passwordReset.resetPassword({ ...deps(c), room: c.var.room }, token, password);
     if (result.token) c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result);
   });

@@ -26,7 +26,19 @@ export const timelinesApi = new Hono<ApiEnv>()
   })
   .post("/:id/share", jsonBody(ShareLinkSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await sharing.createShareLink(c.var.db, currentUser(c), id, c.req.valid("json").role));
+    return c.json(await sharing.createShareLink(deps(c), currentUser(c), id, c.req.valid("json").role));
+  })
+  .get("/:id/share", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await sharing.getShareLink(c.var.db, currentUser(c), id));
+  })
+  .post("/:id/share/reset", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await sharing.resetShareLink(deps(c), currentUser(c), id));
+  })
+  .delete("/:id/share", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await sharing.turnOffShareLink(deps(c), currentUser(c), id));
   })
   .get("/:id/shares", async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, shareLinkRemovals, timelineShares, timelines } from "../../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 
 export type Access = "owner" | "collaborator" | "viewer" | "none";
@@ -12,7 +12,7 @@ const best = (a: Access, b: Access) => (rank[a] >= rank[b] ? a : b);
 
 /**
  * DESIGN.md §3: access from ownership, a timeline_shares row, or a share code the client presents
- * (granting the link's role). One query.
+ * (granting the link's role, unless the owner removed this writer while this code was the link). One query.
  */
 export async function loadTimelineAccess(
   db: Db,
@@ -25,6 +25,7 @@ export async function loadTimelineAccess(
       timeline: timelines,
       shareLevel: timelineShares.accessLevel,
       hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
+      linkRemoved: linkRemovedFor(user),
     })
     .from(timelines)
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
@@ -33,10 +34,18 @@ export async function loadTimelineAccess(
   if (!row) return null;
   return {
     timeline: row.timeline,
-    access: accessOf(row.timeline, user, row.shareLevel, shareCode),
+    access: accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode),
     hasShares: Boolean(row.hasShares),
   };
 }
+
+/**
+ * For a select joined to `timelines`: 1 when the owner removed this writer while the timeline's current
+ * share code was its link, so that code grants them nothing (pass `null` as the code to `accessOf`).
+ */
+export const linkRemovedFor = (user: Pick<User, "id">) =>
+  sql<number>`EXISTS (SELECT 1 FROM ${shareLinkRemovals} r WHERE r.timeline_id = ${timelines.id}
+    AND r.user_id = ${user.id} AND r.share_code = ${timelines.shareCode})`;
 
 export function accessOf(
   timeline: Timeline,

@@ -4,7 +4,7 @@ import { type Entity, type User, entities, timelineShares, timelines } from "../
 import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/validation";
 import { forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
+import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 // The codex (DESIGN.md §10): a timeline's characters, places and things. Read: owner,
@@ -92,13 +92,13 @@ export async function createEntity(
 /** The entity and the caller's access to its timeline, in one query; strangers get 404. */
 async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   const row = await db
-    .select({ entity: entities, timeline: timelines, shareLevel: timelineShares.accessLevel })
+    .select({ entity: entities, timeline: timelines, shareLevel: timelineShares.accessLevel, linkRemoved: linkRemovedFor(user) })
     .from(entities)
     .innerJoin(timelines, eq(timelines.id, entities.timelineId))
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, entities.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(entities.id, entityId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, shareCode) : "none";
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
   if (!row || access === "none") throw notFound(ENTITY_NOT_FOUND);
   if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
   return row.entity;

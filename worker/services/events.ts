@@ -5,7 +5,7 @@ import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
 import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, requireTimelineAccess } from "./access";
+import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -198,13 +198,19 @@ export async function createEvent(
 async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   // The event, its timeline and the caller's share in one query.
   const row = await db
-    .select({ event: events, entityIds: linkedEntityIds, timeline: timelines, shareLevel: timelineShares.accessLevel })
+    .select({
+      event: events,
+      entityIds: linkedEntityIds,
+      timeline: timelines,
+      shareLevel: timelineShares.accessLevel,
+      linkRemoved: linkRemovedFor(user),
+    })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(events.id, eventId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, shareCode) : "none";
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
   // A stranger must not learn that the event exists.
   if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
   if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));

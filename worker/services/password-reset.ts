@@ -5,9 +5,10 @@ import { sessions, users } from "../../db/schema";
 import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
 import { badRequest } from "../lib/errors";
 import type { Mailer } from "../lib/mailer";
+import type { RoomNotifier } from "../lib/room";
 import { HOUR, isoIn, nowIso } from "../lib/time";
 import type { AuthDeps } from "./auth";
-import { createSession } from "./sessions";
+import { closeSessionSockets, createSession } from "./sessions";
 import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
 
 export const RESET_TOKEN_TTL_MS = HOUR;
@@ -54,9 +55,12 @@ export async function isResetTokenValid(db: Db, token: string) {
   return Boolean(await userForResetToken(db, token.trim()));
 }
 
-/** Single use: the token is cleared, every session revoked, and a fresh one returned. */
+/**
+ * Single use: the token is cleared, every session revoked (their room sockets closed), and a fresh one
+ * returned.
+ */
 export async function resetPassword(
-  deps: AuthDeps,
+  deps: AuthDeps & { room: RoomNotifier },
   token: string,
   password: string,
   opts: { signIn: boolean } = { signIn: true },
@@ -65,16 +69,21 @@ export async function resetPassword(
   const user = await userForResetToken(db, token.trim());
   if (!user) throw badRequest(INVALID_RESET_TOKEN);
   const hashedPassword = await hashPassword(password, deps.secret);
-  const [updated] = await db.batch([
+  const [updated, revoked] = await db.batch([
     db
       .update(users)
       .set({ hashedPassword, resetPasswordToken: null, resetPasswordExpires: null, lastLogin: nowIso(), updatedAt: nowIso() })
       // The token in the WHERE makes a concurrent second use of the same token a no-op.
       .where(and(eq(users.id, user.id), eq(users.resetPasswordToken, user.resetPasswordToken!)))
       .returning(),
-    db.delete(sessions).where(eq(sessions.userId, user.id)),
+    db.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id }),
   ]);
   if (!updated[0]) throw badRequest(INVALID_RESET_TOKEN);
+  await closeSessionSockets(
+    deps,
+    user.id,
+    revoked.map((s) => s.id),
+  );
   return {
     token: opts.signIn ? await createSession(db, user.id) : null,
     user: toPublicUser(updated[0]),

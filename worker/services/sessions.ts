@@ -1,15 +1,29 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { sessions, type User, users } from "../../db/schema";
+import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/rules";
+import { sessions, timelineShares, timelines, type User, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type AuthVia, tokenFromRequest } from "../lib/request-auth";
 import { DAY, HOUR, isoIn, nowIso } from "../lib/time";
+import { type Deps, authorOf } from "./deps";
 import type { UnreadNotification } from "./notifications";
 
+/** Sliding: a session unused for this long ends. It never outlives SESSION_ABSOLUTE_LIFETIME_MS from sign-in. */
 export const SESSION_TTL_MS = 30 * DAY;
+export { SESSION_ABSOLUTE_LIFETIME_MS };
 const SESSION_SLIDE_AFTER_MS = HOUR;
+/** How many of a user's timelines are told that a session ended (the room's own re-check covers the rest). */
+const ROOMS_TOLD_MAX = 500;
 
-export type SessionUser = { user: User; sessionId: string; aiUses: number; unread: UnreadNotification[] };
+export type SessionUser = {
+  user: User;
+  /** The stored SHA-256 of the token. */
+  sessionId: string;
+  /** When the session ends unless used again (never after its absolute end). */
+  expiresAt: string;
+  aiUses: number;
+  unread: UnreadNotification[];
+};
 export type RequestAuth = { session: SessionUser | null; via: AuthVia | null; token: string | null };
 
 /** A fresh opaque token; only its SHA-256 is stored. */
@@ -18,12 +32,15 @@ export async function createSession(db: Db, userId: number) {
   await db.insert(sessions).values({
     id: await sha256Hex(token),
     userId,
-    expiresAt: isoIn(SESSION_TTL_MS),
+    expiresAt: isoIn(Math.min(SESSION_TTL_MS, SESSION_ABSOLUTE_LIFETIME_MS)),
   });
   return token;
 }
 
-/** Resolves an opaque token to its user; slides the expiry at most once an hour. */
+/**
+ * Resolves an opaque token to its user; slides the expiry at most once an hour, never past 30 days
+ * from sign-in (a session that old is refused however recently it was used).
+ */
 export async function getSessionUser(db: Db, token: string, defer: (p: Promise<unknown>) => void = () => {}): Promise<SessionUser | null> {
   if (!token || token.length > 200) return null;
   const id = await sha256Hex(token);
@@ -31,6 +48,7 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
     .select({
       user: users,
       expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
       aiUses: sessions.aiUses,
       // Unread notifications ride along in the same statement (they show on the next page view).
@@ -40,17 +58,14 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, nowIso())))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, nowIso()), gt(sessions.createdAt, absoluteCutoff())))
     .get();
   if (!row) return null;
+  const absoluteEnd = Date.parse(row.createdAt) + SESSION_ABSOLUTE_LIFETIME_MS;
+  let expiresAt = new Date(Math.min(Date.parse(row.expiresAt), absoluteEnd)).toISOString();
   if (Date.now() - Date.parse(row.lastSeenAt) > SESSION_SLIDE_AFTER_MS) {
-    defer(
-      db
-        .update(sessions)
-        .set({ lastSeenAt: nowIso(), expiresAt: isoIn(SESSION_TTL_MS) })
-        .where(eq(sessions.id, id))
-        .run(),
-    );
+    expiresAt = new Date(Math.min(Date.now() + SESSION_TTL_MS, absoluteEnd)).toISOString();
+    defer(db.update(sessions).set({ lastSeenAt: nowIso(), expiresAt }).where(eq(sessions.id, id)).run());
   }
   let unread: UnreadNotification[] = [];
   try {
@@ -58,7 +73,7 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
   } catch {
     unread = [];
   }
-  return { user: row.user, sessionId: id, aiUses: row.aiUses, unread };
+  return { user: row.user, sessionId: id, expiresAt, aiUses: row.aiUses, unread };
 }
 
 /** One helper for the API, the page loaders and the room's upgrade check. */
@@ -69,6 +84,41 @@ export async function authenticate(request: Request, db: Db, defer?: (p: Promise
   return { session, via: session ? found.via : null, token: found.token };
 }
 
-export async function logout(db: Db, token: string) {
-  await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
+/** Sessions signed in before this instant have reached their absolute end. */
+export const absoluteCutoff = (now = Date.now()) => new Date(now - SESSION_ABSOLUTE_LIFETIME_MS).toISOString();
+
+/** Revokes the session and closes its open room sockets. */
+export async function logout(deps: Deps, token: string) {
+  const ended = await deps.db
+    .delete(sessions)
+    .where(eq(sessions.id, await sha256Hex(token)))
+    .returning({ id: sessions.id, userId: sessions.userId })
+    .get();
+  if (ended) await closeSessionSockets(deps, ended.userId, [ended.id]);
+}
+
+/**
+ * Tells the rooms of every timeline the user owns or has a share in (bounded) that these sessions
+ * ended: each room closes the sockets opened with them. A room not told (a link-only visit, or past
+ * the bound) finds out at its next session re-check.
+ */
+export async function closeSessionSockets({ db, room }: Deps, userId: number, sessionIds: string[]) {
+  if (sessionIds.length === 0) return;
+  const user = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!user) return;
+  const rows = await db
+    .select({ id: timelines.id })
+    .from(timelines)
+    .where(
+      or(
+        eq(timelines.userId, userId),
+        inArray(
+          timelines.id,
+          db.select({ id: timelineShares.timelineId }).from(timelineShares).where(eq(timelineShares.sharedWithUserId, userId)),
+        ),
+      ),
+    )
+    .orderBy(sql`${timelines.id} DESC`)
+    .limit(ROOMS_TOLD_MAX);
+  for (const { id } of rows) room(id, { action: "sessions-revoked", by: authorOf(user), sessionIds });
 }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type User, timelineShares, timelines, users } from "../../db/schema";
+import { type User, shareLinkRemovals, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
 import { type Access, TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
@@ -29,12 +29,67 @@ async function requirePremiumOwner(db: Db, user: User, timelineId: number) {
   return found;
 }
 
-/** One link per timeline; asking again returns the same code with the chosen role. */
-export async function createShareLink(db: Db, user: User, timelineId: number, role: "viewer" | "collaborator") {
+export type ShareLink = { shareCode: string | null; role: "viewer" | "collaborator"; off: boolean };
+
+/** The owner's view of the link: its code (none until created, or after 'Turn off link') and level. */
+export async function getShareLink(db: Db, user: User, timelineId: number): Promise<ShareLink> {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner");
+  return { shareCode: timeline.shareCode, role: timeline.shareRole, off: timeline.shareLinkOff };
+}
+
+/**
+ * One link per timeline; asking again returns the same code with the chosen level. A new level applies
+ * at once to the writers who joined through the link (their rows follow it; the room closes the
+ * sockets of those who lost edit rights).
+ */
+export async function createShareLink({ db, room }: Deps, user: User, timelineId: number, role: "viewer" | "collaborator") {
   const { timeline } = await requirePremiumOwner(db, user, timelineId);
   const shareCode = timeline.shareCode ?? randomToken(12);
-  await db.update(timelines).set({ shareCode, shareRole: role }).where(eq(timelines.id, timelineId));
+  const [, changed] = await db.batch([
+    db.update(timelines).set({ shareCode, shareRole: role, shareLinkOff: false }).where(eq(timelines.id, timelineId)),
+    db
+      .update(timelineShares)
+      .set({ accessLevel: role })
+      .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.viaLink, true), ne(timelineShares.accessLevel, role)))
+      .returning({ userId: timelineShares.sharedWithUserId }),
+  ]);
+  if (timeline.shareCode && timeline.shareRole !== role) {
+    room(timelineId, { action: "link-role", by: authorOf(user), role, userIds: changed.map((r) => r.userId) });
+  }
   return { shareCode, role };
+}
+
+/**
+ * 'Reset link': a new code; the old one opens nothing anywhere. Writers who joined through the old link
+ * lose that access (writers the owner shared with by email keep theirs), and their sockets close.
+ */
+export async function resetShareLink({ db, room }: Deps, user: User, timelineId: number) {
+  const { timeline } = await requirePremiumOwner(db, user, timelineId);
+  const shareCode = randomToken(12);
+  const userIds = await endLinkAccess(db, timelineId, { shareCode, shareLinkOff: false });
+  room(timelineId, { action: "link-reset", by: authorOf(user), userIds });
+  return { shareCode, role: timeline.shareRole };
+}
+
+/** 'Turn off link': no code at all until the owner creates a link again. Owners may always do this, premium or not. */
+export async function turnOffShareLink({ db, room }: Deps, user: User, timelineId: number): Promise<ShareLink> {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner");
+  const userIds = await endLinkAccess(db, timelineId, { shareCode: null, shareLinkOff: true });
+  room(timelineId, { action: "link-off", by: authorOf(user), userIds });
+  return { shareCode: null, role: timeline.shareRole, off: true };
+}
+
+/** One batch: the new code (or none), the link's rows gone, and removals of the dead code forgotten. */
+async function endLinkAccess(db: Db, timelineId: number, link: { shareCode: string | null; shareLinkOff: boolean }) {
+  const [, ended] = await db.batch([
+    db.update(timelines).set(link).where(eq(timelines.id, timelineId)),
+    db
+      .delete(timelineShares)
+      .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.viaLink, true)))
+      .returning({ userId: timelineShares.sharedWithUserId }),
+    db.delete(shareLinkRemovals).where(eq(shareLinkRemovals.timelineId, timelineId)),
+  ]);
+  return ended.map((r) => r.userId);
 }
 
 /**
@@ -53,7 +108,7 @@ export async function openSharedTimeline(
   if (access === "viewer" || access === "collaborator") {
     const written = await db
       .insert(timelineShares)
-      .values({ timelineId: timeline.id, sharedByUserId: timeline.userId, sharedWithUserId: user.id, accessLevel: access })
+      .values({ timelineId: timeline.id, sharedByUserId: timeline.userId, sharedWithUserId: user.id, accessLevel: access, viaLink: true })
       .onConflictDoUpdate({
         target: [timelineShares.timelineId, timelineShares.sharedWithUserId],
         set: { accessLevel: access },
@@ -88,7 +143,8 @@ export async function shareWithUser(
     .values({ timelineId, sharedByUserId: user.id, sharedWithUserId: recipient.id, accessLevel: input.accessLevel })
     .onConflictDoUpdate({
       target: [timelineShares.timelineId, timelineShares.sharedWithUserId],
-      set: { accessLevel: input.accessLevel },
+      // Shared by name now: the row no longer follows the link.
+      set: { accessLevel: input.accessLevel, viaLink: false },
     })
     .returning()
     .get();
@@ -133,15 +189,30 @@ export async function listShares(db: Db, user: User, timelineId: number): Promis
   }));
 }
 
-/** Owners may always revoke, premium or not. */
+/**
+ * Owners may always revoke, premium or not. The removal is remembered against the current link's code,
+ * so opening that same link never brings the writer back (a reset link's new code can).
+ */
 export async function removeShare({ db, room }: Deps, user: User, timelineId: number, sharedWithUserId: number) {
-  await requireTimelineAccess(db, user, timelineId, "owner");
-  const removed = await db
-    .delete(timelineShares)
-    .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, sharedWithUserId)))
-    .returning({ id: timelineShares.id })
-    .get();
-  if (!removed) throw notFound("Share not found");
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner");
+  const theShare = and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, sharedWithUserId));
+  const removal = db.delete(timelineShares).where(theShare).returning({ id: timelineShares.id });
+  const removed = timeline.shareCode
+    ? (
+        await db.batch([
+          // Remembered only when there was a share to remove.
+          db
+            .insert(shareLinkRemovals)
+            .select(
+              sql`SELECT timeline_id, shared_with_user_id, ${timeline.shareCode}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                FROM ${timelineShares} WHERE ${theShare}`,
+            )
+            .onConflictDoNothing(),
+          removal,
+        ])
+      )[1]
+    : await removal;
+  if (!removed[0]) throw notFound("Share not found");
   // Access ends at once: the room closes that user's open connections.
   room(timelineId, { action: "access-revoked", by: authorOf(user), userId: sharedWithUserId });
   return { success: true };

@@ -5,8 +5,8 @@ import { app } from "~/lib/session.server";
 import type { Route } from "./+types/logout";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, auth } = app(context);
-  if (auth.token) await logout(db, auth.token);
+  const { db, room, auth } = app(context);
+  if (auth.token) await logout({ db, room }, auth.token);
   return redirect("/auth/login", { headers: { "Set-Cookie": clearSessionCookie(request) } });
 }
 

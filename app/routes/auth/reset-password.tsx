@@ -31,11 +31,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!token) return data({ formError: messages.missingToken, status: 400 }, 400);
   const form = await parseForm(request, ResetPasswordFormSchema);
   if (!form.ok) return form.response;
-  const { db, env } = app(context);
+  const { db, env, room } = app(context);
   try {
     // The page follows SPEC.md's flow (success screen → 'Go to Login'), so it does not sign in;
     // the API call (for API clients) does.
-    await auth.resetPassword({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, { signIn: false });
+    await auth.resetPassword({ db, room, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, {
+      signIn: false,
+    });
     return { done: true as const };
   } catch (error) {
     return formError(error);

@@ -1,0 +1,37 @@
+import { and, isNotNull, isNull, lte, or } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { loginAttempts, sessions, users, verificationTokens } from "../../db/schema";
+import { DAY } from "../lib/time";
+import { absoluteCutoff } from "./sessions";
+
+/** Login attempt counters untouched for this long (and not locking anything) are dropped. */
+export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
+
+/**
+ * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
+ * reset tokens past their hour, verification tokens past their day, and stale login-attempt counters.
+ * Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
+ */
+export async function purgeExpired(db: Db, now = Date.now()) {
+  const nowIso = new Date(now).toISOString();
+  const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
+  const [s, r, v, a] = await db.batch([
+    db
+      .delete(sessions)
+      .where(or(lte(sessions.expiresAt, nowIso), lte(sessions.createdAt, absoluteCutoff(now))))
+      .returning({ id: sessions.id }),
+    db
+      .update(users)
+      .set({ resetPasswordToken: null, resetPasswordExpires: null })
+      .where(and(isNotNull(users.resetPasswordExpires), lte(users.resetPasswordExpires, nowIso)))
+      .returning({ id: users.id }),
+    db.delete(verificationTokens).where(lte(verificationTokens.expiresAt, nowIso)).returning({ id: verificationTokens.id }),
+    db
+      .delete(loginAttempts)
+      .where(
+        and(lte(loginAttempts.windowStart, staleAttempts), or(isNull(loginAttempts.lockedUntil), lte(loginAttempts.lockedUntil, nowIso))),
+      )
+      .returning({ key: loginAttempts.key }),
+  ]);
+  return { sessions: s.length, resetTokens: r.length, verificationTokens: v.length, loginAttempts: a.length };
+}
