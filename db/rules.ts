@@ -52,7 +52,8 @@ export const oauthErrors = {
   profile: "We could not read your profile from the sign-in provider. Please try again.",
   no_email: "Your account at the sign-in provider has no email address we can use.",
   unverified_email:
-    "An account with this email already exists, and the sign-in provider has not verified this email. Sign in with your password instead.",
+    "An account with this email already exists, and the sign-in provider has not verified this email. Sign in with your password, then connect it from your account page.",
+  linked_elsewhere: "That account at the sign-in provider is already connected to another StoryWeave account.",
   not_configured: "This sign-in method is not available.",
   failed: "Sign-in failed. Please try again.",
 } as const;

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { oauthErrors } from "../../db/rules";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
-import { configuredProviders } from "../../worker/services/oauth";
+import { configuredProviders, signInMethods } from "../../worker/services/oauth";
+import { createDb } from "../../db/client";
 import { ORIGIN, TEST_ADMIN, call, markVerified, registerUser, uniqueEmail } from "./helpers";
 
 type Provider = "github" | "google";
@@ -319,5 +320,67 @@ describe("OAuth sign-in: refused callbacks", () => {
 
   it("every refusal has a message for the login page", () => {
     for (const message of Object.values(oauthErrors)) expect(message.length).toBeGreaterThan(10);
+  });
+});
+
+describe("OAuth: connecting a provider from the account page", () => {
+  async function connect(provider: Provider, token: string, profile: Profile) {
+    const session = `sw_session=${token}`;
+    const startRes = await get(`/api/auth/oauth/${provider}?intent=link`, { cookies: [session] });
+    expect(startRes.status).toBe(302);
+    const pending = cookieValue(startRes.setCookies, "sw_oauth")!;
+    const back = await approve(new URL(startRes.location!), profile);
+    const res = await get(back.pathname + back.search, { cookies: [pending, session] });
+    const flash = decodeURIComponent(cookieValue(res.setCookies, "sw_flash")?.slice("sw_flash=".length) ?? "null");
+    return { ...res, toast: JSON.parse(flash) };
+  }
+
+  it("a signed-in writer connects GitHub (whatever its email) and can then sign in with it; the account page lists it", async () => {
+    const writer = await registerUser();
+    const id = uniqueId();
+    const res = await connect("github", writer.token, { id, email: uniqueEmail("other"), emailVerified: false });
+    expect(res.location).toBe("/account");
+    expect(res.toast).toEqual({ title: "Account connected", description: "You can now sign in with GitHub." });
+    expect(cookieValue(res.setCookies, "sw_session")).toBeNull(); // same session, no new sign-in
+    expect(await linksOf(writer.user.id)).toEqual([{ provider: "github", provider_id: id }]);
+
+    const again = await signIn("github", { id, email: uniqueEmail("other"), emailVerified: false });
+    expect((await me(again.session!)).id).toBe(writer.user.id);
+
+    const row = await env.DB.prepare("SELECT hashed_password FROM users WHERE id = ?")
+      .bind(writer.user.id)
+      .first<{ hashed_password: string }>();
+    const methods = await signInMethods(createDb(env.DB), env, { id: writer.user.id, hashedPassword: row!.hashed_password });
+    expect(methods).toEqual({
+      hasPassword: true,
+      providers: [
+        { id: "github", label: "GitHub", connected: true, configured: true },
+        { id: "google", label: "Google", connected: false, configured: true },
+      ],
+    });
+  });
+
+  it("a provider account connected to someone else is refused; connecting needs a signed-in session", async () => {
+    const id = uniqueId();
+    const first = await signIn("github", { id, email: uniqueEmail("first"), emailVerified: true });
+    const firstUser = await me(first.session!);
+    const writer = await registerUser();
+    const res = await connect("github", writer.token, { id, email: uniqueEmail(), emailVerified: true });
+    expect(res.location).toBe("/account");
+    expect(res.toast).toMatchObject({ title: "Could not connect", description: oauthErrors.linked_elsewhere, variant: "destructive" });
+    expect(await linksOf(writer.user.id)).toEqual([]);
+    expect(await linksOf(firstUser.id)).toHaveLength(1);
+
+    const anonymous = await get("/api/auth/oauth/github?intent=link");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json).toEqual({ error: "Not authenticated" });
+
+    // Signed out between start and callback: refused, nothing linked.
+    const session = `sw_session=${writer.token}`;
+    const startRes = await get("/api/auth/oauth/google?intent=link", { cookies: [session] });
+    const back = await approve(new URL(startRes.location!), { id: `g-${uniqueId()}`, email: uniqueEmail(), emailVerified: true });
+    const pending = cookieValue(startRes.setCookies, "sw_oauth")!;
+    expect((await get(back.pathname + back.search, { cookies: [pending] })).location).toBe(errorLocation("state"));
+    expect(await linksOf(writer.user.id)).toEqual([]);
   });
 });

@@ -193,6 +193,26 @@ export async function signInWithProfile(deps: AuthDeps, provider: OAuthProvider,
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
+/** A signed-in writer connects a provider account (any email): refused when it already belongs to someone else. */
+export async function linkToUser(db: AuthDeps["db"], user: Pick<User, "id">, provider: OAuthProvider, profile: OAuthProfile) {
+  const owner = await db
+    .select({ userId: oauthAccounts.userId })
+    .from(oauthAccounts)
+    .where(and(eq(oauthAccounts.provider, provider), eq(oauthAccounts.providerId, profile.providerId)))
+    .get();
+  if (owner) {
+    if (owner.userId !== user.id) throw new OAuthError("linked_elsewhere");
+    return;
+  }
+  try {
+    await db.insert(oauthAccounts).values({ userId: user.id, provider, providerId: profile.providerId });
+  } catch (error) {
+    // Another account connected it in the meantime: the unique index decides.
+    if (String(error).includes("UNIQUE")) throw new OAuthError("linked_elsewhere");
+    throw error;
+  }
+}
+
 async function finishSignIn(deps: AuthDeps, user: User, changes: Partial<User>): Promise<AuthResult> {
   const next = { ...user, ...changes };
   // Admin follows ADMIN_EMAILS at every sign-in, and only for a verified address (as the password login).
@@ -201,13 +221,19 @@ async function finishSignIn(deps: AuthDeps, user: User, changes: Partial<User>):
   return { token: await createSession(deps.db, user.id), user: toPublicUser(updated) };
 }
 
-/** The accounts linked to a user, for the account page. */
-export async function listLinkedProviders(db: AuthDeps["db"], userId: number) {
-  return db
-    .select({ provider: oauthAccounts.provider, createdAt: oauthAccounts.createdAt })
-    .from(oauthAccounts)
-    .where(eq(oauthAccounts.userId, userId))
-    .all();
+/** The account page: whether a password is set, and each provider (connected, configured). */
+export async function signInMethods(db: AuthDeps["db"], env: Env, user: Pick<User, "id" | "hashedPassword">) {
+  const linked = await db.select({ provider: oauthAccounts.provider }).from(oauthAccounts).where(eq(oauthAccounts.userId, user.id)).all();
+  const connected = new Set(linked.map((l) => l.provider));
+  return {
+    hasPassword: Boolean(user.hashedPassword),
+    providers: oauthProviders.map((id) => ({
+      id,
+      label: oauthProviderLabels[id],
+      connected: connected.has(id),
+      configured: Boolean(setupFor(env, id)),
+    })),
+  };
 }
 
 /** Only our own paths: "/x" but never "//host" or "/\host" (an open redirect). */
