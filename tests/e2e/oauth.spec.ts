@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { oauthErrors } from "../../db/rules";
-import { createUser, expect, expectNoSeriousA11yViolations, screenshot, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 /** The fake OAuth provider that scripts/e2e-server.mjs runs next to the app (port + 4); only GitHub is configured. */
 const OAUTH_API = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 4}`;
@@ -35,6 +35,12 @@ test.describe("OAuth sign-in", () => {
     expect(me.status()).toBe(200);
     expect(await me.json()).toMatchObject({ email, name: "Gita Hub", isEmailVerified: true });
     await screenshot(page, "oauth-signed-in");
+
+    // The account page tells how this writer signs in: GitHub, and no password yet.
+    await page.goto("/account");
+    await waitForHydration(page);
+    await expect(page.getByTestId("sign-in-github")).toContainText("Connected");
+    await expect(page.getByText("Not set: use “Forgot password” on the login page to choose one.")).toBeVisible();
   });
 
   test("the register page offers it too; an unverified provider email for an existing account is refused on the login page", async ({
@@ -52,5 +58,16 @@ test.describe("OAuth sign-in", () => {
     const me = await page.request.get("/api/auth/me");
     expect(me.status()).toBe(401);
     await expectNoSeriousA11yViolations(page);
+
+    // As the message says: sign in with the password, then connect GitHub from the account page.
+    await login(page, existing);
+    await page.goto("/account");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Connect GitHub" }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText("You can now sign in with GitHub.")).toBeVisible();
+    await expect(page.getByTestId("sign-in-github")).toContainText("Connected");
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "account-sign-in-methods");
   });
 });
