@@ -40,6 +40,8 @@ const base = (value: string | undefined, fallback: string) => (value?.trim() ? v
 async function getJson(url: string, accessToken: string, accept = "application/json"): Promise<unknown> {
   const res = await fetch(url, {
     headers: { Authorization: `Bearer ${accessToken}`, Accept: accept, "User-Agent": "StoryWeave" },
+    // A provider that hangs must not hold the sign-in (and the Worker) forever.
+    signal: AbortSignal.timeout(10_000),
   });
   if (!res.ok) throw new OAuthError("profile");
   return res.json();
