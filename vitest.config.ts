@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { fakeOAuthVars, startFakeOAuthServer } from "./tests/fakes/oauth-server.mjs";
 import { startFakeOpenAIServer } from "./tests/fakes/openai-server.mjs";
 import { startFakeStripeServer } from "./tests/fakes/stripe-server.mjs";
 
@@ -15,6 +16,8 @@ export default defineConfig(async () => {
   openai.server.unref();
   const stripe = await startFakeStripeServer(0);
   stripe.server.unref();
+  const oauth = await startFakeOAuthServer(0);
+  oauth.server.unref();
   return {
     plugins: [
       cloudflareTest({
@@ -27,6 +30,7 @@ export default defineConfig(async () => {
             OPENAI_BASE_URL: openai.url,
             AI_TIMEOUT_MS: "1500",
             STRIPE_API_BASE: stripe.url,
+            ...fakeOAuthVars(oauth.url),
           },
         },
       }),

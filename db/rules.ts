@@ -41,6 +41,24 @@ export const limits = {
 export const FREE_TIMELINE_LIMIT = 3;
 export const FREE_AI_USES = 3;
 
+// OAuth sign-in: the providers, their button labels and what the login page says when a sign-in fails.
+export const oauthProviders = ["github", "google"] as const;
+export type OAuthProvider = (typeof oauthProviders)[number];
+export const oauthProviderLabels: Record<OAuthProvider, string> = { github: "GitHub", google: "Google" };
+export const oauthErrors = {
+  state: "Sign-in could not be completed (the request expired or did not come from this browser). Please try again.",
+  denied: "Sign-in was cancelled.",
+  exchange: "The sign-in provider did not accept the request. Please try again.",
+  profile: "We could not read your profile from the sign-in provider. Please try again.",
+  no_email: "Your account at the sign-in provider has no email address we can use.",
+  unverified_email:
+    "An account with this email already exists, and the sign-in provider has not verified this email. Sign in with your password, then connect it from your account page.",
+  linked_elsewhere: "That account at the sign-in provider is already connected to another StoryWeave account.",
+  not_configured: "This sign-in method is not available.",
+  failed: "Sign-in failed. Please try again.",
+} as const;
+export type OAuthErrorCode = keyof typeof oauthErrors;
+
 /**
  * SPEC.md §4, applying a plot suggestion: the text is split into non-empty lines; the first line,
  * without leading # signs, bold markers and quotes, is the title (47 characters plus an ellipsis

@@ -3,6 +3,7 @@
 import { rmSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { startFakeMailServer } from "../tests/fakes/mail-server.mjs";
+import { fakeOAuthVars, startFakeOAuthServer } from "../tests/fakes/oauth-server.mjs";
 import { startFakeOpenAIServer } from "../tests/fakes/openai-server.mjs";
 import { startFakeStripeServer } from "../tests/fakes/stripe-server.mjs";
 import { offlineEnv, run } from "./lib.mjs";
@@ -12,6 +13,8 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
 const MAIL_PORT = E2E_PORT + 1;
 export const OPENAI_PORT = E2E_PORT + 2;
 export const STRIPE_PORT = E2E_PORT + 3;
+// The fake OAuth provider; only GitHub is configured, so the Google button must stay hidden.
+export const OAUTH_PORT = E2E_PORT + 4;
 const vars = {
   APP_SECRET: "e2e-secret-0123456789abcdef0123456789",
   ADMIN_EMAILS: "admin@storyweave.local",
@@ -20,6 +23,7 @@ const vars = {
   MAIL_API_KEY: "fake-mail-key",
   OPENAI_BASE_URL: `http://127.0.0.1:${OPENAI_PORT}/v1`,
   STRIPE_API_BASE: `http://127.0.0.1:${STRIPE_PORT}`,
+  ...fakeOAuthVars(`http://127.0.0.1:${OAUTH_PORT}`, ["github"]),
   ...(process.env.E2E_EXTRA_VARS ? JSON.parse(process.env.E2E_EXTRA_VARS) : {}),
 };
 // The default port uses build/ and .wrangler/e2e-state; any other port gets its own, so two suites
@@ -37,6 +41,7 @@ const env = {
 await startFakeMailServer(MAIL_PORT);
 await startFakeOpenAIServer(OPENAI_PORT);
 await startFakeStripeServer(STRIPE_PORT);
+await startFakeOAuthServer(OAUTH_PORT);
 rmSync(STATE_DIR, { recursive: true, force: true });
 run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {

@@ -19,6 +19,18 @@ export interface Env {
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  /** OAuth sign-in: a provider's button shows only when its client id and secret (secrets) are both set. */
+  GITHUB_CLIENT_ID?: string;
+  GITHUB_CLIENT_SECRET?: string;
+  /** Where GitHub's authorize/token endpoints and its API live (default https://github.com, https://api.github.com). */
+  GITHUB_OAUTH_BASE?: string;
+  GITHUB_API_BASE?: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  /** Google's endpoints (defaults: the real ones); tests point them at a fake provider. */
+  GOOGLE_AUTH_URL?: string;
+  GOOGLE_TOKEN_URL?: string;
+  GOOGLE_USERINFO_URL?: string;
   /** "1" adds a Server-Timing header with the D1 statements of each request (`npm run bench`). */
   SERVER_TIMING?: string;
 }

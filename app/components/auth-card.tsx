@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 
 export function AuthCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
@@ -18,5 +19,24 @@ export function FormAlert({ children }: { children: ReactNode }) {
     <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
       {children}
     </p>
+  );
+}
+
+/** 'Continue with GitHub' / 'Continue with Google': plain links (a full navigation to the provider and back). */
+export function OAuthButtons({ providers }: { providers: { id: string; label: string }[] }) {
+  if (providers.length === 0) return null;
+  return (
+    <div className="mt-6 space-y-3">
+      <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-stone-600">
+        <span className="h-px flex-1 bg-stone-200" />
+        or
+        <span className="h-px flex-1 bg-stone-200" />
+      </div>
+      {providers.map((provider) => (
+        <Button key={provider.id} asChild variant="outline" className="w-full">
+          <a href={`/api/auth/oauth/${provider.id}`}>Continue with {provider.label}</a>
+        </Button>
+      ))}
+    </div>
   );
 }

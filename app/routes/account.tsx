@@ -2,6 +2,7 @@ import { BadgeCheck, CalendarDays, Crown, Mail, MailWarning, ShieldCheck, User }
 import { useState } from "react";
 import { Link, redirect } from "react-router";
 import { AdminUsers } from "~/components/admin-users";
+import { SignInMethodsCard } from "~/components/sign-in-methods";
 import { Page, PageHeading } from "~/components/page";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -14,6 +15,7 @@ import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import { HttpError } from "../../worker/lib/errors";
 import { confirmUpgrade } from "../../worker/services/billing";
+import { signInMethods } from "../../worker/services/oauth";
 import { isPremium } from "../../worker/services/plans";
 import { toPublicUser } from "../../worker/services/users";
 import type { Route } from "./+types/account";
@@ -36,13 +38,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
     throw redirect("/account", { headers: { "Set-Cookie": flashCookie(request, toast) } });
   }
-  return { user: toPublicUser(user), premium: isPremium(user), isAdmin: user.role === "admin" };
+  return {
+    user: toPublicUser(user),
+    premium: isPremium(user),
+    isAdmin: user.role === "admin",
+    signInMethods: await signInMethods(db, env, user),
+  };
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" });
 
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { user, premium, isAdmin } = loaderData;
+  const { user, premium, isAdmin, signInMethods } = loaderData;
   const [confirming, setConfirming] = useState(false);
   const downgrade = useMutation(() => unwrap(client.api.subscription.downgrade.$post()), {
     success: { title: "Plan changed", description: "You're now on the Free plan." },
@@ -145,6 +152,8 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           </CardContent>
         </Card>
       </div>
+
+      <SignInMethodsCard methods={signInMethods} />
 
       {isAdmin ? (
         <>

@@ -13,6 +13,7 @@ import { aiApi } from "./ai";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
+import { oauthApi } from "./oauth";
 import { eventsApi, timelinesApi } from "./timelines";
 import type { ApiEnv } from "./context";
 
@@ -35,6 +36,7 @@ export const api = new Hono<ApiEnv>()
     c.set("token", auth.token);
     await next();
   })
+  .route("/auth/oauth", oauthApi)
   .route("/auth", authApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)

@@ -57,9 +57,10 @@ export async function login(deps: AuthDeps, input: Login, clientKey: string): Pr
   await assertNotThrottled(db, keys);
 
   const user = await findUserByEmail(db, input.email);
-  // Verify against a dummy hash when the user is unknown so both paths take the same time.
-  const verified = await verifyPassword(input.password, user?.hashedPassword ?? DUMMY_HASH, deps.secret);
-  const ok = Boolean(user) && verified;
+  // Verify against a dummy hash when the user is unknown, or has no password (OAuth-only: an empty
+  // hash), so every path takes the same time and no password ever matches an empty hash.
+  const verified = await verifyPassword(input.password, user?.hashedPassword || DUMMY_HASH, deps.secret);
+  const ok = Boolean(user?.hashedPassword) && verified;
   if (!user || !ok) {
     await recordLoginFailure(db, keys);
     throw new HttpError(401, INVALID_CREDENTIALS);

@@ -1,11 +1,13 @@
 import { useEffect } from "react";
-import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { type OAuthErrorCode, oauthErrors } from "../../../db/rules";
 import { LoginSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
+import { configuredProviders } from "../../../worker/services/oauth";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert } from "~/components/auth-card";
+import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
@@ -14,6 +16,13 @@ import { showToast } from "~/lib/toast";
 import type { Route } from "./+types/login";
 
 export const meta = () => [{ title: "Login · StoryWeave" }];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  // A failed OAuth sign-in comes back here with the reason's code (worker/api/oauth.ts).
+  const code = new URL(request.url).searchParams.get("oauthError");
+  const oauthError = code && Object.hasOwn(oauthErrors, code) ? oauthErrors[code as OAuthErrorCode] : null;
+  return { providers: configuredProviders(app(context).env), oauthError };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await parseForm(request, LoginSchema);
@@ -31,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login() {
+  const loaderData = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   useEffect(() => {
@@ -46,7 +56,11 @@ export default function Login() {
   return (
     <AuthCard title="Login" description="Welcome back to StoryWeave. Sign in to continue your stories.">
       <Form method="post" noValidate className="space-y-4">
-        {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
+        {result?.formError ? (
+          <FormAlert>{result.formError}</FormAlert>
+        ) : loaderData.oauthError ? (
+          <FormAlert>{loaderData.oauthError}</FormAlert>
+        ) : null}
         <Field id="email" name="email" type="email" label="Email" autoComplete="email" required error={result?.fieldErrors?.email} />
         <Field
           id="password"
@@ -71,6 +85,7 @@ export default function Login() {
           </Link>
         </p>
       </Form>
+      <OAuthButtons providers={loaderData.providers} />
     </AuthCard>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect } from "react";
-import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { RegisterSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { createMailer } from "../../../worker/lib/mailer";
 import * as auth from "../../../worker/services/auth";
+import { configuredProviders } from "../../../worker/services/oauth";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert } from "~/components/auth-card";
+import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
@@ -14,6 +15,10 @@ import { showToast } from "~/lib/toast";
 import type { Route } from "./+types/register";
 
 export const meta = () => [{ title: "Register · StoryWeave" }];
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { providers: configuredProviders(app(context).env) };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await parseForm(request, RegisterSchema);
@@ -35,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Register() {
+  const loaderData = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   useEffect(() => {
@@ -68,6 +74,7 @@ export default function Register() {
           </Link>
         </p>
       </Form>
+      <OAuthButtons providers={loaderData.providers} />
     </AuthCard>
   );
 }
