@@ -8,6 +8,8 @@ export const CloseCodes = {
   unauthenticated: 4401,
   accessRemoved: 4403,
   timelineDeleted: 4404,
+  /** Sustained flooding (well over MAX_MESSAGES_PER_SECOND for seconds on end). */
+  flooding: 4429,
 } as const;
 
 /** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */
