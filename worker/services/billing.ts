@@ -163,6 +163,8 @@ function checkoutGrantWrites(db: Db, userId: number, sessionId: string, customer
 /** POST /api/subscription/upgrade {session_id}: verified with Stripe, its owner and its payment state. */
 export async function confirmUpgrade(db: Db, env: Env, user: User, sessionId: string): Promise<PublicUser> {
   const { stripe } = await stripeClient(db, env);
+  // Stripe ids are plain ASCII words: anything else cannot be one (and must not reach the SDK's URL).
+  if (!/^[\w-]{1,255}$/.test(sessionId)) throw badRequest("Unknown checkout session");
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["subscription"] });
