@@ -12,7 +12,7 @@ let ipCounter = 0;
 const freshIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
 /** A raw request to the Worker at any URL (https too), optionally with another env. */
-async function fetchWorker(url: string, init: RequestInit = {}, workerEnv: Record<string, unknown> = env) {
+async function fetchWorker(url: string, init: RequestInit = {}, workerEnv: object = env) {
   const ctx = createExecutionContext();
   const res = await worker.fetch(new Request(url, init) as Request<unknown, IncomingRequestCfProperties>, workerEnv as typeof env, ctx);
   await waitOnExecutionContext(ctx);
@@ -23,7 +23,7 @@ async function socket(path: string, token: string, headers: Record<string, strin
   const res = await fetchWorker(`http://storyweave.test${path}`, {
     headers: { Upgrade: "websocket", Authorization: `Bearer ${token}`, ...headers },
   });
-  if (res.status !== 101) return { status: res.status, body: await res.text() } as const;
+  if (res.status !== 101) return { open: false, status: res.status, body: await res.text() } as const;
   const ws = res.webSocket!;
   const messages: Msg[] = [];
   const closed: { code?: number } = {};
@@ -41,7 +41,7 @@ async function socket(path: string, token: string, headers: Record<string, strin
     }
     throw new Error(`timed out waiting for ${label}; got ${JSON.stringify(messages)}`);
   };
-  return { status: 101, ws, messages, closed, waitFor } as const;
+  return { open: true, status: 101, ws, messages, closed, waitFor } as const;
 }
 
 describe("login lockout is counted before the password is checked", () => {
@@ -262,18 +262,18 @@ describe("room upgrades", () => {
     }
     const ok = await socket(`/ws/${timelineId}`, owner.token);
     expect(ok.status).toBe(101);
-    if (ok.status === 101) ok.ws.close();
+    if (ok.open) ok.ws.close();
   });
 
   it("Origin must be this site when present; bearer clients without Origin are allowed", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const evil = await socket(`/ws/${timelineId}`, owner.token, { Origin: "https://evil.example" });
-    expect(evil).toEqual({ status: 403, body: JSON.stringify({ error: "Cross-site WebSocket refused" }) });
+    expect(evil).toEqual({ open: false, status: 403, body: JSON.stringify({ error: "Cross-site WebSocket refused" }) });
     const same = await socket(`/ws/${timelineId}`, owner.token, { Origin: "http://storyweave.test" });
     expect(same.status).toBe(101);
     const none = await socket(`/ws/${timelineId}`, owner.token);
     expect(none.status).toBe(101);
-    for (const s of [same, none]) if (s.status === 101) s.ws.close();
+    for (const s of [same, none]) if (s.open) s.ws.close();
   });
 
   it("client x-partykit-*/x-storyweave-* headers and connection ids grant nothing", async () => {
@@ -289,7 +289,7 @@ describe("room upgrades", () => {
       "X-StoryWeave-User-Id": String(owner.user.id),
       "X-StoryWeave-Access": "owner",
     });
-    if (victim.status !== 101 || forger.status !== 101) throw new Error("sockets did not open");
+    if (!victim.open || !forger.open) throw new Error("sockets did not open");
     const presence = await victim.waitFor((m) => m.type === "presence" && m.presence.users.length === 2, "presence");
     expect(presence.presence.users).toEqual([
       expect.objectContaining({ userId: owner.user.id, isOwner: true }),
@@ -317,7 +317,7 @@ describe("room upgrades", () => {
     await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
     const calm = await socket(`/ws/${timelineId}`, owner.token);
     const flood = await socket(`/ws/${timelineId}`, collab.token);
-    if (calm.status !== 101 || flood.status !== 101) throw new Error("sockets did not open");
+    if (!calm.open || !flood.open) throw new Error("sockets did not open");
     await calm.waitFor((m) => m.type === "presence" && m.presence.users.length === 2, "presence");
     for (let i = 0; i < 100; i++)
       flood.ws.send(JSON.stringify({ type: "change", eventId: 1, change: { type: "content", value: `v${i}` } }));

@@ -104,7 +104,11 @@ async function send(method: string, path: string, role: Role, body?: string | Ui
   const headers = new Headers(role.headers);
   if (type) headers.set("Content-Type", type);
   const ctx = createExecutionContext();
-  const request = new Request(ORIGIN + path, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body });
+  const request = new Request(ORIGIN + path, {
+    method,
+    headers,
+    body: method === "GET" || method === "HEAD" ? undefined : (body as BodyInit | undefined),
+  });
   const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
   await waitOnExecutionContext(ctx);
   return { status: res.status, request: `${role.label} ${method} ${path}`, body: (await res.text()).slice(0, 2000) };
