@@ -26,6 +26,9 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             APP_SECRET: "test-secret-not-for-production-0123456789",
+            ENVIRONMENT: "development",
+            // Lower than the loose default (100) so the per-address lockout test stays quick.
+            LOGIN_MAX_FAILURES_PER_CLIENT: "20",
             ADMIN_EMAILS: "admin@example.test",
             OPENAI_BASE_URL: openai.url,
             AI_TIMEOUT_MS: "1500",

@@ -90,6 +90,13 @@ export const loginAttempts = sqliteTable("login_attempts", {
   lockedUntil: text("locked_until"),
 });
 
+/** Fixed-window request counters for rate limits (worker/services/rate-limits.ts): "<rule>:<subject>". */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull().default(0),
+  windowStart: text("window_start").notNull(),
+});
+
 export const subscriptionHistory = sqliteTable(
   "subscription_history",
   {

@@ -10,6 +10,8 @@ export const CloseCodes = {
   timelineDeleted: 4404,
   /** The user's access changed (the link's level, or the link was reset): reconnect to get the new one. */
   accessChanged: 4409,
+  /** Sustained flooding (well over MAX_MESSAGES_PER_SECOND for seconds on end). */
+  flooding: 4429,
 } as const;
 
 /** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */

@@ -16,6 +16,9 @@ import {
   type ServerMessage,
 } from "./protocol";
 
+/** The span over which a sustained flood is measured (see `flooding`). */
+const FLOOD_WINDOW_MS = 3000;
+
 /**
  * Kept in the WebSocket attachment, so it survives hibernation. `sessionId` (the stored SHA-256 of the
  * session token, never the token) and its expiry let the room end the socket when the session ends;
@@ -113,7 +116,12 @@ export class TimelineRoom extends Server {
     if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) {
       return this.reply(connection, "Message too large or not text");
     }
-    if (this.flooding(connection.id)) return this.reply(connection, "Too many messages; slow down");
+    const flood = this.flooding(connection.id);
+    if (flood === "close") {
+      connection.close(CloseCodes.flooding, "Too many messages");
+      return;
+    }
+    if (flood === "drop") return this.reply(connection, "Too many messages; slow down");
 
     let json: unknown;
     try {
@@ -297,11 +305,18 @@ export class TimelineRoom extends Server {
     this.send(connection, { type: "error", error });
   }
 
-  private flooding(id: string) {
+  /**
+   * Over MAX_MESSAGES_PER_SECOND in the last second: the message is dropped (a burst costs only that).
+   * Over that rate on average for FLOOD_WINDOW_MS: the connection is closed, so a flooding client
+   * stops costing the room; partysocket reconnects it after its backoff.
+   */
+  private flooding(id: string): "ok" | "drop" | "close" {
     const now = Date.now();
-    const recent = (this.rates.get(id) ?? []).filter((t) => now - t < 1000);
+    const recent = (this.rates.get(id) ?? []).filter((t) => now - t < FLOOD_WINDOW_MS);
     recent.push(now);
     this.rates.set(id, recent);
-    return recent.length > MAX_MESSAGES_PER_SECOND;
+    if (recent.length > (MAX_MESSAGES_PER_SECOND * FLOOD_WINDOW_MS) / 1000) return "close";
+    const lastSecond = recent.filter((t) => now - t < 1000).length;
+    return lastSecond > MAX_MESSAGES_PER_SECOND ? "drop" : "ok";
   }
 }

@@ -31,6 +31,20 @@ export interface Env {
   GOOGLE_AUTH_URL?: string;
   GOOGLE_TOKEN_URL?: string;
   GOOGLE_USERINFO_URL?: string;
+  /** "development" only where `MAILER=log` may print mail (tokens) to the log: set by .dev.vars and the test configs. */
+  ENVIRONMENT?: string;
+  /** Login lockout and rate limits (worker/services/rate-limits.ts): numbers as strings, from wrangler.toml [vars]. */
+  LOGIN_MAX_FAILURES_PER_EMAIL?: string;
+  LOGIN_MAX_FAILURES_PER_CLIENT?: string;
+  LOGIN_LOCK_MINUTES?: string;
+  RATE_REGISTER_PER_CLIENT_PER_HOUR?: string;
+  RATE_RESET_MAILS_PER_EMAIL_PER_HOUR?: string;
+  RATE_RESET_PER_CLIENT_PER_HOUR?: string;
+  RATE_VERIFY_MAILS_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_VERIFY_PER_CLIENT_PER_HOUR?: string;
+  RATE_AI_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_AI_PER_CLIENT_PER_HOUR?: string;
+  RATE_AI_TEST_PER_ACCOUNT_PER_HOUR?: string;
   /** "1" adds a Server-Timing header with the D1 statements of each request (`npm run bench`). */
   SERVER_TIMING?: string;
 }

@@ -5,6 +5,7 @@ import { api } from "./api";
 import type { Env } from "./env";
 import { meterD1, serverTiming } from "./lib/d1-meter";
 import { UNEXPECTED } from "./lib/errors";
+import { mailerConfigProblem } from "./lib/mailer";
 import { isCrossSiteMutation } from "./lib/request-auth";
 import { createRoomNotifier } from "./lib/room";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
@@ -30,7 +31,7 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, nonce: s
   const db = createDb(env.DB);
   const auth = await authenticate(request, db, (p) => ctx.waitUntil(p));
   const context = new RouterContextProvider();
-  context.set(appContext, { env, ctx, db, nonce, auth, room: createRoomNotifier(env, ctx, request) });
+  context.set(appContext, { env, ctx, db, nonce, auth, room: createRoomNotifier(env, ctx, request, auth.session?.user.id) });
   return requestHandler(request, context);
 }
 
@@ -39,7 +40,12 @@ export default {
     const nonce = createNonce();
     if (!env.APP_SECRET) {
       console.error("APP_SECRET is not set: run `npm run dev` (creates .dev.vars) or `wrangler secret put APP_SECRET`.");
-      return withSecurityHeaders(plainError(500, "Server is not configured"), nonce, dev);
+      return withSecurityHeaders(plainError(500, "Server is not configured"), request, nonce, dev);
+    }
+    const mailProblem = mailerConfigProblem(env, dev);
+    if (mailProblem) {
+      console.error(`Refusing to start: ${mailProblem}`);
+      return withSecurityHeaders(plainError(500, "Server is not configured"), request, nonce, dev);
     }
     try {
       if (env.SERVER_TIMING === "1") {
@@ -50,12 +56,12 @@ export default {
         if (response.status === 101) return response;
         const timed = new Response(response.body, response);
         timed.headers.set("Server-Timing", serverTiming(meter, startedAt));
-        return withSecurityHeaders(timed, nonce, dev);
+        return withSecurityHeaders(timed, request, nonce, dev);
       }
-      return withSecurityHeaders(await route(request, env, ctx, nonce), nonce, dev);
+      return withSecurityHeaders(await route(request, env, ctx, nonce), request, nonce, dev);
     } catch (error) {
       console.error("[worker] unhandled error:", error);
-      return withSecurityHeaders(plainError(500, UNEXPECTED), nonce, dev);
+      return withSecurityHeaders(plainError(500, UNEXPECTED), request, nonce, dev);
     }
   },
   /** Cron trigger (wrangler.toml `[triggers]`): drops expired sessions, tokens and old login attempts. */

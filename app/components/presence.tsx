@@ -16,11 +16,9 @@ export function PresenceStack({ users, myUserId }: { users: PresenceUser[]; myUs
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <button
-          type="button"
-          aria-label={`Active collaborators (${users.length})`}
-          className="flex items-center rounded-full pr-1 hover:bg-stone-100"
-        >
+        {/* Named by its content (not aria-label), so the name keeps the visible initials' meaning (axe label-content-name-mismatch). */}
+        <button type="button" className="flex items-center rounded-full pr-1 hover:bg-stone-100">
+          <span className="sr-only">Active collaborators ({users.length})</span>
           <span className="flex -space-x-2">
             {shown.map((u) => (
               <UserAvatar
@@ -30,7 +28,11 @@ export function PresenceStack({ users, myUserId }: { users: PresenceUser[]; myUs
               />
             ))}
           </span>
-          {extra > 0 ? <span className="ml-1 text-xs font-semibold text-stone-700">+{extra}</span> : null}
+          {extra > 0 ? (
+            <span aria-hidden="true" className="ml-1 text-xs font-semibold text-stone-700">
+              +{extra}
+            </span>
+          ) : null}
         </button>
       </Popover.Trigger>
       <Popover.Portal>

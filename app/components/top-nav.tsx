@@ -55,13 +55,12 @@ function UserPanel({ user }: { user: PublicUser }) {
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <button
-          type="button"
-          aria-label={`Account menu for ${user.name ?? user.email}`}
-          className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100"
-        >
+        {/* Named by its content, not aria-label: the name then always contains the visible text (WCAG 2.5.3,
+            axe label-content-name-mismatch). On narrow screens the name is read but not shown. */}
+        <button type="button" className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100">
           <UserAvatar user={user} />
-          <span className="hidden max-w-40 truncate text-sm font-medium md:inline">{user.name ?? user.email}</span>
+          <span className="sr-only">Account menu for </span>
+          <span className="sr-only text-sm font-medium md:not-sr-only md:max-w-40 md:truncate">{user.name ?? user.email}</span>
         </button>
       </Popover.Trigger>
       <Popover.Portal>

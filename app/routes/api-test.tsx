@@ -1,16 +1,25 @@
 import { FlaskConical } from "lucide-react";
 import { useState } from "react";
+import { useLoaderData } from "react-router";
 import { Page, PageHeading } from "~/components/page";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { useMutation } from "~/hooks/use-mutation";
 import { cut } from "~/lib/ai";
 import { client, unwrap } from "~/lib/client";
+import { requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
+import type { Route } from "./+types/api-test";
 
 export const meta = () => [{ title: "API Test · StoryWeave" }];
 
+/** The test spends the AI key uncounted, so only admins may run it (DESIGN.md §10 Deviation (AI test)). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { isAdmin: requireUser(context).role === "admin" };
+}
+
 export default function Screen() {
+  const { isAdmin } = useLoaderData<typeof loader>();
   const [result, setResult] = useState<unknown>(null);
   const test = useMutation((): Promise<{ success: boolean; error?: string }> => unwrap(client.api.test.openai.$get()), {
     success: (json) =>
@@ -30,10 +39,16 @@ export default function Screen() {
     <Page className="max-w-3xl">
       <PageHeading>API Test</PageHeading>
       <p className="mb-4 text-sm text-stone-600">Sends a tiny request to the configured AI server and shows the raw answer.</p>
-      <Button onClick={run} disabled={pending}>
-        <FlaskConical aria-hidden="true" className="h-4 w-4" />
-        {pending ? "Testing..." : "Test OpenAI API"}
-      </Button>
+      {isAdmin ? (
+        <Button onClick={run} disabled={pending}>
+          <FlaskConical aria-hidden="true" className="h-4 w-4" />
+          {pending ? "Testing..." : "Test OpenAI API"}
+        </Button>
+      ) : (
+        <p role="status" className="rounded-md border border-stone-200 bg-stone-50 p-4 text-sm text-stone-700">
+          Only admins can test the AI connection.
+        </p>
+      )}
       {result !== null ? (
         <Card className="mt-6">
           <CardContent className="pt-6">

@@ -104,7 +104,11 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   // Toasts are left out: while one slides over another (one visible at a time) or over the verify banner,
   // axe measures their text against what is beneath them mid-animation. Their colours are fixed classes
   // (ink and stone-700 on white, red-900 on red-50), well above 4.5:1.
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").analyze();
+  // label-content-name-mismatch is an experimental axe rule (off by default): on, so a control's name keeps its visible text.
+  const results = await new AxeBuilder({ page })
+    .exclude("[data-sonner-toaster]")
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }

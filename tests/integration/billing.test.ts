@@ -284,3 +284,63 @@ describe("webhook", () => {
     expect(await userRow(user.user.id)).toMatchObject({ subscription_tier: "free", stripe_subscription_id: null });
   });
 });
+
+describe("webhook failure, then Stripe's retry", () => {
+  it("a handler that fails answers 5xx and records nothing; the retry applies exactly once", async () => {
+    await call("POST", "/api/config/stripe-keys", {
+      token: await adminToken(),
+      body: { secretKey: SK, publishableKey: PK, webhookSecret: WHSEC },
+    });
+    // A paid checkout whose account does not exist here yet (a real condition: e.g. a restored database).
+    const payer = await registerUser();
+    const { sessionId } = await checkout(payer.token);
+    await pay(sessionId);
+    const state = await (await fetch(`${stripeBase()}/__state`)).json<any>();
+    const paid = state.sessions.find((s: any) => s.id === sessionId);
+    const next = await env.DB.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'users'").first<{ seq: number }>();
+    const futureId = next!.seq + 1;
+    const event = {
+      id: `evt_retry_${sessionId}`,
+      object: "event",
+      type: "checkout.session.completed",
+      data: { object: { ...paid, client_reference_id: String(futureId) } },
+    };
+
+    const failed = await postWebhook(event);
+    expect(failed.status).toBe(503);
+    expect(failed.json).toEqual({ error: "The webhook event could not be applied yet; it will be retried" });
+    const processed = () =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM processed_webhooks WHERE id = ?").bind(event.id).first<{ n: number }>();
+    expect((await processed())?.n).toBe(0);
+
+    // The account appears; Stripe retries the same event (twice, in parallel) and then once more.
+    const late = await registerUser();
+    expect(late.user.id).toBe(futureId);
+    const retries = await Promise.all([postWebhook(event), postWebhook(event)]);
+    expect(retries.map((r) => r.status)).toEqual([200, 200]);
+    expect(retries.map((r) => r.json.duplicate ?? false).sort()).toEqual([false, true]);
+    expect((await postWebhook(event)).json).toEqual({ received: true, duplicate: true });
+
+    expect((await processed())?.n).toBe(1);
+    expect((await userRow(futureId)).subscription_tier).toBe("premium");
+    const history = await env.DB.prepare("SELECT COUNT(*) AS n FROM subscription_history WHERE external_id = ?")
+      .bind(sessionId)
+      .first<{ n: number }>();
+    expect(history?.n).toBe(1);
+  });
+
+  it("confirming the same checkout twice in parallel grants once (user and history in one batch)", async () => {
+    const writer = await registerUser();
+    const { sessionId } = await checkout(writer.token);
+    await pay(sessionId);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call("POST", "/api/subscription/upgrade", { token: writer.token, body: { session_id: sessionId } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM subscription_history WHERE external_id = ?")
+      .bind(sessionId)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+    expect((await userRow(writer.user.id)).subscription_tier).toBe("premium");
+  });
+});

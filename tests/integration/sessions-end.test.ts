@@ -194,6 +194,9 @@ describe("scheduled purge", () => {
     )
       .bind(`email:stale-${tag}`, iso(-2 * DAY), `email:locked-${tag}`, iso(-2 * DAY), iso(DAY), `email:fresh-${tag}`, iso(-60_000))
       .run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, window_start) VALUES (?, 3, ?), (?, 1, ?)")
+      .bind(`register:stale-${tag}`, iso(-2 * DAY), `register:fresh-${tag}`, iso(-60_000))
+      .run();
     return { u, v, ids, tag };
   }
 
@@ -204,11 +207,13 @@ describe("scheduled purge", () => {
       .all<{ t: string | null }>();
     const tokens = await env.DB.prepare("SELECT token_hash AS h FROM verification_tokens WHERE token_hash LIKE ?").bind(`%-${s.tag}`).all();
     const attempts = await env.DB.prepare("SELECT key FROM login_attempts WHERE key LIKE ? ORDER BY key").bind(`%-${s.tag}`).all();
+    const limits = await env.DB.prepare("SELECT key FROM rate_limits WHERE key LIKE ? ORDER BY key").bind(`%-${s.tag}`).all();
     return {
       sessions: sessions.results.map((r) => r.id).sort(),
       resets: resets.results.map((r) => r.t),
       tokens: tokens.results.map((r: any) => r.h),
       attempts: attempts.results.map((r: any) => r.key),
+      limits: limits.results.map((r: any) => r.key),
     };
   }
 
@@ -221,6 +226,7 @@ describe("scheduled purge", () => {
       resets: [null, "h2"],
       tokens: [`kept-${s.tag}`],
       attempts: [`email:fresh-${s.tag}`, `email:locked-${s.tag}`],
+      limits: [`register:fresh-${s.tag}`],
     });
     // Purging again finds nothing of these.
     await purgeExpired(createDb(env.DB));

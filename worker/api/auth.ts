@@ -2,13 +2,12 @@ import { Hono } from "hono";
 import { ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "../../db/validation";
 import { clearSessionCookie, sessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
-import { clientKey } from "../lib/request-auth";
 import * as auth from "../services/auth";
 import * as emailVerification from "../services/email-verification";
 import * as passwordReset from "../services/password-reset";
 import { SESSION_TTL_MS, logout } from "../services/sessions";
 import { toPublicUser } from "../services/users";
-import { type ApiEnv, jsonBody, requireAuth } from "./context";
+import { type ApiEnv, jsonBody, limiter, requireAuth } from "./context";
 import { z } from "zod";
 
 const SESSION_MAX_AGE = SESSION_TTL_MS / 1000;
@@ -32,12 +31,12 @@ const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
 
 export const authApi = new Hono<ApiEnv>()
   .post("/register", jsonBody(RegisterSchema), async (c) => {
-    const result = await auth.register(deps(c), c.req.valid("json"), verificationMail(c));
+    const result = await auth.register(deps(c), c.req.valid("json"), verificationMail(c), limiter(c));
     c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result, 201);
   })
   .post("/login", jsonBody(LoginSchema), async (c) => {
-    const result = await auth.login(deps(c), c.req.valid("json"), clientKey(c.req.raw));
+    const result = await auth.login(deps(c), c.req.valid("json"), limiter(c));
     c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result);
   })
@@ -52,8 +51,13 @@ export const authApi = new Hono<ApiEnv>()
   .post("/forgot-password", jsonBody(ForgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
     const origin = new URL(c.req.url).origin;
-    const result = await passwordReset.requestPasswordReset(c.var.db, email, origin, createMailer(c.env), (p) =>
-      c.executionCtx.waitUntil(p),
+    const result = await passwordReset.requestPasswordReset(
+      c.var.db,
+      email,
+      origin,
+      createMailer(c.env),
+      (p) => c.executionCtx.waitUntil(p),
+      limiter(c),
     );
     return c.json(result);
   })
@@ -66,7 +70,7 @@ export const authApi = new Hono<ApiEnv>()
     return c.json({ user });
   })
   .post("/resend-verification", requireAuth, async (c) => {
-    const result = await emailVerification.resendVerificationEmail(c.var.db, c.var.session!.user, verificationMail(c));
+    const result = await emailVerification.resendVerificationEmail(c.var.db, c.var.session!.user, verificationMail(c), limiter(c));
     return c.json(result);
   })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {

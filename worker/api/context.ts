@@ -5,8 +5,9 @@ import type { Db } from "../../db/client";
 import { firstIssue } from "../../db/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
-import type { AuthVia } from "../lib/request-auth";
+import { type AuthVia, clientKey } from "../lib/request-auth";
 import type { RoomNotifier } from "../lib/room";
+import { type RateRule, createLimiter, spend } from "../services/rate-limits";
 import type { SessionUser } from "../services/sessions";
 
 export type ApiEnv = {
@@ -49,3 +50,16 @@ export function currentUser(c: { var: ApiEnv["Variables"] }) {
   if (!session) throw unauthorized();
   return session.user;
 }
+
+/** The request's rate-limit budget: configured numbers ([vars]) and the caller's client address. */
+export const limiter = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"]; req: { raw: Request } }) =>
+  createLimiter(c.var.db, c.env, clientKey(c.req.raw));
+
+/** Spends one use per signed-in account and one per client address (429 with Retry-After past either). */
+export const rateLimited = (perAccount: RateRule, perClient?: RateRule) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const budget = limiter(c);
+    if (perClient) await spend(budget, perClient, budget.client);
+    if (c.var.session) await spend(budget, perAccount, `user:${c.var.session.user.id}`);
+    await next();
+  });

@@ -29,8 +29,8 @@ export const api = new Hono<ApiEnv>()
     if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");
     const db = createDb(c.env.DB);
     c.set("db", db);
-    c.set("room", createRoomNotifier(c.env, c.executionCtx, c.req.raw));
     const auth = await authenticate(c.req.raw, db, (p) => c.executionCtx.waitUntil(p));
+    c.set("room", createRoomNotifier(c.env, c.executionCtx, c.req.raw, auth.session?.user.id));
     c.set("session", auth.session);
     c.set("authVia", auth.via);
     c.set("token", auth.token);

@@ -1,4 +1,10 @@
 export const SESSION_COOKIE = "sw_session";
+/**
+ * Over https the session cookie carries the `__Host-` prefix: the browser then only accepts it with
+ * Secure, Path=/ and no Domain, so a sibling subdomain cannot plant or shadow it. Plain http (localhost)
+ * keeps the plain name, since browsers refuse `__Host-` cookies without Secure.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const FLASH_COOKIE = "sw_flash";
 
 export function readCookie(request: Request, name: string): string | null {
@@ -30,7 +36,12 @@ export function serializeCookie(request: Request, name: string, value: string, o
   return parts.join("; ");
 }
 
-export const sessionCookie = (request: Request, token: string, maxAgeSeconds: number) =>
-  serializeCookie(request, SESSION_COOKIE, token, { maxAge: maxAgeSeconds });
+const sessionCookieName = (request: Request) => (isSecure(request) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 
-export const clearSessionCookie = (request: Request) => serializeCookie(request, SESSION_COOKIE, "", { maxAge: 0 });
+/** The session token from either cookie name (the prefixed one first). */
+export const readSessionCookie = (request: Request) => readCookie(request, SECURE_SESSION_COOKIE) ?? readCookie(request, SESSION_COOKIE);
+
+export const sessionCookie = (request: Request, token: string, maxAgeSeconds: number) =>
+  serializeCookie(request, sessionCookieName(request), token, { maxAge: maxAgeSeconds });
+
+export const clearSessionCookie = (request: Request) => serializeCookie(request, sessionCookieName(request), "", { maxAge: 0 });

@@ -41,3 +41,16 @@ export function createMailer(env: Env): Mailer {
   }
   return new LogMailer();
 }
+
+/**
+ * Why this Worker must not serve with its mail settings, or null. `MAILER=log` writes tokens (reset
+ * and verification links) to the log, so it is for local development only: `react-router dev`, or
+ * ENVIRONMENT="development" (.dev.vars, the test configs). Anywhere else it refuses to start.
+ */
+export function mailerConfigProblem(env: Env, dev: boolean): string | null {
+  if (env.MAILER === "http") {
+    return env.MAIL_API_URL && env.MAIL_API_KEY ? null : "MAILER=http needs MAIL_API_URL and MAIL_API_KEY.";
+  }
+  if (dev || env.ENVIRONMENT === "development") return null;
+  return 'MAILER=log writes reset and verification links to the log and only runs in local development (ENVIRONMENT="development"). Set MAILER=http with MAIL_API_URL and MAIL_API_KEY.';
+}

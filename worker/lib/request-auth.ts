@@ -1,4 +1,4 @@
-import { SESSION_COOKIE, readCookie } from "./cookies";
+import { readSessionCookie } from "./cookies";
 
 export type AuthVia = "bearer" | "cookie";
 
@@ -8,7 +8,7 @@ export function tokenFromRequest(request: Request): { token: string; via: AuthVi
     const token = header.slice(7).trim();
     if (token) return { token, via: "bearer" };
   }
-  const cookie = readCookie(request, SESSION_COOKIE);
+  const cookie = readSessionCookie(request);
   return cookie ? { token: cookie, via: "cookie" } : null;
 }
 
@@ -26,7 +26,7 @@ export function isCrossSiteMutation(request: Request): boolean {
   if (site) return site !== "same-origin" && site !== "none";
   // No Origin and no Fetch Metadata: not a modern browser's cross-site request. Allow it only
   // when no session cookie would authenticate it.
-  return readCookie(request, SESSION_COOKIE) !== null;
+  return readSessionCookie(request) !== null;
 }
 
 /** The caller's address as Cloudflare reports it (login throttling keys on it). */

@@ -10,8 +10,8 @@ export type RoomNotifier = (timelineId: number, change: Omit<RoomChange, "origin
  * must never fail the write. `origin` is the author's room connection, named by the request's
  * `X-Room-Connection` header, so the room can leave it out of the resync.
  */
-export function createRoomNotifier(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, request?: Request): RoomNotifier {
-  const origin = roomOrigin(request);
+export function createRoomNotifier(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, request?: Request, userId?: number): RoomNotifier {
+  const origin = roomOrigin(request, userId);
   return (timelineId, change) => {
     ctx.waitUntil(
       (async () => {
@@ -22,7 +22,19 @@ export function createRoomNotifier(env: Env, ctx: Pick<ExecutionContext, "waitUn
   };
 }
 
-function roomOrigin(request?: Request) {
+/**
+ * A room connection's id as the Worker hands it to partyserver: the signed-in user's id, then the id
+ * the client chose (partysocket's `_pk`; a fresh one when missing or malformed).
+ */
+export function roomConnectionId(userId: number, clientId: string | null) {
+  const own = clientId && CLIENT_CONNECTION_ID.test(clientId) ? clientId : crypto.randomUUID();
+  return `u${userId}-${own}`;
+}
+
+const CLIENT_CONNECTION_ID = /^[\w-]{1,64}$/;
+
+/** The writer's own connection only: a header naming anyone else's cannot match (ids are user-scoped). */
+function roomOrigin(request?: Request, userId?: number) {
   const value = request?.headers.get(ROOM_CONNECTION_HEADER);
-  return value && /^[\w-]{1,64}$/.test(value) ? value : undefined;
+  return userId && value && CLIENT_CONNECTION_ID.test(value) ? roomConnectionId(userId, value) : undefined;
 }

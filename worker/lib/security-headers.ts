@@ -1,18 +1,22 @@
+import { readSessionCookie } from "./cookies";
+
 export function createNonce() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
 
-function contentSecurityPolicy(nonce: string, dev: boolean) {
+function contentSecurityPolicy(nonce: string, dev: boolean, url: URL) {
   // Dev: Vite's client injects inline and eval'd module code for HMR; production is nonce-only.
   const script = dev ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self' 'nonce-${nonce}'`;
+  // The live room is this origin's own WebSocket (ws: on http, wss: on https): no scheme wildcards.
+  const socket = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
   return [
     "default-src 'self'",
     `script-src ${script}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self' ws: wss:",
+    `connect-src 'self' ${socket}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -20,21 +24,29 @@ function contentSecurityPolicy(nonce: string, dev: boolean) {
   ].join("; ");
 }
 
-/** DESIGN.md §4: security headers on every response (101 upgrades are passed through untouched). */
-export function withSecurityHeaders(response: Response, nonce: string, dev: boolean): Response {
+/**
+ * DESIGN.md §4: security headers on every response (101 upgrades are passed through untouched).
+ * API answers and anything rendered for a signed-in browser are `no-store`: a shared or back-button
+ * cache must never hand one writer's pages or data to the next person at that computer.
+ */
+export function withSecurityHeaders(response: Response, request: Request, nonce: string, dev: boolean): Response {
   if (response.status === 101 || response.webSocket) return response;
+  const url = new URL(request.url);
   const res = new Response(response.body, response);
   const h = res.headers;
   const isHtml = h.get("Content-Type")?.includes("text/html");
-  if (isHtml) h.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev));
+  if (isHtml) h.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev, url));
   else h.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
   h.set("X-Content-Type-Options", "nosniff");
   h.set("Referrer-Policy", "strict-origin-when-cross-origin");
   h.set("X-Frame-Options", "DENY");
   h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   h.set("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
-  if (new URL(res.url || "http://x").protocol === "https:") {
+  if (url.protocol === "https:") {
     h.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   }
+  const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
+  const signedIn = readSessionCookie(request) !== null || request.headers.has("Authorization");
+  if (isApi || signedIn) h.set("Cache-Control", "no-store");
   return res;
 }

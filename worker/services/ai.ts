@@ -54,17 +54,17 @@ async function client(db: Db, env: Env) {
   });
 }
 
-/** Upstream failures become 502 with the upstream's own message (DESIGN.md §6). */
+export const AI_UPSTREAM_FAILED = "The AI service could not answer. Please try again later.";
+
+/**
+ * Upstream failures become 502 (DESIGN.md §6) with a generic message: the upstream's own text (which
+ * may name the account, the key's state or the server) goes to the server log only.
+ */
 function upstreamError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new HttpError(502, TIMED_OUT, { success: false });
-  if (error instanceof OpenAI.APIError) {
-    const upstream = (error.error as { message?: string } | undefined)?.message ?? error.message;
-    return new HttpError(502, `AI service error: ${upstream}`.slice(0, 500), { success: false });
-  }
-  return new HttpError(502, `AI service error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500), {
-    success: false,
-  });
+  console.error("[ai] upstream error:", error instanceof OpenAI.APIError ? `${error.status} ${error.message}` : String(error));
+  return new HttpError(502, AI_UPSTREAM_FAILED, { success: false });
 }
 
 /**
@@ -112,7 +112,7 @@ export async function runTool(db: Db, env: Env, session: SessionUser, kind: AiKi
       ],
     });
     const text = completion.choices[0]?.message?.content?.trim();
-    if (!text) throw new HttpError(502, "AI service error: the model returned an empty answer", { success: false });
+    if (!text) throw new HttpError(502, AI_UPSTREAM_FAILED, { success: false });
     return { text, usage: usageOf(session) };
   } catch (error) {
     if (counted) await releaseUse(db, session);

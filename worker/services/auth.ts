@@ -5,7 +5,8 @@ import type { Login, Register } from "../../db/validation";
 import { hashPassword, needsRehash, verifyPassword } from "../lib/crypto";
 import { HttpError, conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { assertNotThrottled, clearEmailFailures, recordLoginFailure, throttleKeys } from "./login-throttle";
+import { claimLoginAttempt, clearLoginAttempt, throttleKeys } from "./login-throttle";
+import { type Limiter, spend } from "./rate-limits";
 import { type VerificationMail, roleFor, sendVerificationEmail } from "./email-verification";
 import { createSession } from "./sessions";
 import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
@@ -22,8 +23,9 @@ export interface AuthDeps {
 export type AuthResult = { token: string; user: PublicUser };
 
 /** A new account starts unverified (so never admin) and is mailed its verification link. */
-export async function register(deps: AuthDeps, input: Register, mail: VerificationMail): Promise<AuthResult> {
+export async function register(deps: AuthDeps, input: Register, mail: VerificationMail, limiter: Limiter): Promise<AuthResult> {
   const { db } = deps;
+  await spend(limiter, "register", limiter.client);
   if (await findUserByEmail(db, input.email)) {
     throw conflict("An account with this email already exists");
   }
@@ -47,14 +49,17 @@ export async function register(deps: AuthDeps, input: Register, mail: Verificati
     if (String(error).includes("UNIQUE")) throw conflict("An account with this email already exists");
     throw error;
   }
+  // The first verification email counts toward the account's hourly allowance of them.
+  await spend(limiter, "verifyMail", `user:${user.id}`);
   await sendVerificationEmail(db, user, mail);
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
-export async function login(deps: AuthDeps, input: Login, clientKey: string): Promise<AuthResult> {
+export async function login(deps: AuthDeps, input: Login, limiter: Limiter): Promise<AuthResult> {
   const { db } = deps;
-  const keys = throttleKeys(input.email, clientKey);
-  await assertNotThrottled(db, keys);
+  const keys = throttleKeys(input.email, limiter.client);
+  // Counted before the password is checked: parallel guesses cannot get past the lockout.
+  await claimLoginAttempt(limiter, keys);
 
   const user = await findUserByEmail(db, input.email);
   // Verify against a dummy hash when the user is unknown, or has no password (OAuth-only: an empty
@@ -62,7 +67,6 @@ export async function login(deps: AuthDeps, input: Login, clientKey: string): Pr
   const verified = await verifyPassword(input.password, user?.hashedPassword || DUMMY_HASH, deps.secret);
   const ok = Boolean(user?.hashedPassword) && verified;
   if (!user || !ok) {
-    await recordLoginFailure(db, keys);
     throw new HttpError(401, INVALID_CREDENTIALS);
   }
 
@@ -74,7 +78,10 @@ export async function login(deps: AuthDeps, input: Login, clientKey: string): Pr
   // Admin follows ADMIN_EMAILS at every sign-in, and only for a verified address.
   const role = roleFor(user, deps.adminEmails);
   if (role !== user.role) updates.role = role;
-  const [updated] = await db.batch([db.update(users).set(updates).where(eq(users.id, user.id)).returning(), clearEmailFailures(db, keys)]);
+  const [updated] = await db.batch([
+    db.update(users).set(updates).where(eq(users.id, user.id)).returning(),
+    ...clearLoginAttempt(db, keys),
+  ]);
   return { token: await createSession(db, user.id), user: toPublicUser(updated[0]) };
 }
 

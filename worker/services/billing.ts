@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, eq, notExists } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import Stripe from "stripe";
 import type { Db } from "../../db/client";
 import { processedWebhooks, subscriptionHistory, type User, users } from "../../db/schema";
@@ -69,10 +70,13 @@ async function stripeClient(db: Db, env: Env) {
   return { stripe, webhookSecret: s.STRIPE_WEBHOOK_SECRET?.value ?? null };
 }
 
+export const PAYMENT_PROVIDER_FAILED = "The payment provider could not complete the request. Please try again later.";
+
+/** 502 with a generic message; Stripe's own text (account and key details) goes to the server log only. */
 function stripeFailure(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof Stripe.errors.StripeError) return new HttpError(502, `Payment provider error: ${error.message}`);
-  return new HttpError(502, `Payment provider error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error("[billing] Stripe error:", error instanceof Stripe.errors.StripeError ? `${error.type} ${error.message}` : String(error));
+  return new HttpError(502, PAYMENT_PROVIDER_FAILED);
 }
 
 /** POST /api/subscription/create-checkout-session: Premium at $9.99/month, subscription mode. */
@@ -114,32 +118,16 @@ function periodEnd(subscription: SubscriptionLike | null): string {
   return end ? new Date(end * 1000).toISOString() : new Date(Date.now() + 31 * DAY).toISOString();
 }
 
-async function grantFromCheckout(
-  db: Db,
-  userId: number,
-  sessionId: string,
-  customer: string | null,
-  subscription: SubscriptionLike | null,
-) {
+/**
+ * The two writes of a paid checkout, for one batch (a transaction): premium on the user, then the
+ * history row. The user update runs only while no history row holds this checkout's id, and the
+ * insert skips a known id, so the same checkout twice (or raced) changes nothing the second time.
+ */
+function checkoutGrantWrites(db: Db, userId: number, sessionId: string, customer: string | null, subscription: SubscriptionLike | null) {
   const endDate = periodEnd(subscription);
   const now = nowIso();
-  // The history row (unique external id) decides: the same checkout twice changes nothing.
-  const recorded = await db
-    .insert(subscriptionHistory)
-    .values({
-      userId,
-      tier: "premium",
-      startDate: now,
-      endDate,
-      paymentAmount: PREMIUM_PRICE_CENTS / 100,
-      paymentMethod: "stripe",
-      status: "active",
-      externalId: sessionId,
-    })
-    .onConflictDoNothing()
-    .returning({ id: subscriptionHistory.id });
-  if (recorded.length > 0) {
-    await db
+  return [
+    db
       .update(users)
       .set({
         subscriptionTier: "premium",
@@ -148,13 +136,35 @@ async function grantFromCheckout(
         stripeSubscriptionId: subscription?.id ?? null,
         updatedAt: now,
       })
-      .where(eq(users.id, userId));
-  }
+      .where(
+        and(
+          eq(users.id, userId),
+          notExists(
+            db.select({ id: subscriptionHistory.id }).from(subscriptionHistory).where(eq(subscriptionHistory.externalId, sessionId)),
+          ),
+        ),
+      ),
+    db
+      .insert(subscriptionHistory)
+      .values({
+        userId,
+        tier: "premium",
+        startDate: now,
+        endDate,
+        paymentAmount: PREMIUM_PRICE_CENTS / 100,
+        paymentMethod: "stripe",
+        status: "active",
+        externalId: sessionId,
+      })
+      .onConflictDoNothing(),
+  ] as const;
 }
 
 /** POST /api/subscription/upgrade {session_id}: verified with Stripe, its owner and its payment state. */
 export async function confirmUpgrade(db: Db, env: Env, user: User, sessionId: string): Promise<PublicUser> {
   const { stripe } = await stripeClient(db, env);
+  // Stripe ids are plain ASCII words: anything else cannot be one (and must not reach the SDK's URL).
+  if (!/^[\w-]{1,255}$/.test(sessionId)) throw badRequest("Unknown checkout session");
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["subscription"] });
@@ -168,7 +178,7 @@ export async function confirmUpgrade(db: Db, env: Env, user: User, sessionId: st
   }
   const subscription = typeof session.subscription === "object" ? (session.subscription as unknown as SubscriptionLike | null) : null;
   const customer = typeof session.customer === "string" ? session.customer : (session.customer?.id ?? null);
-  await grantFromCheckout(db, user.id, session.id, customer, subscription);
+  await db.batch([...checkoutGrantWrites(db, user.id, session.id, customer, subscription)]);
   const updated = await db.select().from(users).where(eq(users.id, user.id)).get();
   return toPublicUser(updated ?? user);
 }
@@ -203,9 +213,13 @@ export async function downgrade(db: Db, env: Env, user: User): Promise<PublicUse
   return toPublicUser(rows[0]);
 }
 
+export const WEBHOOK_NOT_APPLIED = "The webhook event could not be applied yet; it will be retried";
+
 /**
- * POST /api/subscription/webhook: signature verified with the signing secret (real scheme); each
- * event id is handled once (processed_webhooks), so replays are harmless.
+ * POST /api/subscription/webhook: signature verified with the signing secret (real scheme). The event
+ * id is recorded as processed in the same batch (one transaction) as the handler's writes, and only
+ * when the handler got that far: a handler that fails answers 5xx, so Stripe retries, and the retry
+ * applies the event once. A replay (or a delivery racing another) finds the id and changes nothing.
  */
 export async function handleWebhook(db: Db, env: Env, payload: string, signature: string | null) {
   const { stripe, webhookSecret } = await stripeClient(db, env);
@@ -217,9 +231,32 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
   } catch {
     throw badRequest("Invalid webhook signature");
   }
-  const fresh = await db.insert(processedWebhooks).values({ id: event.id }).onConflictDoNothing().returning();
-  if (fresh.length === 0) return { received: true, duplicate: true };
+  const duplicate = { received: true, duplicate: true };
+  const seen = await db.select({ id: processedWebhooks.id }).from(processedWebhooks).where(eq(processedWebhooks.id, event.id)).get();
+  if (seen) return duplicate;
 
+  let writes: BatchItem<"sqlite">[];
+  try {
+    writes = await webhookWrites(db, stripe, event);
+  } catch (error) {
+    console.error(`[billing] webhook ${event.id} (${event.type}) failed:`, error);
+    throw new HttpError(503, WEBHOOK_NOT_APPLIED);
+  }
+  try {
+    // The plain insert fails on a known id and rolls the whole batch back: exactly once.
+    await db.batch([db.insert(processedWebhooks).values({ id: event.id }), ...writes]);
+  } catch (error) {
+    if (/UNIQUE.*processed_webhooks/.test(String(error))) return duplicate;
+    console.error(`[billing] webhook ${event.id} (${event.type}) could not be saved:`, error);
+    throw new HttpError(503, WEBHOOK_NOT_APPLIED);
+  }
+  return { received: true, type: event.type };
+}
+
+class WebhookNotApplicable extends Error {}
+
+/** What an event changes, as statements for the webhook's batch; throws when it cannot be applied (yet). */
+async function webhookWrites(db: Db, stripe: Stripe, event: Stripe.Event): Promise<BatchItem<"sqlite">[]> {
   const object = event.data.object as unknown as Record<string, any>;
   const subscriptionIdOf = (o: Record<string, any>) =>
     (typeof o.subscription === "string" ? o.subscription : o.subscription?.id) ?? o.parent?.subscription_details?.subscription ?? null;
@@ -230,69 +267,58 @@ export async function handleWebhook(db: Db, env: Env, payload: string, signature
       .insert(subscriptionHistory)
       .values({ userId, tier, startDate: nowIso(), endDate, paymentAmount: amount, paymentMethod: "stripe", status, externalId })
       .onConflictDoNothing();
+  const toFree = (userId: number) =>
+    db
+      .update(users)
+      .set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() })
+      .where(eq(users.id, userId));
 
   switch (event.type) {
     case "checkout.session.completed": {
       const userId = Number(object.client_reference_id);
-      if (Number.isInteger(userId) && userId > 0 && object.payment_status !== "unpaid") {
-        const subscriptionId = subscriptionIdOf(object);
-        const subscription = subscriptionId ? ((await stripe.subscriptions.retrieve(subscriptionId)) as unknown as SubscriptionLike) : null;
-        await grantFromCheckout(db, userId, object.id, typeof object.customer === "string" ? object.customer : null, subscription);
-      }
-      break;
+      if (!Number.isInteger(userId) || userId <= 0 || object.payment_status === "unpaid") return [];
+      // A paid checkout for an account this database does not have (yet): fail, so Stripe retries.
+      const owner = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get();
+      if (!owner) throw new WebhookNotApplicable(`checkout ${object.id}: no user ${userId}`);
+      const subscriptionId = subscriptionIdOf(object);
+      const subscription = subscriptionId ? ((await stripe.subscriptions.retrieve(subscriptionId)) as unknown as SubscriptionLike) : null;
+      return [...checkoutGrantWrites(db, userId, object.id, typeof object.customer === "string" ? object.customer : null, subscription)];
     }
     case "invoice.paid":
     case "invoice.payment_succeeded": {
       const user = await userBySubscription(subscriptionIdOf(object));
       const end = object.lines?.data?.[0]?.period?.end;
-      if (user && end) {
-        const endDate = new Date(end * 1000).toISOString();
-        await db.batch([
-          db
-            .update(users)
-            .set({ subscriptionTier: "premium", subscriptionEndDate: endDate, updatedAt: nowIso() })
-            .where(eq(users.id, user.id)),
-          history(user.id, "premium", "renewed", endDate, (object.amount_paid ?? PREMIUM_PRICE_CENTS) / 100, object.id),
-        ]);
-      }
-      break;
+      if (!user || !end) return [];
+      const endDate = new Date(end * 1000).toISOString();
+      return [
+        db
+          .update(users)
+          .set({ subscriptionTier: "premium", subscriptionEndDate: endDate, updatedAt: nowIso() })
+          .where(eq(users.id, user.id)),
+        history(user.id, "premium", "renewed", endDate, (object.amount_paid ?? PREMIUM_PRICE_CENTS) / 100, object.id),
+      ];
     }
     case "invoice.payment_failed": {
       // Premium lasts until the paid period ends (DESIGN.md §3); Stripe retries and then cancels.
       const user = await userBySubscription(subscriptionIdOf(object));
-      if (user) await history(user.id, "premium", "payment_failed", user.subscriptionEndDate, 0, object.id);
-      break;
+      return user ? [history(user.id, "premium", "payment_failed", user.subscriptionEndDate, 0, object.id)] : [];
     }
     case "customer.subscription.updated": {
       const user = await userBySubscription(object.id);
-      if (user) {
-        const ended = ["canceled", "unpaid", "incomplete_expired"].includes(object.status);
-        await db
+      if (!user) return [];
+      if (["canceled", "unpaid", "incomplete_expired"].includes(object.status)) return [toFree(user.id)];
+      return [
+        db
           .update(users)
-          .set(
-            ended
-              ? { subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() }
-              : { subscriptionEndDate: periodEnd(object as SubscriptionLike), updatedAt: nowIso() },
-          )
-          .where(eq(users.id, user.id));
-      }
-      break;
+          .set({ subscriptionEndDate: periodEnd(object as SubscriptionLike), updatedAt: nowIso() })
+          .where(eq(users.id, user.id)),
+      ];
     }
     case "customer.subscription.deleted": {
       const user = await userBySubscription(object.id);
-      if (user) {
-        await db.batch([
-          db
-            .update(users)
-            .set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() })
-            .where(eq(users.id, user.id)),
-          history(user.id, "free", "cancelled", null, 0, event.id),
-        ]);
-      }
-      break;
+      return user ? [toFree(user.id), history(user.id, "free", "cancelled", null, 0, event.id)] : [];
     }
     default:
-      break;
+      return [];
   }
-  return { received: true, type: event.type };
 }

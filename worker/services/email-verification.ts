@@ -1,15 +1,14 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, users, verificationTokens } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
-import { badRequest, tooMany } from "../lib/errors";
+import { badRequest } from "../lib/errors";
 import type { Mailer } from "../lib/mailer";
-import { DAY, HOUR, MINUTE, isoIn, nowIso } from "../lib/time";
+import { DAY, isoIn, nowIso } from "../lib/time";
+import { type Limiter, spend } from "./rate-limits";
 import { type PublicUser, toPublicUser } from "./users";
 
 export const VERIFICATION_TOKEN_TTL_MS = DAY;
-/** At most this many verification emails per account per hour (the one sent on registering counts). */
-export const MAX_VERIFICATION_EMAILS_PER_HOUR = 3;
 
 export const INVALID_VERIFICATION_TOKEN = "This verification link is invalid or has expired.";
 export const ALREADY_VERIFIED = "Your email is already verified.";
@@ -52,24 +51,15 @@ export async function sendVerificationEmail(db: Db, user: Pick<User, "id" | "ema
   );
 }
 
-/** A new link for a signed-in, unverified writer; 400 when already verified, 429 (Retry-After) past the hourly limit. */
-export async function resendVerificationEmail(db: Db, user: User, mail: VerificationMail) {
+/**
+ * A new link for a signed-in, unverified writer; 400 when already verified, 429 (Retry-After) past the
+ * hourly limits: per account (RATE_VERIFY_MAILS_PER_ACCOUNT_PER_HOUR, the registration email counts)
+ * and per client address.
+ */
+export async function resendVerificationEmail(db: Db, user: User, mail: VerificationMail, limiter: Limiter) {
   if (user.isEmailVerified) throw badRequest(ALREADY_VERIFIED);
-  const since = new Date(Date.now() - HOUR).toISOString();
-  const recent = await db
-    .select({ createdAt: verificationTokens.createdAt })
-    .from(verificationTokens)
-    .where(and(eq(verificationTokens.userId, user.id), gt(verificationTokens.createdAt, since)))
-    .orderBy(asc(verificationTokens.createdAt))
-    .all();
-  if (recent.length >= MAX_VERIFICATION_EMAILS_PER_HOUR) {
-    const wait = Math.max(Date.parse(recent[0].createdAt) + HOUR - Date.now(), 1000);
-    const minutes = Math.max(1, Math.ceil(wait / MINUTE));
-    throw tooMany(
-      `Too many verification emails. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      Math.ceil(wait / 1000),
-    );
-  }
+  await spend(limiter, "verifyClient", limiter.client);
+  await spend(limiter, "verifyMail", `user:${user.id}`);
   await sendVerificationEmail(db, user, mail);
   return { message: "Verification email sent" };
 }

@@ -1,14 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { loginAttempts } from "../../db/schema";
 import { tooMany } from "../lib/errors";
 import { MINUTE } from "../lib/time";
+import { type Limiter, loginLimits, tooManyMessage } from "./rate-limits";
 
-// A window of 15 minutes; an email is locked after 5 failures, a client address after 20.
+// A window of 15 minutes; an email is locked after 5 attempts that did not succeed, a client address
+// after LOGIN_MAX_FAILURES_PER_CLIENT (loose: many writers may share one address).
 const THROTTLE_WINDOW_MS = 15 * MINUTE;
-const THROTTLE_LOCK_MS = 15 * MINUTE;
-const MAX_FAILURES_PER_EMAIL = 5;
-const MAX_FAILURES_PER_CLIENT = 20;
 
 /** The two counters one login attempt touches: its email and its client address. */
 export type ThrottleKeys = { email: string; client: string };
@@ -17,50 +16,56 @@ export function throttleKeys(email: string, clientKey: string): ThrottleKeys {
   return { email: `email:${email.toLowerCase()}`, client: `ip:${clientKey}` };
 }
 
-async function throttleState(db: Db, key: string) {
-  return db.select().from(loginAttempts).where(eq(loginAttempts.key, key)).get();
-}
-
-function lockedFor(row: { lockedUntil: string | null } | undefined): number {
-  if (!row?.lockedUntil) return 0;
-  const left = Date.parse(row.lockedUntil) - Date.now();
-  return Math.max(left, 0);
-}
-
-function throttled(ms: number) {
-  const minutes = Math.max(1, Math.ceil(ms / MINUTE));
-  return tooMany(`Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, Math.ceil(ms / 1000));
-}
-
-/** 429 with Retry-After while either the email or the client address is locked. */
-export async function assertNotThrottled(db: Db, keys: ThrottleKeys) {
-  const [emailState, clientState] = await Promise.all([throttleState(db, keys.email), throttleState(db, keys.client)]);
-  const wait = Math.max(lockedFor(emailState), lockedFor(clientState));
-  if (wait > 0) throw throttled(wait);
-}
-
-async function recordFailure(db: Db, key: string, max: number) {
+/**
+ * Counts the attempt BEFORE its password is checked, in one UPSERT … RETURNING per key: of any number
+ * of parallel guesses, only the first `max` get a password check; the rest answer 429. A window
+ * restarts once it (or its lock) has passed. Returns how long to wait when refused, else 0.
+ */
+async function countAttempt(db: Db, key: string, max: number, lockMs: number): Promise<number> {
   const now = Date.now();
-  const windowStartCutoff = new Date(now - THROTTLE_WINDOW_MS).toISOString();
-  // One statement: start a new window when the old one has passed, else count up; lock at the max.
-  await db.run(sql`
+  const nowIso = new Date(now).toISOString();
+  const cutoff = new Date(now - THROTTLE_WINDOW_MS).toISOString();
+  const fresh = sql`((locked_until IS NULL AND window_start < ${cutoff}) OR locked_until <= ${nowIso})`;
+  const row = await db.get<{ failures: number; locked_until: string | null }>(sql`
     INSERT INTO login_attempts (key, failures, window_start, locked_until)
-    VALUES (${key}, 1, ${new Date(now).toISOString()}, NULL)
+    VALUES (${key}, 1, ${nowIso}, ${max <= 1 ? new Date(now + lockMs).toISOString() : null})
     ON CONFLICT(key) DO UPDATE SET
-      failures = CASE WHEN window_start < ${windowStartCutoff} THEN 1 ELSE failures + 1 END,
-      window_start = CASE WHEN window_start < ${windowStartCutoff} THEN excluded.window_start ELSE window_start END,
+      failures = CASE WHEN ${fresh} THEN 1 ELSE failures + 1 END,
+      window_start = CASE WHEN ${fresh} THEN excluded.window_start ELSE window_start END,
       locked_until = CASE
-        WHEN window_start >= ${windowStartCutoff} AND failures + 1 >= ${max}
-        THEN ${new Date(now + THROTTLE_LOCK_MS).toISOString()}
+        WHEN ${fresh} THEN NULL
+        WHEN locked_until IS NULL AND failures + 1 >= ${max} THEN ${new Date(now + lockMs).toISOString()}
         ELSE locked_until END
+    RETURNING failures, locked_until
   `);
+  if (row.failures <= max) return 0;
+  return Math.max((row.locked_until ? Date.parse(row.locked_until) : now + lockMs) - now, 1000);
 }
 
-export async function recordLoginFailure(db: Db, keys: ThrottleKeys) {
-  await Promise.all([recordFailure(db, keys.email, MAX_FAILURES_PER_EMAIL), recordFailure(db, keys.client, MAX_FAILURES_PER_CLIENT)]);
+/**
+ * Spends one attempt of the email and of the client address; 429 with Retry-After when either is
+ * used up (even for the right password). Call before checking the password.
+ */
+export async function claimLoginAttempt(limiter: Limiter, keys: ThrottleKeys) {
+  const { perEmail, perClient, lockMs } = loginLimits(limiter.env);
+  const waits = await Promise.all([
+    countAttempt(limiter.db, keys.email, perEmail, lockMs),
+    countAttempt(limiter.db, keys.client, perClient, lockMs),
+  ]);
+  const wait = Math.max(...waits);
+  if (wait > 0) throw tooMany(tooManyMessage("failed login attempts", wait), Math.ceil(wait / 1000));
 }
 
-/** The statement that forgets an email's failures after a good login, for the caller's batch. */
-export function clearEmailFailures(db: Db, keys: ThrottleKeys) {
-  return db.delete(loginAttempts).where(eq(loginAttempts.key, keys.email));
+/**
+ * The statements a good login runs in its batch: the email's attempts are forgotten and the client's
+ * attempt given back (only failures count against a shared address).
+ */
+export function clearLoginAttempt(db: Db, keys: ThrottleKeys) {
+  return [
+    db.delete(loginAttempts).where(eq(loginAttempts.key, keys.email)),
+    db
+      .update(loginAttempts)
+      .set({ failures: sql`max(${loginAttempts.failures} - 1, 0)` })
+      .where(and(eq(loginAttempts.key, keys.client), isNull(loginAttempts.lockedUntil))),
+  ] as const;
 }

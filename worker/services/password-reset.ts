@@ -8,6 +8,7 @@ import type { Mailer } from "../lib/mailer";
 import type { RoomNotifier } from "../lib/room";
 import { HOUR, isoIn, nowIso } from "../lib/time";
 import type { AuthDeps } from "./auth";
+import { type Limiter, spend } from "./rate-limits";
 import { closeSessionSockets, createSession } from "./sessions";
 import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
 
@@ -16,8 +17,20 @@ export const RESET_TOKEN_TTL_MS = HOUR;
 export const INVALID_RESET_TOKEN = messages.invalidResetToken;
 export const FORGOT_PASSWORD_MESSAGE = messages.forgotPassword;
 
-/** Always resolves the same way whether or not the account exists (no account enumeration). */
-export async function requestPasswordReset(db: Db, email: string, origin: string, mailer: Mailer, defer: (p: Promise<unknown>) => void) {
+/**
+ * Always resolves the same way whether or not the account exists (no account enumeration); the rate
+ * limits (per client address, and per address asked for) apply to both alike.
+ */
+export async function requestPasswordReset(
+  db: Db,
+  email: string,
+  origin: string,
+  mailer: Mailer,
+  defer: (p: Promise<unknown>) => void,
+  limiter: Limiter,
+) {
+  await spend(limiter, "resetClient", limiter.client);
+  await spend(limiter, "resetMail", email.trim());
   const user = await findUserByEmail(db, email);
   if (!user) return { message: FORGOT_PASSWORD_MESSAGE };
   const token = randomToken(24);

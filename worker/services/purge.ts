@@ -1,6 +1,6 @@
 import { and, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { loginAttempts, sessions, users, verificationTokens } from "../../db/schema";
+import { loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
 import { DAY } from "../lib/time";
 import { absoluteCutoff } from "./sessions";
 
@@ -9,13 +9,13 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
 
 /**
  * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
- * reset tokens past their hour, verification tokens past their day, and stale login-attempt counters.
+ * reset tokens past their hour, verification tokens past their day, stale login-attempt and rate-limit counters.
  * Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
  */
 export async function purgeExpired(db: Db, now = Date.now()) {
   const nowIso = new Date(now).toISOString();
   const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
-  const [s, r, v, a] = await db.batch([
+  const [s, r, v, a, l] = await db.batch([
     db
       .delete(sessions)
       .where(or(lte(sessions.expiresAt, nowIso), lte(sessions.createdAt, absoluteCutoff(now))))
@@ -32,6 +32,8 @@ export async function purgeExpired(db: Db, now = Date.now()) {
         and(lte(loginAttempts.windowStart, staleAttempts), or(isNull(loginAttempts.lockedUntil), lte(loginAttempts.lockedUntil, nowIso))),
       )
       .returning({ key: loginAttempts.key }),
+    // Rate-limit windows are an hour at most: a day-old counter limits nothing.
+    db.delete(rateLimits).where(lte(rateLimits.windowStart, staleAttempts)).returning({ key: rateLimits.key }),
   ]);
-  return { sessions: s.length, resetTokens: r.length, verificationTokens: v.length, loginAttempts: a.length };
+  return { sessions: s.length, resetTokens: r.length, verificationTokens: v.length, loginAttempts: a.length, rateLimits: l.length };
 }

@@ -2,7 +2,9 @@ import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { ForgotPasswordSchema, messages } from "../../../db/validation";
 import { createMailer } from "../../../worker/lib/mailer";
+import { clientKey } from "../../../worker/lib/request-auth";
 import { requestPasswordReset } from "../../../worker/services/password-reset";
+import { createLimiter } from "../../../worker/services/rate-limits";
 import { AuthCard, FormAlert } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
@@ -18,7 +20,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env, ctx } = app(context);
   try {
-    await requestPasswordReset(db, form.data.email, new URL(request.url).origin, createMailer(env), (p) => ctx.waitUntil(p));
+    await requestPasswordReset(
+      db,
+      form.data.email,
+      new URL(request.url).origin,
+      createMailer(env),
+      (p) => ctx.waitUntil(p),
+      createLimiter(db, env, clientKey(request)),
+    );
     return { sent: true as const };
   } catch (error) {
     return formError(error);

@@ -6,6 +6,7 @@ import { sessionCookie } from "../../../worker/lib/cookies";
 import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
+import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
 import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
@@ -29,7 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env } = app(context);
   try {
-    const result = await auth.login({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data, clientKey(request));
+    const result = await auth.login(
+      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
+      form.data,
+      createLimiter(db, env, clientKey(request)),
+    );
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome back!", description: "You're signed in." }));

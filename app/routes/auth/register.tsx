@@ -3,8 +3,10 @@ import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } fro
 import { RegisterSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { createMailer } from "../../../worker/lib/mailer";
+import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
+import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
 import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
@@ -25,11 +27,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return form.response;
   const { db, env, ctx } = app(context);
   try {
-    const result = await auth.register({ db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, form.data, {
-      origin: new URL(request.url).origin,
-      mailer: createMailer(env),
-      defer: (p) => ctx.waitUntil(p),
-    });
+    const result = await auth.register(
+      { db, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS },
+      form.data,
+      {
+        origin: new URL(request.url).origin,
+        mailer: createMailer(env),
+        defer: (p) => ctx.waitUntil(p),
+      },
+      createLimiter(db, env, clientKey(request)),
+    );
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));

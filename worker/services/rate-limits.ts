@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import type { Env } from "../env";
+import { tooMany } from "../lib/errors";
+import { HOUR, MINUTE } from "../lib/time";
+
+/**
+ * Rate limits (DESIGN.md §2): tight per account or address, loose per client address so a school or
+ * office behind one address is never blocked. Every number is a [vars] entry in wrangler.toml; the
+ * defaults below apply when one is missing or not a positive integer.
+ */
+export const RATE_RULES = {
+  register: { env: "RATE_REGISTER_PER_CLIENT_PER_HOUR", limit: 300, windowMs: HOUR, what: "registrations" },
+  resetMail: { env: "RATE_RESET_MAILS_PER_EMAIL_PER_HOUR", limit: 3, windowMs: HOUR, what: "password reset emails" },
+  resetClient: { env: "RATE_RESET_PER_CLIENT_PER_HOUR", limit: 300, windowMs: HOUR, what: "password reset requests" },
+  verifyMail: { env: "RATE_VERIFY_MAILS_PER_ACCOUNT_PER_HOUR", limit: 3, windowMs: HOUR, what: "verification emails" },
+  verifyClient: { env: "RATE_VERIFY_PER_CLIENT_PER_HOUR", limit: 300, windowMs: HOUR, what: "verification requests" },
+  aiAccount: { env: "RATE_AI_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "AI requests" },
+  aiClient: { env: "RATE_AI_PER_CLIENT_PER_HOUR", limit: 1000, windowMs: HOUR, what: "AI requests" },
+  aiTest: { env: "RATE_AI_TEST_PER_ACCOUNT_PER_HOUR", limit: 20, windowMs: HOUR, what: "AI connection tests" },
+} as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
+
+export type RateRule = keyof typeof RATE_RULES;
+
+/** Login lockout numbers (login-throttle.ts), also [vars]. */
+export function loginLimits(env: Partial<Env>) {
+  return {
+    perEmail: positiveInt(env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
+    perClient: positiveInt(env.LOGIN_MAX_FAILURES_PER_CLIENT, 100),
+    lockMs: positiveInt(env.LOGIN_LOCK_MINUTES, 15) * MINUTE,
+  };
+}
+
+function positiveInt(value: string | undefined, fallback: number) {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export function tooManyMessage(what: string, waitMs: number) {
+  const minutes = Math.max(1, Math.ceil(waitMs / MINUTE));
+  return `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/**
+ * What one request may spend: the database, the configured numbers and the caller's client address.
+ * Adapters build it once per request (`createLimiter`) and hand it to the services.
+ */
+export type Limiter = {
+  db: Db;
+  env: Partial<Env>;
+  client: string;
+};
+
+export const createLimiter = (db: Db, env: Partial<Env>, client: string): Limiter => ({ db, env, client });
+
+/**
+ * Counts one use of `rule` for `subject` and throws 429 (Retry-After) past the limit. One UPSERT …
+ * RETURNING: the count goes up before the caller does anything, so parallel requests cannot slip
+ * past the limit between a read and a write.
+ */
+export async function spend(limiter: Limiter, rule: RateRule, subject: string) {
+  const { env: name, windowMs, what, limit: fallback } = RATE_RULES[rule];
+  const limit = positiveInt(limiter.env[name] as string | undefined, fallback);
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  const cutoff = new Date(now - windowMs).toISOString();
+  const key = `${rule}:${subject.toLowerCase().slice(0, 300)}`;
+  const row = await limiter.db.get<{ count: number; window_start: string }>(sql`
+    INSERT INTO rate_limits (key, count, window_start) VALUES (${key}, 1, ${nowIso})
+    ON CONFLICT(key) DO UPDATE SET
+      count = CASE WHEN window_start <= ${cutoff} THEN 1 ELSE count + 1 END,
+      window_start = CASE WHEN window_start <= ${cutoff} THEN excluded.window_start ELSE window_start END
+    RETURNING count, window_start
+  `);
+  if (row.count > limit) {
+    const wait = Math.max(Date.parse(row.window_start) + windowMs - now, 1000);
+    throw tooMany(tooManyMessage(what, wait), Math.ceil(wait / 1000));
+  }
+}
