@@ -53,7 +53,7 @@ type Props = {
 const INITIAL_RECT = { width: 1024, height: 900 };
 const GAP = 24;
 const CARD_WIDTH = 288;
-const CARD_HEIGHT_ESTIMATE = 140;
+const CARD_HEIGHT_ESTIMATE = 96;
 
 export function TimelineEvents({
   events,

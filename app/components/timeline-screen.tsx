@@ -5,7 +5,6 @@ import { CodexPanel, ColorDot, createEntityRequest, useEntityMap } from "~/compo
 import type { CardCodex, EventChanges, SaveResult } from "~/components/event-card";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
-import { EventDialog } from "~/components/timeline-forms";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -25,6 +24,10 @@ import type { TimelineView } from "../../worker/services/timelines";
 // Only owners on Premium ever open it: loaded on first use, not with the page.
 const loadShareDialog = () => import("~/components/share-dialog");
 const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
+
+// Opened on demand: loaded on first use (or when the pointer nears the button), not with the page.
+const loadForms = () => import("~/components/timeline-forms");
+const EventDialog = lazy(() => loadForms().then((m) => ({ default: m.EventDialog })));
 
 export const TYPING_DEBOUNCE_MS = 250;
 
@@ -90,6 +93,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const filterId = Number(searchParams.get("entity")) || null;
   const [layout, setLayout] = useState<Layout>("vertical");
   const [adding, setAdding] = useState(false);
+  const [addMounted, setAddMounted] = useState(false);
+  useEffect(() => {
+    if (adding) setAddMounted(true);
+  }, [adding]);
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   const [shareMounted, setShareMounted] = useState(sharing);
@@ -345,7 +352,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
             )
           ) : null}
           {canEdit ? (
-            <Button onClick={() => setAdding(true)}>
+            <Button onClick={() => setAdding(true)} onPointerEnter={() => void loadForms()}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
             </Button>
           ) : null}
@@ -492,7 +499,17 @@ export function TimelineScreen(props: TimelineScreenProps) {
           <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
         </Suspense>
       ) : null}
-      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} roomHeaders={room.writeHeaders} />
+      {adding || addMounted ? (
+        <Suspense fallback={null}>
+          <EventDialog
+            open={adding}
+            onOpenChange={setAdding}
+            timelineId={timeline.id}
+            shareCode={shareCode}
+            roomHeaders={room.writeHeaders}
+          />
+        </Suspense>
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}

@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../db/client";
+import { FIRST_SCREEN_EVENTS, listEventsPage } from "../../worker/services/events";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareByEmail } from "./helpers";
 
 type User = Awaited<ReturnType<typeof registerUser>>;
@@ -138,5 +141,33 @@ describe("ETag and 304 on the events and timelines reads", () => {
     expect(stranger.json).toEqual({ error: "Timeline not found" });
     const anonymous = await call("GET", path, { headers: { "If-None-Match": etag } });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("the first screenful of a timeline (listEventsPage)", () => {
+  it("returns the first events of the view with the view's and the timeline's counts", async () => {
+    const tl = await createTimeline(owner.token, { title: "Paged" });
+    for (let i = 0; i < 30; i++) await createEvent(owner.token, tl.id, { title: `Scene ${i + 1}` });
+    const db = createDb(env.DB);
+    const page = await listEventsPage(db, tl.id, {});
+    expect(page.total).toBe(30);
+    expect(page.all).toBe(30);
+    expect(page.events.map((e) => e.title)).toEqual(Array.from({ length: FIRST_SCREEN_EVENTS }, (_, i) => `Scene ${i + 1}`));
+
+    const entity = JSON.parse(
+      (await ok(call("POST", `/api/timelines/${tl.id}/entities`, { token: owner.token, body: { kind: "place", name: "Harbour" } }), 201))
+        .text,
+    );
+    const list = (await get(`/api/timelines/${tl.id}/events`, owner.token)).json as Array<{ id: number; title: string }>;
+    for (const e of [list[3], list[27]]) {
+      await ok(call("PATCH", `/api/events/${e.id}`, { token: owner.token, body: { entityIds: [entity.id], storyStart: "1200" } }));
+    }
+    await ok(call("PATCH", `/api/events/${list[29].id}`, { token: owner.token, body: { storyStart: "900" } }));
+    const filtered = await listEventsPage(db, tl.id, { entityId: entity.id });
+    expect(filtered).toMatchObject({ total: 2, all: 30 });
+    expect(filtered.events.map((e) => e.title)).toEqual(["Scene 4", "Scene 28"]);
+    const chronological = await listEventsPage(db, tl.id, { order: "chronological", limit: 4 });
+    expect(chronological.events.map((e) => e.title)).toEqual(["Scene 30", "Scene 4", "Scene 28", "Scene 1"]);
+    expect(chronological).toMatchObject({ total: 30, all: 30 });
   });
 });

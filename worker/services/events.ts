@@ -113,8 +113,8 @@ export type EventPage = {
 };
 
 /**
- * The first `limit` events of a view and the counts, in one round trip: a page render at 1,000 events
- * costs about what it costs at 30 (issue 11).
+ * The first `limit` events of a view and the counts (two statements side by side): a page render at
+ * 1,000 events costs about what it costs at 30 (issue 11).
  */
 export async function listEventsPage(
   db: Db,
@@ -128,7 +128,7 @@ export async function listEventsPage(
     order === "chronological"
       ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
       : [asc(events.position), asc(events.id)];
-  const [rows, counts] = await db.batch([
+  const [rows, counts] = await Promise.all([
     db
       .select(eventColumns)
       .from(events)
@@ -137,13 +137,14 @@ export async function listEventsPage(
       .limit(limit),
     db
       .select({
-        all: sql<number>`count(*)`,
-        total: entityId ? sql<number>`coalesce(sum(${linked(entityId)}), 0)` : sql<number>`count(*)`,
+        everything: sql<number>`count(*)`.mapWith(Number),
+        inView: (entityId ? sql<number>`coalesce(sum(${linked(entityId)}), 0)` : sql<number>`count(*)`).mapWith(Number),
       })
       .from(events)
       .where(eq(events.timelineId, timelineId)),
   ]);
-  return { events: rows.map(toEventView), total: Number(counts[0]?.total ?? 0), all: Number(counts[0]?.all ?? 0) };
+  const count = counts[0];
+  return { events: rows.map(toEventView), total: count?.inView ?? 0, all: count?.everything ?? 0 };
 }
 
 export async function listEvents(db: Db, user: User, timelineId: number, shareCode?: string | null, order: EventOrder = "position") {
