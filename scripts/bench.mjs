@@ -27,13 +27,18 @@ try {
   const seed = async (title, n) => {
     const { json: timeline } = await api(base, writer.token, "POST", "/api/timelines", { title, description: "Benchmark timeline" });
     const body = (i) => ({ title: `Scene ${i + 1}`, content: `Scene ${i + 1}: ${"the lamp gutters and the tide turns. ".repeat(4)}` });
-    for (let i = 0; i < n; i += 25) {
-      await Promise.all(
-        Array.from({ length: Math.min(25, n - i) }, (_, k) =>
-          api(base, writer.token, "POST", `/api/timelines/${timeline.id}/events`, body(i + k)),
-        ),
-      );
-    }
+    // 10 at a time, retried: a loaded 2-core machine can drop a request under vite preview's proxy.
+    const create = async (i) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await api(base, writer.token, "POST", `/api/timelines/${timeline.id}/events`, body(i));
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
+    };
+    for (let i = 0; i < n; i += 10) await Promise.all(Array.from({ length: Math.min(10, n - i) }, (_, k) => create(i + k)));
     return timeline;
   };
   console.log(`creating ${EVENTS} + ${SMALL} events…`);
