@@ -1,108 +1,139 @@
-// `npm run bench`: the timeline detail at 1,000 events on the production build (issue 3's figures).
-// Reports SSR time and D1 statements per page load, time to interactive in Chromium, the events API
-// beside /api/auth/me, the move of the last event to the top, and the page's client JS (gzipped).
+// `npm run bench`: issue 11's table, in one run, on the production build (react-router build + vite preview),
+// with every byte count gzipped as Cloudflare serves it and Lighthouse behind a gzip proxy.
+// Rows: HTML of /timeline/{id} at 1,000 events; SSR p50 1,000 ÷ 30 events (same run, interleaved); Lighthouse
+// mobile at 1,000 and at 30 events; client JS the timeline page loads (gzip); events API ÷ /api/auth/me
+// throughput with 10 connections; HTML of /timeline (home) with the 1,000-event timeline selected.
+// Also: time to hydrated in Chromium, the move of the last event to the top, and a 304 refetch.
+// Results in test-results/bench.json. BENCH_LIGHTHOUSE=0 skips Lighthouse; BENCH_TOOLS=<dir> is where
+// lighthouse/autocannon are installed when they are not in node_modules.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { api, d1Counts, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
+import { lighthouseMobile, loadTool, startGzipProxy, throughput } from "./bench-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4440);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const SMALL = 30;
 const RUNS = 30;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const { base, stop } = await startAppServer(PORT, { SERVER_TIMING: "1" });
-const results = {};
+const proxy = await startGzipProxy(base, PORT + 50);
+const results = { events: EVENTS, base };
+const gz = (text) => gzipSync(Buffer.from(text)).length;
 try {
   const writer = await registerWriter(base, "Bench Writer");
-  const { json: timeline } = await api(base, writer.token, "POST", "/api/timelines", {
-    title: "A Thousand Scenes",
-    description: "Benchmark timeline",
-  });
-  console.log(`creating ${EVENTS} events…`);
-  const body = (i) => ({ title: `Scene ${i + 1}`, content: `Scene ${i + 1}: ${"the lamp gutters and the tide turns. ".repeat(4)}` });
-  for (let i = 0; i < EVENTS; i += 25) {
-    await Promise.all(
-      Array.from({ length: Math.min(25, EVENTS - i) }, (_, k) =>
-        api(base, writer.token, "POST", `/api/timelines/${timeline.id}/events`, body(i + k)),
-      ),
-    );
-  }
+  const seed = async (title, n) => {
+    const { json: timeline } = await api(base, writer.token, "POST", "/api/timelines", { title, description: "Benchmark timeline" });
+    const body = (i) => ({ title: `Scene ${i + 1}`, content: `Scene ${i + 1}: ${"the lamp gutters and the tide turns. ".repeat(4)}` });
+    // 10 at a time, retried: a loaded 2-core machine can drop a request under vite preview's proxy.
+    const create = async (i) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await api(base, writer.token, "POST", `/api/timelines/${timeline.id}/events`, body(i));
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
+    };
+    for (let i = 0; i < n; i += 10) await Promise.all(Array.from({ length: Math.min(10, n - i) }, (_, k) => create(i + k)));
+    return timeline;
+  };
+  console.log(`creating ${EVENTS} + ${SMALL} events…`);
+  const big = await seed("A Thousand Scenes", EVENTS);
+  const small = await seed("Thirty Scenes", SMALL);
+  const bigPage = `/timeline/${big.id}`;
+  const smallPage = `/timeline/${small.id}`;
 
-  // 1. Server render of /timeline/{id} (cookie session, as a browser sends it).
-  const page = `/timeline/${timeline.id}`;
-  const ssr = [];
-  let pageCounts = null;
-  let htmlBytes = 0;
-  for (let i = 0; i < RUNS + 3; i++) {
+  // 1. Server render of /timeline/{id} at 1,000 and at 30 events, interleaved (cookie session, as a browser).
+  const render = async (path) => {
     const start = performance.now();
-    const res = await fetch(base + page, { headers: { Cookie: writer.cookie } });
+    const res = await fetch(base + path, { headers: { Cookie: writer.cookie } });
     const html = await res.text();
     const took = performance.now() - start;
-    if (res.status !== 200) throw new Error(`GET ${page} → ${res.status}`);
-    if (i >= 3) ssr.push(took);
-    pageCounts = d1Counts(res);
-    htmlBytes = Buffer.byteLength(html);
-  }
-  results.ssr = { p50: percentile(ssr, 50), p95: percentile(ssr, 95), htmlBytes, d1: pageCounts };
-
-  // 2. The events API at 1,000 events beside /api/auth/me, interleaved in the same run.
-  const eventsTimes = [];
-  const meTimes = [];
-  let eventsCounts = null;
-  let meCounts = null;
-  let eventsBytes = 0;
+    if (res.status !== 200) throw new Error(`GET ${path} → ${res.status}`);
+    return { took, html, d1: d1Counts(res) };
+  };
+  const bigTimes = [];
+  const smallTimes = [];
+  let bigLast;
+  let smallLast;
   for (let i = 0; i < RUNS + 3; i++) {
-    let start = performance.now();
-    const ev = await api(base, writer.token, "GET", `/api/timelines/${timeline.id}/events`);
-    if (i >= 3) eventsTimes.push(performance.now() - start);
-    eventsCounts = d1Counts(ev.res);
-    eventsBytes = ev.bytes;
-    if (ev.json.length !== EVENTS) throw new Error(`expected ${EVENTS} events, got ${ev.json.length}`);
-    start = performance.now();
-    const me = await api(base, writer.token, "GET", "/api/auth/me");
-    if (i >= 3) meTimes.push(performance.now() - start);
-    meCounts = d1Counts(me.res);
+    bigLast = await render(bigPage);
+    smallLast = await render(smallPage);
+    if (i >= 3) {
+      bigTimes.push(bigLast.took);
+      smallTimes.push(smallLast.took);
+    }
   }
-  results.eventsApi = { p50: percentile(eventsTimes, 50), p95: percentile(eventsTimes, 95), bytes: eventsBytes, d1: eventsCounts };
-  results.meApi = { p50: percentile(meTimes, 50), p95: percentile(meTimes, 95), d1: meCounts };
+  results.ssr = {
+    big: {
+      p50: percentile(bigTimes, 50),
+      p95: percentile(bigTimes, 95),
+      html: bigLast.html.length,
+      htmlGzip: gz(bigLast.html),
+      d1: bigLast.d1,
+    },
+    small: { p50: percentile(smallTimes, 50), p95: percentile(smallTimes, 95), html: smallLast.html.length, htmlGzip: gz(smallLast.html) },
+  };
+  results.ssr.ratio = results.ssr.big.p50 / results.ssr.small.p50;
 
-  // 3. Move the last event to the top: one batched write; positions stay 0..n-1.
-  const { json: before } = await api(base, writer.token, "GET", `/api/timelines/${timeline.id}/events`);
+  // 2. Home (/timeline) with the 1,000-event timeline selected.
+  const home = await render(`/timeline?timeline=${big.id}`);
+  results.home = { html: home.html.length, htmlGzip: gz(home.html), d1: home.d1 };
+
+  // 3. Events API at 1,000 events beside /api/auth/me: throughput with 10 connections, plus a 304 refetch.
+  const auth = { Authorization: `Bearer ${writer.token}` };
+  const eventsUrl = `${base}/api/timelines/${big.id}/events`;
+  const full = await fetch(eventsUrl, { headers: auth });
+  const fullText = await full.text();
+  const etag = full.headers.get("etag");
+  results.eventsApi = { bytes: fullText.length, gzip: gz(fullText), etag: Boolean(etag), d1: d1Counts(full) };
+  if (JSON.parse(fullText).length !== EVENTS) throw new Error("events API did not return every event");
+  results.throughput = {
+    events: await throughput(eventsUrl, auth),
+    me: await throughput(`${base}/api/auth/me`, auth),
+    eventsNotModified: etag ? await throughput(eventsUrl, { ...auth, "If-None-Match": etag }) : null,
+  };
+  results.throughput.ratio = results.throughput.events.rps / results.throughput.me.rps;
+
+  // 4. Move the last event to the top: one batched write; positions stay 0..n-1.
+  const { json: before } = await api(base, writer.token, "GET", `/api/timelines/${big.id}/events`);
   const last = before[before.length - 1];
   const start = performance.now();
   const moved = await api(base, writer.token, "PATCH", `/api/events/${last.id}`, { position: 0 });
   results.move = { ms: performance.now() - start, d1: d1Counts(moved.res) };
-  const { json: after } = await api(base, writer.token, "GET", `/api/timelines/${timeline.id}/events`);
-  const positionsOk = after.every((e, i) => e.position === i) && after[0].id === last.id;
-  if (!positionsOk) throw new Error("positions broken after the move");
-  results.move.positionsOk = positionsOk;
+  const { json: after } = await api(base, writer.token, "GET", `/api/timelines/${big.id}/events`);
+  results.move.positionsOk = after.every((e, i) => e.position === i) && after[0].id === last.id;
+  if (!results.move.positionsOk) throw new Error("positions broken after the move");
 
-  // 4. Chromium: time until the page is hydrated (interactive) and the client JS it loads.
+  // 5. Chromium through the gzip proxy: time until hydrated, and the client JS the page loads (no interaction).
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"],
   });
   const context = await browser.newContext();
-  await context.addCookies([{ name: "sw_session", value: writer.token, url: base }]);
-  const tti = [];
+  await context.addCookies([{ name: "sw_session", value: writer.token, url: proxy.url }]);
+  const hydrated = [];
   let js = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 5; i++) {
     const tab = await context.newPage();
     const scripts = [];
-    tab.on("response", async (res) => {
-      if (res.request().resourceType() === "script" && res.url().startsWith(base)) scripts.push(res);
+    tab.on("response", (res) => {
+      if (res.request().resourceType() === "script" && res.url().startsWith(proxy.url)) scripts.push(res);
     });
     const begin = Date.now();
-    await tab.goto(base + page, { waitUntil: "commit" });
+    await tab.goto(proxy.url + bigPage, { waitUntil: "commit" });
     await tab.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 60_000 });
-    await tab.getByText(`Scene ${EVENTS}`, { exact: true }).first().waitFor();
-    if (i > 0) tti.push(Date.now() - begin);
+    if (i > 0) hydrated.push(Date.now() - begin);
     await tab.waitForLoadState("networkidle");
     if (i === 0) {
       js = await Promise.all(
         scripts.map(async (res) => {
           const buf = await res.body();
-          return { url: res.url().replace(base, ""), raw: buf.length, gzip: gzipSync(buf).length };
+          return { url: res.url().replace(proxy.url, ""), raw: buf.length, gzip: gzipSync(buf).length };
         }),
       );
     }
@@ -110,36 +141,84 @@ try {
   }
   await browser.close();
   const unique = [...new Map(js.map((f) => [f.url, f])).values()];
-  results.interactive = { p50: percentile(tti, 50), max: Math.max(...tti) };
+  results.hydrated = { p50: percentile(hydrated, 50), max: Math.max(...hydrated) };
   results.clientJs = {
     files: unique.length,
     raw: unique.reduce((a, f) => a + f.raw, 0),
     gzip: unique.reduce((a, f) => a + f.gzip, 0),
     largest: unique.sort((a, b) => b.gzip - a.gzip).slice(0, 5),
   };
+
+  // 6. Lighthouse mobile (its default: simulated slow 4G and 4× CPU), through the gzip proxy, median of 3.
+  if (process.env.BENCH_LIGHTHOUSE !== "0") {
+    const lighthouse = await loadTool("lighthouse");
+    const launcher = await loadTool("chrome-launcher");
+    if (lighthouse && launcher) {
+      const cookie = { Cookie: writer.cookie };
+      results.lighthouse = {
+        big: await lighthouseMobile(lighthouse, launcher, proxy.url + bigPage, cookie, CHROMIUM),
+        small: await lighthouseMobile(lighthouse, launcher, proxy.url + smallPage, cookie, CHROMIUM),
+      };
+    } else {
+      results.lighthouse = { skipped: "lighthouse is not installed (npm i --no-save lighthouse, or BENCH_TOOLS=<dir>)" };
+    }
+  }
 } finally {
+  await proxy.close();
   stop();
 }
 
-const line = (label, value) => console.log(`${label.padEnd(46)} ${value}`);
+const line = (label, value) => console.log(`${label.padEnd(50)} ${value}`);
 const d1 = (c) => (c ? `${c.statements} statements, ${c.roundTrips} round trips` : "n/a");
-console.log(`\nStoryWeave bench — timeline with ${EVENTS} events, production build on ${base}\n`);
-line("GET /timeline/{id} server render p50 / p95", `${ms(results.ssr.p50)} / ${ms(results.ssr.p95)} (${kb(results.ssr.htmlBytes)} HTML)`);
-line("  D1 per page load", d1(results.ssr.d1));
-line("Chromium: load → hydrated + last card p50 / max", `${ms(results.interactive.p50)} / ${ms(results.interactive.max)}`);
+const r = results;
+console.log(`\nStoryWeave bench — production build on ${r.base}, gzipped as served (issue 11)\n`);
+const lh = r.lighthouse?.big ? r.lighthouse : null;
+const rows = [
+  ["HTML of /timeline/{id} at 1,000 events (gzip)", kb(r.ssr.big.htmlGzip), "≤ 150 KB", r.ssr.big.htmlGzip <= 150 * 1024],
+  ["server render p50, 1,000 ÷ 30 events", `${r.ssr.ratio.toFixed(2)}×`, "≤ 2×", r.ssr.ratio <= 2],
+  [
+    "Lighthouse mobile, 1,000 events: perf / TBT",
+    lh ? `${lh.big.performance} / ${ms(lh.big.tbt)}` : "skipped",
+    "≥ 90 / ≤ 200 ms",
+    lh ? lh.big.performance >= 90 && lh.big.tbt <= 200 : null,
+  ],
+  [
+    "Lighthouse mobile, 30 events: perf / LCP",
+    lh ? `${lh.small.performance} / ${(lh.small.lcp / 1000).toFixed(2)} s` : "skipped",
+    "≥ 95 / ≤ 1.8 s",
+    lh ? lh.small.performance >= 95 && lh.small.lcp <= 1800 : null,
+  ],
+  ["client JS for /timeline/{id} (gzip)", kb(r.clientJs.gzip), "≤ 150 KB", r.clientJs.gzip <= 150 * 1024],
+  [
+    "events API at 1,000 ÷ /api/auth/me, req/s, 10 conns",
+    `${r.throughput.ratio.toFixed(2)}× (${r.throughput.events.rps.toFixed(0)} ÷ ${r.throughput.me.rps.toFixed(0)})`,
+    "≥ 0.5×",
+    r.throughput.ratio >= 0.5,
+  ],
+  ["HTML of /timeline (home), 1,000-event timeline (gzip)", kb(r.home.htmlGzip), "≤ 150 KB", r.home.htmlGzip <= 150 * 1024],
+];
+r.table = rows.map(([measure, now, target, met]) => ({ measure, now, target, met }));
+console.log(`| measure | now | target | met |\n|---|---|---|---|`);
+for (const row of r.table)
+  console.log(`| ${row.measure} | ${row.now} | ${row.target} | ${row.met === null ? "–" : row.met ? "yes" : "no"} |`);
+console.log("");
 line(
-  `GET /api/timelines/{id}/events p50 / p95`,
-  `${ms(results.eventsApi.p50)} / ${ms(results.eventsApi.p95)} (${kb(results.eventsApi.bytes)})`,
+  "SSR p50 / p95 at 1,000 events",
+  `${ms(r.ssr.big.p50)} / ${ms(r.ssr.big.p95)} (${kb(r.ssr.big.html)} raw HTML; D1 ${d1(r.ssr.big.d1)})`,
 );
-line("  D1", d1(results.eventsApi.d1));
-line("GET /api/auth/me p50 / p95 (same run)", `${ms(results.meApi.p50)} / ${ms(results.meApi.p95)}`);
-line("  D1", d1(results.meApi.d1));
-line("PATCH last event → position 0", `${ms(results.move.ms)}; ${d1(results.move.d1)}; positions 0..n-1: ${results.move.positionsOk}`);
+line("SSR p50 / p95 at 30 events", `${ms(r.ssr.small.p50)} / ${ms(r.ssr.small.p95)} (${kb(r.ssr.small.htmlGzip)} gzip)`);
+line("home HTML raw", kb(r.home.html));
 line(
-  "Client JS for /timeline/{id} (gzip / raw)",
-  `${kb(results.clientJs.gzip)} / ${kb(results.clientJs.raw)} in ${results.clientJs.files} files (target ≤ 150 KB gzip)`,
+  "events API body at 1,000 (raw / gzip)",
+  `${kb(r.eventsApi.bytes)} / ${kb(r.eventsApi.gzip)}; ETag: ${r.eventsApi.etag}; D1 ${d1(r.eventsApi.d1)}`,
 );
-for (const f of results.clientJs.largest) line(`    ${f.url}`, kb(f.gzip));
+if (r.throughput.eventsNotModified) line("events API 304 refetch, req/s", r.throughput.eventsNotModified.rps.toFixed(0));
+line("Chromium: load → hydrated p50 / max (1,000 events)", `${ms(r.hydrated.p50)} / ${ms(r.hydrated.max)}`);
+line("PATCH last event → position 0", `${ms(r.move.ms)}; ${d1(r.move.d1)}; positions 0..n-1: ${r.move.positionsOk}`);
+line("client JS files (raw)", `${r.clientJs.files} files, ${kb(r.clientJs.raw)}`);
+for (const f of r.clientJs.largest) line(`    ${f.url}`, kb(f.gzip));
+if (lh) line("Lighthouse 1,000: LCP / 30: TBT", `${(lh.big.lcp / 1000).toFixed(2)} s / ${ms(lh.small.tbt)}`);
+else if (r.lighthouse?.skipped) line("Lighthouse", r.lighthouse.skipped);
 mkdirSync("test-results", { recursive: true });
-writeFileSync("test-results/bench.json", JSON.stringify(results, null, 2));
+writeFileSync("test-results/bench.json", JSON.stringify(r, null, 2));
 console.log("\nwritten to test-results/bench.json");

@@ -1,4 +1,3 @@
-import { GripVertical, Pencil, Trash2 } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -53,6 +52,8 @@ type Props = {
   /** Someone else is typing in this event right now (live collaboration). */
   editedByOthers?: boolean;
   dragHandle?: ReactNode;
+  /** 'Jump to event' landed here: the card takes focus and is outlined. */
+  highlighted?: boolean;
   codex: CardCodex;
   onSave: (changes: EventChanges) => Promise<SaveResult>;
   onDelete: () => void;
@@ -60,8 +61,25 @@ type Props = {
   onTyping?: (change: { type: "title" | "content"; value: string }) => void;
 };
 
-export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandle, codex, onSave, onDelete, onTyping }: Props) {
+/** Content longer than this is clamped in the card with 'Show more' (decided from the text: the same on the server). */
+const CLAMP_CHARS = 280;
+const CLAMP_LINES = 5;
+const isLong = (content: string) => content.length > CLAMP_CHARS || content.split("\n").length > CLAMP_LINES;
+
+export function EventCard({
+  event,
+  canEdit,
+  canDelete,
+  editedByOthers,
+  dragHandle,
+  highlighted,
+  codex,
+  onSave,
+  onDelete,
+  onTyping,
+}: Props) {
   const [editing, setEditing] = useState(false);
+  const [expanded, setExpanded] = useState(false);
   const [title, setTitle] = useState(event.title);
   const [content, setContent] = useState(event.content);
   const [baseVersion, setBaseVersion] = useState(event.version);
@@ -192,8 +210,19 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
   }
 
   const storyTime = storyTimeText(event);
+  const long = isLong(event.content);
+  const contentId = `event-${event.id}-text`;
   return (
-    <Card className={cn("group relative p-4", editedByOthers && "ring-2 ring-amber-400")} data-testid="event-card" data-event-id={event.id}>
+    <Card
+      className={cn(
+        "group relative p-4",
+        editedByOthers && "ring-2 ring-amber-400",
+        highlighted && !editedByOthers && "ring-2 ring-brand-500",
+      )}
+      data-testid="event-card"
+      data-event-id={event.id}
+      tabIndex={-1}
+    >
       <div className="flex items-start gap-2">
         {dragHandle}
         <div className="min-w-0 flex-1">
@@ -202,7 +231,23 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
             {editedByOthers ? <Badge variant="destructive">Being edited by others</Badge> : null}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
-          <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-700">{event.content}</p>
+          <p
+            id={contentId}
+            className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}
+          >
+            {event.content}
+          </p>
+          {long ? (
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={contentId}
+              onClick={() => setExpanded((x) => !x)}
+              className="mt-1 text-sm font-medium text-brand-700 hover:underline"
+            >
+              {expanded ? "Show less" : "Show more"}
+            </button>
+          ) : null}
           <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
         </div>
         {canEdit || canDelete ? (
@@ -216,7 +261,7 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
                 aria-label={editedByOthers ? "Being edited by another user" : `Edit ${event.title}`}
                 title={editedByOthers ? "Being edited by another user" : "Edit event"}
               >
-                <Pencil aria-hidden="true" className="h-4 w-4" />
+                <span aria-hidden="true" className="icon icon-pencil" />
               </Button>
             ) : null}
             {canDelete ? (
@@ -228,7 +273,7 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
                 aria-label={`Delete ${event.title}`}
                 title="Delete event"
               >
-                <Trash2 aria-hidden="true" className="h-4 w-4" />
+                <span aria-hidden="true" className="icon icon-trash" />
               </Button>
             ) : null}
           </div>
@@ -239,5 +284,5 @@ export function EventCard({ event, canEdit, canDelete, editedByOthers, dragHandl
 }
 
 export function DragHandleIcon() {
-  return <GripVertical aria-hidden="true" className="h-4 w-4" />;
+  return <span aria-hidden="true" className="icon icon-grip" />;
 }

@@ -3,6 +3,9 @@ import {
   closestCenter,
   DndContext,
   type DragEndEvent,
+  DragOverlay,
+  type DragStartEvent,
+  MeasuringStrategy,
   type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
@@ -19,7 +22,8 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { memo, useCallback, useId, useRef } from "react";
+import { useVirtualizer, useWindowVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import type { EventView } from "../../worker/services/events";
@@ -39,7 +43,17 @@ type Props = {
   onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
   onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
+  /** Rows still loading after the events (placeholders, so the scroll height is right from the first paint). */
+  pending?: number;
+  /** 'Jump to event': the list registers a function that scrolls to one of its events (false if not here). */
+  jumpers?: Set<(eventId: number) => boolean>;
 };
+
+/** What the server renders before it knows the window: a laptop screen (the first client render matches). */
+const INITIAL_RECT = { width: 1024, height: 900 };
+const GAP = 24;
+const CARD_WIDTH = 288;
+const CARD_HEIGHT_ESTIMATE = 96;
 
 export function TimelineEvents({
   events,
@@ -53,6 +67,8 @@ export function TimelineEvents({
   onSave,
   onDelete,
   onTyping,
+  pending = 0,
+  jumpers,
 }: Props) {
   // A stable id keeps dnd-kit's aria-describedby the same on the server and in the browser.
   const dndId = useId();
@@ -86,7 +102,10 @@ export function TimelineEvents({
     onDragCancel: ({ active }) => `Reordering cancelled. ${titleOf(active.id)} returned to position ${positionOf(active.id)}.`,
   };
 
+  // The dragged card may scroll out of the window and unmount: the overlay stands in for it meanwhile.
+  const [activeId, setActiveId] = useState<number | null>(null);
   function handleDragEnd({ active, over }: DragEndEvent) {
+    setActiveId(null);
     if (!over || active.id === over.id) return;
     const from = ids.indexOf(active.id as number);
     const to = ids.indexOf(over.id as number);
@@ -95,11 +114,84 @@ export function TimelineEvents({
   }
 
   const vertical = layout === "vertical";
+  const count = events.length + pending;
+  const listRef = useRef<HTMLOListElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  // Where the list starts on the page: the window virtualizer counts from the document's top.
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el || !vertical) return;
+    const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
+    if (top !== margin) setMargin(top);
+  });
+  const getItemKey = useCallback((index: number) => idsRef.current[index] ?? `pending-${index}`, []);
+  const windowList = useWindowVirtualizer<HTMLLIElement>({
+    count,
+    enabled: vertical,
+    estimateSize: () => CARD_HEIGHT_ESTIMATE,
+    gap: GAP,
+    overscan: 6,
+    scrollMargin: margin,
+    initialRect: INITIAL_RECT,
+    getItemKey,
+  });
+  const rowList = useVirtualizer<HTMLDivElement, HTMLLIElement>({
+    count,
+    enabled: !vertical,
+    horizontal: true,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: () => CARD_WIDTH,
+    gap: GAP,
+    overscan: 4,
+    initialRect: INITIAL_RECT,
+    getItemKey,
+  });
+  const list = vertical ? windowList : rowList;
+  const items = list.getVirtualItems();
+  const offset = vertical ? margin : 0;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const before = first ? first.start - offset : 0;
+  const after = last ? Math.max(0, list.getTotalSize() - (last.end - offset)) : 0;
+
+  // 'Jump to event': scroll its row into the window, then move focus to the card.
+  const [jumped, setJumped] = useState<number | null>(null);
+  const listNow = useRef(list);
+  listNow.current = list;
+  useEffect(() => {
+    if (!jumpers) return;
+    const jump = (eventId: number) => {
+      const index = idsRef.current.indexOf(eventId);
+      if (index < 0) return false;
+      listNow.current.scrollToIndex(index, { align: "center" });
+      setJumped(eventId);
+      return true;
+    };
+    jumpers.add(jump);
+    return () => void jumpers.delete(jump);
+  }, [jumpers]);
+  useEffect(() => {
+    if (jumped === null) return;
+    let frames = 0;
+    const focus = () => {
+      const card = listRef.current?.querySelector<HTMLElement>(`[data-event-id="${jumped}"]`);
+      if (card) card.focus({ preventScroll: frames > 0 });
+      else if (frames++ < 30) requestAnimationFrame(focus);
+    };
+    requestAnimationFrame(focus);
+  }, [jumped]);
+
+  const activeEvent = activeId === null ? null : events.find((e) => e.id === activeId);
   return (
     <DndContext
       id={dndId}
       sensors={sensors}
       collisionDetection={closestCenter}
+      // Rows mount and unmount while a drag scrolls the list: measure the drop targets all along.
+      measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+      onDragStart={({ active }: DragStartEvent) => setActiveId(active.id as number)}
+      onDragCancel={() => setActiveId(null)}
       onDragEnd={handleDragEnd}
       accessibility={{
         announcements,
@@ -110,34 +202,63 @@ export function TimelineEvents({
       }}
     >
       <SortableContext items={ids} strategy={vertical ? verticalListSortingStrategy : horizontalListSortingStrategy}>
-        <div className={cn("relative", vertical ? "" : "overflow-x-auto pb-4")}>
+        <div ref={scrollerRef} className={cn("relative", vertical ? "" : "overflow-x-auto pb-4")}>
           <div
             aria-hidden="true"
             className={cn(
               "absolute bg-brand-100",
               vertical ? "top-0 bottom-0 left-4 w-1 md:left-1/2 md:-ml-0.5" : "top-1/2 right-0 left-0 h-1",
             )}
+            style={vertical ? undefined : { width: list.getTotalSize() }}
           />
-          <ol className={cn("relative", vertical ? "space-y-6" : "flex min-w-max gap-6 py-4")} aria-label="Events">
-            {events.map((event, index) => (
-              <SortableEvent
-                key={event.id}
-                event={event}
-                index={index}
-                vertical={vertical}
-                canEdit={canEdit}
-                canReorder={canEdit && canReorder}
-                canDelete={canDelete}
-                codex={codex}
-                editedByOthers={editedByOthers?.(event.id) ?? false}
-                onSave={save}
-                onDelete={remove}
-                onTyping={onTyping ? typing : undefined}
-              />
-            ))}
+          <ol
+            ref={listRef}
+            className={cn("relative flex", vertical ? "flex-col gap-6" : "min-w-max gap-6 py-4")}
+            style={vertical ? { paddingTop: before, paddingBottom: after } : { paddingLeft: before, paddingRight: after }}
+            aria-label="Events"
+          >
+            {items.map((item) => {
+              const event = events[item.index];
+              if (!event) {
+                return (
+                  <li
+                    key={item.key}
+                    ref={vertical ? list.measureElement : undefined}
+                    data-index={item.index}
+                    aria-hidden="true"
+                    className={cn("rounded-lg bg-stone-100", vertical ? "h-32 pl-10 md:w-1/2" : "h-40 w-72 shrink-0 self-center")}
+                  />
+                );
+              }
+              return (
+                <SortableEvent
+                  key={item.key}
+                  measureRef={vertical ? list.measureElement : undefined}
+                  event={event}
+                  index={item.index}
+                  vertical={vertical}
+                  canEdit={canEdit}
+                  canReorder={canEdit && canReorder}
+                  canDelete={canDelete}
+                  codex={codex}
+                  editedByOthers={editedByOthers?.(event.id) ?? false}
+                  highlighted={jumped === event.id}
+                  onSave={save}
+                  onDelete={remove}
+                  onTyping={onTyping ? typing : undefined}
+                />
+              );
+            })}
           </ol>
         </div>
       </SortableContext>
+      <DragOverlay>
+        {activeEvent ? (
+          <div className="rounded-lg border border-brand-300 bg-white p-4 shadow-lg" data-testid="drag-overlay">
+            <p className="font-semibold break-words">{activeEvent.title}</p>
+          </div>
+        ) : null}
+      </DragOverlay>
     </DndContext>
   );
 }
@@ -166,6 +287,8 @@ function oneStep(event: KeyboardEvent, args: Parameters<KeyboardCoordinateGetter
 
 type CardProps = {
   event: EventView;
+  measureRef?: (node: HTMLLIElement | null) => void;
+  highlighted: boolean;
   index: number;
   vertical: boolean;
   canEdit: boolean;
@@ -180,6 +303,8 @@ type CardProps = {
 
 const SortableEvent = memo(function SortableEvent({
   event,
+  measureRef,
+  highlighted,
   index,
   vertical,
   canEdit,
@@ -197,6 +322,13 @@ const SortableEvent = memo(function SortableEvent({
   });
   const left = index % 2 === 0;
   const style = { transform: CSS.Transform.toString(transform), transition };
+  const ref = useCallback(
+    (node: HTMLLIElement | null) => {
+      setNodeRef(node);
+      measureRef?.(node);
+    },
+    [setNodeRef, measureRef],
+  );
   const handle = canReorder ? (
     <button
       type="button"
@@ -212,14 +344,15 @@ const SortableEvent = memo(function SortableEvent({
 
   return (
     <li
-      ref={setNodeRef}
+      ref={ref}
       style={style}
       className={cn(
         "relative",
-        isDragging && "z-10 opacity-80",
-        vertical ? cn("pl-10 md:w-1/2 md:pl-0", left ? "md:pr-8" : "md:ml-auto md:pl-8") : cn("w-72", left ? "mb-32" : "mt-32"),
+        isDragging && "z-10 opacity-40",
+        vertical ? cn("pl-10 md:w-1/2 md:pl-0", left ? "md:pr-8" : "md:ml-auto md:pl-8") : cn("w-72 shrink-0", left ? "mb-32" : "mt-32"),
       )}
       data-position={index}
+      data-index={index}
     >
       <span
         aria-hidden="true"
@@ -236,6 +369,7 @@ const SortableEvent = memo(function SortableEvent({
         canDelete={canDelete}
         codex={codex}
         editedByOthers={editedByOthers}
+        highlighted={highlighted}
         dragHandle={handle}
         onSave={(changes) => onSave(event, changes)}
         onDelete={() => onDelete(event)}

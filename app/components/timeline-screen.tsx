@@ -5,7 +5,6 @@ import { CodexPanel, ColorDot, createEntityRequest, useEntityMap } from "~/compo
 import type { CardCodex, EventChanges, SaveResult } from "~/components/event-card";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
-import { EventDialog } from "~/components/timeline-forms";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -19,18 +18,57 @@ import { cn } from "~/lib/cn";
 import { errorToast } from "~/lib/toast";
 import { storySortKey } from "../../db/story-date";
 import type { EntityView } from "../../worker/services/entities";
-import type { EventView } from "../../worker/services/events";
+import type { EventOrder, EventPage, EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
 
 // Only owners on Premium ever open it: loaded on first use, not with the page.
 const loadShareDialog = () => import("~/components/share-dialog");
 const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
 
+// Opened on demand: loaded on first use (or when the pointer nears the button), not with the page.
+const loadForms = () => import("~/components/timeline-forms");
+const EventDialog = lazy(() => loadForms().then((m) => ({ default: m.EventDialog })));
+
 export const TYPING_DEBOUNCE_MS = 250;
+
+/** Mirrors FIRST_SCREEN_EVENTS on the server (worker/services/events.ts), for pages built from a full list. */
+const FIRST_SCREEN = 24;
+
+/** The view in the address: order and codex filter. */
+export function eventViewOf(url: URL): { order: EventOrder; entityId: number | null } {
+  return {
+    order: url.searchParams.get("order") === "chronological" ? "chronological" : "position",
+    entityId: Number(url.searchParams.get("entity")) || null,
+  };
+}
+
+/** The first screenful of a view from a full list (shared mode's service returns every event). */
+export function firstScreenOf(all: EventView[], url: URL): EventPage {
+  const { order, entityId } = eventViewOf(url);
+  const shown = entityId ? all.filter((e) => e.entityIds.includes(entityId)) : all;
+  const sorted = order === "chronological" ? sortChronologically(shown) : shown;
+  return { events: sorted.slice(0, FIRST_SCREEN), total: shown.length, all: all.length };
+}
+
+/** Only the order or the filter changed: the screen already holds every event, nothing to reload. */
+export function onlyViewChanged(current: URL, next: URL) {
+  if (current.pathname !== next.pathname) return false;
+  const keys = new Set([...current.searchParams.keys(), ...next.searchParams.keys()]);
+  let changed = false;
+  for (const key of keys) {
+    if (current.searchParams.getAll(key).join() === next.searchParams.getAll(key).join()) continue;
+    if (key !== "order" && key !== "entity") return false;
+    changed = true;
+  }
+  return changed;
+}
+
+const byPosition = (list: EventView[]) => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
 
 export type TimelineScreenProps = {
   timeline: TimelineView;
-  events: EventView[];
+  /** The first screenful of events and the counts; the rest is fetched after hydration. */
+  page: EventPage;
   /** The codex (characters, places, things), loaded with the page. */
   entities: EntityView[];
   premium: boolean;
@@ -45,13 +83,20 @@ export type TimelineScreenProps = {
 export function TimelineScreen(props: TimelineScreenProps) {
   const { timeline, premium, shareCode } = props;
   const revalidator = useRevalidator();
-  const [events, setEvents] = useState(props.events);
+  const { page } = props;
+  // Every event in story order once loaded; until then the server's first screenful of the view.
+  const [events, setEvents] = useState(page.events);
+  const [complete, setComplete] = useState(page.events.length === page.all);
   const [entities, setEntities] = useState(props.entities);
   const [searchParams, setSearchParams] = useSearchParams();
   const chronological = searchParams.get("order") === "chronological";
   const filterId = Number(searchParams.get("entity")) || null;
   const [layout, setLayout] = useState<Layout>("vertical");
   const [adding, setAdding] = useState(false);
+  const [addMounted, setAddMounted] = useState(false);
+  useEffect(() => {
+    if (adding) setAddMounted(true);
+  }, [adding]);
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   const [shareMounted, setShareMounted] = useState(sharing);
@@ -63,27 +108,55 @@ export function TimelineScreen(props: TimelineScreenProps) {
   // Server data wins whenever it arrives (a sync, a focus refetch), except while our own write is on its
   // way: data loaded before it landed would undo it on screen. Such a load is redone once the write is in.
   const ownWrites = useRef(0);
+  const writesStarted = useRef(0);
   const missedLoad = useRef(false);
-  useEffect(() => {
-    if (ownWrites.current > 0) {
+  const loadSeq = useRef(0);
+  const applyLoaded = useCallback((list: EventView[], writesAtStart: number) => {
+    if (ownWrites.current > 0 || writesStarted.current !== writesAtStart) {
       missedLoad.current = true;
+      return false;
+    }
+    setEvents(byPosition(list));
+    setComplete(true);
+    return true;
+  }, []);
+  // A page that holds every event is the whole list; otherwise the list comes from the API (ETag: a
+  // refetch of an unchanged list is a 304).
+  useEffect(() => {
+    const writesAtStart = writesStarted.current;
+    const seq = ++loadSeq.current;
+    if (page.events.length === page.all) {
+      applyLoaded(page.events, writesAtStart);
       return;
     }
-    setEvents(props.events);
-  }, [props.events]);
+    unwrap(
+      client.api.timelines[":id"].events.$get({
+        param: { id: String(timeline.id) },
+        query: { ...shareParam(shareCode), order: "position" },
+      }),
+    )
+      .then((list) => {
+        if (seq !== loadSeq.current) return;
+        if (!applyLoaded(list, writesAtStart) && ownWrites.current === 0) refreshRef.current();
+      })
+      .catch(() => errorToast("Failed to fetch events"));
+  }, [page, timeline.id, shareCode, applyLoaded]);
   useEffect(() => setEntities(props.entities), [props.entities]);
-  useFreshData(props.events.length === 0, timeline.id);
+  useFreshData(page.all === 0, timeline.id);
 
   const access = timeline.accessLevel;
   const isOwner = access === "owner";
   const canEdit = access === "owner" || access === "collaborator";
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
   const loading = useRef(revalidator.state);
   loading.current = revalidator.state;
 
   /** Our own write: no reload for it (its result is on screen), unless a load crossed it. */
   async function ownWrite<T>(write: () => Promise<T>): Promise<T> {
     ownWrites.current += 1;
+    writesStarted.current += 1;
     try {
       return await write();
     } finally {
@@ -209,8 +282,21 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const sorted = chronological ? sortChronologically(shown) : null;
   const dated = sorted ? sorted.filter((e) => e.storyStart && storySortKey(e.storyStart) !== null) : shown;
   const undated = sorted ? sorted.filter((e) => !(e.storyStart && storySortKey(e.storyStart) !== null)) : [];
-  const canReorder = !chronological && !filterId;
+  const canReorder = !chronological && !filterId && complete;
+  // Until every event is here, the rows the view still lacks are placeholders (the scroll height is right).
+  const viewTotal = complete ? shown.length : Math.max(shown.length, page.total);
+  const missing = viewTotal - shown.length;
+  // 'Jump to event': filters the view's events by title and scrolls the chosen one into the window.
+  const jumpers = useRef(new Set<(eventId: number) => boolean>()).current;
+  const [jumpQuery, setJumpQuery] = useState("");
+  const needle = jumpQuery.trim().toLowerCase();
+  const matches = needle ? [...dated, ...undated].filter((e) => e.title.toLowerCase().includes(needle)).slice(0, 8) : [];
+  const jumpTo = (event: EventView) => {
+    for (const jump of jumpers) if (jump(event.id)) break;
+    setJumpQuery("");
+  };
   const listProps = {
+    jumpers,
     layout,
     canEdit,
     canReorder,
@@ -266,7 +352,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
             )
           ) : null}
           {canEdit ? (
-            <Button onClick={() => setAdding(true)}>
+            <Button onClick={() => setAdding(true)} onPointerEnter={() => void loadForms()}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
             </Button>
           ) : null}
@@ -311,6 +397,51 @@ export function TimelineScreen(props: TimelineScreenProps) {
               </fieldset>
             </div>
           </div>
+          {events.length > 1 ? (
+            <form
+              aria-label="Jump to event"
+              className="relative mb-4 max-w-sm"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (matches[0]) jumpTo(matches[0]);
+              }}
+            >
+              <label htmlFor="jump-to-event" className="sr-only">
+                Jump to event
+              </label>
+              <input
+                id="jump-to-event"
+                type="search"
+                value={jumpQuery}
+                onChange={(e) => setJumpQuery(e.target.value)}
+                placeholder="Jump to event"
+                autoComplete="off"
+                className="h-9 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
+              />
+              {needle ? (
+                <ul
+                  aria-label="Matching events"
+                  className="absolute z-20 mt-1 w-full rounded-md border border-stone-200 bg-white p-1 shadow-lg"
+                >
+                  {matches.length === 0 ? (
+                    <li className="px-2 py-1.5 text-sm text-stone-600">{complete ? "No matching event" : "Loading events..."}</li>
+                  ) : (
+                    matches.map((e) => (
+                      <li key={e.id}>
+                        <button
+                          type="button"
+                          onClick={() => jumpTo(e)}
+                          className="w-full truncate rounded px-2 py-1.5 text-left text-sm hover:bg-brand-50"
+                        >
+                          {e.title}
+                        </button>
+                      </li>
+                    ))
+                  )}
+                </ul>
+              ) : null}
+            </form>
+          ) : null}
           {filterId ? (
             <p className="mb-4">
               <span className="inline-flex items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 py-1 pr-1 pl-3 text-sm font-medium text-brand-900">
@@ -327,22 +458,24 @@ export function TimelineScreen(props: TimelineScreenProps) {
               </span>
             </p>
           ) : null}
-          {canEdit && !canReorder && events.length > 1 ? (
+          {canEdit && (chronological || filterId) && events.length > 1 ? (
             <p className="mb-4 text-sm text-stone-600">
               {chronological ? "Switch to Story order to reorder events by dragging." : "Clear the filter to reorder events by dragging."}
             </p>
           ) : null}
-          {events.length === 0 ? (
+          {events.length === 0 && page.all === 0 ? (
             <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
-          ) : shown.length === 0 ? (
+          ) : viewTotal === 0 ? (
             <Card className="p-10 text-center text-stone-700">No events are linked to {filterEntity?.name ?? "this entry"} yet.</Card>
           ) : (
             <>
-              {dated.length ? <TimelineEvents events={dated} {...listProps} /> : null}
+              {dated.length || (missing && !undated.length) ? (
+                <TimelineEvents events={dated} pending={undated.length ? 0 : missing} {...listProps} />
+              ) : null}
               {undated.length ? (
                 <>
                   <h3 className="mt-8 mb-4 text-base font-semibold text-stone-700">Undated</h3>
-                  <TimelineEvents events={undated} {...listProps} />
+                  <TimelineEvents events={undated} pending={missing} {...listProps} />
                 </>
               ) : null}
             </>
@@ -366,7 +499,17 @@ export function TimelineScreen(props: TimelineScreenProps) {
           <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
         </Suspense>
       ) : null}
-      <EventDialog open={adding} onOpenChange={setAdding} timelineId={timeline.id} shareCode={shareCode} roomHeaders={room.writeHeaders} />
+      {adding || addMounted ? (
+        <Suspense fallback={null}>
+          <EventDialog
+            open={adding}
+            onOpenChange={setAdding}
+            timelineId={timeline.id}
+            shareCode={shareCode}
+            roomHeaders={room.writeHeaders}
+          />
+        </Suspense>
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}

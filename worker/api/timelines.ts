@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { etag } from "hono/etag";
 import {
   CreateEventSchema,
   CreateTimelineSchema,
@@ -14,9 +16,24 @@ import * as timelinesService from "../services/timelines";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
+/**
+ * Cheap refetches (issue 11): a weak ETag from the SHA-1 of the JSON this caller gets, so it changes with
+ * anything the caller would see change (a reorder, a codex link, a share), and `If-None-Match` answers 304
+ * without a body. `private, no-cache` lets the browser keep the copy but ask every time; `Vary` because the
+ * same URL answers differently per session.
+ */
+const revalidated = createMiddleware<ApiEnv>(async (c, next) => {
+  await next();
+  if (c.res.ok || c.res.status === 304) {
+    c.res.headers.set("Cache-Control", "private, no-cache");
+    c.res.headers.set("Vary", "Cookie, Authorization");
+  }
+});
+const withEtag = etag({ weak: true });
+
 export const timelinesApi = new Hono<ApiEnv>()
   .use(requireAuth)
-  .get("/", async (c) => c.json(await timelinesService.listTimelines(c.var.db, currentUser(c))))
+  .get("/", revalidated, withEtag, async (c) => c.json(await timelinesService.listTimelines(c.var.db, currentUser(c))))
   .post("/", jsonBody(CreateTimelineSchema), async (c) => {
     const timeline = await timelinesService.createTimeline(c.var.db, currentUser(c), c.req.valid("json"));
     return c.json(timeline, 201);
@@ -53,7 +70,7 @@ export const timelinesApi = new Hono<ApiEnv>()
     const userId = idParam(c.req.param("userId"), "Share not found");
     return c.json(await sharing.removeShare(deps(c), currentUser(c), id, userId));
   })
-  .get("/:id", shareQuery, async (c) => {
+  .get("/:id", revalidated, withEtag, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
@@ -65,7 +82,7 @@ export const timelinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await timelinesService.deleteTimeline(deps(c), currentUser(c), id));
   })
-  .get("/:id/events", eventListQuery, async (c) => {
+  .get("/:id/events", revalidated, withEtag, eventListQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share, order } = c.req.valid("query");
     return c.json(await eventsService.listEvents(c.var.db, currentUser(c), id, share, order));

@@ -1,11 +1,11 @@
-import { data, useRouteError } from "react-router";
+import { type ShouldRevalidateFunctionArgs, data, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
-import { listEventsForTimeline } from "../../../worker/services/events";
+import { listEventsPage } from "../../../worker/services/events";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
 import { StoryAssistant } from "~/components/story-assistant";
-import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
+import { TimelineNotFound, TimelineScreen, eventViewOf, onlyViewChanged } from "~/components/timeline-screen";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
@@ -17,12 +17,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
   if (!id) throw data("Timeline not found", { status: 404 });
-  // Four D1 statements per page load: the session (Worker), the timeline with access, the events, the codex.
+  // The session (Worker), the timeline with access, the first screenful of events with the counts, the codex.
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
-  const [events, entities] = await Promise.all([listEventsForTimeline(db, id), listEntitiesForTimeline(db, id)]);
-  const openShare = new URL(request.url).searchParams.has("share");
-  return { timeline, events, entities, premium: isPremium(user), userId: user.id, openShare };
+  const url = new URL(request.url);
+  const [page, entities] = await Promise.all([listEventsPage(db, id, eventViewOf(url)), listEntitiesForTimeline(db, id)]);
+  const openShare = url.searchParams.has("share");
+  return { timeline, page, entities, premium: isPremium(user), userId: user.id, openShare };
+}
+
+// The screen holds every event once hydrated: switching the order or the codex filter needs no reload.
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return onlyViewChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
 }
 
 export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
@@ -30,7 +36,7 @@ export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
     <TimelineScreen
       key={loaderData.timeline.id}
       timeline={loaderData.timeline}
-      events={loaderData.events}
+      page={loaderData.page}
       entities={loaderData.entities}
       premium={loaderData.premium}
       myUserId={loaderData.userId}

@@ -3,12 +3,13 @@ import { Select } from "radix-ui";
 import { ChevronDown } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
-import { listEventsForTimeline } from "../../../worker/services/events";
+import { type EventPage, listEventsPage } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
 import { FREE_TIMELINE_LIMIT } from "../../../db/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { Page, PageHeading } from "~/components/page";
 import { TimelineCard } from "~/components/timeline-card";
+import { HomeEvents } from "~/components/timeline-home-events";
 import { EventDialog, TimelineDialog } from "~/components/timeline-forms";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -30,16 +31,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const timelines = await listTimelines(db, user);
     const requested = Number(new URL(request.url).searchParams.get("timeline"));
     const selected = timelines.find((t) => t.id === requested) ?? timelines[0] ?? null;
-    const events = selected ? await listEventsForTimeline(db, selected.id) : [];
-    return { ok: true as const, timelines, selectedId: selected?.id ?? null, events, premium };
+    // The first screenful of the selected timeline's events and their count; the rest after hydration.
+    const page: EventPage = selected ? await listEventsPage(db, selected.id, {}) : { events: [], total: 0, all: 0 };
+    return { ok: true as const, timelines, selectedId: selected?.id ?? null, page, premium };
   } catch (error) {
     console.error("[timeline home] failed to load:", error);
-    return { ok: false as const, timelines: [] as TimelineView[], selectedId: null, events: [], premium };
+    const page: EventPage = { events: [], total: 0, all: 0 };
+    return { ok: false as const, timelines: [] as TimelineView[], selectedId: null, page, premium };
   }
 }
 
 export default function TimelineHome({ loaderData }: Route.ComponentProps) {
-  const { timelines, selectedId, events, premium } = loaderData;
+  const { timelines, selectedId, page, premium } = loaderData;
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -60,7 +63,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
       },
     },
   );
-  useFreshData(events.length === 0 && selectedId !== null, selectedId);
+  useFreshData(page.all === 0 && selectedId !== null, selectedId);
 
   const owned = timelines.filter((t) => t.isOwner).length;
   const atLimit = !premium && owned >= FREE_TIMELINE_LIMIT;
@@ -168,19 +171,10 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
           </h2>
           {loadingEvents ? (
             <p className="text-stone-600">Loading events...</p>
-          ) : events.length === 0 ? (
+          ) : page.all === 0 ? (
             <p className="text-stone-600">No events yet. Create your first event!</p>
           ) : (
-            <ol className="grid grid-cols-1 gap-3 md:grid-cols-2">
-              {events.map((e) => (
-                <li key={e.id}>
-                  <Card className="p-4">
-                    <h3 className="font-semibold">{e.title}</h3>
-                    <p className="mt-1 text-sm whitespace-pre-wrap text-stone-700">{e.content}</p>
-                  </Card>
-                </li>
-              ))}
-            </ol>
+            <HomeEvents timelineId={selected.id} page={page} />
           )}
         </section>
       ) : null}

@@ -1,0 +1,123 @@
+// Pieces of `npm run bench` that make it look like production from outside: a gzip step in front of
+// `vite preview` (Cloudflare compresses text responses; vite preview does not), throughput with N
+// connections (autocannon when installed), and Lighthouse mobile.
+import { createRequire } from "node:module";
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+
+/** `name` from node_modules, else from $BENCH_TOOLS/node_modules (tools kept out of package.json). */
+export async function loadTool(name) {
+  try {
+    return await import(name);
+  } catch {}
+  const dir = process.env.BENCH_TOOLS;
+  if (!dir) return null;
+  try {
+    const require = createRequire(path.join(path.resolve(dir), "package.json"));
+    return await import(pathToFileURL(require.resolve(name)).href);
+  } catch {
+    return null;
+  }
+}
+
+const COMPRESSIBLE = /text\/|javascript|json|svg|xml/;
+
+/** A reverse proxy to `target` that gzips text answers when the client accepts gzip. */
+export function startGzipProxy(target, port) {
+  const server = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers["accept-encoding"];
+    try {
+      const upstream = await fetch(target + req.url, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+        redirect: "manual",
+      });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      const out = {};
+      upstream.headers.forEach((value, key) => {
+        if (!["content-encoding", "content-length", "transfer-encoding", "connection", "set-cookie"].includes(key)) out[key] = value;
+      });
+      const cookies = upstream.headers.getSetCookie();
+      if (cookies.length) out["set-cookie"] = cookies;
+      const gzip = /\bgzip\b/.test(req.headers["accept-encoding"] ?? "") && COMPRESSIBLE.test(out["content-type"] ?? "") && body.length > 0;
+      const payload = gzip ? gzipSync(body) : body;
+      if (gzip) out["content-encoding"] = "gzip";
+      if (upstream.status !== 304 && upstream.status !== 204) out["content-length"] = String(payload.length);
+      res.writeHead(upstream.status, out);
+      res.end(upstream.status === 304 ? undefined : payload);
+    } catch (error) {
+      res.writeHead(502, { "content-type": "text/plain" });
+      res.end(String(error));
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(port, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) }),
+    );
+  });
+}
+
+/** Requests per second against `url` with `connections` at once for `seconds` (autocannon if installed). */
+export async function throughput(url, headers, connections = 10, seconds = 6) {
+  const autocannon = (await loadTool("autocannon"))?.default;
+  if (autocannon) {
+    const result = await autocannon({ url, headers, connections, duration: seconds });
+    const bad = result.non2xx - (headers["If-None-Match"] ? result.requests.total : 0);
+    if (result.errors || bad > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+    return { rps: result.requests.average, p50: result.latency.p50, tool: "autocannon" };
+  }
+  // Fallback: `connections` closed loops of fetch (keep-alive) for the same time.
+  const until = performance.now() + seconds * 1000;
+  const latencies = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        if (!res.ok && res.status !== 304) throw new Error(`${url} → ${res.status}`);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: latencies[Math.floor(latencies.length / 2)], tool: "fetch loops" };
+}
+
+/** Lighthouse's default (mobile, simulated throttling) performance run; the median of `runs` by score. */
+export async function lighthouseMobile(lighthouseModule, launcher, url, extraHeaders, chromePath, runs = 3) {
+  const lighthouse = lighthouseModule.default;
+  const all = [];
+  for (let i = 0; i < runs; i++) {
+    const chrome = await launcher.launch({
+      chromePath,
+      chromeFlags: [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+      ],
+    });
+    try {
+      const { lhr } = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance"], extraHeaders, logLevel: "error" });
+      all.push({
+        performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+        tbt: lhr.audits["total-blocking-time"].numericValue,
+        lcp: lhr.audits["largest-contentful-paint"].numericValue,
+        fcp: lhr.audits["first-contentful-paint"].numericValue,
+        cls: lhr.audits["cumulative-layout-shift"].numericValue,
+      });
+    } finally {
+      await chrome.kill();
+    }
+  }
+  all.sort((a, b) => a.performance - b.performance);
+  return { ...all[Math.floor(all.length / 2)], runs: all };
+}

@@ -1,0 +1,182 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import {
+  type TestUser,
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  screenshot,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+type EventRow = { id: number; title: string; position: number };
+const COUNT = 1000;
+
+/** A timeline with `count` events 'Scene 1'..'Scene N', created through the real API, 20 at a time. */
+async function bigTimeline(request: APIRequestContext, user: TestUser, count: number) {
+  const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "A Thousand Scenes" });
+  for (let i = 0; i < count; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, count - i) }, (_, k) =>
+        apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, {
+          title: `Scene ${i + k + 1}`,
+          content: `What happens in scene ${i + k + 1}.`,
+        }),
+      ),
+    );
+  }
+  return timeline;
+}
+
+const cards = (page: Page) => page.getByTestId("event-card");
+const titles = async (request: APIRequestContext, user: TestUser, id: number) =>
+  (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${id}/events`)).map((e) => e.title);
+
+/** Scrolls to the page's end until `title` is in the window (rows measured on the way settle the height). */
+async function scrollToEnd(page: Page, title: string) {
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(page.getByRole("heading", { name: title, exact: true })).toBeInViewport({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("a timeline with 1,000 events", () => {
+  let user: TestUser;
+  let timelineId: number;
+  /** The titles in story order (parallel creates interleave, so it is read back from the API). */
+  let order: string[];
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(300_000);
+    user = await createUser(request, { name: "Tess Thousand" });
+    timelineId = (await bigTimeline(request, user, COUNT)).id;
+    order = await titles(request, user, timelineId);
+    expect(order).toHaveLength(COUNT);
+  });
+
+  test("the server sends one screenful; the page keeps only a window of cards and the full scroll height", async ({ page }) => {
+    test.setTimeout(120_000);
+    await login(page, user);
+    const html = await (await page.request.get(`/timeline/${timelineId}`)).text();
+    expect(html).toContain(`${order[0]}<`);
+    expect(html).not.toContain(`${order[500]}<`);
+    expect(html.length).toBeLessThan(300_000);
+
+    await page.goto(`/timeline/${timelineId}`);
+    await waitForHydration(page);
+    await expect(cards(page).first()).toContainText(order[0]);
+    const inDom = await cards(page).count();
+    expect(inDom).toBeGreaterThan(3);
+    expect(inDom).toBeLessThan(60);
+    // The page is as tall as 1,000 cards from the start (at least ~100 px each).
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height).toBeGreaterThan(COUNT * 100);
+
+    // The far end scrolls into view and still only a window is in the DOM.
+    await scrollToEnd(page, order[COUNT - 1]);
+    expect(await cards(page).count()).toBeLessThan(60);
+    await screenshot(page, "perf-1000-bottom-desktop");
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("'Jump to event' finds the 900th event and scrolls to it; a keyboard drag from there persists", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await login(page, user);
+    await page.goto(`/timeline/${timelineId}`);
+    await waitForHydration(page);
+    // The 900th event of the story.
+    const target = order[899];
+    const search = page.getByRole("searchbox", { name: "Jump to event" });
+    await search.fill(target);
+    const results = page.getByRole("list", { name: "Matching events" });
+    await expect(results.getByRole("button", { name: target, exact: true })).toBeVisible();
+    await results.getByRole("button", { name: target, exact: true }).click();
+    await expect(page.getByRole("heading", { name: target, exact: true })).toBeInViewport();
+    await expect(page.locator("[data-testid=event-card]:focus")).toContainText(target);
+    expect(await cards(page).count()).toBeLessThan(60);
+    await screenshot(page, "perf-jump-900");
+
+    // Keyboard: lift it, two places down, drop; the server has it at index 901 (position 902 of 1000).
+    await page.getByRole("button", { name: `Reorder ${target}`, exact: true }).focus();
+    await page.keyboard.press("Space");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowDown");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowDown");
+    await page.waitForTimeout(150);
+    await page.keyboard.press("Space");
+    await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText("dropped at position 902 of 1000");
+    await expect.poll(async () => (await titles(request, user, timelineId)).slice(899, 902)).toEqual([order[900], order[901], target]);
+    await expect(page.locator("[data-position='901']").getByRole("heading")).toHaveText(target);
+  });
+
+  test("the horizontal layout and a phone width are windowed too", async ({ page }) => {
+    test.setTimeout(120_000);
+    await login(page, user);
+    await page.goto(`/timeline/${timelineId}`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Horizontal" }).click();
+    await expect(page.getByRole("button", { name: "Horizontal" })).toHaveAttribute("aria-pressed", "true");
+    expect(await cards(page).count()).toBeLessThan(40);
+    const list = page.getByRole("list", { name: "Events" });
+    const width = await list.evaluate((el) => el.scrollWidth);
+    expect(width).toBeGreaterThan(COUNT * 288);
+    await list.evaluate((el) => {
+      const scroller = el.parentElement as HTMLElement;
+      scroller.scrollLeft = scroller.scrollWidth;
+    });
+    await expect(page.getByRole("heading", { name: order[COUNT - 1], exact: true })).toBeVisible();
+    expect(await cards(page).count()).toBeLessThan(40);
+    await screenshot(page, "perf-1000-horizontal");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: "Vertical" }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await cards(page).count()).toBeLessThan(40);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, "perf-1000-phone");
+  });
+
+  test("the home screen's Events section is windowed", async ({ page }) => {
+    test.setTimeout(120_000);
+    await login(page, user);
+    await page.goto(`/timeline?timeline=${timelineId}`);
+    await waitForHydration(page);
+    const homeCards = page.getByTestId("home-event");
+    await expect(homeCards.first()).toContainText(order[0]);
+    expect(await homeCards.count()).toBeLessThan(60);
+    await scrollToEnd(page, order[COUNT - 1]);
+    expect(await homeCards.count()).toBeLessThan(60);
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+test("a long event is clamped in its card and 'Show more' expands it", async ({ page, request }) => {
+  const user = await createUser(request, { name: "Lena Long" });
+  const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "Long ones" });
+  const long = `${"The storm rolls over the harbour and the lamp flickers. ".repeat(20)}The very last line.`;
+  await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "The long night", content: long });
+  await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "Short", content: "Brief." });
+  await login(page, user);
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+
+  const card = cards(page).filter({ hasText: "The long night" });
+  const text = card.getByText("The very last line.");
+  const toggle = card.getByRole("button", { name: "Show more" });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  const clamped = await text.evaluate((el) => el.getBoundingClientRect().height);
+  await expect(cards(page).filter({ hasText: "Short" }).getByRole("button", { name: "Show more" })).toHaveCount(0);
+
+  await toggle.click();
+  await expect(card.getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+  const expanded = await text.evaluate((el) => el.getBoundingClientRect().height);
+  expect(expanded).toBeGreaterThan(clamped * 1.5);
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "perf-show-more");
+});
