@@ -9,6 +9,7 @@ import { FREE_TIMELINE_LIMIT } from "../../../db/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { Page, PageHeading } from "~/components/page";
 import { TimelineCard } from "~/components/timeline-card";
+import { ImportDialog } from "~/components/import-dialog";
 import { EventDialog, TimelineDialog } from "~/components/timeline-forms";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -116,6 +117,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
               </Button>
             ) : null}
+            <ImportDialog />
             {atLimit ? (
               <Button asChild>
                 <Link to="/upgrade">
