@@ -15,6 +15,7 @@ import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
 import { oauthApi } from "./oauth";
 import { eventsApi, timelinesApi } from "./timelines";
+import { transferApi } from "./transfer";
 import type { ApiEnv } from "./context";
 
 export const api = new Hono<ApiEnv>()
@@ -44,7 +45,8 @@ export const api = new Hono<ApiEnv>()
   .route("/admin", adminApi)
   .route("/config", configApi)
   .route("/", aiApi)
-  .route("/", entitiesApi);
+  .route("/", entitiesApi)
+  .route("/", transferApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

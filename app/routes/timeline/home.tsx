@@ -10,6 +10,7 @@ import { listTimelines, type TimelineView } from "../../../worker/services/timel
 import { Page, PageHeading } from "~/components/page";
 import { TimelineCard } from "~/components/timeline-card";
 import { HomeEvents } from "~/components/timeline-home-events";
+import { ImportDialog } from "~/components/import-dialog";
 import { EventDialog, TimelineDialog } from "~/components/timeline-forms";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -119,6 +120,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
               </Button>
             ) : null}
+            <ImportDialog />
             {atLimit ? (
               <Button asChild>
                 <Link to="/upgrade">

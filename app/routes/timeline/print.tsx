@@ -1,0 +1,109 @@
+import { ArrowLeft, Printer } from "lucide-react";
+import { Link, data, useRouteError } from "react-router";
+import { codexLines, formatStoryTime } from "../../../db/timeline-transfer";
+import { exportTimeline } from "../../../worker/services/transfer";
+import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
+import { ExportMenu } from "~/components/export-menu";
+import { Button } from "~/components/ui/button";
+import { rethrowAsNotFound } from "~/lib/not-found.server";
+import { app, requireUser } from "~/lib/session.server";
+import type { Route } from "./+types/print";
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: `${loaderData?.doc.timeline.title ?? "Timeline not found"} · Print · StoryWeave` },
+];
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
+  if (!id) throw data("Timeline not found", { status: 404 });
+  const shareCode = new URL(request.url).searchParams.get("share");
+  // The same document the exports are made from: same access rules (share links too), same story order.
+  const doc = await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound);
+  return { doc, timelineId: id, shareCode };
+}
+
+// The page prints alone: everything outside it (navigation, banners, help, toasts) is left off
+// paper, each event starts a block that is not split when it fits on a page, and a heading is never
+// the last line of a page.
+const printStyles = `
+@media print {
+  @page { margin: 2cm; }
+  html, body { background: white !important; }
+  body > *:not(#print-view) { display: none !important; }
+  #print-view { max-width: none; padding: 0; }
+  #print-view article { break-inside: avoid-page; }
+  #print-view h2 { break-after: avoid-page; }
+  #print-view .print-title { break-after: page; }
+  #print-view a { color: inherit; text-decoration: none; }
+}`;
+
+export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
+  const { doc, timelineId, shareCode } = loaderData;
+  const back = shareCode ? `/timeline/shared/${encodeURIComponent(shareCode)}` : `/timeline/${timelineId}`;
+  return (
+    <main id="print-view" className="mx-auto w-full max-w-3xl px-4 pt-6 pb-24 font-serif text-ink">
+      <style>{printStyles}</style>
+      <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans print:hidden">
+        <Button asChild variant="ghost">
+          <Link to={back}>
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to timeline
+          </Link>
+        </Button>
+        <div className="flex items-center gap-2">
+          <ExportMenu timelineId={timelineId} shareCode={shareCode} print={false} />
+          <Button onClick={() => window.print()}>
+            <Printer aria-hidden="true" className="h-4 w-4" /> Print / Save as PDF
+          </Button>
+        </div>
+      </div>
+
+      <header className="print-title mb-10 border-b border-stone-300 pb-6 text-center">
+        <h1 className="text-4xl font-bold">{doc.timeline.title}</h1>
+        {doc.timeline.description ? (
+          <p className="mt-3 whitespace-pre-wrap text-lg text-stone-700 italic">{doc.timeline.description}</p>
+        ) : null}
+        <p className="mt-4 font-sans text-sm text-stone-600">{doc.events.length === 1 ? "1 event" : `${doc.events.length} events`}</p>
+      </header>
+
+      {doc.events.length === 0 ? <p className="text-stone-600">No events yet.</p> : null}
+      {doc.events.map((event, i) => (
+        <article key={i} aria-labelledby={`print-event-${i}`} className="mb-8">
+          <h2 id={`print-event-${i}`} className="text-2xl font-bold">
+            {event.title}
+          </h2>
+          <dl className="mt-1 font-sans text-sm text-stone-700">
+            {formatStoryTime(event) ? (
+              <div className="flex gap-1">
+                <dt className="font-semibold">Story time:</dt>
+                <dd>{formatStoryTime(event)}</dd>
+              </div>
+            ) : null}
+            {codexLines(event, doc.entities).map(([label, names]) => (
+              <div key={label} className="flex gap-1">
+                <dt className="font-semibold">{label}:</dt>
+                <dd>{names}</dd>
+              </div>
+            ))}
+          </dl>
+          {event.content ? <div className="mt-3 text-lg leading-relaxed whitespace-pre-wrap">{event.content}</div> : null}
+        </article>
+      ))}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return isNotFound(error) ? (
+    <main className="mx-auto max-w-3xl px-4 py-16 text-center">
+      <h1 className="font-serif text-3xl font-bold">Timeline not found</h1>
+      <p className="mt-2 text-stone-700">It may have been deleted, or it was never shared with you.</p>
+      <Button asChild className="mt-6">
+        <Link to="/timeline">Return to Timelines</Link>
+      </Button>
+    </main>
+  ) : (
+    <GeneralErrorBoundary />
+  );
+}

@@ -1,0 +1,165 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  screenshot,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+type Timeline = { id: number; title: string; shareCode?: string };
+
+const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+
+/** A timeline with a codex entry, a linked POV event with story time, and a dragged story order. */
+async function storyTimeline(request: Parameters<typeof createUser>[0], owner: Awaited<ReturnType<typeof createUser>>, title: string) {
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title, description: "Caravans and salt." });
+  const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    kind: "character",
+    name: "Mara",
+  });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "Departure",
+    content: "They leave at dawn.",
+    entityIds: [mara.id],
+    povEntityId: mara.id,
+    storyStart: "1203-04-01",
+    storyLabel: "First light",
+  });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Ambush", content: "Arrows from the dunes." });
+  const prologue = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "Prologue",
+    content: "Long before.",
+  });
+  await apiAs(request, owner, "PATCH", `/api/events/${prologue.id}`, { position: 0 });
+  return timeline;
+}
+
+async function chooseFile(page: Page, name: string, mimeType: string, text: string) {
+  await page.getByLabel("File (.json, .md or .csv)").setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
+}
+
+test.describe("export and import", () => {
+  test("print view, Word and JSON downloads from the Export menu, then the JSON imported as a new timeline", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    const timeline = await storyTimeline(request, owner, "The Salt Road");
+    await login(page, owner);
+
+    // The print view: the story in story order, story time and codex under each heading.
+    await page.goto(`/timeline/${timeline.id}/print`);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1, name: "The Salt Road" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Prologue", "Departure", "The Ambush"]);
+    const departure = page.getByRole("article", { name: "Departure" });
+    await expect(departure).toContainText("Story time:1203-04-01 · First light");
+    await expect(departure).toContainText("Characters:Mara (POV)");
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "transfer-print-screen");
+
+    // On paper: no navigation, no toolbar; the story stays.
+    await page.emulateMedia({ media: "print" });
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Print / Save as PDF" })).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1, name: "The Salt Road" })).toBeVisible();
+    await screenshot(page, "transfer-print-paper");
+    await page.emulateMedia({ media: "screen" });
+
+    // Word from the menu: a zip named after the timeline.
+    await page.getByRole("button", { name: "Export" }).click();
+    const [word] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Word (.docx)" }).click()]);
+    expect(word.suggestedFilename()).toBe("the-salt-road.docx");
+    const docx = await readFile(await word.path());
+    expect(docx.subarray(0, 2).toString()).toBe("PK");
+    expect(docx.length).toBeGreaterThan(2000);
+
+    // JSON from the menu: the whole story.
+    await page.getByRole("button", { name: "Export" }).click();
+    const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "JSON (.json)" }).click()]);
+    expect(json.suggestedFilename()).toBe("the-salt-road.json");
+    const exported = JSON.parse(await readFile(await json.path(), "utf8"));
+    expect(exported.format).toBe("storyweave-timeline");
+    expect(exported.events.map((e: { title: string }) => e.title)).toEqual(["Prologue", "Departure", "The Ambush"]);
+
+    // Import it back from the home screen: preview first, then a new timeline.
+    await page.goto("/timeline");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+    await expect(dialog.getByRole("button", { name: "Import Timeline" })).toBeDisabled();
+    await chooseFile(page, "the-salt-road.json", "application/json", JSON.stringify(exported));
+    const preview = dialog.getByRole("region", { name: "Import preview" });
+    await expect(preview).toContainText("The Salt Road");
+    await expect(preview).toContainText("3 events · 1 codex entry");
+    await expect(preview.getByRole("listitem")).toHaveText(["Prologue", "Departure · 1203-04-01 · First light", "The Ambush"]);
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "transfer-import-preview");
+    await dialog.getByRole("button", { name: "Import Timeline" }).click();
+    await expect(toast(page, 'Imported "The Salt Road"')).toBeVisible();
+    await expect(page).toHaveURL(/\/timeline\/\d+$/);
+    const newId = Number(new URL(page.url()).pathname.split("/").pop());
+    expect(newId).not.toBe(timeline.id);
+
+    // The copy round-trips: its export is the same document.
+    const copy = await request.get(`/api/timelines/${newId}/export?format=json`, { headers: { Authorization: `Bearer ${owner.token}` } });
+    expect(await copy.json()).toEqual(exported);
+  });
+
+  test("the dialog names the line of a malformed file, and the free plan's limit stops an import", async ({ page, request }) => {
+    const writer = await createUser(request, { name: "Free Writer" });
+    for (const title of ["One", "Two", "Three"]) await apiAs(request, writer, "POST", "/api/timelines", { title });
+    await login(page, writer);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+
+    await chooseFile(page, "plot.csv", "text/csv", 'title,content\n"Opening","Two\nlines"\n,orphan text\n');
+    await expect(dialog.getByRole("alert")).toHaveText("Line 4: title is required");
+    await expect(dialog.getByRole("button", { name: "Import Timeline" })).toBeDisabled();
+
+    await chooseFile(page, "notes.md", "text/markdown", "Some notes\n## Scene");
+    await expect(dialog.getByRole("alert")).toHaveText("Line 1: the outline must start with a '# Title' line");
+
+    await chooseFile(page, "map.png", "image/png", "png");
+    await expect(dialog.getByRole("alert")).toHaveText("Choose a StoryWeave JSON (.json), Markdown outline (.md) or CSV (.csv) file");
+
+    await chooseFile(page, "plot.csv", "text/csv", "title,content,date,characters\nOpening,It begins.,2024-03,Ada (POV)\nMiddle,,,\n");
+    await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("plot");
+    await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("2 events · 1 codex entry");
+    await dialog.getByRole("button", { name: "Import Timeline" }).click();
+    await expect(dialog.getByRole("alert")).toContainText(
+      "Free plan is limited to 3 timelines. Upgrade to Premium for unlimited timelines.",
+    );
+    await expect(dialog.getByRole("link", { name: "Upgrade to Premium" })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "transfer-import-limit");
+  });
+
+  test("a viewer's share link prints and exports; a stranger sees 'Timeline not found'", async ({ page, request, browser }) => {
+    const owner = await createUser(request, { name: "Olive Owner" });
+    const timeline = await storyTimeline(request, owner, "Shared Road");
+    await makePremium(request, owner);
+    const link = await apiAs<{ shareCode: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/share`, { role: "viewer" });
+    const guest = await createUser(request, { name: "Gus Guest" });
+    await login(page, guest);
+    await page.goto(`/timeline/${timeline.id}/print?share=${link.shareCode}`);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Prologue", "Departure", "The Ambush"]);
+    await page.getByRole("button", { name: "Export" }).click();
+    const [md] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Markdown (.md)" }).click()]);
+    expect(md.suggestedFilename()).toBe("shared-road.md");
+    expect(await readFile(await md.path(), "utf8")).toContain("# Shared Road\n\nCaravans and salt.\n\n## Prologue");
+
+    const strangerContext = await browser.newContext();
+    const stranger = await strangerContext.newPage();
+    await login(stranger, await createUser(request));
+    await stranger.goto(`/timeline/${timeline.id}/print`);
+    await expect(stranger.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+    await strangerContext.close();
+  });
+});

@@ -1,0 +1,203 @@
+import { type SQL, eq, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import { FREE_TIMELINE_LIMIT } from "../../db/rules";
+import { type Timeline, type User, timelines } from "../../db/schema";
+import { storySortKey } from "../../db/story-date";
+import {
+  type ExportFormat,
+  type TimelineDocument,
+  type TransferAttachment,
+  TRANSFER_FORMAT,
+  TRANSFER_VERSION,
+  exportFormats,
+  exportSlug,
+  renderMarkdown,
+} from "../../db/timeline-transfer";
+import { forbidden } from "../lib/errors";
+import { nowIso } from "../lib/time";
+import { requireTimelineAccess } from "./access";
+import { type EntityView, listEntitiesForTimeline } from "./entities";
+import { type EventView, listEventsForTimeline } from "./events";
+import { isPremium } from "./plans";
+import { FREE_LIMIT_MESSAGE, type TimelineView, toTimelineView } from "./timelines";
+import { renderDocx } from "./transfer-docx";
+
+// Export and import (DESIGN.md §10): a timeline as one document (db/timeline-transfer.ts) and back.
+// Export needs read access (viewers and share links included); import creates a timeline, so it
+// counts against the free plan's limit exactly like a create.
+
+/** Attachment metadata as the export lists it (the bytes stay behind their access-checked URL). */
+function attachmentsOf(list: unknown[]): TransferAttachment[] {
+  return list.flatMap((a) => {
+    if (typeof a !== "object" || a === null) return [];
+    const { filename, contentType, size } = a as Record<string, unknown>;
+    return typeof filename === "string" ? [{ filename, contentType: String(contentType ?? ""), size: Number(size) || 0 }] : [];
+  });
+}
+
+export function toTimelineDocument(
+  timeline: Pick<Timeline, "title" | "description">,
+  events: EventView[],
+  entities: EntityView[],
+): TimelineDocument {
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const order = new Map(entities.map((e, i) => [e.id, i]));
+  return {
+    format: TRANSFER_FORMAT,
+    version: TRANSFER_VERSION,
+    timeline: { title: timeline.title, description: timeline.description ?? null },
+    entities: entities.map((e) => ({ kind: e.kind, name: e.name, aliases: e.aliases, description: e.description, color: e.color })),
+    // Story order is the order the writers dragged: listEventsForTimeline's position order.
+    events: events.map((event) => {
+      const linked = event.entityIds.filter((id) => byId.has(id)).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      return {
+        title: event.title,
+        content: event.content,
+        storyStart: event.storyStart,
+        storyEnd: event.storyEnd,
+        storyLabel: event.storyLabel,
+        entities: linked.map((id) => byId.get(id)!.name),
+        pov: event.povEntityId !== null ? (byId.get(event.povEntityId)?.name ?? null) : null,
+        attachments: attachmentsOf(event.attachments),
+      };
+    }),
+  };
+}
+
+/** The timeline as a document, for anyone who may read it. One query for access, one each for events and codex. */
+export async function exportTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const [events, entities] = await Promise.all([listEventsForTimeline(db, timelineId), listEntitiesForTimeline(db, timelineId)]);
+  return toTimelineDocument(timeline, events, entities);
+}
+
+export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
+
+export async function exportTimelineFile(
+  db: Db,
+  user: User,
+  timelineId: number,
+  format: ExportFormat,
+  shareCode?: string | null,
+): Promise<ExportFile> {
+  const doc = await exportTimeline(db, user, timelineId, shareCode);
+  const { ext, contentType } = exportFormats[format];
+  const filename = `${exportSlug(doc.timeline.title)}.${ext}`;
+  if (format === "json") return { body: `${JSON.stringify(doc, null, 2)}\n`, contentType, filename };
+  if (format === "md") return { body: renderMarkdown(doc), contentType, filename };
+  return { body: await renderDocx(doc), contentType, filename };
+}
+
+// Drizzle's D1 batch cannot take raw SQL with parameters, so these statements go to D1's own batch.
+const dialect = new SQLiteAsyncDialect();
+
+/** Rows travel as one bound JSON parameter per statement (D1 binds at most 100 values); big imports in chunks. */
+const CHUNK_CHARS = 400_000;
+
+function chunks<T>(rows: T[]) {
+  const out: string[] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const row of rows) {
+    const length = JSON.stringify(row).length;
+    if (current.length > 0 && size + length > CHUNK_CHARS) {
+      out.push(JSON.stringify(current));
+      current = [];
+      size = 0;
+    }
+    current.push(row);
+    size += length + 1;
+  }
+  if (current.length > 0) out.push(JSON.stringify(current));
+  return out;
+}
+
+/**
+ * Creates the timeline, its codex, its events and their links in one D1 batch (one transaction):
+ * an import lands whole or not at all. The new timeline is found by a one-off marker in its
+ * share_code (cleared by the batch's last statement), so every statement can reach it without a
+ * round trip; when the free limit refuses the first INSERT, the others find no timeline and write
+ * nothing.
+ */
+export async function importTimeline(db: Db, user: User, doc: TimelineDocument): Promise<TimelineView> {
+  const raw = (query: SQL) => {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    return db.$client.prepare(text).bind(...params);
+  };
+  const marker = `import-${crypto.randomUUID()}`;
+  const now = nowIso();
+  const premium = isPremium(user) ? 1 : 0;
+  const entityIndex = new Map<string, number>();
+  doc.entities.forEach((e, i) => {
+    if (!entityIndex.has(e.name)) entityIndex.set(e.name, i);
+  });
+  const entityRows = doc.entities.map((e) => ({
+    kind: e.kind,
+    name: e.name,
+    aliases: e.aliases,
+    description: e.description,
+    color: e.color,
+  }));
+  const eventRows = doc.events.map((e, position) => ({
+    position,
+    title: e.title,
+    content: e.content,
+    storyStart: e.storyStart,
+    storyEnd: e.storyEnd,
+    storyLabel: e.storyLabel,
+    storySort: storySortKey(e.storyStart),
+    pov: e.pov !== null ? (entityIndex.get(e.pov) ?? null) : null,
+  }));
+  const links = doc.events.flatMap((e, position) =>
+    [...new Set(e.entities.map((name) => entityIndex.get(name)).filter((i): i is number => i !== undefined))].map((i) => [position, i]),
+  );
+
+  const newTimeline = sql`(SELECT id FROM timelines WHERE share_code = ${marker})`;
+  // The codex in file order: the n-th entry of the new timeline is the file's entry n.
+  const codex = sql`codex AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) - 1 AS idx FROM entities WHERE timeline_id = ${newTimeline})`;
+
+  const statements = [
+    raw(sql`
+      INSERT INTO timelines (user_id, title, description, share_code, created_at, updated_at)
+      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${now}, ${now}
+      WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id}) < ${FREE_TIMELINE_LIMIT}`),
+    ...chunks(entityRows).map((json) =>
+      raw(sql`
+        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, created_at, updated_at)
+        SELECT t.id, json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
+               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
+    ),
+    ...chunks(eventRows).map((json) =>
+      raw(sql`
+        WITH ${codex}
+        INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
+                            story_start, story_end, story_label, story_sort, created_at, updated_at)
+        SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), json_extract(j.value, '$.position'), '[]', 1,
+               (SELECT id FROM codex WHERE idx = json_extract(j.value, '$.pov')),
+               json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
+               json_extract(j.value, '$.storySort'), ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
+    ),
+    ...chunks(links).map((json) =>
+      raw(sql`
+        WITH ${codex}
+        INSERT INTO event_entities (event_id, entity_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[0]')),
+               (SELECT id FROM codex WHERE idx = json_extract(j.value, '$[1]'))
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}`),
+    ),
+    raw(sql`UPDATE timelines SET share_code = NULL WHERE share_code = ${marker} RETURNING id`),
+  ];
+  const results = await db.$client.batch<{ id: number }>(statements);
+  const id = results.at(-1)?.results[0]?.id;
+  if (!id) throw forbidden(FREE_LIMIT_MESSAGE);
+  const created = await db.select().from(timelines).where(eq(timelines.id, id)).get();
+  return toTimelineView(created!, "owner", false);
+}
