@@ -57,9 +57,12 @@ step("int", () => {
 });
 
 step("e2e", () => {
-  rmSync("test-results/e2e-results.json", { force: true });
+  // playwright.config.ts keeps each E2E_PORT's results apart (parallel runs on one machine).
+  const port = Number(process.env.E2E_PORT ?? 4319);
+  const results = port === 4319 ? "test-results/e2e-results.json" : `test-results/port-${port}/e2e-results.json`;
+  rmSync(results, { force: true });
   const res = run("playwright", ["test"], { allowFailure: true });
-  const report = readJson("test-results/e2e-results.json");
+  const report = readJson(results);
   if (!report?.stats) return { passed: 0, failed: 1 };
   const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
   const extra = res.status !== 0 && unexpected === 0 ? 1 : 0;
