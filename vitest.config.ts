@@ -31,7 +31,7 @@ export default defineConfig(async () => {
             LOGIN_MAX_FAILURES_PER_CLIENT: "20",
             ADMIN_EMAILS: "admin@example.test",
             OPENAI_BASE_URL: openai.url,
-            AI_TIMEOUT_MS: "1500",
+            AI_TIMEOUT_MS: "3000",
             STRIPE_API_BASE: stripe.url,
             ...fakeOAuthVars(oauth.url),
           },

@@ -26,8 +26,8 @@ function contentSecurityPolicy(nonce: string, dev: boolean, url: URL) {
 
 /**
  * DESIGN.md §4: security headers on every response (101 upgrades are passed through untouched).
- * API answers and anything rendered for a signed-in browser are `no-store`: a shared or back-button
- * cache must never hand one writer's pages or data to the next person at that computer.
+ * API answers and anything rendered for a signed-in browser are `no-store` (unless the handler chose a `private`
+ * policy): a shared or back-button cache must never hand one writer's pages or data to the next person.
  */
 export function withSecurityHeaders(response: Response, request: Request, nonce: string, dev: boolean): Response {
   if (response.status === 101 || response.webSocket) return response;
@@ -47,6 +47,9 @@ export function withSecurityHeaders(response: Response, request: Request, nonce:
   }
   const isApi = url.pathname === "/api" || url.pathname.startsWith("/api/");
   const signedIn = readSessionCookie(request) !== null || request.headers.has("Authorization");
-  if (isApi || signedIn) h.set("Cache-Control", "no-store");
+  // A handler that chose a `private` policy keeps it: the ETag'd reads are `private, no-cache` (the browser keeps its
+  // own copy and revalidates every time, so a refetch of unchanged data is a 304); shared caches still store nothing.
+  const chosen = h.get("Cache-Control");
+  if ((isApi || signedIn) && !chosen?.includes("private")) h.set("Cache-Control", "no-store");
   return res;
 }
