@@ -4,10 +4,13 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
+import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/components/story-hints";
 import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast } from "~/lib/toast";
+import type { EntityKind } from "../../db/rules";
+import type { ContinuityFlag } from "../../db/story-analysis";
 import type { EntityView } from "../../worker/services/entities";
 import type { EventView } from "../../worker/services/events";
 
@@ -34,8 +37,14 @@ export type CardCodex = {
   entities: EntityView[];
   byId: Map<number, EntityView>;
   onSelect: (entity: EntityView) => void;
-  onCreate?: (name: string) => Promise<EntityView | null>;
+  onCreate?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
+  /** What the story model notices about this event (gap, continuity, unlinked mentions). */
+  hints?: (event: EventView) => StoryHints;
+  /** 'Link Mara?': links a mentioned entry to the event. */
+  onLink?: (event: EventView, entity: EntityView) => void;
 };
+
+export type StoryHints = { gap: string | null; flags: ContinuityFlag[]; mentions: EntityView[] };
 
 const storyValuesOf = (event: EventView): StoryFieldValues => ({
   entityIds: event.entityIds,
@@ -211,6 +220,7 @@ export function EventCard({
 
   const storyTime = storyTimeText(event);
   const long = isLong(event.content);
+  const hints = codex.hints?.(event);
   const contentId = `event-${event.id}-text`;
   return (
     <Card
@@ -226,6 +236,7 @@ export function EventCard({
       <div className="flex items-start gap-2">
         {dragHandle}
         <div className="min-w-0 flex-1">
+          {hints?.gap ? <StoryGap label={hints.gap} /> : null}
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold break-words">{event.title}</h3>
             {editedByOthers ? <Badge variant="destructive">Being edited by others</Badge> : null}
@@ -249,6 +260,10 @@ export function EventCard({
             </button>
           ) : null}
           <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
+          {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
+          {hints && canEdit && codex.onLink ? (
+            <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} disabled={editedByOthers} />
+          ) : null}
         </div>
         {canEdit || canDelete ? (
           <div className="flex shrink-0 gap-1">

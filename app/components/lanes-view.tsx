@@ -10,6 +10,7 @@ import type { EventView } from "../../worker/services/events";
 export type LaneKind = "character" | "place";
 
 const COLUMN_WIDTH = 208; // px: one scene per column, the same column in every lane
+const HEADER_WIDTH = 144; // px: the lane's name, color and count, kept in view while the columns scroll
 const laneNames: Record<LaneKind, { none: string; label: string }> = {
   character: { none: "No character", label: "character" },
   place: { none: "No place", label: "place" },
@@ -39,6 +40,7 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => COLUMN_WIDTH,
     overscan: 4,
+    paddingStart: HEADER_WIDTH,
     // The server renders the first screenful of columns.
     initialRect: { width: 1024, height: 600 },
   });
@@ -97,7 +99,7 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
         aria-rowcount={lanes.length}
         aria-colcount={events.length + 1}
         className="relative block"
-        style={{ width: columns.getTotalSize() + 176 }}
+        style={{ width: columns.getTotalSize() }}
       >
         <caption id={`${id}-keys`} className="sr-only">
           Arrow keys move between scenes, Home and End to a lane's ends, Enter opens a scene.
@@ -117,7 +119,7 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
                 <th
                   scope="row"
                   aria-colindex={1}
-                  className="sticky left-0 z-10 flex w-44 shrink-0 flex-col justify-center gap-1 border-r border-stone-200 bg-stone-50 px-3 text-left font-normal"
+                  className="sticky left-0 z-10 flex w-36 shrink-0 flex-col justify-center gap-1 border-r border-stone-200 bg-stone-50 px-3 text-left font-normal"
                   style={{ borderLeft: `4px solid ${color}` }}
                 >
                   <span className="flex items-center gap-1.5 font-medium break-words">
@@ -134,14 +136,13 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
                       key={event.id}
                       aria-colindex={column + 2}
                       className="absolute top-0 p-2"
-                      style={{ left: 176 + column * COLUMN_WIDTH, width: COLUMN_WIDTH, height: "100%" }}
+                      style={{ left: HEADER_WIDTH + column * COLUMN_WIDTH, width: COLUMN_WIDTH, height: "100%" }}
                     >
                       <button
                         type="button"
                         tabIndex={isStop ? 0 : -1}
                         data-lane={laneIndex}
                         data-column={column}
-                        aria-label={`${event.title}${isPov ? ", point of view" : ""}${event.storyLabel ? `, ${event.storyLabel}` : ""}`}
                         onKeyDown={(e) => onKeyDown(e, laneIndex, column)}
                         onFocus={() => setActive({ lane: laneIndex, column })}
                         onClick={() => onOpenEvent(event)}
@@ -157,7 +158,7 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
                         ) : null}
                         {isPov ? (
                           <span className="mt-auto inline-flex items-center gap-1 text-xs font-semibold text-stone-800">
-                            <Eye aria-hidden="true" className="h-3 w-3" /> POV
+                            <Eye aria-hidden="true" className="h-3 w-3" /> POV<span className="sr-only"> (point of view)</span>
                           </span>
                         ) : null}
                       </button>

@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import { ColorDot, matchesEntity } from "~/components/codex";
 import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
+import { type EntityKind, entityKinds } from "../../db/rules";
 import type { EntityView } from "../../worker/services/entities";
 
 export type StoryFieldValues = {
@@ -20,7 +21,7 @@ type Props = {
   entities: EntityView[];
   byId: Map<number, EntityView>;
   /** 'Create character "X"' from the picker: resolves to the new entity, or null when it failed (toast shown). */
-  onCreateEntity?: (name: string) => Promise<EntityView | null>;
+  onCreateEntity?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
 };
 
 /** The event card's edit mode for links, POV and story time (DESIGN.md §10 "Events gain"). */
@@ -63,8 +64,8 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           onPick={link}
           onCreate={
             onCreateEntity
-              ? async (name) => {
-                  const created = await onCreateEntity(name);
+              ? async (kind, name) => {
+                  const created = await onCreateEntity(kind, name);
                   if (created) link(created);
                 }
               : undefined
@@ -123,7 +124,9 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
   );
 }
 
-type Option = { key: string; label: string; entity?: EntityView; create?: string };
+type Option = { key: string; label: string; entity?: EntityView; create?: { kind: EntityKind; name: string } };
+
+const kindLabels: Record<EntityKind, string> = { character: "character", place: "place", thing: "thing" };
 
 /** A type-ahead combobox (WAI-ARIA combobox with a listbox popup): typing filters names and aliases, Enter adds. */
 function EntityPicker({
@@ -137,7 +140,7 @@ function EntityPicker({
   entities: EntityView[];
   allEntities: EntityView[];
   onPick: (entity: EntityView) => void;
-  onCreate?: (name: string) => Promise<void>;
+  onCreate?: (kind: EntityKind, name: string) => Promise<void>;
 }) {
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
@@ -150,7 +153,9 @@ function EntityPicker({
     .slice(0, 8)
     .map((entity) => ({ key: `e${entity.id}`, label: entity.name, entity }));
   if (onCreate && name && !allEntities.some((e) => e.name.toLowerCase() === name.toLowerCase())) {
-    options.push({ key: "create", label: `Create character "${name}"`, create: name });
+    for (const kind of entityKinds) {
+      options.push({ key: `create-${kind}`, label: `Create ${kindLabels[kind]} "${name}"`, create: { kind, name } });
+    }
   }
   const expanded = open && options.length > 0;
   const current = Math.min(active, options.length - 1);
@@ -160,7 +165,7 @@ function EntityPicker({
     if (option.entity) onPick(option.entity);
     else if (option.create && onCreate) {
       setCreating(true);
-      await onCreate(option.create);
+      await onCreate(option.create.kind, option.create.name);
       setCreating(false);
     }
     setQuery("");

@@ -1,8 +1,11 @@
-import { ArrowLeft, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff, X } from "lucide-react";
+import { ArrowLeft, ChartGantt, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
-import { CodexPanel, ColorDot, createEntityRequest, useEntityMap } from "~/components/codex";
-import type { CardCodex, EventChanges, SaveResult } from "~/components/event-card";
+import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
+import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/components/event-card";
+import { EventFilters } from "~/components/event-filters";
+import { ExportMenu } from "~/components/export-menu";
+import { type LaneKind, LanesView } from "~/components/lanes-view";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
@@ -16,6 +19,18 @@ import { useTimelineRoom } from "~/hooks/use-timeline-room";
 import { ApiError, client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { errorToast } from "~/lib/toast";
+import type { EntityKind } from "../../db/rules";
+import {
+  type ContinuityFlag,
+  continuityFlags,
+  type EventFilter,
+  filterEvents,
+  filterFromParams,
+  filterToParams,
+  isFiltering,
+  storyGap,
+  unlinkedMentions,
+} from "../../db/story-analysis";
 import { storySortKey } from "../../db/story-date";
 import type { EntityView } from "../../worker/services/entities";
 import type { EventOrder, EventPage, EventView } from "../../worker/services/events";
@@ -34,21 +49,27 @@ export const TYPING_DEBOUNCE_MS = 250;
 /** Mirrors FIRST_SCREEN_EVENTS on the server (worker/services/events.ts), for pages built from a full list. */
 const FIRST_SCREEN = 24;
 
-/** The view in the address: order and codex filter. */
+/** A filter the server's first screenful applies itself: none, or one codex entry. */
+const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.entityIds.length <= 1;
+
+/** The view in the address: order and (when the server can apply it) the codex filter. */
 export function eventViewOf(url: URL): { order: EventOrder; entityId: number | null } {
+  const filter = filterFromParams(url.searchParams);
   return {
     order: url.searchParams.get("order") === "chronological" ? "chronological" : "position",
-    entityId: Number(url.searchParams.get("entity")) || null,
+    entityId: serverFilters(filter) ? (filter.entityIds[0] ?? null) : null,
   };
 }
 
 /** The first screenful of a view from a full list (shared mode's service returns every event). */
 export function firstScreenOf(all: EventView[], url: URL): EventPage {
-  const { order, entityId } = eventViewOf(url);
-  const shown = entityId ? all.filter((e) => e.entityIds.includes(entityId)) : all;
+  const { order } = eventViewOf(url);
+  const shown = filterEvents(all, filterFromParams(url.searchParams));
   const sorted = order === "chronological" ? sortChronologically(shown) : shown;
   return { events: sorted.slice(0, FIRST_SCREEN), total: shown.length, all: all.length };
 }
+
+const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated"]);
 
 /** Only the order or the filter changed: the screen already holds every event, nothing to reload. */
 export function onlyViewChanged(current: URL, next: URL) {
@@ -57,7 +78,7 @@ export function onlyViewChanged(current: URL, next: URL) {
   let changed = false;
   for (const key of keys) {
     if (current.searchParams.getAll(key).join() === next.searchParams.getAll(key).join()) continue;
-    if (key !== "order" && key !== "entity") return false;
+    if (!VIEW_KEYS.has(key)) return false;
     changed = true;
   }
   return changed;
@@ -90,8 +111,12 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const [entities, setEntities] = useState(props.entities);
   const [searchParams, setSearchParams] = useSearchParams();
   const chronological = searchParams.get("order") === "chronological";
-  const filterId = Number(searchParams.get("entity")) || null;
-  const [layout, setLayout] = useState<Layout>("vertical");
+  const paramsKey = searchParams.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the address's text is the filter's identity
+  const filter = useMemo(() => filterFromParams(searchParams), [paramsKey]);
+  const filtering = isFiltering(filter);
+  const [layout, setLayout] = useState<Layout | "lanes">("vertical");
+  const [laneKind, setLaneKind] = useState<LaneKind>("character");
   const [adding, setAdding] = useState(false);
   const [addMounted, setAddMounted] = useState(false);
   useEffect(() => {
@@ -153,6 +178,8 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const loading = useRef(revalidator.state);
   loading.current = revalidator.state;
 
+  const ownWriteRef = useRef(ownWrite);
+  ownWriteRef.current = ownWrite;
   /** Our own write: no reload for it (its result is on screen), unless a load crossed it. */
   async function ownWrite<T>(write: () => Promise<T>): Promise<T> {
     ownWrites.current += 1;
@@ -244,7 +271,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
 
   // The codex as the cards see it: chips filter the timeline, the picker may create a character.
   const codexApi = { timelineId: timeline.id, shareCode, roomHeaders: room.writeHeaders };
-  const createFromPicker = useMutation((name: string) => createEntityRequest(codexApi, { kind: "character", name }), {
+  const createFromPicker = useMutation((kind: EntityKind, name: string) => createEntityRequest(codexApi, { kind, name }), {
     success: { title: "Success", description: "Codex entry created" },
     error: "Failed to create codex entry",
     revalidate: false,
@@ -263,28 +290,98 @@ export function TimelineScreen(props: TimelineScreenProps) {
       { replace: true, preventScrollReset: true },
     );
   }, []);
-  const selectEntity = useCallback((entity: EntityView) => setParam("entity", String(entity.id)), [setParam]);
-  const createEntity = useCallback(async (name: string) => {
-    const outcome = await latestCreate.current(name);
+  // Filter changes build on the latest one asked for, even before the address (and so `filter`) has caught up:
+  // two quick clicks must not undo each other.
+  const pendingFilter = useRef<EventFilter | null>(null);
+  const latestFilter = useRef(filter);
+  latestFilter.current = filter;
+  useEffect(() => {
+    const same = (a: EventFilter, b: EventFilter) =>
+      filterToParams(a, new URLSearchParams()).toString() === filterToParams(b, new URLSearchParams()).toString();
+    if (pendingFilter.current && same(pendingFilter.current, filter)) pendingFilter.current = null;
+  }, [filter]);
+  const setFilter = useCallback((update: EventFilter | ((current: EventFilter) => EventFilter)) => {
+    const base = pendingFilter.current ?? latestFilter.current;
+    const next = typeof update === "function" ? update(base) : update;
+    pendingFilter.current = next;
+    latestSearch.current((params) => filterToParams(next, params), { replace: true, preventScrollReset: true });
+  }, []);
+  const selectEntity = useCallback(
+    (entity: EntityView) => setFilter({ entityIds: [entity.id], match: "any", text: "", dated: null }),
+    [setFilter],
+  );
+  const createEntity = useCallback(async (kind: EntityKind, name: string) => {
+    const outcome = await latestCreate.current(kind, name);
     return outcome.ok ? outcome.data : null;
   }, []);
   const latestCreate = useRef(createFromPicker.run);
   latestCreate.current = createFromPicker.run;
   const byId = useEntityMap(entities);
-  const codex = useMemo<CardCodex>(
-    () => ({ entities, byId, onSelect: selectEntity, onCreate: canEdit ? createEntity : undefined }),
-    [entities, byId, selectEntity, createEntity, canEdit],
-  );
-  const filterEntity = filterId ? byId.get(filterId) : undefined;
 
   // What is shown: story order (draggable) or chronological (by story start, undated last, like the server).
-  const shown = filterId ? events.filter((e) => e.entityIds.includes(filterId)) : events;
-  const sorted = chronological ? sortChronologically(shown) : null;
-  const dated = sorted ? sorted.filter((e) => e.storyStart && storySortKey(e.storyStart) !== null) : shown;
+  const shown = useMemo(() => filterEvents(events, filter), [events, filter]);
+  const sorted = useMemo(() => (chronological ? sortChronologically(shown) : null), [chronological, shown]);
+  const dated = useMemo(
+    () => (sorted ? sorted.filter((e) => e.storyStart && storySortKey(e.storyStart) !== null) : shown),
+    [sorted, shown],
+  );
   const undated = sorted ? sorted.filter((e) => !(e.storyStart && storySortKey(e.storyStart) !== null)) : [];
-  const canReorder = !chronological && !filterId && complete;
-  // Until every event is here, the rows the view still lacks are placeholders (the scroll height is right).
-  const viewTotal = complete ? shown.length : Math.max(shown.length, page.total);
+  const canReorder = !chronological && !filtering && complete;
+  // Until every event is here, the rows the view still lacks are placeholders (the scroll height is right);
+  // a filter the server did not apply is known only once every event is here.
+  const viewTotal = complete || !serverFilters(filter) ? shown.length : Math.max(shown.length, page.total);
+
+  // The story model's notes on the cards: in chronological order the gap to the previous dated event and
+  // continuity clashes; always, codex names mentioned but not linked ('Link Mara?').
+  const linkEntity = useMutation(
+    (event: EventView, entity: EntityView) =>
+      unwrap(
+        client.api.events[":id"].$patch(
+          { param: { id: String(event.id) }, query, json: { entityIds: [...event.entityIds, entity.id] } },
+          { headers: room.writeHeaders },
+        ),
+      ),
+    {
+      success: (_, _event, entity) => ({ title: "Success", description: `${entity.name} linked` }),
+      error: (error) => errorMessage(error, "Failed to update event"),
+      revalidate: false,
+      onSuccess: (updated) => setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e))),
+    },
+  );
+  const latestLink = useRef(linkEntity.run);
+  latestLink.current = linkEntity.run;
+  const onLink = useCallback(
+    (event: EventView, entity: EntityView) => void ownWriteRef.current(() => latestLink.current(event, entity)),
+    [],
+  );
+  const hints = useMemo(() => {
+    const flags = new Map<number, ContinuityFlag[]>();
+    const gaps = new Map<number, string | null>();
+    if (chronological) {
+      for (const flag of continuityFlags(events, entities)) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
+      for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, storyGap(dated[i - 1], dated[i]));
+    }
+    const cache = new WeakMap<EventView, StoryHints>();
+    return (event: EventView): StoryHints => {
+      let found = cache.get(event);
+      if (!found) {
+        found = { gap: gaps.get(event.id) ?? null, flags: flags.get(event.id) ?? [], mentions: unlinkedMentions(event, entities) };
+        cache.set(event, found);
+      }
+      return found;
+    };
+  }, [chronological, events, entities, dated]);
+  const codex = useMemo<CardCodex>(
+    () => ({
+      entities,
+      byId,
+      onSelect: selectEntity,
+      onCreate: canEdit ? createEntity : undefined,
+      hints,
+      onLink: canEdit ? onLink : undefined,
+    }),
+    [entities, byId, selectEntity, createEntity, canEdit, hints, onLink],
+  );
   const missing = viewTotal - shown.length;
   // 'Jump to event': filters the view's events by title and scrolls the chosen one into the window.
   const jumpers = useRef(new Set<(eventId: number) => boolean>()).current;
@@ -292,12 +389,24 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const needle = jumpQuery.trim().toLowerCase();
   const matches = needle ? [...dated, ...undated].filter((e) => e.title.toLowerCase().includes(needle)).slice(0, 8) : [];
   const jumpTo = (event: EventView) => {
-    for (const jump of jumpers) if (jump(event.id)) break;
     setJumpQuery("");
+    if (layout === "lanes") return openFromLanes(event);
+    for (const jump of jumpers) if (jump(event.id)) break;
   };
+  // From the lanes (or the jump box while they show): the list layout, scrolled to the event.
+  const [pendingJump, setPendingJump] = useState<number | null>(null);
+  const openFromLanes = (event: EventView) => {
+    setLayout("vertical");
+    setPendingJump(event.id);
+  };
+  useEffect(() => {
+    if (pendingJump === null || layout === "lanes") return;
+    for (const jump of jumpers) if (jump(pendingJump)) break;
+    setPendingJump(null);
+  }, [pendingJump, layout, jumpers]);
   const listProps = {
     jumpers,
-    layout,
+    layout: layout === "lanes" ? ("vertical" as const) : layout,
     canEdit,
     canReorder,
     canDelete: isOwner,
@@ -338,6 +447,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
           {isOwner ? (
             premium ? (
               <Button variant="outline" onClick={() => setSharing(true)} onPointerEnter={() => void loadShareDialog()}>
@@ -394,79 +504,89 @@ export function TimelineScreen(props: TimelineScreenProps) {
                 >
                   Horizontal
                 </LayoutButton>
+                <LayoutButton
+                  active={layout === "lanes"}
+                  onClick={() => setLayout("lanes")}
+                  icon={<ChartGantt aria-hidden="true" className="h-4 w-4" />}
+                >
+                  Lanes
+                </LayoutButton>
               </fieldset>
+              {layout === "lanes" ? (
+                <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                  <legend className="sr-only">Lanes by</legend>
+                  <LayoutButton active={laneKind === "character"} onClick={() => setLaneKind("character")}>
+                    By character
+                  </LayoutButton>
+                  <LayoutButton active={laneKind === "place"} onClick={() => setLaneKind("place")}>
+                    By place
+                  </LayoutButton>
+                </fieldset>
+              ) : null}
             </div>
           </div>
-          {events.length > 1 ? (
-            <form
-              aria-label="Jump to event"
-              className="relative mb-4 max-w-sm"
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (matches[0]) jumpTo(matches[0]);
-              }}
-            >
-              <label htmlFor="jump-to-event" className="sr-only">
-                Jump to event
-              </label>
-              <input
-                id="jump-to-event"
-                type="search"
-                value={jumpQuery}
-                onChange={(e) => setJumpQuery(e.target.value)}
-                placeholder="Jump to event"
-                autoComplete="off"
-                className="h-9 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
-              />
-              {needle ? (
-                <ul
-                  aria-label="Matching events"
-                  className="absolute z-20 mt-1 w-full rounded-md border border-stone-200 bg-white p-1 shadow-lg"
-                >
-                  {matches.length === 0 ? (
-                    <li className="px-2 py-1.5 text-sm text-stone-600">{complete ? "No matching event" : "Loading events..."}</li>
-                  ) : (
-                    matches.map((e) => (
-                      <li key={e.id}>
-                        <button
-                          type="button"
-                          onClick={() => jumpTo(e)}
-                          className="w-full truncate rounded px-2 py-1.5 text-left text-sm hover:bg-brand-50"
-                        >
-                          {e.title}
-                        </button>
-                      </li>
-                    ))
-                  )}
-                </ul>
-              ) : null}
-            </form>
-          ) : null}
-          {filterId ? (
-            <p className="mb-4">
-              <span className="inline-flex items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 py-1 pr-1 pl-3 text-sm font-medium text-brand-900">
-                {filterEntity ? <ColorDot color={filterEntity.color} /> : null}
-                Filtered by {filterEntity?.name ?? "a removed entry"}
-                <button
-                  type="button"
-                  aria-label="Clear filter"
-                  onClick={() => setParam("entity", null)}
-                  className="rounded-full p-0.5 hover:bg-brand-100"
-                >
-                  <X aria-hidden="true" className="h-4 w-4" />
-                </button>
-              </span>
-            </p>
-          ) : null}
-          {canEdit && (chronological || filterId) && events.length > 1 ? (
+          <EventFilters filter={filter} entities={entities} onChange={setFilter}>
+            {events.length > 1 ? (
+              <form
+                aria-label="Jump to event"
+                className="relative w-full max-w-sm"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (matches[0]) jumpTo(matches[0]);
+                }}
+              >
+                <label htmlFor="jump-to-event" className="sr-only">
+                  Jump to event
+                </label>
+                <input
+                  id="jump-to-event"
+                  type="search"
+                  value={jumpQuery}
+                  onChange={(e) => setJumpQuery(e.target.value)}
+                  placeholder="Jump to event"
+                  autoComplete="off"
+                  className="h-9 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
+                />
+                {needle ? (
+                  <ul
+                    aria-label="Matching events"
+                    className="absolute z-20 mt-1 w-full rounded-md border border-stone-200 bg-white p-1 shadow-lg"
+                  >
+                    {matches.length === 0 ? (
+                      <li className="px-2 py-1.5 text-sm text-stone-600">{complete ? "No matching event" : "Loading events..."}</li>
+                    ) : (
+                      matches.map((e) => (
+                        <li key={e.id}>
+                          <button
+                            type="button"
+                            onClick={() => jumpTo(e)}
+                            className="w-full truncate rounded px-2 py-1.5 text-left text-sm hover:bg-brand-50"
+                          >
+                            {e.title}
+                          </button>
+                        </li>
+                      ))
+                    )}
+                  </ul>
+                ) : null}
+              </form>
+            ) : null}
+          </EventFilters>
+          {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
             <p className="mb-4 text-sm text-stone-600">
-              {chronological ? "Switch to Story order to reorder events by dragging." : "Clear the filter to reorder events by dragging."}
+              {chronological ? "Switch to Story order to reorder events by dragging." : "Clear the filters to reorder events by dragging."}
             </p>
           ) : null}
           {events.length === 0 && page.all === 0 ? (
             <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
           ) : viewTotal === 0 ? (
-            <Card className="p-10 text-center text-stone-700">No events are linked to {filterEntity?.name ?? "this entry"} yet.</Card>
+            <Card className="p-10 text-center text-stone-700">
+              {filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated
+                ? `No events are linked to ${byId.get(filter.entityIds[0])?.name ?? "this entry"} yet.`
+                : "No events match these filters."}
+            </Card>
+          ) : layout === "lanes" ? (
+            <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
           ) : (
             <>
               {dated.length || (missing && !undated.length) ? (
