@@ -40,6 +40,8 @@ type Props = {
   codex: CardCodex;
   editedByOthers?: (eventId: number) => boolean;
   onMove: (eventId: number, from: number, to: number) => void;
+  /** A drag began (true) or ended, dropped or cancelled (false): the screen holds incoming data meanwhile. */
+  onDragging?: (dragging: boolean) => void;
   onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
   onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
@@ -64,6 +66,7 @@ export function TimelineEvents({
   codex,
   editedByOthers,
   onMove,
+  onDragging,
   onSave,
   onDelete,
   onTyping,
@@ -106,6 +109,7 @@ export function TimelineEvents({
   const [activeId, setActiveId] = useState<number | null>(null);
   function handleDragEnd({ active, over }: DragEndEvent) {
     setActiveId(null);
+    onDragging?.(false);
     if (!over || active.id === over.id) return;
     const from = ids.indexOf(active.id as number);
     const to = ids.indexOf(over.id as number);
@@ -190,8 +194,14 @@ export function TimelineEvents({
       collisionDetection={closestCenter}
       // Rows mount and unmount while a drag scrolls the list: measure the drop targets all along.
       measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
-      onDragStart={({ active }: DragStartEvent) => setActiveId(active.id as number)}
-      onDragCancel={() => setActiveId(null)}
+      onDragStart={({ active }: DragStartEvent) => {
+        setActiveId(active.id as number);
+        onDragging?.(true);
+      }}
+      onDragCancel={() => {
+        setActiveId(null);
+        onDragging?.(false);
+      }}
       onDragEnd={handleDragEnd}
       accessibility={{
         announcements,

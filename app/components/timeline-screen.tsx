@@ -136,8 +136,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const writesStarted = useRef(0);
   const missedLoad = useRef(false);
   const loadSeq = useRef(0);
+  // A drag in progress holds incoming lists too: new items mid-drag make dnd-kit lose its drop targets.
+  const dragging = useRef(false);
   const applyLoaded = useCallback((list: EventView[], writesAtStart: number) => {
-    if (ownWrites.current > 0 || writesStarted.current !== writesAtStart) {
+    if (ownWrites.current > 0 || dragging.current || writesStarted.current !== writesAtStart) {
       missedLoad.current = true;
       return false;
     }
@@ -235,6 +237,18 @@ export function TimelineScreen(props: TimelineScreenProps) {
     },
     revalidate: false,
   });
+  function onDragging(active: boolean) {
+    dragging.current = active;
+    // Dropped where it was, or cancelled: no write follows, so a load held back meanwhile is redone now.
+    if (!active) {
+      setTimeout(() => {
+        if (ownWrites.current === 0 && missedLoad.current) {
+          missedLoad.current = false;
+          refresh();
+        }
+      });
+    }
+  }
   function move(eventId: number, from: number, to: number) {
     const before = events;
     setEvents(arrayMove(events, from, to).map((e, i) => ({ ...e, position: i })));
@@ -413,6 +427,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     codex,
     editedByOthers: room.isEditedByOthers,
     onMove: move,
+    onDragging,
     onSave: save,
     onDelete: setDeleting,
     onTyping,

@@ -101,15 +101,20 @@ test.describe("a timeline with 1,000 events", () => {
     await screenshot(page, "perf-jump-900");
 
     // Keyboard: lift it, two places down, drop; the server has it at index 901 (position 902 of 1000).
+    // Every step waits for its announcement (not a fixed pause): the list's refetch may land meanwhile.
+    await page.waitForLoadState("networkidle");
+    const live = page.locator("[id^=DndLiveRegion]").first();
     await page.getByRole("button", { name: `Reorder ${target}`, exact: true }).focus();
     await page.keyboard.press("Space");
-    await page.waitForTimeout(150);
+    await expect(live).toContainText(`${target} moved to position 900 of 1000`);
+    // dnd-kit measures the drop targets just after the lift (asynchronously); a person never presses that fast.
+    await page.waitForTimeout(500);
     await page.keyboard.press("ArrowDown");
-    await page.waitForTimeout(150);
+    await expect(live).toContainText("moved to position 901 of 1000");
     await page.keyboard.press("ArrowDown");
-    await page.waitForTimeout(150);
+    await expect(live).toContainText("moved to position 902 of 1000");
     await page.keyboard.press("Space");
-    await expect(page.locator("[id^=DndLiveRegion]").first()).toContainText("dropped at position 902 of 1000");
+    await expect(live).toContainText("dropped at position 902 of 1000");
     await expect.poll(async () => (await titles(request, user, timelineId)).slice(899, 902)).toEqual([order[900], order[901], target]);
     await expect(page.locator("[data-position='901']").getByRole("heading")).toHaveText(target);
   });
