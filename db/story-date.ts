@@ -11,6 +11,15 @@ const PATTERN = /^(-?)(\d{1,6})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2}))?)?)?$/
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
+/** Why a story date was refused, completing "<field> <value> …" (the API's and the importer's messages). */
+export const storyDateReason: Record<Exclude<StoryDateResult, { ok: true }>["reason"], string> = {
+  format: "must be a story date like -450, 2024-03 or 10231-01-02T06:30",
+  month: "has a month outside 01-12",
+  day: "has a day that month does not have",
+  hour: "has an hour outside 00-23",
+  minute: "has a minute outside 00-59",
+};
+
 export function daysInMonth(year: number, month: number) {
   if (month === 2) return isLeap(year) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;

@@ -2,7 +2,7 @@
 // document, the Markdown outline and the CSV sheet. Pure and zod-free, so the import dialog previews a
 // file with exactly the parser the server runs on it, and errors name the line in both places.
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits, limits } from "./rules";
-import { isStoryRangeOrdered, parseStoryDate } from "./story-date";
+import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 export const TRANSFER_FORMAT = "storyweave-timeline";
 export const TRANSFER_VERSION = 1;
@@ -90,17 +90,9 @@ const fail = (where: string, message: string): never => {
   throw new ImportError(`${where}: ${message}`);
 };
 
-const dateReason = {
-  format: "must be a story date like -450, 2024-03 or 10231-01-02T06:30",
-  month: "has a month outside 01-12",
-  day: "has a day that month does not have",
-  hour: "has an hour outside 00-23",
-  minute: "has a minute outside 00-59",
-} as const;
-
 function checkStoryDate(where: string, field: "start" | "end" | "date", value: string) {
   const parsed = parseStoryDate(value);
-  if (!parsed.ok) fail(where, `${field} ${value} ${dateReason[parsed.reason]}`);
+  if (!parsed.ok) fail(where, `${field} ${value} ${storyDateReason[parsed.reason]}`);
 }
 
 function checkEvent(where: string, event: TransferEvent) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { entityKinds, entityLimits, limits, messages } from "./rules";
-import { isStoryRangeOrdered, parseStoryDate } from "./story-date";
+import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -108,14 +108,6 @@ export const storyMessages = {
   entityIds: "Linked entities must be a list of entity ids",
   foreignEntity: "Linked entities must belong to this timeline",
   povNotLinked: "The point of view must be one of the linked entities",
-} as const;
-
-const storyDateReason = {
-  format: "must be a story date like -450, 2024-03 or 10231-01-02T06:30",
-  month: "has a month outside 01-12",
-  day: "has a day that month does not have",
-  hour: "has an hour outside 00-23",
-  minute: "has a minute outside 00-59",
 } as const;
 
 /** A story date or null; an empty string clears it. */

@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { withSecurityHeaders } from "../../worker/lib/security-headers";
 import { call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail, signInAdmin, uniqueEmail } from "./helpers";
+import { recordSocket, sleep, upgrade } from "./room-helpers";
 
-type Msg = { type: string; [k: string]: any };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let ipCounter = 0;
 /** A fresh client address per test, so counters never leak between tests. */
 const freshIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
@@ -20,28 +19,9 @@ async function fetchWorker(url: string, init: RequestInit = {}, workerEnv: objec
 }
 
 async function socket(path: string, token: string, headers: Record<string, string> = {}) {
-  const res = await fetchWorker(`http://storyweave.test${path}`, {
-    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}`, ...headers },
-  });
+  const res = await upgrade(path, token, headers);
   if (res.status !== 101) return { open: false, status: res.status, body: await res.text() } as const;
-  const ws = res.webSocket!;
-  const messages: Msg[] = [];
-  const closed: { code?: number } = {};
-  ws.addEventListener("message", (e) => messages.push(JSON.parse(String(e.data))));
-  ws.addEventListener("close", (e) => {
-    closed.code = e.code;
-  });
-  ws.accept();
-  const waitFor = async (pred: (m: Msg) => boolean, label = "message", timeout = 3000) => {
-    const start = Date.now();
-    while (Date.now() - start < timeout) {
-      const hit = messages.find(pred);
-      if (hit) return hit;
-      await sleep(10);
-    }
-    throw new Error(`timed out waiting for ${label}; got ${JSON.stringify(messages)}`);
-  };
-  return { open: true, status: 101, ws, messages, closed, waitFor } as const;
+  return { open: true, status: 101, ...recordSocket(res.webSocket!) } as const;
 }
 
 describe("login lockout is counted before the password is checked", () => {

@@ -26,7 +26,11 @@ export async function connect(timelineId: number, token: string, share?: string,
   if (connectionId) query.set("_pk", connectionId);
   const res = await upgrade(`/ws/${timelineId}${query.size ? `?${query}` : ""}`, token);
   expect(res.status).toBe(101);
-  const ws = res.webSocket!;
+  return recordSocket(res.webSocket!);
+}
+
+/** Accepts an upgraded socket and records every server message and the close code. */
+export function recordSocket(ws: WebSocket) {
   const messages: Msg[] = [];
   const closed: { code?: number } = {};
   ws.addEventListener("message", (e) => {
