@@ -217,17 +217,55 @@ export const ideas = sqliteTable(
   (t) => [index("ideas_user_idx").on(t.userId)],
 );
 
+// Attachments: metadata here, the bytes in the R2 bucket bound as FILES under `r2Key`
+// (DESIGN.md §10: no bytes in the database). `ownerId` is the timeline owner, whose storage quota it counts against.
 export const files = sqliteTable(
   "files",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    uploadedBy: integer("uploaded_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
-    data: text("data").notNull(),
+    size: integer("size").notNull(),
+    r2Key: text("r2_key").notNull(),
     createdAt: createdAt(),
-    eventId: integer("event_id").references(() => events.id, { onDelete: "cascade" }),
   },
-  (t) => [index("files_event_idx").on(t.eventId)],
+  (t) => [
+    index("files_event_idx").on(t.eventId),
+    index("files_timeline_idx").on(t.timelineId),
+    index("files_owner_idx").on(t.ownerId),
+    uniqueIndex("files_r2_key_idx").on(t.r2Key),
+  ],
+);
+
+// Every saved change of an event's title or content (DESIGN.md §10 Versions). `authorName` is kept
+// as it was when the version was made, so history reads the same after a rename or account deletion.
+export const eventVersions = sqliteTable(
+  "event_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    authorId: integer("author_id").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("event_versions_event_idx").on(t.eventId, t.createdAt)],
 );
 
 export const collaborativeSessions = sqliteTable(

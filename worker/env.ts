@@ -3,6 +3,8 @@ import type { TimelineRoom } from "../durable-objects/timeline-room";
 export interface Env {
   DB: D1Database;
   TimelineRoom: DurableObjectNamespace<TimelineRoom>;
+  /** Attachments' bytes (metadata in D1 `files`). */
+  FILES: R2Bucket;
   /** Pepper for password hashes and the key for encrypted settings. Required. */
   APP_SECRET: string;
   ADMIN_EMAILS?: string;
