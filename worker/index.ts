@@ -4,6 +4,7 @@ import { createDb } from "../db/client";
 import { api } from "./api";
 import type { Env } from "./env";
 import { meterD1, serverTiming } from "./lib/d1-meter";
+import { openD1Session } from "./lib/d1-session";
 import { UNEXPECTED } from "./lib/errors";
 import { mailerConfigProblem } from "./lib/mailer";
 import { isCrossSiteMutation } from "./lib/request-auth";
@@ -48,17 +49,20 @@ export default {
       return withSecurityHeaders(plainError(500, "Server is not configured"), request, nonce, dev);
     }
     try {
+      const d1 = openD1Session(env.DB, request);
       if (env.SERVER_TIMING === "1") {
         // `npm run bench`: report the D1 statements this request made.
         const startedAt = Date.now();
-        const { db, meter } = meterD1(env.DB);
+        const { db, meter } = meterD1(d1.db);
         const response = await route(request, { ...env, DB: db }, ctx, nonce);
         if (response.status === 101) return response;
-        const timed = new Response(response.body, response);
+        const timed = d1.bookmarkCookie(new Response(response.body, response));
         timed.headers.set("Server-Timing", serverTiming(meter, startedAt));
         return withSecurityHeaders(timed, request, nonce, dev);
       }
-      return withSecurityHeaders(await route(request, env, ctx, nonce), request, nonce, dev);
+      const response = await route(request, { ...env, DB: d1.db }, ctx, nonce);
+      if (response.status === 101) return response;
+      return withSecurityHeaders(d1.bookmarkCookie(response), request, nonce, dev);
     } catch (error) {
       console.error("[worker] unhandled error:", error);
       return withSecurityHeaders(plainError(500, UNEXPECTED), request, nonce, dev);
