@@ -1,29 +1,17 @@
-import {
-  type Announcements,
-  closestCenter,
-  DndContext,
-  type DragEndEvent,
-  DragOverlay,
-  type DragStartEvent,
-  MeasuringStrategy,
-  type KeyboardCoordinateGetter,
-  KeyboardSensor,
-  PointerSensor,
-  TouchSensor,
-  useSensor,
-  useSensors,
-} from "@dnd-kit/core";
-import {
-  arrayMove,
-  horizontalListSortingStrategy,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
 import { useVirtualizer, useWindowVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import {
+  type CSSProperties,
+  type HTMLAttributes,
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import type { EventView } from "../../worker/services/events";
@@ -85,41 +73,12 @@ export function TimelineEvents({
   const ids = events.map((e) => e.id);
   const idsRef = useRef(ids);
   idsRef.current = ids;
-  const keyboardCoordinates = useCallback<KeyboardCoordinateGetter>((event, args) => oneStep(event, args, idsRef.current), []);
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
-  );
-  const titleOf = (id: unknown) => events.find((e) => e.id === id)?.title ?? "event";
-  const positionOf = (id: unknown) => ids.indexOf(id as number) + 1;
-
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}. It is at position ${positionOf(active.id)} of ${ids.length}.`,
-    onDragOver: ({ active, over }) =>
-      over
-        ? `${titleOf(active.id)} moved to position ${positionOf(over.id)} of ${ids.length}.`
-        : `${titleOf(active.id)} is no longer over a position.`,
-    onDragEnd: ({ active, over }) =>
-      over ? `${titleOf(active.id)} dropped at position ${positionOf(over.id)} of ${ids.length}.` : `${titleOf(active.id)} dropped.`,
-    onDragCancel: ({ active }) => `Reordering cancelled. ${titleOf(active.id)} returned to position ${positionOf(active.id)}.`,
-  };
-
-  // The dragged card may scroll out of the window and unmount: the overlay stands in for it meanwhile.
-  const [activeId, setActiveId] = useState<number | null>(null);
-  function handleDragEnd({ active, over }: DragEndEvent) {
-    setActiveId(null);
-    onDragging?.(false);
-    if (!over || active.id === over.id) return;
-    const from = ids.indexOf(active.id as number);
-    const to = ids.indexOf(over.id as number);
-    if (from < 0 || to < 0) return;
-    onMove(active.id as number, from, to);
-  }
+  const listRef = useRef<HTMLOListElement>(null);
+  const [store] = useState(createRowStore);
+  const dnd = useDragAndDrop(listRef, store, canEdit && canReorder);
 
   const vertical = layout === "vertical";
   const count = events.length + pending;
-  const listRef = useRef<HTMLOListElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   // Where the list starts on the page: the window virtualizer counts from the document's top.
   const [margin, setMargin] = useState(0);
@@ -186,113 +145,75 @@ export function TimelineEvents({
     requestAnimationFrame(focus);
   }, [jumped]);
 
-  const activeEvent = activeId === null ? null : events.find((e) => e.id === activeId);
+  const visibleIds = dnd.module ? items.flatMap((item) => (events[item.index] ? [events[item.index].id] : [])) : [];
+  const Area = dnd.module?.SortableArea;
   return (
-    <DndContext
-      id={dndId}
-      sensors={sensors}
-      collisionDetection={closestCenter}
-      // Rows mount and unmount while a drag scrolls the list: measure the drop targets all along.
-      measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
-      onDragStart={({ active }: DragStartEvent) => {
-        setActiveId(active.id as number);
-        onDragging?.(true);
-      }}
-      onDragCancel={() => {
-        setActiveId(null);
-        onDragging?.(false);
-      }}
-      onDragEnd={handleDragEnd}
-      accessibility={{
-        announcements,
-        screenReaderInstructions: {
-          draggable:
-            "To reorder an event, press space or enter to pick it up. Use the arrow keys to move it, then space or enter to drop it, or escape to cancel.",
-        },
-      }}
-    >
-      <SortableContext items={ids} strategy={vertical ? verticalListSortingStrategy : horizontalListSortingStrategy}>
-        <div ref={scrollerRef} className={cn("relative", vertical ? "" : "overflow-x-auto pb-4")}>
-          <div
-            aria-hidden="true"
-            className={cn(
-              "absolute bg-brand-100",
-              vertical ? "top-0 bottom-0 left-4 w-1 md:left-1/2 md:-ml-0.5" : "top-1/2 right-0 left-0 h-1",
-            )}
-            style={vertical ? undefined : { width: list.getTotalSize() }}
-          />
-          <ol
-            ref={listRef}
-            className={cn("relative flex", vertical ? "flex-col gap-6" : "min-w-max gap-6 py-4")}
-            style={vertical ? { paddingTop: before, paddingBottom: after } : { paddingLeft: before, paddingRight: after }}
-            aria-label="Events"
-          >
-            {items.map((item) => {
-              const event = events[item.index];
-              if (!event) {
-                return (
-                  <li
-                    key={item.key}
-                    ref={vertical ? list.measureElement : undefined}
-                    data-index={item.index}
-                    aria-hidden="true"
-                    className={cn("rounded-lg bg-stone-100", vertical ? "h-32 pl-10 md:w-1/2" : "h-40 w-72 shrink-0 self-center")}
-                  />
-                );
-              }
+    <>
+      <div ref={scrollerRef} className={cn("relative", vertical ? "" : "overflow-x-auto pb-4")}>
+        <div
+          aria-hidden="true"
+          className={cn(
+            "absolute bg-brand-100",
+            vertical ? "top-0 bottom-0 left-4 w-1 md:left-1/2 md:-ml-0.5" : "top-1/2 right-0 left-0 h-1",
+          )}
+          style={vertical ? undefined : { width: list.getTotalSize() }}
+        />
+        <ol
+          ref={listRef}
+          className={cn("relative flex", vertical ? "flex-col gap-6" : "min-w-max gap-6 py-4")}
+          style={vertical ? { paddingTop: before, paddingBottom: after } : { paddingLeft: before, paddingRight: after }}
+          aria-label="Events"
+        >
+          {items.map((item) => {
+            const event = events[item.index];
+            if (!event) {
               return (
-                <SortableEvent
+                <li
                   key={item.key}
-                  measureRef={vertical ? list.measureElement : undefined}
-                  event={event}
-                  index={item.index}
-                  vertical={vertical}
-                  canEdit={canEdit}
-                  canReorder={canEdit && canReorder}
-                  canDelete={canDelete}
-                  codex={codex}
-                  editedByOthers={editedByOthers?.(event.id) ?? false}
-                  highlighted={jumped === event.id}
-                  onSave={save}
-                  onDelete={remove}
-                  onTyping={onTyping ? typing : undefined}
+                  ref={vertical ? list.measureElement : undefined}
+                  data-index={item.index}
+                  aria-hidden="true"
+                  className={cn("rounded-lg bg-stone-100", vertical ? "h-32 pl-10 md:w-1/2" : "h-40 w-72 shrink-0 self-center")}
                 />
               );
-            })}
-          </ol>
-        </div>
-      </SortableContext>
-      <DragOverlay>
-        {activeEvent ? (
-          <div className="rounded-lg border border-brand-300 bg-white p-4 shadow-lg" data-testid="drag-overlay">
-            <p className="font-semibold break-words">{activeEvent.title}</p>
-          </div>
-        ) : null}
-      </DragOverlay>
-    </DndContext>
+            }
+            return (
+              <ListedEvent
+                key={item.key}
+                store={store}
+                measureRef={vertical ? list.measureElement : undefined}
+                event={event}
+                index={item.index}
+                vertical={vertical}
+                canEdit={canEdit}
+                canReorder={canEdit && canReorder}
+                canDelete={canDelete}
+                codex={codex}
+                editedByOthers={editedByOthers?.(event.id) ?? false}
+                highlighted={jumped === event.id}
+                onSave={save}
+                onDelete={remove}
+                onTyping={onTyping ? typing : undefined}
+              />
+            );
+          })}
+        </ol>
+      </div>
+      );
+      {Area ? (
+        <Area
+          id={dndId}
+          events={events}
+          visibleIds={visibleIds}
+          canReorder={canEdit && canReorder}
+          vertical={vertical}
+          store={store}
+          onMove={onMove}
+          onDragging={onDragging}
+        />
+      ) : null}
+    </>
   );
-}
-
-const steps: Record<string, number> = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 };
-
-/**
- * Arrow keys move a lifted event exactly one place in timeline order. (dnd-kit's default picks the
- * nearest card on screen in that direction, which in the alternating layout skips a place.)
- */
-function oneStep(event: KeyboardEvent, args: Parameters<KeyboardCoordinateGetter>[1], ids: number[]) {
-  const step = steps[event.code];
-  const { active, over, collisionRect, droppableRects } = args.context;
-  if (!step || !active || !collisionRect) return sortableKeyboardCoordinates(event, args);
-  event.preventDefault();
-  const from = ids.indexOf(Number(over?.id ?? active.id));
-  const target = ids[from + step];
-  const rect = target === undefined ? undefined : droppableRects.get(target);
-  if (!rect) return undefined;
-  // Centre the lifted card on the target so closest-center collision picks it.
-  return {
-    x: rect.left + (rect.width - collisionRect.width) / 2,
-    y: rect.top + (rect.height - collisionRect.height) / 2,
-  };
 }
 
 type CardProps = {
@@ -311,54 +232,34 @@ type CardProps = {
   onTyping?: NonNullable<Props["onTyping"]>;
 };
 
-const SortableEvent = memo(function SortableEvent({
+type RowProps = CardProps;
+
+/** One row of the list: its dot on the line and the card. The sortable row (timeline-dnd.tsx) adds the drag. */
+function EventRow({
   event,
-  measureRef,
   highlighted,
   index,
   vertical,
   canEdit,
-  canReorder,
   canDelete,
   codex,
   editedByOthers,
   onSave,
   onDelete,
   onTyping,
-}: CardProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: event.id,
-    disabled: !canReorder,
-  });
+  rowRef,
+  style,
+  dragging = false,
+  handle,
+}: CardProps & { rowRef: (node: HTMLLIElement | null) => void; style?: CSSProperties; dragging?: boolean; handle: ReactNode }) {
   const left = index % 2 === 0;
-  const style = { transform: CSS.Transform.toString(transform), transition };
-  const ref = useCallback(
-    (node: HTMLLIElement | null) => {
-      setNodeRef(node);
-      measureRef?.(node);
-    },
-    [setNodeRef, measureRef],
-  );
-  const handle = canReorder ? (
-    <button
-      type="button"
-      ref={setActivatorNodeRef}
-      {...attributes}
-      {...listeners}
-      aria-label={`Reorder ${event.title}`}
-      className="mt-0.5 cursor-grab touch-none rounded p-1 text-stone-500 hover:bg-stone-100 active:cursor-grabbing"
-    >
-      <DragHandleIcon />
-    </button>
-  ) : null;
-
   return (
     <li
-      ref={ref}
+      ref={rowRef}
       style={style}
       className={cn(
         "relative",
-        isDragging && "z-10 opacity-40",
+        dragging && "z-10 opacity-40",
         vertical ? cn("pl-10 md:w-1/2 md:pl-0", left ? "md:pr-8" : "md:ml-auto md:pl-8") : cn("w-72 shrink-0", left ? "mb-32" : "mt-32"),
       )}
       data-position={index}
@@ -387,6 +288,192 @@ const SortableEvent = memo(function SortableEvent({
       />
     </li>
   );
+}
+
+type HandleProps = HTMLAttributes<HTMLButtonElement> & { title: string; eventId: number; buttonRef?: (node: HTMLElement | null) => void };
+
+function ReorderHandle({ title, eventId, buttonRef, ...rest }: HandleProps) {
+  return (
+    <button
+      type="button"
+      ref={buttonRef}
+      {...rest}
+      aria-label={`Reorder ${title}`}
+      data-reorder={eventId}
+      className="mt-0.5 cursor-grab touch-none rounded p-1 text-stone-500 hover:bg-stone-100 active:cursor-grabbing"
+    >
+      <DragHandleIcon />
+    </button>
+  );
+}
+
+/** What a row's sortable binding (timeline-dnd.tsx) hands it: the handle's listeners and the row's movement. */
+type Sortable = { handleProps: Record<string, unknown>; style: CSSProperties; dragging: boolean };
+
+export type RowStore = ReturnType<typeof createRowStore>;
+
+/** Rows register their nodes here and read their sortable state from here (one store per list). */
+function createRowStore() {
+  const states = new Map<number, Sortable>();
+  const listeners = new Map<number, Set<() => void>>();
+  return {
+    nodes: new Map<number, HTMLLIElement>(),
+    handles: new Map<number, HTMLElement>(),
+    get: (id: number) => states.get(id),
+    set(id: number, state: Sortable | undefined) {
+      if (state) states.set(id, state);
+      else states.delete(id);
+      for (const notify of listeners.get(id) ?? []) notify();
+    },
+    subscribe(id: number, notify: () => void) {
+      const set = listeners.get(id) ?? new Set();
+      listeners.set(id, set);
+      set.add(notify);
+      return () => void set.delete(notify);
+    },
+  };
+}
+
+/**
+ * A row of the list. Until drag and drop is loaded its handle only remembers a press (handed over once it is);
+ * then it takes the listeners its binding publishes. The row and its card are never remounted for it.
+ */
+const ListedEvent = memo(function ListedEvent(props: RowProps & { store: RowStore }) {
+  const { event, measureRef, canReorder, store } = props;
+  const id = event.id;
+  const sortable = useSyncExternalStore(
+    useCallback((notify: () => void) => store.subscribe(id, notify), [store, id]),
+    () => store.get(id),
+    () => undefined,
+  );
+  const ref = useCallback(
+    (node: HTMLLIElement | null) => {
+      if (node) store.nodes.set(id, node);
+      else store.nodes.delete(id);
+      measureRef?.(node);
+    },
+    [store, id, measureRef],
+  );
+  const handleRef = useCallback(
+    (node: HTMLElement | null) => {
+      if (node) store.handles.set(id, node);
+      else store.handles.delete(id);
+    },
+    [store, id],
+  );
+  const handle = canReorder ? (
+    <ReorderHandle
+      title={event.title}
+      eventId={id}
+      buttonRef={handleRef}
+      {...(sortable?.handleProps ?? {
+        "aria-roledescription": "sortable",
+        onKeyDown: (e: React.KeyboardEvent) => {
+          if (e.key !== " " && e.key !== "Enter") return;
+          e.preventDefault();
+          dndLoader.press({ kind: "key", eventId: id, key: e.key, code: e.code });
+        },
+        onPointerDown: (e: React.PointerEvent) => {
+          if (!e.isPrimary || e.button !== 0) return;
+          dndLoader.press({
+            kind: "pointer",
+            eventId: id,
+            init: {
+              clientX: e.clientX,
+              clientY: e.clientY,
+              pointerId: e.pointerId,
+              pointerType: e.pointerType,
+              isPrimary: true,
+              button: 0,
+              buttons: 1,
+            },
+          });
+        },
+      })}
+    />
+  ) : null;
+  return <EventRow {...props} rowRef={ref} style={sortable?.style} dragging={sortable?.dragging} handle={handle} />;
 });
 
-export { arrayMove };
+type DndModule = typeof import("./timeline-dnd");
+type Press = { kind: "key"; eventId: number; key: string; code: string } | { kind: "pointer"; eventId: number; init: PointerEventInit };
+
+/**
+ * Loads drag and drop once, on the first sign of use (pointer over the list, focus, touch or key), and keeps the
+ * press that asked for it so it still starts a drag when the module arrives.
+ */
+const dndLoader = {
+  module: null as DndModule | null,
+  loading: null as Promise<DndModule> | null,
+  pending: null as Press | null,
+  load() {
+    this.loading ??= import("./timeline-dnd").then((m) => {
+      this.module = m;
+      return m;
+    });
+    return this.loading;
+  },
+  press(press: Press) {
+    this.pending = press;
+    void this.load();
+  },
+};
+
+function useDragAndDrop(listRef: React.RefObject<HTMLOListElement | null>, store: RowStore, wanted: boolean) {
+  const [module, setModule] = useState<DndModule | null>(dndLoader.module);
+  useEffect(() => {
+    if (!wanted || module) return;
+    const list = listRef.current;
+    if (!list) return;
+    let cancelled = false;
+    const start = () => {
+      dndLoader.load().then((m) => {
+        if (!cancelled) setModule(m);
+      });
+    };
+    const triggers = ["pointerover", "focusin", "touchstart", "keydown"] as const;
+    for (const t of triggers) list.addEventListener(t, start, { once: true, passive: true });
+    // A press released before the module arrived is not a drag any more.
+    const release = () => {
+      if (dndLoader.pending?.kind === "pointer") dndLoader.pending = null;
+    };
+    document.addEventListener("pointerup", release, true);
+    return () => {
+      cancelled = true;
+      for (const t of triggers) list.removeEventListener(t, start);
+      document.removeEventListener("pointerup", release, true);
+    };
+  }, [wanted, module, listRef]);
+  // Hand the press that loaded it over to the handle, once its binding has given it dnd-kit's listeners.
+  useEffect(() => {
+    if (!module) return;
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const replay = () => {
+      const press = dndLoader.pending;
+      if (!press) return;
+      const handle = store.handles.get(press.eventId);
+      if (!handle || !store.get(press.eventId)) {
+        if (tries++ < 20) timer = setTimeout(replay, 25);
+        return;
+      }
+      dndLoader.pending = null;
+      if (press.kind === "key") {
+        handle.focus();
+        handle.dispatchEvent(new KeyboardEvent("keydown", { key: press.key, code: press.code, bubbles: true, cancelable: true }));
+      } else {
+        handle.dispatchEvent(new PointerEvent("pointerdown", { ...press.init, bubbles: true, cancelable: true }));
+      }
+    };
+    timer = setTimeout(replay, 0);
+    return () => clearTimeout(timer);
+  }, [module, store]);
+  return { module };
+}
+
+/** The list with `from` moved to `to` (what a drop does). */
+export function arrayMove<T>(list: T[], from: number, to: number): T[] {
+  const next = list.slice();
+  next.splice(to < 0 ? next.length + to : to, 0, next.splice(from, 1)[0]);
+  return next;
+}
