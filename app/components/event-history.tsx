@@ -37,11 +37,11 @@ export function DiffText({ from, to }: { from: string; to: string }) {
     <>
       {parts.map((part, i) =>
         part.added ? (
-          <ins key={i} className="rounded-sm bg-green-100 text-green-900 underline decoration-green-700">
+          <ins key={i} className="mx-px rounded-sm bg-green-100 text-green-900 underline decoration-green-700">
             {part.value}
           </ins>
         ) : part.removed ? (
-          <del key={i} className="rounded-sm bg-red-100 text-red-900 line-through decoration-red-700">
+          <del key={i} className="mx-px rounded-sm bg-red-100 text-red-900 line-through decoration-red-700">
             {part.value}
           </del>
         ) : (
