@@ -40,6 +40,12 @@ export const limits = {
 // SPEC.md §1 plans: what the free plan allows (Premium is unlimited), for the services and the screens.
 export const FREE_TIMELINE_LIMIT = 3;
 export const FREE_AI_USES = 3;
+/** DESIGN.md §10 Versions: a free owner's timelines keep event history this many days (Premium: all). */
+export const FREE_VERSION_DAYS = 30;
+/** A version list entry shows this much of the content (whitespace collapsed). */
+export const VERSION_PREVIEW_CHARS = 140;
+/** Live co-writing records at most one version per author per this window (DESIGN.md §10). */
+export const LIVE_VERSION_WINDOW_MS = 5 * 60_000;
 
 // OAuth sign-in: the providers, their button labels and what the login page says when a sign-in fails.
 export const oauthProviders = ["github", "google"] as const;

@@ -1,3 +1,4 @@
+import { History } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -17,6 +18,9 @@ import type { EventView } from "../../worker/services/events";
 // The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
 const loadStoryFields = () => import("~/components/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
+// Version history (and the diff library) loads when a card's History is first opened.
+const loadHistory = () => import("~/components/event-history");
+const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
 
 export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
 
@@ -95,6 +99,8 @@ export function EventCard({
   const [story, setStory] = useState(() => storyValuesOf(event));
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<EventView | null>(null);
+  const [history, setHistory] = useState(false);
+  const [historyMounted, setHistoryMounted] = useState(false);
 
   useEffect(() => {
     if (!editing) {
@@ -265,35 +271,51 @@ export function EventCard({
             <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} disabled={editedByOthers} />
           ) : null}
         </div>
-        {canEdit || canDelete ? (
-          <div className="flex shrink-0 gap-1">
-            {canEdit ? (
-              <Button
-                size="icon"
-                variant="ghost"
-                onClick={startEdit}
-                disabled={editedByOthers}
-                aria-label={editedByOthers ? "Being edited by another user" : `Edit ${event.title}`}
-                title={editedByOthers ? "Being edited by another user" : "Edit event"}
-              >
-                <span aria-hidden="true" className="icon icon-pencil" />
-              </Button>
-            ) : null}
-            {canDelete ? (
-              <Button
-                size="icon"
-                variant="ghost"
-                className="text-red-700 hover:bg-red-50"
-                onClick={onDelete}
-                aria-label={`Delete ${event.title}`}
-                title="Delete event"
-              >
-                <span aria-hidden="true" className="icon icon-trash" />
-              </Button>
-            ) : null}
-          </div>
-        ) : null}
+        <div className="flex shrink-0 gap-1">
+          <Button
+            size="icon"
+            variant="ghost"
+            onClick={() => {
+              setHistoryMounted(true);
+              setHistory(true);
+            }}
+            onPointerEnter={() => void loadHistory()}
+            aria-label={`History of ${event.title}`}
+            title="Version history"
+          >
+            <History aria-hidden="true" className="h-4 w-4" />
+          </Button>
+          {canEdit ? (
+            <Button
+              size="icon"
+              variant="ghost"
+              onClick={startEdit}
+              disabled={editedByOthers}
+              aria-label={editedByOthers ? "Being edited by another user" : `Edit ${event.title}`}
+              title={editedByOthers ? "Being edited by another user" : "Edit event"}
+            >
+              <span aria-hidden="true" className="icon icon-pencil" />
+            </Button>
+          ) : null}
+          {canDelete ? (
+            <Button
+              size="icon"
+              variant="ghost"
+              className="text-red-700 hover:bg-red-50"
+              onClick={onDelete}
+              aria-label={`Delete ${event.title}`}
+              title="Delete event"
+            >
+              <span aria-hidden="true" className="icon icon-trash" />
+            </Button>
+          ) : null}
+        </div>
       </div>
+      {historyMounted ? (
+        <Suspense fallback={null}>
+          <EventHistoryDialog event={event} canEdit={canEdit} open={history} onOpenChange={setHistory} />
+        </Suspense>
+      ) : null}
     </Card>
   );
 }

@@ -16,6 +16,7 @@ import { entitiesApi } from "./entities";
 import { oauthApi } from "./oauth";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
+import { versionsApi } from "./versions";
 import type { ApiEnv } from "./context";
 
 export const api = new Hono<ApiEnv>()
@@ -46,7 +47,8 @@ export const api = new Hono<ApiEnv>()
   .route("/config", configApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
-  .route("/", transferApi);
+  .route("/", transferApi)
+  .route("/", versionsApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

@@ -7,6 +7,7 @@ import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
+import { versionStatements } from "./versions";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -33,7 +34,7 @@ export type EventOrder = "position" | "chronological";
 /** An event's linked entity ids, fetched inside the event's own SELECT (no query per event). */
 const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntities.entityId}) FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id})`;
 
-const eventColumns = {
+export const eventColumns = {
   id: events.id,
   timelineId: events.timelineId,
   title: events.title,
@@ -229,20 +230,20 @@ export async function createEvent(
       updatedAt: now,
     })
     .returning();
-  let row: Event;
-  if (entityIds.length > 0) {
-    // One transaction: inside it the timeline's newest event is the one just inserted.
-    const newest = sql`(SELECT max(id) FROM events WHERE timeline_id = ${timelineId})`;
-    const [inserted] = await db.batch([insert, ...linkStatements(db, newest, timelineId, entityIds)]);
-    row = inserted[0];
-  } else {
-    row = await insert.get();
-  }
+  // One transaction: inside it the timeline's newest event is the one just inserted. Its first
+  // version (DESIGN.md §10) is recorded with it.
+  const newest = sql`(SELECT max(id) FROM events WHERE timeline_id = ${timelineId})`;
+  const [inserted] = await db.batch([
+    insert,
+    ...versionStatements(db, { eventId: newest, author: user, now }),
+    ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
+  ]);
+  const row: Event = inserted[0];
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
   return toEventView({ ...row, entityIds });
 }
 
-async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
+export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   // The event, its timeline and the caller's share in one query.
   const row = await db
     .select({
@@ -339,10 +340,24 @@ export async function updateEvent(
       })
       .where(and(eq(events.id, eventId), guard))
       .returning(eventColumns);
+    // A changed title or content is a version (DESIGN.md §10), recorded before the update in the same
+    // transaction (so the conflict guard still sees the old version number) with the text as it will be.
+    const textChanges = sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId}
+      AND (title IS NOT coalesce(${input.title ?? null}, title) OR content IS NOT coalesce(${input.content ?? null}, content)))`;
+    const record = edited
+      ? versionStatements(db, { eventId, author: user, title: input.title, content: input.content, when: and(guard, textChanges) })
+      : [];
     // Links first, in the same transaction, so the returned row already carries them.
-    const rows = input.entityIds
-      ? (await db.batch([...linkStatements(db, eventId, event.timelineId, input.entityIds, guard), update])).at(-1)
-      : await update;
+    const rows =
+      input.entityIds || record.length > 0
+        ? (
+            await db.batch([
+              ...record,
+              ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+              update,
+            ] as unknown as [typeof update])
+          ).at(-1)
+        : await update;
     const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
     if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
 import { DAY } from "../lib/time";
 import { absoluteCutoff } from "./sessions";
+import { purgeOldVersions } from "./versions";
 
 /** Login attempt counters untouched for this long (and not locking anything) are dropped. */
 export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
@@ -10,12 +11,12 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
 /**
  * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
  * reset tokens past their hour, verification tokens past their day, stale login-attempt and rate-limit counters.
- * Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
+ * Free owners' event versions past their 30 days (DESIGN.md §10). Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
  */
 export async function purgeExpired(db: Db, now = Date.now()) {
   const nowIso = new Date(now).toISOString();
   const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
-  const [s, r, v, a, l] = await db.batch([
+  const [s, r, v, a, l, ev] = await db.batch([
     db
       .delete(sessions)
       .where(or(lte(sessions.expiresAt, nowIso), lte(sessions.createdAt, absoluteCutoff(now))))
@@ -34,6 +35,14 @@ export async function purgeExpired(db: Db, now = Date.now()) {
       .returning({ key: loginAttempts.key }),
     // Rate-limit windows are an hour at most: a day-old counter limits nothing.
     db.delete(rateLimits).where(lte(rateLimits.windowStart, staleAttempts)).returning({ key: rateLimits.key }),
+    purgeOldVersions(db, now),
   ]);
-  return { sessions: s.length, resetTokens: r.length, verificationTokens: v.length, loginAttempts: a.length, rateLimits: l.length };
+  return {
+    sessions: s.length,
+    resetTokens: r.length,
+    verificationTokens: v.length,
+    loginAttempts: a.length,
+    rateLimits: l.length,
+    eventVersions: ev.length,
+  };
 }

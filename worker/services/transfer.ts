@@ -17,6 +17,7 @@ import {
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
+import { authorOf } from "./deps";
 import { type EntityView, listEntitiesForTimeline } from "./entities";
 import { type EventView, listEventsForTimeline } from "./events";
 import { isPremium } from "./plans";
@@ -193,6 +194,13 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
     ),
+    // Each event's first version (DESIGN.md §10 Versions), by the importer.
+    raw(sql`
+      INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
+      SELECT e.id, e.timeline_id, ${user.id}, ${authorOf(user).userName}, e.title, e.content, ${now}
+      FROM events e JOIN timelines t ON t.id = e.timeline_id
+      WHERE t.share_code = ${marker}
+      ORDER BY e.position`),
     raw(sql`UPDATE timelines SET share_code = NULL WHERE share_code = ${marker} RETURNING id`),
   ];
   const results = await db.$client.batch<{ id: number }>(statements);

@@ -1,0 +1,102 @@
+import type { Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  screenshot,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.getByRole("heading", { name: title }) });
+
+async function openTimeline(page: Page, id: number) {
+  await page.goto(`/timeline/${id}`);
+  await waitForHydration(page);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+}
+
+async function editContent(page: Page, title: string, content: string) {
+  await page.getByRole("button", { name: `Edit ${title}` }).click();
+  const editing = page.getByTestId("event-card").filter({ has: page.getByLabel("Content") });
+  await editing.getByLabel("Content").fill(content);
+  await editing.getByRole("button", { name: "Save" }).click();
+  await expect(card(page, title).getByText(content)).toBeVisible();
+}
+
+test.describe("event version history", () => {
+  test("two edits, History shows them with the differences, restore brings the older text back; a viewer only reads", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    const owner = await createUser(request, { name: "Hana Owner" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Bell", content: "The bell rang at dawn." });
+    const viewer = await createUser(request, { name: "Vera Viewer" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: viewer.email,
+      accessLevel: "viewer",
+    });
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await editContent(page, "The Bell", "The bell rang twice at noon.");
+    await editContent(page, "The Bell", "The bell fell silent at dusk.");
+
+    await page.getByRole("button", { name: "History of The Bell" }).click();
+    const dialog = page.getByRole("dialog", { name: "History of The Bell" });
+    const versions = dialog.getByRole("list", { name: "Versions" }).getByRole("button");
+    await expect(versions).toHaveCount(3);
+    await expect(versions.nth(0)).toContainText("The bell fell silent at dusk.");
+    await expect(versions.nth(0)).toContainText("Hana Owner");
+    await expect(versions.nth(1)).toContainText("The bell rang twice at noon.");
+    await expect(versions.nth(2)).toContainText("The bell rang at dawn.");
+    await expect(versions.nth(0).locator("time")).toHaveAttribute("title", /\d/);
+
+    // The first version against the current text: what it had (ins) and what it lacks (del).
+    await versions.nth(2).click();
+    await expect(versions.nth(2)).toHaveAttribute("aria-pressed", "true");
+    const content = dialog.getByTestId("version-content");
+    await expect(content.locator("ins")).toHaveText(["rang", "dawn"]);
+    await expect(content.locator("del")).toHaveText(["fell silent", "dusk"]);
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "versions-history");
+
+    await dialog.getByRole("button", { name: "Restore this version" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Restore this version?" });
+    await confirm.getByRole("button", { name: "Restore" }).click();
+    await expect(toast(page, "Version restored")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(card(page, "The Bell").getByText("The bell rang at dawn.")).toBeVisible();
+
+    // The restore is itself a version; keyboard: the History button opens the dialog, Escape closes it.
+    await page.getByRole("button", { name: "History of The Bell" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByRole("list", { name: "Versions" }).getByRole("button")).toHaveCount(4);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    // A viewer sees the history but cannot restore.
+    const context = await browser.newContext();
+    const viewerPage = await context.newPage();
+    await login(viewerPage, viewer);
+    await openTimeline(viewerPage, timeline.id);
+    await expect(viewerPage.getByRole("button", { name: "Edit The Bell" })).toHaveCount(0);
+    await viewerPage.getByRole("button", { name: "History of The Bell" }).click();
+    const viewerDialog = viewerPage.getByRole("dialog", { name: "History of The Bell" });
+    const viewerVersions = viewerDialog.getByRole("list", { name: "Versions" }).getByRole("button");
+    await expect(viewerVersions).toHaveCount(4);
+    await viewerVersions.nth(1).click();
+    await expect(viewerDialog.getByTestId("version-content").locator("del")).toHaveText(["rang", "dawn"]);
+    await expect(viewerDialog.getByTestId("version-content").locator("ins")).toHaveText(["fell silent", "dusk"]);
+    await expect(viewerDialog.getByRole("button", { name: "Restore this version" })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(viewerPage);
+    await context.close();
+  });
+});

@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { EVENT_NOT_FOUND } from "../services/events";
+import * as versionsService from "../services/versions";
+import { type ApiEnv, currentUser, deps, requireAuth } from "./context";
+import { idParam, shareQuery } from "./params";
+
+/**
+ * Event version history (DESIGN.md §10 Versions). Mounted at the API root, so each route carries its
+ * full path below /api and its own auth check.
+ */
+export const versionsApi = new Hono<ApiEnv>()
+  .get("/events/:id/versions", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
+    return c.json(await versionsService.listVersions(c.var.db, currentUser(c), id, c.req.valid("query").share));
+  })
+  .get("/event-versions/:id", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), versionsService.VERSION_NOT_FOUND);
+    return c.json(await versionsService.getVersion(c.var.db, currentUser(c), id, c.req.valid("query").share));
+  })
+  .post("/event-versions/:id/restore", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), versionsService.VERSION_NOT_FOUND);
+    return c.json(await versionsService.restoreVersion(deps(c), currentUser(c), id, c.req.valid("query").share));
+  });

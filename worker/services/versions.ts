@@ -1,0 +1,223 @@
+import { type SQL, and, desc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
+import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
+import { forbidden, notFound } from "../lib/errors";
+import { DAY, nowIso } from "../lib/time";
+import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor } from "./access";
+import { type Deps, authorOf } from "./deps";
+import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
+import { effectiveTier } from "./plans";
+
+export const VERSION_NOT_FOUND = "Version not found";
+
+export type VersionSummary = {
+  id: number;
+  createdAt: string;
+  authorId: number | null;
+  authorName: string;
+  title: string;
+  contentPreview: string;
+};
+
+export type VersionView = {
+  id: number;
+  eventId: number;
+  createdAt: string;
+  authorId: number | null;
+  authorName: string;
+  title: string;
+  content: string;
+};
+
+type Author = Pick<User, "id" | "name" | "email">;
+
+export type RecordVersion = {
+  /** The event whose row (as it is when the statements run) is recorded: an id or a subquery. */
+  eventId: number | SQL;
+  author: Author;
+  /** The title/content to record instead of the row's (a write that runs after these statements). */
+  title?: string;
+  content?: string;
+  /** A self-contained condition: nothing is recorded unless it holds (a conflict guard, "the text changed"). */
+  when?: SQL;
+  /**
+   * Live co-writing (DESIGN.md §10): when the event's newest version is this author's and younger than
+   * this, it is updated in place instead of a new one being added (its time stays when it began).
+   */
+  coalesceWithinMs?: number;
+  now?: string;
+};
+
+/**
+ * The statements that record a version of an event (author, time, title, content), to run in the
+ * same D1 batch as the write they belong to. Without `coalesceWithinMs`, every call adds a version.
+ */
+export function versionStatements(
+  db: Db,
+  { eventId, author, title, content, when = sql`1`, coalesceWithinMs, now = nowIso() }: RecordVersion,
+) {
+  const authorName = authorOf(author).userName;
+  const newTitle = sql<string>`coalesce(${title ?? null}, ${events.title})`;
+  const newContent = sql<string>`coalesce(${content ?? null}, ${events.content})`;
+  const insert = (extra: SQL = sql`1`) =>
+    db.insert(eventVersions).select(
+      db
+        .select({
+          id: sql<number>`NULL`.as("v_id"),
+          eventId: events.id,
+          timelineId: events.timelineId,
+          authorId: sql<number>`${author.id}`.as("v_author_id"),
+          authorName: sql<string>`${authorName}`.as("v_author_name"),
+          title: newTitle.as("v_title"),
+          content: newContent.as("v_content"),
+          createdAt: sql<string>`${now}`.as("v_created_at"),
+        })
+        .from(events)
+        .where(and(sql`${events.id} = ${eventId}`, when, extra)),
+    );
+  if (coalesceWithinMs === undefined || coalesceWithinMs <= 0) return [insert()] as const;
+
+  const cutoff = new Date(Date.parse(now) - coalesceWithinMs).toISOString();
+  const newest = sql`(SELECT v.id FROM event_versions v WHERE v.event_id = ${eventId} ORDER BY v.created_at DESC, v.id DESC LIMIT 1)`;
+  const mergeable = sql`EXISTS (SELECT 1 FROM event_versions m WHERE m.id = ${newest} AND m.author_id = ${author.id} AND m.created_at >= ${cutoff})`;
+  const fromRow = (column: "title" | "content", value: string | undefined) =>
+    sql`(SELECT coalesce(${value ?? null}, e.${sql.raw(column)}) FROM events e WHERE e.id = ${eventId})`;
+  const merge = db
+    .update(eventVersions)
+    .set({ title: fromRow("title", title), content: fromRow("content", content), authorName })
+    .where(and(sql`${eventVersions.id} = ${newest}`, mergeable, when));
+  return [insert(sql`NOT ${mergeable}`), merge] as const;
+}
+
+/** The oldest version a timeline's history shows: its owner's plan decides (DESIGN.md §10). */
+export function visibleSince(owner: Pick<User, "subscriptionTier" | "subscriptionEndDate">, now = Date.now()): string | null {
+  return effectiveTier(owner) === "premium" ? null : new Date(now - FREE_VERSION_DAYS * DAY).toISOString();
+}
+
+/** Whitespace collapsed, cut to VERSION_PREVIEW_CHARS (an ellipsis when longer). */
+export function previewOf(content: string) {
+  const text = content.replace(/\s+/g, " ").trim();
+  return text.length > VERSION_PREVIEW_CHARS ? `${text.slice(0, VERSION_PREVIEW_CHARS - 1).trimEnd()}…` : text;
+}
+
+const ownerTier = { subscriptionTier: users.subscriptionTier, subscriptionEndDate: users.subscriptionEndDate };
+
+function checkAccess(
+  row: { timeline: typeof timelines.$inferSelect; shareLevel: "viewer" | "collaborator" | null; linkRemoved: number } | undefined,
+  user: User,
+  need: Exclude<Access, "none">,
+  shareCode: string | null | undefined,
+  missing: string,
+) {
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
+  if (!row || access === "none") throw notFound(missing);
+  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
+}
+
+/** GET /api/events/{id}/versions: newest first, within the owner's plan's window. */
+export async function listVersions(db: Db, user: User, eventId: number, shareCode?: string | null): Promise<VersionSummary[]> {
+  const row = await db
+    .select({
+      timeline: timelines,
+      owner: ownerTier,
+      shareLevel: timelineShares.accessLevel,
+      linkRemoved: linkRemovedFor(user),
+    })
+    .from(events)
+    .innerJoin(timelines, eq(timelines.id, events.timelineId))
+    .innerJoin(users, eq(users.id, timelines.userId))
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(eq(events.id, eventId))
+    .get();
+  checkAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
+  const since = visibleSince(row!.owner);
+  const rows = await db
+    .select({
+      id: eventVersions.id,
+      createdAt: eventVersions.createdAt,
+      authorId: eventVersions.authorId,
+      authorName: eventVersions.authorName,
+      title: eventVersions.title,
+      // Enough for the preview without reading whole texts.
+      head: sql<string>`substr(${eventVersions.content}, 1, ${VERSION_PREVIEW_CHARS * 4})`,
+    })
+    .from(eventVersions)
+    .where(and(eq(eventVersions.eventId, eventId), since ? gte(eventVersions.createdAt, since) : undefined))
+    .orderBy(desc(eventVersions.createdAt), desc(eventVersions.id));
+  return rows.map(({ head, ...v }) => ({ ...v, contentPreview: previewOf(head ?? "") }));
+}
+
+/** A version with the caller's access checked; a free owner's versions past the window are not found. */
+async function loadVersion(db: Db, user: User, versionId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
+  const row = await db
+    .select({
+      version: eventVersions,
+      timeline: timelines,
+      owner: ownerTier,
+      shareLevel: timelineShares.accessLevel,
+      linkRemoved: linkRemovedFor(user),
+    })
+    .from(eventVersions)
+    .innerJoin(events, eq(events.id, eventVersions.eventId))
+    .innerJoin(timelines, eq(timelines.id, events.timelineId))
+    .innerJoin(users, eq(users.id, timelines.userId))
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(eq(eventVersions.id, versionId))
+    .get();
+  checkAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
+  const since = visibleSince(row!.owner);
+  if (since && row!.version.createdAt < since) throw notFound(VERSION_NOT_FOUND);
+  return row!.version;
+}
+
+/** GET /api/event-versions/{id}. */
+export async function getVersion(db: Db, user: User, versionId: number, shareCode?: string | null): Promise<VersionView> {
+  const v = await loadVersion(db, user, versionId, "viewer", shareCode);
+  return {
+    id: v.id,
+    eventId: v.eventId,
+    createdAt: v.createdAt,
+    authorId: v.authorId,
+    authorName: v.authorName,
+    title: v.title,
+    content: v.content,
+  };
+}
+
+/**
+ * POST /api/event-versions/{id}/restore: the version's title and content become the event's (a
+ * deliberate overwrite: no baseVersion check), the event's version goes up, the restore is itself
+ * recorded as a version (by the restorer), all in one batch; the room is told once.
+ */
+export async function restoreVersion({ db, room }: Deps, user: User, versionId: number, shareCode?: string | null): Promise<EventView> {
+  const version = await loadVersion(db, user, versionId, "collaborator", shareCode);
+  const now = nowIso();
+  const update = db
+    .update(events)
+    .set({ title: version.title, content: version.content, version: sql`${events.version} + 1`, updatedAt: now })
+    .where(eq(events.id, version.eventId))
+    .returning(eventColumns);
+  const [rows] = await db.batch([update, ...versionStatements(db, { eventId: version.eventId, author: user, now })]);
+  const row = rows[0];
+  if (!row) throw notFound(VERSION_NOT_FOUND);
+  const event = toEventView(row);
+  room(event.timelineId, { action: "edited", by: authorOf(user), subject: event.title });
+  return event;
+}
+
+/**
+ * For the hourly purge: free owners' versions older than the window (a downgrade hides, then purges).
+ * Premium owners' history stays.
+ */
+export function purgeOldVersions(db: Db, now = Date.now()) {
+  const cutoff = new Date(now - FREE_VERSION_DAYS * DAY).toISOString();
+  const nowText = new Date(now).toISOString();
+  const premiumOwner = sql`EXISTS (SELECT 1 FROM timelines t JOIN users u ON u.id = t.user_id
+    WHERE t.id = ${eventVersions.timelineId} AND u.subscription_tier = 'premium'
+      AND (u.subscription_end_date IS NULL OR u.subscription_end_date > ${nowText}))`;
+  return db
+    .delete(eventVersions)
+    .where(and(sql`${eventVersions.createdAt} < ${cutoff}`, sql`NOT ${premiumOwner}`))
+    .returning({ id: eventVersions.id });
+}
