@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
+import { EventAttachments, useAttachmentUpload } from "~/components/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/components/story-hints";
 import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
@@ -95,6 +96,7 @@ export function EventCard({
   const [story, setStory] = useState(() => storyValuesOf(event));
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<EventView | null>(null);
+  const uploads = useAttachmentUpload(event, canEdit);
 
   useEffect(() => {
     if (!editing) {
@@ -228,11 +230,19 @@ export function EventCard({
         "group relative p-4",
         editedByOthers && "ring-2 ring-amber-400",
         highlighted && !editedByOthers && "ring-2 ring-brand-500",
+        uploads.dropActive && "bg-brand-50 outline-2 outline-offset-2 outline-dashed outline-brand-500",
       )}
       data-testid="event-card"
       data-event-id={event.id}
+      data-drop-active={uploads.dropActive || undefined}
       tabIndex={-1}
+      {...uploads.dropProps}
     >
+      {uploads.dropActive ? (
+        <p className="pointer-events-none absolute inset-x-0 bottom-1 text-center text-xs font-medium text-brand-700" aria-hidden="true">
+          Drop to attach
+        </p>
+      ) : null}
       <div className="flex items-start gap-2">
         {dragHandle}
         <div className="min-w-0 flex-1">
@@ -264,6 +274,7 @@ export function EventCard({
           {hints && canEdit && codex.onLink ? (
             <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} disabled={editedByOthers} />
           ) : null}
+          <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
         {canEdit || canDelete ? (
           <div className="flex shrink-0 gap-1">
