@@ -112,16 +112,48 @@ export function useAttachmentUpload(event: Pick<EventView, "id">, canEdit: boole
   return { upload, current, dropActive, dropProps, enabled };
 }
 
+/** 'Attach file' among the card's action icons (editors), with its hidden file input. */
+export function AttachFileButton({ event, uploads }: { event: Pick<EventView, "id" | "title">; uploads: AttachmentUpload }) {
+  const input = useRef<HTMLInputElement>(null);
+  if (!uploads.enabled) return null;
+  return (
+    <>
+      <Button
+        size="icon"
+        variant="ghost"
+        onClick={() => input.current?.click()}
+        disabled={uploads.current !== null}
+        aria-label="Attach file"
+        title="Attach file"
+      >
+        <Paperclip aria-hidden="true" className="h-4 w-4" />
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ATTACHMENT_ACCEPT}
+        className="hidden"
+        aria-label={`Attach a file to ${event.title}`}
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = "";
+          void uploads.upload(files);
+        }}
+      />
+    </>
+  );
+}
+
 export type AttachmentUpload = ReturnType<typeof useAttachmentUpload>;
 
 /** The card's attachments: thumbnails, download links, remove buttons, 'Attach file' and the progress bar. */
 export function EventAttachments({ event, canEdit, uploads }: { event: EventView; canEdit: boolean; uploads: AttachmentUpload }) {
   const api = useContext(AttachmentsContext);
-  const input = useRef<HTMLInputElement>(null);
   const [removing, setRemoving] = useState<number | null>(null);
   const list = event.attachments;
   const editable = canEdit && uploads.enabled;
-  if (list.length === 0 && !editable) return null;
+  if (list.length === 0 && !uploads.current) return null;
 
   async function remove(attachment: AttachmentView) {
     if (!api) return;
@@ -222,34 +254,6 @@ export function EventAttachments({ event, canEdit, uploads }: { event: EventView
             <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${uploads.current.percent}%` }} />
           </div>
         </div>
-      ) : null}
-      {editable ? (
-        <>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="-ml-2 h-7 px-2 text-xs text-stone-700"
-            onClick={() => input.current?.click()}
-            disabled={uploads.current !== null}
-          >
-            <Paperclip aria-hidden="true" className="mr-1 h-3.5 w-3.5" />
-            Attach file
-          </Button>
-          <input
-            ref={input}
-            type="file"
-            multiple
-            accept={ATTACHMENT_ACCEPT}
-            className="hidden"
-            aria-label={`Attach a file to ${event.title}`}
-            data-testid="attach-input"
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              e.target.value = "";
-              void uploads.upload(files);
-            }}
-          />
-        </>
       ) : null}
     </div>
   );

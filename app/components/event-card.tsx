@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
-import { EventAttachments, useAttachmentUpload } from "~/components/event-attachments";
+import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/components/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/components/story-hints";
 import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
@@ -278,6 +278,7 @@ export function EventCard({
         </div>
         {canEdit || canDelete ? (
           <div className="flex shrink-0 gap-1">
+            {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
             {canEdit ? (
               <Button
                 size="icon"
