@@ -126,3 +126,44 @@ export const defaultEntityColor: Record<EntityKind, string> = {
 // sockets' sessions at least this often, so a revocation it missed still ends them.
 export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 export const ROOM_SESSION_RECHECK_MS = 60 * 60 * 1000;
+
+// Attachments on events (DESIGN.md §10): per-file size, the accepted types and the storage per timeline owner.
+export const MB = 1024 * 1024;
+export const ATTACHMENT_MAX_BYTES = 10 * MB;
+export const ATTACHMENT_QUOTA_BYTES = { free: 25 * MB, premium: 5 * 1024 * MB } as const;
+export const attachmentMessages = {
+  missing: "Choose a file to upload",
+  tooLarge: "File is too large (10 MB max)",
+  unsupported: "This file type is not supported",
+  notFound: "Attachment not found",
+  quota: (tier: "free" | "premium") =>
+    tier === "premium" ? "Storage limit reached (5 GB on the Premium plan)" : "Storage limit reached (25 MB on the Free plan)",
+} as const;
+
+/** Accepted files by extension: the type they are stored and served as. No SVG: it can carry script. */
+export const attachmentTypes: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/markdown",
+  markdown: "text/markdown",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+};
+
+/** What the file picker offers (the server checks again). */
+export const ATTACHMENT_ACCEPT = `${Object.keys(attachmentTypes)
+  .map((ext) => `.${ext}`)
+  .join(",")},${[...new Set(Object.values(attachmentTypes))].join(",")}`;
+
+export const isImageType = (contentType: string) => contentType.startsWith("image/");
+
+/** "1.2 MB", "340 KB", "12 bytes". */
+export function formatBytes(size: number) {
+  if (size >= MB) return `${(size / MB).toFixed(1).replace(/\.0$/, "")} MB`;
+  if (size >= 1024) return `${Math.round(size / 1024)} KB`;
+  return `${size} ${size === 1 ? "byte" : "bytes"}`;
+}

@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
+import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/components/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/components/story-hints";
 import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
@@ -101,6 +102,7 @@ export function EventCard({
   const [conflict, setConflict] = useState<EventView | null>(null);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
+  const uploads = useAttachmentUpload(event, canEdit);
 
   useEffect(() => {
     if (!editing) {
@@ -234,11 +236,19 @@ export function EventCard({
         "group relative p-4",
         editedByOthers && "ring-2 ring-amber-400",
         highlighted && !editedByOthers && "ring-2 ring-brand-500",
+        uploads.dropActive && "bg-brand-50 outline-2 outline-offset-2 outline-dashed outline-brand-500",
       )}
       data-testid="event-card"
       data-event-id={event.id}
+      data-drop-active={uploads.dropActive || undefined}
       tabIndex={-1}
+      {...uploads.dropProps}
     >
+      {uploads.dropActive ? (
+        <p className="pointer-events-none absolute inset-x-0 bottom-1 text-center text-xs font-medium text-brand-700" aria-hidden="true">
+          Drop to attach
+        </p>
+      ) : null}
       <div className="flex items-start gap-2">
         {dragHandle}
         <div className="min-w-0 flex-1">
@@ -270,6 +280,7 @@ export function EventCard({
           {hints && canEdit && codex.onLink ? (
             <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} disabled={editedByOthers} />
           ) : null}
+          <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
         <div className="flex shrink-0 gap-1">
           <Button
@@ -285,6 +296,7 @@ export function EventCard({
           >
             <History aria-hidden="true" className="h-4 w-4" />
           </Button>
+          {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
           {canEdit ? (
             <Button
               size="icon"

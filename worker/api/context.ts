@@ -24,6 +24,9 @@ export type ApiEnv = {
 /** The services' dependencies for a write: the database and the request's room notifier. */
 export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room });
 
+/** `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments). */
+export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({ ...deps(c), files: c.env.FILES });
+
 /** Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. */
 export const jsonBody = <T extends z.ZodType>(schema: T) =>
   validator("json", (value, _c): z.output<T> => {

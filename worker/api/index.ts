@@ -10,6 +10,7 @@ import { createRoomNotifier } from "../lib/room";
 import { authenticate } from "../services/sessions";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
+import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
@@ -19,13 +20,16 @@ import { transferApi } from "./transfer";
 import { versionsApi } from "./versions";
 import type { ApiEnv } from "./context";
 
+const apiBodyLimit = bodyLimit({
+  maxSize: limits.body,
+  onError: (c) => c.json({ error: "Request body is too large" }, 413),
+});
+
 export const api = new Hono<ApiEnv>()
   .basePath("/api")
-  .use(
-    bodyLimit({
-      maxSize: limits.body,
-      onError: (c) => c.json({ error: "Request body is too large" }, 413),
-    }),
+  .use((c, next) =>
+    // An attachment upload has its own, larger limit (worker/api/attachments.ts).
+    c.req.method === "POST" && ATTACHMENT_UPLOAD_PATH.test(c.req.path) ? next() : apiBodyLimit(c, next),
   )
   .use(async (c, next) => {
     if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");
@@ -48,7 +52,8 @@ export const api = new Hono<ApiEnv>()
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", transferApi)
-  .route("/", versionsApi);
+  .route("/", versionsApi)
+  .route("/", attachmentsApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

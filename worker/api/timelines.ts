@@ -13,7 +13,7 @@ import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
-import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, requireAuth } from "./context";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
 /**
@@ -80,7 +80,7 @@ export const timelinesApi = new Hono<ApiEnv>()
   })
   .delete("/:id", async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await timelinesService.deleteTimeline(deps(c), currentUser(c), id));
+    return c.json(await timelinesService.deleteTimeline(fileDeps(c), currentUser(c), id));
   })
   .get("/:id/events", revalidated, withEtag, eventListQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
@@ -102,6 +102,6 @@ export const eventsApi = new Hono<ApiEnv>()
   })
   .delete("/:id", shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    await eventsService.deleteEvent(deps(c), currentUser(c), id, c.req.valid("query").share);
+    await eventsService.deleteEvent(fileDeps(c), currentUser(c), id, c.req.valid("query").share);
     return c.json({ success: true });
   });

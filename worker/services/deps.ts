@@ -10,3 +10,6 @@ export type Deps = { db: Db; room: RoomNotifier };
 
 /** The author of a change as collaborators see it. */
 export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });
+
+/** A write that may add or remove attachments' bytes also needs the R2 bucket (`env.FILES`). */
+export type FileDeps = Deps & { files: R2Bucket };

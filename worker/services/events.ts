@@ -1,12 +1,13 @@
 import { type SQL, and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
+import { type Event, type User, entities, eventEntities, events, files, timelineShares, timelines } from "../../db/schema";
 import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
 import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
-import { type Deps, authorOf } from "./deps";
+import { type AttachmentView, deleteObjects, eventAttachmentsJson, parseAttachments } from "./attachment-store";
+import { type Deps, type FileDeps, authorOf } from "./deps";
 import { versionStatements } from "./versions";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -18,7 +19,7 @@ export type EventView = {
   title: string;
   content: string;
   position: number;
-  attachments: unknown[];
+  attachments: AttachmentView[];
   version: number;
   entityIds: number[];
   povEntityId: number | null;
@@ -40,7 +41,8 @@ export const eventColumns = {
   title: events.title,
   content: events.content,
   position: events.position,
-  attachments: events.attachments,
+  // From the files table (the old json column is no longer written).
+  attachments: eventAttachmentsJson,
   version: events.version,
   entityIds: linkedEntityIds,
   povEntityId: events.povEntityId,
@@ -51,7 +53,7 @@ export const eventColumns = {
   updatedAt: events.updatedAt,
 };
 
-type EventRow = Omit<Event, "storySort"> & { entityIds?: unknown };
+type EventRow = Omit<Event, "storySort" | "attachments"> & { entityIds?: unknown; attachments?: unknown };
 
 function parseIds(value: unknown): number[] {
   let list: unknown = value;
@@ -76,7 +78,7 @@ export const toEventView = (e: EventRow | EventView): EventView => ({
   title: e.title,
   content: e.content,
   position: e.position,
-  attachments: Array.isArray(e.attachments) ? e.attachments : [],
+  attachments: parseAttachments(e.attachments),
   version: e.version,
   entityIds: parseIds(e.entityIds),
   povEntityId: e.povEntityId ?? null,
@@ -249,6 +251,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .select({
       event: events,
       entityIds: linkedEntityIds,
+      attachments: eventAttachmentsJson,
       timeline: timelines,
       shareLevel: timelineShares.accessLevel,
       linkRemoved: linkRemovedFor(user),
@@ -262,7 +265,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
   // A stranger must not learn that the event exists.
   if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
   if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-  return { event: { ...row.event, entityIds: row.entityIds }, access };
+  return { event: { ...row.event, entityIds: row.entityIds, attachments: row.attachments }, access };
 }
 
 /**
@@ -391,9 +394,10 @@ export async function updateEvent(
   return { event: latest, moved, edited: edited || storyEdited };
 }
 
-/** Owners only (SPEC.md §2). The gap is closed in the same batch. */
-export async function deleteEvent({ db, room }: Deps, user: User, eventId: number, shareCode?: string | null) {
+/** Owners only (SPEC.md §2). The gap is closed in the same batch; the attachments' bytes go after their rows. */
+export async function deleteEvent({ db, room, files: bucket }: FileDeps, user: User, eventId: number, shareCode?: string | null) {
   const { event } = await loadEventWithAccess(db, user, eventId, "owner", shareCode);
+  const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.eventId, eventId));
   await db.batch([
     db.delete(events).where(eq(events.id, eventId)),
     db
@@ -401,6 +405,10 @@ export async function deleteEvent({ db, room }: Deps, user: User, eventId: numbe
       .set({ position: sql`${events.position} - 1` })
       .where(and(eq(events.timelineId, event.timelineId), gt(events.position, event.position))),
   ]);
+  await deleteObjects(
+    bucket,
+    keys.map((k) => k.key),
+  );
   room(event.timelineId, { action: "deleted", by: authorOf(user) });
   return { success: true, timelineId: event.timelineId };
 }

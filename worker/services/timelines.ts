@@ -1,11 +1,12 @@
 import { and, desc, eq, exists, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, files, timelineShares, timelines } from "../../db/schema";
 import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess } from "./access";
-import { type Deps, authorOf } from "./deps";
+import { deleteObjects } from "./attachment-store";
+import { type Deps, type FileDeps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
 export const FREE_LIMIT_MESSAGE = `Free plan is limited to ${FREE_TIMELINE_LIMIT} timelines. Upgrade to Premium for unlimited timelines.`;
@@ -100,10 +101,15 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   return toTimelineView(updated, "owner", false);
 }
 
-/** Cascades to events, shares and notifications (foreign keys). */
-export async function deleteTimeline({ db, room }: Deps, user: User, timelineId: number) {
+/** Cascades to events, files, shares and notifications (foreign keys); the attachments' bytes go after their rows. */
+export async function deleteTimeline({ db, room, files: bucket }: FileDeps, user: User, timelineId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
+  const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.timelineId, timelineId));
   await db.delete(timelines).where(eq(timelines.id, timelineId));
+  await deleteObjects(
+    bucket,
+    keys.map((k) => k.key),
+  );
   room(timelineId, { action: "timeline-deleted", by: authorOf(user) });
   return { success: true };
 }
