@@ -316,6 +316,32 @@ export const SuggestPlotSchema = z.object({
   prompt: aiText(messages.ideasPrompt),
 });
 
+// Issue 16: 'Continue this scene' and Describe / Rewrite / Expand on a selection.
+export const ContinueSceneSchema = z.object({
+  instruction: z
+    .string({ error: "Instruction must be text" })
+    .trim()
+    .max(500, "Please keep the instruction under 500 characters")
+    .optional(),
+});
+
+export const TRANSFORM_TONES = ["Darker", "Lighter", "More formal", "More casual", "Tenser"] as const;
+
+export const TransformSchema = z.object({
+  mode: z.enum(["describe", "rewrite", "expand"], { error: "Mode must be describe, rewrite or expand" }),
+  text: z
+    .string({ error: "Please select some text first" })
+    .trim()
+    .min(1, "Please select some text first")
+    .max(5000, "Please keep the selection under 5000 characters"),
+  tone: z.enum(TRANSFORM_TONES, { error: `Tone must be one of: ${TRANSFORM_TONES.join(", ")}` }).optional(),
+  eventId: z.coerce
+    .number({ error: "Event id must be an integer" })
+    .int("Event id must be an integer")
+    .positive("Event id must be an integer")
+    .optional(),
+});
+
 export const OpenAIKeySchema = z.object({
   apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),
 });

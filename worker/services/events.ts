@@ -242,7 +242,7 @@ export async function createEvent(
   return toEventView({ ...row, entityIds });
 }
 
-async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
+export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   // The event, its timeline and the caller's share in one query.
   const row = await db
     .select({
