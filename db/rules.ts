@@ -120,3 +120,6 @@ export const defaultEntityColor: Record<EntityKind, string> = {
 // sockets' sessions at least this often, so a revocation it missed still ends them.
 export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 export const ROOM_SESSION_RECHECK_MS = 60 * 60 * 1000;
+
+/** Rewrite tone presets for the event editor's Rewrite on a selection (issue 16). */
+export const TRANSFORM_TONES = ["Darker", "Lighter", "More formal", "More casual", "Tenser"] as const;

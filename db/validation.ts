@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { entityKinds, entityLimits, limits, messages } from "./rules";
+import { TRANSFORM_TONES, entityKinds, entityLimits, limits, messages } from "./rules";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
@@ -324,8 +324,6 @@ export const ContinueSceneSchema = z.object({
     .max(500, "Please keep the instruction under 500 characters")
     .optional(),
 });
-
-export const TRANSFORM_TONES = ["Darker", "Lighter", "More formal", "More casual", "Tenser"] as const;
 
 export const TransformSchema = z.object({
   mode: z.enum(["describe", "rewrite", "expand"], { error: "Mode must be describe, rewrite or expand" }),

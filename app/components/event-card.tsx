@@ -17,6 +17,8 @@ import type { EventView } from "../../worker/services/events";
 // The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
 const loadStoryFields = () => import("~/components/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
+// 'Continue this scene' and Describe / Rewrite / Expand (issue 16): loaded with edit mode too.
+const SceneAssist = lazy(() => import("~/components/scene-assist").then((m) => ({ default: m.SceneAssist })));
 
 export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
 
@@ -164,6 +166,17 @@ export function EventCard({
               onTyping?.({ type: "content", value: e.target.value });
             }}
           />
+          <Suspense fallback={null}>
+            <SceneAssist
+              eventId={event.id}
+              contentId={`event-${event.id}-content`}
+              content={content}
+              onContent={(value) => {
+                setContent(value);
+                onTyping?.({ type: "content", value });
+              }}
+            />
+          </Suspense>
         </div>
         <Suspense fallback={null}>
           <StoryFields

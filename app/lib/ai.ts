@@ -20,6 +20,15 @@ export function aiErrorToast(error: unknown, failedTitle: string) {
   showToast({ title: failedTitle, description: cut(error instanceof Error ? error.message : String(error)), variant: "destructive" });
 }
 
+/** Like aiErrorToast; a stream that broke mid-answer shows its own message (what arrived is kept on the page). */
+export function aiStreamErrorToast(error: unknown, failedTitle: string) {
+  if (error instanceof Error && error.name === "AiStreamError") {
+    showToast({ title: failedTitle, description: cut(error.message), variant: "destructive" });
+    return;
+  }
+  aiErrorToast(error, failedTitle);
+}
+
 export async function copyText(text: string) {
   try {
     await navigator.clipboard.writeText(text);
