@@ -340,6 +340,10 @@ export const TransformSchema = z.object({
     .optional(),
 });
 
+export const StopStreamSchema = z.object({
+  id: z.string({ error: "Stream id is required" }).regex(/^[A-Za-z0-9-]{8,64}$/, "Stream id is invalid"),
+});
+
 export const OpenAIKeySchema = z.object({
   apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),
 });

@@ -24,13 +24,18 @@ export class AiStreamError extends Error {
 export async function streamAi<R = string>(
   path: string,
   body: unknown,
-  { onText, signal, query }: { onText: (text: string) => void; signal?: AbortSignal; query?: Record<string, string | undefined> },
+  {
+    onText,
+    signal,
+    query,
+    streamId,
+  }: { onText: (text: string) => void; signal?: AbortSignal; query?: Record<string, string | undefined>; streamId?: string },
 ): Promise<StreamDone<R>> {
   const params = Object.entries(query ?? {}).filter((e): e is [string, string] => typeof e[1] === "string");
   const search = params.length ? `?${new URLSearchParams(params)}` : "";
   const res = await fetch(`/api${path}${search}`, {
     method: "POST",
-    headers: { Accept: "text/event-stream", "Content-Type": "application/json" },
+    headers: { Accept: "text/event-stream", "Content-Type": "application/json", ...(streamId ? { "X-AI-Stream-Id": streamId } : {}) },
     body: JSON.stringify(body),
     credentials: "same-origin",
     signal,
@@ -89,6 +94,7 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
   const [streaming, setStreaming] = useState(false);
   const [stopped, setStopped] = useState(false);
   const controller = useRef<AbortController | null>(null);
+  const streamId = useRef<string | null>(null);
   const errorRef = useRef(onError);
   errorRef.current = onError;
   useEffect(() => () => controller.current?.abort(), []);
@@ -98,11 +104,13 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
       controller.current?.abort();
       const stop = new AbortController();
       controller.current = stop;
+      const id = crypto.randomUUID();
+      streamId.current = id;
       setText("");
       setStopped(false);
       setStreaming(true);
       try {
-        return await streamAi<R>(path, body, { onText: setText, signal: stop.signal, query });
+        return await streamAi<R>(path, body, { onText: setText, signal: stop.signal, query, streamId: id });
       } catch (error) {
         if (isAbort(error) || stop.signal.aborted) setStopped(true);
         else errorRef.current(error);
@@ -115,6 +123,17 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
     [],
   );
 
-  const stop = useCallback(() => controller.current?.abort(), []);
+  const stop = useCallback(() => {
+    const id = streamId.current;
+    if (!controller.current || !id) return;
+    controller.current.abort();
+    // Also tell the server by name, in case a proxy keeps the aborted stream open.
+    void fetch("/api/ai/stop", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ id }),
+      credentials: "same-origin",
+    }).catch(() => {});
+  }, []);
   return { text, setText, streaming, stopped, run, stop };
 }

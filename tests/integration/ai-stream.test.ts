@@ -13,11 +13,22 @@ const lastRequestWith = async (marker: string) => (await fakeRequests()).filter(
 type Sse = { status: number; type: string | null; events: any[]; json: any };
 
 /** Sends a request with `Accept: text/event-stream`; `stopAfter` cancels the body after that many deltas. */
-async function stream(path: string, token: string, body: unknown, stopAfter?: number): Promise<Sse> {
+async function stream(
+  path: string,
+  token: string,
+  body: unknown,
+  stopAfter?: number,
+  opts: { streamId?: string; onDelta?: () => Promise<void> } = {},
+): Promise<Sse> {
   const ctx = createExecutionContext();
   const request = new Request(ORIGIN + path, {
     method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "text/event-stream" },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      Accept: "text/event-stream",
+      ...(opts.streamId ? { "X-AI-Stream-Id": opts.streamId } : {}),
+    },
     body: JSON.stringify(body),
   }) as Request<unknown, IncomingRequestCfProperties>;
   const res = await worker.fetch(request, env, ctx);
@@ -39,7 +50,11 @@ async function stream(path: string, token: string, body: unknown, stopAfter?: nu
     while (end >= 0) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      if (frame.startsWith("data: ")) events.push(JSON.parse(frame.slice(6)));
+      if (frame.startsWith("data: ")) {
+        const event = JSON.parse(frame.slice(6));
+        events.push(event);
+        if (event.delta && opts.onDelta) await opts.onDelta();
+      }
       end = buffer.indexOf("\n\n");
     }
     if (stopAfter !== undefined && events.filter((e) => e.delta).length >= stopAfter) {
@@ -109,6 +124,25 @@ describe("streaming (Accept: text/event-stream)", () => {
     expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
     // Nothing was recorded as a completed use.
     expect((await call("GET", "/api/ai/usage/daily", { token: writer.token })).json.total).toBe(0);
+  });
+
+  it("'Stop generating' named by POST /api/ai/stop (a proxy kept the stream open) also stops and refunds", async () => {
+    const writer = await registerUser();
+    const streamId = "test-stream-0001";
+    let asked = false;
+    const sse = await stream("/api/ideas/generate", writer.token, { prompt: "[[slowstream]] stop by name" }, undefined, {
+      streamId,
+      onDelta: async () => {
+        if (asked) return;
+        asked = true;
+        expect((await call("POST", "/api/ai/stop", { token: writer.token, body: { id: streamId } })).status).toBe(204);
+      },
+    });
+    expect(sse.events.some((e) => e.done)).toBe(false);
+    expect(sse.events.at(-1)).toEqual({ error: "Generation stopped." });
+    expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
+    expect((await call("POST", "/api/ai/stop", { token: writer.token, body: { id: "bad id!" } })).status).toBe(400);
+    expect((await call("POST", "/api/ai/stop", { body: { id: streamId } })).status).toBe(401);
   });
 
   it("upstream failure and a stream that breaks mid-answer send an error event and are refunded", async () => {

@@ -1,6 +1,14 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { CharacterSchema, ContinueSceneSchema, EnhanceSchema, IdeasSchema, SuggestPlotSchema, TransformSchema } from "../../db/validation";
+import {
+  CharacterSchema,
+  ContinueSceneSchema,
+  EnhanceSchema,
+  IdeasSchema,
+  StopStreamSchema,
+  SuggestPlotSchema,
+  TransformSchema,
+} from "../../db/validation";
 import { HttpError, UNEXPECTED } from "../lib/errors";
 import * as ai from "../services/ai";
 import { continueScene, suggestPlot, transformText } from "../services/story-ai";
@@ -35,6 +43,10 @@ async function answer<R, J extends object>(
   const stop = new AbortController();
   const abort = () => stop.abort();
   c.req.raw.signal?.addEventListener?.("abort", abort);
+  // 'Stop generating' may also arrive as POST /api/ai/stop naming this stream (X-AI-Stream-Id).
+  const streamId = c.req.header("X-AI-Stream-Id");
+  const unwatch =
+    streamId && ai.STREAM_ID.test(streamId) && c.var.session ? ai.watchStop(c.var.db, c.var.session.user.id, streamId, abort) : null;
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
@@ -61,7 +73,12 @@ async function answer<R, J extends object>(
   });
   const run = work({ signal: stop.signal, onReady: ready, onDelta: (delta) => send({ delta }) });
   // Errors before the upstream call (access, allowance, configuration) are ordinary JSON answers.
-  await Promise.race([started, run]);
+  try {
+    await Promise.race([started, run]);
+  } catch (error) {
+    await unwatch?.();
+    throw error;
+  }
   const finished = run
     .then((r) => send({ ...json(r), done: true, result: done(r) }))
     .catch((error) => {
@@ -69,7 +86,8 @@ async function answer<R, J extends object>(
       if (!(error instanceof HttpError)) console.error("[ai] stream failed:", error);
       send({ error: message });
     })
-    .finally(() => {
+    .finally(async () => {
+      await unwatch?.();
       c.req.raw.signal?.removeEventListener?.("abort", abort);
       if (open) {
         open = false;
@@ -99,6 +117,11 @@ export const aiApi = new Hono<ApiEnv>()
   .use("/test/*", requireAdmin)
   .get("/ai/usage", (c) => c.json(ai.usageOf(session(c))))
   // This writer's completed AI uses per day of the current month (the /account chart).
+  // 'Stop generating' for a stream a proxy keeps open (see ai.watchStop): 204 whatever the id.
+  .post("/ai/stop", jsonBody(StopStreamSchema), rateLimited("aiAccount"), async (c) => {
+    await ai.requestStop(c.var.db, session(c).user.id, c.req.valid("json").id);
+    return c.body(null, 204);
+  })
   .get("/ai/usage/daily", async (c) => c.json(await ai.monthlyUsage(c.var.db, session(c).user.id)))
   .post("/ideas/generate", jsonBody(IdeasSchema), aiRate, async (c) => {
     const { prompt } = c.req.valid("json");

@@ -233,6 +233,41 @@ export async function adminUsage(db: Db, now = new Date()) {
   return fillDays(await usagePerDay(db, from.toISOString()), from, now);
 }
 
+/**
+ * 'Stop generating' said explicitly (POST /api/ai/stop): a client going away normally cancels the
+ * response stream, but a proxy in between (the local preview server, some corporate proxies) may keep
+ * reading, so the page also names the stream it stopped. The flag is a short-lived row in
+ * `rate_limits` (a key/value table already swept by window), per writer and stream id.
+ */
+const stopKey = (userId: number, streamId: string) => `aistop:${userId}:${streamId}`;
+export const STREAM_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+export async function requestStop(db: Db, userId: number, streamId: string) {
+  await db.run(sql`INSERT INTO rate_limits (key, count, window_start) VALUES (${stopKey(userId, streamId)}, 1, ${new Date().toISOString()})
+    ON CONFLICT(key) DO NOTHING`);
+}
+
+/** Polls for an explicit stop of `streamId` while it streams; returns the function that ends the polling. */
+export function watchStop(db: Db, userId: number, streamId: string, onStop: () => void, everyMs = 400) {
+  const key = stopKey(userId, streamId);
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const row = await db.get<{ key: string }>(sql`SELECT key FROM rate_limits WHERE key = ${key}`);
+      if (row) onStop();
+    } catch {
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  return async () => {
+    clearInterval(timer);
+    await db.run(sql`DELETE FROM rate_limits WHERE key = ${key}`).catch(() => {});
+  };
+}
+
 /** Keeps what Writer's Unblock generated (SPEC.md §3 ideas). */
 export async function saveIdea(db: Db, user: User, prompt: string, content: string) {
   await db.insert(ideas).values({ userId: user.id, prompt, content });
