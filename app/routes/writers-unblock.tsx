@@ -9,8 +9,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { type AiUsage, FREE_AI_USES, aiErrorToast, copyText, cut } from "~/lib/ai";
-import { AiStreamError, useAiStream } from "~/lib/ai-stream";
+import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/lib/ai";
+import { useAiStream } from "~/lib/ai-stream";
 import { ApiError } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { errorToast, showToast } from "~/lib/toast";
@@ -181,8 +181,7 @@ function Tool({
   const ai = useAiStream((error) => {
     // At the limit the server also says where the count stands.
     if (error instanceof ApiError && error.body?.usage) onUsage(error.body.usage);
-    if (error instanceof AiStreamError) showToast({ title: t.thrown, description: cut(error.message), variant: "destructive" });
-    else aiErrorToast(error, t.thrown);
+    aiStreamErrorToast(error, t.thrown);
   });
   const result = ai.text;
   const setResult = ai.setText;
