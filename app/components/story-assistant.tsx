@@ -52,7 +52,10 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
     run: async () => {
       setSuggestion("");
       const done = await plot.run("/story/suggest-plot", { timelineId, prompt: prompt.trim() }, query);
-      if (done) setSuggestion(`${done.result.title}\n${done.result.content}`);
+      if (!done) return;
+      // The editable suggestion takes over from the streamed preview.
+      plot.setText("");
+      setSuggestion(`${done.result.title}\n${done.result.content}`);
     },
   };
   const applySuggestion = useMutation(
@@ -144,7 +147,9 @@ function CharacterProfiles() {
   const generate = async () => {
     setProfile("");
     const done = await stream.run("/writing/character", { description: description.trim() });
-    if (done) setProfile(done.result);
+    if (!done) return;
+    stream.setText("");
+    setProfile(done.result);
   };
 
   return (
