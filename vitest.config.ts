@@ -32,6 +32,8 @@ export default defineConfig(async () => {
             ADMIN_EMAILS: "admin@example.test",
             OPENAI_BASE_URL: openai.url,
             AI_TIMEOUT_MS: "3000",
+            // Low so the premium per-minute limit test stays quick (wrangler.toml: 20).
+            RATE_AI_PREMIUM_PER_MINUTE: "6",
             STRIPE_API_BASE: stripe.url,
             ...fakeOAuthVars(oauth.url),
           },

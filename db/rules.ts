@@ -167,3 +167,6 @@ export function formatBytes(size: number) {
   if (size >= 1024) return `${Math.round(size / 1024)} KB`;
   return `${size} ${size === 1 ? "byte" : "bytes"}`;
 }
+
+/** Rewrite tone presets for the event editor's Rewrite on a selection (issue 16). */
+export const TRANSFORM_TONES = ["Darker", "Lighter", "More formal", "More casual", "Tenser"] as const;

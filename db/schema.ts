@@ -217,6 +217,20 @@ export const ideas = sqliteTable(
   (t) => [index("ideas_user_idx").on(t.userId)],
 );
 
+// One row per completed AI request (issue 16): the /account chart and the admin totals per day.
+export const aiUsage = sqliteTable(
+  "ai_usage",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ai_usage_user_idx").on(t.userId, t.createdAt), index("ai_usage_created_idx").on(t.createdAt)],
+);
+
 // Attachments: metadata here, the bytes in the R2 bucket bound as FILES under `r2Key`
 // (DESIGN.md §10: no bytes in the database). `ownerId` is the timeline owner, whose storage quota it counts against.
 export const files = sqliteTable(

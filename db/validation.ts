@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { entityKinds, entityLimits, limits, messages } from "./rules";
+import { TRANSFORM_TONES, entityKinds, entityLimits, limits, messages } from "./rules";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
@@ -314,6 +314,34 @@ export const SuggestPlotSchema = z.object({
     .int("Timeline id must be an integer")
     .positive("Timeline id must be an integer"),
   prompt: aiText(messages.ideasPrompt),
+});
+
+// Issue 16: 'Continue this scene' and Describe / Rewrite / Expand on a selection.
+export const ContinueSceneSchema = z.object({
+  instruction: z
+    .string({ error: "Instruction must be text" })
+    .trim()
+    .max(500, "Please keep the instruction under 500 characters")
+    .optional(),
+});
+
+export const TransformSchema = z.object({
+  mode: z.enum(["describe", "rewrite", "expand"], { error: "Mode must be describe, rewrite or expand" }),
+  text: z
+    .string({ error: "Please select some text first" })
+    .trim()
+    .min(1, "Please select some text first")
+    .max(5000, "Please keep the selection under 5000 characters"),
+  tone: z.enum(TRANSFORM_TONES, { error: `Tone must be one of: ${TRANSFORM_TONES.join(", ")}` }).optional(),
+  eventId: z.coerce
+    .number({ error: "Event id must be an integer" })
+    .int("Event id must be an integer")
+    .positive("Event id must be an integer")
+    .optional(),
+});
+
+export const StopStreamSchema = z.object({
+  id: z.string({ error: "Stream id is required" }).regex(/^[A-Za-z0-9-]{8,64}$/, "Stream id is invalid"),
 });
 
 export const OpenAIKeySchema = z.object({

@@ -47,6 +47,10 @@ export interface Env {
   RATE_AI_PER_ACCOUNT_PER_HOUR?: string;
   RATE_AI_PER_CLIENT_PER_HOUR?: string;
   RATE_AI_TEST_PER_ACCOUNT_PER_HOUR?: string;
+  /** Premium is unlimited but rate-limited per minute against abuse (issue 16). */
+  RATE_AI_PREMIUM_PER_MINUTE?: string;
+  /** Story bible size for timeline AI tools, in tokens (chars/4; default 3000). */
+  AI_CONTEXT_BUDGET_TOKENS?: string;
   /** "1" adds a Server-Timing header with the D1 statements of each request (`npm run bench`). */
   SERVER_TIMING?: string;
 }

@@ -22,6 +22,8 @@ const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.Story
 // Version history (and the diff library) loads when a card's History is first opened.
 const loadHistory = () => import("~/components/event-history");
 const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
+// 'Continue this scene' and Describe / Rewrite / Expand (issue 16): loaded with edit mode too.
+const SceneAssist = lazy(() => import("~/components/scene-assist").then((m) => ({ default: m.SceneAssist })));
 
 export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
 
@@ -172,6 +174,17 @@ export function EventCard({
               onTyping?.({ type: "content", value: e.target.value });
             }}
           />
+          <Suspense fallback={null}>
+            <SceneAssist
+              eventId={event.id}
+              contentId={`event-${event.id}-content`}
+              content={content}
+              onContent={(value) => {
+                setContent(value);
+                onTyping?.({ type: "content", value });
+              }}
+            />
+          </Suspense>
         </div>
         <Suspense fallback={null}>
           <StoryFields

@@ -1,4 +1,4 @@
-import { Lightbulb, Plus, UserRound } from "lucide-react";
+import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { AiText } from "~/components/ai-text";
@@ -6,9 +6,9 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Label, Textarea } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
-import { aiErrorToast } from "~/lib/ai";
+import { aiStreamErrorToast } from "~/lib/ai";
+import { useAiStream } from "~/lib/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
-import { errorToast } from "~/lib/toast";
 import { parseSuggestion } from "../../db/rules";
 
 const tabClass =
@@ -45,14 +45,19 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
   const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
 
-  const suggestPlot = useMutation(
-    () => unwrap(client.api.story["suggest-plot"].$post({ query, json: { timelineId, prompt: prompt.trim() } })),
-    {
-      error: (error) => aiErrorToast(error, "Failed to get AI suggestion"),
-      revalidate: false,
-      onSuccess: (res) => setSuggestion(`${res.suggestion.title}\n${res.suggestion.content}`),
+  // Streams (DESIGN.md §10): the text shows as it arrives; `done` carries the parsed suggestion.
+  const plot = useAiStream<{ title: string; content: string }>((error) => aiStreamErrorToast(error, "Failed to get AI suggestion"));
+  const suggestPlot = {
+    pending: plot.streaming,
+    run: async () => {
+      setSuggestion("");
+      const done = await plot.run("/story/suggest-plot", { timelineId, prompt: prompt.trim() }, query);
+      if (!done) return;
+      // The editable suggestion takes over from the streamed preview.
+      plot.setText("");
+      setSuggestion(`${done.result.title}\n${done.result.content}`);
     },
-  );
+  };
   const applySuggestion = useMutation(
     (event: { title: string; content: string }) =>
       unwrap(
@@ -93,6 +98,7 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
         <Lightbulb aria-hidden="true" className="h-4 w-4" />
         {pending ? "Thinking..." : "Suggest Plot Idea"}
       </Button>
+      <StreamPreview stream={plot} show={!suggestion} />
       {suggestion ? (
         <div className="space-y-2">
           <Label htmlFor="plot-suggestion">Suggestion (edit before applying if you like)</Label>
@@ -107,17 +113,44 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
   );
 }
 
+/** What the model has written so far, with 'Stop generating' while it streams; what arrived stays after a stop or a break. */
+function StreamPreview({
+  stream,
+  show,
+}: {
+  stream: { text: string; streaming: boolean; stopped: boolean; stop: () => void };
+  show: boolean;
+}) {
+  if (!show || (!stream.streaming && !stream.text)) return null;
+  return (
+    <div className="space-y-2">
+      {stream.streaming ? (
+        <Button variant="outline" size="sm" onClick={stream.stop}>
+          <Square aria-hidden="true" className="h-4 w-4" /> Stop generating
+        </Button>
+      ) : null}
+      {stream.text ? (
+        <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
+          <AiText text={stream.text} />
+        </div>
+      ) : null}
+      {stream.stopped ? <p className="text-xs text-stone-500">Stopped. This one did not count toward your free uses.</p> : null}
+    </div>
+  );
+}
+
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
   const [profile, setProfile] = useState("");
-  const character = useMutation(() => unwrap(client.api.writing.character.$post({ json: { description: description.trim() } })), {
-    error: (error) => aiErrorToast(error, "Failed to generate character profile"),
-    revalidate: false,
-    onSuccess: (res: { success: boolean; result: string; error?: string }) =>
-      res.success ? setProfile(res.result) : errorToast(res.error ?? "Failed to generate character profile"),
-  });
-  const pending = character.pending;
-  const generate = () => void character.run();
+  const stream = useAiStream((error) => aiStreamErrorToast(error, "Failed to generate character profile"));
+  const pending = stream.streaming;
+  const generate = async () => {
+    setProfile("");
+    const done = await stream.run("/writing/character", { description: description.trim() });
+    if (!done) return;
+    stream.setText("");
+    setProfile(done.result);
+  };
 
   return (
     <div className="space-y-3">
@@ -132,10 +165,11 @@ function CharacterProfiles() {
           placeholder="e.g. The harbourmaster who knows more than she says"
         />
       </div>
-      <Button className="w-full" onClick={generate} disabled={pending || !description.trim()}>
+      <Button className="w-full" onClick={() => void generate()} disabled={pending || !description.trim()}>
         <UserRound aria-hidden="true" className="h-4 w-4" />
         {pending ? "Generating..." : "Generate Profile"}
       </Button>
+      <StreamPreview stream={stream} show={!profile} />
       {profile ? (
         <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
           <AiText text={profile} />

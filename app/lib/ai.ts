@@ -20,6 +20,21 @@ export function aiErrorToast(error: unknown, failedTitle: string) {
   showToast({ title: failedTitle, description: cut(error instanceof Error ? error.message : String(error)), variant: "destructive" });
 }
 
+/**
+ * Like aiErrorToast. A stream's `error` event comes after a 200: one before any text is an upstream
+ * failure (the server's 502), shown in SPEC.md §8's words; one mid-answer shows its own message
+ * (what arrived is kept on the page).
+ */
+export function aiStreamErrorToast(error: unknown, failedTitle: string) {
+  if (error instanceof Error && error.name === "AiStreamError") {
+    const partial = (error as Error & { partial?: string }).partial;
+    const message = partial ? error.message : `API request failed: 502 Bad Gateway - ${error.message}`;
+    showToast({ title: failedTitle, description: cut(message), variant: "destructive" });
+    return;
+  }
+  aiErrorToast(error, failedTitle);
+}
+
 export async function copyText(text: string) {
   try {
     await navigator.clipboard.writeText(text);

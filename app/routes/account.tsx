@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, redirect } from "react-router";
 import { AdminUsers } from "~/components/admin-users";
 import { SignInMethodsCard } from "~/components/sign-in-methods";
+import { UsageChart } from "~/components/usage-chart";
 import { Page, PageHeading } from "~/components/page";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -16,6 +17,7 @@ import { showToast } from "~/lib/toast";
 import { HttpError } from "../../worker/lib/errors";
 import { confirmUpgrade } from "../../worker/services/billing";
 import { signInMethods } from "../../worker/services/oauth";
+import { monthlyUsage } from "../../worker/services/ai";
 import { isPremium } from "../../worker/services/plans";
 import { toPublicUser } from "../../worker/services/users";
 import type { Route } from "./+types/account";
@@ -43,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     premium: isPremium(user),
     isAdmin: user.role === "admin",
     signInMethods: await signInMethods(db, env, user),
+    aiUsage: await monthlyUsage(db, user.id),
   };
 }
 
@@ -154,6 +157,15 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       </div>
 
       <SignInMethodsCard methods={signInMethods} />
+
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle>AI uses this month</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <UsageChart days={loaderData.aiUsage.days} total={loaderData.aiUsage.total} caption="Completed AI requests this month" />
+        </CardContent>
+      </Card>
 
       {isAdmin ? (
         <>

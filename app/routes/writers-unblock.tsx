@@ -1,4 +1,4 @@
-import { Copy, Crown, Eraser, Lightbulb, Sparkles, UserRound, Wand2 } from "lucide-react";
+import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -9,11 +9,11 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { useMutation } from "~/hooks/use-mutation";
-import { type AiUsage, FREE_AI_USES, aiErrorToast, copyText } from "~/lib/ai";
-import { ApiError, client, unwrap } from "~/lib/client";
+import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/lib/ai";
+import { useAiStream } from "~/lib/ai-stream";
+import { ApiError } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
-import { errorToast } from "~/lib/toast";
+import { errorToast, showToast } from "~/lib/toast";
 import { aiStatus, usageOf } from "../../worker/services/ai";
 import { listTimelines } from "../../worker/services/timelines";
 import type { Route } from "./+types/writers-unblock";
@@ -30,13 +30,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type ToolKey = "ideas" | "enhance" | "character";
-type AiResult = { success: boolean; result: string; usage: AiUsage; error?: string };
 
-function runTool(tool: ToolKey, value: string, instruction: string): Promise<AiResult> {
-  if (tool === "ideas") return unwrap(client.api.ideas.generate.$post({ json: { prompt: value } }));
-  if (tool === "enhance")
-    return unwrap(client.api.writing.enhance.$post({ json: { text: value, instruction: instruction || "Enhance this text" } }));
-  return unwrap(client.api.writing.character.$post({ json: { description: value } }));
+/** The streamed request for a tool (DESIGN.md §10 Streaming AI): path and body. */
+function toolRequest(tool: ToolKey, value: string, instruction: string): [string, unknown] {
+  if (tool === "ideas") return ["/ideas/generate", { prompt: value }];
+  if (tool === "enhance") return ["/writing/enhance", { text: value, instruction: instruction || "Enhance this text" }];
+  return ["/writing/character", { description: value }];
 }
 
 const tools: Record<
@@ -178,23 +177,24 @@ function Tool({
   const t = tools[tool];
   const [input, setInput] = useState("");
   const [instruction, setInstruction] = useState("");
-  const [result, setResult] = useState("");
   const inputId = `${tool}-input`;
-  const generate = useMutation((value: string) => runTool(tool, value, instruction.trim()), {
-    success: (res) => (res.success ? { title: t.success } : { title: t.failed, description: res.error, variant: "destructive" }),
-    error: (error) => {
-      // At the limit the server also says where the count stands.
-      if (error instanceof ApiError && error.body?.usage) onUsage(error.body.usage);
-      aiErrorToast(error, t.thrown);
-    },
-    revalidate: false,
-    onSuccess: (res) => {
-      if (!res.success) return;
-      setResult(res.result);
-      onUsage(res.usage);
-    },
+  const ai = useAiStream((error) => {
+    // At the limit the server also says where the count stands.
+    if (error instanceof ApiError && error.body?.usage) onUsage(error.body.usage);
+    aiStreamErrorToast(error, t.thrown);
   });
-  const pending = generate.pending;
+  const result = ai.text;
+  const setResult = ai.setText;
+  const pending = ai.streaming;
+  const generate = {
+    run: async (value: string) => {
+      const done = await ai.run(...toolRequest(tool, value, instruction.trim()));
+      if (!done) return;
+      ai.setText(done.result);
+      if (done.usage) onUsage(done.usage);
+      showToast({ title: t.success });
+    },
+  };
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -246,10 +246,17 @@ function Tool({
               />
             </div>
           ) : null}
-          <Button type="submit" disabled={pending || disabled}>
-            <t.icon aria-hidden="true" className="h-4 w-4" />
-            {pending ? t.pending : t.action}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" disabled={pending || disabled}>
+              <t.icon aria-hidden="true" className="h-4 w-4" />
+              {pending ? t.pending : t.action}
+            </Button>
+            {pending ? (
+              <Button type="button" variant="outline" onClick={ai.stop}>
+                <Square aria-hidden="true" className="h-4 w-4" /> Stop generating
+              </Button>
+            ) : null}
+          </div>
         </form>
       </Card>
       <Card className="flex min-h-64 flex-col p-5">
@@ -267,6 +274,7 @@ function Tool({
         </div>
         <div aria-live="polite" data-testid={`${tool}-result`} className="flex-1">
           {result ? <AiText text={result} /> : <p className="text-sm text-stone-500">{t.hint}</p>}
+          {ai.stopped ? <p className="mt-2 text-xs text-stone-500">Stopped. This one did not count toward your free uses.</p> : null}
         </div>
       </Card>
     </div>

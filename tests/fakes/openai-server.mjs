@@ -2,6 +2,10 @@
 // in the integration and browser suites. Behaviour is picked from the last user message:
 //   [[error]]  → 500 with an upstream error message     [[slow]] → answers after 5 s
 //   [[long-title]] → a first line longer than 50 characters
+// With `stream: true` it answers as the real API does (SSE `chat.completion.chunk`s, then `data: [DONE]`),
+// a few words per chunk, `chunkDelayMs` apart (startFakeOpenAIServer's second argument, default 20):
+//   [[slowstream]] → 250 ms between chunks        [[break]] → two chunks, then the connection drops
+// Each request (with its messages) is recorded; GET /requests lists them, the last one last.
 // A key other than the expected one gets 401, like the real API. GET /requests lists what it got.
 import { createServer } from "node:http";
 
@@ -25,7 +29,33 @@ function reply(system, user) {
   return `Here is an idea for "${topic}":\n\n1. Open with a sound nobody else hears.\n2. Let the stranger lie once.\n\nEnd on the tide turning.`;
 }
 
-export function startFakeOpenAIServer(port = 0) {
+/** The answer as OpenAI streaming chunks: the text split into pieces of two words, `delay` ms apart. */
+function streamAnswer(res, model, text, { delay, breakAfter }) {
+  const pieces = text.match(/\S+\s*\S*\s*/g) ?? [text];
+  const id = `chatcmpl-stream-${Date.now()}`;
+  const chunk = (delta, finish = null) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" });
+  res.write(chunk({ role: "assistant", content: "" }));
+  let i = 0;
+  const next = () => {
+    if (res.destroyed) return;
+    if (breakAfter !== null && i >= breakAfter) {
+      res.destroy();
+      return;
+    }
+    if (i >= pieces.length) {
+      res.write(chunk({}, "stop"));
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    res.write(chunk({ content: pieces[i++] }));
+    setTimeout(next, delay);
+  };
+  setTimeout(next, delay);
+}
+
+export function startFakeOpenAIServer(port = 0, chunkDelayMs = 20) {
   const requests = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -44,7 +74,15 @@ export function startFakeOpenAIServer(port = 0) {
       const messages = json.messages ?? [];
       const system = messages.find((m) => m.role === "system")?.content ?? "";
       const user = messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
-      requests.push({ model: json.model, authorization: req.headers.authorization, system, user, at: Date.now() });
+      requests.push({
+        model: json.model,
+        authorization: req.headers.authorization,
+        system,
+        user,
+        messages,
+        stream: Boolean(json.stream),
+        at: Date.now(),
+      });
       const send = (status, payload) => {
         if (res.destroyed) return;
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(payload));
@@ -55,6 +93,13 @@ export function startFakeOpenAIServer(port = 0) {
       }
       if (user.includes("[[error]]")) {
         send(500, { error: { message: "The fake model is overloaded. Try again later.", type: "server_error" } });
+        return;
+      }
+      if (json.stream) {
+        streamAnswer(res, json.model, reply(system, user), {
+          delay: user.includes("[[slowstream]]") ? 250 : chunkDelayMs,
+          breakAfter: user.includes("[[break]]") ? 2 : null,
+        });
         return;
       }
       const answer = () =>

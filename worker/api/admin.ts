@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { OpenAIKeySchema, SetPremiumSchema, StripeKeysSchema } from "../../db/validation";
 import * as admin from "../services/admin";
-import { aiStatus } from "../services/ai";
+import { adminUsage, aiStatus } from "../services/ai";
 import { saveStripeKeys, stripeStatus } from "../services/billing";
 import { setSecret } from "../services/settings";
 import { type ApiEnv, jsonBody, requireAdmin } from "./context";
@@ -15,6 +15,8 @@ import { idParam } from "./params";
 export const adminApi = new Hono<ApiEnv>()
   .use(requireAdmin)
   .get("/users", async (c) => c.json(await admin.listUsers(c.var.db)))
+  // Completed AI uses per day, everyone, last 30 days (issue 16).
+  .get("/ai-usage", async (c) => c.json(await adminUsage(c.var.db)))
   .post("/users/:id/premium", jsonBody(SetPremiumSchema), async (c) => {
     const id = idParam(c.req.param("id"), admin.USER_NOT_FOUND);
     return c.json(await admin.setPremium(c.var.db, id, c.req.valid("json").premium));

@@ -1,11 +1,12 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import OpenAI from "openai";
 import type { Db } from "../../db/client";
 import { FREE_AI_USES } from "../../db/validation";
-import { ideas, sessions, type User } from "../../db/schema";
+import { aiUsage, ideas, sessions, type User } from "../../db/schema";
 import type { Env } from "../env";
 import { HttpError } from "../lib/errors";
 import { isPremium } from "./plans";
+import { createLimiter, spend } from "./rate-limits";
 import type { SessionUser } from "./sessions";
 import { getSecret } from "./settings";
 
@@ -25,6 +26,10 @@ const SYSTEM = {
     "You are an experienced fiction editor. Rewrite the writer's passage following their instruction. Keep their voice, tense, point of view and plot facts; sharpen verbs, cut filler, add sensory detail where it earns its place. Return only the revised passage.",
   character:
     "You create character profiles for novelists. From the description, write a profile with: name, age and background; what they want and what they fear; a contradiction; how they speak (one sample line); and a secret that could drive plot. Use short labelled sections and bullet points. Under 300 words.",
+  continue:
+    "You are a co-writer continuing a novelist's scene. You get a story bible (the story, its codex of characters, places and things, and nearby scenes) and the current scene. Continue the current scene from exactly where it stops, in the same voice, tense and point of view, for two to four paragraphs. Stay consistent with the codex and the nearby scenes. Return only the new prose, no preamble, no repetition of what is already written.",
+  transform:
+    "You are a fiction editor working on one passage a writer selected. Follow the instruction exactly, keep the writer's voice, tense, point of view and plot facts, and return only the new passage: no preamble, no quotes, no notes.",
   plot: "You are a story consultant looking at a writer's timeline. Suggest exactly one next plot event that fits the story so far and raises the stakes. First line: a short event title (under 50 characters). Following lines: two to four sentences describing what happens. No preamble, no lists.",
 } as const;
 
@@ -69,10 +74,21 @@ function upstreamError(error: unknown): HttpError {
 
 /**
  * Free plan: a use is reserved atomically before the call (so parallel requests cannot exceed 3)
- * and given back if the call fails (failures do not count). Premium is never counted.
+ * and given back if the call fails or is stopped (only completed requests count). Premium is never
+ * counted but is rate-limited per minute against abuse (RATE_AI_PREMIUM_PER_MINUTE).
  */
-async function reserveUse(db: Db, session: SessionUser) {
-  if (isPremium(session.user)) return false;
+async function reserveUse(db: Db, env: Env, session: SessionUser) {
+  if (isPremium(session.user)) {
+    try {
+      await spend(createLimiter(db, env, ""), "aiPremium", `user:${session.user.id}`);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 429) {
+        throw new HttpError(429, PREMIUM_RATE_MESSAGE, { success: false, retryAfter: error.extra?.retryAfter ?? 60 });
+      }
+      throw error;
+    }
+    return false;
+  }
   const reserved = await db
     .update(sessions)
     .set({ aiUses: sql`${sessions.aiUses} + 1` })
@@ -97,27 +113,159 @@ async function releaseUse(db: Db, session: SessionUser) {
   session.aiUses = Math.max(session.aiUses - 1, 0);
 }
 
-/** One completion for a counted tool call. Order (DESIGN.md §6): allowance → configured → upstream. */
-export async function runTool(db: Db, env: Env, session: SessionUser, kind: AiKind, userMessage: string) {
-  const counted = await reserveUse(db, session);
+export const PREMIUM_RATE_MESSAGE = "Too many AI requests. Try again in a minute.";
+export const STREAM_BROKE = "The AI stopped before finishing. What arrived is kept.";
+export const STOPPED = "Generation stopped.";
+
+/** How a caller follows a streamed answer (SSE adapters): each piece of text, the stop signal, the moment the upstream call starts. */
+export type StreamOptions = {
+  onDelta?: (delta: string) => void;
+  signal?: AbortSignal;
+  /** Called once every check (allowance, configuration) has passed, just before the upstream call. */
+  onReady?: () => void;
+};
+
+/** What a tool run records in `ai_usage` (the /account chart): the tool's name. */
+export type ToolName = AiKind | "continue" | "describe" | "rewrite" | "expand";
+
+/**
+ * One completion for a counted tool call. Order (DESIGN.md §6): allowance → configured → upstream.
+ * With `onDelta` the model streams (`stream: true`) and each piece is handed on as it arrives; a
+ * stopped, failed or broken call gives the reserved use back. A completed one is recorded in `ai_usage`.
+ */
+export async function runTool(
+  db: Db,
+  env: Env,
+  session: SessionUser,
+  kind: AiKind,
+  userMessage: string,
+  options: StreamOptions & { tool?: ToolName } = {},
+) {
+  const counted = await reserveUse(db, env, session);
+  let received = "";
   try {
     const ai = await client(db, env);
-    const completion = await ai.chat.completions.create({
+    options.onReady?.();
+    const request = {
       model: modelOf(env),
       temperature: kind === "enhance" ? 0.6 : 0.9,
-      max_tokens: 700,
+      max_tokens: kind === "continue" || kind === "transform" ? 900 : 700,
       messages: [
-        { role: "system", content: SYSTEM[kind] },
-        { role: "user", content: userMessage },
+        { role: "system" as const, content: SYSTEM[kind] },
+        { role: "user" as const, content: userMessage },
       ],
-    });
-    const text = completion.choices[0]?.message?.content?.trim();
+    };
+    let text: string | undefined;
+    if (options.onDelta) {
+      const stream = await ai.chat.completions.create({ ...request, stream: true }, { signal: options.signal });
+      try {
+        for await (const chunk of stream) {
+          const delta = chunk.choices[0]?.delta?.content;
+          if (delta) {
+            received += delta;
+            options.onDelta(delta);
+          }
+        }
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        if (received) {
+          console.error("[ai] stream broke:", String(error));
+          throw new HttpError(502, STREAM_BROKE, { success: false });
+        }
+        throw error;
+      }
+      if (options.signal?.aborted) throw new HttpError(499, STOPPED, { success: false });
+      text = received.trim();
+    } else {
+      const completion = await ai.chat.completions.create(request, { signal: options.signal });
+      text = completion.choices[0]?.message?.content?.trim();
+    }
     if (!text) throw new HttpError(502, AI_UPSTREAM_FAILED, { success: false });
+    await recordUse(db, session.user.id, options.tool ?? kind);
     return { text, usage: usageOf(session) };
   } catch (error) {
     if (counted) await releaseUse(db, session);
+    if (options.signal?.aborted) throw new HttpError(499, STOPPED, { success: false });
     throw upstreamError(error);
   }
+}
+
+async function recordUse(db: Db, userId: number, tool: string) {
+  await db.insert(aiUsage).values({ userId, tool });
+}
+
+/** Completed AI uses per day (UTC) from `since` (ISO), for one writer or (no user) everyone. */
+export async function usagePerDay(db: Db, since: string, userId?: number) {
+  const rows = await db
+    .select({ day: sql<string>`substr(${aiUsage.createdAt}, 1, 10)`, count: sql<number>`count(*)` })
+    .from(aiUsage)
+    .where(userId === undefined ? gte(aiUsage.createdAt, since) : and(eq(aiUsage.userId, userId), gte(aiUsage.createdAt, since)))
+    .groupBy(sql`substr(${aiUsage.createdAt}, 1, 10)`)
+    .orderBy(sql`substr(${aiUsage.createdAt}, 1, 10)`);
+  return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+}
+
+/** Every day from `from` to `to` (YYYY-MM-DD, UTC), zero where nothing was used: what the charts draw. */
+export function fillDays(rows: { day: string; count: number }[], from: Date, to: Date) {
+  const byDay = new Map(rows.map((r) => [r.day, r.count]));
+  const days: { day: string; count: number }[] = [];
+  for (
+    let d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+    d <= to;
+    d.setUTCDate(d.getUTCDate() + 1)
+  ) {
+    const day = d.toISOString().slice(0, 10);
+    days.push({ day, count: byDay.get(day) ?? 0 });
+  }
+  return { days, total: days.reduce((n, d) => n + d.count, 0) };
+}
+
+/** GET /api/ai/usage/daily: this writer's completed AI uses per day of the current month (UTC). */
+export async function monthlyUsage(db: Db, userId: number, now = new Date()) {
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  return fillDays(await usagePerDay(db, from.toISOString(), userId), from, now);
+}
+
+/** Admin: everyone's completed AI uses per day over the last 30 days. */
+export async function adminUsage(db: Db, now = new Date()) {
+  const from = new Date(now.getTime() - 29 * 24 * 3600 * 1000);
+  from.setUTCHours(0, 0, 0, 0);
+  return fillDays(await usagePerDay(db, from.toISOString()), from, now);
+}
+
+/**
+ * 'Stop generating' said explicitly (POST /api/ai/stop): a client going away normally cancels the
+ * response stream, but a proxy in between (the local preview server, some corporate proxies) may keep
+ * reading, so the page also names the stream it stopped. The flag is a short-lived row in
+ * `rate_limits` (a key/value table already swept by window), per writer and stream id.
+ */
+const stopKey = (userId: number, streamId: string) => `aistop:${userId}:${streamId}`;
+export const STREAM_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+export async function requestStop(db: Db, userId: number, streamId: string) {
+  await db.run(sql`INSERT INTO rate_limits (key, count, window_start) VALUES (${stopKey(userId, streamId)}, 1, ${new Date().toISOString()})
+    ON CONFLICT(key) DO NOTHING`);
+}
+
+/** Polls for an explicit stop of `streamId` while it streams; returns the function that ends the polling. */
+export function watchStop(db: Db, userId: number, streamId: string, onStop: () => void, everyMs = 400) {
+  const key = stopKey(userId, streamId);
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const row = await db.get<{ key: string }>(sql`SELECT key FROM rate_limits WHERE key = ${key}`);
+      if (row) onStop();
+    } catch {
+    } finally {
+      busy = false;
+    }
+  }, everyMs);
+  return async () => {
+    clearInterval(timer);
+    await db.run(sql`DELETE FROM rate_limits WHERE key = ${key}`).catch(() => {});
+  };
 }
 
 /** Keeps what Writer's Unblock generated (SPEC.md §3 ideas). */

@@ -17,6 +17,7 @@ export const RATE_RULES = {
   verifyClient: { env: "RATE_VERIFY_PER_CLIENT_PER_HOUR", limit: 300, windowMs: HOUR, what: "verification requests" },
   aiAccount: { env: "RATE_AI_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "AI requests" },
   aiClient: { env: "RATE_AI_PER_CLIENT_PER_HOUR", limit: 1000, windowMs: HOUR, what: "AI requests" },
+  aiPremium: { env: "RATE_AI_PREMIUM_PER_MINUTE", limit: 20, windowMs: MINUTE, what: "AI requests" },
   aiTest: { env: "RATE_AI_TEST_PER_ACCOUNT_PER_HOUR", limit: 20, windowMs: HOUR, what: "AI connection tests" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 

@@ -1,15 +1,18 @@
 import type { Db } from "../../db/client";
 import { parseSuggestion } from "../../db/rules";
+import type { User } from "../../db/schema";
 import type { Env } from "../env";
 import { requireTimelineAccess } from "./access";
-import { runTool } from "./ai";
-import { listEventsForTimeline } from "./events";
+import { type StreamOptions, runTool } from "./ai";
+import { loadEventWithAccess } from "./events";
 import type { SessionUser } from "./sessions";
+import { buildStoryBible } from "./story-context";
 
 /**
  * POST /api/story/suggest-plot: one next event for a timeline (SPEC.md §4, DESIGN.md §6). Access is
  * checked before anything about AI (allowance, configuration) so a stranger learns nothing of it:
- * strangers get 404 like the timeline API; viewers may not use the Story Assistant.
+ * strangers get 404 like the timeline API; viewers may not use the Story Assistant. The story bible
+ * (story-context.ts) is built here on the server.
  */
 export async function suggestPlot(
   db: Db,
@@ -17,35 +20,80 @@ export async function suggestPlot(
   session: SessionUser,
   input: { timelineId: number; prompt: string },
   shareCode?: string | null,
+  stream: StreamOptions = {},
 ) {
   const { timeline } = await requireTimelineAccess(db, session.user, input.timelineId, "collaborator", shareCode);
-  const events = await listEventsForTimeline(db, input.timelineId);
-  const { text, usage } = await runTool(db, env, session, "plot", plotContext(timeline, events, input.prompt));
+  const bible = await buildStoryBible(db, env, timeline);
+  const { text, usage } = await runTool(db, env, session, "plot", `${bible}\n\nWhat the writer asks: ${input.prompt}`, stream);
   const suggestion = parseSuggestion(text) ?? { title: "Untitled suggestion", content: "No content provided" };
   return { suggestion, text, usage };
 }
 
-/** The timeline as context for a plot suggestion, capped so a long timeline stays affordable. */
-function plotContext(
-  timeline: { title: string; description: string | null },
-  events: { title: string; content: string }[],
-  prompt: string,
+/** The end of the current scene, where the continuation picks up: long scenes send their last part. */
+const SCENE_TAIL = 6000;
+
+async function sceneFor(db: Db, user: User, eventId: number, shareCode?: string | null) {
+  const { event } = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
+  const found = await requireTimelineAccess(db, user, event.timelineId, "collaborator", shareCode);
+  return { event, timeline: found.timeline };
+}
+
+/** POST /api/events/{id}/continue: the next few paragraphs of a scene, with the story bible (edit access). */
+export async function continueScene(
+  db: Db,
+  env: Env,
+  session: SessionUser,
+  eventId: number,
+  input: { instruction?: string },
+  shareCode?: string | null,
+  stream: StreamOptions = {},
 ) {
-  const MAX_EVENTS = 40;
-  const MAX_CHARS = 6000;
-  const recent = events.slice(-MAX_EVENTS);
-  let body = recent
-    .map((e, i) => `${events.length - recent.length + i + 1}. ${e.title}: ${e.content.replace(/\s+/g, " ").slice(0, 300)}`)
-    .join("\n");
-  if (body.length > MAX_CHARS) body = `…${body.slice(-MAX_CHARS)}`;
-  return [
-    `Story: ${timeline.title}`,
-    timeline.description ? `About: ${timeline.description.slice(0, 1000)}` : null,
-    events.length
-      ? `Events so far (${events.length}${events.length > recent.length ? `, latest ${recent.length} shown` : ""}):\n${body}`
-      : "No events yet.",
-    `What the writer asks: ${prompt}`,
+  const { event, timeline } = await sceneFor(db, session.user, eventId, shareCode);
+  const bible = await buildStoryBible(db, env, timeline, event.id);
+  const content = event.content.trim();
+  const scene = content.length > SCENE_TAIL ? `…${content.slice(-SCENE_TAIL)}` : content || "(The scene is empty so far: begin it.)";
+  const message = [
+    bible,
+    `Current scene: ${event.title}\n${scene}`,
+    input.instruction ? `What the writer wants next: ${input.instruction}` : null,
+    "Continue this scene from where it stops.",
   ]
     .filter(Boolean)
     .join("\n\n");
+  const { text, usage } = await runTool(db, env, session, "continue", message, { ...stream, tool: "continue" });
+  return { result: text, usage };
+}
+
+const TONE_HINTS: Record<string, string> = {
+  Darker: "darker and more ominous",
+  Lighter: "lighter and warmer",
+  "More formal": "more formal",
+  "More casual": "more casual and conversational",
+  Tenser: "tenser, with shorter sentences and rising pressure",
+};
+
+/** POST /api/writing/transform: Describe / Rewrite / Expand a selected passage; with `eventId`, story-aware (edit access). */
+export async function transformText(
+  db: Db,
+  env: Env,
+  session: SessionUser,
+  input: { mode: "describe" | "rewrite" | "expand"; text: string; tone?: string; eventId?: number },
+  shareCode?: string | null,
+  stream: StreamOptions = {},
+) {
+  let bible: string | null = null;
+  if (input.eventId !== undefined) {
+    const { event, timeline } = await sceneFor(db, session.user, input.eventId, shareCode);
+    bible = await buildStoryBible(db, env, timeline, event.id);
+    bible += `\n\nThe passage is from the scene: ${event.title}`;
+  }
+  const instruction =
+    input.mode === "describe"
+      ? "Describe: rewrite the passage with vivid sensory detail (sight, sound, smell, touch, taste) without changing what happens."
+      : input.mode === "expand"
+        ? "Expand: develop the passage to about twice its length with action, thought and detail, keeping every fact."
+        : `Rewrite: rewrite the passage so it reads ${input.tone ? TONE_HINTS[input.tone] : "better"}.`;
+  const message = [bible, `Instruction: ${instruction}`, `Passage:\n${input.text}`].filter(Boolean).join("\n\n");
+  const { text, usage } = await runTool(db, env, session, "transform", message, { ...stream, tool: input.mode });
+  return { result: text, usage };
 }

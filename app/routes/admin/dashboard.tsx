@@ -4,10 +4,19 @@ import { AiKeyForm } from "~/components/ai-key-form";
 import { Page, PageHeading } from "~/components/page";
 import { StripeKeysForm } from "~/components/admin-stripe-keys";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { UsageChart } from "~/components/usage-chart";
+import { app, requireAdmin } from "~/lib/session.server";
+import { adminUsage } from "../../../worker/services/ai";
+import type { Route } from "./+types/dashboard";
 
 export const meta = () => [{ title: "Admin Dashboard · StoryWeave" }];
 
-export default function AdminDashboard() {
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return { aiUsage: await adminUsage(app(context).db) };
+}
+
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <Page>
       <PageHeading>Admin Dashboard</PageHeading>
@@ -36,6 +45,18 @@ export default function AdminDashboard() {
           </CardContent>
         </Card>
       </div>
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle>AI uses (last 30 days)</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <UsageChart
+            days={loaderData.aiUsage.days}
+            total={loaderData.aiUsage.total}
+            caption="Completed AI requests, all writers, last 30 days"
+          />
+        </CardContent>
+      </Card>
       <section aria-labelledby="users-heading" className="mt-8">
         <h2 id="users-heading" className="mb-4 font-serif text-2xl font-bold">
           Users

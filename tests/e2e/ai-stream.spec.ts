@@ -1,0 +1,120 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
+import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration } from "./fixtures";
+
+// Issue 16: streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
+
+const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+
+async function configureKey(request: APIRequestContext) {
+  const token = await adminApiToken(request);
+  const res = await request.post("/api/config/openai-key", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { apiKey: FAKE_OPENAI_KEY },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test.describe("streaming AI", () => {
+  test.beforeEach(async ({ request }) => {
+    await configureKey(request);
+  });
+
+  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops and does not count", async ({ page, request }) => {
+    const user = await createUser(request);
+    await login(page, user);
+    await page.goto("/writers-unblock");
+    await waitForHydration(page);
+    await expect(page.getByText("0/3 Free Uses")).toBeVisible();
+
+    const result = page.getByTestId("ideas-result");
+    await page.getByLabel("Writing prompt").fill("[[slowstream]] a drowned bell");
+    await page.getByRole("button", { name: "Generate Idea" }).click();
+    // At least two different partial states before the whole answer.
+    const partials = new Set<string>();
+    await expect
+      .poll(
+        async () => {
+          const text = await result.innerText();
+          if (text.includes("Here is an idea") && !text.includes("tide turning")) partials.add(text);
+          return partials.size;
+        },
+        { intervals: [50], timeout: 15_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    await expect(toast(page, "Writing idea generated!")).toBeVisible();
+    await expect(result).toContainText("End on the tide turning.");
+    await expect(page.getByText("1/3 Free Uses")).toBeVisible();
+
+    await page.getByLabel("Writing prompt").fill("[[slowstream]] stop me early");
+    await page.getByRole("button", { name: "Generate Idea" }).click();
+    await expect(result).toContainText("Here is");
+    await page.getByRole("button", { name: "Stop generating" }).click();
+    await expect(page.getByText("Stopped. This one did not count toward your free uses.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Stop generating" })).toHaveCount(0);
+    // What arrived stays; the answer never finished.
+    await expect(result).toContainText("Here is");
+    await expect(result).not.toContainText("tide turning");
+    await expectNoSeriousA11yViolations(page);
+
+    // The server gave the use back: after a reload the count is still 1.
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByText("1/3 Free Uses")).toBeVisible();
+  });
+
+  test("'Continue this scene' streams into the editor, Accept appends it and Save keeps it; Describe replaces a selection; /account charts the uses", async ({
+    page,
+    request,
+  }) => {
+    const user = await createUser(request);
+    const timeline = await apiAs(request, user, "POST", "/api/timelines", { title: "Saltmarsh" });
+    await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "The bell",
+      content: "The bell rang once at low tide.",
+    });
+    await login(page, user);
+    await page.goto(`/timeline/${timeline.id}`);
+    await waitForHydration(page);
+
+    await page.getByRole("button", { name: "Edit The bell" }).click();
+    const content = page.getByLabel("Content");
+    await page.getByRole("button", { name: "Continue this scene" }).click();
+    const panel = page.getByRole("region", { name: "Continuation" });
+    await expect(panel.getByRole("button", { name: "Accept" })).toBeVisible();
+    const continuation = (await panel.getByTestId("scene-assist-text").innerText()).trim();
+    expect(continuation).toContain("Here is an idea");
+    await expectNoSeriousA11yViolations(page);
+    await panel.getByRole("button", { name: "Accept" }).click();
+    await expect(panel).toHaveCount(0);
+    await expect(content).toHaveValue(`The bell rang once at low tide.\n\n${continuation}`);
+
+    // Describe on a selection: 'low tide' becomes the suggestion.
+    await content.evaluate((el: HTMLTextAreaElement) => {
+      const start = el.value.indexOf("low tide");
+      el.focus();
+      el.setSelectionRange(start, start + "low tide".length);
+    });
+    await page.getByRole("button", { name: "Describe" }).click();
+    const describe = page.getByRole("region", { name: "Describe suggestion" });
+    await expect(describe.getByRole("button", { name: "Replace selection" })).toBeVisible();
+    await expect(describe.getByRole("button", { name: "Insert below" })).toBeVisible();
+    const described = (await describe.getByTestId("scene-assist-text").innerText()).trim();
+    await describe.getByRole("button", { name: "Replace selection" }).click();
+    await expect(content).toHaveValue(`The bell rang once at ${described}.\n\n${continuation}`);
+
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
+    const saved = await apiAs(request, user, "GET", `/api/timelines/${timeline.id}/events`);
+    const event = (Array.isArray(saved) ? saved : saved.events)[0];
+    expect(event.content).toBe(`The bell rang once at ${described}.\n\n${continuation}`);
+
+    await page.goto("/account");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "AI uses this month" })).toBeVisible();
+    const chart = page.getByTestId("ai-usage-chart");
+    await expect(chart).toContainText("Completed AI requests this month: 2");
+    await expect(chart.getByRole("table")).toContainText("2");
+    await expectNoSeriousA11yViolations(page);
+  });
+});

@@ -1,0 +1,87 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../env";
+import { listEntitiesForTimeline } from "./entities";
+import { listEventsForTimeline } from "./events";
+
+/**
+ * The story bible timeline AI tools send (issue 16, DESIGN.md §10 Streaming AI): built here on the
+ * server from data the caller may read (the caller checked access), never from client-supplied
+ * context. Title and description, the codex (name, kind, ≤200-char description), and the events
+ * around the current one in story order: full text of the nearest, titles and short summaries of the
+ * farther ones, trimmed to AI_CONTEXT_BUDGET_TOKENS (tokens estimated as characters / 4).
+ */
+
+export const DEFAULT_CONTEXT_BUDGET_TOKENS = 3000;
+const CHARS_PER_TOKEN = 4;
+const CODEX_DESCRIPTION = 200;
+const FULL_EVENT = 1500;
+const SUMMARY = 160;
+/** Events this close to the current one (or to the end) are sent in full when the budget allows. */
+const NEAR = 2;
+
+export function contextBudgetChars(env: Partial<Env>) {
+  const n = Number(env.AI_CONTEXT_BUDGET_TOKENS);
+  return (Number.isInteger(n) && n > 0 ? n : DEFAULT_CONTEXT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+
+type Timelineish = { id: number; title: string; description: string | null };
+
+/**
+ * `currentEventId`: the scene being written (it is left out of the list: the caller sends it in full);
+ * without it the story's end is the centre (plot suggestions: what comes next).
+ */
+export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timelineish, currentEventId?: number): Promise<string> {
+  const [events, codex] = await Promise.all([
+    listEventsForTimeline(db, timeline.id, "chronological"),
+    listEntitiesForTimeline(db, timeline.id),
+  ]);
+  let budget = contextBudgetChars(env);
+  const take = (line: string) => {
+    if (line.length + 1 > budget) return false;
+    budget -= line.length + 1;
+    return true;
+  };
+
+  const header = [`Story: ${timeline.title}`];
+  if (timeline.description) header.push(`About: ${cut(oneLine(timeline.description), 1000)}`);
+  for (const line of header) take(line);
+
+  const codexLines: string[] = [];
+  for (const e of codex) {
+    const line = `- ${e.name} (${e.kind})${e.description ? `: ${cut(oneLine(e.description), CODEX_DESCRIPTION)}` : ""}`;
+    if (!take(line)) break;
+    codexLines.push(line);
+  }
+
+  const centre = currentEventId === undefined ? events.length : events.findIndex((e) => e.id === currentEventId);
+  const pivot = centre < 0 ? events.length : centre;
+  // Nearest first: full text close by, a short summary farther away; whatever no longer fits is left out.
+  const order = events
+    .map((event, index) => ({ event, index, distance: index < pivot ? pivot - index : index - pivot }))
+    .filter((x) => x.event.id !== currentEventId)
+    .sort((a, b) => a.distance - b.distance || a.index - b.index);
+  const chosen = new Map<number, string>();
+  for (const { event, index, distance } of order) {
+    const content = oneLine(event.content);
+    const full = `${event.title}: ${cut(content, FULL_EVENT)}`;
+    const short = content ? `${event.title}: ${cut(content, SUMMARY)}` : event.title;
+    const label = `${index + 1}. `;
+    if (distance <= NEAR && take(label + full)) chosen.set(index, label + full);
+    else if (take(label + short)) chosen.set(index, label + short);
+    else if (take(label + event.title)) chosen.set(index, label + event.title);
+  }
+  const eventLines = [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([, line]) => line);
+
+  const parts = [header.join("\n")];
+  if (codexLines.length) parts.push(`Codex (characters, places, things):\n${codexLines.join("\n")}`);
+  const before = currentEventId === undefined ? "Events so far" : "Nearby events";
+  parts.push(
+    events.length > (currentEventId === undefined ? 0 : 1)
+      ? `${before} (${events.length} in the story${eventLines.length < events.length ? `, ${eventLines.length} shown` : ""}):\n${eventLines.join("\n")}`
+      : "No other events yet.",
+  );
+  return parts.join("\n\n");
+}
