@@ -13,6 +13,7 @@ import { aiApi } from "./ai";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
+import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
@@ -46,6 +47,7 @@ export const api = new Hono<ApiEnv>()
   .route("/config", configApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
+  .route("/", mindMapApi)
   .route("/", transferApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
