@@ -37,6 +37,7 @@ async function openMap(page: Page, timelineId: number) {
   await expect(page.getByText("Connected", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Map" }).click();
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  await page.locator(".storyweave-map").scrollIntoViewIfNeeded();
 }
 
 async function mapOf(request: APIRequestContext, user: TestUser, timelineId: number) {
@@ -156,6 +157,8 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   await page.getByRole("button", { name: "Add idea" }).click();
   const idea = page.getByRole("group", { name: "Idea: The storm is a memory" });
   await expect(idea).toBeVisible();
+  await expect(idea).toBeInViewport({ ratio: 1 });
+  await page.waitForTimeout(300); // the view's fit animation
   const ideaId = await idea.getAttribute("data-id");
 
   await page.getByLabel("Edge label").fill("foreshadows");

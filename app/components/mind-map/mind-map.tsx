@@ -92,6 +92,7 @@ const GroupNode = memo(function GroupNode({ data, selected }: NodeProps<MapFlowN
 });
 
 const nodeTypes = { story: StoryNode, group: GroupNode };
+const FIT = { padding: 0.2, maxZoom: 1 };
 
 /** Dagre places the nodes that have no saved position (a first view, or new events and entries). */
 function layoutUnplaced(map: MindMap) {
@@ -180,10 +181,11 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     setNodes((current) => toFlowNodes(map, canEdit, new Map(current.map((n) => [n.id, n]))));
   }, [map, canEdit, setNodes]);
 
+  // A first view (and the view after adding a node) shows every node.
   useEffect(() => {
     if (!fitted.current && nodes.length > 0) {
       fitted.current = true;
-      requestAnimationFrame(() => void fitView({ padding: 0.15 }));
+      requestAnimationFrame(() => void fitView(FIT));
     }
   }, [nodes.length, fitView]);
 
@@ -297,10 +299,11 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     [canEdit, premium, viewOf, onLink, load, timelineId, query, roomHeaders, edgeLabel, edgeColor],
   );
 
-  const center = () => {
-    const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
-    const box = vp?.parentElement?.getBoundingClientRect();
-    return { x: 40 + Math.random() * Math.max(40, (box?.width ?? 400) / 3), y: 40 + Math.random() * 80 };
+  // A new idea or group goes below everything, where it covers nothing; the view then fits it in.
+  const freeSpot = () => {
+    if (nodes.length === 0) return { x: 0, y: 0 };
+    const bounds = getNodesBounds(nodes);
+    return { x: Math.round(bounds.x), y: Math.round(bounds.y + bounds.height + 60) };
   };
   async function addNode(kind: "idea" | "group") {
     const text = kind === "idea" ? ideaText.trim() : "New group";
@@ -309,7 +312,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
       return;
     }
     try {
-      const p = center();
+      const p = freeSpot();
       await unwrap(
         client.api.timelines[":id"].map.nodes.$post(
           { param: { id: String(timelineId) }, query, json: { kind, text: text.slice(0, mapLimits.text), x: p.x, y: p.y } },
@@ -317,6 +320,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
         ),
       );
       setIdeaText("");
+      fitted.current = false;
       showToast({ title: "Success", description: kind === "idea" ? "Idea added to the map" : "Group added to the map" });
       void load();
     } catch (error) {
@@ -482,6 +486,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
           onlyRenderVisibleElements
           minZoom={0.1}
           fitView
+          fitViewOptions={FIT}
           proOptions={{ hideAttribution: true }}
           aria-label="Mind map"
         >
