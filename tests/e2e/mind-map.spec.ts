@@ -102,6 +102,8 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await expect
     .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${storm.id}`)?.x)
     .not.toBeNull();
+  // The first move also saves where the automatic layout put every other node: the layout stays put for everyone.
+  expect((await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).map((n) => n.label)).toEqual([]);
   // The collaborator sees it move without reloading.
   await expect.poll(async () => (await box(mapNode(other.page, `event-${storm.id}`))).x - before.x, { timeout: 5000 }).toBeGreaterThan(20);
 

@@ -94,26 +94,33 @@ const GroupNode = memo(function GroupNode({ data, selected }: NodeProps<MapFlowN
 const nodeTypes = { story: StoryNode, group: GroupNode };
 const FIT = { padding: 0.2, maxZoom: 1 };
 
-/** Dagre places the nodes that have no saved position (a first view, or new events and entries). */
+/**
+ * Dagre places the nodes that have no saved position (a first view, or new events and entries). The layout
+ * depends only on the graph, so placing one node by hand never moves the others; the first save after a
+ * writer moves something stores every laid-out position too, so the layout stays put for everyone.
+ */
+const layoutCache = { key: "", positions: new Map<string, { x: number; y: number }>() };
 function layoutUnplaced(map: MindMap) {
-  const placed = new Map<string, { x: number; y: number }>();
   const unplaced = map.nodes.filter((n) => n.x === null || n.y === null);
-  if (unplaced.length === 0) return placed;
+  if (unplaced.length === 0) return layoutCache.positions;
+  const ids = new Set(map.nodes.filter((n) => n.kind !== "group").map((n) => n.id));
+  const links = map.edges.filter((e) => ids.has(e.source) && ids.has(e.target));
+  const key = `${[...ids].join()}|${links.map((e) => e.id).join()}`;
+  if (key === layoutCache.key) return layoutCache.positions;
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 90 });
   g.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set(map.nodes.filter((n) => n.kind !== "group").map((n) => n.id));
-  for (const n of map.nodes) if (ids.has(n.id)) g.setNode(n.id, { width: NODE_W, height: NODE_H });
-  for (const e of map.edges) if (ids.has(e.source) && ids.has(e.target)) g.setEdge(e.source, e.target);
+  for (const id of ids) g.setNode(id, { width: NODE_W, height: NODE_H });
+  for (const e of links) g.setEdge(e.source, e.target);
   dagre.layout(g);
-  // Laid-out nodes go below whatever was placed by hand, so they never cover it.
-  const placedYs = map.nodes.filter((n) => n.y !== null).map((n) => (n.y ?? 0) + (n.height ?? NODE_H));
-  const offsetY = placedYs.length ? Math.max(...placedYs) + 80 : 0;
-  for (const n of unplaced) {
-    const p = g.node(n.id);
-    placed.set(n.id, p ? { x: p.x - NODE_W / 2, y: p.y - NODE_H / 2 + offsetY } : { x: 0, y: offsetY });
+  const positions = new Map<string, { x: number; y: number }>();
+  for (const id of ids) {
+    const p = g.node(id);
+    if (p) positions.set(id, { x: Math.round(p.x - NODE_W / 2), y: Math.round(p.y - NODE_H / 2) });
   }
-  return placed;
+  layoutCache.key = key;
+  layoutCache.positions = positions;
+  return positions;
 }
 
 function toFlowNodes(map: MindMap, canEdit: boolean, previous: Map<string, MapFlowNode>): MapFlowNode[] {
@@ -208,16 +215,28 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     [map],
   );
 
+  const nodesRef = useRef(nodes);
+  nodesRef.current = nodes;
   const savePositions = useCallback(
     async (moved: { id: string; x: number; y: number }[]) => {
       if (!canEdit || moved.length === 0) return;
+      // Nodes still where the automatic layout put them are saved along: the layout stays as everyone sees it.
+      const ids = new Set(moved.map((m) => m.id));
+      const laidOut = nodesRef.current
+        .filter((n) => !ids.has(n.id) && (n.data.view.x === null || n.data.view.y === null))
+        .map((n) => ({ id: n.id, x: n.position.x, y: n.position.y }));
+      const all = [...laidOut, ...moved].map((m) => ({ node: m.id, x: m.x, y: m.y }));
       try {
-        await unwrap(
-          client.api.timelines[":id"].map.positions.$put(
-            { param: { id: String(timelineId) }, query, json: { positions: moved.map((m) => ({ node: m.id, x: m.x, y: m.y })) } },
-            { headers: roomHeaders },
-          ),
-        );
+        for (let i = 0; i < all.length; i += mapLimits.positions) {
+          await unwrap(
+            client.api.timelines[":id"].map.positions.$put(
+              { param: { id: String(timelineId) }, query, json: { positions: all.slice(i, i + mapLimits.positions) } },
+              { headers: roomHeaders },
+            ),
+          );
+        }
+        // Our own write is not echoed: reload once so the laid-out nodes count as placed here too.
+        if (laidOut.length) void load();
       } catch (error) {
         errorToast(errorMessage(error, "Failed to save the map"));
         void load();
