@@ -170,6 +170,31 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
     .poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
     .toEqual(["foreshadows"]);
 
+  // A group: the idea dropped inside it belongs to it, and moving the group carries the idea along.
+  await page.getByRole("button", { name: "Add group" }).click();
+  const group = page.getByRole("group", { name: "Group: New group" });
+  await expect(group).toBeInViewport({ ratio: 0.95 });
+  await page.waitForTimeout(300);
+  const groupId = (await group.getAttribute("data-id")) as string;
+  const from = await box(idea);
+  const into = await box(group);
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(into.x + into.width / 2, into.y + into.height / 2, { steps: 12 });
+  await page.mouse.up();
+  const ideaOf = async () =>
+    (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === ideaId) as MapJson["nodes"][0] & { parentId: string | null };
+  await expect.poll(async () => (await ideaOf()).parentId).toBe(groupId);
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("In group: New group");
+  const ideaX = (await ideaOf()).x as number;
+  const g = await box(group);
+  await page.mouse.move(g.x + 20, g.y + 8);
+  await page.mouse.down();
+  await page.mouse.move(g.x + 80, g.y + 8, { steps: 6 });
+  await page.mouse.move(g.x + 140, g.y + 8, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => ((await ideaOf()).x as number) - ideaX).toBeGreaterThan(50);
+
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export PNG" }).click();
   const file = await download;

@@ -270,20 +270,73 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     [onNodesChangeBase, savePositions],
   );
 
-  const onNodeDragStart = useCallback(() => {
+  // Groups (Premium): an idea dropped inside a group's box belongs to it; a group carries its ideas when moved.
+  const dragStart = useRef(new Map<string, { x: number; y: number }>());
+  const onNodeDragStart = useCallback((_: unknown, _node: MapFlowNode, dragged: MapFlowNode[]) => {
     dragging.current = true;
+    dragStart.current = new Map(dragged.map((n) => [n.id, { ...n.position }]));
   }, []);
-  const onNodeDragStop = useCallback(
-    (_: unknown, _node: MapFlowNode, dragged: MapFlowNode[]) => {
-      dragging.current = false;
-      void savePositions(dragged.map((n) => ({ id: n.id, x: n.position.x, y: n.position.y }))).then(() => {
-        if (pendingLoad.current) {
-          pendingLoad.current = false;
-          void load();
-        }
-      });
+  const setParent = useCallback(
+    async (v: MapNodeView, parentId: string | null) => {
+      try {
+        await unwrap(
+          client.api["map-nodes"][":id"].$patch({ param: { id: v.id.split("-")[1] }, query, json: { parentId } }, { headers: roomHeaders }),
+        );
+      } catch (error) {
+        errorToast(errorMessage(error, "Failed to update the map"));
+      }
     },
-    [savePositions, load],
+    [query, roomHeaders],
+  );
+  const onNodeDragStop = useCallback(
+    async (_: unknown, _node: MapFlowNode, dragged: MapFlowNode[]) => {
+      dragging.current = false;
+      const moved = dragged.map((n) => ({ id: n.id, x: n.position.x, y: n.position.y }));
+      const all = nodesRef.current;
+      const ids = new Set(moved.map((m) => m.id));
+      let grouping = false;
+      if (advanced) {
+        for (const n of dragged) {
+          const v = n.data.view;
+          if (v.kind === "group") {
+            const start = dragStart.current.get(n.id);
+            if (!start) continue;
+            const dx = n.position.x - start.x;
+            const dy = n.position.y - start.y;
+            const members = all.filter((m) => m.data.view.parentId === v.id && !ids.has(m.id));
+            for (const m of members) moved.push({ id: m.id, x: m.position.x + dx, y: m.position.y + dy });
+            if (members.length) {
+              const shifted = new Map(members.map((m) => [m.id, { x: m.position.x + dx, y: m.position.y + dy }]));
+              setNodes((list) =>
+                list.map((m) => (shifted.has(m.id) ? { ...m, position: shifted.get(m.id) as { x: number; y: number } } : m)),
+              );
+            }
+          } else if (v.kind === "idea") {
+            const cx = n.position.x + NODE_W / 2;
+            const cy = n.position.y + NODE_H / 2;
+            const group = all.find(
+              (g) =>
+                g.data.view.kind === "group" &&
+                cx >= g.position.x &&
+                cx <= g.position.x + (g.data.view.width ?? 360) &&
+                cy >= g.position.y &&
+                cy <= g.position.y + (g.data.view.height ?? 240),
+            );
+            const parentId = group?.id ?? null;
+            if (parentId !== v.parentId) {
+              grouping = true;
+              await setParent(v, parentId);
+            }
+          }
+        }
+      }
+      await savePositions(moved);
+      if (pendingLoad.current || grouping) {
+        pendingLoad.current = false;
+        void load();
+      }
+    },
+    [advanced, savePositions, setParent, setNodes, load],
   );
 
   const viewOf = useCallback((id: string) => map?.nodes.find((n) => n.id === id) ?? null, [map]);
@@ -495,7 +548,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
           nodeTypes={nodeTypes}
           onNodesChange={onNodesChange}
           onNodeDragStart={onNodeDragStart}
-          onNodeDragStop={onNodeDragStop}
+          onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
           onConnect={(c) => void onConnect(c)}
           onNodeDoubleClick={(_, n) => open(n.data.view)}
           nodesDraggable={canEdit}
@@ -518,6 +571,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
         <section aria-label="Selected node" className="rounded-lg border border-stone-200 bg-white p-3 text-sm">
           <div className="text-xs font-semibold tracking-wide text-stone-600 uppercase">{kindText(selected)}</div>
           <p className="font-medium break-words">{selected.label}</p>
+          {selected.parentId ? <p className="text-stone-600">In group: {viewOf(selected.parentId)?.label ?? ""}</p> : null}
           <div className="mt-2 flex flex-wrap gap-2">
             {selected.kind === "event" ? (
               <Button size="sm" onClick={() => open(selected)}>
