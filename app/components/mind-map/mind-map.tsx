@@ -91,7 +91,8 @@ const GroupNode = memo(function GroupNode({ data, selected }: NodeProps<MapFlowN
   );
 });
 
-const nodeTypes = { story: StoryNode, group: GroupNode };
+// "mapGroup", not "group": xyflow styles its own "group" type with a second border and background.
+const nodeTypes = { story: StoryNode, mapGroup: GroupNode };
 const FIT = { padding: 0.2, maxZoom: 1 };
 
 /**
@@ -130,7 +131,7 @@ function toFlowNodes(map: MindMap, canEdit: boolean, previous: Map<string, MapFl
     const before = previous.get(v.id);
     return {
       id: v.id,
-      type: v.kind === "group" ? "group" : "story",
+      type: v.kind === "group" ? "mapGroup" : "story",
       position,
       data: before && before.data.view === v ? before.data : { view: v },
       selected: before?.selected ?? false,
@@ -556,6 +557,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
           edgesFocusable={false}
           deleteKeyCode={null}
           onlyRenderVisibleElements
+          elevateNodesOnSelect={false}
           minZoom={0.1}
           fitView
           fitViewOptions={FIT}
