@@ -388,9 +388,66 @@ export const processedWebhooks = sqliteTable("processed_webhooks", {
   receivedAt: text("received_at").notNull().default(now),
 });
 
+// The mind map (issue 15): where nodes sit, plus the Premium idea and group nodes and labeled edges.
+// Event and entity nodes get a row when first placed (or when an edge touches them); their rows and
+// edges go with the event, entity or timeline (ON DELETE CASCADE).
+export const mapNodes = sqliteTable(
+  "map_nodes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["event", "entity", "idea", "group"] }).notNull(),
+    eventId: integer("event_id").references(() => events.id, { onDelete: "cascade" }),
+    entityId: integer("entity_id").references(() => entities.id, { onDelete: "cascade" }),
+    text: text("text").notNull().default(""),
+    x: real("x"),
+    y: real("y"),
+    width: real("width"),
+    height: real("height"),
+    color: text("color"),
+    parentId: integer("parent_id").references((): AnySQLiteColumn => mapNodes.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("map_nodes_timeline_idx").on(t.timelineId),
+    uniqueIndex("map_nodes_event_unique").on(t.timelineId, t.eventId),
+    uniqueIndex("map_nodes_entity_unique").on(t.timelineId, t.entityId),
+  ],
+);
+
+export const mapEdges = sqliteTable(
+  "map_edges",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    sourceId: integer("source_id")
+      .notNull()
+      .references(() => mapNodes.id, { onDelete: "cascade" }),
+    targetId: integer("target_id")
+      .notNull()
+      .references(() => mapNodes.id, { onDelete: "cascade" }),
+    label: text("label").notNull().default(""),
+    color: text("color"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("map_edges_timeline_idx").on(t.timelineId),
+    index("map_edges_source_idx").on(t.sourceId),
+    index("map_edges_target_idx").on(t.targetId),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;
 export type Event = typeof events.$inferSelect;
 export type Entity = typeof entities.$inferSelect;
 export type TimelineShare = typeof timelineShares.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
+export type MapNode = typeof mapNodes.$inferSelect;
+export type MapEdge = typeof mapEdges.$inferSelect;

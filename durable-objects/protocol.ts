@@ -63,7 +63,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
     userName: z.string(),
     change: ChangeBodySchema,
   }),
-  z.object({ type: z.literal("sync") }),
+  // scope "map": only the mind map changed (positions, idea nodes, custom edges); lists need no reload.
+  z.object({ type: z.literal("sync"), scope: z.literal("map").optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
 ]);
@@ -89,7 +90,8 @@ export type RoomChange = {
     | "link-reset"
     | "link-off"
     | "link-role"
-    | "sessions-revoked";
+    | "sessions-revoked"
+    | "map-changed";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */

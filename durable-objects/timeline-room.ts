@@ -62,10 +62,13 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "link-off": (n) => `${n} turned off the share link`,
   "link-role": (n) => `${n} changed the share link's access`,
   "sessions-revoked": (n) => `${n} signed out`,
+  "map-changed": (n) => `${n} changed the mind map`,
 };
 
 /** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
 const accessActions = new Set<RoomChange["action"]>(["access-granted", "access-revoked", "link-reset", "link-off", "link-role"]);
+/** Mind map writes (a drag saves often): open maps refetch, nobody gets a notification. */
+const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed"]);
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
@@ -188,8 +191,9 @@ export class TimelineRoom extends Server {
     if (change.action === "link-reset" || change.action === "link-off" || change.action === "link-role") {
       this.applyLinkChange(change);
     }
-    this.broadcast(JSON.stringify({ type: "sync" } satisfies ServerMessage), change.origin ? [change.origin] : []);
-    if (!accessActions.has(change.action)) {
+    const sync: ServerMessage = change.action === "map-changed" ? { type: "sync", scope: "map" } : { type: "sync" };
+    this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
+    if (!quietActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);
       this.notify(
         {

@@ -55,15 +55,20 @@ type PanelProps = CodexApi & {
   canDelete: boolean;
   onChange: (update: (list: EntityView[]) => EntityView[]) => void;
   onSelect: (entity: EntityView) => void;
+  /** Open an entry's dialog from elsewhere (the mind map); a new object each time. */
+  editRequest?: { entity: EntityView } | null;
 };
 
 // Only writers who add or edit an entry need the form: loaded on first use, not with the page.
 const loadEntityDialog = () => import("~/components/codex-dialog");
 const EntityDialog = lazy(() => loadEntityDialog().then((m) => ({ default: m.EntityDialog })));
 
-export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, ...api }: PanelProps) {
+export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, editRequest, ...api }: PanelProps) {
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<EntityView | "new" | null>(null);
+  useEffect(() => {
+    if (editRequest && canEdit) setEditing(editRequest.entity);
+  }, [editRequest, canEdit]);
   const [deleting, setDeleting] = useState<EntityView | null>(null);
   const searchId = useId();
   const [dialogMounted, setDialogMounted] = useState(false);

@@ -1,4 +1,4 @@
-import { ArrowLeft, ChartGantt, Columns3, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
+import { ArrowLeft, ChartGantt, Columns3, Network, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
@@ -45,6 +45,10 @@ const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.Share
 // Opened on demand: loaded on first use (or when the pointer nears the button), not with the page.
 const loadForms = () => import("~/components/timeline-forms");
 const EventDialog = lazy(() => loadForms().then((m) => ({ default: m.EventDialog })));
+
+// The Map layout (xyflow and its CSS): loaded only when opened.
+const loadMindMap = () => import("~/components/mind-map/mind-map");
+const MindMapView = lazy(loadMindMap);
 
 export const TYPING_DEBOUNCE_MS = 250;
 
@@ -117,7 +121,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the address's text is the filter's identity
   const filter = useMemo(() => filterFromParams(searchParams), [paramsKey]);
   const filtering = isFiltering(filter);
-  const [layout, setLayout] = useState<Layout | "lanes">("vertical");
+  const [layout, setLayout] = useState<Layout | "lanes" | "map">("vertical");
+  // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
+  const [mapTick, setMapTick] = useState(0);
+  const [codexRequest, setCodexRequest] = useState<{ entity: EntityView } | null>(null);
   const [laneKind, setLaneKind] = useState<LaneKind>("character");
   const [adding, setAdding] = useState(false);
   const [addMounted, setAddMounted] = useState(false);
@@ -203,7 +210,10 @@ export function TimelineScreen(props: TimelineScreenProps) {
     timelineId: timeline.id,
     shareCode,
     myUserId: props.myUserId,
-    onSync: refresh,
+    onSync: (scope) => {
+      setMapTick((t) => t + 1);
+      if (scope !== "map") refresh();
+    },
     onRemoteChange: (eventId, change) =>
       setEvents((list) =>
         list.map((e) => (e.id === eventId && typeof change.value === "string" ? { ...e, [change.type]: change.value } : e)),
@@ -443,7 +453,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const matches = needle ? [...dated, ...undated].filter((e) => e.title.toLowerCase().includes(needle)).slice(0, 8) : [];
   const jumpTo = (event: EventView) => {
     setJumpQuery("");
-    if (layout === "lanes") return openFromLanes(event);
+    if (layout === "lanes" || layout === "map") return openFromLanes(event);
     for (const jump of jumpers) if (jump(event.id)) break;
   };
   // From the lanes (or the jump box while they show): the list layout, scrolled to the event.
@@ -453,13 +463,35 @@ export function TimelineScreen(props: TimelineScreenProps) {
     setPendingJump(event.id);
   };
   useEffect(() => {
-    if (pendingJump === null || layout === "lanes") return;
+    if (pendingJump === null || layout === "lanes" || layout === "map") return;
     for (const jump of jumpers) if (jump(pendingJump)) break;
     setPendingJump(null);
   }, [pendingJump, layout, jumpers]);
+  // From the map: an event opens in the list; an entry opens in the codex (its dialog for writers, its events for readers).
+  const openEventFromMap = (eventId: number) => {
+    const event = events.find((e) => e.id === eventId);
+    if (event) openFromLanes(event);
+  };
+  const openEntityFromMap = (entityId: number) => {
+    const entity = byId.get(entityId);
+    if (!entity) return;
+    if (canEdit) setCodexRequest({ entity });
+    else {
+      setLayout("vertical");
+      selectEntity(entity);
+    }
+  };
+  const linkFromMap = async (eventId: number, entityId: number) => {
+    const event = events.find((e) => e.id === eventId);
+    const entity = byId.get(entityId);
+    if (!event || !entity) return false;
+    if (event.entityIds.includes(entityId)) return true;
+    const outcome = await ownWrite(() => linkEntity.run(event, entity));
+    return outcome.ok;
+  };
   const listProps = {
     jumpers,
-    layout: layout === "lanes" ? ("vertical" as const) : layout,
+    layout: layout === "lanes" || layout === "map" ? ("vertical" as const) : layout,
     canEdit,
     canReorder,
     canDelete: isOwner,
@@ -567,6 +599,14 @@ export function TimelineScreen(props: TimelineScreenProps) {
                     >
                       Lanes
                     </LayoutButton>
+                    <LayoutButton
+                      active={layout === "map"}
+                      onClick={() => setLayout("map")}
+                      onPointerEnter={() => void loadMindMap()}
+                      icon={<Network aria-hidden="true" className="h-4 w-4" />}
+                    >
+                      Map
+                    </LayoutButton>
                   </fieldset>
                   {layout === "lanes" ? (
                     <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
@@ -635,7 +675,21 @@ export function TimelineScreen(props: TimelineScreenProps) {
                     : "Clear the filters to reorder events by dragging."}
                 </p>
               ) : null}
-              {events.length === 0 && page.all === 0 ? (
+              {layout === "map" ? (
+                <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
+                  <MindMapView
+                    timelineId={timeline.id}
+                    shareCode={shareCode}
+                    canEdit={canEdit}
+                    premium={premium}
+                    roomHeaders={room.writeHeaders}
+                    syncTick={mapTick}
+                    onOpenEvent={openEventFromMap}
+                    onOpenEntity={openEntityFromMap}
+                    onLink={linkFromMap}
+                  />
+                </Suspense>
+              ) : events.length === 0 && page.all === 0 ? (
                 <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
               ) : viewTotal === 0 ? (
                 <Card className="p-10 text-center text-stone-700">
@@ -667,6 +721,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
                 canDelete={isOwner}
                 onChange={setEntities}
                 onSelect={selectEntity}
+                editRequest={codexRequest}
               />
               {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
             </div>
@@ -722,11 +777,13 @@ function sortChronologically(list: EventView[]) {
 function LayoutButton({
   active,
   onClick,
+  onPointerEnter,
   icon,
   children,
 }: {
   active: boolean;
   onClick: () => void;
+  onPointerEnter?: () => void;
   icon?: ReactNode;
   children: ReactNode;
 }) {
@@ -735,6 +792,7 @@ function LayoutButton({
       type="button"
       aria-pressed={active}
       onClick={onClick}
+      onPointerEnter={onPointerEnter}
       className={cn(
         "inline-flex items-center gap-1.5 rounded px-2.5 py-1 text-sm font-medium",
         active ? "bg-brand-600 text-white" : "text-stone-700 hover:bg-stone-100",

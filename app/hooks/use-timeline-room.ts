@@ -12,8 +12,8 @@ type Options = {
   timelineId: number;
   shareCode?: string | null;
   myUserId: number;
-  /** The server says someone else changed data (any write but our own), or we reconnected. */
-  onSync: () => void;
+  /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
+  onSync: (scope?: "map") => void;
   /** Someone else typed into an event: show their text (SPEC.md §4). */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
   /** The room closed us for good (access removed, timeline deleted). */
@@ -87,7 +87,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           setUsers(msg.presence.users);
           break;
         case "sync":
-          handlers.current.onSync();
+          handlers.current.onSync(msg.scope);
           break;
         case "change":
           // Live typing only: a move reaches us as the server's `sync` after it is saved.

@@ -14,6 +14,7 @@ import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
+import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
@@ -51,6 +52,7 @@ export const api = new Hono<ApiEnv>()
   .route("/config", configApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
+  .route("/", mindMapApi)
   .route("/", transferApi)
   .route("/", versionsApi)
   .route("/", attachmentsApi);

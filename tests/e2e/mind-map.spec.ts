@@ -1,0 +1,230 @@
+import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  screenshot,
+  type TestUser,
+  test,
+  waitForHydration,
+} from "./fixtures";
+
+// The Map layout (issue 15): events and codex entries as nodes, drag that syncs live, drawing an
+// event→character edge links them, Premium ideas/labeled edges/export, the Free upgrade hint, keyboard use.
+
+type Timeline = { id: number; title: string };
+type MapJson = { nodes: { id: string; label: string; x: number | null; y: number | null }[]; edges: { kind: string; label?: string }[] };
+
+const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.locator("h3", { hasText: title }) });
+const mapNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+
+async function story(request: APIRequestContext, owner: TestUser) {
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
+  const mara = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", name: "Mara" });
+  const harbor = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "place", name: "Harbor" });
+  const storm = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Storm", content: "Storm." });
+  await apiAs(request, owner, "PATCH", `/api/events/${storm.id}`, { entityIds: [harbor.id] });
+  const vigil = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Vigil", content: "Vigil." });
+  return { timeline, mara, harbor, storm, vigil };
+}
+
+async function openMap(page: Page, timelineId: number) {
+  await page.goto(`/timeline/${timelineId}`);
+  await waitForHydration(page);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Map" }).click();
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  await page.locator(".storyweave-map").scrollIntoViewIfNeeded();
+}
+
+async function mapOf(request: APIRequestContext, user: TestUser, timelineId: number) {
+  return apiAs<MapJson>(request, user, "GET", `/api/timelines/${timelineId}/map`);
+}
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error("not visible");
+  return b;
+}
+
+/** Drags from a node's lower dot onto another node's upper dot. */
+async function drawEdge(page: Page, from: string, to: string) {
+  const source = await box(mapNode(page, from).locator(".react-flow__handle.source"));
+  const target = await box(mapNode(page, to).locator(".react-flow__handle.target"));
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function secondBrowser(browser: Browser, user: TestUser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await login(page, user);
+  return { page, context };
+}
+
+test("Map: nodes for events and characters, a drag shows in a collaborator's browser, an edge links a character", async ({
+  page,
+  request,
+  browser,
+}) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner); // sharing needs Premium
+  const collab = await createUser(request, { name: "Cora Collab" });
+  const { timeline, mara, storm, vigil } = await story(request, owner);
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: collab.email,
+    accessLevel: "collaborator",
+  });
+
+  await login(page, owner);
+  await openMap(page, timeline.id);
+  await expect(page.getByRole("group", { name: "Event: Storm" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Character: Mara" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Place: Harbor" })).toBeVisible();
+  await expect(page.getByLabel("Mind map overview")).toBeVisible();
+
+  const other = await secondBrowser(browser, collab);
+  await openMap(other.page, timeline.id);
+  const before = await box(mapNode(other.page, `event-${storm.id}`));
+
+  // Drag Storm 160px to the right in the owner's browser.
+  const node = await box(mapNode(page, `event-${storm.id}`));
+  await page.mouse.move(node.x + 40, node.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(node.x + 120, node.y + 60, { steps: 8 });
+  await page.mouse.move(node.x + 200, node.y + 100, { steps: 8 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${storm.id}`)?.x)
+    .not.toBeNull();
+  // The first move also saves where the automatic layout put every other node: the layout stays put for everyone.
+  expect((await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).map((n) => n.label)).toEqual([]);
+  // The collaborator sees it move without reloading.
+  await expect.poll(async () => (await box(mapNode(other.page, `event-${storm.id}`))).x - before.x, { timeout: 5000 }).toBeGreaterThan(20);
+
+  // Draw Vigil → Mara: the event is linked to the character, and its card shows the chip.
+  await drawEdge(page, `event-${vigil.id}`, `entity-${mara.id}`);
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Mara linked" }).first()).toBeVisible();
+  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "link").length).toBe(2);
+  await page.getByRole("button", { name: "Vertical" }).click();
+  await expect(card(page, "Vigil").getByRole("button", { name: "Mara" })).toBeVisible();
+  // The collaborator's list shows it too (the event's change is broadcast as always).
+  await other.page.getByRole("button", { name: "Vertical" }).click();
+  await expect(card(other.page, "Vigil").getByRole("button", { name: "Mara" })).toBeVisible();
+  await other.context.close();
+});
+
+test("Map on Free: the advanced controls show an upgrade hint; keyboard-only focus, move and open", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Fern Free" });
+  const { timeline, vigil } = await story(request, owner);
+  await login(page, owner);
+  await openMap(page, timeline.id);
+
+  await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/upgrade");
+  await expect(page.getByRole("button", { name: "Add idea" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Export PNG" })).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+
+  // Keyboard only: focus the node, Enter selects it, arrows move it (saved), Enter again opens the event.
+  const vigilNode = page.getByRole("group", { name: "Event: Vigil" });
+  await vigilNode.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("Vigil");
+  const start = await box(mapNode(page, `event-${vigil.id}`));
+  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowRight");
+  await expect.poll(async () => (await box(mapNode(page, `event-${vigil.id}`))).x).toBeGreaterThan(start.x + 10);
+  await expect
+    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${vigil.id}`)?.x ?? null)
+    .not.toBeNull();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Vertical" })).toHaveAttribute("aria-pressed", "true");
+  await expect(card(page, "Vigil")).toBeInViewport();
+});
+
+test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots at 1280 and 390", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const { timeline, storm } = await story(request, owner);
+  await login(page, owner);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openMap(page, timeline.id);
+  await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveCount(0);
+
+  await page.getByLabel("Idea text").fill("The storm is a memory");
+  await page.getByRole("button", { name: "Add idea" }).click();
+  const idea = page.getByRole("group", { name: "Idea: The storm is a memory" });
+  await expect(idea).toBeVisible();
+  await expect(idea).toBeInViewport({ ratio: 1 });
+  await page.waitForTimeout(300); // the view's fit animation
+  const ideaId = await idea.getAttribute("data-id");
+
+  await page.getByLabel("Edge label").fill("foreshadows");
+  await drawEdge(page, ideaId as string, `event-${storm.id}`);
+  await expect(page.locator(".react-flow__edge-text", { hasText: "foreshadows" })).toBeVisible();
+  await expect
+    .poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
+    .toEqual(["foreshadows"]);
+
+  // A group: the idea dropped inside it belongs to it, and moving the group carries the idea along.
+  await page.getByRole("button", { name: "Add group" }).click();
+  const group = page.getByRole("group", { name: "Group: New group" });
+  await expect(group).toBeInViewport({ ratio: 0.95 });
+  await page.waitForTimeout(300);
+  const groupId = (await group.getAttribute("data-id")) as string;
+  const from = await box(idea);
+  const into = await box(group);
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(into.x + into.width / 2, into.y + into.height / 2, { steps: 12 });
+  await page.mouse.up();
+  const ideaOf = async () =>
+    (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === ideaId) as MapJson["nodes"][0] & { parentId: string | null };
+  await expect.poll(async () => (await ideaOf()).parentId).toBe(groupId);
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("In group: New group");
+  const ideaX = (await ideaOf()).x as number;
+  const g = await box(group);
+  await page.mouse.move(g.x + 20, g.y + 8);
+  await page.mouse.down();
+  await page.mouse.move(g.x + 80, g.y + 8, { steps: 6 });
+  await page.mouse.move(g.x + 140, g.y + 8, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => ((await ideaOf()).x as number) - ideaX).toBeGreaterThan(50);
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export PNG" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("mind-map.png");
+  const path = await file.path();
+  const { statSync } = await import("node:fs");
+  expect(statSync(path).size).toBeGreaterThan(1000);
+
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "mind-map-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  await screenshot(page, "mind-map-390");
+});
+
+test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const viewer = await createUser(request, { name: "Vic Viewer" });
+  const { timeline, storm } = await story(request, owner);
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+  await login(page, viewer);
+  await openMap(page, timeline.id);
+  await expect(page.getByRole("region", { name: "Map tools" })).toHaveCount(0);
+  const node = await box(mapNode(page, `event-${storm.id}`));
+  await page.mouse.move(node.x + 40, node.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(node.x + 200, node.y + 100, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(500);
+  expect((await mapOf(request, owner, timeline.id)).nodes.every((n) => n.x === null)).toBe(true);
+  await expect(mapNode(page, `event-${storm.id}`).locator(".react-flow__handle.connectable")).toHaveCount(0);
+});
