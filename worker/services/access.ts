@@ -75,6 +75,26 @@ export async function requireTimelineAccess(
   return found;
 }
 
+/** What a select joined to `timelines` (+ the caller's share row and `linkRemovedFor`) carries to decide access. */
+export type AccessRow = { timeline: Timeline; shareLevel: "viewer" | "collaborator" | null; linkRemoved: number };
+
+/**
+ * The caller's access to a row loaded with its timeline (one join), or the refusal: a stranger (or a missing
+ * row) gets 404 with `missing` so they cannot learn it exists, a reader who needs more gets 403.
+ */
+export function requireRowAccess<T extends AccessRow>(
+  row: T | undefined,
+  user: Pick<User, "id">,
+  need: Exclude<Access, "none">,
+  shareCode: string | null | undefined,
+  missing: string,
+): { row: T; access: Exclude<Access, "none"> } {
+  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
+  if (!row || access === "none") throw notFound(missing);
+  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
+  return { row, access };
+}
+
 export const hasAccess = (access: Access, need: Access) => rank[access] >= rank[need];
 
 export function deniedMessage(need: Access) {

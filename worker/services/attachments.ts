@@ -4,7 +4,7 @@ import { ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES, attachmentMessages, attac
 import { type User, events, files, timelineShares, timelines, users } from "../../db/schema";
 import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor } from "./access";
+import { type Access, linkRemovedFor, requireRowAccess } from "./access";
 import { type AttachmentView, deleteObjects } from "./attachment-store";
 import { type FileDeps, authorOf } from "./deps";
 import { EVENT_NOT_FOUND } from "./events";
@@ -117,19 +117,17 @@ export async function uploadAttachment(
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(events.id, eventId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
-  if (!hasAccess(access, "collaborator")) throw forbidden(deniedMessage("collaborator"));
+  const { row: found } = requireRowAccess(row, user, "collaborator", shareCode, EVENT_NOT_FOUND);
 
   if (!(file instanceof File) || file.size === 0) throw badRequest(attachmentMessages.missing);
   if (file.size > ATTACHMENT_MAX_BYTES) throw tooLarge();
   const filename = cleanFilename(file.name);
   const contentType = await acceptedType(file, filename);
-  const quota = quotaOf(row.owner);
-  if (row.used + file.size > quota.bytes) throw forbidden(attachmentMessages.quota(quota.tier));
+  const quota = quotaOf(found.owner);
+  if (found.used + file.size > quota.bytes) throw forbidden(attachmentMessages.quota(quota.tier));
 
-  const timelineId = row.timeline.id;
-  const ownerId = row.timeline.userId;
+  const timelineId = found.timeline.id;
+  const ownerId = found.timeline.userId;
   const r2Key = `t/${timelineId}/e/${eventId}/${crypto.randomUUID()}`;
   await bucket.put(r2Key, await file.arrayBuffer(), { httpMetadata: { contentType } });
 
@@ -150,7 +148,7 @@ export async function uploadAttachment(
     if (!still) throw notFound(EVENT_NOT_FOUND);
     throw forbidden(attachmentMessages.quota(quota.tier));
   }
-  room(timelineId, { action: "edited", by: authorOf(user), subject: row.eventTitle });
+  room(timelineId, { action: "edited", by: authorOf(user), subject: found.eventTitle });
   return { id: inserted.id, filename, contentType, size: file.size };
 }
 
@@ -170,10 +168,7 @@ async function loadAttachment(db: Db, user: User, attachmentId: number, need: Ex
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, files.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(files.id, attachmentId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none") throw notFound(attachmentMessages.notFound);
-  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-  return row;
+  return requireRowAccess(row, user, need, shareCode, attachmentMessages.notFound).row;
 }
 
 /** The bytes and how to serve them, for anyone who may read the timeline. */

@@ -2,9 +2,9 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/validation";
-import { forbidden, notFound } from "../lib/errors";
+import { notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
+import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 // The codex (DESIGN.md §10): a timeline's characters, places and things. Read: owner,
@@ -98,10 +98,7 @@ async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: 
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, entities.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(entities.id, entityId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none") throw notFound(ENTITY_NOT_FOUND);
-  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-  return row.entity;
+  return requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row.entity;
 }
 
 export async function updateEntity(

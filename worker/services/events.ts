@@ -3,9 +3,9 @@ import type { Db } from "../../db/client";
 import { type Event, type User, entities, eventEntities, events, files, timelineShares, timelines } from "../../db/schema";
 import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
-import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
+import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
+import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
 import { type AttachmentView, deleteObjects, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 import { type Deps, type FileDeps, authorOf } from "./deps";
 import { versionStatements } from "./versions";
@@ -261,11 +261,9 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(events.id, eventId))
     .get();
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
   // A stranger must not learn that the event exists.
-  if (!row || access === "none") throw notFound(EVENT_NOT_FOUND);
-  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-  return { event: { ...row.event, entityIds: row.entityIds, attachments: row.attachments }, access };
+  const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
+  return { event: { ...found.event, entityIds: found.entityIds, attachments: found.attachments }, access };
 }
 
 /**

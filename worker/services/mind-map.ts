@@ -25,7 +25,7 @@ import {
 } from "../../db/validation";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
+import { linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
@@ -343,11 +343,11 @@ async function loadCustomNode(db: Db, user: User, nodeId: number, shareCode?: st
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, mapNodes.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(mapNodes.id, nodeId))
     .get();
-  const access: Access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none" || (row.node.kind !== "idea" && row.node.kind !== "group")) throw notFound(MAP_NODE_NOT_FOUND);
-  if (!hasAccess(access, "collaborator")) throw forbidden(deniedMessage("collaborator"));
+  // Event and entity nodes are not edited here: for this call they do not exist.
+  const custom = row && row.node.kind !== "idea" && row.node.kind !== "group" ? undefined : row;
+  const { row: found } = requireRowAccess(custom, user, "collaborator", shareCode, MAP_NODE_NOT_FOUND);
   requireAdvanced(user);
-  return row.node;
+  return found.node;
 }
 
 export async function updateNode({ db, room }: Deps, user: User, nodeId: number, input: UpdateMapNode, shareCode?: string | null) {
@@ -425,11 +425,9 @@ async function loadEdge(db: Db, user: User, edgeId: number, shareCode?: string |
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, mapEdges.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(mapEdges.id, edgeId))
     .get();
-  const access: Access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none") throw notFound(MAP_EDGE_NOT_FOUND);
-  if (!hasAccess(access, "collaborator")) throw forbidden(deniedMessage("collaborator"));
+  const { row: found } = requireRowAccess(row, user, "collaborator", shareCode, MAP_EDGE_NOT_FOUND);
   requireAdvanced(user);
-  return row.edge;
+  return found.edge;
 }
 
 async function edgeKeys(db: Db, edge: MapEdge) {

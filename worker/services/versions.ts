@@ -2,9 +2,9 @@ import { type SQL, and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
-import { forbidden, notFound } from "../lib/errors";
+import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
-import { type Access, accessOf, deniedMessage, hasAccess, linkRemovedFor } from "./access";
+import { type Access, linkRemovedFor, requireRowAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
@@ -103,18 +103,6 @@ export function previewOf(content: string) {
 
 const ownerTier = { subscriptionTier: users.subscriptionTier, subscriptionEndDate: users.subscriptionEndDate };
 
-function checkAccess(
-  row: { timeline: typeof timelines.$inferSelect; shareLevel: "viewer" | "collaborator" | null; linkRemoved: number } | undefined,
-  user: User,
-  need: Exclude<Access, "none">,
-  shareCode: string | null | undefined,
-  missing: string,
-) {
-  const access = row ? accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode) : "none";
-  if (!row || access === "none") throw notFound(missing);
-  if (!hasAccess(access, need)) throw forbidden(deniedMessage(need));
-}
-
 /** GET /api/events/{id}/versions: newest first, within the owner's plan's window. */
 export async function listVersions(db: Db, user: User, eventId: number, shareCode?: string | null): Promise<VersionSummary[]> {
   const row = await db
@@ -130,8 +118,8 @@ export async function listVersions(db: Db, user: User, eventId: number, shareCod
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(events.id, eventId))
     .get();
-  checkAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
-  const since = visibleSince(row!.owner);
+  const { row: found } = requireRowAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
+  const since = visibleSince(found.owner);
   const rows = await db
     .select({
       id: eventVersions.id,
@@ -165,10 +153,10 @@ async function loadVersion(db: Db, user: User, versionId: number, need: Exclude<
     .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
     .where(eq(eventVersions.id, versionId))
     .get();
-  checkAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
-  const since = visibleSince(row!.owner);
-  if (since && row!.version.createdAt < since) throw notFound(VERSION_NOT_FOUND);
-  return row!.version;
+  const { row: found } = requireRowAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
+  const since = visibleSince(found.owner);
+  if (since && found.version.createdAt < since) throw notFound(VERSION_NOT_FOUND);
+  return found.version;
 }
 
 /** GET /api/event-versions/{id}. */
