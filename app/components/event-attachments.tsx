@@ -3,6 +3,7 @@ import { type DragEvent, createContext, useContext, useRef, useState } from "rea
 import { Button } from "~/components/ui/button";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
+import { cn } from "~/lib/cn";
 import { ATTACHMENT_ACCEPT, formatBytes, isImageType } from "../../db/rules";
 import type { AttachmentView } from "../../worker/services/attachment-store";
 import type { EventView } from "../../worker/services/events";
@@ -200,16 +201,13 @@ export function EventAttachments({ event, canEdit, uploads }: { event: EventView
                 />
               </a>
               {editable ? (
-                <button
-                  type="button"
-                  onClick={() => void remove(a)}
-                  disabled={removing === a.id}
-                  aria-label={`Remove ${a.filename}`}
-                  title={`Remove ${a.filename}`}
-                  className="absolute -top-1.5 -right-1.5 rounded-full border border-stone-300 bg-white p-0.5 text-stone-700 shadow hover:bg-red-50 hover:text-red-700"
-                >
-                  <X aria-hidden="true" className="h-3 w-3" />
-                </button>
+                <RemoveButton
+                  attachment={a}
+                  onRemove={remove}
+                  busy={removing === a.id}
+                  className="absolute -top-1.5 -right-1.5 rounded-full border border-stone-300 bg-white p-0.5 text-stone-700 shadow"
+                  iconClassName="h-3 w-3"
+                />
               ) : null}
             </li>
           ))}
@@ -225,16 +223,13 @@ export function EventAttachments({ event, canEdit, uploads }: { event: EventView
               </a>
               <span className="shrink-0 text-xs text-stone-600">({formatBytes(a.size)})</span>
               {editable ? (
-                <button
-                  type="button"
-                  onClick={() => void remove(a)}
-                  disabled={removing === a.id}
-                  aria-label={`Remove ${a.filename}`}
-                  title={`Remove ${a.filename}`}
-                  className="rounded p-0.5 text-stone-600 hover:bg-red-50 hover:text-red-700"
-                >
-                  <X aria-hidden="true" className="h-3.5 w-3.5" />
-                </button>
+                <RemoveButton
+                  attachment={a}
+                  onRemove={remove}
+                  busy={removing === a.id}
+                  className="rounded p-0.5 text-stone-600"
+                  iconClassName="h-3.5 w-3.5"
+                />
               ) : null}
             </li>
           ))}
@@ -256,5 +251,28 @@ export function EventAttachments({ event, canEdit, uploads }: { event: EventView
         </div>
       ) : null}
     </div>
+  );
+}
+
+type RemoveProps = {
+  attachment: AttachmentView;
+  onRemove: (attachment: AttachmentView) => Promise<unknown> | unknown;
+  busy: boolean;
+  className: string;
+  iconClassName: string;
+};
+
+function RemoveButton({ attachment, onRemove, busy, className, iconClassName }: RemoveProps) {
+  return (
+    <button
+      type="button"
+      onClick={() => void onRemove(attachment)}
+      disabled={busy}
+      aria-label={`Remove ${attachment.filename}`}
+      title={`Remove ${attachment.filename}`}
+      className={cn(className, "hover:bg-red-50 hover:text-red-700")}
+    >
+      <X aria-hidden="true" className={iconClassName} />
+    </button>
   );
 }
