@@ -1,6 +1,5 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { GeneralErrorBoundary } from "./components/error-boundary";
@@ -10,6 +9,9 @@ import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { showToast } from "./lib/toast";
+
+// Issue 11: sonner loads after hydration; toasts fired before then wait in lib/toast.ts.
+const Toaster = lazy(() => import("./components/toaster"));
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
@@ -42,6 +44,8 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   return (
     <html lang="en">
       <head>
@@ -55,24 +59,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <NavigationProgress />
         {children}
         <HelpAssistant />
-        <Toaster
-          visibleToasts={1}
-          duration={5000}
-          // Top centre, just below the sticky navigation: clear of form buttons (bottom), the
-          // page actions (right) and the help button.
-          position="top-center"
-          offset={{ top: 72 }}
-          mobileOffset={{ top: 68 }}
-          closeButton
-          toastOptions={{
-            classNames: {
-              toast: "!border-stone-300 !bg-white !text-ink",
-              description: "!text-stone-700",
-              error: "!border-red-300 !bg-red-50 !text-red-900",
-              success: "!border-emerald-300",
-            },
-          }}
-        />
+        {hydrated ? (
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
+        ) : null}
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
       </body>

@@ -1,10 +1,7 @@
-import { ChevronDown, Download, FileJson, FileText, FileType, Printer } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
-import { Link } from "react-router";
+import { ChevronDown, Download } from "lucide-react";
+import type { ComponentProps } from "react";
+import { LazyPopup, onDemand } from "~/components/lazy-popup";
 import { Button } from "~/components/ui/button";
-
-const item =
-  "flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-700";
 
 /** The download address of one export format (DESIGN.md §10), with `?share=` in shared mode. */
 export function exportHref(timelineId: number, format: "docx" | "md" | "json", shareCode?: string | null) {
@@ -16,49 +13,23 @@ export function printHref(timelineId: number, shareCode?: string | null) {
   return `/timeline/${timelineId}/print${shareCode ? `?${new URLSearchParams({ share: shareCode })}` : ""}`;
 }
 
-/**
- * 'Export': Word, Markdown and JSON downloads (plain links to the API: the browser saves the file
- * under the name the server gives) and the print view for a PDF. Anyone who can read the timeline
- * may export it, viewers and share links included.
- */
-export function ExportMenu({ timelineId, shareCode, print = true }: { timelineId: number; shareCode?: string | null; print?: boolean }) {
-  const formats = [
-    { format: "docx", label: "Word (.docx)", Icon: FileType },
-    { format: "md", label: "Markdown (.md)", Icon: FileText },
-    { format: "json", label: "JSON (.json)", Icon: FileJson },
-  ] as const;
+export type ExportMenuProps = { timelineId: number; shareCode?: string | null; print?: boolean };
+
+/** The 'Export' button, as the stand-in before the menu code loads and as the real menu's trigger. */
+export function ExportTrigger(props: ComponentProps<"button">) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="outline">
-          <Download aria-hidden="true" className="h-4 w-4" /> Export <ChevronDown aria-hidden="true" className="h-4 w-4 opacity-60" />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={4}
-          className="z-50 min-w-48 rounded-md border border-stone-200 bg-white p-1 shadow-lg"
-        >
-          {formats.map(({ format, label, Icon }) => (
-            <DropdownMenu.Item key={format} asChild className={item}>
-              <a href={exportHref(timelineId, format, shareCode)} download>
-                <Icon aria-hidden="true" className="h-4 w-4" /> {label}
-              </a>
-            </DropdownMenu.Item>
-          ))}
-          {print ? (
-            <>
-              <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
-              <DropdownMenu.Item asChild className={item}>
-                <Link to={printHref(timelineId, shareCode)}>
-                  <Printer aria-hidden="true" className="h-4 w-4" /> Print / PDF
-                </Link>
-              </DropdownMenu.Item>
-            </>
-          ) : null}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Button variant="outline" {...props}>
+      <Download aria-hidden="true" className="h-4 w-4" /> Export <ChevronDown aria-hidden="true" className="h-4 w-4 opacity-60" />
+    </Button>
   );
+}
+
+const radixMenu = onDemand(() => import("~/components/export-menu-radix").then((m) => m.RadixExportMenu));
+
+/**
+ * 'Export': Word, Markdown and JSON downloads and the print view for a PDF (export-menu-radix.tsx). The
+ * dropdown's code loads on first use (issue 11), so the timeline page paints with less JavaScript.
+ */
+export function ExportMenu(props: ExportMenuProps) {
+  return <LazyPopup component={radixMenu} props={props} haspopup="menu" trigger={(t) => <ExportTrigger {...t} />} />;
 }

@@ -1,8 +1,7 @@
 import { Bell } from "lucide-react";
-import { Popover } from "radix-ui";
-import { useEffect, useState } from "react";
+import { type ComponentProps, useEffect, useState } from "react";
+import { LazyPopup, onDemand } from "~/components/lazy-popup";
 import { UserAvatar } from "~/components/user-avatar";
-import { Badge } from "~/components/ui/badge";
 import { BANNER_MS } from "~/hooks/use-timeline-room";
 import type { PresenceUser, RoomNotification } from "../../durable-objects/protocol";
 
@@ -11,46 +10,37 @@ export const AVATARS_SHOWN = 3;
 /** Avatar stack (first 3, then '+N') opening the 'Active collaborators (N)' list. */
 export function PresenceStack({ users, myUserId }: { users: PresenceUser[]; myUserId: number }) {
   if (users.length === 0) return null;
+  return (
+    <LazyPopup
+      component={collaboratorsPopover}
+      props={{ users, myUserId }}
+      haspopup="dialog"
+      trigger={(t) => <PresenceTrigger users={users} {...t} />}
+    />
+  );
+}
+
+const collaboratorsPopover = onDemand(() => import("~/components/presence-popover").then((m) => m.CollaboratorsPopover));
+
+/** The avatar stack button, as the stand-in before the popover code loads and as the real popover's trigger. */
+export function PresenceTrigger({ users, ...props }: { users: PresenceUser[] } & ComponentProps<"button">) {
   const shown = users.slice(0, AVATARS_SHOWN);
   const extra = users.length - shown.length;
   return (
-    <Popover.Root>
-      <Popover.Trigger asChild>
-        {/* Named by its content (not aria-label), so the name keeps the visible initials' meaning (axe label-content-name-mismatch). */}
-        <button type="button" className="flex items-center rounded-full pr-1 hover:bg-stone-100">
-          <span className="sr-only">Active collaborators ({users.length})</span>
-          <span className="flex -space-x-2">
-            {shown.map((u) => (
-              <UserAvatar
-                key={u.userId}
-                user={{ name: u.userName, email: u.userName, avatar: null }}
-                className="h-8 w-8 ring-2 ring-white"
-              />
-            ))}
-          </span>
-          {extra > 0 ? (
-            <span aria-hidden="true" className="ml-1 text-xs font-semibold text-stone-700">
-              +{extra}
-            </span>
-          ) : null}
-        </button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content align="start" sideOffset={6} className="z-50 w-72 rounded-xl border border-stone-200 bg-white p-4 shadow-lg">
-          <p className="mb-2 text-sm font-semibold">Active collaborators ({users.length})</p>
-          <ul className="space-y-2">
-            {users.map((u) => (
-              <li key={u.userId} className="flex items-center gap-2 text-sm">
-                <UserAvatar user={{ name: u.userName, email: u.userName, avatar: null }} className="h-7 w-7 text-xs" />
-                <span className="min-w-0 flex-1 truncate">{u.userName}</span>
-                {u.isOwner ? <Badge variant="secondary">owner</Badge> : null}
-                {u.userId === myUserId ? <Badge variant="outline">you</Badge> : null}
-              </li>
-            ))}
-          </ul>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    // Named by its content (not aria-label), so the name keeps the visible initials' meaning (axe label-content-name-mismatch).
+    <button type="button" className="flex items-center rounded-full pr-1 hover:bg-stone-100" {...props}>
+      <span className="sr-only">Active collaborators ({users.length})</span>
+      <span className="flex -space-x-2">
+        {shown.map((u) => (
+          <UserAvatar key={u.userId} user={{ name: u.userName, email: u.userName, avatar: null }} className="h-8 w-8 ring-2 ring-white" />
+        ))}
+      </span>
+      {extra > 0 ? (
+        <span aria-hidden="true" className="ml-1 text-xs font-semibold text-stone-700">
+          +{extra}
+        </span>
+      ) : null}
+    </button>
   );
 }
 

@@ -1,6 +1,7 @@
 import { BookOpenText } from "lucide-react";
-import { Popover } from "radix-ui";
-import { Form, Link, NavLink } from "react-router";
+import type { ComponentProps } from "react";
+import { Link, NavLink } from "react-router";
+import { LazyPopup, onDemand } from "~/components/lazy-popup";
 import { Button } from "~/components/ui/button";
 import { UserAvatar } from "~/components/user-avatar";
 import { cn } from "~/lib/cn";
@@ -51,53 +52,22 @@ export function TopNav({ user }: { user: PublicUser | null }) {
   );
 }
 
-function UserPanel({ user }: { user: PublicUser }) {
+/** The account button, as the stand-in before the popover code loads and as the real popover's trigger. */
+export function AccountTrigger({ user, ...props }: { user: PublicUser } & ComponentProps<"button">) {
   return (
-    <Popover.Root>
-      <Popover.Trigger asChild>
-        {/* Named by its content, not aria-label: the name then always contains the visible text (WCAG 2.5.3,
-            axe label-content-name-mismatch). On narrow screens the name is read but not shown. */}
-        <button type="button" className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100">
-          <UserAvatar user={user} />
-          <span className="sr-only">Account menu for </span>
-          <span className="sr-only text-sm font-medium md:not-sr-only md:max-w-40 md:truncate">{user.name ?? user.email}</span>
-        </button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content align="end" sideOffset={8} className="z-50 w-72 rounded-xl border border-stone-200 bg-white p-4 shadow-lg">
-          <div className="flex items-center gap-3">
-            <UserAvatar user={user} className="h-11 w-11" />
-            <div className="min-w-0">
-              <p className="truncate font-semibold">{user.name ?? "Unnamed User"}</p>
-              <p className="truncate text-sm text-stone-600">{user.email}</p>
-            </div>
-          </div>
-          <div className="mt-4 grid grid-cols-2 gap-2">
-            <Popover.Close asChild>
-              <Button asChild variant="outline" size="sm">
-                <Link to="/account">Account</Link>
-              </Button>
-            </Popover.Close>
-            <Popover.Close asChild>
-              <Button asChild variant="outline" size="sm">
-                <Link to="/upgrade">Upgrade</Link>
-              </Button>
-            </Popover.Close>
-            {isAdmin(user) ? (
-              <Popover.Close asChild>
-                <Button asChild variant="outline" size="sm">
-                  <Link to="/admin">Admin</Link>
-                </Button>
-              </Popover.Close>
-            ) : null}
-            <Form method="post" action="/auth/logout" className={isAdmin(user) ? "" : "col-span-2"}>
-              <Button type="submit" variant="destructive" size="sm" className="w-full">
-                Logout
-              </Button>
-            </Form>
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    // Named by its content, not aria-label: the name then always contains the visible text (WCAG 2.5.3,
+    // axe label-content-name-mismatch). On narrow screens the name is read but not shown.
+    <button type="button" className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100" {...props}>
+      <UserAvatar user={user} />
+      <span className="sr-only">Account menu for </span>
+      <span className="sr-only text-sm font-medium md:not-sr-only md:max-w-40 md:truncate">{user.name ?? user.email}</span>
+    </button>
   );
+}
+
+const accountPopover = onDemand(() => import("~/components/account-menu").then((m) => m.AccountMenu));
+
+/** The account panel's popover code loads on first use (issue 11). */
+function UserPanel({ user }: { user: PublicUser }) {
+  return <LazyPopup component={accountPopover} props={{ user }} haspopup="dialog" trigger={(t) => <AccountTrigger user={user} {...t} />} />;
 }

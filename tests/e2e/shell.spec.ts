@@ -1,6 +1,7 @@
 import {
   ADMIN,
   adminApiToken,
+  apiAs,
   createUser,
   expect,
   expectNoSeriousA11yViolations,
@@ -131,5 +132,40 @@ test.describe("help assistant", () => {
     await login(page, user);
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "shell-signed-in");
+  });
+});
+
+test.describe("code on demand (issue 11)", () => {
+  test("menus and dialogs load their code on first use; one key press or click still opens them", async ({ page, request }) => {
+    const user = await createUser(request, { name: "Ada Lazy" });
+    const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "Lazy Saga" });
+    const chunks: string[] = [];
+    page.on("request", (req) => {
+      const name = /\/assets\/(export-menu-radix|account-menu|dialog-radix)-/.exec(req.url())?.[1];
+      if (name) chunks.push(name);
+    });
+    await login(page, user);
+    await page.goto(`/timeline/${timeline.id}`);
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1, name: "Lazy Saga" })).toBeVisible();
+    const exportButton = page.getByRole("button", { name: "Export" });
+    await expect(exportButton).toHaveAttribute("aria-haspopup", "menu");
+    await expect(exportButton).toHaveAttribute("aria-expanded", "false");
+    expect(chunks).toEqual([]); // nothing loaded before first use
+
+    // Keyboard: focus loads the menu, Enter opens it, Escape gives focus back to the (now real) trigger.
+    await exportButton.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menuitem", { name: "Word (.docx)" })).toBeVisible();
+    expect(chunks).toContain("export-menu-radix");
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menuitem", { name: "Word (.docx)" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Export" })).toBeFocused();
+
+    // One click opens the account panel on first use.
+    await page.getByRole("button", { name: /Account menu for Ada Lazy/ }).click();
+    await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+    expect(chunks).toContain("account-menu");
+    expect(chunks).not.toContain("dialog-radix");
   });
 });

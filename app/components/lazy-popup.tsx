@@ -1,0 +1,100 @@
+import { type ComponentType, type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useRef, useState } from "react";
+
+/** A component whose code arrives on demand; `get()` is set once loaded, so remounts render it at once. */
+export type OnDemand<P> = { get: () => ComponentType<P> | undefined; load: () => Promise<ComponentType<P>> };
+
+export function onDemand<P>(loader: () => Promise<ComponentType<P>>): OnDemand<P> {
+  let loaded: ComponentType<P> | undefined;
+  let pending: Promise<ComponentType<P>> | undefined;
+  return {
+    get: () => loaded,
+    load: () => {
+      pending ??= loader().then(
+        (component) => {
+          loaded = component;
+          return component;
+        },
+        (error) => {
+          pending = undefined; // a failed chunk load may be retried by the next hover
+          throw error;
+        },
+      );
+      return pending;
+    },
+  };
+}
+
+/** What the stand-in trigger spreads onto its button: radix's closed-state attributes and the loading handlers. */
+export type StandInTriggerProps = {
+  "aria-haspopup": "menu" | "dialog";
+  "aria-expanded": false;
+  "data-state": "closed";
+  onPointerEnter: () => void;
+  onFocus: () => void;
+  onPointerDown: (event: PointerEvent) => void;
+  onKeyDown: (event: KeyboardEvent) => void;
+  onClick: () => void;
+};
+
+/**
+ * Issue 11: a radix menu/popover whose code loads on first use. Until then a plain button with the same
+ * name and look stands in; hovering, focusing or pressing it loads the real component, which then replaces
+ * it — already open when the press that started loading was a click, Enter, Space or ArrowDown, so one
+ * click always opens the menu. Keyboard focus moves onto the real trigger.
+ */
+export function LazyPopup<P extends object>({
+  component,
+  props,
+  haspopup,
+  trigger,
+}: {
+  component: OnDemand<P & { defaultOpen?: boolean }>;
+  props: P;
+  haspopup: "menu" | "dialog";
+  trigger: (props: StandInTriggerProps) => ReactNode;
+}) {
+  const [Real, setReal] = useState(() => component.get());
+  const wantOpen = useRef(false);
+  const hadFocus = useRef(false);
+  const box = useRef<HTMLSpanElement>(null);
+
+  const load = () => {
+    if (Real) return;
+    component.load().then(
+      (loaded) => {
+        hadFocus.current = !!box.current?.contains(document.activeElement);
+        setReal(() => loaded);
+      },
+      () => {}, // offline: the stand-in stays; the next hover tries again
+    );
+  };
+  const open = () => {
+    wantOpen.current = true;
+    load();
+  };
+
+  useEffect(() => {
+    // An open menu focuses its content itself (and gives focus back to the trigger when it closes).
+    if (Real && hadFocus.current && !wantOpen.current) box.current?.querySelector<HTMLElement>("button, a")?.focus();
+  }, [Real]);
+
+  return (
+    <span ref={box} className="contents">
+      {Real ? (
+        <Real {...props} defaultOpen={wantOpen.current} />
+      ) : (
+        trigger({
+          "aria-haspopup": haspopup,
+          "aria-expanded": false,
+          "data-state": "closed",
+          onPointerEnter: load,
+          onFocus: load,
+          // radix menus open on a primary mouse press; touch opens on the click that follows.
+          onPointerDown: (event) => (event.pointerType === "mouse" && event.button === 0 ? open() : load()),
+          onKeyDown: (event) => (["Enter", " ", "ArrowDown"].includes(event.key) ? open() : undefined),
+          onClick: open,
+        })
+      )}
+    </span>
+  );
+}
