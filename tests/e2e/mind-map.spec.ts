@@ -204,10 +204,86 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   expect(statSync(path).size).toBeGreaterThan(1000);
 
   await expectNoSeriousA11yViolations(page);
+  await expect(page.getByLabel("Mind map overview")).toBeVisible();
   await screenshot(page, "mind-map-1280");
+  // A phone: no overview covering the map, and the view refits to the narrower map (nothing panned yet).
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  await expect(page.getByLabel("Mind map overview")).toBeHidden();
+  const frame = await box(page.locator(".storyweave-map"));
+  await expect
+    .poll(async () => {
+      const n = await box(mapNode(page, `event-${storm.id}`));
+      return n.x >= frame.x - 1 && n.x + n.width <= frame.x + frame.width + 1;
+    })
+    .toBe(true);
+  const tools = await box(page.getByRole("region", { name: "Map tools" }));
+  expect(tools.x + tools.width).toBeLessThanOrEqual(390);
   await screenshot(page, "mind-map-390");
+});
+
+test("Map on Premium: edit an idea's text inline, relabel a connection, delete it with the Delete key", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const { timeline, storm } = await story(request, owner);
+  const idea = await apiAs<{ id: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/map/nodes`, {
+    kind: "idea",
+    text: "The storm is a memory",
+    x: 0,
+    y: 300,
+  });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/map/edges`, {
+    source: idea.id,
+    target: `event-${storm.id}`,
+    label: "foreshadows",
+  });
+  await login(page, owner);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openMap(page, timeline.id);
+
+  // Double-click edits the text; Escape cancels, Enter saves (an empty text is refused with the API's message).
+  await page.getByRole("group", { name: "Idea: The storm is a memory" }).dblclick();
+  const editor = page.getByRole("textbox", { name: "Idea text (Enter saves, Escape cancels)" });
+  await editor.fill("Nothing");
+  await editor.press("Escape");
+  await expect(editor).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Idea: The storm is a memory" })).toBeVisible();
+  await page.getByRole("group", { name: "Idea: The storm is a memory" }).dblclick();
+  await editor.fill("   ");
+  await editor.press("Enter");
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Text is required" }).first()).toBeVisible();
+  await editor.fill("The storm was a dream");
+  await editor.press("Enter");
+  await expect(page.getByRole("group", { name: "Idea: The storm was a dream" })).toBeVisible();
+  await expect
+    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === idea.id)?.label)
+    .toBe("The storm was a dream");
+  // F2 on the focused idea edits it too.
+  await page.getByRole("group", { name: "Idea: The storm was a dream" }).focus();
+  await page.keyboard.press("F2");
+  await expect(editor).toBeFocused();
+  await editor.press("Escape");
+
+  // Selecting the connection shows its panel: a new label saves.
+  await page.getByLabel("Edge: foreshadows").click();
+  const panel = page.getByRole("region", { name: "Selected connection" });
+  await panel.getByLabel("Connection label").fill("echoes");
+  await panel.getByRole("button", { name: "Save connection" }).click();
+  await expect(page.locator(".react-flow__edge-text", { hasText: "echoes" })).toBeVisible();
+  await expect
+    .poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
+    .toEqual(["echoes"]);
+  await expectNoSeriousA11yViolations(page);
+
+  // The Delete key removes the selected connection.
+  // (the keyboard way: Tab to the connection, Enter selects it)
+  await page.getByLabel("Edge: echoes").focus();
+  await page.keyboard.press("Enter");
+  await expect(panel).toBeVisible();
+  await page.keyboard.press("Delete");
+  await expect(panel).toHaveCount(0);
+  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").length).toBe(0);
+  await expect(page.locator(".react-flow__edge-text", { hasText: "echoes" })).toHaveCount(0);
 });
 
 test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, request }) => {

@@ -21,7 +21,7 @@ import {
 } from "@xyflow/react";
 import { toPng, toSvg } from "html-to-image";
 import { Download, Lightbulb, Sparkles, SquareDashed } from "lucide-react";
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -58,8 +58,40 @@ const KIND_TEXT = { event: "Event", idea: "Idea", group: "Group" } as const;
 const kindText = (v: MapNodeView) =>
   v.kind === "entity" ? (v.entityKind ? v.entityKind[0].toUpperCase() + v.entityKind.slice(1) : "Entry") : KIND_TEXT[v.kind];
 
-const StoryNode = memo(function StoryNode({ data, selected, isConnectable }: NodeProps<MapFlowNode>) {
+/** Inline editing of an idea's text (Premium editors): which node is being edited, and how to finish. */
+type EditState = { editingId: string | null; save: (id: string, text: string) => void; cancel: () => void };
+const EditContext = createContext<EditState>({ editingId: null, save: () => {}, cancel: () => {} });
+
+function IdeaTextEditor({ id, initial }: { id: string; initial: string }) {
+  const { save, cancel } = useContext(EditContext);
+  const [text, setText] = useState(initial);
+  return (
+    <input
+      // biome-ignore lint/a11y/noAutofocus: the writer asked to edit this text (double-click, Enter or F2)
+      autoFocus
+      aria-label="Idea text (Enter saves, Escape cancels)"
+      className="nodrag nopan nowheel w-full rounded border border-stone-300 px-1 text-sm font-medium text-ink"
+      value={text}
+      maxLength={mapLimits.text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === "Enter") {
+          e.preventDefault();
+          save(id, text);
+        } else if (e.key === "Escape") {
+          e.preventDefault();
+          cancel();
+        }
+      }}
+      onBlur={cancel}
+    />
+  );
+}
+
+const StoryNode = memo(function StoryNode({ id, data, selected, isConnectable }: NodeProps<MapFlowNode>) {
   const v = data.view;
+  const { editingId } = useContext(EditContext);
   const accent = v.color ?? (v.kind === "idea" ? "#f59e0b" : "#78716c");
   return (
     <div
@@ -73,7 +105,7 @@ const StoryNode = memo(function StoryNode({ data, selected, isConnectable }: Nod
     >
       <Handle type="target" position={Position.Top} isConnectable={isConnectable} />
       <div className="text-[10px] font-semibold tracking-wide text-stone-600 uppercase">{kindText(v)}</div>
-      <div className="truncate font-medium text-ink">{v.label}</div>
+      {editingId === id ? <IdeaTextEditor id={id} initial={v.label} /> : <div className="truncate font-medium text-ink">{v.label}</div>}
       <Handle type="source" position={Position.Bottom} isConnectable={isConnectable} />
     </div>
   );
@@ -159,12 +191,30 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
   const [ideaText, setIdeaText] = useState("");
   const [edgeLabel, setEdgeLabel] = useState("causes");
   const [edgeColor, setEdgeColor] = useState("#b45309");
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const { fitView } = useReactFlow();
   const query = useMemo(() => shareParam(shareCode), [shareCode]);
   const advanced = canEdit && premium;
   const dragging = useRef(false);
   const pendingLoad = useRef(false);
   const fitted = useRef(false);
+  // Once the writer pans or zooms, a resize (window, phone rotation) no longer refits the view.
+  const userMoved = useRef(false);
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = container.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let last = { w: el.clientWidth, h: el.clientHeight };
+    const observer = new ResizeObserver(() => {
+      const next = { w: el.clientWidth, h: el.clientHeight };
+      if (next.w === last.w && next.h === last.h) return;
+      last = next;
+      if (!userMoved.current && nodesRef.current.length > 0) requestAnimationFrame(() => void fitView(FIT));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [fitView]);
 
   const load = useCallback(async () => {
     if (dragging.current) {
@@ -211,12 +261,15 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
               markerEnd: { type: MarkerType.ArrowClosed, color: e.color ?? "#57534e" },
               labelStyle: { fontSize: 12, fontWeight: 600 },
               ariaLabel: e.label ? `Edge: ${e.label}` : "Edge",
+              selectable: advanced,
+              focusable: advanced,
+              selected: e.id === selectedEdgeId,
             },
       ),
-    [map],
+    [map, advanced, selectedEdgeId],
   );
 
-  const nodesRef = useRef(nodes);
+  const nodesRef = useRef<MapFlowNode[]>([]);
   nodesRef.current = nodes;
   const savePositions = useCallback(
     async (moved: { id: string; x: number; y: number }[]) => {
@@ -411,6 +464,58 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     }
   }
 
+  const saveText = useCallback(
+    async (id: string, text: string) => {
+      const v = map?.nodes.find((n) => n.id === id);
+      if (!v || text.trim() === v.label) {
+        setEditingId(null);
+        return;
+      }
+      try {
+        await unwrap(
+          client.api["map-nodes"][":id"].$patch({ param: { id: id.split("-")[1] }, query, json: { text } }, { headers: roomHeaders }),
+        );
+        setEditingId(null);
+        void load();
+      } catch (error) {
+        // The editor stays open with the text, so the writer can fix it.
+        errorToast(errorMessage(error, "Failed to update the map"));
+      }
+    },
+    [map, query, roomHeaders, load],
+  );
+  const cancelEdit = useCallback(() => setEditingId(null), []);
+  const editState = useMemo<EditState>(
+    () => ({ editingId, save: (id, text) => void saveText(id, text), cancel: cancelEdit }),
+    [editingId, saveText, cancelEdit],
+  );
+  const startEdit = (v: MapNodeView | null) => {
+    if (advanced && v?.kind === "idea") setEditingId(v.id);
+  };
+
+  const selectedEdge = useMemo(() => {
+    const e = map?.edges.find((x) => x.id === selectedEdgeId);
+    return e?.kind === "custom" ? e : null;
+  }, [map, selectedEdgeId]);
+  async function updateEdge(id: string, json: { label: string; color: string }) {
+    try {
+      await unwrap(client.api["map-edges"][":id"].$patch({ param: { id: id.split("-")[1] }, query, json }, { headers: roomHeaders }));
+      showToast({ title: "Success", description: "Connection updated" });
+      void load();
+    } catch (error) {
+      errorToast(errorMessage(error, "Failed to update the connection"));
+    }
+  }
+  async function removeEdge(id: string) {
+    try {
+      await unwrap(client.api["map-edges"][":id"].$delete({ param: { id: id.split("-")[1] }, query }, { headers: roomHeaders }));
+      setSelectedEdgeId(null);
+      void load();
+    } catch (error) {
+      errorToast(errorMessage(error, "Failed to delete the connection"));
+    }
+  }
+
   async function exportAs(format: "png" | "svg") {
     const viewport = document.querySelector<HTMLElement>(".storyweave-map .react-flow__viewport");
     if (!viewport || nodes.length === 0) return;
@@ -445,21 +550,49 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     [onOpenEvent, onOpenEntity],
   );
   // Enter on a node selects it (xyflow); Enter on the selected node opens it.
+  // On an idea (Premium editors), Enter on the selected idea or F2 edits its text instead.
   const onKeyDownCapture = (e: React.KeyboardEvent) => {
-    if (e.key !== "Enter") return;
-    const id = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node")?.dataset.id;
-    if (id && id === selectedId) {
+    const target = e.target as HTMLElement;
+    if (target.closest("input, textarea, select, [contenteditable='true']")) return;
+    if (e.key !== "Enter" && e.key !== "F2") return;
+    const id = target.closest<HTMLElement>(".react-flow__node")?.dataset.id;
+    if (!id) return;
+    const v = viewOf(id);
+    if (advanced && v?.kind === "idea" && (e.key === "F2" || id === selectedId)) {
       e.preventDefault();
-      open(viewOf(id));
+      e.stopPropagation();
+      startEdit(v);
+    } else if (e.key === "Enter" && id === selectedId) {
+      e.preventDefault();
+      open(v);
     }
   };
+
+  // Delete (Premium editors) removes the selected idea, group or connection, like the panels' buttons.
+  const deleteSelected = useRef<() => void>(() => {});
+  deleteSelected.current = () => {
+    if (!advanced || editingId) return;
+    if (selectedEdge) void removeEdge(selectedEdge.id);
+    else if (selected && (selected.kind === "idea" || selected.kind === "group")) void removeNode(selected);
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Delete") return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest?.("input, textarea, select, [contenteditable='true']")) return;
+      if (target && target !== document.body && !target.closest?.(".storyweave-map")) return;
+      deleteSelected.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
 
   return (
     <div className="space-y-3">
       {canEdit ? (
         <section className="flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3" aria-label="Map tools">
           <form
-            className="flex items-end gap-2"
+            className="flex flex-wrap items-end gap-2"
             onSubmit={(e) => {
               e.preventDefault();
               void addNode("idea");
@@ -536,38 +669,57 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
       ) : null}
       <p className="text-sm text-stone-600">
         {canEdit
-          ? "Drag nodes to arrange them; draw from a node's lower dot to another node to connect them (an event to a codex entry links them). Keyboard: Tab to a node, Enter to select, arrow keys to move, Enter again to open."
+          ? `Drag nodes to arrange them; draw from a node's lower dot to another node to connect them (an event to a codex entry links them). Keyboard: Tab to a node, Enter to select, arrow keys to move, Enter again to open.${advanced ? " Double-click an idea (or press F2) to edit its text; Delete removes the selected idea, group or connection." : ""}`
           : "Pan and zoom to explore. Tab to a node and press Enter to select it, Enter again to open it."}
       </p>
       <div
+        ref={container}
         className="storyweave-map h-[65vh] min-h-[420px] w-full overflow-hidden rounded-lg border border-stone-200 bg-white"
         onKeyDownCapture={onKeyDownCapture}
       >
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          onNodesChange={onNodesChange}
-          onNodeDragStart={onNodeDragStart}
-          onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
-          onConnect={(c) => void onConnect(c)}
-          onNodeDoubleClick={(_, n) => open(n.data.view)}
-          nodesDraggable={canEdit}
-          nodesConnectable={canEdit}
-          edgesFocusable={false}
-          deleteKeyCode={null}
-          onlyRenderVisibleElements
-          elevateNodesOnSelect={false}
-          minZoom={0.1}
-          fitView
-          fitViewOptions={FIT}
-          proOptions={{ hideAttribution: true }}
-          aria-label="Mind map"
-        >
-          <Background gap={24} color="#e7e5e4" />
-          <Controls showInteractive={false} />
-          <MiniMap pannable zoomable ariaLabel="Mind map overview" nodeColor={(n) => (n.data as NodeData).view.color ?? "#a8a29e"} />
-        </ReactFlow>
+        <EditContext.Provider value={editState}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            onNodesChange={onNodesChange}
+            onNodeDragStart={onNodeDragStart}
+            onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
+            onConnect={(c) => void onConnect(c)}
+            onNodeDoubleClick={(_, n) => (n.data.view.kind === "idea" ? startEdit(n.data.view) : open(n.data.view))}
+            onEdgesChange={(changes) => {
+              for (const c of changes) {
+                if (c.type === "select" && c.selected) setSelectedEdgeId(c.id);
+                if (c.type === "select" && !c.selected) setSelectedEdgeId((s) => (s === c.id ? null : s));
+              }
+            }}
+            onMoveStart={(event) => {
+              if (event) userMoved.current = true;
+            }}
+            nodesDraggable={canEdit}
+            nodesConnectable={canEdit}
+            edgesFocusable={advanced}
+            deleteKeyCode={null}
+            onlyRenderVisibleElements
+            elevateNodesOnSelect={false}
+            minZoom={0.1}
+            fitView
+            fitViewOptions={FIT}
+            proOptions={{ hideAttribution: true }}
+            aria-label="Mind map"
+          >
+            <Background gap={24} color="#e7e5e4" />
+            <Controls showInteractive={false} />
+            {/* Below `sm` the overview would cover much of a phone's map: hidden there. */}
+            <MiniMap
+              className="max-sm:hidden"
+              pannable
+              zoomable
+              ariaLabel="Mind map overview"
+              nodeColor={(n) => (n.data as NodeData).view.color ?? "#a8a29e"}
+            />
+          </ReactFlow>
+        </EditContext.Provider>
       </div>
       {selected ? (
         <section aria-label="Selected node" className="rounded-lg border border-stone-200 bg-white p-3 text-sm">
@@ -575,6 +727,11 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
           <p className="font-medium break-words">{selected.label}</p>
           {selected.parentId ? <p className="text-stone-600">In group: {viewOf(selected.parentId)?.label ?? ""}</p> : null}
           <div className="mt-2 flex flex-wrap gap-2">
+            {advanced && selected.kind === "idea" ? (
+              <Button size="sm" variant="outline" onClick={() => startEdit(selected)}>
+                Edit text
+              </Button>
+            ) : null}
             {selected.kind === "event" ? (
               <Button size="sm" onClick={() => open(selected)}>
                 Open event
@@ -593,6 +750,64 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
           </div>
         </section>
       ) : null}
+      {advanced && selectedEdge ? <EdgePanel key={selectedEdge.id} edge={selectedEdge} onSave={updateEdge} onDelete={removeEdge} /> : null}
     </div>
+  );
+}
+
+function EdgePanel({
+  edge,
+  onSave,
+  onDelete,
+}: {
+  edge: { id: string; label: string; color: string | null };
+  onSave: (id: string, json: { label: string; color: string }) => Promise<void>;
+  onDelete: (id: string) => Promise<void>;
+}) {
+  const [label, setLabel] = useState(edge.label);
+  const [color, setColor] = useState(edge.color ?? "#57534e");
+  return (
+    <section aria-label="Selected connection" className="rounded-lg border border-stone-200 bg-white p-3 text-sm">
+      <div className="text-xs font-semibold tracking-wide text-stone-600 uppercase">Connection</div>
+      <form
+        className="mt-2 flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onSave(edge.id, { label, color });
+        }}
+      >
+        <div>
+          <label htmlFor="map-selected-edge-label" className="block text-xs font-medium text-stone-700">
+            Connection label
+          </label>
+          <Input
+            id="map-selected-edge-label"
+            className="h-8 w-40"
+            list="map-edge-labels"
+            value={label}
+            maxLength={mapLimits.label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor="map-selected-edge-color" className="block text-xs font-medium text-stone-700">
+            Connection color
+          </label>
+          <input
+            id="map-selected-edge-color"
+            type="color"
+            className="h-8 w-12 rounded border border-stone-300"
+            value={color}
+            onChange={(e) => setColor(e.target.value)}
+          />
+        </div>
+        <Button type="submit" size="sm">
+          Save connection
+        </Button>
+        <Button type="button" size="sm" variant="destructive" onClick={() => void onDelete(edge.id)}>
+          Delete connection
+        </Button>
+      </form>
+    </section>
   );
 }
