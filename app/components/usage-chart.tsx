@@ -18,25 +18,28 @@ export function UsageChart({ days, total, caption }: { days: { day: string; coun
           />
         ))}
       </div>
-      <table className="sr-only">
-        <caption>{caption} per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">AI uses</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days
-            .filter((d) => d.count > 0)
-            .map((d) => (
-              <tr key={d.day}>
-                <td>{label(d.day)}</td>
-                <td>{d.count}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      {/* A table box ignores overflow:hidden, so the visually hidden wrapper is a div (no sideways scroll on phones). */}
+      <div className="sr-only">
+        <table>
+          <caption>{caption} per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">AI uses</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days
+              .filter((d) => d.count > 0)
+              .map((d) => (
+                <tr key={d.day}>
+                  <td>{label(d.day)}</td>
+                  <td>{d.count}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

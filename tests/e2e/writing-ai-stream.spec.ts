@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+// Runs after ai.spec.ts (file order): that spec starts from a product with no AI key, and this one saves one.
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration } from "./fixtures";
 
