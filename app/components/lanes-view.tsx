@@ -51,10 +51,25 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
   const first = lanes.findIndex((l) => l.cells.length > 0);
   const stop = active ?? (first >= 0 ? { lane: first, column: lanes[first].cells[0].column } : null);
 
+  // The keyboard stays on the active cell: after an arrow key once the cell is rendered (columns are windowed),
+  // and after a re-render that replaced the focused cell (new data arriving mid-navigation drops focus to <body>).
+  const focusedInside = useRef(false);
   useEffect(() => {
-    if (!focusNext.current || !active) return;
+    // A click elsewhere (even on something that takes no focus) means the writer left the lanes.
+    const away = (e: PointerEvent) => {
+      if (!scrollRef.current?.contains(e.target as Node)) focusedInside.current = false;
+    };
+    document.addEventListener("pointerdown", away, true);
+    return () => document.removeEventListener("pointerdown", away, true);
+  }, []);
+  useEffect(() => {
+    if (!active) return;
+    const lost = focusedInside.current && document.activeElement === document.body;
+    if (!focusNext.current && !lost) return;
+    const cell = scrollRef.current?.querySelector<HTMLElement>(`[data-lane="${active.lane}"][data-column="${active.column}"]`);
+    if (!cell) return;
     focusNext.current = false;
-    scrollRef.current?.querySelector<HTMLElement>(`[data-lane="${active.lane}"][data-column="${active.column}"]`)?.focus();
+    cell.focus();
   });
 
   function moveTo(lane: number, column: number) {
@@ -144,7 +159,14 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
                         data-lane={laneIndex}
                         data-column={column}
                         onKeyDown={(e) => onKeyDown(e, laneIndex, column)}
-                        onFocus={() => setActive({ lane: laneIndex, column })}
+                        onFocus={() => {
+                          focusedInside.current = true;
+                          setActive({ lane: laneIndex, column });
+                        }}
+                        onBlur={(e) => {
+                          // Focus moved on by the writer (not lost with a removed cell).
+                          if (e.relatedTarget) focusedInside.current = false;
+                        }}
                         onClick={() => onOpenEvent(event)}
                         className={cn(
                           "flex h-full w-full flex-col items-start gap-1 overflow-hidden rounded-lg border bg-white p-2 text-left text-sm shadow-sm hover:bg-stone-50",
