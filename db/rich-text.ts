@@ -23,23 +23,30 @@ export function richTextExtensions() {
  * escaped where a literal character would otherwise format, but `&` and `<` stay as typed unless they would
  * read as an entity or a tag ('Tom & Jerry <3' stays as it is).
  */
-class StoryMarkdown extends MarkdownManager {
-  encodeTextForMarkdown(text: string, node: JSONContent, parentNode?: JSONContent) {
-    const encoded = super.encodeTextForMarkdown(text, node, parentNode);
-    if (encoded === text) return encoded;
-    return encoded
-      .replace(/&lt;(?![a-zA-Z/!?])/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&amp;(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, "&");
-  }
+function plainEntities(encoded: string) {
+  return encoded
+    .replace(/&lt;(?![a-zA-Z/!?])/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, "&");
 }
 
-let manager: StoryMarkdown | null = null;
+type TextEncoder = (text: string, node: JSONContent, parentNode?: JSONContent) => string;
+
+function storyMarkdown() {
+  const m = new MarkdownManager({ extensions: richTextExtensions() });
+  // The text encoder is private in @tiptap/markdown 3.31; wrapped on this instance only.
+  const own = m as unknown as { encodeTextForMarkdown: TextEncoder };
+  const encode = own.encodeTextForMarkdown.bind(m);
+  own.encodeTextForMarkdown = (text, node, parentNode) => plainEntities(encode(text, node, parentNode));
+  return m;
+}
+
+let manager: MarkdownManager | null = null;
 let schema: ReturnType<typeof getSchema> | null = null;
 const markdown = () => {
-  manager ??= new StoryMarkdown({ extensions: richTextExtensions() });
+  manager ??= storyMarkdown();
   return manager;
 };
 export const richTextSchema = () => {
