@@ -34,6 +34,9 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     change: ChangeBodySchema,
   }),
   z.object({ type: z.literal("leave"), timelineId: z.union([z.number(), z.string()]).optional() }),
+  // Co-writing (issue 13): the event whose editor this connection has open (null: none). Shown as
+  // 'Mara is writing here' on that card for everyone else.
+  z.object({ type: z.literal("editing"), eventId: z.number().int().positive().nullable() }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
@@ -42,6 +45,8 @@ export const PresenceUserSchema = z.object({
   userName: z.string(),
   accessMode: AccessModeSchema,
   isOwner: z.boolean(),
+  /** The event this user has open in an editor (any of their tabs), or null. */
+  editingEventId: z.number().nullable(),
 });
 export type PresenceUser = z.infer<typeof PresenceUserSchema>;
 

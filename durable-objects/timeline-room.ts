@@ -32,6 +32,8 @@ type ConnState = {
   sessionId?: string;
   sessionExpiresAt?: string;
   viaShare?: boolean;
+  /** The event this connection's editor has open (co-writing presence). */
+  editingEventId?: number | null;
 };
 
 /** Headers only the Worker sets (it strips any a client sends) after authenticating the upgrade. */
@@ -142,6 +144,13 @@ export class TimelineRoom extends Server {
     }
     if (msg.type === "leave") {
       connection.close(1000, "Left");
+      return;
+    }
+    if (msg.type === "editing") {
+      if (me.accessMode === "viewer") return this.reply(connection, "Viewers cannot edit this timeline");
+      if ((me.editingEventId ?? null) === msg.eventId) return;
+      connection.setState({ ...me, editingEventId: msg.eventId });
+      this.broadcastPresence();
       return;
     }
     // change: viewers may not edit; everyone else's typing is relayed with their real identity.
@@ -279,8 +288,18 @@ export class TimelineRoom extends Server {
     for (const c of this.getConnections<ConnState>()) {
       if (c.id === closingId) continue;
       const s = c.state;
-      if (s && !byUser.has(s.userId)) {
-        byUser.set(s.userId, { userId: s.userId, userName: s.userName, accessMode: s.accessMode, isOwner: s.isOwner });
+      if (!s) continue;
+      const seen = byUser.get(s.userId);
+      if (!seen) {
+        byUser.set(s.userId, {
+          userId: s.userId,
+          userName: s.userName,
+          accessMode: s.accessMode,
+          isOwner: s.isOwner,
+          editingEventId: s.editingEventId ?? null,
+        });
+      } else if (seen.editingEventId === null && s.editingEventId) {
+        seen.editingEventId = s.editingEventId;
       }
     }
     return [...byUser.values()].sort((a, b) => Number(b.isOwner) - Number(a.isOwner) || a.userName.localeCompare(b.userName));
