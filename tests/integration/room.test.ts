@@ -31,7 +31,7 @@ describe("room connection is authorized before any socket opens", () => {
     room.send({ type: "join", timelineId, userId: 424242, userName: "Mallory", accessMode: "owner" });
     await sleep(50);
     const users = lastPresence(room.messages);
-    expect(users).toEqual([{ userId: owner.user.id, userName: "Olive Owner", accessMode: "owner", isOwner: true }]);
+    expect(users).toEqual([{ userId: owner.user.id, userName: "Olive Owner", accessMode: "owner", isOwner: true, editingEventId: null }]);
     // Headers that claim an identity are stripped by the Worker.
     const collab = await registerUser({ name: "Cora" });
     await shareByEmail(timelineId, owner.token, collab.email, "viewer");
