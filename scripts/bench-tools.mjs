@@ -113,6 +113,8 @@ export async function lighthouseMobile(lighthouseModule, launcher, url, extraHea
         lcp: lhr.audits["largest-contentful-paint"].numericValue,
         fcp: lhr.audits["first-contentful-paint"].numericValue,
         cls: lhr.audits["cumulative-layout-shift"].numericValue,
+        // Which element the LCP was (a snippet of its HTML), to know what to speed up.
+        lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
       });
     } finally {
       await chrome.kill();
