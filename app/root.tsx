@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -8,10 +8,25 @@ import { TopNav } from "./components/top-nav";
 import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
-import { showToast } from "./lib/toast";
+import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
 
-// Issue 11: sonner loads after hydration; toasts fired before then wait in lib/toast.ts.
+// Issue 11: sonner loads with the first toast (or the first press or key, which may lead to one), not with
+// the page; toasts fired before it is mounted wait in lib/toast.ts.
 const Toaster = lazy(() => import("./components/toaster"));
+
+function useToasterWanted() {
+  useEffect(() => {
+    const early = () => wantToaster();
+    const options = { capture: true, once: true, passive: true } as const;
+    window.addEventListener("pointerdown", early, options);
+    window.addEventListener("keydown", early, options);
+    return () => {
+      window.removeEventListener("pointerdown", early, options);
+      window.removeEventListener("keydown", early, options);
+    };
+  }, []);
+  return useSyncExternalStore(onToasterWanted, toasterWanted, () => false);
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
@@ -44,8 +59,7 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const toaster = useToasterWanted();
   return (
     <html lang="en">
       <head>
@@ -59,7 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <NavigationProgress />
         {children}
         <HelpAssistant />
-        {hydrated ? (
+        {toaster ? (
           <Suspense fallback={null}>
             <Toaster />
           </Suspense>

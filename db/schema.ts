@@ -134,6 +134,9 @@ export const timelines = sqliteTable(
       .default("collaborator"),
     // Set by 'Turn off link': the share dialog then offers to create a link instead of making one on open.
     shareLinkOff: integer("share_link_off", { mode: "boolean" }).notNull().default(false),
+    // Bumped by database triggers (migration events_revision) on every write to what the events list shows:
+    // its events, their codex links and attachments. The events API's ETag and cache key (issue 11).
+    eventsRevision: integer("events_revision").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },

@@ -3,6 +3,7 @@
 // connections (autocannon when installed), and Lighthouse mobile.
 import { createRequire } from "node:module";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -56,6 +57,25 @@ export function startGzipProxy(target, port) {
       res.writeHead(502, { "content-type": "text/plain" });
       res.end(String(error));
     }
+  });
+  // WebSockets (the live room) pass through untouched, as behind Cloudflare: without them the page's socket
+  // fails and shows a 'Connection Error' toast, which no real visit sees.
+  server.on("upgrade", (req, socket, head) => {
+    const { hostname, port: targetPort } = new URL(target);
+    const upstream = net.connect(Number(targetPort), hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const close = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on("error", close);
+    socket.on("error", close);
   });
   return new Promise((resolve) => {
     server.listen(port, "127.0.0.1", () =>
@@ -113,6 +133,8 @@ export async function lighthouseMobile(lighthouseModule, launcher, url, extraHea
         lcp: lhr.audits["largest-contentful-paint"].numericValue,
         fcp: lhr.audits["first-contentful-paint"].numericValue,
         cls: lhr.audits["cumulative-layout-shift"].numericValue,
+        // Which element the LCP was (a snippet of its HTML), to know what to speed up.
+        lcpElement: lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
       });
     } finally {
       await chrome.kill();

@@ -218,6 +218,7 @@ line("PATCH last event → position 0", `${ms(r.move.ms)}; ${d1(r.move.d1)}; pos
 line("client JS files (raw)", `${r.clientJs.files} files, ${kb(r.clientJs.raw)}`);
 for (const f of r.clientJs.largest) line(`    ${f.url}`, kb(f.gzip));
 if (lh) line("Lighthouse 1,000: LCP / 30: TBT", `${(lh.big.lcp / 1000).toFixed(2)} s / ${ms(lh.small.tbt)}`);
+if (lh) line("Lighthouse 30: FCP; LCP element", `${(lh.small.fcp / 1000).toFixed(2)} s; ${lh.small.lcpElement ?? "?"}`);
 else if (r.lighthouse?.skipped) line("Lighthouse", r.lighthouse.skipped);
 mkdirSync("test-results", { recursive: true });
 writeFileSync("test-results/bench.json", JSON.stringify(r, null, 2));

@@ -1,6 +1,5 @@
 import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
-import { Tabs } from "radix-ui";
-import { useState } from "react";
+import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { AiText } from "~/components/ai-text";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -14,27 +13,74 @@ import { parseSuggestion } from "../../db/rules";
 const tabClass =
   "flex flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
 
-/** SPEC.md §2 Timeline detail: the Story Assistant (non-viewers only). */
+type Tool = "plot" | "character";
+const TOOLS: { value: Tool; label: string; Icon: typeof Lightbulb }[] = [
+  { value: "plot", label: "Plot Ideas", Icon: Lightbulb },
+  { value: "character", label: "Character Profiles", Icon: UserRound },
+];
+
+/**
+ * SPEC.md §2 Timeline detail: the Story Assistant (non-viewers only). Its two tools are a small WAI-ARIA
+ * tablist (arrows, Home and End move and select; one tab stop) rather than radix Tabs, which the
+ * timeline page would otherwise load before its first paint (issue 11).
+ */
 export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
+  const [active, setActive] = useState<Tool>("plot");
+  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const id = useId();
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = TOOLS.findIndex((t) => t.value === active);
+    const next =
+      e.key === "ArrowRight"
+        ? (at + 1) % TOOLS.length
+        : e.key === "ArrowLeft"
+          ? (at - 1 + TOOLS.length) % TOOLS.length
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? TOOLS.length - 1
+              : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    setActive(TOOLS[next].value);
+    tabs.current[next]?.focus();
+  };
   return (
     <Card className="p-4 lg:sticky lg:top-20">
       <h2 className="mb-3 flex items-center gap-2 font-semibold">Story Assistant</h2>
-      <Tabs.Root defaultValue="plot">
-        <Tabs.List aria-label="Story Assistant tools" className="mb-4 flex gap-1 rounded-lg bg-stone-100 p-1">
-          <Tabs.Trigger value="plot" className={tabClass}>
-            <Lightbulb aria-hidden="true" className="h-4 w-4" /> Plot Ideas
-          </Tabs.Trigger>
-          <Tabs.Trigger value="character" className={tabClass}>
-            <UserRound aria-hidden="true" className="h-4 w-4" /> Character Profiles
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="plot" forceMount className="data-[state=inactive]:hidden">
-          <PlotIdeas timelineId={timelineId} shareCode={shareCode} />
-        </Tabs.Content>
-        <Tabs.Content value="character" forceMount className="data-[state=inactive]:hidden">
-          <CharacterProfiles />
-        </Tabs.Content>
-      </Tabs.Root>
+      <div
+        role="tablist"
+        aria-label="Story Assistant tools"
+        aria-orientation="horizontal"
+        className="mb-4 flex gap-1 rounded-lg bg-stone-100 p-1"
+        onKeyDown={onKeyDown}
+      >
+        {TOOLS.map(({ value, label, Icon }, i) => (
+          <button
+            key={value}
+            ref={(el) => {
+              tabs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${value}`}
+            aria-controls={`${id}-panel-${value}`}
+            aria-selected={active === value}
+            tabIndex={active === value ? 0 : -1}
+            data-state={active === value ? "active" : "inactive"}
+            className={tabClass}
+            onClick={() => setActive(value)}
+          >
+            <Icon aria-hidden="true" className="h-4 w-4" /> {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-panel-plot`} aria-labelledby={`${id}-tab-plot`} hidden={active !== "plot"}>
+        <PlotIdeas timelineId={timelineId} shareCode={shareCode} />
+      </div>
+      <div role="tabpanel" id={`${id}-panel-character`} aria-labelledby={`${id}-tab-character`} hidden={active !== "character"}>
+        <CharacterProfiles />
+      </div>
     </Card>
   );
 }

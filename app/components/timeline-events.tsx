@@ -1,4 +1,3 @@
-import { useVirtualizer, useWindowVirtualizer } from "@tanstack/react-virtual";
 import {
   type CSSProperties,
   type HTMLAttributes,
@@ -14,6 +13,7 @@ import {
 } from "react";
 import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult } from "~/components/event-card";
 import { cn } from "~/lib/cn";
+import { useLazyVirtualizer } from "~/lib/lazy-virtualizer";
 import type { EventView } from "../../worker/services/events";
 
 export type Layout = "vertical" | "horizontal";
@@ -89,7 +89,8 @@ export function TimelineEvents({
     if (top !== margin) setMargin(top);
   });
   const getItemKey = useCallback((index: number) => idsRef.current[index] ?? `pending-${index}`, []);
-  const windowList = useWindowVirtualizer<HTMLLIElement>({
+  // The virtualizer's core loads on the first scroll or interaction (issue 11): until then the rows of its first render.
+  const windowList = useLazyVirtualizer<Window, HTMLLIElement>(true, {
     count,
     enabled: vertical,
     estimateSize: () => CARD_HEIGHT_ESTIMATE,
@@ -99,7 +100,7 @@ export function TimelineEvents({
     initialRect: INITIAL_RECT,
     getItemKey,
   });
-  const rowList = useVirtualizer<HTMLDivElement, HTMLLIElement>({
+  const rowList = useLazyVirtualizer<HTMLDivElement, HTMLLIElement>(false, {
     count,
     enabled: !vertical,
     horizontal: true,

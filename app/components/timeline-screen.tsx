@@ -7,7 +7,7 @@ import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/componen
 import { EventFilters } from "~/components/event-filters";
 import { EventHistoryContext, type EventHistoryActions } from "~/components/event-history-context";
 import { ExportMenu } from "~/components/export-menu";
-import { type LaneKind, LanesView } from "~/components/lanes-view";
+import type { LaneKind } from "~/components/lanes-view";
 import { Page } from "~/components/page";
 import { NotificationBanner, PresenceStack } from "~/components/presence";
 import { arrayMove, type Layout, TimelineEvents } from "~/components/timeline-events";
@@ -45,6 +45,9 @@ const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.Share
 // Opened on demand: loaded on first use (or when the pointer nears the button), not with the page.
 const loadForms = () => import("~/components/timeline-forms");
 const EventDialog = lazy(() => loadForms().then((m) => ({ default: m.EventDialog })));
+
+// The Lanes layout: loaded only when opened (issue 11).
+const LanesView = lazy(() => import("~/components/lanes-view").then((m) => ({ default: m.LanesView })));
 
 // The Map layout (xyflow and its CSS): loaded only when opened.
 const loadMindMap = () => import("~/components/mind-map/mind-map");
@@ -698,7 +701,9 @@ export function TimelineScreen(props: TimelineScreenProps) {
                     : "No events match these filters."}
                 </Card>
               ) : layout === "lanes" ? (
-                <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
+                <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading lanes...</Card>}>
+                  <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
+                </Suspense>
               ) : (
                 <>
                   {dated.length || (missing && !undated.length) ? (

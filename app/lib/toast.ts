@@ -6,10 +6,31 @@ export type Toast = {
   variant?: "default" | "destructive";
 };
 
-// Issue 11: sonner loads after hydration with the Toaster (components/toaster.tsx); toasts fired
-// before it is mounted wait here and show as soon as it is.
+// Issue 11: sonner loads with the Toaster (components/toaster.tsx) when the first toast is fired (or
+// the first press or key makes one likely), not with the page; toasts fired before it is mounted wait
+// here and show as soon as it is.
 let sonner: typeof SonnerToast | undefined;
 const waiting: Toast[] = [];
+let wanted = false;
+const wantListeners = new Set<() => void>();
+
+/** True once a toast was fired or is likely soon: root.tsx then mounts the Toaster. */
+export const toasterWanted = () => wanted;
+
+/** For useSyncExternalStore: tells root.tsx when the Toaster is first wanted. */
+export function onToasterWanted(listener: () => void) {
+  wantListeners.add(listener);
+  return () => {
+    wantListeners.delete(listener);
+  };
+}
+
+/** Asks root.tsx to mount the Toaster (loading sonner). */
+export function wantToaster() {
+  if (wanted) return;
+  wanted = true;
+  for (const listener of wantListeners) listener();
+}
 
 function fire(to: typeof SonnerToast, { title, description, variant }: Toast) {
   const options = { description };
@@ -20,7 +41,10 @@ function fire(to: typeof SonnerToast, { title, description, variant }: Toast) {
 /** SPEC.md §9: one toast at a time, 5000 ms; errors are destructive toasts titled 'Error'. */
 export function showToast(toast: Toast) {
   if (sonner) fire(sonner, toast);
-  else waiting.push(toast);
+  else {
+    waiting.push(toast);
+    wantToaster();
+  }
 }
 
 /** Called by the Toaster once mounted: shows the toasts fired before it was. */

@@ -1,8 +1,10 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
+import worker from "../../worker/index";
 import { FIRST_SCREEN_EVENTS, listEventsPage } from "../../worker/services/events";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareByEmail } from "./helpers";
+import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareByEmail } from "./helpers";
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -101,6 +103,54 @@ describe("ETag and 304 on the events and timelines reads", () => {
     const byPosition = await etagOf(path, owner.token);
     const chronological = await etagOf(`${path}?order=chronological`, owner.token);
     expect(chronological).not.toBe(byPosition);
+  });
+
+  it("changes the events ETag and body on attachments, restores and any direct write (the revision is bumped by triggers)", async () => {
+    const tl = await createTimeline(owner.token, { title: "Every writer" });
+    const ev = await createEvent(owner.token, tl.id, { title: "Draft" });
+    const path = `/api/timelines/${tl.id}/events`;
+    const listed = async () => (await get(path, owner.token)).json as Array<{ id: number; title: string; attachments: { id: number }[] }>;
+
+    // An attachment added, then removed.
+    const form = new FormData();
+    form.append("file", new Blob([new TextEncoder().encode("notes")], { type: "text/plain" }), "notes.txt");
+    let file = { id: 0 };
+    await expectChangedBy(path, owner.token, async () => {
+      const headers = { Authorization: `Bearer ${owner.token}` };
+      const ctx = createExecutionContext();
+      const request = new Request(`${ORIGIN}/api/events/${ev.id}/attachments`, { method: "POST", headers, body: form });
+      const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(201);
+      file = (await res.json()) as { id: number };
+    });
+    expect((await listed())[0].attachments.map((a) => a.id)).toEqual([file.id]);
+    await expectChangedBy(path, owner.token, () => ok(call("DELETE", `/api/attachments/${file.id}`, { token: owner.token })));
+    expect((await listed())[0].attachments).toEqual([]);
+
+    // A version restore.
+    await ok(call("PATCH", `/api/events/${ev.id}`, { token: owner.token, body: { title: "Second" } }));
+    const versions = JSON.parse((await ok(call("GET", `/api/events/${ev.id}/versions`, { token: owner.token }))).text) as Array<{
+      id: number;
+    }>;
+    await expectChangedBy(path, owner.token, () =>
+      ok(call("POST", `/api/event-versions/${versions.at(-1)?.id}/restore`, { token: owner.token })),
+    );
+    expect((await listed())[0].title).toBe("Draft");
+
+    // A writer outside the services (as the co-writing Durable Object saves text): plain SQL is enough.
+    await expectChangedBy(path, owner.token, () =>
+      env.DB.prepare("UPDATE events SET title = 'From elsewhere', version = version + 1 WHERE id = ?").bind(ev.id).run(),
+    );
+    expect((await listed())[0].title).toBe("From elsewhere");
+    await expectChangedBy(path, owner.token, () => env.DB.prepare("DELETE FROM events WHERE id = ?").bind(ev.id).run());
+    expect(await listed()).toEqual([]);
+
+    // Another timeline's writes leave this list's validator alone.
+    const quiet = await etagOf(path, owner.token);
+    const other = await createTimeline(owner.token, { title: "Elsewhere" });
+    await createEvent(owner.token, other.id, { title: "Unrelated" });
+    expect((await get(path, owner.token, quiet)).status).toBe(304);
   });
 
   it("changes the timeline and list ETags on edits and on share changes the caller sees", async () => {

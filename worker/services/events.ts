@@ -155,6 +155,60 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
   return listEventsForTimeline(db, timelineId, order);
 }
 
+/** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
+const LIST_FORMAT = 1;
+/** Serialized lists kept in this isolate, newest last; bounded by count and by characters. */
+const listCache = new Map<string, string>();
+const LIST_CACHE_ENTRIES = 32;
+const LIST_CACHE_CHARS = 16_000_000;
+let listCacheChars = 0;
+
+function remember(key: string, json: string) {
+  if (json.length > LIST_CACHE_CHARS / 4) return;
+  listCache.set(key, json);
+  listCacheChars += json.length;
+  for (const [old, value] of listCache) {
+    if (listCache.size <= LIST_CACHE_ENTRIES && listCacheChars <= LIST_CACHE_CHARS) break;
+    listCache.delete(old);
+    listCacheChars -= value.length;
+  }
+}
+
+/**
+ * The events list without running it when it can (issue 11). `timelines.events_revision` is bumped by
+ * database triggers (migration events_revision) on every insert, update and delete of the timeline's
+ * events, their codex links and their attachments, whoever writes them: so (timeline, revision, order)
+ * names one list. The caller's access is checked first (one query, which also reads the revision); the
+ * ETag derives from that name, and the JSON comes from a per-isolate cache keyed by it, the list
+ * query running only on a miss. The revision is read before the list, so a cached list is never older
+ * than its key (at worst newer, which only costs a later refetch).
+ */
+export async function eventsListSnapshot(
+  db: Db,
+  user: User,
+  timelineId: number,
+  shareCode?: string | null,
+  order: EventOrder = "position",
+) {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}`;
+  return {
+    etag: `W/"ev.${key}"`,
+    json: async () => {
+      const hit = listCache.get(key);
+      if (hit !== undefined) {
+        // Refresh its place: the least recently used list goes first.
+        listCache.delete(key);
+        listCache.set(key, hit);
+        return hit;
+      }
+      const json = JSON.stringify(await listEventsForTimeline(db, timelineId, order));
+      remember(key, json);
+      return json;
+    },
+  };
+}
+
 /** The ids as one bound JSON parameter: D1 allows at most 100 bound parameters per statement. */
 const inIds = (ids: number[]) => sql`${entities.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
