@@ -7,6 +7,8 @@ export type CoWriteApi = {
   timelineId: number;
   shareCode: string | null;
   myUserId: number;
+  /** My name as the room knows it (the doc's server sets it on my caret for the others too). */
+  myName: string;
   /** My editor for this event opened (true) or closed (false): the room says 'Mara is writing here'. */
   setEditing: (eventId: number, open: boolean) => void;
   /** The editor's latest text, shown in my own read-mode card at once (the room relays it to the others). */

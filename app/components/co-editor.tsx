@@ -226,7 +226,8 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   const api = useCoWrite();
   useSessionTick(session);
   const [saving, setSaving] = useState(false);
-  const user = useMemo(() => ({ name: "", color: caretColor(api?.myUserId ?? 0) }), [api?.myUserId]);
+  const myName = api?.myName ?? "";
+  const user = useMemo(() => ({ name: myName, color: caretColor(api?.myUserId ?? 0) }), [myName, api?.myUserId]);
   const contentId = `event-${event.id}-content`;
   const editor = useEditor(
     {
@@ -254,6 +255,9 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   useEffect(() => {
     if (editor && session.ready && !editor.isEditable) editor.setEditable(true);
   });
+  useEffect(() => {
+    if (editor && user.name) editor.commands.updateUser(user);
+  }, [editor, user]);
 
   // The live relay: my doc's text, debounced, for everyone's read-mode cards.
   const relay = useRef(onTyping);

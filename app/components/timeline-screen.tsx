@@ -306,16 +306,18 @@ export function TimelineScreen(props: TimelineScreenProps) {
     return { ok: outcome.ok };
   }
 
+  const myName = room.users.find((u) => u.userId === props.myUserId)?.userName ?? "";
   // The cards' co-writing editors (issue 13): who I am, and the room told which editor I have open.
   const coWrite = useMemo<CoWriteApi>(
     () => ({
       timelineId: timeline.id,
       shareCode: shareCode ?? null,
       myUserId: props.myUserId,
+      myName,
       setEditing: room.setEditing,
       showText: (eventId, text) => setEvents((list) => list.map((e) => (e.id === eventId ? { ...e, ...text } : e))),
     }),
-    [timeline.id, shareCode, props.myUserId, room.setEditing],
+    [timeline.id, shareCode, props.myUserId, myName, room.setEditing],
   );
 
   const deleteEvent = useMutation(

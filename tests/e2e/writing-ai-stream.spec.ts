@@ -79,7 +79,9 @@ test.describe("streaming AI", () => {
     await waitForHydration(page);
 
     await page.getByRole("button", { name: "Edit The bell" }).click();
-    const content = page.getByLabel("Content");
+    const content = page.getByLabel("Content", { exact: true });
+    // The co-writing editor (issue 13) is editable once its doc has synced.
+    await expect(content).toHaveAttribute("contenteditable", "true");
     await page.getByRole("button", { name: "Continue this scene" }).click();
     const panel = page.getByRole("region", { name: "Continuation" });
     await expect(panel.getByRole("button", { name: "Accept" })).toBeVisible();
@@ -88,13 +90,19 @@ test.describe("streaming AI", () => {
     await expectNoSeriousA11yViolations(page);
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(panel).toHaveCount(0);
-    await expect(content).toHaveValue(`The bell rang once at low tide.\n\n${continuation}`);
+    await expect(content.locator("p")).toHaveText(["The bell rang once at low tide.", continuation]);
 
     // Describe on a selection: 'low tide' becomes the suggestion.
-    await content.evaluate((el: HTMLTextAreaElement) => {
-      const start = el.value.indexOf("low tide");
-      el.focus();
-      el.setSelectionRange(start, start + "low tide".length);
+    await content.evaluate((el) => {
+      const text = (el.querySelector("p") as HTMLElement).firstChild as Text;
+      const start = text.data.indexOf("low tide");
+      (el as HTMLElement).focus();
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + "low tide".length);
+      const selection = window.getSelection() as Selection;
+      selection.removeAllRanges();
+      selection.addRange(range);
     });
     await page.getByRole("button", { name: "Describe" }).click();
     const describe = page.getByRole("region", { name: "Describe suggestion" });
@@ -102,7 +110,7 @@ test.describe("streaming AI", () => {
     await expect(describe.getByRole("button", { name: "Insert below" })).toBeVisible();
     const described = (await describe.getByTestId("scene-assist-text").innerText()).trim();
     await describe.getByRole("button", { name: "Replace selection" }).click();
-    await expect(content).toHaveValue(`The bell rang once at ${described}.\n\n${continuation}`);
+    await expect(content.locator("p")).toHaveText([`The bell rang once at ${described}.`, continuation]);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
