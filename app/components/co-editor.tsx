@@ -62,6 +62,9 @@ class Session {
     this.provider.on("status", ({ status }: { status: Connection }) => this.set(() => (this.connection = status)));
     this.provider.on("connection-close", () => this.set(() => (this.connection = "disconnected")));
     this.provider.on("custom-message", (text: string) => this.onMessage(text));
+    // The browser says the network is gone (an open socket may not notice for a long while): work offline.
+    window.addEventListener("offline", this.goOffline);
+    window.addEventListener("online", this.goOnline);
     this.ydoc.on("update", (update: Uint8Array, origin: unknown) => {
       if (this.local && origin !== LOCAL_COPY) Y.applyUpdate(this.local.doc, update, LOCAL_COPY);
       this.emit();
@@ -85,11 +88,13 @@ class Session {
         const localEpoch = doc.getMap(DocFields.meta).get("epoch");
         if (this.provider.synced && serverEpoch !== localEpoch) {
           // The server's doc was rebuilt since this copy was made: merging would duplicate the text.
-          void idb.clearData();
-          const fresh = new Y.Doc();
-          Y.applyUpdate(fresh, Y.encodeStateAsUpdate(this.ydoc));
-          this.local = { doc: fresh, idb: new IndexeddbPersistence(localDocName(this.eventId), fresh) };
           this.set(() => (this.ready = true));
+          void idb.clearData().then(() => {
+            if (this.destroyed) return;
+            const fresh = new Y.Doc();
+            Y.applyUpdate(fresh, Y.encodeStateAsUpdate(this.ydoc));
+            this.local = { doc: fresh, idb: new IndexeddbPersistence(localDocName(this.eventId), fresh) };
+          });
           return;
         }
         Y.applyUpdate(this.ydoc, Y.encodeStateAsUpdate(doc), LOCAL_COPY);
@@ -102,10 +107,11 @@ class Session {
     // Offline with a copy from an earlier visit: work on it now, it merges when the socket comes back.
     if (hasCopy) {
       setTimeout(() => {
-        if (!this.provider.synced) merge();
+        if (!this.provider.synced && this.connection !== "connected") merge();
       }, OFFLINE_GRACE_MS);
     }
-    void this.provider.connect();
+    if (navigator.onLine) void this.provider.connect();
+    else this.set(() => (this.connection = "disconnected"));
   }
 
   private onMessage(text: string) {
@@ -152,6 +158,14 @@ class Session {
     });
   }
 
+  private goOffline = () => {
+    this.provider.disconnect();
+    this.set(() => (this.connection = "disconnected"));
+  };
+  private goOnline = () => {
+    if (!this.destroyed) void this.provider.connect();
+  };
+
   cancel() {
     while (this.cancelUndo.undoStack.length > 0) this.cancelUndo.undo();
   }
@@ -170,6 +184,8 @@ class Session {
 
   destroy() {
     this.destroyed = true;
+    window.removeEventListener("offline", this.goOffline);
+    window.removeEventListener("online", this.goOnline);
     this.cancelUndo.destroy();
     this.provider.destroy();
     void this.local?.idb.destroy();
