@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
 import { errorToast } from "~/lib/toast";
+import { CloseCodes } from "../../durable-objects/close-codes";
 import { DocFields, applyPlainText, markdownToJson, richTextExtensions, yDocToMarkdown } from "../../db/rich-text";
 import type { EventView } from "../../worker/services/events";
 
@@ -30,6 +31,14 @@ const RELAY_MS = 300;
 
 type Connection = "connecting" | "connected" | "disconnected";
 
+/** The doc's close codes that end the editor (no reconnect). */
+const ENDED: Record<number, string> = {
+  [CloseCodes.unauthenticated]: "Your session has ended. Please sign in again.",
+  [CloseCodes.accessRemoved]: "You no longer have access to this timeline",
+  // The doc's 4404: its event was deleted.
+  [CloseCodes.timelineDeleted]: "Event not found",
+};
+
 /** One open editor's doc, socket and local copy. */
 class Session {
   readonly ydoc = new Y.Doc();
@@ -38,6 +47,8 @@ class Session {
   connection: Connection = "connecting";
   ready = false;
   persistedSv: Map<number, number> | null = null;
+  /** The server closed the doc for good (signed out, access removed, event deleted): why. */
+  ended: string | null = null;
   private local: { doc: Y.Doc; idb: IndexeddbPersistence } | null = null;
   private listeners = new Set<() => void>();
   private waiters = new Set<(msg: { type: string; [k: string]: unknown }) => void>();
@@ -60,7 +71,14 @@ class Session {
       captureTimeout: Number.MAX_SAFE_INTEGER,
     });
     this.provider.on("status", ({ status }: { status: Connection }) => this.set(() => (this.connection = status)));
-    this.provider.on("connection-close", () => this.set(() => (this.connection = "disconnected")));
+    this.provider.on("connection-close", (event: CloseEvent | null) => {
+      const ended = event ? ENDED[event.code] : undefined;
+      if (ended) this.provider.disconnect();
+      this.set(() => {
+        this.connection = "disconnected";
+        if (ended) this.ended = ended;
+      });
+    });
     this.provider.on("custom-message", (text: string) => this.onMessage(text));
     // The browser says the network is gone (an open socket may not notice for a long while): work offline.
     window.addEventListener("offline", this.goOffline);
@@ -274,6 +292,13 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   useEffect(() => {
     if (editor && user.name) editor.commands.updateUser(user);
   }, [editor, user]);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    if (!session.ended) return;
+    errorToast(session.ended);
+    closeRef.current();
+  }, [session.ended]);
 
   // The live relay: my doc's text, debounced, for everyone's read-mode cards.
   const relay = useRef(onTyping);
