@@ -80,6 +80,8 @@ class Session {
       });
     });
     this.provider.on("custom-message", (text: string) => this.onMessage(text));
+    // Who else is in the editor (their carets' names).
+    this.provider.awareness.on("change", this.emitNow);
     // The browser says the network is gone (an open socket may not notice for a long while): work offline.
     window.addEventListener("offline", this.goOffline);
     window.addEventListener("online", this.goOnline);
@@ -199,12 +201,14 @@ class Session {
   private emit() {
     for (const listener of this.listeners) listener();
   }
+  private emitNow = () => this.emit();
 
   destroy() {
     this.destroyed = true;
     window.removeEventListener("offline", this.goOffline);
     window.removeEventListener("online", this.goOnline);
     this.cancelUndo.destroy();
+    this.provider.awareness.off("change", this.emitNow);
     this.provider.destroy();
     void this.local?.idb.destroy();
     this.ydoc.destroy();
