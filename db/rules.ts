@@ -125,6 +125,10 @@ export const defaultEntityColor: Record<EntityKind, string> = {
 // Sessions (DESIGN.md §2): 30 days from sign-in at most, however recently used; the room re-checks its
 // sockets' sessions at least this often, so a revocation it missed still ends them.
 export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+/** Co-writing (issue 13): how often an event's shared doc re-checks its writers' sessions and access. */
+export const DOC_ACCESS_RECHECK_MS = 30_000;
+/** Autosaves of live co-writing fold into the author's newest version while it is younger than this. */
+export const LIVE_VERSION_COALESCE_MS = 5 * 60_000;
 export const ROOM_SESSION_RECHECK_MS = 60 * 60 * 1000;
 
 // Attachments on events (DESIGN.md §10): per-file size, the accepted types and the storage per timeline owner.

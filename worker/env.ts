@@ -1,8 +1,10 @@
+import type { EventDoc } from "../durable-objects/event-doc";
 import type { TimelineRoom } from "../durable-objects/timeline-room";
 
 export interface Env {
   DB: D1Database;
   TimelineRoom: DurableObjectNamespace<TimelineRoom>;
+  EventDoc: DurableObjectNamespace<EventDoc>;
   /** Attachments' bytes (metadata in D1 `files`). */
   FILES: R2Bucket;
   /** Pepper for password hashes and the key for encrypted settings. Required. */

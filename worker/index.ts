@@ -14,6 +14,7 @@ import { handleRoomUpgrade } from "./room-upgrade";
 import { purgeExpired } from "./services/purge";
 import { authenticate } from "./services/sessions";
 
+export { EventDoc } from "../durable-objects/event-doc";
 export { TimelineRoom } from "../durable-objects/timeline-room";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);

@@ -6,7 +6,7 @@ import { firstIssue } from "../../db/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import { type AuthVia, clientKey } from "../lib/request-auth";
-import type { RoomNotifier } from "../lib/room";
+import type { LiveDocs, RoomNotifier } from "../lib/room";
 import { type RateRule, createLimiter, spend } from "../services/rate-limits";
 import type { SessionUser } from "../services/sessions";
 
@@ -18,11 +18,12 @@ export type ApiEnv = {
     authVia: AuthVia | null;
     token: string | null;
     room: RoomNotifier;
+    docs: LiveDocs;
   };
 };
 
 /** The services' dependencies for a write: the database and the request's room notifier. */
-export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room });
+export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room, docs: c.var.docs });
 
 /** `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments). */
 export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({ ...deps(c), files: c.env.FILES });

@@ -6,7 +6,7 @@ import { createDb } from "../../db/client";
 import { limits } from "../../db/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
-import { createRoomNotifier } from "../lib/room";
+import { createLiveDocs, createRoomNotifier } from "../lib/room";
 import { authenticate } from "../services/sessions";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
@@ -38,6 +38,7 @@ export const api = new Hono<ApiEnv>()
     c.set("db", db);
     const auth = await authenticate(c.req.raw, db, (p) => c.executionCtx.waitUntil(p));
     c.set("room", createRoomNotifier(c.env, c.executionCtx, c.req.raw, auth.session?.user.id));
+    c.set("docs", createLiveDocs(c.env));
     c.set("session", auth.session);
     c.set("authVia", auth.via);
     c.set("token", auth.token);

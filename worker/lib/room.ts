@@ -38,3 +38,22 @@ function roomOrigin(request?: Request, userId?: number) {
   const value = request?.headers.get(ROOM_CONNECTION_HEADER);
   return userId && value && CLIENT_CONNECTION_ID.test(value) ? roomConnectionId(userId, value) : undefined;
 }
+
+/** An event's live shared doc (issue 13), told about a REST edit of its text: see `EventDoc.applyEdit`. */
+export type LiveDocs = (
+  eventId: number,
+  edit: { title?: string; content?: string; author: { id: number; name: string; email: string } },
+) => Promise<{ live: false } | { live: true; version: number }>;
+
+/** When the doc cannot be reached, the edit goes to D1 as before (the doc merges it when it next loads). */
+export function createLiveDocs(env: Env): LiveDocs {
+  return async (eventId, edit) => {
+    try {
+      const stub = await getServerByName(env.EventDoc, String(eventId));
+      return await stub.applyEdit(edit);
+    } catch (error) {
+      console.error("[doc] live edit failed:", String(error));
+      return { live: false };
+    }
+  };
+}

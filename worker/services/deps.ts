@@ -1,15 +1,19 @@
 import type { Db } from "../../db/client";
 import type { User } from "../../db/schema";
-import type { RoomNotifier } from "../lib/room";
+import type { LiveDocs, RoomNotifier } from "../lib/room";
 
 /**
  * What a service that writes a timeline's data needs: the database and the timeline's room, which
- * it tells exactly once per write (DESIGN.md §1). The API and the loaders pass the same shape.
+ * it tells exactly once per write (DESIGN.md §1). The API and the loaders pass the same shape. `docs`
+ * reaches an event's live shared text (issue 13): a text edit while writers are in it merges there.
  */
-export type Deps = { db: Db; room: RoomNotifier };
+export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs };
 
 /** The author of a change as collaborators see it. */
 export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });
 
 /** A write that may add or remove attachments' bytes also needs the R2 bucket (`env.FILES`). */
 export type FileDeps = Deps & { files: R2Bucket };
+
+/** The author a live doc records for a REST edit: id and display name only. */
+export const docAuthor = (user: Pick<User, "id" | "name" | "email">) => ({ id: user.id, name: user.name ?? user.email, email: user.email });

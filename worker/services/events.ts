@@ -7,7 +7,7 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
 import { type AttachmentView, deleteObjects, eventAttachmentsJson, parseAttachments } from "./attachment-store";
-import { type Deps, type FileDeps, authorOf } from "./deps";
+import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { versionStatements } from "./versions";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -289,13 +289,28 @@ async function moveEvent(db: Db, event: Pick<Event, "id" | "timelineId">, from: 
 }
 
 export async function updateEvent(
-  { db, room }: Deps,
+  { db, room, docs }: Deps,
   user: User,
   eventId: number,
-  input: UpdateEvent,
+  given: UpdateEvent,
   shareCode?: string | null,
 ): Promise<{ event: EventView; moved: boolean; edited: boolean }> {
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
+  let input = given;
+  // Writers have the event open (issue 13): the new text is merged into their shared doc, which writes
+  // it and its version and tells the room; the rest of the request (story fields, a move) goes on here.
+  let textLive = false;
+  if ((input.title !== undefined || input.content !== undefined) && docs) {
+    if (input.baseVersion !== undefined && input.baseVersion !== event.version) {
+      throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(event) });
+    }
+    const live = await docs(eventId, { title: input.title, content: input.content, author: docAuthor(user) });
+    if (live.live) {
+      textLive = true;
+      const { title: _t, content: _c, baseVersion: _b, ...rest } = input;
+      input = rest;
+    }
+  }
   const edited = input.title !== undefined || input.content !== undefined;
   const storyEdited =
     input.entityIds !== undefined ||
@@ -385,11 +400,16 @@ export async function updateEvent(
     }
   }
 
+  if (textLive) {
+    // The doc wrote the text: the response carries the row as it is now.
+    const fresh = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
+    latest = toEventView({ ...fresh.event, position: latest.position });
+  }
   if (moved || edited || storyEdited) {
     const action = moved && !edited && !storyEdited ? "reordered" : "edited";
     room(event.timelineId, { action, by: authorOf(user), subject: latest.title });
   }
-  return { event: latest, moved, edited: edited || storyEdited };
+  return { event: latest, moved, edited: edited || storyEdited || textLive };
 }
 
 /** Owners only (SPEC.md §2). The gap is closed in the same batch; the attachments' bytes go after their rows. */

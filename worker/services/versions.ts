@@ -5,7 +5,7 @@ import { type User, eventVersions, events, timelineShares, timelines, users } fr
 import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
 import { type Access, linkRemovedFor, requireRowAccess } from "./access";
-import { type Deps, authorOf } from "./deps";
+import { type Deps, authorOf, docAuthor } from "./deps";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
 
@@ -178,8 +178,22 @@ export async function getVersion(db: Db, user: User, versionId: number, shareCod
  * deliberate overwrite: no baseVersion check), the event's version goes up, the restore is itself
  * recorded as a version (by the restorer), all in one batch; the room is told once.
  */
-export async function restoreVersion({ db, room }: Deps, user: User, versionId: number, shareCode?: string | null): Promise<EventView> {
+export async function restoreVersion(
+  { db, room, docs }: Deps,
+  user: User,
+  versionId: number,
+  shareCode?: string | null,
+): Promise<EventView> {
   const version = await loadVersion(db, user, versionId, "collaborator", shareCode);
+  // Writers have the event open (issue 13): the restore is merged into their doc, which records it.
+  const live = docs
+    ? await docs(version.eventId, { title: version.title, content: version.content, author: docAuthor(user) })
+    : { live: false };
+  if (live.live) {
+    const row = await db.select(eventColumns).from(events).where(eq(events.id, version.eventId)).get();
+    if (!row) throw notFound(VERSION_NOT_FOUND);
+    return toEventView(row);
+  }
   const now = nowIso();
   const update = db
     .update(events)

@@ -1,0 +1,229 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { openDoc, waitUntil } from "./doc-helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { connect, sleep, upgrade } from "./room-helpers";
+
+// Issue 13: lock-free co-writing. Real Yjs clients through the Worker into the event's EventDoc.
+
+async function setup(content = "The storm breaks over the harbour.\n\nMara runs for the boats.") {
+  const owner = await registerUser({ name: "Olive Owner" });
+  const timeline = await createTimeline(owner.token);
+  const event = await createEvent(owner.token, timeline.id, { title: "The storm", content });
+  const collab = await registerUser({ name: "Mara" });
+  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
+  return { owner, timeline, event, collab };
+}
+
+const stored = async (eventId: number) =>
+  (await env.DB.prepare("SELECT title, content, version FROM events WHERE id = ?").bind(eventId).first()) as {
+    title: string;
+    content: string;
+    version: number;
+  };
+
+const versionsOf = async (eventId: number) =>
+  (await env.DB.prepare("SELECT author_id, title, content FROM event_versions WHERE event_id = ? ORDER BY id").bind(eventId).all())
+    .results as Array<{
+    author_id: number;
+    title: string;
+    content: string;
+  }>;
+
+describe("the shared doc is for writers only", () => {
+  it("refuses anonymous, strangers, viewers and a mismatched timeline before any socket opens", async () => {
+    const { owner, timeline, event } = await setup();
+    const viewer = await registerUser({ name: "Vic" });
+    await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
+    const stranger = await registerUser({ name: "Stan" });
+    const other = await createTimeline(owner.token);
+    const path = `/ws/${timeline.id}/events/${event.id}/doc`;
+
+    const anon = await upgrade(path);
+    expect(anon.status).toBe(401);
+    const v = await upgrade(path, viewer.token);
+    expect(v.status).toBe(403);
+    expect(await v.json()).toEqual({ error: "You have view-only access to this timeline" });
+    const s = await upgrade(path, stranger.token);
+    expect(s.status).toBe(404);
+    expect(await s.json()).toEqual({ error: "Event not found" });
+    const wrong = await upgrade(`/ws/${other.id}/events/${event.id}/doc`, owner.token);
+    expect(wrong.status).toBe(404);
+    expect((await upgrade(`/ws/${timeline.id}/events/0${event.id}/doc`, owner.token)).status).toBe(404);
+  });
+});
+
+describe("writers in one event converge", () => {
+  it("opens with the stored text, unchanged", async () => {
+    const { owner, timeline, event } = await setup("Line one\nline two & more <3\n\nSecond paragraph");
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    expect(a.title()).toBe("The storm");
+    expect(a.markdown()).toBe("Line one\nline two & more <3\n\nSecond paragraph");
+    a.close();
+    await sleep(50);
+    // Opening and leaving without typing writes nothing.
+    expect((await stored(event.id)).version).toBe(event.version);
+  });
+
+  it("two writers typing in the same paragraph at once: both converge with every word, D1 gets the Markdown", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    const wordsA = ["lightning", "thunder", "rain"];
+    const wordsB = ["gulls", "sails", "rope"];
+    for (let i = 0; i < 3; i++) {
+      a.type(` ${wordsA[i]}`, 0, 9);
+      b.type(` ${wordsB[i]}`, 0, 9);
+      await sleep(5);
+    }
+    await waitUntil(() => a.markdown() === b.markdown() && [...wordsA, ...wordsB].every((w) => a.markdown().includes(w)), "convergence");
+    // Edits settle (1 s debounce): D1 holds the doc's Markdown, one version by a writer.
+    await waitUntil(async () => (await stored(event.id)).content === a.markdown(), "D1 write", 8000);
+    await waitUntil(() => a.custom.find((m) => m.type === "persisted" && m.version > event.version), "persisted", 8000);
+    const row = await stored(event.id);
+    expect(row.content).toBe(b.markdown());
+    expect(row.version).toBeGreaterThan(event.version);
+    const api = await call("GET", `/api/events/${event.id}/versions`, { token: owner.token });
+    expect(api.status).toBe(200);
+    expect(api.json.length).toBeGreaterThanOrEqual(2);
+    a.close();
+    b.close();
+  });
+
+  it("three writers converge; a writer offline for a while merges on reconnect", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const third = await registerUser({ name: "Tom" });
+    await shareWith(timeline.id, owner.user.id, third.user.id, "collaborator");
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    const c = await openDoc(timeline.id, event.id, third.token);
+    a.type(" alpha", 1);
+    b.type(" bravo", 1);
+    c.type(" charlie", 1);
+    await waitUntil(
+      () => a.markdown() === b.markdown() && b.markdown() === c.markdown() && a.markdown().includes("charlie"),
+      "three converge",
+    );
+
+    c.goOffline();
+    c.type(" offline-delta", 1);
+    c.type("Before: ", 0, 0);
+    a.type(" echo", 1);
+    await sleep(100);
+    expect(a.markdown()).not.toContain("offline-delta");
+    await c.reconnect();
+    const all = ["alpha", "bravo", "charlie", "offline-delta", "Before: ", "echo"];
+    await waitUntil(
+      () => a.markdown() === c.markdown() && b.markdown() === c.markdown() && all.every((w) => a.markdown().includes(w)),
+      "merge",
+    );
+    // Everyone leaves: the last one out writes D1 at once.
+    a.close();
+    b.close();
+    c.close();
+    await waitUntil(async () => (await stored(event.id)).content === a.markdown(), "D1 after the last writer left", 5000);
+  });
+});
+
+describe("Save, validation and history", () => {
+  it("Save writes now and answers with the version; an empty title is refused and nothing is lost", async () => {
+    const { timeline, event, collab } = await setup();
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    b.type(" **Bold** plan", 1);
+    b.sendCustom({ type: "save" });
+    const saved = await b.waitForCustom((m) => m.type === "saved");
+    expect(saved.version).toBe(event.version + 1);
+    expect(saved.content).toBe((await stored(event.id)).content);
+    expect(saved.content).toContain("\\*\\*Bold\\*\\* plan");
+    const versions = await versionsOf(event.id);
+    expect(versions.at(-1)?.author_id).toBe(collab.user.id);
+
+    // The title is emptied in the doc: Save says what is wrong, D1 keeps the last good title.
+    const title = b.doc.getText("title");
+    title.delete(0, title.length);
+    b.sendCustom({ type: "save" });
+    const error = await b.waitForCustom((m) => m.type === "error");
+    expect(error.error).toBe("Please fill in both title and content");
+    expect((await stored(event.id)).title).toBe("The storm");
+    title.insert(0, "The great storm");
+    b.custom.length = 0;
+    b.sendCustom({ type: "save" });
+    expect((await b.waitForCustom((m) => m.type === "saved")).title).toBe("The great storm");
+    b.sendCustom("not json");
+    expect((await b.waitForCustom((m) => m.type === "error")).error).toBe("Malformed message");
+    b.close();
+  });
+
+  it("carets carry the authenticated name, whatever the client claims", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    b.announce("Olive Owner");
+    const state = await waitUntil(() => a.awareness.getStates().get(b.doc.clientID), "awareness");
+    expect((state as { user: { name: string } }).user.name).toBe("Mara");
+    a.close();
+    b.close();
+  });
+});
+
+describe("plain API clients while writers are live", () => {
+  it("PATCH content is merged into the doc (typing elsewhere survives); a stale baseVersion is still 409", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    b.type(" Faster!", 1);
+    await sleep(30);
+    const res = await call("PATCH", `/api/events/${event.id}`, {
+      token: owner.token,
+      body: { content: "The storm breaks over the old harbour.\n\nMara runs for the boats.", baseVersion: event.version },
+    });
+    expect(res.status).toBe(200);
+    await waitUntil(() => b.markdown().includes("old harbour") && b.markdown().includes("Faster!"), "REST edit in the doc");
+    expect(res.json.content).toContain("old harbour");
+    expect(res.json.content).toContain("Faster!");
+    expect((await stored(event.id)).content).toBe(b.markdown());
+    const stale = await call("PATCH", `/api/events/${event.id}`, {
+      token: owner.token,
+      body: { content: "Overwrite", baseVersion: event.version },
+    });
+    expect(stale.status).toBe(409);
+    expect(b.markdown()).not.toContain("Overwrite");
+    // The room hears about the REST edit once.
+    const room = await connect(timeline.id, owner.token);
+    await call("PATCH", `/api/events/${event.id}`, { token: collab.token, body: { title: "Storm over the harbour" } });
+    await room.waitFor((m) => m.type === "sync");
+    await waitUntil(() => b.title() === "Storm over the harbour", "title in the doc");
+    b.close();
+  });
+
+  it("a restore while writers are live reaches the doc and is itself a version", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const first = (await versionsOf(event.id)).length;
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    b.type(" Later text.", 1);
+    b.sendCustom({ type: "save" });
+    await b.waitForCustom((m) => m.type === "saved");
+    const list = await call("GET", `/api/events/${event.id}/versions`, { token: owner.token });
+    const oldest = list.json.at(-1);
+    const restored = await call("POST", `/api/event-versions/${oldest.id}/restore`, { token: owner.token });
+    expect(restored.status).toBe(200);
+    await waitUntil(() => !b.markdown().includes("Later text."), "restore in the doc");
+    expect(restored.json.content).toBe("The storm breaks over the harbour.\n\nMara runs for the boats.");
+    expect((await versionsOf(event.id)).length).toBe(first + 2);
+    b.close();
+  });
+
+  it("without writers, PATCH writes D1 directly and the next doc opens with it", async () => {
+    const { owner, timeline, event } = await setup();
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    a.close();
+    await sleep(50);
+    const res = await call("PATCH", `/api/events/${event.id}`, {
+      token: owner.token,
+      body: { content: "Rewritten while nobody was here." },
+    });
+    expect(res.status).toBe(200);
+    const again = await openDoc(timeline.id, event.id, owner.token);
+    expect(again.markdown()).toBe("Rewritten while nobody was here.");
+    again.close();
+  });
+});

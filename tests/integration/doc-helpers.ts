@@ -1,0 +1,129 @@
+import * as decoding from "lib0/decoding";
+import * as encoding from "lib0/encoding";
+import * as awarenessProtocol from "y-protocols/awareness";
+import * as syncProtocol from "y-protocols/sync";
+import * as Y from "yjs";
+import { DocFields, yDocToMarkdown } from "../../db/rich-text";
+import { upgrade } from "./room-helpers";
+
+// A real Yjs client of an event's shared doc (issue 13), speaking y-protocols over a WebSocket upgraded
+// through the Worker, as the browser's y-partyserver provider does.
+
+const REMOTE = Symbol("remote");
+
+export type DocClient = Awaited<ReturnType<typeof openDoc>>;
+
+export async function openDoc(timelineId: number, eventId: number, token: string, opts: { share?: string; doc?: Y.Doc } = {}) {
+  const doc = opts.doc ?? new Y.Doc();
+  const custom: Array<Record<string, any>> = [];
+  const awareness = new awarenessProtocol.Awareness(new Y.Doc());
+  const closed: { code?: number } = {};
+  let ws: WebSocket | null = null;
+  let synced = false;
+
+  const send = (build: (e: encoding.Encoder) => void) => {
+    if (!ws) return;
+    const e = encoding.createEncoder();
+    build(e);
+    ws.send(encoding.toUint8Array(e));
+  };
+  doc.on("update", (update: Uint8Array, origin: unknown) => {
+    if (origin === REMOTE) return;
+    send((e) => {
+      encoding.writeVarUint(e, 0);
+      syncProtocol.writeUpdate(e, update);
+    });
+  });
+
+  async function connect() {
+    const res = await upgrade(`/ws/${timelineId}/events/${eventId}/doc${opts.share ? `?share=${opts.share}` : ""}`, token);
+    if (res.status !== 101) throw new Error(`doc upgrade refused: ${res.status} ${await res.text()}`);
+    const socket = res.webSocket!;
+    // Binary frames as ArrayBuffers (a Blob would need an async read and could reorder messages).
+    (socket as { binaryType?: string }).binaryType = "arraybuffer";
+    socket.accept();
+    synced = false;
+    closed.code = undefined;
+    socket.addEventListener("close", (e) => {
+      closed.code = e.code;
+      if (ws === socket) ws = null;
+    });
+    socket.addEventListener("message", (event) => {
+      if (typeof event.data === "string") {
+        if (event.data.startsWith("__YPS:")) custom.push(JSON.parse(event.data.slice(6)));
+        return;
+      }
+      const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
+      const type = decoding.readVarUint(decoder);
+      if (type === 0) {
+        const e = encoding.createEncoder();
+        encoding.writeVarUint(e, 0);
+        const kind = syncProtocol.readSyncMessage(decoder, e, doc, REMOTE);
+        if (kind === syncProtocol.messageYjsSyncStep2) synced = true;
+        if (encoding.length(e) > 1) socket.send(encoding.toUint8Array(e));
+      } else if (type === 1) {
+        awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), REMOTE);
+      }
+    });
+    ws = socket;
+    send((e) => {
+      encoding.writeVarUint(e, 0);
+      syncProtocol.writeSyncStep1(e, doc);
+    });
+    await waitUntil(() => synced, "sync");
+  }
+  await connect();
+
+  return {
+    doc,
+    custom,
+    awareness,
+    closed,
+    title: () => doc.getText(DocFields.title).toString(),
+    markdown: () => yDocToMarkdown(doc),
+    /** Types into paragraph `index` (a top-level block) at `offset` (-1: at its end). */
+    type(text: string, index = 0, offset = -1) {
+      const block = doc.getXmlFragment(DocFields.content).get(index) as Y.XmlElement;
+      let t = block.get(0) as Y.XmlText | undefined;
+      if (!t) {
+        t = new Y.XmlText();
+        block.insert(0, [t]);
+      }
+      t.insert(offset < 0 ? t.length : Math.min(offset, t.length), text);
+    },
+    sendCustom: (m: unknown) => ws?.send(`__YPS:${JSON.stringify(m)}`),
+    /** Sends an awareness state claiming `name`. */
+    announce(name: string) {
+      const local = new awarenessProtocol.Awareness(doc);
+      local.setLocalState({ user: { name, color: "#aa0000" } });
+      send((e) => {
+        encoding.writeVarUint(e, 1);
+        encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(local, [doc.clientID]));
+      });
+      local.destroy();
+    },
+    /** Drops the connection (the doc keeps what is typed meanwhile) … */
+    goOffline() {
+      const socket = ws;
+      ws = null;
+      socket?.close(1000, "offline");
+    },
+    /** … and comes back: the sync exchange merges both ways. */
+    reconnect: connect,
+    close() {
+      ws?.close(1000, "done");
+      ws = null;
+    },
+    waitForCustom: (pred: (m: Record<string, any>) => boolean, label = "custom message") => waitUntil(() => custom.find(pred), label),
+  };
+}
+
+export async function waitUntil<T>(pred: () => T | undefined | false | null, label: string, timeout = 5000): Promise<T> {
+  const start = Date.now();
+  while (Date.now() - start < timeout) {
+    const hit = pred();
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${label}`);
+}
