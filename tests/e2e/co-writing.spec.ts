@@ -116,6 +116,8 @@ test.describe("co-writing", () => {
     browser,
     request,
   }) => {
+    // Four browsers sign in and open the timeline.
+    test.setTimeout(180_000);
     const { owner, timeline, users } = await setup(request, [
       { name: "Cole Collab", access: "collaborator" },
       { name: "Tess Third", access: "collaborator" },
@@ -179,6 +181,7 @@ test.describe("co-writing", () => {
   });
 
   test("offline typing says so and merges on reconnect; Cancel and Ctrl+Z undo only my own changes", async ({ page, browser, request }) => {
+    test.setTimeout(120_000);
     const { owner, timeline, users } = await setup(request, [{ name: "Cole Collab", access: "collaborator" }]);
     await login(page, owner);
     await openTimeline(page, timeline.id);
@@ -204,7 +207,8 @@ test.describe("co-writing", () => {
     await c.page.keyboard.type(" Cole stays.");
     await expect.poll(() => docText(ownerContent)).toContain("Cole stays.");
     await caretAt(ownerContent, { after: "The bell" });
-    await page.keyboard.type(" tolled");
+    // One input (as a word typed in one go): one undo step.
+    await page.keyboard.insertText(" tolled");
     await expect.poll(() => docText(coleContent)).toContain("The bell tolled rang.");
     await page.keyboard.press("ControlOrMeta+z");
     await expect.poll(() => docText(ownerContent)).toBe("Online. The bell rang. Written offline. Cole stays.");
