@@ -319,8 +319,8 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
       sent.title = title;
       sent.content = content;
     };
-    const onUpdate = (_: Uint8Array, origin: unknown) => {
-      if (origin === session.provider || origin === LOCAL_COPY) return;
+    // Others' updates too: whoever writes last, every writer's final relay carries the merged text.
+    const onUpdate = () => {
       clearTimeout(timer);
       timer = setTimeout(flush, RELAY_MS);
     };
