@@ -90,7 +90,9 @@ test.describe("streaming AI", () => {
     await expectNoSeriousA11yViolations(page);
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(panel).toHaveCount(0);
-    await expect(content.locator("p")).toHaveText(["The bell rang once at low tide.", continuation]);
+    // The continuation's Markdown (a list here) arrives as formatted text after the scene.
+    await expect(content.locator("p").first()).toHaveText("The bell rang once at low tide.");
+    await expect(content).toContainText(continuation.split("\n").at(-1) as string);
 
     // Describe on a selection: 'low tide' becomes the suggestion.
     await content.evaluate((el) => {
@@ -110,13 +112,19 @@ test.describe("streaming AI", () => {
     await expect(describe.getByRole("button", { name: "Insert below" })).toBeVisible();
     const described = (await describe.getByTestId("scene-assist-text").innerText()).trim();
     await describe.getByRole("button", { name: "Replace selection" }).click();
-    await expect(content.locator("p")).toHaveText([`The bell rang once at ${described}.`, continuation]);
+    // The suggestion is Markdown with blocks: it goes in as formatted text where 'low tide' was.
+    await expect(content).not.toContainText("low tide");
+    await expect(content).toContainText(`${described.split("\n").at(-1)}.`);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
     const saved = await apiAs(request, user, "GET", `/api/timelines/${timeline.id}/events`);
     const event = (Array.isArray(saved) ? saved : saved.events)[0];
-    expect(event.content).toBe(`The bell rang once at ${described}.\n\n${continuation}`);
+    // Stored as Markdown: the scene, the described passage (its list as a list), the continuation at the end.
+    expect(event.content.startsWith("The bell rang once at")).toBe(true);
+    expect(event.content).not.toContain("low tide");
+    expect(event.content).toContain("1. Open with a sound nobody else hears.\n2. Let the stranger lie once.");
+    expect(event.content.endsWith(continuation.split("\n").at(-1) as string)).toBe(true);
 
     await page.goto("/account");
     await waitForHydration(page);
