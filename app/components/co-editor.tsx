@@ -371,7 +371,12 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
           Content
         </p>
         {editor ? <Toolbar editor={editor} /> : null}
-        <EditorContent editor={editor} />
+        {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
+        {session.ready ? (
+          <EditorContent editor={editor} />
+        ) : (
+          <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
+        )}
         <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-stone-600">
           <p role="status" data-testid="co-editor-status">
             {session.ready || session.connection !== "connected" ? status : "Connecting…"}
