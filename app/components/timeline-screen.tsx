@@ -518,259 +518,257 @@ export function TimelineScreen(props: TimelineScreenProps) {
   };
 
   return (
-    <CoWriteContext.Provider value={coWrite}>
-      <EventHistoryContext.Provider value={historyActions}>
-        <AttachmentsContext.Provider value={attachmentsApi}>
-          <Page>
-            <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-              <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
-            </Link>
-            <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
-              <div className="min-w-0 space-y-2">
-                <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
-                <div className="flex flex-wrap items-center gap-2">
-                  {timeline.isShared ? (
-                    <Badge className="gap-1">
-                      <Users aria-hidden="true" className="h-3 w-3" /> Shared
-                    </Badge>
-                  ) : null}
-                  {room.connected ? (
-                    <Badge variant="success" className="gap-1">
-                      <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
-                    </Badge>
-                  ) : (
-                    <Badge variant="secondary" className="gap-1">
-                      <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
-                    </Badge>
-                  )}
-                  {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
-                  {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
-                  <PresenceStack users={room.users} myUserId={props.myUserId} />
-                </div>
-              </div>
+    <EventHistoryContext.Provider value={historyActions}>
+      <AttachmentsContext.Provider value={attachmentsApi}>
+        <Page>
+          <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+            <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
+          </Link>
+          <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
+            <div className="min-w-0 space-y-2">
+              <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
               <div className="flex flex-wrap items-center gap-2">
-                <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
-                {isOwner ? (
-                  premium ? (
-                    <Button variant="outline" onClick={() => setSharing(true)} onPointerEnter={() => void loadShareDialog()}>
-                      <Share2 aria-hidden="true" className="h-4 w-4" /> Share
-                    </Button>
-                  ) : (
-                    <Button asChild variant="outline">
-                      <Link to="/upgrade">
-                        <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
-                      </Link>
-                    </Button>
-                  )
+                {timeline.isShared ? (
+                  <Badge className="gap-1">
+                    <Users aria-hidden="true" className="h-3 w-3" /> Shared
+                  </Badge>
                 ) : null}
-                {canEdit ? (
-                  <Button onClick={() => setAdding(true)} onPointerEnter={() => void loadForms()}>
-                    <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
-                  </Button>
-                ) : null}
-              </div>
-            </div>
-            <NotificationBanner notifications={room.notifications} />
-            {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
-
-            <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
-              <section aria-label="Timeline events" className="min-w-0">
-                <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-                  <h2 className="text-lg font-semibold">Events</h2>
-                  <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
-                    Jump to Codex ({entities.length})
-                  </a>
-                  <div className="flex flex-wrap items-center gap-2">
-                    <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
-                      <legend className="sr-only">Order</legend>
-                      <LayoutButton active={!chronological} onClick={() => setParam("order", null)}>
-                        Story order
-                      </LayoutButton>
-                      <LayoutButton active={chronological} onClick={() => setParam("order", "chronological")}>
-                        Chronological
-                      </LayoutButton>
-                    </fieldset>
-                    <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
-                      <legend className="sr-only">Layout</legend>
-                      <LayoutButton
-                        active={layout === "vertical"}
-                        onClick={() => setLayout("vertical")}
-                        icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
-                      >
-                        Vertical
-                      </LayoutButton>
-                      <LayoutButton
-                        active={layout === "horizontal"}
-                        onClick={() => setLayout("horizontal")}
-                        icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
-                      >
-                        Horizontal
-                      </LayoutButton>
-                      <LayoutButton
-                        active={layout === "lanes"}
-                        onClick={() => setLayout("lanes")}
-                        icon={<ChartGantt aria-hidden="true" className="h-4 w-4" />}
-                      >
-                        Lanes
-                      </LayoutButton>
-                      <LayoutButton
-                        active={layout === "map"}
-                        onClick={() => setLayout("map")}
-                        onPointerEnter={() => void loadMindMap()}
-                        icon={<Network aria-hidden="true" className="h-4 w-4" />}
-                      >
-                        Map
-                      </LayoutButton>
-                    </fieldset>
-                    {layout === "lanes" ? (
-                      <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
-                        <legend className="sr-only">Lanes by</legend>
-                        <LayoutButton active={laneKind === "character"} onClick={() => setLaneKind("character")}>
-                          By character
-                        </LayoutButton>
-                        <LayoutButton active={laneKind === "place"} onClick={() => setLaneKind("place")}>
-                          By place
-                        </LayoutButton>
-                      </fieldset>
-                    ) : null}
-                  </div>
-                </div>
-                <EventFilters filter={filter} entities={entities} onChange={setFilter}>
-                  {events.length > 1 ? (
-                    <form
-                      aria-label="Jump to event"
-                      className="relative w-full max-w-sm"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        if (matches[0]) jumpTo(matches[0]);
-                      }}
-                    >
-                      <label htmlFor="jump-to-event" className="sr-only">
-                        Jump to event
-                      </label>
-                      <input
-                        id="jump-to-event"
-                        type="search"
-                        value={jumpQuery}
-                        onChange={(e) => setJumpQuery(e.target.value)}
-                        placeholder="Jump to event"
-                        autoComplete="off"
-                        className="h-9 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
-                      />
-                      {needle ? (
-                        <ul
-                          aria-label="Matching events"
-                          className="absolute z-20 mt-1 w-full rounded-md border border-stone-200 bg-white p-1 shadow-lg"
-                        >
-                          {matches.length === 0 ? (
-                            <li className="px-2 py-1.5 text-sm text-stone-600">{complete ? "No matching event" : "Loading events..."}</li>
-                          ) : (
-                            matches.map((e) => (
-                              <li key={e.id}>
-                                <button
-                                  type="button"
-                                  onClick={() => jumpTo(e)}
-                                  className="w-full truncate rounded px-2 py-1.5 text-left text-sm hover:bg-brand-50"
-                                >
-                                  {e.title}
-                                </button>
-                              </li>
-                            ))
-                          )}
-                        </ul>
-                      ) : null}
-                    </form>
-                  ) : null}
-                </EventFilters>
-                {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
-                  <p className="mb-4 text-sm text-stone-600">
-                    {chronological
-                      ? "Switch to Story order to reorder events by dragging."
-                      : "Clear the filters to reorder events by dragging."}
-                  </p>
-                ) : null}
-                {layout === "map" ? (
-                  <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
-                    <MindMapView
-                      timelineId={timeline.id}
-                      shareCode={shareCode}
-                      canEdit={canEdit}
-                      premium={premium}
-                      roomHeaders={room.writeHeaders}
-                      syncTick={mapTick}
-                      onOpenEvent={openEventFromMap}
-                      onOpenEntity={openEntityFromMap}
-                      onLink={linkFromMap}
-                    />
-                  </Suspense>
-                ) : events.length === 0 && page.all === 0 ? (
-                  <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
-                ) : viewTotal === 0 ? (
-                  <Card className="p-10 text-center text-stone-700">
-                    {filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated
-                      ? `No events are linked to ${byId.get(filter.entityIds[0])?.name ?? "this entry"} yet.`
-                      : "No events match these filters."}
-                  </Card>
-                ) : layout === "lanes" ? (
-                  <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
+                {room.connected ? (
+                  <Badge variant="success" className="gap-1">
+                    <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
+                  </Badge>
                 ) : (
-                  <>
-                    {dated.length || (missing && !undated.length) ? (
-                      <TimelineEvents events={dated} pending={undated.length ? 0 : missing} {...listProps} />
-                    ) : null}
-                    {undated.length ? (
-                      <>
-                        <h3 className="mt-8 mb-4 text-base font-semibold text-stone-700">Undated</h3>
-                        <TimelineEvents events={undated} pending={missing} {...listProps} />
-                      </>
-                    ) : null}
-                  </>
+                  <Badge variant="secondary" className="gap-1">
+                    <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
+                  </Badge>
                 )}
-              </section>
-              <div className="min-w-0 space-y-6">
-                <CodexPanel
-                  {...codexApi}
-                  entities={entities}
-                  canEdit={canEdit}
-                  canDelete={isOwner}
-                  onChange={setEntities}
-                  onSelect={selectEntity}
-                  editRequest={codexRequest}
-                />
-                {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
+                {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
+                {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
+                <PresenceStack users={room.users} myUserId={props.myUserId} />
               </div>
             </div>
+            <div className="flex flex-wrap items-center gap-2">
+              <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
+              {isOwner ? (
+                premium ? (
+                  <Button variant="outline" onClick={() => setSharing(true)} onPointerEnter={() => void loadShareDialog()}>
+                    <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+                  </Button>
+                ) : (
+                  <Button asChild variant="outline">
+                    <Link to="/upgrade">
+                      <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
+                    </Link>
+                  </Button>
+                )
+              ) : null}
+              {canEdit ? (
+                <Button onClick={() => setAdding(true)} onPointerEnter={() => void loadForms()}>
+                  <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
+                </Button>
+              ) : null}
+            </div>
+          </div>
+          <NotificationBanner notifications={room.notifications} />
+          {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
 
-            {isOwner && premium && (sharing || shareMounted) ? (
-              <Suspense fallback={null}>
-                <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
-              </Suspense>
-            ) : null}
-            {adding || addMounted ? (
-              <Suspense fallback={null}>
-                <EventDialog
-                  open={adding}
-                  onOpenChange={setAdding}
-                  timelineId={timeline.id}
-                  shareCode={shareCode}
-                  roomHeaders={room.writeHeaders}
-                />
-              </Suspense>
-            ) : null}
-            <ConfirmDialog
-              open={deleting !== null}
-              onOpenChange={(o) => !o && setDeleting(null)}
-              title="Delete this event?"
-              description={`"${deleting?.title ?? ""}" will be permanently removed from this timeline.`}
-              confirmLabel="Delete Event"
-              pendingLabel="Deleting..."
-              pending={deleteEvent.pending}
-              onConfirm={confirmDelete}
-            />
-          </Page>
-        </AttachmentsContext.Provider>
-      </EventHistoryContext.Provider>
-    </CoWriteContext.Provider>
+          <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+            <section aria-label="Timeline events" className="min-w-0">
+              <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+                <h2 className="text-lg font-semibold">Events</h2>
+                <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+                  Jump to Codex ({entities.length})
+                </a>
+                <div className="flex flex-wrap items-center gap-2">
+                  <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                    <legend className="sr-only">Order</legend>
+                    <LayoutButton active={!chronological} onClick={() => setParam("order", null)}>
+                      Story order
+                    </LayoutButton>
+                    <LayoutButton active={chronological} onClick={() => setParam("order", "chronological")}>
+                      Chronological
+                    </LayoutButton>
+                  </fieldset>
+                  <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                    <legend className="sr-only">Layout</legend>
+                    <LayoutButton
+                      active={layout === "vertical"}
+                      onClick={() => setLayout("vertical")}
+                      icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
+                    >
+                      Vertical
+                    </LayoutButton>
+                    <LayoutButton
+                      active={layout === "horizontal"}
+                      onClick={() => setLayout("horizontal")}
+                      icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
+                    >
+                      Horizontal
+                    </LayoutButton>
+                    <LayoutButton
+                      active={layout === "lanes"}
+                      onClick={() => setLayout("lanes")}
+                      icon={<ChartGantt aria-hidden="true" className="h-4 w-4" />}
+                    >
+                      Lanes
+                    </LayoutButton>
+                    <LayoutButton
+                      active={layout === "map"}
+                      onClick={() => setLayout("map")}
+                      onPointerEnter={() => void loadMindMap()}
+                      icon={<Network aria-hidden="true" className="h-4 w-4" />}
+                    >
+                      Map
+                    </LayoutButton>
+                  </fieldset>
+                  {layout === "lanes" ? (
+                    <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+                      <legend className="sr-only">Lanes by</legend>
+                      <LayoutButton active={laneKind === "character"} onClick={() => setLaneKind("character")}>
+                        By character
+                      </LayoutButton>
+                      <LayoutButton active={laneKind === "place"} onClick={() => setLaneKind("place")}>
+                        By place
+                      </LayoutButton>
+                    </fieldset>
+                  ) : null}
+                </div>
+              </div>
+              <EventFilters filter={filter} entities={entities} onChange={setFilter}>
+                {events.length > 1 ? (
+                  <form
+                    aria-label="Jump to event"
+                    className="relative w-full max-w-sm"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      if (matches[0]) jumpTo(matches[0]);
+                    }}
+                  >
+                    <label htmlFor="jump-to-event" className="sr-only">
+                      Jump to event
+                    </label>
+                    <input
+                      id="jump-to-event"
+                      type="search"
+                      value={jumpQuery}
+                      onChange={(e) => setJumpQuery(e.target.value)}
+                      placeholder="Jump to event"
+                      autoComplete="off"
+                      className="h-9 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
+                    />
+                    {needle ? (
+                      <ul
+                        aria-label="Matching events"
+                        className="absolute z-20 mt-1 w-full rounded-md border border-stone-200 bg-white p-1 shadow-lg"
+                      >
+                        {matches.length === 0 ? (
+                          <li className="px-2 py-1.5 text-sm text-stone-600">{complete ? "No matching event" : "Loading events..."}</li>
+                        ) : (
+                          matches.map((e) => (
+                            <li key={e.id}>
+                              <button
+                                type="button"
+                                onClick={() => jumpTo(e)}
+                                className="w-full truncate rounded px-2 py-1.5 text-left text-sm hover:bg-brand-50"
+                              >
+                                {e.title}
+                              </button>
+                            </li>
+                          ))
+                        )}
+                      </ul>
+                    ) : null}
+                  </form>
+                ) : null}
+              </EventFilters>
+              {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
+                <p className="mb-4 text-sm text-stone-600">
+                  {chronological
+                    ? "Switch to Story order to reorder events by dragging."
+                    : "Clear the filters to reorder events by dragging."}
+                </p>
+              ) : null}
+              {layout === "map" ? (
+                <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
+                  <MindMapView
+                    timelineId={timeline.id}
+                    shareCode={shareCode}
+                    canEdit={canEdit}
+                    premium={premium}
+                    roomHeaders={room.writeHeaders}
+                    syncTick={mapTick}
+                    onOpenEvent={openEventFromMap}
+                    onOpenEntity={openEntityFromMap}
+                    onLink={linkFromMap}
+                  />
+                </Suspense>
+              ) : events.length === 0 && page.all === 0 ? (
+                <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>
+              ) : viewTotal === 0 ? (
+                <Card className="p-10 text-center text-stone-700">
+                  {filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated
+                    ? `No events are linked to ${byId.get(filter.entityIds[0])?.name ?? "this entry"} yet.`
+                    : "No events match these filters."}
+                </Card>
+              ) : layout === "lanes" ? (
+                <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
+              ) : (
+                <CoWriteContext.Provider value={coWrite}>
+                  {dated.length || (missing && !undated.length) ? (
+                    <TimelineEvents events={dated} pending={undated.length ? 0 : missing} {...listProps} />
+                  ) : null}
+                  {undated.length ? (
+                    <>
+                      <h3 className="mt-8 mb-4 text-base font-semibold text-stone-700">Undated</h3>
+                      <TimelineEvents events={undated} pending={missing} {...listProps} />
+                    </>
+                  ) : null}
+                </CoWriteContext.Provider>
+              )}
+            </section>
+            <div className="min-w-0 space-y-6">
+              <CodexPanel
+                {...codexApi}
+                entities={entities}
+                canEdit={canEdit}
+                canDelete={isOwner}
+                onChange={setEntities}
+                onSelect={selectEntity}
+                editRequest={codexRequest}
+              />
+              {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
+            </div>
+          </div>
+
+          {isOwner && premium && (sharing || shareMounted) ? (
+            <Suspense fallback={null}>
+              <ShareDialog open={sharing} onOpenChange={setSharing} timelineId={timeline.id} />
+            </Suspense>
+          ) : null}
+          {adding || addMounted ? (
+            <Suspense fallback={null}>
+              <EventDialog
+                open={adding}
+                onOpenChange={setAdding}
+                timelineId={timeline.id}
+                shareCode={shareCode}
+                roomHeaders={room.writeHeaders}
+              />
+            </Suspense>
+          ) : null}
+          <ConfirmDialog
+            open={deleting !== null}
+            onOpenChange={(o) => !o && setDeleting(null)}
+            title="Delete this event?"
+            description={`"${deleting?.title ?? ""}" will be permanently removed from this timeline.`}
+            confirmLabel="Delete Event"
+            pendingLabel="Deleting..."
+            pending={deleteEvent.pending}
+            onConfirm={confirmDelete}
+          />
+        </Page>
+      </AttachmentsContext.Provider>
+    </EventHistoryContext.Provider>
   );
 }
 
