@@ -200,7 +200,6 @@ export function TimelineEvents({
           })}
         </ol>
       </div>
-      );
       {Area ? (
         <Area
           id={dndId}
