@@ -1,10 +1,13 @@
 // `npm run bench:realtime`: relay load on the TimelineRoom (issue 4's figures), beside a bare echo
 // room as the floor. 20 rooms × 25 clients, then 1 room × 200 clients; in each room 5 clients send
 // `change` messages at 5/s (below the 20/s flood limit) and every other client must receive every one.
+// Then co-typing (issue 13, scripts/bench-cotyping.mjs): 20 writers in one event's shared doc typing 5
+// characters/s each for 30 s. BENCH_REALTIME_ONLY=cotyping runs only that.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import WebSocket from "ws";
 import { api, findDirectPort, ms, percentile, registerWriter, startAppServer, waitForUrl } from "./bench-lib.mjs";
+import { runCoTyping } from "./bench-cotyping.mjs";
 import { offlineEnv } from "./lib.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4460);
@@ -104,10 +107,14 @@ async function runScenario(label, scenario, target) {
 }
 
 const results = [];
+let cotyping = null;
+const onlyCoTyping = process.env.BENCH_REALTIME_ONLY === "cotyping";
 
 // 1. The product: TimelineRoom behind the Worker's authenticated upgrade.
 const app = await startAppServer(PORT);
 try {
+  cotyping = await runCoTyping(app.base, `http://127.0.0.1:${PORT + 1}`);
+  if (onlyCoTyping) throw new Error("only co-typing");
   const rooms = [];
   while (rooms.length < Math.max(...scenarios.map((s) => s.rooms))) {
     const owner = await registerWriter(app.base, "Room Owner");
@@ -129,39 +136,53 @@ try {
       );
     }
   }
+} catch (error) {
+  if (!onlyCoTyping) throw error;
 } finally {
   app.stop();
 }
 
 // 2. The floor: a bare echo room (bench/echo-room) under `wrangler dev`.
-const echo = spawn(
-  "wrangler",
-  ["dev", "-c", "bench/echo-room/wrangler.toml", "--ip", "127.0.0.1", "--port", String(ECHO_PORT), "--persist-to", ".wrangler/bench-echo"],
-  { env: offlineEnv, stdio: ["ignore", "ignore", "inherit"], detached: true },
-);
-const stopEcho = () => {
+if (!onlyCoTyping) {
+  const echo = spawn(
+    "wrangler",
+    [
+      "dev",
+      "-c",
+      "bench/echo-room/wrangler.toml",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(ECHO_PORT),
+      "--persist-to",
+      ".wrangler/bench-echo",
+    ],
+    { env: offlineEnv, stdio: ["ignore", "ignore", "inherit"], detached: true },
+  );
+  const stopEcho = () => {
+    try {
+      process.kill(-echo.pid, "SIGTERM");
+    } catch {}
+  };
+  process.on("exit", stopEcho);
   try {
-    process.kill(-echo.pid, "SIGTERM");
-  } catch {}
-};
-process.on("exit", stopEcho);
-try {
-  await waitForUrl(`http://127.0.0.1:${ECHO_PORT}/`, 120_000, echo, true);
-  const direct = await findDirectPort(echo.pid, "/", (res, body) => res.status === 404 && body === "Not found");
-  const paths = [["echo via wrangler", `ws://127.0.0.1:${ECHO_PORT}`]];
-  if (direct) paths.push(["echo direct", `ws://127.0.0.1:${direct}`]);
-  for (const [label, wsBase] of paths) {
-    for (const scenario of scenarios) {
-      results.push(
-        await runScenario(label, scenario, (r) => ({
-          url: `${wsBase}/parties/echo-room/${label.replace(/\W+/g, "-")}-${scenario.rooms}-${r}`,
-          headers: {},
-        })),
-      );
+    await waitForUrl(`http://127.0.0.1:${ECHO_PORT}/`, 120_000, echo, true);
+    const direct = await findDirectPort(echo.pid, "/", (res, body) => res.status === 404 && body === "Not found");
+    const paths = [["echo via wrangler", `ws://127.0.0.1:${ECHO_PORT}`]];
+    if (direct) paths.push(["echo direct", `ws://127.0.0.1:${direct}`]);
+    for (const [label, wsBase] of paths) {
+      for (const scenario of scenarios) {
+        results.push(
+          await runScenario(label, scenario, (r) => ({
+            url: `${wsBase}/parties/echo-room/${label.replace(/\W+/g, "-")}-${scenario.rooms}-${r}`,
+            headers: {},
+          })),
+        );
+      }
     }
+  } finally {
+    stopEcho();
   }
-} finally {
-  stopEcho();
 }
 
 console.log(
@@ -175,7 +196,16 @@ for (const r of results) {
     `${r.target.padEnd(26)}${r.scenario.padEnd(24)}${`${r.delivered}/${r.expected}`.padEnd(22)}${String(r.lost).padEnd(6)}${ms(r.p50).padEnd(11)}${ms(r.p99).padEnd(11)}${ms(r.max)}`,
   );
 }
+if (cotyping) {
+  const c = cotyping;
+  console.log(`\n${c.scenario}`);
+  console.log(
+    `  typed ${c.typed} characters in ${c.seconds.toFixed(1)} s; lost ${c.lost} (in D1 after settling: ${c.lostInD1}); converged: ${c.converged ? "yes" : "NO"}`,
+  );
+  console.log(`  convergence per keystroke: p50 ${ms(c.convergenceP50)}, p99 ${ms(c.convergenceP99)}, max ${ms(c.convergenceMax)}`);
+}
 mkdirSync("test-results", { recursive: true });
-writeFileSync("test-results/bench-realtime.json", JSON.stringify(results, null, 2));
+writeFileSync("test-results/bench-realtime.json", JSON.stringify({ relay: results, cotyping }, null, 2));
 console.log("\nwritten to test-results/bench-realtime.json");
-process.exit(results.some((r) => r.lost > 0) ? 1 : 0);
+const cotypingFailed = cotyping && (cotyping.lost > 0 || cotyping.lostInD1 > 0 || !cotyping.converged);
+process.exit(results.some((r) => r.lost > 0) || cotypingFailed ? 1 : 0);
