@@ -1,16 +1,12 @@
 import { History } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useEffect, useState } from "react";
-import { Badge } from "~/components/ui/badge";
+import { type ReactNode, Suspense, lazy, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Input, Label, Textarea } from "~/components/ui/input";
 import { EntityChips, storyTimeText } from "~/components/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/components/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/components/story-hints";
 import type { StoryFieldValues } from "~/components/story-fields";
 import { cn } from "~/lib/cn";
-import { loadValidation } from "~/lib/lazy-validation";
-import { errorToast } from "~/lib/toast";
 import type { EntityKind } from "../../db/rules";
 import type { ContinuityFlag } from "../../db/story-analysis";
 import type { EntityView } from "../../worker/services/entities";
@@ -23,15 +19,17 @@ const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.Story
 const loadHistory = () => import("~/components/event-history");
 const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
 // 'Continue this scene' and Describe / Rewrite / Expand (issue 16): loaded with edit mode too.
-const SceneAssist = lazy(() => import("~/components/scene-assist").then((m) => ({ default: m.SceneAssist })));
+// The co-writing editor (Tiptap, Yjs, the event's doc socket; issue 13): loaded when a card is first edited.
+const loadCoEditor = () => import("~/components/co-editor");
+const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })));
 
-export type SaveResult = { ok: true } | { ok: false; conflict?: EventView };
+export type SaveResult = { ok: true } | { ok: false };
 
-/** What the card's Save sends (PATCH /api/events/{id}). */
+/**
+ * What the card's Save sends (PATCH /api/events/{id}) after the co-writing doc saved the title and
+ * content: the story fields only.
+ */
 export type EventChanges = {
-  title: string;
-  content: string;
-  baseVersion: number;
   entityIds: number[];
   povEntityId: number | null;
   storyStart: string | null;
@@ -65,8 +63,8 @@ type Props = {
   event: EventView;
   canEdit: boolean;
   canDelete: boolean;
-  /** Someone else is typing in this event right now (live collaboration). */
-  editedByOthers?: boolean;
+  /** Others with this event's editor open: 'Mara is writing here' (null: nobody). */
+  writingHere?: string | null;
   dragHandle?: ReactNode;
   /** 'Jump to event' landed here: the card takes focus and is outlined. */
   highlighted?: boolean;
@@ -82,159 +80,50 @@ const CLAMP_CHARS = 280;
 const CLAMP_LINES = 5;
 const isLong = (content: string) => content.length > CLAMP_CHARS || content.split("\n").length > CLAMP_LINES;
 
-export function EventCard({
-  event,
-  canEdit,
-  canDelete,
-  editedByOthers,
-  dragHandle,
-  highlighted,
-  codex,
-  onSave,
-  onDelete,
-  onTyping,
-}: Props) {
+export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, highlighted, codex, onSave, onDelete, onTyping }: Props) {
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
-  const [title, setTitle] = useState(event.title);
-  const [content, setContent] = useState(event.content);
-  const [baseVersion, setBaseVersion] = useState(event.version);
   const [story, setStory] = useState(() => storyValuesOf(event));
-  const [saving, setSaving] = useState(false);
-  const [conflict, setConflict] = useState<EventView | null>(null);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
 
-  useEffect(() => {
-    if (!editing) {
-      setTitle(event.title);
-      setContent(event.content);
-      setBaseVersion(event.version);
-    }
-  }, [editing, event.title, event.content, event.version]);
-
   function startEdit() {
-    setTitle(event.title);
-    setContent(event.content);
-    setBaseVersion(event.version);
     setStory(storyValuesOf(event));
-    setConflict(null);
     setEditing(true);
-    void loadValidation();
+    void loadCoEditor();
     void loadStoryFields();
   }
 
-  async function save(version = baseVersion) {
-    const { CreateEventSchema, firstIssue } = await loadValidation();
-    const parsed = CreateEventSchema.safeParse({ title, content });
-    if (!parsed.success) return errorToast(firstIssue(parsed.error));
-    setSaving(true);
+  /** After the doc's `saved`: the story fields (the text is saved by the co-writing doc). */
+  async function saveStory() {
     const result = await onSave({
-      title: parsed.data.title,
-      content: parsed.data.content,
-      baseVersion: version,
       entityIds: story.entityIds,
       povEntityId: story.povEntityId,
       storyStart: story.storyStart.trim() || null,
       storyEnd: story.storyEnd.trim() || null,
       storyLabel: story.storyLabel.trim() || null,
     });
-    setSaving(false);
-    if (result.ok) {
-      setConflict(null);
-      setEditing(false);
-    } else if (result.conflict) {
-      setConflict(result.conflict);
-    }
+    return result.ok;
   }
 
   if (editing) {
     return (
       <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
-        <div className="space-y-1.5">
-          <Label htmlFor={`event-${event.id}-title`}>Title</Label>
-          <Input
-            id={`event-${event.id}-title`}
-            value={title}
-            maxLength={200}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              onTyping?.({ type: "title", value: e.target.value });
-            }}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`event-${event.id}-content`}>Content</Label>
-          <Textarea
-            id={`event-${event.id}-content`}
-            value={content}
-            onChange={(e) => {
-              setContent(e.target.value);
-              onTyping?.({ type: "content", value: e.target.value });
-            }}
-          />
-          <Suspense fallback={null}>
-            <SceneAssist
-              eventId={event.id}
-              contentId={`event-${event.id}-content`}
-              content={content}
-              onContent={(value) => {
-                setContent(value);
-                onTyping?.({ type: "content", value });
-              }}
-            />
-          </Suspense>
-        </div>
-        <Suspense fallback={null}>
-          <StoryFields
-            idPrefix={`event-${event.id}`}
-            value={story}
-            onChange={setStory}
-            entities={codex.entities}
-            byId={codex.byId}
-            onCreateEntity={codex.onCreate}
-          />
+        <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
+          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)} onTyping={onTyping}>
+            <Suspense fallback={null}>
+              <StoryFields
+                idPrefix={`event-${event.id}`}
+                value={story}
+                onChange={setStory}
+                entities={codex.entities}
+                byId={codex.byId}
+                onCreateEntity={codex.onCreate}
+              />
+            </Suspense>
+          </CoEditor>
         </Suspense>
-        {conflict ? (
-          <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-            <p className="font-semibold text-amber-900">Someone else saved this event while you were editing.</p>
-            <p className="text-amber-900">Their version:</p>
-            <div className="rounded border border-amber-200 bg-white p-2">
-              <p className="font-medium">{conflict.title}</p>
-              <p className="whitespace-pre-wrap text-stone-700">{conflict.content}</p>
-            </div>
-            <div className="flex flex-wrap gap-2">
-              <Button size="sm" onClick={() => save(conflict.version)} disabled={saving}>
-                Keep mine
-              </Button>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={saving}
-                onClick={() => {
-                  setTitle(conflict.title);
-                  setContent(conflict.content);
-                  setBaseVersion(conflict.version);
-                  setConflict(null);
-                  setEditing(false);
-                }}
-              >
-                Use theirs
-              </Button>
-            </div>
-          </div>
-        ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" size="sm" onClick={() => setEditing(false)} disabled={saving}>
-            Cancel
-          </Button>
-          {!conflict ? (
-            <Button size="sm" onClick={() => save()} disabled={saving}>
-              {saving ? "Saving..." : "Save"}
-            </Button>
-          ) : null}
-        </div>
       </Card>
     );
   }
@@ -247,8 +136,8 @@ export function EventCard({
     <Card
       className={cn(
         "group relative p-4",
-        editedByOthers && "ring-2 ring-amber-400",
-        highlighted && !editedByOthers && "ring-2 ring-brand-500",
+        writingHere && "ring-2 ring-amber-400",
+        highlighted && !writingHere && "ring-2 ring-brand-500",
         uploads.dropActive && "bg-brand-50 outline-2 outline-offset-2 outline-dashed outline-brand-500",
       )}
       data-testid="event-card"
@@ -268,7 +157,11 @@ export function EventCard({
           {hints?.gap ? <StoryGap label={hints.gap} /> : null}
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold break-words">{event.title}</h3>
-            {editedByOthers ? <Badge variant="destructive">Being edited by others</Badge> : null}
+            {writingHere ? (
+              <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900">
+                {writingHere}
+              </span>
+            ) : null}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           <p
@@ -291,7 +184,7 @@ export function EventCard({
           <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
           {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
           {hints && canEdit && codex.onLink ? (
-            <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} disabled={editedByOthers} />
+            <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} />
           ) : null}
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
@@ -315,9 +208,9 @@ export function EventCard({
               size="icon"
               variant="ghost"
               onClick={startEdit}
-              disabled={editedByOthers}
-              aria-label={editedByOthers ? "Being edited by another user" : `Edit ${event.title}`}
-              title={editedByOthers ? "Being edited by another user" : "Edit event"}
+              onPointerEnter={() => void loadCoEditor()}
+              aria-label={`Edit ${event.title}`}
+              title="Edit event"
             >
               <span aria-hidden="true" className="icon icon-pencil" />
             </Button>

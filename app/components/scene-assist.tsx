@@ -11,6 +11,15 @@ import { TRANSFORM_TONES } from "../../db/rules";
 type Mode = "describe" | "rewrite" | "expand";
 type Pending = { kind: "continue" } | { kind: "transform"; mode: Mode; start: number; end: number };
 
+/** The editor SceneAssist works on (the co-writing editor, issue 13): its selection and where results go. */
+export type AssistTarget = {
+  /** The selected text and its range in the editor. */
+  selection: () => { text: string; from: number; to: number };
+  replace: (from: number, to: number, text: string) => void;
+  insertBelow: (at: number, text: string) => void;
+  append: (text: string) => void;
+};
+
 const MODE_LABEL: Record<Mode, string> = { describe: "Describe", rewrite: "Rewrite", expand: "Expand" };
 
 /**
@@ -22,14 +31,13 @@ const MODE_LABEL: Record<Mode, string> = { describe: "Describe", rewrite: "Rewri
 export function SceneAssist({
   eventId,
   contentId,
-  content,
-  onContent,
+  target,
 }: {
   eventId: number;
-  /** The content textarea's id: its selection is what Describe / Rewrite / Expand work on. */
+  /** The content editor's id (the tone picker's id derives from it). */
   contentId: string;
-  content: string;
-  onContent: (value: string) => void;
+  /** The editor: its selection is what Describe / Rewrite / Expand work on; results go in through it. */
+  target: AssistTarget;
 }) {
   const { shareCode } = useParams();
   const query = shareCode ? { share: shareCode } : undefined;
@@ -46,10 +54,7 @@ export function SceneAssist({
   }
 
   async function transform(mode: Mode) {
-    const field = document.getElementById(contentId) as HTMLTextAreaElement | null;
-    const start = field?.selectionStart ?? 0;
-    const end = field?.selectionEnd ?? 0;
-    const text = content.slice(start, end);
+    const { text, from: start, to: end } = target.selection();
     if (!text.trim()) return errorToast("Select some text in the content first");
     if (text.length > 5000) return errorToast("Please keep the selection under 5000 characters");
     setResult(null);
@@ -68,15 +73,13 @@ export function SceneAssist({
   const accept = () => {
     const text = suggestion.trim();
     if (!pending || !text) return;
-    if (pending.kind === "continue") onContent(content.trimEnd() ? `${content.trimEnd()}\n\n${text}` : text);
-    else onContent(content.slice(0, pending.start) + text + content.slice(pending.end));
+    if (pending.kind === "continue") target.append(text);
+    else target.replace(pending.start, pending.end, text);
     discard();
   };
   const insertBelow = () => {
     if (pending?.kind !== "transform" || !suggestion.trim()) return;
-    const at = content.indexOf("\n", pending.end);
-    const cut = at < 0 ? content.length : at;
-    onContent(`${content.slice(0, cut)}\n\n${suggestion.trim()}${content.slice(cut)}`);
+    target.insertBelow(pending.end, suggestion.trim());
     discard();
   };
   const busy = ai.streaming;

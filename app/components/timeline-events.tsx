@@ -26,7 +26,8 @@ type Props = {
   canReorder?: boolean;
   canDelete: boolean;
   codex: CardCodex;
-  editedByOthers?: (eventId: number) => boolean;
+  /** 'Mara is writing here' for an event (null: nobody else has its editor open). */
+  writingHere?: (eventId: number) => string | null;
   onMove: (eventId: number, from: number, to: number) => void;
   /** A drag began (true) or ended, dropped or cancelled (false): the screen holds incoming data meanwhile. */
   onDragging?: (dragging: boolean) => void;
@@ -52,7 +53,7 @@ export function TimelineEvents({
   canReorder = true,
   canDelete,
   codex,
-  editedByOthers,
+  writingHere,
   onMove,
   onDragging,
   onSave,
@@ -190,7 +191,7 @@ export function TimelineEvents({
                 canReorder={canEdit && canReorder}
                 canDelete={canDelete}
                 codex={codex}
-                editedByOthers={editedByOthers?.(event.id) ?? false}
+                writingHere={writingHere?.(event.id) ?? null}
                 highlighted={jumped === event.id}
                 onSave={save}
                 onDelete={remove}
@@ -200,7 +201,6 @@ export function TimelineEvents({
           })}
         </ol>
       </div>
-      );
       {Area ? (
         <Area
           id={dndId}
@@ -227,7 +227,7 @@ type CardProps = {
   canReorder: boolean;
   canDelete: boolean;
   codex: CardCodex;
-  editedByOthers: boolean;
+  writingHere: string | null;
   onSave: Props["onSave"];
   onDelete: Props["onDelete"];
   onTyping?: NonNullable<Props["onTyping"]>;
@@ -244,7 +244,7 @@ function EventRow({
   canEdit,
   canDelete,
   codex,
-  editedByOthers,
+  writingHere,
   onSave,
   onDelete,
   onTyping,
@@ -280,7 +280,7 @@ function EventRow({
         canEdit={canEdit}
         canDelete={canDelete}
         codex={codex}
-        editedByOthers={editedByOthers}
+        writingHere={writingHere}
         highlighted={highlighted}
         dragHandle={handle}
         onSave={(changes) => onSave(event, changes)}

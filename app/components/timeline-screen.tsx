@@ -2,6 +2,7 @@ import { ArrowLeft, ChartGantt, Columns3, Network, Plus, Rows3, Share2, Sparkles
 import { type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
+import { CoWriteContext, type CoWriteApi } from "~/components/co-editor-context";
 import { AttachmentsContext } from "~/components/event-attachments";
 import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/components/event-card";
 import { EventFilters } from "~/components/event-filters";
@@ -18,7 +19,7 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { useFreshData } from "~/hooks/use-fresh-data";
 import { useMutation } from "~/hooks/use-mutation";
 import { useTimelineRoom } from "~/hooks/use-timeline-room";
-import { ApiError, client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { errorToast } from "~/lib/toast";
 import type { EntityKind } from "../../db/rules";
@@ -273,7 +274,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
   // The server's returned event stands; no reload needed.
   const saveEvent = useMutation((event: EventView, changes: EventChanges) => patchEvent(event.id, changes), {
     success: { title: "Success", description: "Event updated successfully" },
-    error: (error) => (conflictOf(error) ? undefined : errorMessage(error, "Failed to update event")),
+    error: (error) => errorMessage(error, "Failed to update event"),
     revalidate: false,
     onSuccess: (updated) => setEvents((list) => list.map((e) => (e.id === updated.id ? updated : e))),
   });
@@ -305,10 +306,22 @@ export function TimelineScreen(props: TimelineScreenProps) {
 
   async function save(event: EventView, changes: EventChanges): Promise<SaveResult> {
     const outcome = await ownWrite(() => saveEvent.run(event, changes));
-    if (outcome.ok) return { ok: true };
-    const conflict = conflictOf(outcome.error);
-    return conflict ? { ok: false, conflict } : { ok: false };
+    return { ok: outcome.ok };
   }
+
+  const myName = room.users.find((u) => u.userId === props.myUserId)?.userName ?? "";
+  // The cards' co-writing editors (issue 13): who I am, and the room told which editor I have open.
+  const coWrite = useMemo<CoWriteApi>(
+    () => ({
+      timelineId: timeline.id,
+      shareCode: shareCode ?? null,
+      myUserId: props.myUserId,
+      myName,
+      setEditing: room.setEditing,
+      showText: (eventId, text) => setEvents((list) => list.map((e) => (e.id === eventId ? { ...e, ...text } : e))),
+    }),
+    [timeline.id, shareCode, props.myUserId, myName, room.setEditing],
+  );
 
   const deleteEvent = useMutation(
     (event: EventView) =>
@@ -499,7 +512,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     canReorder,
     canDelete: isOwner,
     codex,
-    editedByOthers: room.isEditedByOthers,
+    writingHere: room.writingHere,
     onMove: move,
     onDragging,
     onSave: save,
@@ -705,7 +718,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
                   <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={openFromLanes} />
                 </Suspense>
               ) : (
-                <>
+                <CoWriteContext.Provider value={coWrite}>
                   {dated.length || (missing && !undated.length) ? (
                     <TimelineEvents events={dated} pending={undated.length ? 0 : missing} {...listProps} />
                   ) : null}
@@ -715,7 +728,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
                       <TimelineEvents events={undated} pending={missing} {...listProps} />
                     </>
                   ) : null}
-                </>
+                </CoWriteContext.Provider>
               )}
             </section>
             <div className="min-w-0 space-y-6">
@@ -765,7 +778,6 @@ export function TimelineScreen(props: TimelineScreenProps) {
 }
 
 /** A 409 from a stale save carries the event as it is now. */
-const conflictOf = (error: unknown) => (error instanceof ApiError && error.status === 409 ? (error.body?.current ?? null) : null);
 
 /** The server's chronological rule: story start's sort key, undated last, then story order. */
 function sortChronologically(list: EventView[]) {

@@ -2,9 +2,9 @@ import { PartySocket } from "partysocket";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
+import { writingHereText } from "~/components/co-editor-context";
 import { showToast } from "~/lib/toast";
 
-export const EDITING_INDICATOR_MS = 3000;
 export const BANNER_MS = 5000;
 export const RECENT_NOTIFICATIONS = 5;
 
@@ -28,7 +28,8 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   const [connected, setConnected] = useState(false);
   const [users, setUsers] = useState<PresenceUser[]>([]);
   const [notifications, setNotifications] = useState<RoomNotification[]>([]);
-  const [editing, setEditing] = useState<Record<number, number>>({});
+  /** The events whose editor this page has open (the room is told the latest one; issue 13). */
+  const openEditors = useRef<number[]>([]);
   const [connectionId, setConnectionId] = useState<string | null>(null);
   const socketRef = useRef<PartySocket | null>(null);
   const handlers = useRef({ onSync, onRemoteChange, onAccessLost });
@@ -51,6 +52,9 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
       setConnected(true);
       errorShown = false;
       socket.send(JSON.stringify({ type: "join", timelineId }));
+      // The room forgets us on a reconnect: say again which editor is open.
+      const open = openEditors.current.at(-1);
+      if (open !== undefined) socket.send(JSON.stringify({ type: "editing", eventId: open }));
       // After a reconnect we may have missed syncs: refetch.
       if (opened++ > 0) handlers.current.onSync();
     });
@@ -93,7 +97,6 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           // Live typing only: a move reaches us as the server's `sync` after it is saved.
           if (msg.userId === myUserId || msg.change.type === "position") break;
           handlers.current.onRemoteChange(msg.eventId, msg.change);
-          setEditing((e) => ({ ...e, [msg.eventId]: Date.now() + EDITING_INDICATOR_MS }));
           break;
         case "notification":
           if (msg.notification.userId === myUserId) break;
@@ -112,21 +115,6 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     };
   }, [timelineId, shareCode, myUserId]);
 
-  // Expire 'Being edited by others' marks 3 s after the last keystroke we saw.
-  useEffect(() => {
-    const ids = Object.keys(editing);
-    if (ids.length === 0) return;
-    const next = Math.min(...Object.values(editing));
-    const timer = setTimeout(
-      () => {
-        const now = Date.now();
-        setEditing((e) => Object.fromEntries(Object.entries(e).filter(([, until]) => until > now)));
-      },
-      Math.max(0, next - Date.now()) + 10,
-    );
-    return () => clearTimeout(timer);
-  }, [editing]);
-
   const sendChange = useCallback(
     (eventId: number, change: ChangeBody) => {
       const socket = socketRef.current;
@@ -136,7 +124,25 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     [timelineId],
   );
 
-  const isEditedByOthers = useCallback((eventId: number) => (editing[eventId] ?? 0) > Date.now(), [editing]);
+  /** A card's co-writing editor opened or closed: the room shows 'Mara is writing here' to the others. */
+  const setEditing = useCallback((eventId: number, open: boolean) => {
+    const before = openEditors.current.at(-1) ?? null;
+    openEditors.current = openEditors.current.filter((id) => id !== eventId);
+    if (open) openEditors.current.push(eventId);
+    const now = openEditors.current.at(-1) ?? null;
+    const socket = socketRef.current;
+    if (now !== before && socket && socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: "editing", eventId: now }));
+  }, []);
+
+  /** 'Mara is writing here' for an event: the other present users with its editor open (null: nobody). */
+  const writingHere = useCallback(
+    (eventId: number) => {
+      const names = new Map<number, string>();
+      for (const u of users) if (u.userId !== myUserId && u.editingEventId === eventId) names.set(u.userId, u.userName);
+      return writingHereText([...names.values()]);
+    },
+    [users, myUserId],
+  );
 
   /**
    * Headers for this page's writes: they name our room connection, so the server's resync leaves
@@ -147,7 +153,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     [connectionId],
   );
 
-  return { connected, users, notifications, isEditedByOthers, sendChange, writeHeaders };
+  return { connected, users, notifications, writingHere, setEditing, sendChange, writeHeaders };
 }
 
 /**

@@ -79,7 +79,9 @@ test.describe("streaming AI", () => {
     await waitForHydration(page);
 
     await page.getByRole("button", { name: "Edit The bell" }).click();
-    const content = page.getByLabel("Content");
+    const content = page.getByLabel("Content", { exact: true });
+    // The co-writing editor (issue 13) is editable once its doc has synced.
+    await expect(content).toHaveAttribute("contenteditable", "true");
     await page.getByRole("button", { name: "Continue this scene" }).click();
     const panel = page.getByRole("region", { name: "Continuation" });
     await expect(panel.getByRole("button", { name: "Accept" })).toBeVisible();
@@ -88,13 +90,21 @@ test.describe("streaming AI", () => {
     await expectNoSeriousA11yViolations(page);
     await panel.getByRole("button", { name: "Accept" }).click();
     await expect(panel).toHaveCount(0);
-    await expect(content).toHaveValue(`The bell rang once at low tide.\n\n${continuation}`);
+    // The continuation's Markdown (a list here) arrives as formatted text after the scene.
+    await expect(content.locator("p").first()).toHaveText("The bell rang once at low tide.");
+    await expect(content).toContainText(continuation.split("\n").at(-1) as string);
 
     // Describe on a selection: 'low tide' becomes the suggestion.
-    await content.evaluate((el: HTMLTextAreaElement) => {
-      const start = el.value.indexOf("low tide");
-      el.focus();
-      el.setSelectionRange(start, start + "low tide".length);
+    await content.evaluate((el) => {
+      const text = (el.querySelector("p") as HTMLElement).firstChild as Text;
+      const start = text.data.indexOf("low tide");
+      (el as HTMLElement).focus();
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + "low tide".length);
+      const selection = window.getSelection() as Selection;
+      selection.removeAllRanges();
+      selection.addRange(range);
     });
     await page.getByRole("button", { name: "Describe" }).click();
     const describe = page.getByRole("region", { name: "Describe suggestion" });
@@ -102,13 +112,19 @@ test.describe("streaming AI", () => {
     await expect(describe.getByRole("button", { name: "Insert below" })).toBeVisible();
     const described = (await describe.getByTestId("scene-assist-text").innerText()).trim();
     await describe.getByRole("button", { name: "Replace selection" }).click();
-    await expect(content).toHaveValue(`The bell rang once at ${described}.\n\n${continuation}`);
+    // The suggestion is Markdown with blocks: it goes in as formatted text where 'low tide' was.
+    await expect(content).not.toContainText("low tide");
+    await expect(content).toContainText(`${described.split("\n").at(-1)}.`);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
     const saved = await apiAs(request, user, "GET", `/api/timelines/${timeline.id}/events`);
     const event = (Array.isArray(saved) ? saved : saved.events)[0];
-    expect(event.content).toBe(`The bell rang once at ${described}.\n\n${continuation}`);
+    // Stored as Markdown: the scene, the described passage (its list as a list), the continuation at the end.
+    expect(event.content.startsWith("The bell rang once at")).toBe(true);
+    expect(event.content).not.toContain("low tide");
+    expect(event.content).toContain("1. Open with a sound nobody else hears.\n2. Let the stranger lie once.");
+    expect(event.content.endsWith(continuation.split("\n").at(-1) as string)).toBe(true);
 
     await page.goto("/account");
     await waitForHydration(page);
