@@ -64,12 +64,22 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
   }, []);
   useEffect(() => {
     if (!active) return;
-    const lost = focusedInside.current && document.activeElement === document.body;
+    const lost = focusedInside.current && !scrollRef.current?.contains(document.activeElement);
     if (!focusNext.current && !lost) return;
-    const cell = scrollRef.current?.querySelector<HTMLElement>(`[data-lane="${active.lane}"][data-column="${active.column}"]`);
-    if (!cell) return;
-    focusNext.current = false;
-    cell.focus();
+    // The cell may mount a few frames later (a windowed column scrolled into view): keep looking briefly.
+    let frame = 0;
+    let tries = 0;
+    const apply = () => {
+      const cell = scrollRef.current?.querySelector<HTMLElement>(`[data-lane="${active.lane}"][data-column="${active.column}"]`);
+      if (!cell) {
+        if (tries++ < 30) frame = requestAnimationFrame(apply);
+        return;
+      }
+      focusNext.current = false;
+      if (document.activeElement !== cell) cell.focus();
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
   });
 
   function moveTo(lane: number, column: number) {

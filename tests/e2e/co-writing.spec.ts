@@ -106,7 +106,7 @@ async function caretAt(content: Locator, where: "start" | "end" | { after: strin
 const docText = (content: Locator) =>
   content.evaluate((el) => {
     const copy = el.cloneNode(true) as HTMLElement;
-    for (const caret of copy.querySelectorAll(".collaboration-carets__caret")) caret.remove();
+    for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
     return (copy.textContent ?? "").trim();
   });
 

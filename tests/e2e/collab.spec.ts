@@ -8,7 +8,7 @@ type EventRow = { id: number; title: string; content: string; version: number };
 const docText = (content: Locator) =>
   content.evaluate((el) => {
     const copy = el.cloneNode(true) as HTMLElement;
-    for (const caret of copy.querySelectorAll(".collaboration-carets__caret")) caret.remove();
+    for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
     return (copy.textContent ?? "").trim();
   });
 const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
