@@ -12,6 +12,7 @@ import type { AssistTarget } from "~/components/scene-assist";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
+import { localDocName, markPending } from "~/lib/offline-docs";
 import { errorToast } from "~/lib/toast";
 import { CloseCodes } from "../../durable-objects/close-codes";
 import { DocFields, applyPlainText, markdownToJson, richTextExtensions, yDocToMarkdown } from "../../db/rich-text";
@@ -22,8 +23,6 @@ import type { EventView } from "../../worker/services/events";
 
 const SceneAssist = lazy(() => import("~/components/scene-assist").then((m) => ({ default: m.SceneAssist })));
 
-/** Where this browser keeps the event's doc between visits (offline edits survive a reload). */
-export const localDocName = (eventId: number) => `storyweave-doc-${eventId}`;
 const LOCAL_COPY = "local-copy";
 const OFFLINE_GRACE_MS = 1500;
 const SAVE_TIMEOUT_MS = 15_000;
@@ -53,6 +52,7 @@ class Session {
   private listeners = new Set<() => void>();
   private waiters = new Set<(msg: { type: string; [k: string]: unknown }) => void>();
   private destroyed = false;
+  private pendingMarked: boolean | null = null;
 
   constructor(
     timelineId: number,
@@ -199,6 +199,14 @@ class Session {
     this.emit();
   }
   private emit() {
+    // Edits the server has not confirmed are marked, so a reload sends them even if this editor stays closed.
+    if (this.local) {
+      const pending = !this.allSaved && Y.getState(this.ydoc.store, this.ydoc.clientID) > 0;
+      if (pending !== this.pendingMarked && (pending || this.allSaved)) {
+        this.pendingMarked = pending;
+        markPending(this.eventId, pending);
+      }
+    }
     for (const listener of this.listeners) listener();
   }
   private emitNow = () => this.emit();

@@ -21,6 +21,7 @@ import { useMutation } from "~/hooks/use-mutation";
 import { useTimelineRoom } from "~/hooks/use-timeline-room";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
+import { pendingDocs } from "~/lib/offline-docs";
 import { errorToast } from "~/lib/toast";
 import type { EntityKind } from "../../db/rules";
 import {
@@ -142,6 +143,9 @@ export function TimelineScreen(props: TimelineScreenProps) {
     if (sharing) setShareMounted(true);
   }, [sharing]);
   const query = shareParam(shareCode);
+  // Co-writing edits typed offline in an editor that a reload then closed: sent in the background once the
+  // room is connected (issue 13); then the cards refresh.
+  const offlineSent = useRef(false);
 
   // Server data wins whenever it arrives (a sync, a focus refetch), except while our own write is on its
   // way: data loaded before it landed would undo it on screen. Such a load is redone once the write is in.
@@ -227,6 +231,17 @@ export function TimelineScreen(props: TimelineScreenProps) {
       refresh();
     },
   });
+  useEffect(() => {
+    if (!room.connected || !canEdit || offlineSent.current) return;
+    offlineSent.current = true;
+    const ids = pendingDocs(events.map((e) => e.id));
+    if (ids.length === 0) return;
+    void import("~/components/co-sync").then(async ({ syncOfflineCopy }) => {
+      let sent = false;
+      for (const id of ids) sent = (await syncOfflineCopy(timeline.id, id, shareCode ?? null).catch(() => false)) || sent;
+      if (sent) refreshRef.current();
+    });
+  }, [room.connected, canEdit, events, timeline.id, shareCode]);
 
   // Typing is sent debounced per event, so others see it live without a message per keystroke.
   const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());

@@ -228,6 +228,33 @@ test.describe("co-writing", () => {
     await c.context.close();
   });
 
+  test("edits typed offline in an editor whose page was then closed are sent when the timeline opens online again", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const { owner, timeline } = await setup(request, []);
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const content = await openEditor(page);
+    await page.context().setOffline(true);
+    await expect(status(page)).toHaveText("Offline — changes will sync");
+    await caretAt(content, "end");
+    await page.keyboard.type(" Kept in the browser.");
+    await expect.poll(() => docText(content)).toBe("The bell rang. Kept in the browser.");
+    // The browser's copy is written (IndexedDB) before the page goes away with the editor still open.
+    await page.waitForTimeout(500);
+    await page.goto("about:blank");
+    await page.context().setOffline(false);
+    expect((await events(request, owner, timeline.id))[0].content).toBe("The bell rang.");
+
+    // Back online: the timeline sends the kept edits without the editor being opened, and the card shows them.
+    await openTimeline(page, timeline.id);
+    await expect(page.getByTestId("event-card")).toContainText("The bell rang. Kept in the browser.");
+    await expect.poll(async () => (await events(request, owner, timeline.id))[0].content).toBe("The bell rang. Kept in the browser.");
+    await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
+  });
+
   test("Bold, a heading and a scene break are stored as Markdown; the open editor passes axe", async ({ page, request }) => {
     const { owner, timeline } = await setup(request, []);
     await login(page, owner);
