@@ -73,7 +73,11 @@ export class EventDoc extends YServer {
   private editors = new Map<number, Author>();
   private saving: Promise<unknown> = Promise.resolve();
   private gone = false;
-  private contentTooLong = false;
+  /** Why the doc's text is not all in D1 (an empty title, too long), as last told to the writers. */
+  private problem: string | null = null;
+  /** The newest version is an autosave that a later autosave may still fold into. */
+  private unsealed = false;
+  private lastAuthor: Author | null = null;
   private loading: Promise<void> | null = null;
 
   /**
@@ -311,22 +315,36 @@ export class EventDoc extends YServer {
     else if (content.length > limits.eventContent) problem = `Content must be at most ${limits.eventContent} characters`;
     const nextTitle = title && title.length <= limits.eventTitle ? title : this.persisted.title;
     const nextContent = content && content.length <= limits.eventContent ? content : this.persisted.content;
-    if (content.length > limits.eventContent && !this.contentTooLong) this.broadcastJson({ type: "error", error: problem ?? "" });
-    this.contentTooLong = content.length > limits.eventContent;
+    // Writers hear once what keeps their text out of D1 (the page shows it instead of 'All changes saved').
+    if (problem !== this.problem) {
+      this.problem = problem;
+      if (problem) this.broadcastJson({ type: "error", error: problem });
+    }
 
     const who = author ?? [...this.editors.values()].at(-1);
     let result = this.persisted;
     if ((nextTitle !== this.persisted.title || nextContent !== this.persisted.content) && who) {
-      const written = await this.writeD1(nextTitle, nextContent, who, !explicit);
+      // Autosaves fold into the author's newest version when that is an autosave of this session (never into a
+      // create, a Save, a REST edit or a restore); Save, REST and the last writer leaving add their own.
+      const seal = explicit || announce;
+      const written = await this.writeD1(nextTitle, nextContent, who, !seal && this.unsealed);
       if (!written) return { error: "Event not found" };
       result = written;
       this.editors.clear();
+      this.lastAuthor = who;
+      this.unsealed = !seal;
       // Save, REST and the last writer leaving tell everyone (cards refetch, 'X edited' notice); autosaves
       // do not: open cards already show the text through the room's live relay.
-      if (explicit || announce) this.tellRoom(who, result.title);
+      if (seal) this.tellRoom(who, result.title);
+    } else if ((explicit || announce) && this.unsealed && this.lastAuthor) {
+      // Nothing new since an autosave, whose version a later autosave could still fold into: Save and the last
+      // writer leaving keep this text as a version of its own (DESIGN.md §10).
+      const db = createDb(this.env.DB);
+      await db.batch(versionStatements(db, { eventId: this.eventId, author: author ?? this.lastAuthor }));
+      this.unsealed = false;
     }
+    if (problem) return explicit ? { error: problem } : result;
     this.broadcastJson({ type: "persisted", version: result.version, sv: toBase64(Y.encodeStateVector(doc)) });
-    if (explicit && problem) return { error: problem };
     return result;
   }
 

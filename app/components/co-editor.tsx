@@ -46,6 +46,8 @@ class Session {
   connection: Connection = "connecting";
   ready = false;
   persistedSv: Map<number, number> | null = null;
+  /** Why the server is not saving the text (SPEC.md wording), until a save succeeds. */
+  problem: string | null = null;
   /** The server closed the doc for good (signed out, access removed, event deleted): why. */
   ended: string | null = null;
   private local: { doc: Y.Doc; idb: IndexeddbPersistence } | null = null;
@@ -141,7 +143,10 @@ class Session {
     } catch {
       return;
     }
+    // The server could not keep the text in D1 (an empty title, too long): said in the status line until fixed.
+    if (msg.type === "error" && typeof msg.error === "string") this.set(() => (this.problem = msg.error as string));
     if (msg.type === "persisted" && typeof msg.sv === "string") {
+      this.problem = null;
       try {
         const bytes = Uint8Array.from(atob(msg.sv), (c) => c.charCodeAt(0));
         this.set(() => (this.persistedSv = Y.decodeStateVector(bytes)));
@@ -366,7 +371,14 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
 
   const target = useMemo<AssistTarget | null>(() => (editor ? editorTarget(editor) : null), [editor]);
   const others = otherWriters(session);
-  const status = session.connection !== "connected" ? "Offline — changes will sync" : session.allSaved ? "All changes saved" : "Saving…";
+  const status =
+    session.connection !== "connected"
+      ? "Offline — changes will sync"
+      : session.problem
+        ? `Not saved: ${session.problem}`
+        : session.allSaved
+          ? "All changes saved"
+          : "Saving…";
 
   return (
     <>

@@ -154,6 +154,41 @@ describe("Save, validation and history", () => {
     b.close();
   });
 
+  it("autosaves fold into one version per author; the last writer leaving keeps the text as a version of its own", async () => {
+    const { owner, timeline, event } = await setup();
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    a.type(" First.", 1);
+    const first = await a.waitForCustom((m) => m.type === "persisted" && m.version > event.version, "first autosave");
+    a.type(" Second.", 1);
+    await waitUntil(() => a.custom.find((m) => m.type === "persisted" && m.version > first.version), "second autosave");
+    let versions = await versionsOf(event.id);
+    expect(versions.length).toBe(2);
+    expect(versions[1].content).toBe(a.markdown());
+    a.close();
+    versions = await waitUntil(async () => {
+      const list = await versionsOf(event.id);
+      return list.length === 3 ? list : null;
+    }, "the version of the last writer leaving");
+    expect(versions[2].content).toBe(versions[1].content);
+    expect(versions[2].author_id).toBe(owner.user.id);
+  });
+
+  it("text D1 cannot take is named to the writers and never reported saved, until it is fixed", async () => {
+    const { timeline, event, collab } = await setup();
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    const title = b.doc.getText("title");
+    title.delete(0, title.length);
+    await b.waitForCustom((m) => m.type === "error" && m.error === "Please fill in both title and content", "the problem");
+    const seen = b.custom.length;
+    await sleep(1500);
+    expect(b.custom.slice(seen).filter((m) => m.type === "persisted")).toEqual([]);
+    expect((await stored(event.id)).title).toBe("The storm");
+    title.insert(0, "Storm at sea");
+    await waitUntil(() => b.custom.slice(seen).find((m) => m.type === "persisted"), "saved once fixed", 8000);
+    expect((await stored(event.id)).title).toBe("Storm at sea");
+    b.close();
+  });
+
   it("carets carry the authenticated name, whatever the client claims", async () => {
     const { owner, timeline, event, collab } = await setup();
     const a = await openDoc(timeline.id, event.id, owner.token);

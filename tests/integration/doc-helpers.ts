@@ -118,10 +118,14 @@ export async function openDoc(timelineId: number, eventId: number, token: string
   };
 }
 
-export async function waitUntil<T>(pred: () => T | undefined | false | null, label: string, timeout = 5000): Promise<T> {
+export async function waitUntil<T>(
+  pred: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  label: string,
+  timeout = 5000,
+): Promise<T> {
   const start = Date.now();
   while (Date.now() - start < timeout) {
-    const hit = pred();
+    const hit = await pred();
     if (hit) return hit;
     await new Promise((r) => setTimeout(r, 10));
   }
