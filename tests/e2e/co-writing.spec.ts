@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test
 import {
   apiAs,
   createUser,
+  docText,
   expect,
   expectNoSeriousA11yViolations,
   login,
@@ -101,14 +102,6 @@ async function caretAt(content: Locator, where: "start" | "end" | { after: strin
     selection.addRange(range);
   }, where);
 }
-
-/** The editor's text as the writer reads it (the other writers' caret labels left out). */
-const docText = (content: Locator) =>
-  content.evaluate((el) => {
-    const copy = el.cloneNode(true) as HTMLElement;
-    for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
-    return (copy.textContent ?? "").trim();
-  });
 
 test.describe("co-writing", () => {
   test("three writers type in the same paragraph at once: carets with names, 'X is writing here', everything merges, a viewer sees it live, Save keeps it", async ({
@@ -282,5 +275,16 @@ test.describe("co-writing", () => {
     expect(event.content).toContain("The bell rang. **It tolled twice.**");
     expect(event.content).toContain("---");
     expect(event.content).toContain("## Later");
+
+    // A title D1 cannot take: the line says why instead of 'All changes saved', Save says it too, nothing is lost.
+    await openEditor(page);
+    const title = page.getByLabel("Title", { exact: true });
+    await title.fill("");
+    await expect(status(page)).toHaveText("Not saved: Please fill in both title and content");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Please fill in both title and content" }).first()).toBeVisible();
+    await title.fill("The bell again");
+    await expect(status(page)).toHaveText("All changes saved");
+    expect((await events(request, owner, timeline.id))[0].title).toBe("The bell again");
   });
 });

@@ -1,16 +1,9 @@
-import type { Browser, Locator, Page } from "@playwright/test";
-import { apiAs, createUser, expect, login, makePremium, screenshot, type TestUser, test, waitForHydration } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { apiAs, createUser, docText, expect, login, makePremium, screenshot, type TestUser, test, waitForHydration } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
 
-/** A co-writing editor's text as the writer reads it (the other writers' caret labels left out). */
-const docText = (content: Locator) =>
-  content.evaluate((el) => {
-    const copy = el.cloneNode(true) as HTMLElement;
-    for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
-    return (copy.textContent ?? "").trim();
-  });
 const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { baseURL } from "../../playwright.config";
-import { type APIRequestContext, type Page, expect, test as base } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, expect, test as base } from "@playwright/test";
 
 let counter = 0;
 export function uniqueEmail(prefix = "writer") {
@@ -138,3 +138,11 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 });
 
 export { expect };
+
+/** A co-writing editor's text as the writer reads it (the other writers' caret labels left out). */
+export const docText = (content: Locator) =>
+  content.evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
+    return (copy.textContent ?? "").trim();
+  });
