@@ -1,13 +1,14 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import { lazy, Suspense, useContext, useEffect, useSyncExternalStore } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
+import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { HelpAssistant } from "./components/help-assistant";
 import { TopNav } from "./components/top-nav";
 import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
+import { InlineCss, keptCss } from "./lib/inline-css";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
 
 // Issue 11: sonner loads with the first toast (or the first press or key, which may lead to one), not with
@@ -55,17 +56,26 @@ export function meta() {
   return [{ title: "StoryWeave" }, { name: "description", content: "Collaborative story timelines with an AI writing assistant." }];
 }
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+// The stylesheet is inline in production (lib/inline-css.ts); dev links it for hot reload.
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: appCssUrl }] : []),
+];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const toaster = useToasterWanted();
+  const css = useContext(InlineCss) ?? keptCss;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {import.meta.env.DEV ? null : (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own build's stylesheet, never user input
+          <style id="sw-css" dangerouslySetInnerHTML={css} />
+        )}
         <Links />
       </head>
       <body className="min-h-screen">

@@ -1,6 +1,5 @@
 import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
-import { type KeyboardEvent, useId, useRef, useState } from "react";
-import { AiText } from "~/components/ai-text";
+import { type KeyboardEvent, lazy, type RefObject, Suspense, useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Label, Textarea } from "~/components/ui/input";
@@ -9,6 +8,28 @@ import { aiStreamErrorToast } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { parseSuggestion } from "../../db/rules";
+
+// Issue 11: the formatted answer loads with the first answer, not with the page.
+const AiText = lazy(() => import("~/components/ai-text").then((m) => ({ default: m.AiText })));
+
+function Answer({ text }: { text: string }) {
+  return (
+    <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
+      <Suspense fallback={<p className="whitespace-pre-wrap text-sm">{text}</p>}>
+        <AiText text={text} />
+      </Suspense>
+    </div>
+  );
+}
+
+/** Text typed into a field before the panel hydrated (story-assistant-lazy.tsx) becomes the field's state. */
+function useTypedBeforeHydration(ref: RefObject<HTMLTextAreaElement | null>, set: (text: string) => void) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the panel hydrates
+  useEffect(() => {
+    const typed = ref.current?.value;
+    if (typed) set(typed);
+  }, []);
+}
 
 const tabClass =
   "flex flex-1 items-center justify-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
@@ -87,6 +108,8 @@ export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; 
 
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
   const [prompt, setPrompt] = useState("");
+  const promptRef = useRef<HTMLTextAreaElement>(null);
+  useTypedBeforeHydration(promptRef, setPrompt);
   // One editable text (title line, then content); applying splits it by SPEC.md §4's rules.
   const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
@@ -133,6 +156,7 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
         <Label htmlFor="plot-prompt">What should happen next?</Label>
         <Textarea
           id="plot-prompt"
+          ref={promptRef}
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
           maxLength={4000}
@@ -175,11 +199,7 @@ function StreamPreview({
           <Square aria-hidden="true" className="h-4 w-4" /> Stop generating
         </Button>
       ) : null}
-      {stream.text ? (
-        <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
-          <AiText text={stream.text} />
-        </div>
-      ) : null}
+      {stream.text ? <Answer text={stream.text} /> : null}
       {stream.stopped ? <p className="text-xs text-stone-500">Stopped. This one did not count toward your free uses.</p> : null}
     </div>
   );
@@ -187,6 +207,8 @@ function StreamPreview({
 
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
+  const descriptionRef = useRef<HTMLTextAreaElement>(null);
+  useTypedBeforeHydration(descriptionRef, setDescription);
   const [profile, setProfile] = useState("");
   const stream = useAiStream((error) => aiStreamErrorToast(error, "Failed to generate character profile"));
   const pending = stream.streaming;
@@ -204,6 +226,7 @@ function CharacterProfiles() {
         <Label htmlFor="character-prompt">Describe a character</Label>
         <Textarea
           id="character-prompt"
+          ref={descriptionRef}
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           maxLength={4000}
@@ -216,11 +239,7 @@ function CharacterProfiles() {
         {pending ? "Generating..." : "Generate Profile"}
       </Button>
       <StreamPreview stream={stream} show={!profile} />
-      {profile ? (
-        <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
-          <AiText text={profile} />
-        </div>
-      ) : null}
+      {profile ? <Answer text={profile} /> : null}
     </div>
   );
 }

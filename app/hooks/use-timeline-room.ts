@@ -1,8 +1,8 @@
-import { PartySocket } from "partysocket";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
 import { writingHereText } from "~/components/co-editor-context";
+import { RoomSocket } from "~/lib/room-socket";
 import { showToast } from "~/lib/toast";
 
 export const BANNER_MS = 5000;
@@ -21,7 +21,7 @@ type Options = {
 };
 
 /**
- * The timeline's live room over partysocket (reconnects with backoff). Parses every server message
+ * The timeline's live room (lib/room-socket.ts: reconnects with backoff). Parses every server message
  * with the protocol schema; identity is never sent as a claim the server trusts.
  */
 export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost }: Options) {
@@ -31,95 +31,88 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   /** The events whose editor this page has open (the room is told the latest one; issue 13). */
   const openEditors = useRef<number[]>([]);
   const [connectionId, setConnectionId] = useState<string | null>(null);
-  const socketRef = useRef<PartySocket | null>(null);
+  const socketRef = useRef<RoomSocket | null>(null);
   const handlers = useRef({ onSync, onRemoteChange, onAccessLost });
   handlers.current = { onSync, onRemoteChange, onAccessLost };
 
   useEffect(() => {
     let opened = 0;
     let errorShown = false;
-    const socket = new PartySocket({
-      host: window.location.host,
-      basePath: `ws/${timelineId}`,
-      query: shareCode ? { share: shareCode } : undefined,
-      minReconnectionDelay: 500 + Math.random() * 500,
-      maxReconnectionDelay: 10_000,
-    });
+    const socket = new RoomSocket(
+      `ws/${timelineId}`,
+      shareCode ? { share: shareCode } : {},
+      {
+        open: () => {
+          setConnected(true);
+          errorShown = false;
+          socket.send(JSON.stringify({ type: "join", timelineId }));
+          // The room forgets us on a reconnect: say again which editor is open.
+          const open = openEditors.current.at(-1);
+          if (open !== undefined) socket.send(JSON.stringify({ type: "editing", eventId: open }));
+          // After a reconnect we may have missed syncs: refetch.
+          if (opened++ > 0) handlers.current.onSync();
+        },
+        close: (code) => {
+          setConnected(false);
+          setUsers([]);
+          if (code === CloseCodes.accessRemoved || code === CloseCodes.timelineDeleted || code === CloseCodes.unauthenticated) {
+            socket.close();
+            handlers.current.onAccessLost();
+          }
+        },
+        error: () => {
+          setConnected(false);
+          if (!errorShown) {
+            errorShown = true;
+            showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
+          }
+        },
+        message: (data) => {
+          let json: unknown;
+          try {
+            json = JSON.parse(String(data));
+          } catch {
+            return;
+          }
+          const msg = asServerMessage(json);
+          if (!msg) return;
+          switch (msg.type) {
+            case "presence":
+              setUsers(msg.presence.users);
+              break;
+            case "sync":
+              handlers.current.onSync(msg.scope);
+              break;
+            case "change":
+              // Live typing only: a move reaches us as the server's `sync` after it is saved.
+              if (msg.userId === myUserId || msg.change.type === "position") break;
+              handlers.current.onRemoteChange(msg.eventId, msg.change);
+              break;
+            case "notification":
+              if (msg.notification.userId === myUserId) break;
+              setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS));
+              break;
+            case "error":
+              break;
+          }
+        },
+      },
+      { min: 500 + Math.random() * 500, max: 10_000 },
+    );
     socketRef.current = socket;
     setConnectionId(socket.id);
-
-    socket.addEventListener("open", () => {
-      setConnected(true);
-      errorShown = false;
-      socket.send(JSON.stringify({ type: "join", timelineId }));
-      // The room forgets us on a reconnect: say again which editor is open.
-      const open = openEditors.current.at(-1);
-      if (open !== undefined) socket.send(JSON.stringify({ type: "editing", eventId: open }));
-      // After a reconnect we may have missed syncs: refetch.
-      if (opened++ > 0) handlers.current.onSync();
-    });
-    socket.addEventListener("close", (event) => {
-      setConnected(false);
-      setUsers([]);
-      if (
-        event.code === CloseCodes.accessRemoved ||
-        event.code === CloseCodes.timelineDeleted ||
-        event.code === CloseCodes.unauthenticated
-      ) {
-        socket.close();
-        handlers.current.onAccessLost();
-      }
-    });
-    socket.addEventListener("error", () => {
-      setConnected(false);
-      if (!errorShown) {
-        errorShown = true;
-        showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
-      }
-    });
-    socket.addEventListener("message", (event) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(String(event.data));
-      } catch {
-        return;
-      }
-      const msg = asServerMessage(json);
-      if (!msg) return;
-      switch (msg.type) {
-        case "presence":
-          setUsers(msg.presence.users);
-          break;
-        case "sync":
-          handlers.current.onSync(msg.scope);
-          break;
-        case "change":
-          // Live typing only: a move reaches us as the server's `sync` after it is saved.
-          if (msg.userId === myUserId || msg.change.type === "position") break;
-          handlers.current.onRemoteChange(msg.eventId, msg.change);
-          break;
-        case "notification":
-          if (msg.notification.userId === myUserId) break;
-          setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS));
-          break;
-        case "error":
-          break;
-      }
-    });
 
     return () => {
       socketRef.current = null;
       setConnectionId(null);
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: "leave", timelineId }));
+      socket.send(JSON.stringify({ type: "leave", timelineId }));
       socket.close();
     };
   }, [timelineId, shareCode, myUserId]);
 
   const sendChange = useCallback(
     (eventId: number, change: ChangeBody) => {
-      const socket = socketRef.current;
-      if (socket?.readyState !== socket?.OPEN || !socket) return;
-      socket.send(JSON.stringify({ type: "change", timelineId, eventId, change }));
+      socketRef.current?.send(JSON.stringify({ type: "change", timelineId, eventId, change }));
     },
     [timelineId],
   );
@@ -130,8 +123,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     openEditors.current = openEditors.current.filter((id) => id !== eventId);
     if (open) openEditors.current.push(eventId);
     const now = openEditors.current.at(-1) ?? null;
-    const socket = socketRef.current;
-    if (now !== before && socket && socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: "editing", eventId: now }));
+    if (now !== before) socketRef.current?.send(JSON.stringify({ type: "editing", eventId: now }));
   }, []);
 
   /** 'Mara is writing here' for an event: the other present users with its editor open (null: nobody). */

@@ -1,86 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AiUsage } from "~/lib/ai";
-import { ApiError, type ErrorBody } from "~/lib/client";
 
 /**
  * DESIGN.md §10 Streaming AI, browser side: POSTs with `Accept: text/event-stream` and reads the
  * Server-Sent Events with fetch + ReadableStream (EventSource cannot POST). Checks before the model
- * starts (limit, access, configuration) come back as ordinary JSON errors and throw ApiError.
+ * starts (limit, access, configuration) come back as ordinary JSON errors and throw ApiError. The reading
+ * itself (lib/ai-stream-fetch.ts) loads with the first request.
  */
 
 export type StreamDone<R = string> = { done: true; result: R; usage?: AiUsage; [key: string]: unknown };
-
-/** The model stopped mid-answer (or failed): `partial` is what arrived before. */
-export class AiStreamError extends Error {
-  constructor(
-    message: string,
-    readonly partial: string,
-  ) {
-    super(message);
-    this.name = "AiStreamError";
-  }
-}
-
-export async function streamAi<R = string>(
-  path: string,
-  body: unknown,
-  {
-    onText,
-    signal,
-    query,
-    streamId,
-  }: { onText: (text: string) => void; signal?: AbortSignal; query?: Record<string, string | undefined>; streamId?: string },
-): Promise<StreamDone<R>> {
-  const params = Object.entries(query ?? {}).filter((e): e is [string, string] => typeof e[1] === "string");
-  const search = params.length ? `?${new URLSearchParams(params)}` : "";
-  const res = await fetch(`/api${path}${search}`, {
-    method: "POST",
-    headers: { Accept: "text/event-stream", "Content-Type": "application/json", ...(streamId ? { "X-AI-Stream-Id": streamId } : {}) },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-    signal,
-  });
-  if (!res.ok || !res.headers.get("Content-Type")?.startsWith("text/event-stream")) {
-    const text = await res.text();
-    let json: ErrorBody | null = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {}
-    if (!res.ok) throw new ApiError(res.status, `API request failed: ${res.status} ${res.statusText} - ${json?.error ?? text}`, json);
-    return json as unknown as StreamDone<R>;
-  }
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      const data = frame
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n");
-      if (!data) continue;
-      const event = JSON.parse(data);
-      if (typeof event.delta === "string") {
-        text += event.delta;
-        onText(text);
-      } else if (event.done) {
-        return event as StreamDone<R>;
-      } else if (event.error) {
-        throw new AiStreamError(String(event.error), text);
-      }
-    }
-  }
-  throw new AiStreamError("The AI stopped before finishing. What arrived is kept.", text);
-}
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 
@@ -110,6 +38,7 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
       setStopped(false);
       setStreaming(true);
       try {
+        const { streamAi } = await import("~/lib/ai-stream-fetch");
         return await streamAi<R>(path, body, { onText: setText, signal: stop.signal, query, streamId: id });
       } catch (error) {
         if (isAbort(error) || stop.signal.aborted) setStopped(true);

@@ -1,6 +1,6 @@
-import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/cn";
+import { Slot } from "./slot";
 
 const variants = {
   default: "bg-brand-600 text-white hover:bg-brand-700 shadow-sm",
@@ -24,7 +24,7 @@ export type ButtonProps = ComponentProps<"button"> & {
 };
 
 export function Button({ variant = "default", size = "default", asChild, className, ...props }: ButtonProps) {
-  const Comp = asChild ? Slot.Root : "button";
+  const Comp = asChild ? Slot : "button";
   return (
     <Comp
       className={cn(
