@@ -3,13 +3,10 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import appCss from "./app.css?inline";
-import { registerServerStoryAssistant } from "./components/story-assistant-lazy";
-import { StoryAssistant } from "./components/story-assistant";
 import { appContext } from "./context";
 import { InlineCss } from "./lib/inline-css";
 
 const inlineCss = { __html: appCss };
-registerServerStoryAssistant(StoryAssistant);
 
 export const streamTimeout = 5_000;
 
@@ -33,6 +30,9 @@ export default async function handleRequest(
     </InlineCss.Provider>,
     {
       nonce,
+      // Everything the server rendered goes out in document order: React would otherwise send a finished
+      // Suspense boundary after the first 12.8 KB (its default) apart, to be revealed by a script later.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatusCode = 500;
@@ -44,5 +44,36 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(lowPriorityPreloads(body), { headers: responseHeaders, status: responseStatusCode });
+}
+
+const PRELOAD = '<link rel="modulepreload"';
+
+/**
+ * Issue 11: the route's module preloads (React Router renders them in <head>) are fetched at low priority. The
+ * first paint needs none of them (the stylesheet is inline, module scripts never block rendering), so the HTML
+ * goes first on a slow connection, and tools that treat high-priority scripts as render-blocking stop doing so.
+ */
+function lowPriorityPreloads(body: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let inHead = true;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        let text = decoder.decode(chunk, { stream: true });
+        if (inHead) {
+          const end = text.indexOf("</head>");
+          const head = end < 0 ? text : text.slice(0, end);
+          text = head.replaceAll(PRELOAD, `${PRELOAD} fetchpriority="low"`) + (end < 0 ? "" : text.slice(end));
+          if (end >= 0) inHead = false;
+        }
+        if (text) controller.enqueue(encoder.encode(text));
+      },
+      flush(controller) {
+        const rest = decoder.decode();
+        if (rest) controller.enqueue(encoder.encode(rest));
+      },
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
-import { type KeyboardEvent, lazy, type RefObject, Suspense, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Label, Textarea } from "~/components/ui/input";
@@ -20,15 +20,6 @@ function Answer({ text }: { text: string }) {
       </Suspense>
     </div>
   );
-}
-
-/** Text typed into a field before the panel hydrated (story-assistant-lazy.tsx) becomes the field's state. */
-function useTypedBeforeHydration(ref: RefObject<HTMLTextAreaElement | null>, set: (text: string) => void) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the panel hydrates
-  useEffect(() => {
-    const typed = ref.current?.value;
-    if (typed) set(typed);
-  }, []);
 }
 
 const tabClass =
@@ -108,8 +99,6 @@ export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; 
 
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
   const [prompt, setPrompt] = useState("");
-  const promptRef = useRef<HTMLTextAreaElement>(null);
-  useTypedBeforeHydration(promptRef, setPrompt);
   // One editable text (title line, then content); applying splits it by SPEC.md §4's rules.
   const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
@@ -156,7 +145,6 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
         <Label htmlFor="plot-prompt">What should happen next?</Label>
         <Textarea
           id="plot-prompt"
-          ref={promptRef}
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
           maxLength={4000}
@@ -207,8 +195,6 @@ function StreamPreview({
 
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
-  const descriptionRef = useRef<HTMLTextAreaElement>(null);
-  useTypedBeforeHydration(descriptionRef, setDescription);
   const [profile, setProfile] = useState("");
   const stream = useAiStream((error) => aiStreamErrorToast(error, "Failed to generate character profile"));
   const pending = stream.streaming;
@@ -226,7 +212,6 @@ function CharacterProfiles() {
         <Label htmlFor="character-prompt">Describe a character</Label>
         <Textarea
           id="character-prompt"
-          ref={descriptionRef}
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           maxLength={4000}

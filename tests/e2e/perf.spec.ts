@@ -185,3 +185,31 @@ test("a long event is clamped in its card and 'Show more' expands it", async ({ 
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "perf-show-more");
 });
+
+test("the first paint needs only the HTML: the stylesheet is inline and the module preloads are low priority", async ({
+  page,
+  request,
+}) => {
+  const user = await createUser(request, { name: "Fay First" });
+  const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "First paint" });
+  await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It turns." });
+  await login(page, user);
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+
+  await expect(page.locator("style#sw-css")).toHaveCount(1);
+  await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+  const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
+  const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+  expect(preloads.length).toBeGreaterThan(0);
+  expect(preloads.filter((link) => !link.includes('fetchpriority="low"'))).toEqual([]);
+  // The side panel comes in document order, not sent apart to be revealed by a script.
+  expect(html).toContain('aria-label="Story Assistant"><div');
+  // The page is styled (the brand button's colour comes from the inline sheet) and works.
+  const addEvent = page.getByRole("button", { name: "Add Event" });
+  expect(await addEvent.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(109, 40, 217)");
+  const assistant = page.getByRole("complementary", { name: "Story Assistant" });
+  await assistant.getByRole("tab", { name: "Character Profiles" }).click();
+  await expect(assistant.getByLabel("Describe a character")).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});

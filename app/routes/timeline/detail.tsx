@@ -1,11 +1,10 @@
-import { useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, data, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { listEventsPage } from "../../../worker/services/events";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
-import { LazyStoryAssistant } from "~/components/story-assistant-lazy";
+import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen, eventViewOf, onlyViewChanged } from "~/components/timeline-screen";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
@@ -33,8 +32,6 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 }
 
 export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
-  const { id, accessLevel } = loaderData.timeline;
-  const assistant = useMemo(() => (accessLevel === "viewer" ? undefined : <LazyStoryAssistant timelineId={id} />), [id, accessLevel]);
   return (
     <TimelineScreen
       key={loaderData.timeline.id}
@@ -44,7 +41,7 @@ export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       openShare={loaderData.openShare}
-      assistant={assistant}
+      assistant={loaderData.timeline.accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={loaderData.timeline.id} />}
     />
   );
 }

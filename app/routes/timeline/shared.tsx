@@ -1,10 +1,9 @@
-import { useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { openSharedTimeline } from "../../../worker/services/sharing";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
-import { LazyStoryAssistant } from "~/components/story-assistant-lazy";
+import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen, firstScreenOf, onlyViewChanged } from "~/components/timeline-screen";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
@@ -34,12 +33,6 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 
 export default function SharedTimeline({ loaderData, params }: Route.ComponentProps) {
   const { shared } = loaderData;
-  const { id, accessLevel } = shared.timeline;
-  const shareCode = params.shareCode;
-  const assistant = useMemo(
-    () => (accessLevel === "viewer" ? undefined : <LazyStoryAssistant timelineId={id} shareCode={shareCode} />),
-    [id, accessLevel, shareCode],
-  );
   return (
     <TimelineScreen
       key={shared.timeline.id}
@@ -49,7 +42,11 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={params.shareCode}
-      assistant={assistant}
+      assistant={
+        shared.timeline.accessLevel === "viewer" ? undefined : (
+          <StoryAssistant timelineId={shared.timeline.id} shareCode={params.shareCode} />
+        )
+      }
     />
   );
 }
