@@ -1,7 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 // Dev and build machines may be offline: without these, wrangler/workerd would try to send metrics,
 // check for updates and fetch the request.cf data (cf.json) from the network.
@@ -24,6 +25,38 @@ const clientDeps = [
   "zod",
 ];
 
+// Issue 11: a lazily loaded chunk's preload list leaves out what the importing chunk statically imports (it is
+// loaded already by the time the import runs), so those lists stop adding bytes to the first page's JavaScript.
+const staticImports = new Map<string, string[]>();
+function loadedWith(host: string, seen = new Set<string>()) {
+  if (seen.has(host)) return seen;
+  seen.add(host);
+  for (const dep of staticImports.get(host) ?? []) loadedWith(dep, seen);
+  return seen;
+}
+const knownStaticImports: Plugin = {
+  name: "storyweave:known-static-imports",
+  applyToEnvironment: (environment) => environment.name === "client",
+  generateBundle: {
+    order: "pre",
+    handler(_options, bundle) {
+      for (const [fileName, output] of Object.entries(bundle)) if (output.type === "chunk") staticImports.set(fileName, output.imports);
+    },
+  },
+};
+
+// Issue 11: lucide's icons use our small createLucideIcon (app/lib/lucide-lite.ts) in builds, on the server and
+// in the browser alike (the markup is the same); dev pre-bundles lucide-react and keeps its own.
+const lucideLite: Plugin = {
+  name: "storyweave:lucide-lite",
+  enforce: "pre",
+  resolveId(source, importer) {
+    if (source === "../createLucideIcon.mjs" && importer?.includes("/lucide-react/dist/esm/icons/")) {
+      return fileURLToPath(new URL("./app/lib/lucide-lite.ts", import.meta.url));
+    }
+  },
+};
+
 export default defineConfig({
   plugins: [
     cloudflare({
@@ -37,6 +70,8 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    knownStaticImports,
+    lucideLite,
   ],
   resolve: { tsconfigPaths: true },
   // Listed up front so the dev server does not re-optimize (and reload) mid-session.
@@ -45,4 +80,12 @@ export default defineConfig({
     ssr: { optimizeDeps: { include: clientDeps } },
   },
   server: { host: "127.0.0.1" },
+  build: {
+    modulePreload: {
+      resolveDependencies: (_file, deps, { hostId }) => {
+        const loaded = loadedWith(hostId);
+        return deps.filter((dep) => !loaded.has(dep));
+      },
+    },
+  },
 });
