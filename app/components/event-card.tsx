@@ -151,9 +151,17 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           Drop to attach
         </p>
       ) : null}
-      <div className="flex items-start gap-2">
+      {/* On a phone the actions take a row of their own, so the title and text get the card's width. */}
+      <div
+        className={cn(
+          "grid items-start gap-2",
+          dragHandle
+            ? "grid-cols-[auto_minmax(0,1fr)] sm:grid-cols-[auto_minmax(0,1fr)_auto]"
+            : "grid-cols-[minmax(0,1fr)] sm:grid-cols-[minmax(0,1fr)_auto]",
+        )}
+      >
         {dragHandle}
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0">
           {hints?.gap ? <StoryGap label={hints.gap} /> : null}
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold break-words">{event.title}</h3>
@@ -188,7 +196,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           ) : null}
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
-        <div className="flex shrink-0 gap-1">
+        <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 sm:col-span-1" : null)}>
           <Button
             size="icon"
             variant="ghost"
