@@ -250,4 +250,34 @@ test.describe("live collaboration", () => {
     await expect(page.getByTestId("event-card")).toContainText("Olive: it is hidden.");
     await c.context.close();
   });
+
+  test("a dropped room connection comes back by itself and picks up what changed meanwhile", async ({ page, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["First"]);
+    // Keep a handle on the page's room sockets, to drop one the way a network does (not closed by the page).
+    await page.addInitScript(() => {
+      const Native = window.WebSocket;
+      const rooms: WebSocket[] = [];
+      Object.assign(window, { __rooms: rooms });
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          if (String(url).includes("/ws/")) rooms.push(this);
+        }
+      };
+    });
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const rooms = () => page.evaluate(() => (window as unknown as { __rooms: WebSocket[] }).__rooms.map((w) => w.url));
+    expect(await rooms()).toHaveLength(1);
+
+    await page.evaluate(() => (window as unknown as { __rooms: WebSocket[] }).__rooms[0].close());
+    await expect(page.getByText("Disconnected", { exact: true })).toBeVisible();
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Made while away", content: "Two." });
+    await expect(page.getByText("Connected", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(cardTitles(page)).toHaveText(["First", "Made while away"]);
+    // The same connection id (`_pk`) after the reconnect: the page's own writes stay recognisable to the room.
+    const [before, after] = await rooms();
+    expect(new URL(after).searchParams.get("_pk")).toBe(new URL(before).searchParams.get("_pk"));
+    await expect(toast(page, "Connection Error")).toHaveCount(0);
+  });
 });
