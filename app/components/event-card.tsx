@@ -43,8 +43,6 @@ export type CardCodex = {
   byId: Map<number, EntityView>;
   onSelect: (entity: EntityView) => void;
   onCreate?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
-  /** What the story model notices about this event (gap, continuity, unlinked mentions). */
-  hints?: (event: EventView) => StoryHints;
   /** 'Link Mara?': links a mentioned entry to the event. */
   onLink?: (event: EventView, entity: EntityView) => void;
 };
@@ -69,6 +67,8 @@ type Props = {
   /** 'Jump to event' landed here: the card takes focus and is outlined. */
   highlighted?: boolean;
   codex: CardCodex;
+  /** What the story model notices about this event (gap, continuity, unlinked mentions). */
+  hints?: StoryHints;
   onSave: (changes: EventChanges) => Promise<SaveResult>;
   onDelete: () => void;
   /** Called (debounced by the caller) while the writer types, so others see it live. */
@@ -80,7 +80,19 @@ const CLAMP_CHARS = 280;
 const CLAMP_LINES = 5;
 const isLong = (content: string) => content.length > CLAMP_CHARS || content.split("\n").length > CLAMP_LINES;
 
-export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, highlighted, codex, onSave, onDelete, onTyping }: Props) {
+export function EventCard({
+  event,
+  canEdit,
+  canDelete,
+  writingHere,
+  dragHandle,
+  highlighted,
+  codex,
+  hints,
+  onSave,
+  onDelete,
+  onTyping,
+}: Props) {
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [story, setStory] = useState(() => storyValuesOf(event));
@@ -130,7 +142,6 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
 
   const storyTime = storyTimeText(event);
   const long = isLong(event.content);
-  const hints = codex.hints?.(event);
   const contentId = `event-${event.id}-text`;
   return (
     <Card

@@ -11,7 +11,7 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult } from "~/components/event-card";
+import { type CardCodex, DragHandleIcon, EventCard, type EventChanges, type SaveResult, type StoryHints } from "~/components/event-card";
 import { cn } from "~/lib/cn";
 import { useLazyVirtualizer } from "~/lib/lazy-virtualizer";
 import type { EventView } from "../../worker/services/events";
@@ -26,6 +26,8 @@ type Props = {
   canReorder?: boolean;
   canDelete: boolean;
   codex: CardCodex;
+  /** What the story model notices about an event; the same object while it says the same (memoized cards). */
+  hints?: (event: EventView) => StoryHints;
   /** 'Mara is writing here' for an event (null: nobody else has its editor open). */
   writingHere?: (eventId: number) => string | null;
   onMove: (eventId: number, from: number, to: number) => void;
@@ -53,6 +55,7 @@ export function TimelineEvents({
   canReorder = true,
   canDelete,
   codex,
+  hints,
   writingHere,
   onMove,
   onDragging,
@@ -83,12 +86,6 @@ export function TimelineEvents({
   const scrollerRef = useRef<HTMLDivElement>(null);
   // Where the list starts on the page: the window virtualizer counts from the document's top.
   const [margin, setMargin] = useState(0);
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (!el || !vertical) return;
-    const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
-    if (top !== margin) setMargin(top);
-  });
   const getItemKey = useCallback((index: number) => idsRef.current[index] ?? `pending-${index}`, []);
   // The virtualizer's core loads on the first scroll or interaction (issue 11): until then the rows of its first render.
   const windowList = useLazyVirtualizer<Window, HTMLLIElement>(true, {
@@ -113,6 +110,14 @@ export function TimelineEvents({
     getItemKey,
   });
   const list = vertical ? windowList : rowList;
+  // Measured once the virtualizer's core is here (its stand-in's rows do not depend on it): measuring right
+  // after hydration would force a layout of the whole page inside the hydration's commit (issue 11).
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el || !vertical || list.live === false) return;
+    const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
+    if (top !== margin) setMargin(top);
+  });
   const items = list.getVirtualItems();
   const offset = vertical ? margin : 0;
   const first = items[0];
@@ -191,6 +196,7 @@ export function TimelineEvents({
                 canReorder={canEdit && canReorder}
                 canDelete={canDelete}
                 codex={codex}
+                hints={hints?.(event)}
                 writingHere={writingHere?.(event.id) ?? null}
                 highlighted={jumped === event.id}
                 onSave={save}
@@ -227,6 +233,7 @@ type CardProps = {
   canReorder: boolean;
   canDelete: boolean;
   codex: CardCodex;
+  hints?: StoryHints;
   writingHere: string | null;
   onSave: Props["onSave"];
   onDelete: Props["onDelete"];
@@ -244,6 +251,7 @@ function EventRow({
   canEdit,
   canDelete,
   codex,
+  hints,
   writingHere,
   onSave,
   onDelete,
@@ -280,6 +288,7 @@ function EventRow({
         canEdit={canEdit}
         canDelete={canDelete}
         codex={codex}
+        hints={hints}
         writingHere={writingHere}
         highlighted={highlighted}
         dragHandle={handle}

@@ -1,5 +1,5 @@
 import { ArrowLeft, ChartGantt, Columns3, Network, Plus, Rows3, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
 import { CoWriteContext, type CoWriteApi } from "~/components/co-editor-context";
@@ -97,6 +97,19 @@ export function onlyViewChanged(current: URL, next: URL) {
 
 const byPosition = (list: EventView[]) => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
 
+/** `next`, with each event equal to the one `current` has kept as that object (`current` itself if nothing changed). */
+export function keepUnchanged(current: EventView[], next: EventView[]): EventView[] {
+  const held = new Map(current.map((e) => [e.id, e]));
+  let same = current.length === next.length;
+  const merged = next.map((e, i) => {
+    const old = held.get(e.id);
+    const kept = old !== undefined && (old === e || JSON.stringify(old) === JSON.stringify(e)) ? old : e;
+    if (kept !== current[i]) same = false;
+    return kept;
+  });
+  return same ? current : merged;
+}
+
 export type TimelineScreenProps = {
   timeline: TimelineView;
   /** The first screenful of events and the counts; the rest is fetched after hydration. */
@@ -112,7 +125,8 @@ export type TimelineScreenProps = {
   assistant?: ReactNode;
 };
 
-export function TimelineScreen(props: TimelineScreenProps) {
+/** Memoized: the route's own re-renders (same loader data) do not render the whole screen again. */
+export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreenProps) {
   const { timeline, premium, shareCode } = props;
   const revalidator = useRevalidator();
   const { page } = props;
@@ -160,8 +174,12 @@ export function TimelineScreen(props: TimelineScreenProps) {
       missedLoad.current = true;
       return false;
     }
-    setEvents(byPosition(list));
-    setComplete(true);
+    // A transition (rendered in slices, never one long task), and the events that did not change keep their
+    // objects, so their memoized cards do not render again (issue 11).
+    startTransition(() => {
+      setEvents((current) => keepUnchanged(current, byPosition(list)));
+      setComplete(true);
+    });
     return true;
   }, []);
   // A page that holds every event is the whole list; otherwise the list comes from the API (ETag: a
@@ -185,7 +203,11 @@ export function TimelineScreen(props: TimelineScreenProps) {
       })
       .catch(() => errorToast("Failed to fetch events"));
   }, [page, timeline.id, shareCode, applyLoaded]);
-  useEffect(() => setEntities(props.entities), [props.entities]);
+  // A reload that brings the same codex keeps the list as it was (the cards it reaches stay as they are).
+  useEffect(
+    () => setEntities((current) => (JSON.stringify(current) === JSON.stringify(props.entities) ? current : props.entities)),
+    [props.entities],
+  );
   useFreshData(page.all === 0, timeline.id);
 
   const access = timeline.accessLevel;
@@ -282,7 +304,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
   }
   function move(eventId: number, from: number, to: number) {
     const before = events;
-    setEvents(arrayMove(events, from, to).map((e, i) => ({ ...e, position: i })));
+    setEvents(arrayMove(events, from, to).map((e, i) => (e.position === i ? e : { ...e, position: i })));
     void ownWrite(() => moveEvent.run(eventId, before, to));
   }
 
@@ -353,14 +375,20 @@ export function TimelineScreen(props: TimelineScreenProps) {
   const confirmDelete = () => (deleting ? void deleteEvent.run(deleting) : undefined);
 
   // Attachments: the cards upload and remove on their own; the screen keeps the event list in step.
+  // One object for the page's life: the room's headers are read when a card sends, so a (re)connection does
+  // not render every card again (issue 11).
+  const writeHeaders = useRef(room.writeHeaders);
+  writeHeaders.current = room.writeHeaders;
   const attachmentsApi = useMemo(
     () => ({
       shareCode,
-      roomHeaders: room.writeHeaders,
+      get roomHeaders() {
+        return writeHeaders.current;
+      },
       onChange: (eventId: number, update: (list: EventView["attachments"]) => EventView["attachments"]) =>
         setEvents((list) => list.map((e) => (e.id === eventId ? { ...e, attachments: update(e.attachments) } : e))),
     }),
-    [shareCode, room.writeHeaders],
+    [shareCode],
   );
 
   // The codex as the cards see it: chips filter the timeline, the picker may create a character.
@@ -448,6 +476,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     (event: EventView, entity: EntityView) => void ownWriteRef.current(() => latestLink.current(event, entity)),
     [],
   );
+  const keptHints = useRef(new Map<number, StoryHints>());
   const hints = useMemo(() => {
     const flags = new Map<number, ContinuityFlag[]>();
     const gaps = new Map<number, string | null>();
@@ -456,10 +485,15 @@ export function TimelineScreen(props: TimelineScreenProps) {
       for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, storyGap(dated[i - 1], dated[i]));
     }
     const cache = new WeakMap<EventView, StoryHints>();
+    const kept = keptHints.current;
     return (event: EventView): StoryHints => {
       let found = cache.get(event);
       if (!found) {
         found = { gap: gaps.get(event.id) ?? null, flags: flags.get(event.id) ?? [], mentions: unlinkedMentions(event, entities) };
+        // What a card was told before, while it still holds: its memoized card does not render again.
+        const before = kept.get(event.id);
+        if (before && JSON.stringify(before) === JSON.stringify(found)) found = before;
+        else kept.set(event.id, found);
         cache.set(event, found);
       }
       return found;
@@ -471,10 +505,9 @@ export function TimelineScreen(props: TimelineScreenProps) {
       byId,
       onSelect: selectEntity,
       onCreate: canEdit ? createEntity : undefined,
-      hints,
       onLink: canEdit ? onLink : undefined,
     }),
-    [entities, byId, selectEntity, createEntity, canEdit, hints, onLink],
+    [entities, byId, selectEntity, createEntity, canEdit, onLink],
   );
   const missing = viewTotal - shown.length;
   // 'Jump to event': filters the view's events by title and scrolls the chosen one into the window.
@@ -527,6 +560,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
     canReorder,
     canDelete: isOwner,
     codex,
+    hints,
     writingHere: room.writingHere,
     onMove: move,
     onDragging,
@@ -790,7 +824,7 @@ export function TimelineScreen(props: TimelineScreenProps) {
       </AttachmentsContext.Provider>
     </EventHistoryContext.Provider>
   );
-}
+});
 
 /** A 409 from a stale save carries the event as it is now. */
 

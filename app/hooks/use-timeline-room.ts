@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
 import { writingHereText } from "~/components/co-editor-context";
@@ -43,7 +43,8 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
       shareCode ? { share: shareCode } : {},
       {
         open: () => {
-          setConnected(true);
+          // The room's news renders as a transition: it never holds up typing or scrolling (issue 11).
+          startTransition(() => setConnected(true));
           errorShown = false;
           socket.send(JSON.stringify({ type: "join", timelineId }));
           // The room forgets us on a reconnect: say again which editor is open.
@@ -78,7 +79,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           if (!msg) return;
           switch (msg.type) {
             case "presence":
-              setUsers(msg.presence.users);
+              startTransition(() => setUsers(msg.presence.users));
               break;
             case "sync":
               handlers.current.onSync(msg.scope);
@@ -90,7 +91,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
               break;
             case "notification":
               if (msg.notification.userId === myUserId) break;
-              setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS));
+              startTransition(() => setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS)));
               break;
             case "error":
               break;

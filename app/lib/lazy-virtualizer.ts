@@ -42,7 +42,12 @@ export type VirtualList<TItem extends Element> = {
   getTotalSize: () => number;
   measureElement: (node: TItem | null) => void;
   scrollToIndex: (index: number, options?: { align?: "start" | "center" | "end" | "auto" }) => void;
+  /** Only on the first-render stand-in (false): nothing is measured or observed until the core is here. */
+  live?: false;
 };
+
+/** The stand-in's row ref: the same function on every render, so memoized rows keep their props. */
+const measureNothing = () => {};
 
 /** The rows a virtualizer renders before it has measured anything (from `initialRect`, offset 0). */
 function firstRender<TItem extends Element>(options: LazyOptions<Element | Window, TItem>, onScrollTo: (index: number) => void) {
@@ -69,8 +74,9 @@ function firstRender<TItem extends Element>(options: LazyOptions<Element | Windo
   return {
     getVirtualItems: () => items,
     getTotalSize: () => total,
-    measureElement: () => {},
+    measureElement: measureNothing,
     scrollToIndex: (index: number) => onScrollTo(index),
+    live: false,
   } satisfies VirtualList<TItem>;
 }
 

@@ -213,3 +213,74 @@ test("the first paint needs only the HTML: the stylesheet is inline and the modu
   await expect(assistant.getByLabel("Describe a character")).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+/**
+ * Counts, per event id, how often a card's components render again after hydration. React calls the devtools
+ * hook on every commit; a component rendered in a commit carries React's PerformedWork flag (1), and a card's
+ * components are those whose first element is the card (data-event-id). Mounts are not counted.
+ */
+function countCardRenders() {
+  const renders: Record<string, number> = {};
+  const state = { commits: 0, renders };
+  Object.assign(window, { __cardRenders: state });
+  type Fiber = { tag: number; flags: number; child: Fiber | null; sibling: Fiber | null; alternate: Fiber | null; stateNode: unknown };
+  const FUNCTION = new Set([0, 11, 14, 15]);
+  const HOST = 5;
+  const walk = (first: Fiber | null) => {
+    for (let f = first; f; f = f.sibling) {
+      if (FUNCTION.has(f.tag) && f.alternate && (f.flags & 1) === 1) {
+        let host = f.child;
+        while (host && host.tag !== HOST) host = host.child;
+        const id = host?.stateNode instanceof HTMLElement ? host.stateNode.dataset.eventId : undefined;
+        if (id) renders[id] = (renders[id] ?? 0) + 1;
+      }
+      // Only the subtrees React went through in this commit (a skipped subtree keeps its old child).
+      if (f.child && (!f.alternate || f.child !== f.alternate.child)) walk(f.child);
+    }
+  };
+  Object.assign(window, {
+    __REACT_DEVTOOLS_GLOBAL_HOOK__: {
+      supportsFiber: true,
+      isDisabled: false,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+        // The first commit is the hydration itself.
+        if (state.commits++ > 0) walk(root.current.child);
+      },
+    },
+  });
+}
+
+test("after hydration the cards do not render again while the room connects; a change renders only its own card", async ({
+  page,
+  request,
+}) => {
+  const user = await createUser(request, { name: "Rhea Render" });
+  const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "Quiet cards" });
+  const events: { id: number }[] = [];
+  for (const title of ["The tide", "The lamp", "The letter", "The storm"]) {
+    events.push(await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} turns.` }));
+  }
+  await login(page, user);
+  await page.addInitScript(countCardRenders);
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+  const counted = () =>
+    page.evaluate(() => (window as unknown as { __cardRenders: { commits: number; renders: Record<string, number> } }).__cardRenders);
+  // The room's connection, its presence and the page's own loads have been rendered (more commits than the
+  // hydration), and not one card rendered again for them.
+  await expect.poll(async () => (await counted()).commits).toBeGreaterThan(1);
+  await page.waitForTimeout(500);
+  expect((await counted()).renders).toEqual({});
+
+  // Someone else's change to one event (here through the API): that card shows it, the others stay as they were.
+  await apiAs(request, user, "PATCH", `/api/events/${events[1].id}`, { title: "The lamp gutters" });
+  await expect(page.getByTestId("event-card").filter({ hasText: "The lamp gutters" })).toBeVisible();
+  const after = (await counted()).renders;
+  expect(Object.keys(after)).toEqual([String(events[1].id)]);
+});

@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, data, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
@@ -32,6 +33,9 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 }
 
 export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
+  const { id, accessLevel } = loaderData.timeline;
+  // The same element while the timeline is the same, so the memoized screen skips the route's re-renders.
+  const assistant = useMemo(() => (accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={id} />), [id, accessLevel]);
   return (
     <TimelineScreen
       key={loaderData.timeline.id}
@@ -41,7 +45,7 @@ export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       openShare={loaderData.openShare}
-      assistant={loaderData.timeline.accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={loaderData.timeline.id} />}
+      assistant={assistant}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
@@ -33,6 +34,13 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 
 export default function SharedTimeline({ loaderData, params }: Route.ComponentProps) {
   const { shared } = loaderData;
+  const { id, accessLevel } = shared.timeline;
+  const { shareCode } = params;
+  // The same element while the timeline is the same, so the memoized screen skips the route's re-renders.
+  const assistant = useMemo(
+    () => (accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={id} shareCode={shareCode} />),
+    [id, accessLevel, shareCode],
+  );
   return (
     <TimelineScreen
       key={shared.timeline.id}
@@ -42,11 +50,7 @@ export default function SharedTimeline({ loaderData, params }: Route.ComponentPr
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={params.shareCode}
-      assistant={
-        shared.timeline.accessLevel === "viewer" ? undefined : (
-          <StoryAssistant timelineId={shared.timeline.id} shareCode={params.shareCode} />
-        )
-      }
+      assistant={assistant}
     />
   );
 }
