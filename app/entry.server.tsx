@@ -4,6 +4,7 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import appCss from "./app.css?inline";
 import { appContext } from "./context";
+import { startScriptsAfterFirstPaint } from "./lib/after-first-paint";
 import { InlineCss } from "./lib/inline-css";
 
 const inlineCss = { __html: appCss };
@@ -44,54 +45,8 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(lowPriorityPreloads(body), { headers: responseHeaders, status: responseStatusCode });
-}
-
-const encoder = new TextEncoder();
-const PRELOAD = encoder.encode('<link rel="modulepreload"');
-const LOW = encoder.encode(' fetchpriority="low"');
-const HEAD_END = encoder.encode("</head>");
-
-/** Where `pattern` starts in `bytes` at or after `from`, or -1. */
-function indexOf(bytes: Uint8Array, pattern: Uint8Array, from = 0) {
-  outer: for (let i = from; i <= bytes.length - pattern.length; i++) {
-    for (let k = 0; k < pattern.length; k++) if (bytes[i + k] !== pattern[k]) continue outer;
-    return i;
-  }
-  return -1;
-}
-
-/**
- * Issue 11: the route's module preloads (React Router renders them in <head>) are fetched at low priority. The
- * first paint needs none of them (the stylesheet is inline, module scripts never block rendering), so the HTML
- * goes first on a slow connection, and tools that treat high-priority scripts as render-blocking stop doing so.
- * The markers are ASCII, so the bytes are edited as they are; after </head> every chunk passes through untouched.
- */
-function lowPriorityPreloads(body: ReadableStream<Uint8Array>) {
-  let inHead = true;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (!inHead) return controller.enqueue(chunk);
-        const headEnd = indexOf(chunk, HEAD_END);
-        if (headEnd >= 0) inHead = false;
-        const head = headEnd < 0 ? chunk : chunk.subarray(0, headEnd);
-        const found: number[] = [];
-        for (let at = indexOf(head, PRELOAD); at >= 0; at = indexOf(head, PRELOAD, at + 1)) found.push(at + PRELOAD.length);
-        if (found.length === 0) return controller.enqueue(chunk);
-        const out = new Uint8Array(chunk.length + found.length * LOW.length);
-        let from = 0;
-        let to = 0;
-        for (const at of found) {
-          out.set(chunk.subarray(from, at), to);
-          to += at - from;
-          out.set(LOW, to);
-          to += LOW.length;
-          from = at;
-        }
-        out.set(chunk.subarray(from), to);
-        controller.enqueue(out);
-      },
-    }),
-  );
+  // Production pages need no script for their first paint (the stylesheet is inline): their JavaScript starts
+  // loading right after it. Dev links its stylesheet and keeps Vite's scripts as they are.
+  const html = import.meta.env.DEV ? body : startScriptsAfterFirstPaint(body, nonce);
+  return new Response(html, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -186,10 +186,7 @@ test("a long event is clamped in its card and 'Show more' expands it", async ({ 
   await screenshot(page, "perf-show-more");
 });
 
-test("the first paint needs only the HTML: the stylesheet is inline and the module preloads are low priority", async ({
-  page,
-  request,
-}) => {
+test("the first paint needs only the HTML: the stylesheet is inline and the scripts start loading after it", async ({ page, request }) => {
   const user = await createUser(request, { name: "Fay First" });
   const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "First paint" });
   await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It turns." });
@@ -199,10 +196,19 @@ test("the first paint needs only the HTML: the stylesheet is inline and the modu
 
   await expect(page.locator("style#sw-css")).toHaveCount(1);
   await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+  // As sent, nothing in the page fetches a script before it paints: the module preloads and React Router's
+  // module script are inert, and a nonce'd inline script brings them to life after the first frame.
   const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
-  const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
-  expect(preloads.length).toBeGreaterThan(0);
-  expect(preloads.filter((link) => !link.includes('fetchpriority="low"'))).toEqual([]);
+  expect(html).not.toContain('<link rel="modulepreload"');
+  expect(html).not.toMatch(/<script[^>]* type="module"/);
+  const inert = html.match(/<link rel="sw-modulepreload"[^>]*>/g) ?? [];
+  expect(inert.length).toBeGreaterThan(0);
+  expect(html.match(/<script[^>]* type="sw-module"/g)).toHaveLength(1);
+  expect(html).toMatch(/<script nonce="[^"]+">\(function\(\)\{var d=document/);
+  // In the page they are live: every preload became a real one, and the app runs (it hydrated, above).
+  const live = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+  for (const link of inert) expect(live).toContain(link.match(/href="([^"]+)"/)?.[1]);
+  await expect(page.locator('script[type="sw-module"]')).toHaveCount(0);
   // The side panel comes in document order, not sent apart to be revealed by a script.
   expect(html).toContain('aria-label="Story Assistant"><div');
   // The page is styled (the brand button's colour comes from the inline sheet) and works.
