@@ -111,11 +111,15 @@ export async function throughput(url, headers, connections = 10, seconds = 6) {
   return { rps: latencies.length / seconds, p50: latencies[Math.floor(latencies.length / 2)], tool: "fetch loops" };
 }
 
-/** Lighthouse's default (mobile, simulated throttling) performance run; the median of `runs` by score. */
+/**
+ * Lighthouse's default (mobile, simulated throttling) performance run; the median of `runs` by score. A run
+ * Lighthouse itself reports as failed (now and then NO_NAVSTART: its trace missed the navigation) is run again,
+ * twice at most, instead of counting as a score of 0.
+ */
 export async function lighthouseMobile(lighthouseModule, launcher, url, extraHeaders, chromePath, runs = 3) {
   const lighthouse = lighthouseModule.default;
   const all = [];
-  for (let i = 0; i < runs; i++) {
+  for (let attempt = 0; all.length < runs && attempt < runs + 2; attempt++) {
     const chrome = await launcher.launch({
       chromePath,
       chromeFlags: [
@@ -127,6 +131,10 @@ export async function lighthouseMobile(lighthouseModule, launcher, url, extraHea
     });
     try {
       const { lhr } = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance"], extraHeaders, logLevel: "error" });
+      if (lhr.runtimeError) {
+        console.warn(`lighthouse ${url}: ${lhr.runtimeError.code}, running it again`);
+        continue;
+      }
       all.push({
         performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
         tbt: lhr.audits["total-blocking-time"].numericValue,
