@@ -146,7 +146,7 @@ export function EventCard({
   return (
     <Card
       className={cn(
-        "group relative p-4",
+        "group @container relative p-4",
         writingHere && "ring-2 ring-amber-400",
         highlighted && !writingHere && "ring-2 ring-brand-500",
         uploads.dropActive && "bg-brand-50 outline-2 outline-offset-2 outline-dashed outline-brand-500",
@@ -162,13 +162,16 @@ export function EventCard({
           Drop to attach
         </p>
       ) : null}
-      {/* On a phone the actions take a row of their own, so the title and text get the card's width. */}
+      {/*
+        A card narrower than 28rem inside (a phone, the horizontal layout, half a desktop column) gives the actions
+        a row of their own, so the title and text get the card's width: the card's width decides, not the screen's.
+      */}
       <div
         className={cn(
           "grid items-start gap-2",
           dragHandle
-            ? "grid-cols-[auto_minmax(0,1fr)] sm:grid-cols-[auto_minmax(0,1fr)_auto]"
-            : "grid-cols-[minmax(0,1fr)] sm:grid-cols-[minmax(0,1fr)_auto]",
+            ? "grid-cols-[auto_minmax(0,1fr)] @md:grid-cols-[auto_minmax(0,1fr)_auto]"
+            : "grid-cols-[minmax(0,1fr)] @md:grid-cols-[minmax(0,1fr)_auto]",
         )}
       >
         {dragHandle}
@@ -207,7 +210,7 @@ export function EventCard({
           ) : null}
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
-        <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 sm:col-span-1" : null)}>
+        <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 @md:col-span-1" : null)}>
           <Button
             size="icon"
             variant="ghost"

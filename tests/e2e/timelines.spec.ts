@@ -242,6 +242,17 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await expect(page.getByRole("button", { name: "Horizontal" })).toHaveAttribute("aria-pressed", "true");
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "timeline-detail-horizontal-desktop");
+    // A narrow card (here 288 px wide on a desktop) puts its actions on a row of their own below the text,
+    // so the text keeps most of the card's width instead of a column squeezed beside four buttons.
+    const card = page.getByTestId("event-card").first();
+    const text = card.locator('p[id$="-text"]');
+    const [cardBox, textBox, editBox] = await Promise.all([
+      card.boundingBox(),
+      text.boundingBox(),
+      card.getByRole("button", { name: /^Edit / }).boundingBox(),
+    ]);
+    expect(textBox?.width ?? 0).toBeGreaterThan((cardBox?.width ?? 0) * 0.6);
+    expect(editBox?.y ?? 0).toBeGreaterThanOrEqual((textBox?.y ?? 0) + (textBox?.height ?? 0));
 
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "timeline-detail-horizontal-phone");
