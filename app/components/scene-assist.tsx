@@ -87,17 +87,20 @@ export function SceneAssist({
 
   return (
     <div className="space-y-2 rounded-md border border-stone-200 bg-stone-50 p-2">
-      <div className="flex flex-wrap items-end gap-2">
+      {/* Three groups that wrap whole (a phone shows one per row), never a label left apart from its buttons. */}
+      <div className="flex flex-wrap items-center gap-2">
         <Button type="button" size="sm" variant="outline" onClick={continueScene} disabled={busy}>
           <Sparkles aria-hidden="true" className="h-4 w-4" /> Continue this scene
         </Button>
-        <span className="text-xs text-stone-500">On selected text:</span>
-        <Button type="button" size="sm" variant="ghost" onClick={() => transform("describe")} disabled={busy}>
-          Describe
-        </Button>
-        <Button type="button" size="sm" variant="ghost" onClick={() => transform("expand")} disabled={busy}>
-          Expand
-        </Button>
+        <div className="flex items-center gap-1">
+          <span className="text-xs whitespace-nowrap text-stone-500">On selected text:</span>
+          <Button type="button" size="sm" variant="ghost" onClick={() => transform("describe")} disabled={busy}>
+            Describe
+          </Button>
+          <Button type="button" size="sm" variant="ghost" onClick={() => transform("expand")} disabled={busy}>
+            Expand
+          </Button>
+        </div>
         <div className="flex items-center gap-1">
           <Label htmlFor={`${contentId}-tone`} className="text-xs">
             Tone
