@@ -1,4 +1,4 @@
-import { type ComponentType, type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type ComponentType, type KeyboardEvent, type PointerEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
 
 /** A component whose code arrives on demand; `get()` is set once loaded, so remounts render it at once. */
 export type OnDemand<P> = { get: () => ComponentType<P> | undefined; load: () => Promise<ComponentType<P>> };
@@ -73,8 +73,10 @@ export function LazyPopup<P extends object>({
     load();
   };
 
-  useEffect(() => {
-    // An open menu focuses its content itself (and gives focus back to the trigger when it closes).
+  // In the commit that swaps the stand-in for the real trigger (a layout effect, not a later one), so no key
+  // press can land in between on a focus lost with the stand-in's button. An open menu focuses its content
+  // itself (and gives focus back to the trigger when it closes).
+  useLayoutEffect(() => {
     if (Real && hadFocus.current && !wantOpen.current) box.current?.querySelector<HTMLElement>("button, a")?.focus();
   }, [Real]);
 

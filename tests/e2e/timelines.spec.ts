@@ -179,7 +179,8 @@ test.describe("timeline detail", () => {
     await openTimeline(page, timeline.id);
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Wreck", "Rescue"]);
 
-    // Mouse: drag Wreck's handle onto Arrival.
+    // Mouse: drag Wreck's handle onto Arrival, both in view (Arrival's card just below the header).
+    await page.getByRole("button", { name: "Reorder Arrival" }).evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 120));
     const from = await page.getByRole("button", { name: "Reorder Wreck" }).boundingBox();
     const to = await page.getByRole("button", { name: "Reorder Arrival" }).boundingBox();
     if (!from || !to) throw new Error("handles not visible");
