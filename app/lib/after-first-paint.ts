@@ -57,20 +57,21 @@ function replace(bytes: Uint8Array, pattern: Uint8Array, by: Uint8Array, limit =
 
 export function startScriptsAfterFirstPaint(body: ReadableStream<Uint8Array>, nonce: string | undefined) {
   const boot = encoder.encode(`<script${nonce ? ` nonce="${nonce}"` : ""}>${BOOT}</script>`);
-  let head: Uint8Array[] | null = [];
+  // The head so far (null once sent); `</head>` is looked for only where it could now end.
+  let head: Uint8Array | null = new Uint8Array(0);
   let carry = new Uint8Array(0);
   let moduleFound = false;
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (head) {
-          head.push(chunk);
-          const held = concat(head);
-          const end = indexOf(held, HEAD_END);
+          const from = Math.max(0, head.length - (HEAD_END.length - 1));
+          head = head.length ? concat([head, chunk]) : chunk;
+          const end = indexOf(head, HEAD_END, from);
           if (end < 0) return;
+          controller.enqueue(concat([replace(head.subarray(0, end), PRELOAD, INERT_PRELOAD).bytes, boot]));
+          chunk = head.subarray(end);
           head = null;
-          controller.enqueue(concat([replace(held.subarray(0, end), PRELOAD, INERT_PRELOAD).bytes, boot]));
-          chunk = held.subarray(end);
         }
         if (moduleFound) return controller.enqueue(chunk);
         const data = carry.length ? concat([carry, chunk]) : chunk;
@@ -85,7 +86,7 @@ export function startScriptsAfterFirstPaint(body: ReadableStream<Uint8Array>, no
         carry = data.slice(data.length - keep);
       },
       flush(controller) {
-        if (head) controller.enqueue(concat(head));
+        if (head?.length) controller.enqueue(head);
         if (carry.length) controller.enqueue(carry);
       },
     }),
