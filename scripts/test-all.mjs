@@ -57,6 +57,8 @@ step("int", () => {
 });
 
 step("e2e", () => {
+  // A fresh machine has no browser yet: get Debian's Chromium (bounded, never hangs) or stop with the command.
+  if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return { passed: 0, failed: 1 };
   // playwright.config.ts keeps each E2E_PORT's results apart (parallel runs on one machine).
   const port = Number(process.env.E2E_PORT ?? 4319);
   const results = port === 4319 ? "test-results/e2e-results.json" : `test-results/port-${port}/e2e-results.json`;
