@@ -24,6 +24,26 @@ const clientDeps = [
   "lucide-react",
   "zod",
 ];
+// Only imported by code that loads on demand in the browser (co-writing editor, History, the Map, export).
+const lazyClientDeps = [
+  "@dagrejs/dagre",
+  "@tanstack/react-virtual",
+  "@tanstack/virtual-core",
+  "@tiptap/core",
+  "@tiptap/extension-collaboration",
+  "@tiptap/extension-collaboration-caret",
+  "@tiptap/markdown",
+  "@tiptap/react",
+  "@tiptap/starter-kit",
+  "@tiptap/y-tiptap",
+  "@xyflow/react",
+  "diff",
+  "hono/client",
+  "html-to-image",
+  "y-indexeddb",
+  "y-partyserver/provider",
+  "yjs",
+];
 
 // Issue 11: a lazily loaded chunk's preload list leaves out what the importing chunk statically imports (it is
 // loaded already by the time the import runs), so those lists stop adding bytes to the first page's JavaScript.
@@ -74,8 +94,9 @@ export default defineConfig({
     lucideLite,
   ],
   resolve: { tsconfigPaths: true },
-  // Listed up front so the dev server does not re-optimize (and reload) mid-session.
-  optimizeDeps: { include: clientDeps },
+  // Listed up front so the dev server does not re-optimize (and reload, losing what a writer typed) the first
+  // time a lazily loaded screen (the editor, History, the Map) imports a dependency it had not seen yet.
+  optimizeDeps: { include: [...clientDeps, ...lazyClientDeps] },
   environments: {
     ssr: { optimizeDeps: { include: clientDeps } },
   },
