@@ -21,7 +21,7 @@ test.describe("streaming AI", () => {
     await configureKey(request);
   });
 
-  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops and does not count", async ({ page, request }) => {
+  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops, and what arrived counts", async ({ page, request }) => {
     const user = await createUser(request);
     await login(page, user);
     await page.goto("/writers-unblock");
