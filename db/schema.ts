@@ -61,7 +61,6 @@ export const sessions = sqliteTable(
     createdAt: createdAt(),
     expiresAt: text("expires_at").notNull(),
     lastSeenAt: text("last_seen_at").notNull().default(now),
-    aiUses: integer("ai_uses").notNull().default(0),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
@@ -220,7 +219,7 @@ export const ideas = sqliteTable(
   (t) => [index("ideas_user_idx").on(t.userId)],
 );
 
-// One row per completed AI request (issue 16): the /account chart and the admin totals per day.
+// One row per AI use: the free allowance (rows marked `free`), the /account chart and the admin totals per day.
 export const aiUsage = sqliteTable(
   "ai_usage",
   {
@@ -229,6 +228,8 @@ export const aiUsage = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     tool: text("tool").notNull(),
+    // Counted against the free allowance (FREE_AI_USES per rolling 24 hours); premium uses are not.
+    free: integer("free", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("ai_usage_user_idx").on(t.userId, t.createdAt), index("ai_usage_created_idx").on(t.createdAt)],

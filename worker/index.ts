@@ -50,20 +50,20 @@ export default {
       return withSecurityHeaders(plainError(500, "Server is not configured"), request, nonce, dev);
     }
     try {
-      const d1 = openD1Session(env.DB, request);
+      const d1 = await openD1Session(env.DB, request, env.APP_SECRET);
       if (env.SERVER_TIMING === "1") {
         // `npm run bench`: report the D1 statements this request made.
         const startedAt = Date.now();
         const { db, meter } = meterD1(d1.db);
         const response = await route(request, { ...env, DB: db }, ctx, nonce);
         if (response.status === 101) return response;
-        const timed = d1.bookmarkCookie(new Response(response.body, response));
+        const timed = await d1.bookmarkCookie(new Response(response.body, response));
         timed.headers.set("Server-Timing", serverTiming(meter, startedAt));
         return withSecurityHeaders(timed, request, nonce, dev);
       }
       const response = await route(request, { ...env, DB: d1.db }, ctx, nonce);
       if (response.status === 101) return response;
-      return withSecurityHeaders(d1.bookmarkCookie(response), request, nonce, dev);
+      return withSecurityHeaders(await d1.bookmarkCookie(response), request, nonce, dev);
     } catch (error) {
       console.error("[worker] unhandled error:", error);
       return withSecurityHeaders(plainError(500, UNEXPECTED), request, nonce, dev);

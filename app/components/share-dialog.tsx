@@ -53,7 +53,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
     (nextRole: Role, _announce: boolean) => unwrap(client.api.timelines[":id"].share.$post({ param, json: { role: nextRole } })),
     {
       success: (_, _role, announce) =>
-        announce ? { title: "Share Link Created", description: "Anyone with the link can open this timeline." } : undefined,
+        announce ? { title: "Share Link Created", description: "Anyone with the link can ask to join this timeline." } : undefined,
       error: "Failed to generate share link",
       revalidate: false,
       onSuccess: (res) => setLink({ code: res.shareCode, off: false }),
@@ -77,23 +77,21 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
   const pending = createLink.pending || resetLink.pending || turnOff.pending;
   const generate = createLink.run;
 
-  // The current link, if any; a timeline that never had one gets its link on first open (SPEC.md),
-  // one whose link was turned off waits for the owner to create a new one.
+  // The current link, if any. None is made here: a timeline without a link waits for 'Create link'.
   useEffect(() => {
     let live = true;
     unwrap(client.api.timelines[":id"].share.$get({ param: { id: String(timelineId) } })).then(
       (current) => {
         if (!live) return;
         setRole(current.role);
-        if (current.shareCode || current.off) setLink({ code: current.shareCode, off: current.off });
-        else void generate(current.role, true);
+        setLink({ code: current.shareCode, off: current.off });
       },
       () => live && errorToast("Failed to generate share link"),
     );
     return () => {
       live = false;
     };
-  }, [timelineId, generate]);
+  }, [timelineId]);
 
   const code = link?.code ?? null;
   const url = code ? `${window.location.origin}/timeline/shared/${code}` : "";
@@ -109,7 +107,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
           onChange={(e) => {
             const next = e.target.value as Role;
             setRole(next);
-            // With the link off, the level applies to the next link created.
+            // Without a link, the level applies to the link created next.
             if (code) void generate(next, false);
           }}
         >
@@ -117,9 +115,13 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
           <option value="viewer">{roleLabels.viewer}</option>
         </select>
       </div>
-      {link?.off ? (
+      {link && !code ? (
         <div className="space-y-3 rounded-md border border-dashed border-stone-300 p-4 text-sm">
-          <p className="text-stone-700">The share link is turned off. Nobody can open this timeline with a link.</p>
+          <p className="text-stone-700">
+            {link.off
+              ? "The share link is turned off. Nobody can open this timeline with a link."
+              : "There is no share link yet. Anyone you give a link to can ask to join this timeline with the access chosen above."}
+          </p>
           <Button type="button" disabled={pending} onClick={() => void generate(role, true)}>
             <Link2 aria-hidden="true" className="h-4 w-4" /> {createLink.pending ? "Creating..." : "Create link"}
           </Button>
@@ -129,7 +131,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
           <div className="space-y-1.5">
             <Label htmlFor="share-link">Share link</Label>
             <div className="flex gap-2">
-              <Input id="share-link" readOnly value={code ? url : "Creating link..."} onFocus={(e) => e.target.select()} />
+              <Input id="share-link" readOnly value={code ? url : "Loading link..."} onFocus={(e) => e.target.select()} />
               <Button
                 type="button"
                 variant="outline"

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Label, Textarea } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
-import { aiStreamErrorToast } from "~/lib/ai";
+import { aiStreamErrorToast, stoppedNote } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { parseSuggestion } from "../../db/rules";
@@ -188,7 +188,7 @@ function StreamPreview({
         </Button>
       ) : null}
       {stream.text ? <Answer text={stream.text} /> : null}
-      {stream.stopped ? <p className="text-xs text-stone-500">Stopped. This one did not count toward your free uses.</p> : null}
+      {stream.stopped ? <p className="text-xs text-stone-500">{stoppedNote(Boolean(stream.text.trim()))}</p> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AiText } from "~/components/ai-text";
 import { Page, PageHeading } from "~/components/page";
@@ -9,12 +9,12 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/lib/ai";
+import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText, stoppedNote } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
-import { ApiError } from "~/lib/client";
+import { ApiError, client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { errorToast, showToast } from "~/lib/toast";
-import { aiStatus, usageOf } from "../../worker/services/ai";
+import { aiStatus, usageFor } from "../../worker/services/ai";
 import { listTimelines } from "../../worker/services/timelines";
 import type { Route } from "./+types/writers-unblock";
 
@@ -22,11 +22,11 @@ export const meta = () => [{ title: "Writer's Unblock · StoryWeave" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const { db, env, auth } = app(context);
-  const [{ configured }, timelines] = await Promise.all([aiStatus(db, env), listTimelines(db, user)]);
+  const { db, env } = app(context);
+  const [{ configured }, timelines, usage] = await Promise.all([aiStatus(db, env), listTimelines(db, user), usageFor(db, user)]);
   // Where a generated character can be saved: timelines this writer may edit.
   const editable: EditableTimeline[] = timelines.filter((t) => t.accessLevel !== "viewer").map(({ id, title }) => ({ id, title }));
-  return { usage: usageOf(auth.session!), configured, isAdmin: user.role === "admin", editable };
+  return { usage, configured, isAdmin: user.role === "admin", editable };
 }
 
 type ToolKey = "ideas" | "enhance" | "character";
@@ -186,6 +186,14 @@ function Tool({
   const result = ai.text;
   const setResult = ai.setText;
   const pending = ai.streaming;
+  // A stop after text arrived kept its use on the server: show the count as it now stands.
+  const stoppedWithText = ai.stopped && Boolean(ai.text.trim());
+  useEffect(() => {
+    if (!stoppedWithText) return;
+    unwrap(client.api.ai.usage.$get())
+      .then(onUsage)
+      .catch(() => {});
+  }, [stoppedWithText, onUsage]);
   const generate = {
     run: async (value: string) => {
       const done = await ai.run(...toolRequest(tool, value, instruction.trim()));
@@ -274,7 +282,7 @@ function Tool({
         </div>
         <div aria-live="polite" data-testid={`${tool}-result`} className="flex-1">
           {result ? <AiText text={result} /> : <p className="text-sm text-stone-500">{t.hint}</p>}
-          {ai.stopped ? <p className="mt-2 text-xs text-stone-500">Stopped. This one did not count toward your free uses.</p> : null}
+          {ai.stopped ? <p className="mt-2 text-xs text-stone-500">{stoppedNote(Boolean(result.trim()))}</p> : null}
         </div>
       </Card>
     </div>

@@ -27,6 +27,14 @@ async function openShared(page: Page, url: string) {
   await waitForHydration(page);
 }
 
+/** Opens a share link and presses 'Join timeline' on the page it shows; lands on the timeline. */
+async function joinFromLink(page: Page, url: string, timelineId: number) {
+  await openShared(page, url);
+  await page.getByRole("button", { name: "Join timeline" }).click();
+  await page.waitForURL(`**/timeline/${timelineId}`);
+  await waitForHydration(page);
+}
+
 test.describe("share links you can revoke", () => {
   test("owner resets the link: the old link shows 'Timeline not found' in another browser, the new one works; then turns it off", async ({
     page,
@@ -45,15 +53,38 @@ test.describe("share links you can revoke", () => {
     await page.getByRole("button", { name: "Share", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });
     const linkInput = dialog.getByLabel("Share link");
+    // Opening Share makes no link: the owner asks for one.
+    const createLink = dialog.getByRole("button", { name: "Create link" });
+    await expect(createLink).toBeVisible();
+    await expect(dialog.getByText("There is no share link yet.")).toBeVisible();
+    await expect(linkInput).toHaveCount(0);
+    await expect(toast(page, "Share Link Created")).toHaveCount(0);
+    expect((await apiAs<{ shareCode: string | null }>(request, owner, "GET", `/api/timelines/${timeline.id}/share`)).shareCode).toBeNull();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "share-link-none-yet");
+    await createLink.click();
     await expect(linkInput).toHaveValue(/\/timeline\/shared\/[\w-]{12,}$/);
     await expect(toast(page, "Share Link Created")).toBeVisible();
     const oldUrl = await linkInput.inputValue();
 
-    // The guest opens the link in their own browser and is in the room.
+    // The guest opens the link in their own browser: what it is, and nothing joined until asked.
     const other = await writerPage(browser, guest);
     await openShared(other.page, oldUrl);
     await expect(other.page.getByRole("heading", { name: "The Glass Orchard" })).toBeVisible();
+    await expect(other.page.getByText("Olive Owner")).toBeVisible();
+    await expect(other.page.getByText("Collaborator (can edit)")).toBeVisible();
+    await expect(other.page.getByText("Frost on the apples")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(other.page);
+    await screenshot(other.page, "share-link-join");
+    await other.page.getByRole("link", { name: "Cancel" }).click();
+    await other.page.waitForURL("**/timeline");
+    const guestList = await apiAs<{ id: number }[]>(request, guest, "GET", "/api/timelines");
+    expect(guestList.some((t) => t.id === timeline.id)).toBe(false);
+    // Join: the timeline is theirs to open, and they are in the room.
+    await joinFromLink(other.page, oldUrl, timeline.id);
+    await expect(other.page.getByText("Frost on the apples")).toBeVisible();
     await expect(other.page.getByText("Connected", { exact: true })).toBeVisible();
+    expect((await apiAs<{ id: number }[]>(request, guest, "GET", "/api/timelines")).some((t) => t.id === timeline.id)).toBe(true);
 
     // Reset asks first; cancelling changes nothing.
     await dialog.getByRole("button", { name: "Reset link" }).click();
@@ -76,9 +107,8 @@ test.describe("share links you can revoke", () => {
     await expect(other.page.getByRole("link", { name: "Return to Timelines" })).toBeVisible();
     await screenshot(other.page, "share-link-old-link-not-found");
 
-    // The new link works.
-    await openShared(other.page, newUrl);
-    await expect(other.page.getByRole("heading", { name: "The Glass Orchard" })).toBeVisible();
+    // The new link works (joining again: the old link's access went with it).
+    await joinFromLink(other.page, newUrl, timeline.id);
     await expect(other.page.getByText("Frost on the apples")).toBeVisible();
     await expect(other.page.getByText("Connected", { exact: true })).toBeVisible();
 
@@ -100,7 +130,13 @@ test.describe("share links you can revoke", () => {
     const third = await dialog.getByLabel("Share link").inputValue();
     expect([oldUrl, newUrl]).not.toContain(third);
     await openShared(other.page, third);
+    await expect(other.page.getByRole("button", { name: "Join timeline" })).toBeVisible();
     await expect(other.page.getByRole("heading", { name: "The Glass Orchard" })).toBeVisible();
     await other.context.close();
+
+    // The owner opening their own link goes straight to the timeline.
+    await openShared(page, third);
+    await expect(page.getByText("Frost on the apples")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Join timeline" })).toHaveCount(0);
   });
 });

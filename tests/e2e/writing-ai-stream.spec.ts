@@ -21,7 +21,7 @@ test.describe("streaming AI", () => {
     await configureKey(request);
   });
 
-  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops and does not count", async ({ page, request }) => {
+  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops, and what arrived counts", async ({ page, request }) => {
     const user = await createUser(request);
     await login(page, user);
     await page.goto("/writers-unblock");
@@ -51,17 +51,19 @@ test.describe("streaming AI", () => {
     await page.getByRole("button", { name: "Generate Idea" }).click();
     await expect(result).toContainText("Here is");
     await page.getByRole("button", { name: "Stop generating" }).click();
-    await expect(page.getByText("Stopped. This one did not count toward your free uses.")).toBeVisible();
+    // Text had reached the writer, so the stopped answer counts (a stop cannot farm the free uses).
+    await expect(page.getByText("Stopped. What arrived is kept and counts as one use.")).toBeVisible();
+    await expect(page.getByText("2/3 Free Uses")).toBeVisible();
     await expect(page.getByRole("button", { name: "Stop generating" })).toHaveCount(0);
     // What arrived stays; the answer never finished.
     await expect(result).toContainText("Here is");
     await expect(result).not.toContainText("tide turning");
     await expectNoSeriousA11yViolations(page);
 
-    // The server gave the use back: after a reload the count is still 1.
+    // The server kept the use: after a reload the count is still 2.
     await page.reload();
     await waitForHydration(page);
-    await expect(page.getByText("1/3 Free Uses")).toBeVisible();
+    await expect(page.getByText("2/3 Free Uses")).toBeVisible();
   });
 
   test("'Continue this scene' streams into the editor, Accept appends it and Save keeps it; Describe replaces a selection; /account charts the uses", async ({

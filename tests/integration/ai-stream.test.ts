@@ -42,7 +42,8 @@ async function stream(
   const decoder = new TextDecoder();
   const events: any[] = [];
   let buffer = "";
-  for (;;) {
+  if (stopAfter === 0) await reader.cancel();
+  for (; stopAfter !== 0; ) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
@@ -116,17 +117,39 @@ describe("streaming (Accept: text/event-stream)", () => {
     expect(hidden).toMatchObject({ status: 404, json: { error: "Timeline not found" } });
   });
 
-  it("stopping mid-stream aborts upstream and gives the free use back", async () => {
+  it("stopping mid-stream aborts upstream; the use counts once text has reached the writer", async () => {
     const writer = await registerUser();
     const sse = await stream("/api/ideas/generate", writer.token, { prompt: "[[slowstream]] a long one" }, 1);
     expect(sse.events.filter((e) => e.delta)).toHaveLength(1);
     expect(sse.events.some((e) => e.done)).toBe(false);
+    expect(await usage(writer.token)).toEqual({ used: 1, limit: 3, premium: false });
+    expect((await call("GET", "/api/ai/usage/daily", { token: writer.token })).json.total).toBe(1);
+  });
+
+  it("stopping before any text arrived gives the use back", async () => {
+    const writer = await registerUser();
+    const sse = await stream("/api/ideas/generate", writer.token, { prompt: "[[slowstream]] never mind" }, 0);
+    expect(sse.events).toEqual([]);
     expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
-    // Nothing was recorded as a completed use.
     expect((await call("GET", "/api/ai/usage/daily", { token: writer.token })).json.total).toBe(0);
   });
 
-  it("'Stop generating' named by POST /api/ai/stop (a proxy kept the stream open) also stops and refunds", async () => {
+  it("streams stopped just before their end cannot farm the allowance: three count, the fourth is refused", async () => {
+    const writer = await registerUser();
+    const whole = (await stream("/api/ideas/generate", (await registerUser()).token, { prompt: "farm" })).events.filter(
+      (e) => e.delta,
+    ).length;
+    expect(whole).toBeGreaterThan(2);
+    for (let i = 0; i < 3; i++) {
+      const sse = await stream("/api/ideas/generate", writer.token, { prompt: "farm" }, whole - 1);
+      expect(sse.events.some((e) => e.done)).toBe(false);
+      expect(await usage(writer.token)).toEqual({ used: i + 1, limit: 3, premium: false });
+    }
+    const refused = await stream("/api/ideas/generate", writer.token, { prompt: "farm" }, whole - 1);
+    expect(refused).toMatchObject({ status: 429, json: { title: "Usage Limit Reached", usage: { used: 3, limit: 3, premium: false } } });
+  });
+
+  it("'Stop generating' named by POST /api/ai/stop (a proxy kept the stream open) also stops; what arrived counts", async () => {
     const writer = await registerUser();
     const streamId = "test-stream-0001";
     let asked = false;
@@ -140,7 +163,7 @@ describe("streaming (Accept: text/event-stream)", () => {
     });
     expect(sse.events.some((e) => e.done)).toBe(false);
     expect(sse.events.at(-1)).toEqual({ error: "Generation stopped." });
-    expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
+    expect(await usage(writer.token)).toEqual({ used: 1, limit: 3, premium: false });
     expect((await call("POST", "/api/ai/stop", { token: writer.token, body: { id: "bad id!" } })).status).toBe(400);
     expect((await call("POST", "/api/ai/stop", { body: { id: streamId } })).status).toBe(401);
   });
@@ -153,6 +176,54 @@ describe("streaming (Accept: text/event-stream)", () => {
     const broke = await stream("/api/ideas/generate", writer.token, { prompt: "[[break]]" });
     expect(broke.events.filter((e) => e.delta).length).toBeGreaterThan(0);
     expect(broke.events.at(-1)).toEqual({ error: "The AI stopped before finishing. What arrived is kept." });
+    expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
+  });
+
+  it("the allowance is per writer: signing out and in again starts no new count", async () => {
+    const writer = await registerUser();
+    for (const prompt of ["one", "two"]) {
+      expect((await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt } })).status).toBe(200);
+    }
+    expect((await call("POST", "/api/auth/logout", { token: writer.token })).status).toBeLessThan(300);
+    const again = await call("POST", "/api/auth/login", { body: { email: writer.email, password: writer.password } });
+    expect(again.status, again.text).toBe(200);
+    const token = again.json.token as string;
+    expect(token).not.toBe(writer.token);
+    expect(await usage(token)).toEqual({ used: 2, limit: 3, premium: false });
+    expect((await call("POST", "/api/ideas/generate", { token, body: { prompt: "three" } })).status).toBe(200);
+    const second = await call("POST", "/api/auth/login", { body: { email: writer.email, password: writer.password } });
+    const refused = await call("POST", "/api/ideas/generate", { token: second.json.token, body: { prompt: "four" } });
+    expect(refused).toMatchObject({
+      status: 429,
+      json: { error: "Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!" },
+    });
+  });
+
+  it("the 3 hold for a rolling 24 hours: a use older than that frees its place", async () => {
+    const writer = await registerUser();
+    for (const prompt of ["one", "two", "three"]) {
+      expect((await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt } })).status).toBe(200);
+    }
+    expect((await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt: "four" } })).status).toBe(429);
+    const moveBack = (ms: number, ids: "oldest" | "all") =>
+      env.DB.prepare(
+        `UPDATE ai_usage SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?) WHERE user_id = ?${
+          ids === "oldest" ? " AND id = (SELECT min(id) FROM ai_usage WHERE user_id = ?2)" : ""
+        }`,
+      )
+        .bind(`-${ms / 1000} seconds`, writer.user.id)
+        .run();
+    // 23 hours later: still used.
+    await moveBack(23 * 3600 * 1000, "all");
+    expect(await usage(writer.token)).toEqual({ used: 3, limit: 3, premium: false });
+    expect((await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt: "four" } })).status).toBe(429);
+    // The oldest passes 24 hours: one place again.
+    await moveBack(3600 * 1000 + 60_000, "oldest");
+    expect(await usage(writer.token)).toEqual({ used: 2, limit: 3, premium: false });
+    const ok = await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt: "four" } });
+    expect(ok).toMatchObject({ status: 200, json: { usage: { used: 3, limit: 3, premium: false } } });
+    // All of them past 24 hours (the new one too): the whole allowance is back.
+    await moveBack(24 * 3600 * 1000 + 60_000, "all");
     expect(await usage(writer.token)).toEqual({ used: 0, limit: 3, premium: false });
   });
 

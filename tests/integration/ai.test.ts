@@ -108,7 +108,7 @@ describe("with a key an admin saved", () => {
     expect((await call("GET", "/api/ai/usage", { token: writer.token })).json.used).toBe(0);
   });
 
-  it("free writers get 3 successes per session, then 429; premium is unlimited", async () => {
+  it("free writers get 3 uses, then 429, in a new session too; premium is unlimited", async () => {
     const writer = await registerUser();
     for (let i = 1; i <= 3; i++) {
       const res = await call("POST", "/api/ideas/generate", { token: writer.token, body: { prompt: `idea ${i}` } });
@@ -119,9 +119,12 @@ describe("with a key an admin saved", () => {
     expect(fourth.status).toBe(429);
     expect(fourth.json).toMatchObject({ error: LIMIT, title: "Usage Limit Reached", success: false });
 
-    // A new session starts again at zero.
+    // A new session does not start again at zero: the allowance is the writer's.
     const again = await call("POST", "/api/auth/login", { body: { email: writer.email, password: writer.password } });
-    expect((await call("POST", "/api/ideas/generate", { token: again.json.token, body: { prompt: "fresh" } })).status).toBe(200);
+    expect(await call("POST", "/api/ideas/generate", { token: again.json.token, body: { prompt: "fresh" } })).toMatchObject({
+      status: 429,
+      json: { error: LIMIT },
+    });
 
     const { owner } = await premiumOwnerWithTimeline();
     for (let i = 0; i < 5; i++) {

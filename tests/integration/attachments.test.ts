@@ -216,6 +216,16 @@ describe("attachments: what is refused", () => {
     expect((await upload(eventId, owner.token, new Blob([PDF]), "../../etc/plan.pdf")).json).toMatchObject({ filename: "plan.pdf" });
   });
 
+  it("bidirectional overrides and marks are stripped from the name (no 'invoice\u202Efdp.txt' shown as 'invoicetxt.pdf')", async () => {
+    const { eventId } = await fixture();
+    const named = async (name: string) => (await upload(eventId, owner.token, new Blob(["notes"], { type: "text/plain" }), name)).json;
+    expect(await named("invoice\u202Efdp.txt")).toMatchObject({ filename: "invoicefdp.txt" });
+    expect(await named("\u2066a\u2067b\u2068c\u2069\u202Ad\u202Be\u202Cf\u202Dg\u200Eh\u200Fi\u061Cj.txt")).toMatchObject({
+      filename: "abcdefghij.txt",
+    });
+    expect(await named("Café — notes.txt")).toMatchObject({ filename: "Café — notes.txt" });
+  });
+
   it("storage per owner: Free 25 MB, Premium 5 GB (403 naming the limit); a collaborator's upload counts for the owner", async () => {
     const freeOwner = await registerUser({ name: "Frida" });
     const tl = await createTimeline(freeOwner.token);

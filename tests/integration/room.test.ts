@@ -231,7 +231,7 @@ describe("REST mutations reach the room", () => {
     for (const s of [mover, moverOtherTab, other]) s.ws.close();
   });
 
-  it("opening a share link tells the room once (a new share row), and a revisit tells nobody", async () => {
+  it("joining through a share link tells the room once (a new share row); opening it or joining again tells nobody", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline();
     const link = await call("POST", `/api/timelines/${timelineId}/share`, { token: owner.token, body: { role: "collaborator" } });
     expect(link.status).toBe(200);
@@ -239,9 +239,11 @@ describe("REST mutations reach the room", () => {
     await o.waitFor((m) => m.type === "presence");
     o.clear();
     const guest = await registerUser({ name: "Gina" });
+    const join = () => call("POST", `/api/timelines/shared/${link.json.shareCode}/join`, { token: guest.token });
     expect((await call("GET", `/api/timelines/shared/${link.json.shareCode}`, { token: guest.token })).status).toBe(200);
+    expect((await join()).status).toBe(200);
     await o.waitFor((m) => m.type === "sync", "sync after a new share row");
-    expect((await call("GET", `/api/timelines/shared/${link.json.shareCode}`, { token: guest.token })).status).toBe(200);
+    expect((await join()).status).toBe(200);
     await sleep(300);
     expect(o.messages.filter((m) => m.type === "sync").length).toBe(1);
     o.ws.close();

@@ -11,11 +11,15 @@ async function linkFor(timelineId: number, token: string, role: "viewer" | "coll
   return res.json.shareCode as string;
 }
 
+/** 'Join timeline' on the page a share link opens. */
+const join = (code: string, token?: string) => call("POST", `/api/timelines/shared/${code}/join`, { token });
+
 /** Every way a share code opens a timeline, as `who` (a writer with no share row of their own). */
 async function pathsWithCode(timelineId: number, eventId: number, code: string, token: string) {
   const q = `?share=${code}`;
   return {
     shared: await call("GET", `/api/timelines/shared/${code}`, { token }),
+    join: await join(code, token),
     timeline: await call("GET", `/api/timelines/${timelineId}${q}`, { token }),
     events: await call("GET", `/api/timelines/${timelineId}/events${q}`, { token }),
     entities: await call("GET", `/api/timelines/${timelineId}/entities${q}`, { token }),
@@ -27,6 +31,7 @@ async function pathsWithCode(timelineId: number, eventId: number, code: string, 
 
 function expectAllRefused(p: Awaited<ReturnType<typeof pathsWithCode>>) {
   expect(p.shared).toMatchObject({ status: 404, json: NOT_FOUND });
+  expect(p.join).toMatchObject({ status: 404, json: NOT_FOUND });
   expect(p.timeline).toMatchObject({ status: 404, json: NOT_FOUND });
   expect(p.events).toMatchObject({ status: 404, json: NOT_FOUND });
   expect(p.entities.status).toBe(404);
@@ -34,6 +39,91 @@ function expectAllRefused(p: Awaited<ReturnType<typeof pathsWithCode>>) {
   expect(p.edit.status).toBe(404);
   expect(p.socket).toBe(403);
 }
+
+describe("share links join on request", () => {
+  const inList = async (token: string, timelineId: number) =>
+    ((await call("GET", "/api/timelines", { token })).json as any[]).some((t) => t.id === timelineId);
+
+  it("opening (GET) reads with the link's level and adds nothing; only Join adds the timeline", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline("Open Sea");
+    await createEvent(owner.token, timelineId, { title: "Landfall" });
+    const code = await linkFor(timelineId, owner.token, "collaborator");
+    const guest = await registerUser({ name: "Gale Guest" });
+
+    for (let i = 0; i < 2; i++) {
+      const opened = await call("GET", `/api/timelines/shared/${code}`, { token: guest.token });
+      expect(opened).toMatchObject({ status: 200, json: { accessMode: "collaborator", timeline: { id: timelineId, title: "Open Sea" } } });
+    }
+    expect(await inList(guest.token, timelineId)).toBe(false);
+    expect((await call("GET", `/api/timelines/${timelineId}`, { token: guest.token })).status).toBe(404);
+    expect((await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token })).json).toEqual([]);
+
+    const joined = await join(code, guest.token);
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.json).toEqual({
+      timeline: expect.objectContaining({ id: timelineId, title: "Open Sea", accessLevel: "collaborator", isOwner: false }),
+      accessMode: "collaborator",
+    });
+    expect(joined.json.timeline).not.toHaveProperty("shareCode");
+    expect(await inList(guest.token, timelineId)).toBe(true);
+    expect((await call("GET", `/api/timelines/${timelineId}/events`, { token: guest.token })).json.map((e: any) => e.title)).toEqual([
+      "Landfall",
+    ]);
+    const shares = await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token });
+    expect(shares.json).toEqual([expect.objectContaining({ sharedWithUserId: guest.user.id, accessLevel: "collaborator" })]);
+    // Joining again changes nothing.
+    expect(await join(code, guest.token)).toMatchObject({ status: 200, json: { accessMode: "collaborator" } });
+    expect((await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token })).json).toHaveLength(1);
+  });
+
+  it("the owner joins nothing; a viewer by email is raised by a collaborator link, a collaborator never lowered by a viewer link", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const code = await linkFor(timelineId, owner.token, "collaborator");
+    expect(await join(code, owner.token)).toMatchObject({ status: 200, json: { accessMode: "owner", timeline: { isOwner: true } } });
+    const viewer = await registerUser();
+    const collab = await registerUser();
+    await shareByEmail(timelineId, owner.token, viewer.email, "viewer");
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    expect((await join(code, viewer.token)).json.accessMode).toBe("collaborator");
+    await linkFor(timelineId, owner.token, "viewer");
+    expect((await join(code, collab.token)).json.accessMode).toBe("collaborator");
+    const levels = await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token });
+    expect(Object.fromEntries(levels.json.map((s: any) => [s.sharedWithUserId, s.accessLevel]))).toEqual({
+      [viewer.user.id]: "collaborator",
+      [collab.user.id]: "collaborator",
+    });
+    expect(await inList(owner.token, timelineId)).toBe(true);
+  });
+
+  it("a turned-off, reset or unknown link joins nothing (404), signed out is 401", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const guest = await registerUser();
+    const first = await linkFor(timelineId, owner.token);
+    expect((await call("POST", `/api/timelines/${timelineId}/share/reset`, { token: owner.token })).status).toBe(200);
+    expect(await join(first, guest.token)).toMatchObject({ status: 404, json: NOT_FOUND });
+    const second = (await call("GET", `/api/timelines/${timelineId}/share`, { token: owner.token })).json.shareCode;
+    expect((await call("DELETE", `/api/timelines/${timelineId}/share`, { token: owner.token })).status).toBe(200);
+    expect(await join(second, guest.token)).toMatchObject({ status: 404, json: NOT_FOUND });
+    expect(await join("not-a-real-code", guest.token)).toMatchObject({ status: 404, json: NOT_FOUND });
+    expect(await join("x".repeat(65), guest.token)).toMatchObject({ status: 404, json: NOT_FOUND });
+    expect((await join(second)).status).toBe(401);
+    expect(await inList(guest.token, timelineId)).toBe(false);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM timeline_shares WHERE timeline_id = ?").bind(timelineId).first();
+    expect(rows).toEqual({ n: 0 });
+  });
+
+  it("reading the link for the Share dialog creates none", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    for (let i = 0; i < 2; i++) {
+      expect((await call("GET", `/api/timelines/${timelineId}/share`, { token: owner.token })).json).toEqual({
+        shareCode: null,
+        role: "collaborator",
+        off: false,
+      });
+    }
+    expect(await env.DB.prepare("SELECT share_code FROM timelines WHERE id = ?").bind(timelineId).first()).toEqual({ share_code: null });
+  });
+});
 
 describe("reset link", () => {
   it("the old code is dead on every path; the new one works; link joiners lose access, named shares keep theirs", async () => {
@@ -44,8 +134,8 @@ describe("reset link", () => {
     const named = await registerUser({ name: "Nia Named" });
     const fresh = await registerUser({ name: "Fay Fresh" });
     await shareByEmail(timelineId, owner.token, named.email, "collaborator");
-    expect((await call("GET", `/api/timelines/shared/${oldCode}`, { token: joiner.token })).status).toBe(200);
-    expect((await call("GET", `/api/timelines/shared/${oldCode}`, { token: named.token })).status).toBe(200);
+    expect((await join(oldCode, joiner.token)).status).toBe(200);
+    expect((await join(oldCode, named.token)).status).toBe(200);
 
     const j = await connect(timelineId, joiner.token, oldCode);
     const n = await connect(timelineId, named.token, oldCode);
@@ -106,7 +196,7 @@ describe("turn off link", () => {
     });
     const code = await linkFor(timelineId, owner.token, "viewer");
     const joiner = await registerUser();
-    expect((await call("GET", `/api/timelines/shared/${code}`, { token: joiner.token })).json.accessMode).toBe("viewer");
+    expect((await join(code, joiner.token)).json.accessMode).toBe("viewer");
     const j = await connect(timelineId, joiner.token, code);
     await j.waitFor((m) => m.type === "presence");
 
@@ -143,7 +233,7 @@ describe("removing a writer is for good while the link stays the same", () => {
     const code = await linkFor(timelineId, owner.token);
     const guest = await registerUser({ name: "Gus Guest" });
     const bystander = await registerUser();
-    expect((await call("GET", `/api/timelines/shared/${code}`, { token: guest.token })).status).toBe(200);
+    expect((await join(code, guest.token)).status).toBe(200);
     const g = await connect(timelineId, guest.token, code);
     await g.waitFor((m) => m.type === "presence");
 
@@ -169,7 +259,7 @@ describe("removing a writer is for good while the link stays the same", () => {
 
     // A reset link is a new link: it can bring them back.
     const reset = await call("POST", `/api/timelines/${timelineId}/share/reset`, { token: owner.token });
-    const back = await call("GET", `/api/timelines/shared/${reset.json.shareCode}`, { token: guest.token });
+    const back = await join(reset.json.shareCode, guest.token);
     expect(back).toMatchObject({ status: 200, json: { accessMode: "collaborator" } });
     expect((await call("GET", `/api/timelines/${timelineId}/events`, { token: guest.token })).status).toBe(200);
   });
@@ -183,7 +273,7 @@ describe("changing the link's access level applies live", () => {
     const joiner = await registerUser({ name: "Jo Joiner" });
     const named = await registerUser({ name: "Nia Named" });
     await shareByEmail(timelineId, owner.token, named.email, "collaborator");
-    expect((await call("GET", `/api/timelines/shared/${code}`, { token: joiner.token })).json.accessMode).toBe("collaborator");
+    expect((await join(code, joiner.token)).json.accessMode).toBe("collaborator");
     expect((await createEvent(joiner.token, timelineId, { title: "By the joiner" })).title).toBe("By the joiner");
 
     const o = await connect(timelineId, owner.token);

@@ -309,6 +309,23 @@ describe("export: format × role", () => {
         expect(paragraphsOf((await unzip(await res.arrayBuffer())).get("word/document.xml")!)).toContain("No events yet.");
     }
   });
+
+  it("Word export stays linear: four 50,000-character events full of unclosed markers take about as long as plain ones", async () => {
+    const timed = async (line: string) => {
+      const tl = await createTimeline(owner.token, { title: "Long lines" });
+      for (let i = 0; i < 4; i++) await createEvent(owner.token, tl.id, { title: `Part ${i}`, content: line });
+      const started = performance.now();
+      const res = await fetchRaw(`/api/timelines/${tl.id}/export?format=docx`, owner.token);
+      const xml = (await unzip(await res.arrayBuffer())).get("word/document.xml")!;
+      return { ms: performance.now() - started, xml };
+    };
+    // `(_a` opens an italic at every third character that no later `_` closes; `(-a` is the same text without markers.
+    const plain = await timed("(-a".repeat(16_666));
+    const markers = await timed("(_a".repeat(16_666));
+    expect(markers.xml).toContain("(_a(_a(_a");
+    expect(markers.xml).not.toContain("<w:i/>");
+    expect(markers.ms).toBeLessThan(plain.ms * 3 + 500);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

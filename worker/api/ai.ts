@@ -30,7 +30,7 @@ const wantsStream = (c: Context<ApiEnv>) => (c.req.header("Accept") ?? "").inclu
  * every check before the upstream call (access, allowance, configuration) still answers with its
  * status and JSON error; after that the answer is Server-Sent Events — `{"delta"}` as the model
  * writes, then `{"done": true, "result"}` or `{"error"}`. A client that goes away (request signal or
- * stream cancel) aborts the upstream call, and the service gives the free use back.
+ * stream cancel) aborts the upstream call; the service gives the free use back only if no text had reached it.
  */
 async function answer<R, J extends object>(
   c: Context<ApiEnv>,
@@ -50,12 +50,15 @@ async function answer<R, J extends object>(
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
+  /** False when the writer has gone (the body was cancelled): the text did not reach them. */
   const send = (payload: unknown) => {
-    if (!open) return;
+    if (!open) return false;
     try {
       controller.enqueue(encoder.encode(`data: ${JSON.stringify(payload)}\n\n`));
+      return true;
     } catch {
       open = false;
+      return false;
     }
   };
   const body = new ReadableStream<Uint8Array>({
@@ -115,7 +118,7 @@ export const aiApi = new Hono<ApiEnv>()
   .use("/events/:id/continue", requireAuth)
   // Spends the AI key without counting against any allowance: admins only (DESIGN.md §10 Deviation (AI test)).
   .use("/test/*", requireAdmin)
-  .get("/ai/usage", (c) => c.json(ai.usageOf(session(c))))
+  .get("/ai/usage", async (c) => c.json(await ai.usageFor(c.var.db, session(c).user)))
   // This writer's completed AI uses per day of the current month (the /account chart).
   // 'Stop generating' for a stream a proxy keeps open (see ai.watchStop): 204 whatever the id.
   .post("/ai/stop", jsonBody(StopStreamSchema), rateLimited("aiAccount"), async (c) => {

@@ -48,8 +48,12 @@ export const timelinesApi = new Hono<ApiEnv>()
     const timeline = await timelinesService.createTimeline(c.var.db, currentUser(c), c.req.valid("json"));
     return c.json(timeline, 201);
   })
+  // Reads only: the code grants the link's level for this request; joining is the POST below.
   .get("/shared/:shareCode", async (c) => {
-    return c.json(await sharing.openSharedTimeline(deps(c), currentUser(c), c.req.param("shareCode")));
+    return c.json(await sharing.openSharedTimeline(c.var.db, currentUser(c), c.req.param("shareCode")));
+  })
+  .post("/shared/:shareCode/join", async (c) => {
+    return c.json(await sharing.joinSharedTimeline(deps(c), currentUser(c), c.req.param("shareCode")));
   })
   .post("/:id/share", jsonBody(ShareLinkSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

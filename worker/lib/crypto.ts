@@ -105,3 +105,28 @@ export async function decryptSecret(sealed: string, secret: string): Promise<str
     return null;
   }
 }
+
+async function hmac(secret: string, purpose: string, value: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  // The purpose keeps a signature made for one kind of value from being accepted as another.
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${purpose}\n${value}`)));
+}
+
+/** `value.<HMAC-SHA256 signature>` (base64url): a value the browser keeps but cannot change. */
+export async function signValue(value: string, secret: string, purpose: string): Promise<string> {
+  return `${value}.${toBase64Url(await hmac(secret, purpose, value))}`;
+}
+
+/** The value of a `signValue` string, or null when it was not signed with this secret and purpose. */
+export async function unsignValue(signed: string, secret: string, purpose: string): Promise<string | null> {
+  const dot = signed.lastIndexOf(".");
+  if (dot <= 0) return null;
+  const value = signed.slice(0, dot);
+  let given: Uint8Array;
+  try {
+    given = fromBase64Url(signed.slice(dot + 1));
+  } catch {
+    return null;
+  }
+  return timingSafeEqual(given, await hmac(secret, purpose, value)) ? value : null;
+}

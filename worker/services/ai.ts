@@ -1,10 +1,11 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, gte, sql } from "drizzle-orm";
 import OpenAI from "openai";
 import type { Db } from "../../db/client";
 import { FREE_AI_USES } from "../../db/validation";
-import { aiUsage, ideas, sessions, type User } from "../../db/schema";
+import { aiUsage, ideas, type User } from "../../db/schema";
 import type { Env } from "../env";
 import { HttpError } from "../lib/errors";
+import { DAY, nowIso } from "../lib/time";
 import { isPremium } from "./plans";
 import { createLimiter, spend } from "./rate-limits";
 import type { SessionUser } from "./sessions";
@@ -37,9 +38,22 @@ export type AiKind = keyof typeof SYSTEM;
 
 export type AiUsage = { used: number; limit: number | null; premium: boolean };
 
-export function usageOf(session: SessionUser): AiUsage {
-  const premium = isPremium(session.user);
-  return { used: premium ? 0 : Math.min(session.aiUses, FREE_AI_USES), limit: premium ? null : FREE_AI_USES, premium };
+/**
+ * The free allowance is per writer over a rolling window, not per session: signing out and in, or a
+ * second browser, starts no new count. Each use is a row of `ai_usage` marked `free`.
+ */
+export const FREE_AI_WINDOW_MS = DAY;
+const windowStart = (now = Date.now()) => new Date(now - FREE_AI_WINDOW_MS).toISOString();
+
+/** Where a writer's free allowance stands now (premium: uncounted). */
+export async function usageFor(db: Db, user: Pick<User, "id" | "subscriptionTier" | "subscriptionEndDate">): Promise<AiUsage> {
+  if (isPremium(user)) return { used: 0, limit: null, premium: true };
+  const row = await db
+    .select({ used: count() })
+    .from(aiUsage)
+    .where(and(eq(aiUsage.userId, user.id), eq(aiUsage.free, true), gt(aiUsage.createdAt, windowStart())))
+    .get();
+  return { used: Math.min(row?.used ?? 0, FREE_AI_USES), limit: FREE_AI_USES, premium: false };
 }
 
 /** The key: the OPENAI_API_KEY secret, else the one an admin saved (DESIGN.md §6, §8). */
@@ -73,11 +87,12 @@ function upstreamError(error: unknown): HttpError {
 }
 
 /**
- * Free plan: a use is reserved atomically before the call (so parallel requests cannot exceed 3)
- * and given back if the call fails or is stopped (only completed requests count). Premium is never
- * counted but is rate-limited per minute against abuse (RATE_AI_PREMIUM_PER_MINUTE).
+ * Free plan: a use is taken atomically before the call (one INSERT that only happens while fewer than
+ * FREE_AI_USES free rows fall in the window, so parallel requests cannot exceed it) and returned as
+ * the row's id. Premium is never counted but is rate-limited per minute against abuse
+ * (RATE_AI_PREMIUM_PER_MINUTE): null.
  */
-async function reserveUse(db: Db, env: Env, session: SessionUser) {
+async function takeUse(db: Db, env: Env, session: SessionUser, tool: ToolName): Promise<number | null> {
   if (isPremium(session.user)) {
     try {
       await spend(createLimiter(db, env, ""), "aiPremium", `user:${session.user.id}`);
@@ -87,39 +102,37 @@ async function reserveUse(db: Db, env: Env, session: SessionUser) {
       }
       throw error;
     }
-    return false;
+    return null;
   }
-  const reserved = await db
-    .update(sessions)
-    .set({ aiUses: sql`${sessions.aiUses} + 1` })
-    .where(and(eq(sessions.id, session.sessionId), lt(sessions.aiUses, FREE_AI_USES)))
-    .returning({ aiUses: sessions.aiUses });
-  if (reserved.length === 0) {
+  const userId = session.user.id;
+  const taken = await db.all<{ id: number }>(sql`INSERT INTO ai_usage (user_id, tool, free, created_at)
+    SELECT ${userId}, ${tool}, 1, ${nowIso()}
+    WHERE (SELECT count(*) FROM ai_usage WHERE user_id = ${userId} AND free = 1 AND created_at > ${windowStart()}) < ${FREE_AI_USES}
+    RETURNING id`);
+  if (taken.length === 0) {
     throw new HttpError(429, USAGE_LIMIT_MESSAGE, {
       success: false,
       title: USAGE_LIMIT_TITLE,
       usage: { used: FREE_AI_USES, limit: FREE_AI_USES, premium: false },
     });
   }
-  session.aiUses = reserved[0].aiUses;
-  return true;
+  return taken[0].id;
 }
 
-async function releaseUse(db: Db, session: SessionUser) {
-  await db
-    .update(sessions)
-    .set({ aiUses: sql`max(${sessions.aiUses} - 1, 0)` })
-    .where(eq(sessions.id, session.sessionId));
-  session.aiUses = Math.max(session.aiUses - 1, 0);
+async function giveBack(db: Db, useId: number) {
+  await db.delete(aiUsage).where(eq(aiUsage.id, useId));
 }
 
 export const PREMIUM_RATE_MESSAGE = "Too many AI requests. Try again in a minute.";
 export const STREAM_BROKE = "The AI stopped before finishing. What arrived is kept.";
 export const STOPPED = "Generation stopped.";
 
-/** How a caller follows a streamed answer (SSE adapters): each piece of text, the stop signal, the moment the upstream call starts. */
+/**
+ * How a caller follows a streamed answer (SSE adapters): each piece of text (`onDelta` answers false
+ * when it could not be passed on, the writer having gone), the stop signal, the moment the upstream call starts.
+ */
 export type StreamOptions = {
-  onDelta?: (delta: string) => void;
+  onDelta?: (delta: string) => boolean | undefined;
   signal?: AbortSignal;
   /** Called once every check (allowance, configuration) has passed, just before the upstream call. */
   onReady?: () => void;
@@ -130,8 +143,10 @@ export type ToolName = AiKind | "continue" | "describe" | "rewrite" | "expand";
 
 /**
  * One completion for a counted tool call. Order (DESIGN.md §6): allowance → configured → upstream.
- * With `onDelta` the model streams (`stream: true`) and each piece is handed on as it arrives; a
- * stopped, failed or broken call gives the reserved use back. A completed one is recorded in `ai_usage`.
+ * With `onDelta` the model streams (`stream: true`) and each piece is handed on as it arrives. A use
+ * counts as soon as text has reached the writer, so a stream the writer stops keeps its use; it is
+ * given back only when nothing was delivered or the upstream failed (an error, a broken stream, an
+ * empty answer). Premium uses are recorded in `ai_usage` (the /account chart) when they count.
  */
 export async function runTool(
   db: Db,
@@ -141,8 +156,10 @@ export async function runTool(
   userMessage: string,
   options: StreamOptions & { tool?: ToolName } = {},
 ) {
-  const counted = await reserveUse(db, env, session);
+  const tool = options.tool ?? kind;
+  const freeUse = await takeUse(db, env, session, tool);
   let received = "";
+  let delivered = false;
   try {
     const ai = await client(db, env);
     options.onReady?.();
@@ -163,7 +180,7 @@ export async function runTool(
           const delta = chunk.choices[0]?.delta?.content;
           if (delta) {
             received += delta;
-            options.onDelta(delta);
+            if (options.onDelta(delta) !== false && delta.trim()) delivered = true;
           }
         }
       } catch (error) {
@@ -181,10 +198,15 @@ export async function runTool(
       text = completion.choices[0]?.message?.content?.trim();
     }
     if (!text) throw new HttpError(502, AI_UPSTREAM_FAILED, { success: false });
-    await recordUse(db, session.user.id, options.tool ?? kind);
-    return { text, usage: usageOf(session) };
+    if (freeUse === null) await recordUse(db, session.user.id, tool);
+    return { text, usage: await usageFor(db, session.user) };
   } catch (error) {
-    if (counted) await releaseUse(db, session);
+    const stoppedAfterText = options.signal?.aborted === true && delivered;
+    if (stoppedAfterText) {
+      if (freeUse === null) await recordUse(db, session.user.id, tool);
+    } else if (freeUse !== null) {
+      await giveBack(db, freeUse);
+    }
     if (options.signal?.aborted) throw new HttpError(499, STOPPED, { success: false });
     throw upstreamError(error);
   }

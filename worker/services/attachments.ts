@@ -25,11 +25,14 @@ const TEXT_ALIASES: Record<string, string[]> = {
   "text/plain": [],
 };
 
-/** A name safe to store and to show: no folders, no control characters, at most 200 characters. */
+/**
+ * A name safe to store and to show: no folders, no control characters, at most 200 characters, and
+ * no bidirectional marks or overrides (they make `invoice\u202Efdp.exe` read as `invoiceexe.pdf`).
+ */
 export function cleanFilename(name: string) {
   const base = name.split(/[\\/]/).pop() ?? "";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
+  const clean = base.replace(/[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
   if (clean.length <= 200) return clean;
   const dot = clean.lastIndexOf(".");
   const ext = dot > 0 && clean.length - dot <= 10 ? clean.slice(dot) : "";

@@ -21,7 +21,6 @@ export type SessionUser = {
   sessionId: string;
   /** When the session ends unless used again (never after its absolute end). */
   expiresAt: string;
-  aiUses: number;
   unread: UnreadNotification[];
 };
 export type RequestAuth = { session: SessionUser | null; via: AuthVia | null; token: string | null };
@@ -50,7 +49,6 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
       expiresAt: sessions.expiresAt,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
-      aiUses: sessions.aiUses,
       // Unread notifications ride along in the same statement (they show on the next page view).
       unread: sql<string | null>`(SELECT json_group_array(json_object('id', n.id, 'type', n.type, 'title', n.title,
         'message', n.message, 'createdAt', n.created_at)) FROM (SELECT * FROM notifications
@@ -73,7 +71,7 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
   } catch {
     unread = [];
   }
-  return { user: row.user, sessionId: id, expiresAt, aiUses: row.aiUses, unread };
+  return { user: row.user, sessionId: id, expiresAt, unread };
 }
 
 /** One helper for the API, the page loaders and the room's upgrade check. */

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { type User, shareLinkRemovals, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
-import { type Access, TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
+import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
 import { addNotification } from "./notifications";
@@ -93,39 +93,92 @@ async function endLinkAccess(db: Db, timelineId: number, link: { shareCode: stri
 }
 
 /**
- * Opening a share link: the code grants the link's role. A signed-in writer who opens it keeps
- * access through a share row, so the timeline shows up under 'Shared with you'.
+ * A share link as the writer who opens it sees it: the timeline, its owner's name, the link's level, what
+ * the writer has without the link, and what they would have with it. An unknown, reset or turned-off code,
+ * or one the owner removed this writer from, is a stranger's 404.
+ */
+async function findShareLink(db: Db, user: User, shareCode: string) {
+  if (!shareCode || shareCode.length > 64) throw notFound(TIMELINE_NOT_FOUND);
+  const row = await db
+    .select({
+      timeline: timelines,
+      ownerName: users.name,
+      shareLevel: timelineShares.accessLevel,
+      linkRemoved: linkRemovedFor(user),
+    })
+    .from(timelines)
+    .innerJoin(users, eq(users.id, timelines.userId))
+    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(eq(timelines.shareCode, shareCode))
+    .get();
+  if (!row) throw notFound(TIMELINE_NOT_FOUND);
+  const withLink = accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode);
+  if (withLink === "none") throw notFound(TIMELINE_NOT_FOUND);
+  const without = accessOf(row.timeline, user, row.shareLevel, null);
+  return { timeline: row.timeline, ownerName: row.ownerName ?? "Unnamed User", withLink, without };
+}
+
+export type ShareInvite = {
+  timeline: { id: number; title: string };
+  owner: { name: string };
+  accessLevel: "viewer" | "collaborator";
+  /** True when joining adds nothing: the owner, or a writer who already has at least the link's level. */
+  joined: boolean;
+};
+
+/** What the page at /timeline/shared/{code} asks before joining (reads only). */
+export async function previewShareLink(db: Db, user: User, shareCode: string): Promise<ShareInvite> {
+  const link = await findShareLink(db, user, shareCode);
+  return {
+    timeline: { id: link.timeline.id, title: link.timeline.title },
+    owner: { name: link.ownerName },
+    accessLevel: link.timeline.shareRole,
+    joined: hasAccess(link.without, link.withLink),
+  };
+}
+
+/**
+ * Reading a timeline through its share link: the code grants the link's role for this request, and
+ * nothing is written (a GET adds nothing to the writer's timelines; joining is `joinSharedTimeline`).
  */
 export async function openSharedTimeline(
-  { db, room }: Deps,
+  db: Db,
   user: User,
   shareCode: string,
 ): Promise<{ timeline: TimelineView; events: EventView[]; isShared: true; accessMode: Exclude<Access, "none"> }> {
-  if (!shareCode || shareCode.length > 64) throw notFound(TIMELINE_NOT_FOUND);
-  const timeline = await db.select().from(timelines).where(eq(timelines.shareCode, shareCode)).get();
-  if (!timeline) throw notFound(TIMELINE_NOT_FOUND);
-  const { access } = await requireTimelineAccess(db, user, timeline.id, "viewer", shareCode);
-  if (access === "viewer" || access === "collaborator") {
-    const written = await db
-      .insert(timelineShares)
-      .values({ timelineId: timeline.id, sharedByUserId: timeline.userId, sharedWithUserId: user.id, accessLevel: access, viaLink: true })
-      .onConflictDoUpdate({
-        target: [timelineShares.timelineId, timelineShares.sharedWithUserId],
-        set: { accessLevel: access },
-        // Only a viewer is ever raised to collaborator: never a downgrade, and no write on a revisit.
-        setWhere: sql`${timelineShares.accessLevel} = 'viewer' AND excluded.access_level = 'collaborator'`,
-      })
-      .returning({ id: timelineShares.id })
-      .get();
-    if (written) room(timeline.id, { action: "access-granted", by: authorOf(user), userId: user.id });
-  }
-  const mode = access as Exclude<Access, "none">;
+  const { timeline, withLink } = await findShareLink(db, user, shareCode);
+  const mode = withLink as Exclude<Access, "none">;
   return {
     timeline: toTimelineView(timeline, mode, true),
     events: await listEventsForTimeline(db, timeline.id),
     isShared: true,
     accessMode: mode,
   };
+}
+
+/**
+ * 'Join timeline': the writer keeps the link's level through a share row, so the timeline shows under
+ * 'Shared with you' and opens without the code. The owner, or a writer who already has that level,
+ * joins nothing; a writer shared with as a viewer is raised by a collaborator link, never lowered.
+ */
+export async function joinSharedTimeline({ db, room }: Deps, user: User, shareCode: string) {
+  const { timeline, withLink, without } = await findShareLink(db, user, shareCode);
+  const mode = withLink as Exclude<Access, "none">;
+  if ((mode === "viewer" || mode === "collaborator") && !hasAccess(without, mode)) {
+    const written = await db
+      .insert(timelineShares)
+      .values({ timelineId: timeline.id, sharedByUserId: timeline.userId, sharedWithUserId: user.id, accessLevel: mode, viaLink: true })
+      .onConflictDoUpdate({
+        target: [timelineShares.timelineId, timelineShares.sharedWithUserId],
+        set: { accessLevel: mode },
+        // Only a viewer is ever raised to collaborator: never a downgrade, and no write on a second join.
+        setWhere: sql`${timelineShares.accessLevel} = 'viewer' AND excluded.access_level = 'collaborator'`,
+      })
+      .returning({ id: timelineShares.id })
+      .get();
+    if (written) room(timeline.id, { action: "access-granted", by: authorOf(user), userId: user.id });
+  }
+  return { timeline: toTimelineView(timeline, mode, mode !== "owner"), accessMode: mode };
 }
 
 export async function shareWithUser(

@@ -5,19 +5,77 @@ import { type TimelineDocument, type TransferEvent, codexLines, formatStoryTime 
 // story time and codex entries under it, then the event's text. `docx` is pure JS and packs the
 // zip with fflate, so it runs in workerd (nodejs_compat) without Node's Buffer.
 
-/** `**bold**`, `*italic*` / `_italic_` inside a line become formatted runs; the rest is plain text. */
-function runsOf(line: string, base: { italics?: boolean; color?: string } = {}) {
-  const runs: TextRun[] = [];
-  const pattern = /\*\*(.+?)\*\*|\*(?!\s)(.+?)\*|(?<![\w])_(?!\s)(.+?)_(?![\w])/g;
-  let last = 0;
-  for (const m of line.matchAll(pattern)) {
-    if (m.index > last) runs.push(new TextRun({ text: line.slice(last, m.index), ...base }));
-    if (m[1] !== undefined) runs.push(new TextRun({ text: m[1], bold: true, ...base }));
-    else runs.push(new TextRun({ text: m[2] ?? m[3], ...base, italics: true }));
-    last = m.index + m[0].length;
+type Span = { text: string; bold?: true; italics?: true };
+
+const isWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+// What a regex `.` does not match: a marked span never runs across one.
+const isLineBreak = (code: number) => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+const isSpace = (ch: string | undefined) => ch !== undefined && /\s/.test(ch);
+
+/**
+ * `**bold**`, `*italic*` / `_italic_` inside a line, left to right, the first marker that closes
+ * winning: `**x**` (closed by the next `**`), `*x*` (no space after the opening star, closed by the
+ * next star), `_x_` (not inside a word on either side). Linear in the line's length: one backward pass
+ * notes where the next closing marker of each kind and the next line break are, so an opening marker
+ * that never closes costs one lookup, not a scan to the end of the line (a regex with lazy groups did
+ * that scan at every such marker: quadratic).
+ */
+export function formattingSpans(line: string): Span[] {
+  const n = line.length;
+  const nextDouble = new Int32Array(n + 2).fill(n);
+  const nextStar = new Int32Array(n + 2).fill(n);
+  const nextUnderscore = new Int32Array(n + 2).fill(n);
+  const nextBreak = new Int32Array(n + 2).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const code = line.charCodeAt(i);
+    nextStar[i] = code === 42 ? i : nextStar[i + 1];
+    nextDouble[i] = code === 42 && line.charCodeAt(i + 1) === 42 ? i : nextDouble[i + 1];
+    nextUnderscore[i] = code === 95 && !(i + 1 < n && isWordChar(line.charCodeAt(i + 1))) ? i : nextUnderscore[i + 1];
+    nextBreak[i] = isLineBreak(code) ? i : nextBreak[i + 1];
   }
-  if (last < line.length) runs.push(new TextRun({ text: line.slice(last), ...base }));
-  return runs;
+  // A span from `from` closed at `close` (n: never) holds at least one character and no line break.
+  const closes = (from: number, close: number) => close < n && nextBreak[from] >= close;
+  const spans: Span[] = [];
+  let plainFrom = 0;
+  let i = 0;
+  const emit = (end: number, span: Span) => {
+    if (i > plainFrom) spans.push({ text: line.slice(plainFrom, i) });
+    spans.push(span);
+    i = end;
+    plainFrom = end;
+  };
+  while (i < n) {
+    const code = line.charCodeAt(i);
+    if (code === 42) {
+      if (line.charCodeAt(i + 1) === 42 && closes(i + 2, nextDouble[i + 3])) {
+        const close = nextDouble[i + 3];
+        emit(close + 2, { text: line.slice(i + 2, close), bold: true });
+        continue;
+      }
+      if (!isSpace(line[i + 1]) && closes(i + 1, nextStar[i + 2])) {
+        const close = nextStar[i + 2];
+        emit(close + 1, { text: line.slice(i + 1, close), italics: true });
+        continue;
+      }
+    } else if (code === 95 && (i === 0 || !isWordChar(line.charCodeAt(i - 1)))) {
+      if (!isSpace(line[i + 1]) && closes(i + 1, nextUnderscore[i + 2])) {
+        const close = nextUnderscore[i + 2];
+        emit(close + 1, { text: line.slice(i + 1, close), italics: true });
+        continue;
+      }
+    }
+    i++;
+  }
+  if (plainFrom < n) spans.push({ text: line.slice(plainFrom) });
+  return spans;
+}
+
+function runsOf(line: string, base: { italics?: boolean; color?: string } = {}) {
+  return formattingSpans(line).map((span) =>
+    span.bold
+      ? new TextRun({ text: span.text, bold: true, ...base })
+      : new TextRun({ text: span.text, ...base, ...(span.italics ? { italics: true } : {}) }),
+  );
 }
 
 /** The event's text: one paragraph per line, `- ` items as bullets, `#` lines as sub-headings. */
