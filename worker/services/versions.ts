@@ -10,6 +10,10 @@ import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./ev
 import { effectiveTier } from "./plans";
 
 export const VERSION_NOT_FOUND = "Version not found";
+/** How history names the author of a version whose account was deleted. */
+export const DELETED_WRITER = "Deleted writer";
+
+const authorNameOf = (v: { authorId: number | null; authorName: string }) => (v.authorId === null ? DELETED_WRITER : v.authorName);
 
 export type VersionSummary = {
   id: number;
@@ -133,7 +137,7 @@ export async function listVersions(db: Db, user: User, eventId: number, shareCod
     .from(eventVersions)
     .where(and(eq(eventVersions.eventId, eventId), since ? gte(eventVersions.createdAt, since) : undefined))
     .orderBy(desc(eventVersions.createdAt), desc(eventVersions.id));
-  return rows.map(({ head, ...v }) => ({ ...v, contentPreview: previewOf(head ?? "") }));
+  return rows.map(({ head, ...v }) => ({ ...v, authorName: authorNameOf(v), contentPreview: previewOf(head ?? "") }));
 }
 
 /** A version with the caller's access checked; a free owner's versions past the window are not found. */
@@ -167,7 +171,7 @@ export async function getVersion(db: Db, user: User, versionId: number, shareCod
     eventId: v.eventId,
     createdAt: v.createdAt,
     authorId: v.authorId,
-    authorName: v.authorName,
+    authorName: authorNameOf(v),
     title: v.title,
     content: v.content,
   };
