@@ -25,7 +25,7 @@ async function fetchRaw(path: string, token: string, init: RequestInit = {}) {
   return { res, body };
 }
 
-async function upload(eventId: number, token: string, bytes: Uint8Array, name: string) {
+async function upload(eventId: number, token: string, bytes: Uint8Array<ArrayBuffer>, name: string) {
   const form = new FormData();
   form.append("file", new Blob([bytes], { type: "image/png" }), name);
   const { res, body } = await fetchRaw(`/api/events/${eventId}/attachments`, token, { method: "POST", body: form });
