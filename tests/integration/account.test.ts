@@ -4,6 +4,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareByEmail, signInAdmin } from "./helpers";
+import { closedWith, connect, sleep } from "./room-helpers";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="), (c) =>
   c.charCodeAt(0),
@@ -184,6 +185,23 @@ describe("DELETE /api/account", () => {
     expect((await call("GET", `/api/timelines/${fx.theirs.id}`, { token: fx.other.token })).status).toBe(200);
   });
 
+  it("closes the writer's room sockets, and everyone's in the timelines it owned", async () => {
+    const fx = await writerWithData();
+    const guest = await registerUser({ name: "Gus Guest" });
+    await shareByEmail(fx.first.id, fx.writer.token, guest.email, "collaborator");
+    const inShared = await connect(fx.theirs.id, fx.writer.token);
+    const guestInOwned = await connect(fx.first.id, guest.token);
+    const host = await connect(fx.theirs.id, fx.other.token);
+    for (const r of [inShared, guestInOwned, host]) await r.waitFor((m) => m.type === "presence");
+
+    expect((await call("DELETE", "/api/account", { token: fx.writer.token })).status).toBe(200);
+    expect(await closedWith(inShared)).toBe(4401);
+    expect(await closedWith(guestInOwned)).toBe(4404);
+    await sleep(100);
+    expect(host.closed.code).toBeUndefined();
+    host.ws.close();
+  });
+
   it("a sign-in within 10 minutes is enough without the password; an older one is refused", async () => {
     const fresh = await registerUser();
     expect((await call("DELETE", "/api/account", { token: fresh.token })).status).toBe(200);
@@ -268,8 +286,17 @@ describe("POST /api/account/password", () => {
     });
     expect((await call("GET", "/api/auth/me", { token: other.json.token })).status).toBe(200);
 
+    const tl = await createTimeline(writer.token, { title: "Sockets" });
+    const here = await connect(tl.id, writer.token);
+    const there = await connect(tl.id, other.json.token);
+    for (const r of [here, there]) await r.waitFor((m) => m.type === "presence");
+
     const res = await change({ currentPassword: writer.password, newPassword: "brand-new-1" });
     expect(res.status, res.text).toBe(200);
+    expect(await closedWith(there)).toBe(4401);
+    await sleep(100);
+    expect(here.closed.code).toBeUndefined();
+    here.ws.close();
     expect(res.json).toMatchObject({ success: true, user: { id: writer.user.id } });
     expect((await call("GET", "/api/auth/me", { token: other.json.token })).status).toBe(401);
     expect((await call("GET", "/api/auth/me", { token: writer.token })).status).toBe(200);
