@@ -2,7 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../db/client";
 import worker from "../../worker/index";
+import { versionStatements } from "../../worker/services/versions";
 import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareByEmail, signInAdmin } from "./helpers";
 import { closedWith, connect, sleep } from "./room-helpers";
 
@@ -200,6 +202,17 @@ describe("DELETE /api/account", () => {
     await sleep(100);
     expect(host.closed.code).toBeUndefined();
     host.ws.close();
+  });
+
+  it("a version a live doc records later for the deleted writer lands as 'Deleted writer' instead of failing the save", async () => {
+    const fx = await writerWithData();
+    const gone = { id: fx.writer.user.id, name: "Dana Data", email: fx.writer.email };
+    expect((await call("DELETE", "/api/account", { token: fx.writer.token })).status).toBe(200);
+    // What the shared doc's autosave runs with the last editor it saw (worker/services/versions.ts).
+    const db = createDb(env.DB);
+    await db.batch([...versionStatements(db, { eventId: fx.shared.id, author: gone, content: "Typed before leaving" })]);
+    const versions = await call("GET", `/api/events/${fx.shared.id}/versions`, { token: fx.other.token });
+    expect(versions.json[0]).toMatchObject({ authorId: null, authorName: "Deleted writer", contentPreview: "Typed before leaving" });
   });
 
   it("a sign-in within 10 minutes is enough without the password; an older one is refused", async () => {

@@ -62,6 +62,9 @@ export function versionStatements(
   { eventId, author, title, content, when = sql`1`, coalesceWithinMs, now = nowIso() }: RecordVersion,
 ) {
   const authorName = authorOf(author).userName;
+  // A live doc may save for an editor whose account was deleted meanwhile: the version then has no author
+  // (the foreign key would refuse the id and fail the whole save) and reads 'Deleted writer'.
+  const authorStill = sql`(SELECT u.id FROM users u WHERE u.id = ${author.id})`;
   const newTitle = sql<string>`coalesce(${title ?? null}, ${events.title})`;
   const newContent = sql<string>`coalesce(${content ?? null}, ${events.content})`;
   const insert = (extra: SQL = sql`1`) =>
@@ -71,8 +74,8 @@ export function versionStatements(
           id: sql<number>`NULL`.as("v_id"),
           eventId: events.id,
           timelineId: events.timelineId,
-          authorId: sql<number>`${author.id}`.as("v_author_id"),
-          authorName: sql<string>`${authorName}`.as("v_author_name"),
+          authorId: sql<number | null>`${authorStill}`.as("v_author_id"),
+          authorName: sql<string>`CASE WHEN ${authorStill} IS NULL THEN ${DELETED_WRITER} ELSE ${authorName} END`.as("v_author_name"),
           title: newTitle.as("v_title"),
           content: newContent.as("v_content"),
           createdAt: sql<string>`${now}`.as("v_created_at"),
