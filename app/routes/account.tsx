@@ -1,6 +1,10 @@
 import { BadgeCheck, CalendarDays, Crown, Mail, MailWarning, ShieldCheck, User } from "lucide-react";
 import { useState } from "react";
 import { Link, redirect } from "react-router";
+import { AccountDataCard } from "~/components/account-data";
+import { AccountDeleteCard } from "~/components/account-delete";
+import { AccountPasswordCard } from "~/components/account-password";
+import { AccountProfileForm } from "~/components/account-profile";
 import { AdminUsers } from "~/components/admin-users";
 import { SignInMethodsCard } from "~/components/sign-in-methods";
 import { UsageChart } from "~/components/usage-chart";
@@ -44,6 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: toPublicUser(user),
     premium: isPremium(user),
     isAdmin: user.role === "admin",
+    hasPassword: Boolean(user.hashedPassword),
     signInMethods: await signInMethods(db, env, user),
     aiUsage: await monthlyUsage(db, user.id),
   };
@@ -115,6 +120,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
                 <dd>{longDate(user.createdAt)}</dd>
               </div>
             </dl>
+            <AccountProfileForm name={user.name} />
           </CardContent>
         </Card>
         <Card>
@@ -158,6 +164,8 @@ export default function Account({ loaderData }: Route.ComponentProps) {
 
       <SignInMethodsCard methods={signInMethods} />
 
+      <AccountPasswordCard hasPassword={loaderData.hasPassword} />
+
       <Card className="mt-6">
         <CardHeader>
           <CardTitle>AI uses this month</CardTitle>
@@ -166,6 +174,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           <UsageChart days={loaderData.aiUsage.days} total={loaderData.aiUsage.total} caption="Completed AI requests this month" />
         </CardContent>
       </Card>
+
+      <AccountDataCard />
+      <AccountDeleteCard email={user.email} hasPassword={loaderData.hasPassword} />
 
       {isAdmin ? (
         <>

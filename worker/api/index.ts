@@ -8,6 +8,7 @@ import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
 import { createLiveDocs, createRoomNotifier } from "../lib/room";
 import { authenticate } from "../services/sessions";
+import { accountApi } from "./account";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
 import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
@@ -49,6 +50,7 @@ export const api = new Hono<ApiEnv>()
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
   .route("/subscription", billingApi)
+  .route("/account", accountApi)
   .route("/admin", adminApi)
   .route("/config", configApi)
   .route("/", aiApi)

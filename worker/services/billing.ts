@@ -183,17 +183,19 @@ export async function confirmUpgrade(db: Db, env: Env, user: User, sessionId: st
   return toPublicUser(updated ?? user);
 }
 
+/** Cancels a Stripe subscription at once; one already gone at Stripe counts as cancelled. */
+export async function cancelSubscription(db: Db, env: Env, subscriptionId: string) {
+  const { stripe } = await stripeClient(db, env);
+  try {
+    await stripe.subscriptions.cancel(subscriptionId);
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)) throw stripeFailure(error);
+  }
+}
+
 /** POST /api/subscription/downgrade: cancels the Stripe subscription when there is one. */
 export async function downgrade(db: Db, env: Env, user: User): Promise<PublicUser> {
-  if (user.stripeSubscriptionId) {
-    const { stripe } = await stripeClient(db, env);
-    try {
-      await stripe.subscriptions.cancel(user.stripeSubscriptionId);
-    } catch (error) {
-      // Already gone at Stripe: the local plan still switches.
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)) throw stripeFailure(error);
-    }
-  }
+  if (user.stripeSubscriptionId) await cancelSubscription(db, env, user.stripeSubscriptionId);
   const now = nowIso();
   const [rows] = await db.batch([
     db

@@ -85,9 +85,13 @@ export async function exportTimelineFile(
   const doc = await exportTimeline(db, user, timelineId, shareCode);
   const { ext, contentType } = exportFormats[format];
   const filename = `${exportSlug(doc.timeline.title)}.${ext}`;
-  if (format === "json") return { body: `${JSON.stringify(doc, null, 2)}\n`, contentType, filename };
-  if (format === "md") return { body: renderMarkdown(doc), contentType, filename };
-  return { body: await renderDocx(doc), contentType, filename };
+  if (format === "docx") return { body: await renderDocx(doc), contentType, filename };
+  return { body: renderTextExport(doc, format), contentType, filename };
+}
+
+/** The JSON and Markdown files exactly as the export gives them (the account's zip holds the same). */
+export function renderTextExport(doc: TimelineDocument, format: "json" | "md") {
+  return format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderMarkdown(doc);
 }
 
 // Drizzle's D1 batch cannot take raw SQL with parameters, so these statements go to D1's own batch.

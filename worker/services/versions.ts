@@ -10,6 +10,10 @@ import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./ev
 import { effectiveTier } from "./plans";
 
 export const VERSION_NOT_FOUND = "Version not found";
+/** How history names the author of a version whose account was deleted. */
+export const DELETED_WRITER = "Deleted writer";
+
+const authorNameOf = (v: { authorId: number | null; authorName: string }) => (v.authorId === null ? DELETED_WRITER : v.authorName);
 
 export type VersionSummary = {
   id: number;
@@ -58,6 +62,9 @@ export function versionStatements(
   { eventId, author, title, content, when = sql`1`, coalesceWithinMs, now = nowIso() }: RecordVersion,
 ) {
   const authorName = authorOf(author).userName;
+  // A live doc may save for an editor whose account was deleted meanwhile: the version then has no author
+  // (the foreign key would refuse the id and fail the whole save) and reads 'Deleted writer'.
+  const authorStill = sql`(SELECT u.id FROM users u WHERE u.id = ${author.id})`;
   const newTitle = sql<string>`coalesce(${title ?? null}, ${events.title})`;
   const newContent = sql<string>`coalesce(${content ?? null}, ${events.content})`;
   const insert = (extra: SQL = sql`1`) =>
@@ -67,8 +74,8 @@ export function versionStatements(
           id: sql<number>`NULL`.as("v_id"),
           eventId: events.id,
           timelineId: events.timelineId,
-          authorId: sql<number>`${author.id}`.as("v_author_id"),
-          authorName: sql<string>`${authorName}`.as("v_author_name"),
+          authorId: sql<number | null>`${authorStill}`.as("v_author_id"),
+          authorName: sql<string>`CASE WHEN ${authorStill} IS NULL THEN ${DELETED_WRITER} ELSE ${authorName} END`.as("v_author_name"),
           title: newTitle.as("v_title"),
           content: newContent.as("v_content"),
           createdAt: sql<string>`${now}`.as("v_created_at"),
@@ -133,7 +140,7 @@ export async function listVersions(db: Db, user: User, eventId: number, shareCod
     .from(eventVersions)
     .where(and(eq(eventVersions.eventId, eventId), since ? gte(eventVersions.createdAt, since) : undefined))
     .orderBy(desc(eventVersions.createdAt), desc(eventVersions.id));
-  return rows.map(({ head, ...v }) => ({ ...v, contentPreview: previewOf(head ?? "") }));
+  return rows.map(({ head, ...v }) => ({ ...v, authorName: authorNameOf(v), contentPreview: previewOf(head ?? "") }));
 }
 
 /** A version with the caller's access checked; a free owner's versions past the window are not found. */
@@ -167,7 +174,7 @@ export async function getVersion(db: Db, user: User, versionId: number, shareCod
     eventId: v.eventId,
     createdAt: v.createdAt,
     authorId: v.authorId,
-    authorName: v.authorName,
+    authorName: authorNameOf(v),
     title: v.title,
     content: v.content,
   };

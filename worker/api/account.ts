@@ -1,0 +1,52 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { RegisterSchema, limits } from "../../db/validation";
+import { clearSessionCookie } from "../lib/cookies";
+import { createMailer } from "../lib/mailer";
+import * as account from "../services/account";
+import { accountExportFilename, exportAccount } from "../services/account-export";
+import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
+
+/** SPEC.md's rules for a name and a new password, as at registration. */
+const UpdateAccountSchema = z.object({ name: RegisterSchema.shape.name });
+const typedPassword = z.string().max(limits.passwordMax).optional();
+const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
+const DeleteAccountSchema = z.object({ password: typedPassword });
+
+const accountDeps = (c: Parameters<typeof fileDeps>[0] & { executionCtx: { waitUntil(p: Promise<unknown>): void } }) => ({
+  ...fileDeps(c),
+  secret: c.env.APP_SECRET,
+  env: c.env,
+  mailer: createMailer(c.env),
+  defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
+});
+
+/** The signed-in writer's own account (DESIGN.md §11 'Your data'). */
+export const accountApi = new Hono<ApiEnv>()
+  .use(requireAuth)
+  .get("/export", (c) => {
+    const user = currentUser(c);
+    return c.body(exportAccount(c.var.db, c.env.FILES, user), 200, {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${accountExportFilename(user)}"`,
+      "Cache-Control": "private, no-store",
+    });
+  })
+  .patch("/", jsonBody(UpdateAccountSchema), async (c) => {
+    return c.json(await account.updateName(c.var.db, currentUser(c), c.req.valid("json").name));
+  })
+  .post("/password", jsonBody(ChangePasswordSchema), async (c) => {
+    const user = await account.changePassword(accountDeps(c), limiter(c), currentUser(c), c.var.session!.sessionId, c.req.valid("json"));
+    return c.json({ success: true, user });
+  })
+  .delete("/", jsonBody(DeleteAccountSchema), async (c) => {
+    const result = await account.deleteAccount(
+      accountDeps(c),
+      limiter(c),
+      currentUser(c),
+      c.var.session!.sessionId,
+      c.req.valid("json").password,
+    );
+    c.header("Set-Cookie", clearSessionCookie(c.req.raw));
+    return c.json(result);
+  });
