@@ -21,6 +21,8 @@ export type SessionUser = {
   sessionId: string;
   /** When the session ends unless used again (never after its absolute end). */
   expiresAt: string;
+  /** When this session was created: the writer's last sign-in. */
+  signedInAt: string;
   aiUses: number;
   unread: UnreadNotification[];
 };
@@ -73,7 +75,7 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
   } catch {
     unread = [];
   }
-  return { user: row.user, sessionId: id, expiresAt, aiUses: row.aiUses, unread };
+  return { user: row.user, sessionId: id, expiresAt, signedInAt: row.createdAt, aiUses: row.aiUses, unread };
 }
 
 /** One helper for the API, the page loaders and the room's upgrade check. */
