@@ -4,6 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
+  latestVerifyLink,
   login,
   screenshot,
   test,
@@ -160,10 +161,18 @@ test.describe("accounts", () => {
     await waitForHydration(page);
     await page.getByRole("link", { name: "Need an account?" }).click();
     await expect(page).toHaveURL(`/auth/register?redirectTo=${encodeURIComponent("/writers-unblock")}`);
+    const newcomer = uniqueEmail("returning");
     await page.getByLabel("Name").fill("New Comer");
-    await page.getByLabel("Email").fill(uniqueEmail("returning"));
+    await page.getByLabel("Email").fill(newcomer);
     await page.getByLabel("Password").fill("first-pass");
     await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL("/writers-unblock");
+    // The emailed verification link keeps it too: after verifying, 'Continue' goes back there.
+    const verifyLink = await latestVerifyLink(request, newcomer);
+    expect(new URL(verifyLink).searchParams.get("redirectTo")).toBe("/writers-unblock");
+    await page.goto(verifyLink);
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Continue", exact: true }).click();
     await expect(page).toHaveURL("/writers-unblock");
 
     // Another site as the return address: the login lands on /timeline.

@@ -34,6 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         origin: new URL(request.url).origin,
         mailer: createMailer(env),
         defer: (p) => ctx.waitUntil(p),
+        returnTo: returnAddress(request),
       },
       createLimiter(db, env, clientKey(request)),
     );
