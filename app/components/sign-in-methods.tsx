@@ -1,12 +1,14 @@
 import { KeyRound, Link2 } from "lucide-react";
 import { useState } from "react";
+import { Form } from "react-router";
 import { oauthProviderLabels, type OAuthProvider, signInMethodMessages } from "../../db/rules";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { useMutation } from "~/hooks/use-mutation";
-import { client, unwrap } from "~/lib/client";
+import { client, errorMessage, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
 
 export type SignInMethods = {
   password: boolean;
@@ -14,6 +16,7 @@ export type SignInMethods = {
   /** The providers this server is configured for (the ones a writer can connect). */
   available: { id: OAuthProvider; label: string }[];
   emailVerified: boolean;
+  signedInRecently: boolean;
 };
 
 // A fixed locale and zone: the server's rendering and the browser's hydration show the same date.
@@ -25,6 +28,7 @@ export function SignInMethodsCard({ methods }: { methods: SignInMethods }) {
   // The provider asked about stays set while the dialog closes, so its title does not change mid-animation.
   const [removing, setRemoving] = useState<OAuthProvider | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [staleSignIn, setStaleSignIn] = useState(false);
   const disconnect = useMutation((provider: OAuthProvider) => unwrap(client.api.auth.oauth[":provider"].$delete({ param: { provider } })), {
     success: (_result, provider) => ({
       title: "Sign-in method removed",
@@ -85,6 +89,14 @@ export function SignInMethodsCard({ methods }: { methods: SignInMethods }) {
           })}
         </ul>
         {methods.emailVerified ? null : <p className="mt-3 text-sm text-stone-600">{signInMethodMessages.verifyFirst}.</p>}
+        {methods.signedInRecently && !staleSignIn ? null : (
+          <Form method="post" action="/auth/logout?redirectTo=%2Faccount" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+            <span className="text-stone-600">Changing how you sign in needs a sign-in within the last 10 minutes.</span>
+            <Button type="submit" size="sm" variant="outline">
+              Sign in again
+            </Button>
+          </Form>
+        )}
       </CardContent>
       <ConfirmDialog
         open={confirming}
