@@ -34,7 +34,13 @@ export function SignInMethodsCard({ methods }: { methods: SignInMethods }) {
       title: "Sign-in method removed",
       description: `${oauthProviderLabels[provider]} no longer signs you in.`,
     }),
-    error: "Could not disconnect",
+    // The API's message as the toast; a refusal for an old sign-in also offers 'Sign in again'.
+    error: (error) => {
+      const message = errorMessage(error, "Could not disconnect");
+      if (message === signInMethodMessages.signInAgain) setStaleSignIn(true);
+      setConfirming(false);
+      errorToast(message);
+    },
     onSuccess: () => setConfirming(false),
   });
   const connected = new Map(methods.providers.map((p) => [p.provider, p.linkedAt]));
