@@ -22,8 +22,12 @@ export function FormAlert({ children }: { children: ReactNode }) {
   );
 }
 
+/** `path` keeping the sign-in's return address (`redirectTo`) when there is one. */
+export const withReturn = (path: string, redirectTo: string | null | undefined) =>
+  redirectTo ? `${path}?redirectTo=${encodeURIComponent(redirectTo)}` : path;
+
 /** 'Continue with GitHub' / 'Continue with Google': plain links (a full navigation to the provider and back). */
-export function OAuthButtons({ providers }: { providers: { id: string; label: string }[] }) {
+export function OAuthButtons({ providers, redirectTo }: { providers: { id: string; label: string }[]; redirectTo?: string | null }) {
   if (providers.length === 0) return null;
   return (
     <div className="mt-6 space-y-3">
@@ -34,7 +38,7 @@ export function OAuthButtons({ providers }: { providers: { id: string; label: st
       </div>
       {providers.map((provider) => (
         <Button key={provider.id} asChild variant="outline" className="w-full">
-          <a href={`/api/auth/oauth/${provider.id}`}>Continue with {provider.label}</a>
+          <a href={withReturn(`/api/auth/oauth/${provider.id}`, redirectTo)}>Continue with {provider.label}</a>
         </Button>
       ))}
     </div>

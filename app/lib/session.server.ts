@@ -1,4 +1,5 @@
 import { redirect, type RouterContextProvider } from "react-router";
+import { loginPathFor, resolveRedirect } from "../../db/redirect";
 import { FLASH_COOKIE, readCookie, serializeCookie } from "../../worker/lib/cookies";
 import { toPublicUser } from "../../worker/services/users";
 import { appContext } from "../context";
@@ -30,8 +31,32 @@ export function requireAdmin(context: Ctx) {
   return user;
 }
 
-export function redirectIfSignedIn(context: Ctx) {
-  if (sessionUser(context)) throw redirect("/timeline");
+/** The protected pages' guard: a signed-out visitor goes to the login page, which brings them back here afterwards. */
+export function requireUserOrLogin(request: Request, context: Ctx) {
+  const user = sessionUser(context);
+  if (!user) throw redirect(loginPathFor(pageOf(request)));
+  return user;
+}
+
+/** The page a request is for: a client navigation's data request (`/x.data?_routes=…`) stands for the page `/x`. */
+function pageOf(request: Request) {
+  const url = new URL(request.url);
+  let path = url.pathname;
+  if (path.endsWith(".data")) path = path === "/_root.data" ? "/" : path.slice(0, -".data".length);
+  url.searchParams.delete("_routes");
+  const search = url.searchParams.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** The login and register pages' `redirectTo`, resolved on this site (null when none was given). */
+export function returnAddress(request: Request): string | null {
+  const url = new URL(request.url);
+  const value = url.searchParams.get("redirectTo");
+  return value === null ? null : resolveRedirect(value, url.origin);
+}
+
+export function redirectIfSignedIn(request: Request, context: Ctx) {
+  if (sessionUser(context)) throw redirect(returnAddress(request) ?? "/timeline");
 }
 
 /** A one-shot toast carried across a redirect in a short-lived cookie. */

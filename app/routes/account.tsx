@@ -20,7 +20,7 @@ import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import { HttpError } from "../../worker/lib/errors";
 import { confirmUpgrade } from "../../worker/services/billing";
-import { signInMethods } from "../../worker/services/oauth";
+import { signInMethodsOf } from "~/lib/sign-in-methods.server";
 import { monthlyUsage } from "../../worker/services/ai";
 import { isPremium } from "../../worker/services/plans";
 import { toPublicUser } from "../../worker/services/users";
@@ -49,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     premium: isPremium(user),
     isAdmin: user.role === "admin",
     hasPassword: Boolean(user.hashedPassword),
-    signInMethods: await signInMethods(db, env, user),
+    signInMethods: await signInMethodsOf(context),
     aiUsage: await monthlyUsage(db, user.id),
   };
 }

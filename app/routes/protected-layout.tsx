@@ -1,12 +1,13 @@
 import { Outlet } from "react-router";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
-import { requireUser } from "~/lib/session.server";
+import { requireUser, requireUserOrLogin } from "~/lib/session.server";
 import type { Route } from "./+types/protected-layout";
 
-// Runs on the server before any child loader: anonymous visitors get a redirect, never the page.
+// Runs on the server before any child loader: anonymous visitors get a redirect to the login page (which
+// brings them back to this page afterwards), never the page.
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ context }) => {
-    requireUser(context);
+  ({ request, context }) => {
+    requireUserOrLogin(request, context);
   },
 ];
 

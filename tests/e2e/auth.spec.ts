@@ -1,5 +1,16 @@
 import { baseURL } from "../../playwright.config";
-import { createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, uniqueEmail, waitForHydration } from "./fixtures";
+import {
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  latestVerifyLink,
+  login,
+  screenshot,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
 
 test.describe("accounts", () => {
   test("register → sign out → sign in → forgot → reset link → new password → sign in", async ({ page }) => {
@@ -127,6 +138,51 @@ test.describe("accounts", () => {
     await page.getByLabel("Confirm Password").fill("third-pass");
     await page.getByRole("button", { name: "Reset Password" }).click();
     await expect(page.getByRole("heading", { name: "Password Reset Successful" })).toBeVisible();
+  });
+
+  test("a signed-out visitor opening a protected page signs in, or registers, and lands back on it", async ({ page, request }) => {
+    const writer = await createUser(request, { name: "Ret Urner" });
+    const timeline = await apiAs(request, writer, "POST", "/api/timelines", { title: "Where I was going" });
+    const target = `/timeline/${timeline.id}?from=mail`;
+    await page.goto(target);
+    await expect(page).toHaveURL(`/auth/login?redirectTo=${encodeURIComponent(target)}`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(writer.email);
+    await page.getByLabel("Password").fill(writer.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(target);
+    await expect(page.getByRole("heading", { name: "Where I was going", level: 1 })).toBeVisible();
+
+    // A share link too, and through registration (the login page's link keeps the return address).
+    await page.context().clearCookies();
+    const shared = await page.request.get("/timeline/shared/abc123?x=1", { maxRedirects: 0 });
+    expect(shared.headers().location).toBe(`/auth/login?redirectTo=${encodeURIComponent("/timeline/shared/abc123?x=1")}`);
+    await page.goto("/writers-unblock");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Need an account?" }).click();
+    await expect(page).toHaveURL(`/auth/register?redirectTo=${encodeURIComponent("/writers-unblock")}`);
+    const newcomer = uniqueEmail("returning");
+    await page.getByLabel("Name").fill("New Comer");
+    await page.getByLabel("Email").fill(newcomer);
+    await page.getByLabel("Password").fill("first-pass");
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL("/writers-unblock");
+    // The emailed verification link keeps it too: after verifying, 'Continue' goes back there.
+    const verifyLink = await latestVerifyLink(request, newcomer);
+    expect(new URL(verifyLink).searchParams.get("redirectTo")).toBe("/writers-unblock");
+    await page.goto(verifyLink);
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Continue", exact: true }).click();
+    await expect(page).toHaveURL("/writers-unblock");
+
+    // Another site as the return address: the login lands on /timeline.
+    await page.context().clearCookies();
+    await page.goto("/auth/login?redirectTo=/%09/127.0.0.1:5193/phish");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(writer.email);
+    await page.getByLabel("Password").fill(writer.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/timeline$/);
   });
 
   test("auth pages have no serious accessibility violations", async ({ page }) => {

@@ -18,13 +18,14 @@ test.describe("route guards", () => {
     const root = await request.get("/", { maxRedirects: 0 });
     expect(root.status()).toBe(302);
     expect(root.headers().location).toBe("/auth/login");
+    // The login page brings them back afterwards (auth.spec.ts).
     for (const path of [...protectedPaths, "/admin", "/admin/config"]) {
       const res = await request.get(path, { maxRedirects: 0 });
       expect(res.status(), path).toBe(302);
-      expect(res.headers().location, path).toBe("/auth/login");
+      expect(res.headers().location, path).toBe(`/auth/login?redirectTo=${encodeURIComponent(path)}`);
     }
     await page.goto("/timeline");
-    await expect(page).toHaveURL(/\/auth\/login$/);
+    await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Ftimeline$/);
     await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Register" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
@@ -79,9 +80,9 @@ test.describe("route guards", () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/timeline");
-    await expect(page).toHaveURL(/\/auth\/login$/);
+    await expect(page).toHaveURL(/\/auth\/login\?redirectTo=%2Ftimeline$/);
     await page.getByRole("link", { name: "Need an account?" }).click();
-    await expect(page).toHaveURL(/\/auth\/register$/);
+    await expect(page).toHaveURL(/\/auth\/register\?redirectTo=%2Ftimeline$/);
     await context.close();
   });
 });

@@ -6,14 +6,15 @@ import * as auth from "../services/auth";
 import * as emailVerification from "../services/email-verification";
 import * as passwordReset from "../services/password-reset";
 import { SESSION_TTL_MS, logout } from "../services/sessions";
+import { listSignInMethods } from "../services/sign-in-methods";
 import { toPublicUser } from "../services/users";
 import { type ApiEnv, jsonBody, limiter, requireAuth } from "./context";
 import { z } from "zod";
 
 const SESSION_MAX_AGE = SESSION_TTL_MS / 1000;
 
-/** Verification emails: links to this origin, sent after the answer (waitUntil). */
-const verificationMail = (c: {
+/** Account emails (verification, sign-in method changes): links to this origin, sent after the answer (waitUntil). */
+export const accountMail = (c: {
   req: { url: string };
   env: ApiEnv["Bindings"];
   executionCtx: { waitUntil(p: Promise<unknown>): void };
@@ -31,7 +32,7 @@ const deps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
 
 export const authApi = new Hono<ApiEnv>()
   .post("/register", jsonBody(RegisterSchema), async (c) => {
-    const result = await auth.register(deps(c), c.req.valid("json"), verificationMail(c), limiter(c));
+    const result = await auth.register(deps(c), c.req.valid("json"), accountMail(c), limiter(c));
     c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result, 201);
   })
@@ -47,6 +48,9 @@ export const authApi = new Hono<ApiEnv>()
   })
   .get("/me", requireAuth, (c) => {
     return c.json(toPublicUser(c.var.session!.user));
+  })
+  .get("/methods", requireAuth, async (c) => {
+    return c.json(await listSignInMethods(c.var.db, c.var.session!.user));
   })
   .post("/forgot-password", jsonBody(ForgotPasswordSchema), async (c) => {
     const { email } = c.req.valid("json");
@@ -70,7 +74,7 @@ export const authApi = new Hono<ApiEnv>()
     return c.json({ user });
   })
   .post("/resend-verification", requireAuth, async (c) => {
-    const result = await emailVerification.resendVerificationEmail(c.var.db, c.var.session!.user, verificationMail(c), limiter(c));
+    const result = await emailVerification.resendVerificationEmail(c.var.db, c.var.session!.user, accountMail(c), limiter(c));
     return c.json(result);
   })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {

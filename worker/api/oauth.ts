@@ -1,19 +1,21 @@
 import { type Context, Hono } from "hono";
+import { resolveRedirect } from "../../db/redirect";
 import { type OAuthErrorCode, type OAuthProvider, oauthErrors, oauthProviderLabels } from "../../db/rules";
 import { FLASH_COOKIE, readCookie, serializeCookie, sessionCookie } from "../lib/cookies";
-import { notFound, unauthorized } from "../lib/errors";
+import { forbidden, notFound, unauthorized } from "../lib/errors";
 import {
   OAuthError,
   type OAuthProfile,
   fetchProfile,
   isOAuthProvider,
   linkToUser,
-  safeRedirect,
   signInWithProfile,
   startSignIn,
 } from "../services/oauth";
 import { SESSION_TTL_MS } from "../services/sessions";
-import type { ApiEnv } from "./context";
+import { disconnectProvider, signInChangeRefusal } from "../services/sign-in-methods";
+import { accountMail } from "./auth";
+import { type ApiEnv, requireAuth } from "./context";
 
 /** State, PKCE verifier and where to go afterwards, for the 10 minutes a sign-in may take (HttpOnly, SameSite=Lax). */
 const OAUTH_COOKIE = "sw_oauth";
@@ -38,26 +40,40 @@ function failed(request: Request, code: OAuthErrorCode) {
   return new Response(null, { status: 302, headers });
 }
 
-/**
- * Connecting from the account page: the account is the one signed in by this request's session cookie (never
- * anything the pending cookie says), and the answer is a toast on /account.
- */
-async function connect(c: Context<ApiEnv>, provider: OAuthProvider, profile: OAuthProfile) {
-  const request = c.req.raw;
-  const user = c.var.session?.user;
-  if (!user) return failed(request, "state");
-  let toast: { title: string; description: string; variant?: "destructive" };
-  try {
-    await linkToUser(c.var.db, user, provider, profile);
-    toast = { title: "Account connected", description: `You can now sign in with ${oauthProviderLabels[provider]}.` };
-  } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
-    toast = { title: "Could not connect", description: oauthErrors[error.code], variant: "destructive" };
-  }
+type Toast = { title: string; description: string; variant?: "destructive" };
+
+/** Back to the account page with a toast (the pending sign-in, if any, dropped). */
+function toAccount(request: Request, toast: Toast) {
   const headers = new Headers({ Location: "/account", "Cache-Control": "no-store" });
   headers.append("Set-Cookie", serializeCookie(request, OAUTH_COOKIE, "", { maxAge: 0 }));
   headers.append("Set-Cookie", serializeCookie(request, FLASH_COOKIE, JSON.stringify(toast), { maxAge: 60 }));
   return new Response(null, { status: 302, headers });
+}
+
+const refusedToast = (code: OAuthErrorCode): Toast => ({
+  title: "Could not connect",
+  description: oauthErrors[code],
+  variant: "destructive",
+});
+
+/**
+ * Connecting from the account page: the account is the one signed in by this request's session cookie (never
+ * anything the pending cookie says), checked again here (verified address, recent sign-in: the session may
+ * have aged while the writer was at the provider), and the answer is a toast on /account.
+ */
+async function connect(c: Context<ApiEnv>, provider: OAuthProvider, profile: OAuthProfile) {
+  const request = c.req.raw;
+  const session = c.var.session;
+  if (!session) return failed(request, "state");
+  const refusal = signInChangeRefusal(session, "connect");
+  if (refusal) return toAccount(request, refusedToast(refusal));
+  try {
+    await linkToUser(c.var.db, accountMail(c), session.user, provider, profile);
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    return toAccount(request, refusedToast(error.code));
+  }
+  return toAccount(request, { title: "Account connected", description: `You can now sign in with ${oauthProviderLabels[provider]}.` });
 }
 
 export const oauthApi = new Hono<ApiEnv>()
@@ -68,12 +84,19 @@ export const oauthApi = new Hono<ApiEnv>()
     const start = isOAuthProvider(provider) ? startSignIn(c.env, provider, new URL(c.req.url).origin) : null;
     if (!start) throw notFound("This sign-in method is not available");
     const link = c.req.query("intent") === "link";
-    if (link && !c.var.session) throw unauthorized();
+    if (link) {
+      if (!c.var.session) throw unauthorized();
+      const refusal = signInChangeRefusal(c.var.session, "connect");
+      // The account page's 'Connect' is a link: a browser gets the reason as a toast there, a script a 403.
+      if (refusal && c.req.header("Sec-Fetch-Mode") === "navigate") return toAccount(c.req.raw, refusedToast(refusal));
+      if (refusal) throw forbidden(oauthErrors[refusal]);
+    }
+    const origin = new URL(c.req.url).origin;
     const pending: Pending = {
       p: provider,
       s: start.state,
       v: start.codeVerifier,
-      r: link ? "/account" : safeRedirect(c.req.query("redirectTo")),
+      r: link ? "/account" : resolveRedirect(c.req.query("redirectTo"), origin),
       ...(link ? { i: "link" } : {}),
     };
     c.header("Set-Cookie", serializeCookie(c.req.raw, OAUTH_COOKIE, JSON.stringify(pending), { maxAge: OAUTH_COOKIE_MAX_AGE }));
@@ -96,11 +119,11 @@ export const oauthApi = new Hono<ApiEnv>()
       const profile = await fetchProfile(c.env, provider, origin, code, pending.v);
       if (pending.i === "link") return await connect(c, provider, profile);
       const result = await signInWithProfile(
-        { db: c.var.db, secret: c.env.APP_SECRET, adminEmails: c.env.ADMIN_EMAILS },
+        { db: c.var.db, secret: c.env.APP_SECRET, adminEmails: c.env.ADMIN_EMAILS, room: c.var.room, mail: accountMail(c) },
         provider,
         profile,
       );
-      const headers = new Headers({ Location: safeRedirect(pending.r), "Cache-Control": "no-store" });
+      const headers = new Headers({ Location: resolveRedirect(pending.r, origin), "Cache-Control": "no-store" });
       headers.append("Set-Cookie", serializeCookie(request, OAUTH_COOKIE, "", { maxAge: 0 }));
       headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
       const toast = { title: "Welcome!", description: "You're signed in." };
@@ -111,4 +134,10 @@ export const oauthApi = new Hono<ApiEnv>()
       console.error("[oauth] sign-in failed:", error);
       return failed(request, "failed");
     }
+  })
+  // 'Disconnect' on the account page: refused when it is the last way to sign in.
+  .delete("/:provider", requireAuth, async (c) => {
+    const provider = c.req.param("provider");
+    if (!isOAuthProvider(provider)) throw notFound("This sign-in method is not available");
+    return c.json(await disconnectProvider(c.var.db, accountMail(c), c.var.session!, provider));
   });

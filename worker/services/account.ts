@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { RECENT_SIGN_IN_MS, signInMethodMessages } from "../../db/rules";
 import { eventVersions, type User, sessions, timelines, users } from "../../db/schema";
 import type { Env } from "../env";
 import { hashPassword, verifyPassword } from "../lib/crypto";
@@ -17,9 +18,8 @@ import { DELETED_WRITER } from "./versions";
 
 // The writer's own account: name, password, and deleting it all. The zip export is account-export.ts.
 
-/** Deleting the account or setting a first password needs the password or a sign-in this recent. */
-export const RECENT_SIGN_IN_MS = 10 * MINUTE;
-export const SIGN_IN_AGAIN = "Please sign in again to continue";
+/** Deleting the account or setting a first password needs the password or a sign-in as recent as a sign-in method change. */
+const SIGN_IN_AGAIN = signInMethodMessages.signInAgain;
 export const INCORRECT_PASSWORD = "Incorrect password";
 export const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 

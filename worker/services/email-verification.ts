@@ -13,8 +13,12 @@ export const VERIFICATION_TOKEN_TTL_MS = DAY;
 export const INVALID_VERIFICATION_TOKEN = "This verification link is invalid or has expired.";
 export const ALREADY_VERIFIED = "Your email is already verified.";
 
-/** How a verification email leaves: the site's origin for the link, the mailer, and where the send may run on. */
-export type VerificationMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void };
+/**
+ * How a verification email leaves: the site's origin for the link, the mailer, and where the send may run on;
+ * `returnTo`, a path on this site (db/redirect.ts), rides along in the link so the writer continues where they
+ * were going when they registered.
+ */
+export type VerificationMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void; returnTo?: string | null };
 
 export function isAdminEmail(email: string, adminEmails?: string) {
   if (!adminEmails) return false;
@@ -36,7 +40,8 @@ export async function sendVerificationEmail(db: Db, user: Pick<User, "id" | "ema
   await db
     .insert(verificationTokens)
     .values({ userId: user.id, tokenHash: await sha256Hex(token), expiresAt: isoIn(VERIFICATION_TOKEN_TTL_MS) });
-  const link = `${mail.origin}/auth/verify-email?token=${encodeURIComponent(token)}`;
+  const back = mail.returnTo ? `&redirectTo=${encodeURIComponent(mail.returnTo)}` : "";
+  const link = `${mail.origin}/auth/verify-email?token=${encodeURIComponent(token)}${back}`;
   mail.defer(
     mail.mailer
       .send({

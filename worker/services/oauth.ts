@@ -1,12 +1,14 @@
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from "arctic";
 import { and, eq } from "drizzle-orm";
 import { type OAuthErrorCode, type OAuthProvider, limits, oauthProviderLabels, oauthProviders } from "../../db/rules";
-import { oauthAccounts, sessions, type User, users } from "../../db/schema";
+import { oauthAccounts, sessions, type User, users, verificationTokens } from "../../db/schema";
 import type { Env } from "../env";
+import type { RoomNotifier } from "../lib/room";
 import { nowIso } from "../lib/time";
 import type { AuthDeps, AuthResult } from "./auth";
 import { roleFor } from "./email-verification";
-import { createSession } from "./sessions";
+import { closeSessionSockets, createSession } from "./sessions";
+import { type AccountMail, mailSignInChange } from "./sign-in-methods";
 import { findUserByEmail, toPublicUser } from "./users";
 
 /**
@@ -147,11 +149,14 @@ export async function fetchProfile(
   }
 }
 
+/** What a sign-in through a provider needs besides the account rules: the rooms (to close ended sessions' sockets) and mail. */
+export type OAuthSignInDeps = AuthDeps & { room: RoomNotifier; mail: AccountMail };
+
 /**
  * The account rules: a known (provider, providerId) signs in its user; else an account with the same
  * email is linked only when the provider verified that email; else a new account (no password) is created.
  */
-export async function signInWithProfile(deps: AuthDeps, provider: OAuthProvider, profile: OAuthProfile): Promise<AuthResult> {
+export async function signInWithProfile(deps: OAuthSignInDeps, provider: OAuthProvider, profile: OAuthProfile): Promise<AuthResult> {
   const { db } = deps;
   const linked = await db
     .select({ user: users })
@@ -167,13 +172,22 @@ export async function signInWithProfile(deps: AuthDeps, provider: OAuthProvider,
   if (existing) {
     // Never a takeover through an address the provider has not verified.
     if (!profile.emailVerified) throw new OAuthError("unverified_email");
-    await db.insert(oauthAccounts).values({ userId: existing.id, provider, providerId: profile.providerId }).onConflictDoNothing();
-    if (existing.isEmailVerified) return finishSignIn(deps, existing, {});
-    // The local account never proved it owns this address, the provider just did: whoever registered it
-    // (possibly someone squatting the address) loses the password and every session. The owner can set a
-    // password again through "Forgot password".
-    await db.delete(sessions).where(eq(sessions.userId, existing.id));
-    return finishSignIn(deps, existing, { isEmailVerified: true, hashedPassword: "" });
+    if (!existing.isEmailVerified) return claimAccount(deps, existing, provider, profile);
+    const added = await db
+      .insert(oauthAccounts)
+      .values({ userId: existing.id, provider, providerId: profile.providerId })
+      .onConflictDoNothing()
+      .returning({ id: oauthAccounts.id })
+      .all();
+    if (added.length > 0) {
+      const label = oauthProviderLabels[provider];
+      mailSignInChange(
+        deps.mail,
+        existing.email,
+        `${label} was connected to your StoryWeave account: it verified this address and now signs you in.`,
+      );
+    }
+    return finishSignIn(deps, existing, {});
   }
 
   const name = (profile.name ?? email.split("@")[0]).slice(0, limits.name);
@@ -195,8 +209,57 @@ export async function signInWithProfile(deps: AuthDeps, provider: OAuthProvider,
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
-/** A signed-in writer connects a provider account (any email): refused when it already belongs to someone else. */
-export async function linkToUser(db: AuthDeps["db"], user: Pick<User, "id">, provider: OAuthProvider, profile: OAuthProfile) {
+/**
+ * The local account never proved it owns this address, the provider just did: whoever registered it
+ * (possibly someone squatting the address) loses every way back in: the password, every other provider
+ * link (one planted from /account would otherwise sign them into the now-verified account), reset and
+ * verification tokens, and every session, whose open sockets close. One batch, so no sign-in method
+ * survives half a claim. The owner can set a password again through "Forgot password".
+ */
+async function claimAccount(deps: OAuthSignInDeps, existing: User, provider: OAuthProvider, profile: OAuthProfile) {
+  const { db } = deps;
+  const [, , , ended] = await db.batch([
+    db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
+    db.delete(verificationTokens).where(eq(verificationTokens.userId, existing.id)),
+    db
+      .update(users)
+      .set({ hashedPassword: "", resetPasswordToken: null, resetPasswordExpires: null, isEmailVerified: true })
+      .where(eq(users.id, existing.id)),
+    db.delete(sessions).where(eq(sessions.userId, existing.id)).returning({ id: sessions.id }),
+    db.insert(oauthAccounts).values({ userId: existing.id, provider, providerId: profile.providerId }).onConflictDoNothing(),
+  ]);
+  await closeSessionSockets(
+    deps,
+    existing.id,
+    ended.map((s) => s.id),
+  );
+  const label = oauthProviderLabels[provider];
+  mailSignInChange(
+    deps.mail,
+    existing.email,
+    `You signed in with ${label}, which verified this address, so this StoryWeave account is now yours alone. ` +
+      `Every other way to sign in was removed (the password, other connected accounts, pending reset and verification links) ` +
+      `and every other session was signed out. To sign in with a password again, choose one through "Forgot password" on the login page.`,
+  );
+  return finishSignIn(deps, existing, {
+    isEmailVerified: true,
+    hashedPassword: "",
+    resetPasswordToken: null,
+    resetPasswordExpires: null,
+  });
+}
+
+/**
+ * A signed-in writer connects a provider account (any email): refused when it already belongs to someone
+ * else. The caller has checked the session may change sign-in methods (signInChangeRefusal).
+ */
+export async function linkToUser(
+  db: AuthDeps["db"],
+  mail: AccountMail,
+  user: Pick<User, "id" | "email">,
+  provider: OAuthProvider,
+  profile: OAuthProfile,
+) {
   const owner = await db
     .select({ userId: oauthAccounts.userId })
     .from(oauthAccounts)
@@ -213,6 +276,8 @@ export async function linkToUser(db: AuthDeps["db"], user: Pick<User, "id">, pro
     if (String(error).includes("UNIQUE")) throw new OAuthError("linked_elsewhere");
     throw error;
   }
+  const label = oauthProviderLabels[provider];
+  mailSignInChange(mail, user.email, `${label} was connected to your StoryWeave account: it now signs you in.`);
 }
 
 async function finishSignIn(deps: AuthDeps, user: User, changes: Partial<User>): Promise<AuthResult> {
@@ -221,25 +286,4 @@ async function finishSignIn(deps: AuthDeps, user: User, changes: Partial<User>):
   const updates: Partial<User> = { ...changes, lastLogin: nowIso(), role: roleFor(next, deps.adminEmails) };
   const updated = await deps.db.update(users).set(updates).where(eq(users.id, user.id)).returning().get();
   return { token: await createSession(deps.db, user.id), user: toPublicUser(updated) };
-}
-
-/** The account page: whether a password is set, and each provider (connected, configured). */
-export async function signInMethods(db: AuthDeps["db"], env: Env, user: Pick<User, "id" | "hashedPassword">) {
-  const linked = await db.select({ provider: oauthAccounts.provider }).from(oauthAccounts).where(eq(oauthAccounts.userId, user.id)).all();
-  const connected = new Set(linked.map((l) => l.provider));
-  return {
-    hasPassword: Boolean(user.hashedPassword),
-    providers: oauthProviders.map((id) => ({
-      id,
-      label: oauthProviderLabels[id],
-      connected: connected.has(id),
-      configured: Boolean(setupFor(env, id)),
-    })),
-  };
-}
-
-/** Only our own paths: "/x" but never "//host" or "/\host" (an open redirect). */
-export function safeRedirect(value: string | null | undefined, fallback = "/timeline") {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || value.length > 500) return fallback;
-  return value;
 }

@@ -21,6 +21,8 @@ export type SessionUser = {
   sessionId: string;
   /** When the session ends unless used again (never after its absolute end). */
   expiresAt: string;
+  /** When this session was created: the writer's last sign-in. */
+  signedInAt: string;
   unread: UnreadNotification[];
 };
 export type RequestAuth = { session: SessionUser | null; via: AuthVia | null; token: string | null };
@@ -71,7 +73,7 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
   } catch {
     unread = [];
   }
-  return { user: row.user, sessionId: id, expiresAt, unread };
+  return { user: row.user, sessionId: id, expiresAt, signedInAt: row.createdAt, unread };
 }
 
 /** One helper for the API, the page loaders and the room's upgrade check. */

@@ -4,8 +4,8 @@ import type { Route } from "./+types/layout";
 
 // Auth pages send signed-in writers to their timelines (before any child loader runs).
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ context }) => {
-    redirectIfSignedIn(context);
+  ({ request, context }) => {
+    redirectIfSignedIn(request, context);
   },
 ];
 

@@ -8,11 +8,11 @@ import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
 import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
+import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
-import { app, flashCookie } from "~/lib/session.server";
+import { app, flashCookie, returnAddress } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import type { Route } from "./+types/login";
 
@@ -22,7 +22,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   // A failed OAuth sign-in comes back here with the reason's code (worker/api/oauth.ts).
   const code = new URL(request.url).searchParams.get("oauthError");
   const oauthError = code && Object.hasOwn(oauthErrors, code) ? oauthErrors[code as OAuthErrorCode] : null;
-  return { providers: configuredProviders(app(context).env), oauthError };
+  return { providers: configuredProviders(app(context).env), oauthError, redirectTo: returnAddress(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome back!", description: "You're signed in." }));
-    return redirect("/timeline", { headers });
+    return redirect(returnAddress(request) ?? "/timeline", { headers });
   } catch (error) {
     return formError(error);
   }
@@ -85,12 +85,12 @@ export default function Login() {
           {pending ? "Signing in..." : "Login"}
         </Button>
         <p className="text-center text-sm text-stone-600">
-          <Link to="/auth/register" className="font-medium text-brand-700 hover:underline">
+          <Link to={withReturn("/auth/register", loaderData.redirectTo)} className="font-medium text-brand-700 hover:underline">
             Need an account?
           </Link>
         </p>
       </Form>
-      <OAuthButtons providers={loaderData.providers} />
+      <OAuthButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
     </AuthCard>
   );
 }

@@ -8,18 +8,18 @@ import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
 import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert, OAuthButtons } from "~/components/auth-card";
+import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
-import { app, flashCookie } from "~/lib/session.server";
+import { app, flashCookie, returnAddress } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
 import type { Route } from "./+types/register";
 
 export const meta = () => [{ title: "Register · StoryWeave" }];
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { providers: configuredProviders(app(context).env) };
+export function loader({ request, context }: Route.LoaderArgs) {
+  return { providers: configuredProviders(app(context).env), redirectTo: returnAddress(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,13 +34,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         origin: new URL(request.url).origin,
         mailer: createMailer(env),
         defer: (p) => ctx.waitUntil(p),
+        returnTo: returnAddress(request),
       },
       createLimiter(db, env, clientKey(request)),
     );
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
     headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));
-    return redirect("/", { headers });
+    return redirect(returnAddress(request) ?? "/", { headers });
   } catch (error) {
     return formError(error);
   }
@@ -76,12 +77,12 @@ export default function Register() {
         </Button>
         <p className="text-center text-sm text-stone-600">
           Already have an account?{" "}
-          <Link to="/auth/login" className="font-medium text-brand-700 hover:underline">
+          <Link to={withReturn("/auth/login", loaderData.redirectTo)} className="font-medium text-brand-700 hover:underline">
             Login
           </Link>
         </p>
       </Form>
-      <OAuthButtons providers={loaderData.providers} />
+      <OAuthButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
     </AuthCard>
   );
 }

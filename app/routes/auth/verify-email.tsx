@@ -2,10 +2,10 @@ import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
 import * as verification from "../../../worker/services/email-verification";
 import { HttpError } from "../../../worker/lib/errors";
-import { AuthCard } from "~/components/auth-card";
+import { AuthCard, withReturn } from "~/components/auth-card";
 import { Button } from "~/components/ui/button";
 import { useResendVerification } from "~/hooks/use-resend-verification";
-import { app, sessionUser } from "~/lib/session.server";
+import { app, returnAddress, sessionUser } from "~/lib/session.server";
 import type { Route } from "./+types/verify-email";
 
 export const meta = () => [{ title: "Verify email · StoryWeave" }];
@@ -17,7 +17,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = sessionUser(context);
   try {
     await verification.verifyEmail(db, token, env.ADMIN_EMAILS);
-    return { verified: true as const, signedIn: Boolean(user) };
+    // Where the writer was going when they registered (kept in the emailed link).
+    return { verified: true as const, signedIn: Boolean(user), next: returnAddress(request) };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     // Resend only makes sense for a signed-in writer whose address is still unverified.
@@ -29,20 +30,24 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   return (
     <main className="flex min-h-[calc(100vh-4rem)] items-start justify-center px-4 py-12 sm:py-20">
       <div className="w-full max-w-md">
-        {loaderData.verified ? <Verified signedIn={loaderData.signedIn} /> : <Invalid {...loaderData} />}
+        {loaderData.verified ? <Verified signedIn={loaderData.signedIn} next={loaderData.next} /> : <Invalid {...loaderData} />}
       </div>
     </main>
   );
 }
 
-function Verified({ signedIn }: { signedIn: boolean }) {
+function Verified({ signedIn, next }: { signedIn: boolean; next: string | null }) {
   return (
     <AuthCard title="Your email is verified" description="Thank you: your StoryWeave account is confirmed.">
       <p className="mb-4 flex items-center gap-2 text-sm text-emerald-800">
         <CheckCircle2 aria-hidden="true" className="h-4 w-4" /> Email verified
       </p>
       <Button asChild className="w-full">
-        {signedIn ? <Link to="/timeline">Continue to your timelines</Link> : <Link to="/auth/login">Go to Login</Link>}
+        {signedIn ? (
+          <Link to={next ?? "/timeline"}>{next ? "Continue" : "Continue to your timelines"}</Link>
+        ) : (
+          <Link to={withReturn("/auth/login", next)}>Go to Login</Link>
+        )}
       </Button>
     </AuthCard>
   );
