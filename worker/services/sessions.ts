@@ -1,7 +1,7 @@
-import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/rules";
-import { sessions, timelineShares, timelines, type User, users } from "../../db/schema";
+import { sessions, type User, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type AuthVia, tokenFromRequest } from "../lib/request-auth";
 import { DAY, HOUR, isoIn, nowIso } from "../lib/time";
