@@ -336,4 +336,31 @@ test.describe("co-writing", () => {
     expect((await events(request, owner, timeline.id))[0].content).not.toContain("more");
     await m.context.close();
   });
+
+  test("the owner makes a writing collaborator a viewer: the editor says so and keeps their text, the page turns read-only", async ({
+    browser,
+    request,
+  }) => {
+    const {
+      owner,
+      timeline,
+      users: [mara],
+    } = await setup(request, [{ name: "Mara", access: "collaborator" }]);
+    const m = await writerPage(browser, mara, timeline.id);
+    const content = await openEditor(m.page);
+    await caretAt(content, "end");
+    await m.page.keyboard.type(" Half a thought");
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: mara.email, accessLevel: "viewer" });
+
+    const editor = m.page.getByTestId("co-editor-ended");
+    await expect(editor.getByRole("alert")).toHaveText("Your access to this timeline was changed to view-only");
+    await expect(editor.getByLabel("Your text")).toHaveValue("The bell\n\nThe bell rang. Half a thought");
+    await expect(m.page.getByRole("status").filter({ hasText: "Your access to this timeline was changed to view-only" })).toBeVisible();
+    await expect(m.page.getByText("Viewer", { exact: true })).toBeVisible();
+    await expect(m.page.getByRole("button", { name: "Add Event" })).toHaveCount(0);
+    await editor.getByRole("button", { name: "Close" }).click();
+    await expect(m.page.getByRole("button", { name: "Edit The bell" })).toHaveCount(0);
+    await expect(m.page.getByText("Connected", { exact: true })).toBeVisible();
+    await m.context.close();
+  });
 });
