@@ -14,5 +14,15 @@ export const CloseCodes = {
   flooding: 4429,
 } as const;
 
+/**
+ * Why a socket closed when a writer's access ended or shrank (the close frame's reason), so the page can say
+ * it: removed from the timeline, now view-only, or signed out.
+ */
+export const CloseReasons = {
+  accessRemoved: "Access removed",
+  viewOnly: "View only",
+  signedOut: "Signed out",
+} as const;
+
 /** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */
 export const ROOM_CONNECTION_HEADER = "X-Room-Connection";

@@ -12,7 +12,8 @@ import { events, sessions } from "../db/schema";
 import { messages } from "../db/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { versionStatements } from "../worker/services/versions";
-import { CloseCodes } from "./close-codes";
+import { CloseCodes, CloseReasons } from "./close-codes";
+import type { AccessEnd } from "./protocol";
 import { IdentityHeaders } from "./timeline-room";
 
 /** Kept in the connection's state (beside y-partyserver's awareness ids). */
@@ -22,6 +23,8 @@ type DocConn = {
   sessionId: string;
   share?: string;
   readOnly?: boolean;
+  /** Access ended: nothing this connection still sends is applied or saved (it is closing). */
+  ended?: boolean;
 };
 
 /** What D1 holds for the event, as this doc last wrote or read it. */
@@ -79,6 +82,8 @@ export class EventDoc extends YServer {
   private unsealed = false;
   private lastAuthor: Author | null = null;
   private loading: Promise<void> | null = null;
+  /** This doc's registration with the timeline's room while writers are here (see `register`). */
+  private registration: { token: string; done: Promise<void> } | null = null;
 
   /**
    * Nothing at start: a REST edit of an event nobody has open must not cost a D1 read and a stored doc.
@@ -148,6 +153,12 @@ export class EventDoc extends YServer {
       sessionId,
       share: new URL(ctx.request.url).searchParams.get("share") ?? undefined,
     }));
+    // The socket opens only after this returns. Once the room knows this doc, it tells it every access
+    // that ends; an end between the Worker's check and that moment shows in D1, so access is read again.
+    await this.register();
+    const ended = connection.state?.ended ? null : await this.verdict(connection.state!);
+    if (ended) this.end(connection, ended);
+    if (connection.state?.ended) return;
     super.onConnect(connection, ctx);
     const alarm = await this.ctx.storage.getAlarm();
     if (alarm === null) await this.ctx.storage.setAlarm(Date.now() + DOC_ACCESS_RECHECK_MS);
@@ -159,13 +170,13 @@ export class EventDoc extends YServer {
 
   handleMessage(connection: Connection<DocConn>, message: string | ArrayBuffer | ArrayBufferView) {
     // A message that arrives while the doc is still loading waits for it (in order: one promise).
-    if (this.loading === null) return;
+    if (this.loading === null || connection.state?.ended) return;
     void this.loading.then(() => this.handleLoaded(connection, message));
   }
 
   private handleLoaded(connection: Connection<DocConn>, message: string | ArrayBuffer | ArrayBufferView) {
     const state = connection.state;
-    if (!state?.userId) return;
+    if (!state?.userId || state.ended) return;
     const size = typeof message === "string" ? message.length : message.byteLength;
     if (size > MAX_DOC_MESSAGE_BYTES) {
       connection.close(1009, "Message too large");
@@ -207,6 +218,7 @@ export class EventDoc extends YServer {
   onClose(connection: Connection<DocConn>, code: number, reason: string, wasClean: boolean) {
     super.onClose(connection, code, reason, wasClean);
     const others = [...this.getConnections()].filter((c) => c.id !== connection.id);
+    if (others.length === 0) this.unregister();
     // The last writer left: their edits reach D1 now, not after the debounce.
     if (others.length === 0 && !this.gone && this.loading) this.ctx.waitUntil(this.persist({ announce: true }));
   }
@@ -216,25 +228,83 @@ export class EventDoc extends YServer {
    * checked against D1 every DOC_ACCESS_RECHECK_MS while writers are here.
    */
   async onAlarm() {
-    const open = [...this.getConnections<DocConn>()].filter((c) => c.state?.userId);
+    const open = [...this.getConnections<DocConn>()].filter((c) => c.state?.userId && !c.state.ended);
     if (open.length === 0 || this.gone) return;
-    const db = createDb(this.env.DB);
-    const now = new Date().toISOString();
     for (const c of open) {
-      const s = c.state!;
-      const session = await db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(sql`${sessions.id} = ${s.sessionId} AND ${sessions.expiresAt} > ${now}`)
-        .get();
-      if (!session) {
-        c.close(CloseCodes.unauthenticated, "Session expired");
-        continue;
-      }
-      const found = await loadTimelineAccess(db, { id: s.userId }, this.timelineId, s.share);
-      if (!found || !canEdit(found.access)) c.close(CloseCodes.accessRemoved, "Access removed");
+      const ended = await this.verdict(c.state!);
+      if (ended) this.end(c, ended);
     }
     await this.ctx.storage.setAlarm(Date.now() + DOC_ACCESS_RECHECK_MS);
+  }
+
+  /**
+   * DO RPC from the timeline's room when a writer's access ended or shrank (`TimelineRoom.endAccess`): their
+   * sockets here are ended at once. After a change of the share link, writers admitted with a code are
+   * checked against D1 again. `registered: false` tells the room this doc has no writers it registered.
+   */
+  async endAccess(end: AccessEnd): Promise<{ registered: boolean }> {
+    const users = new Set(end.userIds ?? []);
+    const sessionIds = new Set(end.sessionIds ?? []);
+    const recheck: Connection<DocConn>[] = [];
+    for (const c of this.getConnections<DocConn>()) {
+      const s = c.state;
+      if (!s?.userId || s.ended) continue;
+      if (users.has(s.userId) || sessionIds.has(s.sessionId)) this.end(c, end.reason);
+      else if (end.recheckShared && s.share) recheck.push(c);
+    }
+    for (const c of recheck) {
+      const ended = await this.verdict(c.state!);
+      if (ended && !c.state?.ended) this.end(c, ended);
+    }
+    return { registered: this.registration !== null };
+  }
+
+  /** What D1 says of a writer's socket now: null while they may still edit here, or why it ends. */
+  private async verdict(s: DocConn): Promise<AccessEnd["reason"] | null> {
+    const db = createDb(this.env.DB);
+    const session = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(sql`${sessions.id} = ${s.sessionId} AND ${sessions.expiresAt} > ${new Date().toISOString()}`)
+      .get();
+    if (!session) return "signed-out";
+    const found = await loadTimelineAccess(db, { id: s.userId }, this.timelineId, s.share);
+    if (!found || found.access === "none") return "removed";
+    return canEdit(found.access) ? null : "viewer";
+  }
+
+  /** Marks the socket ended (its later messages are dropped unread) and closes it, saying why. */
+  private end(c: Connection<DocConn>, reason: AccessEnd["reason"]) {
+    c.setState((prev) => ({ ...prev!, ended: true }));
+    if (reason === "signed-out") c.close(CloseCodes.unauthenticated, CloseReasons.signedOut);
+    else c.close(CloseCodes.accessRemoved, reason === "viewer" ? CloseReasons.viewOnly : CloseReasons.accessRemoved);
+  }
+
+  /** The first writer in: the room records this doc (one registration while writers stay, awaited by each). */
+  private register() {
+    if (!this.registration) {
+      const token = crypto.randomUUID();
+      const done = (async () => {
+        const room = await getServerByName(this.env.TimelineRoom, String(this.timelineId));
+        await room.docOpened(this.eventId, token);
+      })().catch((error) => console.error("[doc] room registration failed:", String(error)));
+      this.registration = { token, done };
+    }
+    return this.registration.done;
+  }
+
+  /** The last writer left: the room forgets this doc (only this registration, never a newer one). */
+  private unregister() {
+    const registration = this.registration;
+    if (!registration) return;
+    this.registration = null;
+    this.ctx.waitUntil(
+      (async () => {
+        await registration.done;
+        const room = await getServerByName(this.env.TimelineRoom, String(this.timelineId));
+        await room.docClosed(this.eventId, registration.token);
+      })().catch((error) => console.error("[doc] room registration failed:", String(error))),
+    );
   }
 
   /**

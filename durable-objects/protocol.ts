@@ -96,6 +96,7 @@ export type RoomChange = {
     | "link-off"
     | "link-role"
     | "sessions-revoked"
+    | "access-ended"
     | "map-changed";
   by: { userId: number; userName: string };
   subject?: string;
@@ -107,8 +108,24 @@ export type RoomChange = {
   role?: "viewer" | "collaborator";
   /** sessions-revoked (logout, password reset): the revoked sessions' ids; their sockets are closed. */
   sessionIds?: string[];
+  /** access-ended: whose access ended or shrank, and why (see `AccessEnd`). */
+  ended?: AccessEnd;
   /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
   origin?: string;
 };
 
-export { CloseCodes, ROOM_CONNECTION_HEADER } from "./close-codes";
+/**
+ * A writer's access to a timeline ended or shrank: the room and every open doc of the timeline close the
+ * matching sockets at once and ignore anything those connections still send. A socket matches by its user
+ * (`userIds`) or by the session it was opened with (`sessionIds`).
+ */
+export type AccessEnd = {
+  userIds?: number[];
+  sessionIds?: string[];
+  /** removed: no access left; viewer: edit rights gone (the room reconnects them as viewers); signed-out: the session ended. */
+  reason: "removed" | "viewer" | "signed-out";
+  /** The share link changed (reset, off, new level): docs re-check against D1 every writer admitted with a code. */
+  recheckShared?: boolean;
+};
+
+export { CloseCodes, CloseReasons, ROOM_CONNECTION_HEADER } from "./close-codes";

@@ -1,13 +1,15 @@
 import { and, gt, inArray } from "drizzle-orm";
-import { type Connection, type ConnectionContext, Server } from "partyserver";
+import { type Connection, type ConnectionContext, Server, getServerByName } from "partyserver";
 import { createDb } from "../db/client";
 import { ROOM_SESSION_RECHECK_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "../db/rules";
 import { sessions } from "../db/schema";
 import {
+  type AccessEnd,
   type AccessMode,
   AccessModeSchema,
   ClientMessageSchema,
   CloseCodes,
+  CloseReasons,
   MAX_MESSAGE_BYTES,
   MAX_MESSAGES_PER_SECOND,
   type PresenceUser,
@@ -34,6 +36,8 @@ type ConnState = {
   viaShare?: boolean;
   /** The event this connection's editor has open (co-writing presence). */
   editingEventId?: number | null;
+  /** Access ended: nothing this connection still sends counts (it is closing). */
+  ended?: boolean;
 };
 
 /** Headers only the Worker sets (it strips any a client sends) after authenticating the upgrade. */
@@ -47,6 +51,8 @@ export const IdentityHeaders = {
 } as const;
 
 const SESSION_ID = /^[0-9a-f]{64}$/;
+/** Storage keys of the timeline's open docs (`open-doc:{eventId}` → the doc's registration token). */
+const OPEN_DOC = "open-doc:";
 
 const actionText: Record<RoomChange["action"], (name: string, subject?: string) => string> = {
   added: (n, s) => `${n} added "${s ?? "an event"}"`,
@@ -64,11 +70,19 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "link-off": (n) => `${n} turned off the share link`,
   "link-role": (n) => `${n} changed the share link's access`,
   "sessions-revoked": (n) => `${n} signed out`,
+  "access-ended": (n) => `${n} changed who can access this timeline`,
   "map-changed": (n) => `${n} changed the mind map`,
 };
 
 /** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
-const accessActions = new Set<RoomChange["action"]>(["access-granted", "access-revoked", "link-reset", "link-off", "link-role"]);
+const accessActions = new Set<RoomChange["action"]>([
+  "access-granted",
+  "access-revoked",
+  "access-ended",
+  "link-reset",
+  "link-off",
+  "link-role",
+]);
 /** Mind map writes (a drag saves often): open maps refetch, nobody gets a notification. */
 const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed"]);
 
@@ -116,7 +130,7 @@ export class TimelineRoom extends Server {
 
   onMessage(connection: Connection<ConnState>, message: string | ArrayBuffer | ArrayBufferView) {
     const me = connection.state;
-    if (!me) return;
+    if (!me || me.ended) return;
     const size = typeof message === "string" ? message.length : message.byteLength;
     if (typeof message !== "string" || size > MAX_MESSAGE_BYTES) {
       return this.reply(connection, "Message too large or not text");
@@ -184,21 +198,21 @@ export class TimelineRoom extends Server {
    */
   async notifySync(change: RoomChange) {
     if (change.action === "sessions-revoked") {
-      const revoked = new Set(change.sessionIds ?? []);
-      for (const c of this.getConnections<ConnState>()) {
-        if (c.state?.sessionId && revoked.has(c.state.sessionId)) c.close(CloseCodes.unauthenticated, "Signed out");
-      }
-      return;
+      return this.endAccess({ sessionIds: change.sessionIds ?? [], reason: "signed-out" });
+    }
+    if (change.action === "access-ended" && change.ended) {
+      await this.endAccess(change.ended);
+      if (change.ended.reason === "signed-out") return;
     }
     if (change.action === "access-revoked" && change.userId) {
-      for (const c of this.userConnections(change.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
+      await this.endAccess({ userIds: [change.userId], reason: "removed" });
     }
     if (change.action === "timeline-deleted") {
       for (const c of this.getConnections<ConnState>()) c.close(CloseCodes.timelineDeleted, "Timeline deleted");
       return;
     }
     if (change.action === "link-reset" || change.action === "link-off" || change.action === "link-role") {
-      this.applyLinkChange(change);
+      await this.applyLinkChange(change);
     }
     const sync: ServerMessage = change.action === "map-changed" ? { type: "sync", scope: "map" } : { type: "sync" };
     this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
@@ -222,21 +236,67 @@ export class TimelineRoom extends Server {
    * users who gained them edit at once. Other sockets admitted with the link's code reconnect (4409),
    * so the Worker decides their access afresh.
    */
-  private applyLinkChange(change: RoomChange) {
-    const users = new Set(change.userIds ?? []);
+  private async applyLinkChange(change: RoomChange) {
+    const userIds = change.userIds ?? [];
+    const users = new Set(userIds);
+    const lost = change.action !== "link-role" ? "removed" : change.role === "viewer" ? "viewer" : null;
     for (const c of this.getConnections<ConnState>()) {
       const s = c.state;
-      if (!s || s.isOwner) continue;
-      if (change.action !== "link-role") {
-        if (users.has(s.userId)) c.close(CloseCodes.accessRemoved, "Access removed");
-        else if (s.viaShare) c.close(CloseCodes.accessChanged, "Access changed");
-      } else if (users.has(s.userId) && change.role === "collaborator") {
-        c.setState({ ...s, accessMode: "collaborator" });
-      } else if (users.has(s.userId) || s.viaShare) {
+      if (!s || s.isOwner || s.ended) continue;
+      if (users.has(s.userId)) {
+        if (!lost) c.setState({ ...s, accessMode: "collaborator" });
+      } else if (s.viaShare) {
         c.close(CloseCodes.accessChanged, "Access changed");
       }
     }
-    if (change.action === "link-role" && change.role === "collaborator") this.broadcastPresence();
+    if (lost) await this.endAccess({ userIds, reason: lost, recheckShared: true });
+    else this.broadcastPresence();
+  }
+
+  /**
+   * The one way access ends here: the matching sockets are marked ended (nothing they still send is
+   * relayed) and closed with the reason, then every open doc of the timeline is told the same. A writer
+   * now a viewer is closed with 4409 and reconnects read-only.
+   */
+  async endAccess(end: AccessEnd) {
+    const users = new Set(end.userIds ?? []);
+    const sessionIds = new Set(end.sessionIds ?? []);
+    for (const c of this.getConnections<ConnState>()) {
+      const s = c.state;
+      if (!s || s.ended || !(users.has(s.userId) || (s.sessionId && sessionIds.has(s.sessionId)))) continue;
+      c.setState({ ...s, ended: true, accessMode: end.reason === "removed" ? s.accessMode : "viewer" });
+      if (end.reason === "signed-out") c.close(CloseCodes.unauthenticated, CloseReasons.signedOut);
+      else if (end.reason === "viewer") c.close(CloseCodes.accessChanged, CloseReasons.viewOnly);
+      else c.close(CloseCodes.accessRemoved, CloseReasons.accessRemoved);
+    }
+    await this.tellDocs(end);
+  }
+
+  /** An event's doc has writers in it (EventDoc registers itself): access ends reach it from here. */
+  async docOpened(eventId: number, token: string) {
+    await this.ctx.storage.put(`${OPEN_DOC}${eventId}`, token);
+  }
+
+  /** Its last writer left. Only the registration that `token` made is removed (a newer one may have replaced it). */
+  async docClosed(eventId: number, token: string) {
+    const key = `${OPEN_DOC}${eventId}`;
+    if ((await this.ctx.storage.get<string>(key)) === token) await this.ctx.storage.delete(key);
+  }
+
+  private async tellDocs(end: AccessEnd) {
+    const open = await this.ctx.storage.list<string>({ prefix: OPEN_DOC });
+    await Promise.all(
+      [...open].map(async ([key, token]) => {
+        const eventId = key.slice(OPEN_DOC.length);
+        try {
+          const doc = await getServerByName(this.env.EventDoc, eventId);
+          // A doc that no longer knows the registration (it was evicted without its writers leaving) is forgotten.
+          if (!(await doc.endAccess(end)).registered) await this.docClosed(Number(eventId), token);
+        } catch (error) {
+          console.error("[room] doc access end failed:", String(error));
+        }
+      }),
+    );
   }
 
   /**
@@ -263,11 +323,13 @@ export class TimelineRoom extends Server {
       }
     }
     let next = Number.POSITIVE_INFINITY;
+    const expired = new Set<string>();
     for (const c of open) {
       const until = live.get(c.state!.sessionId!);
-      if (until === undefined) c.close(CloseCodes.unauthenticated, "Session expired");
+      if (until === undefined) expired.add(c.state!.sessionId!);
       else next = Math.min(next, until);
     }
+    if (expired.size > 0) await this.endAccess({ sessionIds: [...expired], reason: "signed-out" });
     if (next !== Number.POSITIVE_INFINITY) await this.scheduleSessionCheck(next, true);
   }
 

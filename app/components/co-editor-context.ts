@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import { CloseCodes, CloseReasons } from "../../durable-objects/close-codes";
 
 // What a card's co-writing editor needs from the timeline screen (issue 13), kept out of the memoized
 // cards' props: who I am (for my caret's color), and the room, told which event's editor I have open.
@@ -13,6 +14,8 @@ export type CoWriteApi = {
   setEditing: (eventId: number, open: boolean) => void;
   /** The editor's latest text, shown in my own read-mode card at once (the room relays it to the others). */
   showText: (eventId: number, text: { title: string; content: string }) => void;
+  /** The room said my access ended (removed, signed out): why. Open editors stop and offer their text. */
+  ended: string | null;
 };
 
 export const CoWriteContext = createContext<CoWriteApi | null>(null);
@@ -28,4 +31,16 @@ export function writingHereText(names: string[]): string | null {
   if (names.length === 1) return `${names[0]} is writing here`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are writing here`;
   return `${names[0]}, ${names[1]} and ${names.length - 2} more are writing here`;
+}
+
+export const ACCESS_REMOVED = "Your access to this timeline was removed";
+export const NOW_VIEW_ONLY = "Your access to this timeline was changed to view-only";
+export const SESSION_ENDED = "Your session has ended. Please sign in again.";
+
+/** Why a room or doc socket was closed because my access ended or shrank, in the page's words (null: another close). */
+export function accessEndedText(code: number, reason: string): string | null {
+  if (code === CloseCodes.unauthenticated) return SESSION_ENDED;
+  if (code === CloseCodes.accessRemoved) return reason === CloseReasons.viewOnly ? NOW_VIEW_ONLY : ACCESS_REMOVED;
+  if (code === CloseCodes.accessChanged && reason === CloseReasons.viewOnly) return NOW_VIEW_ONLY;
+  return null;
 }

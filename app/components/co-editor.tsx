@@ -3,17 +3,17 @@ import CollaborationCaret from "@tiptap/extension-collaboration-caret";
 import { type Editor, EditorContent, useEditor } from "@tiptap/react";
 import { ySyncPluginKey } from "@tiptap/y-tiptap";
 import { Bold, Heading2, Italic, List, ListOrdered, Minus } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, useEffect, useId, useMemo, useRef, useState } from "react";
 import { IndexeddbPersistence } from "y-indexeddb";
 import YProvider from "y-partyserver/provider";
 import * as Y from "yjs";
-import { caretColor, useCoWrite } from "~/components/co-editor-context";
+import { accessEndedText, caretColor, useCoWrite } from "~/components/co-editor-context";
 import type { AssistTarget } from "~/components/scene-assist";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
 import { localDocName, markPending } from "~/lib/offline-docs";
-import { errorToast } from "~/lib/toast";
+import { errorToast, showToast } from "~/lib/toast";
 import { CloseCodes } from "../../durable-objects/close-codes";
 import { DocFields, applyPlainText, markdownToJson, richTextExtensions, yDocToMarkdown } from "../../db/rich-text";
 import type { EventView } from "../../worker/services/events";
@@ -30,13 +30,13 @@ const RELAY_MS = 300;
 
 type Connection = "connecting" | "connected" | "disconnected";
 
-/** The doc's close codes that end the editor (no reconnect). */
-const ENDED: Record<number, string> = {
-  [CloseCodes.unauthenticated]: "Your session has ended. Please sign in again.",
-  [CloseCodes.accessRemoved]: "You no longer have access to this timeline",
+/** Why the doc's socket closed for good (no reconnect), and whether my access ended (the editor then offers my text). */
+function endedBy(event: CloseEvent): { why: string; access: boolean } | null {
+  const why = accessEndedText(event.code, event.reason);
+  if (why) return { why, access: true };
   // The doc's 4404: its event was deleted.
-  [CloseCodes.timelineDeleted]: "Event not found",
-};
+  return event.code === CloseCodes.timelineDeleted ? { why: "Event not found", access: false } : null;
+}
 
 /** One open editor's doc, socket and local copy. */
 class Session {
@@ -50,6 +50,8 @@ class Session {
   problem: string | null = null;
   /** The server closed the doc for good (signed out, access removed, event deleted): why. */
   ended: string | null = null;
+  /** It closed because my access ended or shrank: the editor shows my text for copying instead of closing. */
+  accessEnded = false;
   private local: { doc: Y.Doc; idb: IndexeddbPersistence } | null = null;
   private listeners = new Set<() => void>();
   private waiters = new Set<(msg: { type: string; [k: string]: unknown }) => void>();
@@ -74,11 +76,14 @@ class Session {
     });
     this.provider.on("status", ({ status }: { status: Connection }) => this.set(() => (this.connection = status)));
     this.provider.on("connection-close", (event: CloseEvent | null) => {
-      const ended = event ? ENDED[event.code] : undefined;
+      const ended = event ? endedBy(event) : null;
       if (ended) this.provider.disconnect();
       this.set(() => {
         this.connection = "disconnected";
-        if (ended) this.ended = ended;
+        if (ended && !this.ended) {
+          this.ended = ended.why;
+          this.accessEnded = ended.access;
+        }
       });
     });
     this.provider.on("custom-message", (text: string) => this.onMessage(text));
@@ -190,6 +195,23 @@ class Session {
   private goOnline = () => {
     if (!this.destroyed) void this.provider.connect();
   };
+
+  /** The room said my access ended: nothing more goes to the server, the editor offers my text. */
+  endAccess(why: string) {
+    if (this.ended) return;
+    this.provider.disconnect();
+    this.set(() => {
+      this.ended = why;
+      this.accessEnded = true;
+    });
+  }
+
+  /** My text as it stands here (title, then the content as Markdown), for copying. */
+  text() {
+    const title = this.ydoc.getText(DocFields.title).toString();
+    const content = yDocToMarkdown(this.ydoc);
+    return title ? `${title}\n\n${content}` : content;
+  }
 
   cancel() {
     while (this.cancelUndo.undoStack.length > 0) this.cancelUndo.undo();
@@ -312,10 +334,14 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   useEffect(() => {
-    if (!session.ended) return;
+    if (!session.ended || session.accessEnded) return;
     errorToast(session.ended);
     closeRef.current();
-  }, [session.ended]);
+  }, [session.ended, session.accessEnded]);
+  const roomEnded = api?.ended ?? null;
+  useEffect(() => {
+    if (roomEnded) session.endAccess(roomEnded);
+  }, [roomEnded, session]);
 
   // The live relay: my doc's text, debounced, for everyone's read-mode cards.
   const relay = useRef(onTyping);
@@ -370,6 +396,7 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   }
 
   const target = useMemo<AssistTarget | null>(() => (editor ? editorTarget(editor) : null), [editor]);
+  if (session.ended && session.accessEnded) return <EndedEditor why={session.ended} text={session.text()} onClose={onClose} />;
   const others = otherWriters(session);
   const status =
     session.connection !== "connected"
@@ -419,6 +446,52 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
         </Button>
       </div>
     </>
+  );
+}
+
+/**
+ * My access ended while I was writing: why, and my text as it stands in this browser (saved or not) in a
+ * read-only box to copy from.
+ */
+function EndedEditor({ why, text, onClose }: { why: string; text: string; onClose: () => void }) {
+  const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      showToast({ title: "Copied to clipboard!" });
+    } catch {
+      // No clipboard (an insecure page, a refused permission): the text is selected for a manual copy.
+      box.current?.focus();
+      box.current?.select();
+    }
+  }
+  return (
+    <div className="space-y-3" data-testid="co-editor-ended">
+      <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-950">
+        {why}
+      </p>
+      <div className="space-y-1.5">
+        <Label htmlFor={id}>Your text</Label>
+        <textarea
+          ref={box}
+          id={id}
+          readOnly
+          value={text}
+          rows={Math.min(12, Math.max(4, text.split("\n").length + 1))}
+          onFocus={(e) => e.currentTarget.select()}
+          className="w-full rounded-md border border-stone-300 bg-stone-50 px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+        />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" size="sm" onClick={onClose}>
+          Close
+        </Button>
+        <Button size="sm" onClick={() => void copy()}>
+          Copy
+        </Button>
+      </div>
+    </div>
   );
 }
 

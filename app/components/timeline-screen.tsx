@@ -210,9 +210,13 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   );
   useFreshData(page.all === 0, timeline.id);
 
+  // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
+  // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
+  const [ended, setEnded] = useState<string | null>(null);
+  const [viewOnly, setViewOnly] = useState<string | null>(null);
   const access = timeline.accessLevel;
-  const isOwner = access === "owner";
-  const canEdit = access === "owner" || access === "collaborator";
+  const isOwner = access === "owner" && !ended;
+  const canEdit = (access === "owner" || access === "collaborator") && !ended;
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
@@ -248,11 +252,18 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       setEvents((list) =>
         list.map((e) => (e.id === eventId && typeof change.value === "string" ? { ...e, [change.type]: change.value } : e)),
       ),
-    onAccessLost: () => {
-      errorToast("You no longer have access to this timeline");
+    onAccessLost: (why) => {
+      if (why && editorsOpen.current()) return setEnded(why);
+      errorToast(why ?? "You no longer have access to this timeline");
+      refresh();
+    },
+    onViewOnly: (why) => {
+      setViewOnly(why);
       refresh();
     },
   });
+  const editorsOpen = useRef(room.editorsOpen);
+  editorsOpen.current = room.editorsOpen;
   useEffect(() => {
     if (!room.connected || !canEdit || offlineSent.current) return;
     offlineSent.current = true;
@@ -356,8 +367,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       myName,
       setEditing: room.setEditing,
       showText: (eventId, text) => setEvents((list) => list.map((e) => (e.id === eventId ? { ...e, ...text } : e))),
+      ended,
     }),
-    [timeline.id, shareCode, props.myUserId, myName, room.setEditing],
+    [timeline.id, shareCode, props.myUserId, myName, room.setEditing, ended],
   );
 
   const deleteEvent = useMutation(
@@ -576,6 +588,16 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
           <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
             <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
           </Link>
+          {ended ? (
+            <div role="alert" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+              <p className="font-medium">{ended}</p>
+              <p className="mt-1 text-sm">Copy your text from the editor below before you leave this page.</p>
+            </div>
+          ) : viewOnly && access === "viewer" ? (
+            <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+              <p className="font-medium">{viewOnly}</p>
+            </div>
+          ) : null}
           <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
             <div className="min-w-0 space-y-2">
               <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>

@@ -1,7 +1,7 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
-import { writingHereText } from "~/components/co-editor-context";
+import { accessEndedText, writingHereText } from "~/components/co-editor-context";
 import { RoomSocket } from "~/lib/room-socket";
 import { showToast } from "~/lib/toast";
 
@@ -16,15 +16,17 @@ type Options = {
   onSync: (scope?: "map") => void;
   /** Someone else typed into an event: show their text (SPEC.md §4). */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
-  /** The room closed us for good (access removed, timeline deleted). */
-  onAccessLost: () => void;
+  /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
+  onAccessLost: (why: string | null) => void;
+  /** My edit rights ended (made a viewer): the room reconnects me read-only; `why` in the page's words. */
+  onViewOnly: (why: string) => void;
 };
 
 /**
  * The timeline's live room (lib/room-socket.ts: reconnects with backoff). Parses every server message
  * with the protocol schema; identity is never sent as a claim the server trusts.
  */
-export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost }: Options) {
+export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost, onViewOnly }: Options) {
   const [connected, setConnected] = useState(false);
   const [users, setUsers] = useState<PresenceUser[]>([]);
   const [notifications, setNotifications] = useState<RoomNotification[]>([]);
@@ -32,8 +34,8 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   const openEditors = useRef<number[]>([]);
   const [connectionId, setConnectionId] = useState<string | null>(null);
   const socketRef = useRef<RoomSocket | null>(null);
-  const handlers = useRef({ onSync, onRemoteChange, onAccessLost });
-  handlers.current = { onSync, onRemoteChange, onAccessLost };
+  const handlers = useRef({ onSync, onRemoteChange, onAccessLost, onViewOnly });
+  handlers.current = { onSync, onRemoteChange, onAccessLost, onViewOnly };
 
   useEffect(() => {
     let opened = 0;
@@ -53,12 +55,15 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           // After a reconnect we may have missed syncs: refetch.
           if (opened++ > 0) handlers.current.onSync();
         },
-        close: (code) => {
+        close: (code, reason) => {
           setConnected(false);
           setUsers([]);
+          const why = accessEndedText(code, reason);
           if (code === CloseCodes.accessRemoved || code === CloseCodes.timelineDeleted || code === CloseCodes.unauthenticated) {
             socket.close();
-            handlers.current.onAccessLost();
+            handlers.current.onAccessLost(code === CloseCodes.timelineDeleted ? null : why);
+          } else if (code === CloseCodes.accessChanged && why) {
+            handlers.current.onViewOnly(why);
           }
         },
         error: () => {
@@ -146,7 +151,10 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     [connectionId],
   );
 
-  return { connected, users, notifications, writingHere, setEditing, sendChange, writeHeaders };
+  /** Whether this page has a co-writing editor open (its text must not vanish with the page). */
+  const editorsOpen = useCallback(() => openEditors.current.length > 0, []);
+
+  return { connected, users, notifications, writingHere, setEditing, sendChange, writeHeaders, editorsOpen };
 }
 
 /**

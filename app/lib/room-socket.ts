@@ -5,8 +5,8 @@
 export type RoomSocketHandlers = {
   open: () => void;
   message: (data: unknown) => void;
-  /** `code` is the server's close code (4401/4403/4404… end the room for good). */
-  close: (code: number) => void;
+  /** `code` is the server's close code (4401/4403/4404… end the room for good), `reason` its close reason. */
+  close: (code: number, reason: string) => void;
   error: () => void;
 };
 
@@ -88,7 +88,7 @@ export class RoomSocket {
       clearTimeout(this.timer);
       clearTimeout(this.uptime);
       this.ws = null;
-      this.on.close(event.code);
+      this.on.close(event.code, event.reason);
       if (!this.stopped) this.schedule();
     };
   }

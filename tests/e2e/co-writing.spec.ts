@@ -287,4 +287,80 @@ test.describe("co-writing", () => {
     await expect(status(page)).toHaveText("All changes saved");
     expect((await events(request, owner, timeline.id))[0].title).toBe("The bell again");
   });
+
+  test("the owner removes a collaborator while they type: they are told why and their text is there to copy", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    const {
+      owner,
+      timeline,
+      users: [mara],
+    } = await setup(request, [{ name: "Mara", access: "collaborator" }]);
+    const m = await writerPage(browser, mara, timeline.id);
+    await m.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const content = await openEditor(m.page);
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share Timeline" });
+    await dialog.getByRole("tab", { name: "Share with User" }).click();
+
+    // Mara is mid-sentence when the owner removes her.
+    await caretAt(content, "end");
+    await m.page.keyboard.type(" The tide turned and she");
+    await dialog.getByRole("button", { name: `Remove ${mara.email}` }).click();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Share Removed" }).first()).toBeVisible();
+
+    const editor = m.page.getByTestId("co-editor-ended");
+    await expect(editor.getByRole("alert")).toHaveText("Your access to this timeline was removed");
+    const box = editor.getByLabel("Your text");
+    await expect(box).toHaveValue("The bell\n\nThe bell rang. The tide turned and she");
+    await expect(box).toHaveAttribute("readonly", "");
+    await expect(m.page.getByRole("alert").filter({ hasText: "Copy your text from the editor below" })).toBeVisible();
+    await expect(m.page.getByRole("heading", { name: "Timeline not found" })).toHaveCount(0);
+    await editor.getByRole("button", { name: "Copy" }).click();
+    await expect(m.page.locator("[data-sonner-toast]").filter({ hasText: "Copied to clipboard!" }).first()).toBeVisible();
+    expect(await m.page.evaluate(() => navigator.clipboard.readText())).toBe("The bell\n\nThe bell rang. The tide turned and she");
+    // The box takes focus (keyboard users can select and copy it themselves).
+    await box.focus();
+    await expect(box).toBeFocused();
+    await expectNoSeriousA11yViolations(m.page);
+    await screenshot(m.page, "co-writing-access-removed");
+
+    // Nothing she could still send reaches the timeline; a reload shows she has no access.
+    await m.page.keyboard.type(" more");
+    await m.page.reload();
+    await expect(m.page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+    expect((await events(request, owner, timeline.id))[0].content).not.toContain("more");
+    await m.context.close();
+  });
+
+  test("the owner makes a writing collaborator a viewer: the editor says so and keeps their text, the page turns read-only", async ({
+    browser,
+    request,
+  }) => {
+    const {
+      owner,
+      timeline,
+      users: [mara],
+    } = await setup(request, [{ name: "Mara", access: "collaborator" }]);
+    const m = await writerPage(browser, mara, timeline.id);
+    const content = await openEditor(m.page);
+    await caretAt(content, "end");
+    await m.page.keyboard.type(" Half a thought");
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: mara.email, accessLevel: "viewer" });
+
+    const editor = m.page.getByTestId("co-editor-ended");
+    await expect(editor.getByRole("alert")).toHaveText("Your access to this timeline was changed to view-only");
+    await expect(editor.getByLabel("Your text")).toHaveValue("The bell\n\nThe bell rang. Half a thought");
+    await expect(m.page.getByRole("status").filter({ hasText: "Your access to this timeline was changed to view-only" })).toBeVisible();
+    await expect(m.page.getByText("Viewer", { exact: true })).toBeVisible();
+    await expect(m.page.getByRole("button", { name: "Add Event" })).toHaveCount(0);
+    await editor.getByRole("button", { name: "Close" }).click();
+    await expect(m.page.getByRole("button", { name: "Edit The bell" })).toHaveCount(0);
+    await expect(m.page.getByText("Connected", { exact: true })).toBeVisible();
+    await m.context.close();
+  });
 });

@@ -206,7 +206,7 @@ test.describe("live collaboration", () => {
     await dialog.getByRole("tab", { name: "Share with User" }).click();
     await dialog.getByRole("button", { name: `Remove ${collab.email}` }).click();
     await expect(toast(page, "Share Removed")).toBeVisible();
-    await expect(toast(c.page, "You no longer have access to this timeline")).toBeVisible();
+    await expect(toast(c.page, "Your access to this timeline was removed")).toBeVisible();
     await expect(c.page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
     await c.page.reload();
     await expect(c.page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();

@@ -1,19 +1,18 @@
-import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/rules";
-import { sessions, timelineShares, timelines, type User, users } from "../../db/schema";
+import { sessions, type User, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type AuthVia, tokenFromRequest } from "../lib/request-auth";
 import { DAY, HOUR, isoIn, nowIso } from "../lib/time";
-import { type Deps, authorOf } from "./deps";
+import { endAccess } from "./access-end";
+import type { Deps } from "./deps";
 import type { UnreadNotification } from "./notifications";
 
 /** Sliding: a session unused for this long ends. It never outlives SESSION_ABSOLUTE_LIFETIME_MS from sign-in. */
 export const SESSION_TTL_MS = 30 * DAY;
 export { SESSION_ABSOLUTE_LIFETIME_MS };
 const SESSION_SLIDE_AFTER_MS = HOUR;
-/** How many of a user's timelines are told that a session ended (the room's own re-check covers the rest). */
-const ROOMS_TOLD_MAX = 500;
 
 export type SessionUser = {
   user: User;
@@ -87,7 +86,7 @@ export async function authenticate(request: Request, db: Db, defer?: (p: Promise
 /** Sessions signed in before this instant have reached their absolute end. */
 export const absoluteCutoff = (now = Date.now()) => new Date(now - SESSION_ABSOLUTE_LIFETIME_MS).toISOString();
 
-/** Revokes the session and closes its open room sockets. */
+/** Revokes the session and closes its open room and doc sockets. */
 export async function logout(deps: Deps, token: string) {
   const ended = await deps.db
     .delete(sessions)
@@ -98,27 +97,10 @@ export async function logout(deps: Deps, token: string) {
 }
 
 /**
- * Tells the rooms of every timeline the user owns or has a share in (bounded) that these sessions
- * ended: each room closes the sockets opened with them. A room not told (a link-only visit, or past
- * the bound) finds out at its next session re-check.
+ * These sessions ended (logout, password reset, a claimed account): the rooms of every timeline the user
+ * owns or has a share in (bounded) close the sockets opened with them, the timelines' open docs too
+ * (`endAccess`). A room not told (a link-only visit, or past the bound) finds out at its next session re-check.
  */
-export async function closeSessionSockets({ db, room }: Deps, userId: number, sessionIds: string[]) {
-  if (sessionIds.length === 0) return;
-  const user = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
-  if (!user) return;
-  const rows = await db
-    .select({ id: timelines.id })
-    .from(timelines)
-    .where(
-      or(
-        eq(timelines.userId, userId),
-        inArray(
-          timelines.id,
-          db.select({ id: timelineShares.timelineId }).from(timelineShares).where(eq(timelineShares.sharedWithUserId, userId)),
-        ),
-      ),
-    )
-    .orderBy(sql`${timelines.id} DESC`)
-    .limit(ROOMS_TOLD_MAX);
-  for (const { id } of rows) room(id, { action: "sessions-revoked", by: authorOf(user), sessionIds });
+export async function closeSessionSockets(deps: Deps, userId: number, sessionIds: string[]) {
+  await endAccess(deps, { userId, sessionIds, reason: "signed-out" });
 }

@@ -4,6 +4,7 @@ import { type User, shareLinkRemovals, timelineShares, timelines, users } from "
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
 import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
+import { endAccess } from "./access-end";
 import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
 import { addNotification } from "./notifications";
@@ -54,7 +55,8 @@ export async function createShareLink({ db, room }: Deps, user: User, timelineId
       .returning({ userId: timelineShares.sharedWithUserId }),
   ]);
   if (timeline.shareCode && timeline.shareRole !== role) {
-    room(timelineId, { action: "link-role", by: authorOf(user), role, userIds: changed.map((r) => r.userId) });
+    // Awaited: writers who lost edit rights are closed out of the room and the docs before the owner hears back.
+    await room(timelineId, { action: "link-role", by: authorOf(user), role, userIds: changed.map((r) => r.userId) });
   }
   return { shareCode, role };
 }
@@ -67,7 +69,7 @@ export async function resetShareLink({ db, room }: Deps, user: User, timelineId:
   const { timeline } = await requirePremiumOwner(db, user, timelineId);
   const shareCode = randomToken(12);
   const userIds = await endLinkAccess(db, timelineId, { shareCode, shareLinkOff: false });
-  room(timelineId, { action: "link-reset", by: authorOf(user), userIds });
+  await room(timelineId, { action: "link-reset", by: authorOf(user), userIds });
   return { shareCode, role: timeline.shareRole };
 }
 
@@ -75,7 +77,7 @@ export async function resetShareLink({ db, room }: Deps, user: User, timelineId:
 export async function turnOffShareLink({ db, room }: Deps, user: User, timelineId: number): Promise<ShareLink> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner");
   const userIds = await endLinkAccess(db, timelineId, { shareCode: null, shareLinkOff: true });
-  room(timelineId, { action: "link-off", by: authorOf(user), userIds });
+  await room(timelineId, { action: "link-off", by: authorOf(user), userIds });
   return { shareCode: null, role: timeline.shareRole, off: true };
 }
 
@@ -182,15 +184,21 @@ export async function joinSharedTimeline({ db, room }: Deps, user: User, shareCo
 }
 
 export async function shareWithUser(
-  { db, room }: Deps,
+  deps: Deps,
   user: User,
   timelineId: number,
   input: { userEmail: string; accessLevel: "viewer" | "collaborator" },
 ): Promise<ShareListItem & { sharedWithUserEmail: string }> {
+  const { db, room } = deps;
   const { timeline } = await requirePremiumOwner(db, user, timelineId);
   const recipient = await findUserByEmail(db, input.userEmail);
   if (!recipient) throw notFound(UNKNOWN_RECIPIENT);
   if (recipient.id === user.id) throw badRequest(SHARE_WITH_SELF);
+  const before = await db
+    .select({ accessLevel: timelineShares.accessLevel })
+    .from(timelineShares)
+    .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, recipient.id)))
+    .get();
   const share = await db
     .insert(timelineShares)
     .values({ timelineId, sharedByUserId: user.id, sharedWithUserId: recipient.id, accessLevel: input.accessLevel })
@@ -209,7 +217,12 @@ export async function shareWithUser(
     relatedType: "timeline",
     timelineId,
   });
-  room(timelineId, { action: "access-granted", by: authorOf(user), userId: recipient.id });
+  if (before?.accessLevel === "collaborator" && share.accessLevel === "viewer") {
+    // A collaborator made a viewer: their editors close now; the room reconnects them read-only.
+    await endAccess(deps, { userId: recipient.id, timelineId, reason: "viewer", by: authorOf(user) });
+  } else {
+    room(timelineId, { action: "access-granted", by: authorOf(user), userId: recipient.id });
+  }
   return {
     id: share.id,
     sharedWithUserId: recipient.id,
@@ -246,7 +259,8 @@ export async function listShares(db: Db, user: User, timelineId: number): Promis
  * Owners may always revoke, premium or not. The removal is remembered against the current link's code,
  * so opening that same link never brings the writer back (a reset link's new code can).
  */
-export async function removeShare({ db, room }: Deps, user: User, timelineId: number, sharedWithUserId: number) {
+export async function removeShare(deps: Deps, user: User, timelineId: number, sharedWithUserId: number) {
+  const { db } = deps;
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner");
   const theShare = and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, sharedWithUserId));
   const removal = db.delete(timelineShares).where(theShare).returning({ id: timelineShares.id });
@@ -266,7 +280,7 @@ export async function removeShare({ db, room }: Deps, user: User, timelineId: nu
       )[1]
     : await removal;
   if (!removed[0]) throw notFound("Share not found");
-  // Access ends at once: the room closes that user's open connections.
-  room(timelineId, { action: "access-revoked", by: authorOf(user), userId: sharedWithUserId });
+  // Access ends at once: the room and the timeline's open docs close that user's connections.
+  await endAccess(deps, { userId: sharedWithUserId, timelineId, reason: "removed", by: authorOf(user) });
   return { success: true };
 }
