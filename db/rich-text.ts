@@ -2,7 +2,7 @@ import { type JSONContent, getSchema } from "@tiptap/core";
 import { MarkdownManager } from "@tiptap/markdown";
 import StarterKit from "@tiptap/starter-kit";
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
-import type * as Y from "yjs";
+import * as Y from "yjs";
 
 // The event text's shared schema and its Markdown form (issue 13), used by the co-writing editor in the
 // browser and by the EventDoc Durable Object on the server. No DOM: both sides build the same schema.
@@ -154,4 +154,22 @@ export function checkContent(doc: Y.Doc) {
   if (!Array.isArray(json.content) || json.content.length === 0) return;
   checkNodeJson(json, 0);
   richTextSchema().nodeFromJSON(json).check();
+}
+
+/** A top-level block of the content fragment. */
+export type ContentBlock = Y.XmlElement | Y.XmlText | Y.XmlHook;
+
+/**
+ * `checkContent` for some top-level blocks only (the ones an update touched): copies of them are checked in a
+ * scratch doc, so the cost follows the change, not the length of the event.
+ */
+export function checkBlocks(blocks: ContentBlock[]) {
+  if (blocks.length === 0) return;
+  const copies = blocks.map((b) => {
+    if (b instanceof Y.XmlHook) throw new RangeError("Unknown node type");
+    return b.clone();
+  });
+  const scratch = new Y.Doc();
+  scratch.getXmlFragment(DocFields.content).insert(0, copies);
+  checkContent(scratch);
 }

@@ -14,7 +14,8 @@ import {
   type SavedMeta,
   applyMarkdown,
   applyPlainText,
-  checkContent,
+  type ContentBlock,
+  checkBlocks,
   isSaveRequest,
   seedFragment,
   yDocToMarkdown,
@@ -95,6 +96,8 @@ export class EventDoc extends YServer {
    * (known parts, schema-valid content, under the size cap) reaches the real doc. Rebuilt after a refusal.
    */
   private shadow: Y.Doc | null = null;
+  /** The shadow's top-level blocks already checked (a block is checked again when an update touches it). */
+  private checkedBlocks = new WeakSet<ContentBlock>();
   /** The real doc's update being applied is already in the shadow. */
   private inShadow = false;
   /** An upper bound of the doc's encoded size: exact after each measure, plus every update since. */
@@ -129,6 +132,7 @@ export class EventDoc extends YServer {
     const doc = this.document;
     if (stored) {
       Y.applyUpdate(doc, stored.state, Origins.d1);
+      dropInvalidBlocks(doc);
       // Written outside the doc since (a REST edit while nobody was here, an import): merged in as a diff.
       if (stored.version !== row.version) this.applyText(row.title, row.content, Origins.d1);
     } else {
@@ -251,6 +255,7 @@ export class EventDoc extends YServer {
       const state = Y.encodeStateAsUpdate(this.document);
       Y.applyUpdate(shadow, state);
       this.shadow = shadow;
+      this.checkedBlocks = new WeakSet();
       this.sizeBound = state.byteLength;
     }
     return this.shadow;
@@ -269,9 +274,10 @@ export class EventDoc extends YServer {
     };
     shadow.on("afterTransaction", grab);
     let verdict: { refused: Refusal } | { save: string | null };
+    const roots = new Set(shadow.share.keys());
     try {
       Y.applyUpdate(shadow, update);
-      verdict = inspectChange(shadow, change);
+      verdict = inspectChange(shadow, change, this.checkedBlocks, roots);
       if ("save" in verdict && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
         // The bound says it may be too big: measure (the update may also have replaced or removed content).
         const size = Y.encodeStateAsUpdate(shadow).byteLength;
@@ -626,13 +632,19 @@ function readFrame(bytes: Uint8Array): Frame {
 }
 
 /** What a writer's update changed in the shadow, when all of it is allowed (see `EventDoc.checkUpdate`). */
-function inspectChange(shadow: Y.Doc, change: Y.Transaction | null): { refused: Refusal } | { save: string | null } {
-  for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name)) return { refused: "invalid" };
+function inspectChange(
+  shadow: Y.Doc,
+  change: Y.Transaction | null,
+  checked: WeakSet<ContentBlock>,
+  rootsBefore: Set<string>,
+): { refused: Refusal } | { save: string | null } {
+  for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name) && !rootsBefore.has(name)) return { refused: "invalid" };
   if (!change) return { save: null };
   const title = shadow.getText(DocFields.title);
   const content = shadow.getXmlFragment(DocFields.content);
   const meta = shadow.getMap<unknown>(DocFields.meta);
   const touched = new Set<unknown>();
+  const blocks = new Set<unknown>();
   let save: string | null = null;
   for (const [type, keys] of (change as Y.Transaction).changed) {
     let root: unknown = type;
@@ -649,6 +661,10 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null): { refused: 
       // The text and the fragment hold a sequence only, never keyed entries of their own.
       if (type === root && [...keys].some((k) => k !== null)) return { refused: "invalid" };
       touched.add(root);
+      // The top-level block this change is in.
+      let block: Y.AbstractType<any> = type;
+      while (block.parent && block.parent !== content) block = block.parent;
+      if (block !== content) blocks.add(block);
     } else return { refused: "invalid" };
   }
   if (
@@ -656,8 +672,37 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null): { refused: 
     title.toDelta().some((op: { insert?: unknown; attributes?: unknown }) => typeof op.insert !== "string" || op.attributes)
   )
     return { refused: "invalid" };
-  if (touched.has(content)) checkContent(shadow);
+  if (touched.has(content)) {
+    // Blocks this update touched or added (new ones are not yet among the checked).
+    const toCheck = content.toArray().filter((b) => blocks.has(b) || !checked.has(b));
+    checkBlocks(toCheck);
+    for (const b of toCheck) checked.add(b);
+  }
   return { save };
+}
+
+/**
+ * A doc stored before writers' updates were checked may hold blocks the editor's schema refuses (which made
+ * every save throw): they go. D1 never had them; everything valid stays.
+ */
+function dropInvalidBlocks(doc: Y.Doc) {
+  const fragment = doc.getXmlFragment(DocFields.content);
+  const blocks = fragment.toArray();
+  try {
+    checkBlocks(blocks);
+    return;
+  } catch {
+    // Found below, block by block.
+  }
+  doc.transact(() => {
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      try {
+        checkBlocks([blocks[i]]);
+      } catch {
+        fragment.delete(i, 1);
+      }
+    }
+  }, Origins.d1);
 }
 
 /** The doc's content as Markdown, or undefined when it does not convert (never written over D1's text). */

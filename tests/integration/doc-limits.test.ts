@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import * as encoding from "lib0/encoding";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
+import { seedFragment } from "../../db/rich-text";
 import { CloseCodes, DocCloseReasons } from "../../durable-objects/close-codes";
 import { type DocClient, openDoc, waitUntil } from "./doc-helpers";
 import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
@@ -212,8 +213,32 @@ describe("the doc socket under attack", () => {
     writer.type(" trimmed", 0);
     expect(await writer.save()).toEqual({ id: expect.any(String), version: expect.any(Number) });
     expect((await stored(event.id)).content).toContain("trimmed");
-    const state = await runInDurableObject(docStub(event.id), async (_doc, ctx) => (await ctx.storage.get<{ slices: number }>("doc-meta"))?.slices);
+    const state = await runInDurableObject(
+      docStub(event.id),
+      async (_doc, ctx) => (await ctx.storage.get<{ slices: number }>("doc-meta"))?.slices,
+    );
     expect(state).toBeLessThanOrEqual(8);
+    writer.close();
+  });
+
+  it("a doc stored with a block the schema refuses (before updates were checked) loses that block and saves again", async () => {
+    const { owner, timeline, event } = await setup();
+    const poisoned = new Y.Doc();
+    poisoned.getText("title").insert(0, "The storm");
+    seedFragment(poisoned, "The storm breaks.\n\nMara runs.");
+    poisoned.getMap("meta").set("epoch", "old");
+    const h = new Y.XmlElement("heading");
+    h.setAttribute("level", -1 as unknown as string);
+    h.insert(0, [new Y.XmlText("Broken")]);
+    poisoned.getXmlFragment("content").push([h]);
+    await runInDurableObject(docStub(event.id), async (_doc, ctx) => {
+      await ctx.storage.put({ "doc-state-0": Y.encodeStateAsUpdate(poisoned), "doc-meta": { slices: 1, version: event.version } });
+    });
+    const writer = await openDoc(timeline.id, event.id, owner.token);
+    expect(writer.markdown()).not.toContain("Broken");
+    writer.type(" healed", 0);
+    expect(await writer.save()).toEqual({ id: expect.any(String), version: event.version + 1 });
+    expect((await stored(event.id)).content).toBe("The storm breaks. healed\n\nMara runs.");
     writer.close();
   });
 
