@@ -20,7 +20,7 @@ export const CloseCodes = {
 
 /** The shared doc's Yjs state is capped per event (far above 50,000 characters with their history). */
 export const MAX_DOC_STATE_BYTES = 2 * 1024 * 1024;
-/** Doc updates (and, apart, caret updates) one connection may send per second. */
+/** Doc updates one connection may send per second (caret updates past the same rate are dropped). */
 export const MAX_DOC_UPDATES_PER_SECOND = 40;
 
 /** Why the shared doc closed a writer's socket: the close reason, which the editor shows (under 123 bytes). */
