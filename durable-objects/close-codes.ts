@@ -12,6 +12,22 @@ export const CloseCodes = {
   accessChanged: 4409,
   /** Sustained flooding (well over MAX_MESSAGES_PER_SECOND for seconds on end). */
   flooding: 4429,
+  /** The shared doc refused an update (not valid in the editor, or more than 40 a second); nothing of it was applied. */
+  docRefused: 4409,
+  /** The shared doc refused an update that would take the event's Yjs state past MAX_DOC_STATE_BYTES. */
+  docTooLarge: 4413,
+} as const;
+
+/** The shared doc's Yjs state is capped per event (far above 50,000 characters with their history). */
+export const MAX_DOC_STATE_BYTES = 2 * 1024 * 1024;
+/** Doc updates one connection may send per second (caret updates past the same rate are dropped). */
+export const MAX_DOC_UPDATES_PER_SECOND = 40;
+
+/** Why the shared doc closed a writer's socket: the close reason, which the editor shows (under 123 bytes). */
+export const DocCloseReasons = {
+  invalid: "That change is not valid in a scene and was not applied",
+  tooFast: "Too many changes at once: reopen the editor to go on",
+  tooLarge: "This event's text is at its size limit (2 MB): the last change was not saved",
 } as const;
 
 /**

@@ -7,12 +7,24 @@ import { YServer } from "y-partyserver";
 import * as Y from "yjs";
 import { createDb } from "../db/client";
 import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS, limits } from "../db/rules";
-import { DocFields, applyMarkdown, applyPlainText, seedFragment, yDocToMarkdown } from "../db/rich-text";
+import {
+  DocFields,
+  MetaKeys,
+  type SaveReply,
+  type SavedMeta,
+  applyMarkdown,
+  applyPlainText,
+  type ContentBlock,
+  checkBlocks,
+  isSaveRequest,
+  seedFragment,
+  yDocToMarkdown,
+} from "../db/rich-text";
 import { events, sessions } from "../db/schema";
 import { messages } from "../db/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { versionStatements } from "../worker/services/versions";
-import { CloseCodes, CloseReasons } from "./close-codes";
+import { CloseCodes, CloseReasons, DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./close-codes";
 import type { AccessEnd } from "./protocol";
 import { IdentityHeaders } from "./timeline-room";
 
@@ -32,19 +44,19 @@ type Persisted = { version: number; title: string; content: string };
 
 type Author = { id: number; name: string; email: string };
 
-/** The custom messages of the doc socket (contract: issue 13). */
-export type DocMessage =
-  | { type: "saved"; version: number; title: string; content: string }
-  | { type: "persisted"; version: number; sv: string }
-  | { type: "error"; error: string };
-
 const SESSION_ID = /^[0-9a-f]{64}$/;
 /** The doc's Yjs state is stored in slices (a Durable Object value is limited in size). */
 const STATE_SLICE = 256 * 1024;
-/** A single client message larger than this is refused (the whole event is at most 50,000 characters). */
-const MAX_DOC_MESSAGE_BYTES = 2 * 1024 * 1024;
 /** Where a change came from when it is not a writer's socket. */
-const Origins = { d1: "d1", rest: "rest" } as const;
+const Origins = { d1: "d1", rest: "rest", server: "server" } as const;
+const KNOWN_ROOTS = new Set<string>(Object.values(DocFields));
+/** Caret entries one connection may introduce (a browser's editor has one), and the size of each. */
+const MAX_CARETS_PER_CONNECTION = 4;
+const MAX_CARET_STATE_CHARS = 4096;
+/** What a writer is told when a Save could not be written (the doc keeps the text). */
+const SAVE_FAILED = "Failed to update event";
+
+type Refusal = keyof typeof DocCloseReasons;
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
@@ -84,6 +96,21 @@ export class EventDoc extends YServer {
   private loading: Promise<void> | null = null;
   /** This doc's registration with the timeline's room while writers are here (see `register`). */
   private registration: { token: string; done: Promise<void> } | null = null;
+  /**
+   * A copy of the doc that every writer's update is applied to first: only an update that leaves it valid
+   * (known parts, schema-valid content, under the size cap) reaches the real doc. Rebuilt after a refusal.
+   */
+  private shadow: Y.Doc | null = null;
+  /** The shadow's top-level blocks already checked (a block is checked again when an update touches it). */
+  private checkedBlocks = new WeakSet<ContentBlock>();
+  /** The real doc's update being applied is already in the shadow. */
+  private inShadow = false;
+  /** An upper bound of the doc's encoded size: exact after each measure, plus every update since. */
+  private sizeBound = 0;
+  /** Which connection introduced each caret (awareness) entry: only it may change or remove it. */
+  private caretOwners = new Map<number, string>();
+  /** Per connection, when its last updates and caret updates arrived (a sliding second). */
+  private arrivals = new Map<string, { updates: number[]; carets: number[] }>();
 
   /**
    * Nothing at start: a REST edit of an event nobody has open must not cost a D1 read and a stored doc.
@@ -110,6 +137,7 @@ export class EventDoc extends YServer {
     const doc = this.document;
     if (stored) {
       Y.applyUpdate(doc, stored.state, Origins.d1);
+      dropInvalidBlocks(doc);
       // Written outside the doc since (a REST edit while nobody was here, an import): merged in as a diff.
       if (stored.version !== row.version) this.applyText(row.title, row.content, Origins.d1);
     } else {
@@ -120,8 +148,12 @@ export class EventDoc extends YServer {
       }, Origins.d1);
     }
     this.persisted = { version: row.version, title: row.title, content: row.content };
+    const problem = doc.getMap(DocFields.meta).get(MetaKeys.problem);
+    this.problem = typeof problem === "string" ? problem : null;
     await this.storeState();
-    doc.on("update", (_update: Uint8Array, origin: unknown) => {
+    doc.on("update", (update: Uint8Array, origin: unknown) => {
+      this.sizeBound += update.byteLength;
+      if (!this.inShadow && this.shadow) Y.applyUpdate(this.shadow, update);
       const state = (origin as Connection<DocConn> | null)?.state;
       if (state?.userId) {
         this.editors.delete(state.userId);
@@ -176,38 +208,157 @@ export class EventDoc extends YServer {
 
   private handleLoaded(connection: Connection<DocConn>, message: string | ArrayBuffer | ArrayBufferView) {
     const state = connection.state;
-    if (!state?.userId || state.ended) return;
-    const size = typeof message === "string" ? message.length : message.byteLength;
-    if (size > MAX_DOC_MESSAGE_BYTES) {
-      connection.close(1009, "Message too large");
+    // A connection whose access ended is never heard again, whatever it still sends.
+    if (!state?.userId || state.ended || connection.readyState !== WebSocket.OPEN) return;
+    // Only y-protocols frames (binary) go over this socket: a text frame is no message of it.
+    if (typeof message === "string") return;
+    const bytes =
+      message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
+    if (bytes.byteLength > MAX_DOC_STATE_BYTES) return this.refuse(connection, "tooLarge");
+    let frame: Frame;
+    try {
+      frame = readFrame(bytes);
+    } catch {
+      return this.refuse(connection, "invalid");
+    }
+    if (frame.kind === "sync-step-1") return super.handleMessage(connection, bytes);
+    if (frame.kind === "awareness") {
+      // An editor moves its caret with everyone's typing (its view follows theirs): past the rate, carets are
+      // dropped, not the writer (the next one, or the 15 s renewal, puts it right).
+      if (this.tooFast(connection, "carets")) return;
+      const carets = this.ownCarets(connection, frame.update, state.userName);
+      if (carets === "invalid") return this.refuse(connection, "invalid");
+      if (carets) super.handleMessage(connection, carets);
       return;
     }
-    if (typeof message !== "string") {
-      const bytes =
-        message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength);
-      // Carets carry the writer's name: the authenticated one, whatever the client claims.
-      const named = withAuthenticatedName(bytes, state.userName);
-      if (!named) return;
-      return super.handleMessage(connection, named);
+    if (this.isReadOnly(connection)) return;
+    if (this.tooFast(connection, "updates")) return this.refuse(connection, "tooFast");
+    const checked = this.checkUpdate(frame.update);
+    if ("refused" in checked) return this.refuse(connection, checked.refused);
+    this.inShadow = true;
+    try {
+      Y.applyUpdate(this.document, frame.update, connection);
+    } finally {
+      this.inShadow = false;
     }
-    return super.handleMessage(connection, message);
+    if (checked.save) this.answerSave(connection, checked.save);
   }
 
-  onCustomMessage(connection: Connection<DocConn>, message: string) {
-    let type: unknown;
-    try {
-      type = (JSON.parse(message) as { type?: unknown }).type;
-    } catch {
-      return this.sendJson(connection, { type: "error", error: "Malformed message" });
+  /** Closes a writer's socket over an update the doc did not apply, with the reason the editor shows. */
+  private refuse(connection: Connection<DocConn>, why: Refusal) {
+    connection.close(why === "tooLarge" ? CloseCodes.docTooLarge : CloseCodes.docRefused, DocCloseReasons[why]);
+  }
+
+  /** More than MAX_DOC_UPDATES_PER_SECOND of this kind within the last second. */
+  private tooFast(connection: Connection, kind: "updates" | "carets") {
+    const now = Date.now();
+    let seen = this.arrivals.get(connection.id);
+    if (!seen) this.arrivals.set(connection.id, (seen = { updates: [], carets: [] }));
+    const times = seen[kind];
+    times.push(now);
+    if (times.length <= MAX_DOC_UPDATES_PER_SECOND) return false;
+    return now - (times.shift() ?? 0) < 1000;
+  }
+
+  private shadowDoc() {
+    if (!this.shadow) {
+      const shadow = new Y.Doc();
+      shadow.getText(DocFields.title);
+      shadow.getXmlFragment(DocFields.content);
+      shadow.getMap(DocFields.meta);
+      const state = Y.encodeStateAsUpdate(this.document);
+      Y.applyUpdate(shadow, state);
+      this.shadow = shadow;
+      this.checkedBlocks = new WeakSet();
+      this.sizeBound = state.byteLength;
     }
-    if (type !== "save") return this.sendJson(connection, { type: "error", error: "Malformed message" });
-    if (this.isReadOnly(connection))
-      return this.sendJson(connection, { type: "error", error: "You have view-only access to this timeline" });
+    return this.shadow;
+  }
+
+  /**
+   * Applies a writer's update to the shadow and checks what it changed. Refused (and the shadow dropped)
+   * when it adds a part the doc does not have, content the editor's schema does not allow, meta other
+   * than a Save request, or takes the state past MAX_DOC_STATE_BYTES. A Save request's id comes back.
+   */
+  private checkUpdate(update: Uint8Array): { refused: Refusal } | { save: string | null } {
+    const shadow = this.shadowDoc();
+    let change: Y.Transaction | null = null;
+    const grab = (tr: Y.Transaction) => {
+      change = tr;
+    };
+    shadow.on("afterTransaction", grab);
+    let verdict: { refused: Refusal } | { save: string | null };
+    const roots = new Set(shadow.share.keys());
+    try {
+      Y.applyUpdate(shadow, update);
+      verdict = inspectChange(shadow, change, this.checkedBlocks, roots);
+      if ("save" in verdict && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
+        // The bound says it may be too big: measure (the update may also have replaced or removed content).
+        const size = Y.encodeStateAsUpdate(shadow).byteLength;
+        this.sizeBound = size - update.byteLength;
+        if (size > MAX_DOC_STATE_BYTES) verdict = { refused: "tooLarge" };
+      }
+    } catch {
+      verdict = { refused: "invalid" };
+    } finally {
+      shadow.off("afterTransaction", grab);
+    }
+    if ("refused" in verdict) this.shadow = null;
+    return verdict;
+  }
+
+  /**
+   * Caret (awareness) entries bound to the connection that introduced them: entries for a client id
+   * another connection holds are dropped, as are entries past MAX_CARETS_PER_CONNECTION or oversized. The
+   * writer's name is the authenticated one, whatever the client claims. Null when nothing is left to apply.
+   */
+  private ownCarets(connection: Connection<DocConn>, update: Uint8Array, name: string): Uint8Array | "invalid" | null {
+    let entries: Array<{ clientId: number; clock: number; state: string }>;
+    try {
+      entries = readAwareness(update);
+    } catch {
+      return "invalid";
+    }
+    const kept: typeof entries = [];
+    for (const entry of entries) {
+      const owner = this.caretOwners.get(entry.clientId);
+      if (owner !== undefined && owner !== connection.id) continue;
+      if (owner === undefined) {
+        const owned = [...this.caretOwners.values()].filter((id) => id === connection.id).length;
+        if (owned >= MAX_CARETS_PER_CONNECTION) continue;
+      }
+      if (entry.state.length > MAX_CARET_STATE_CHARS) continue;
+      let state: unknown;
+      try {
+        state = JSON.parse(entry.state);
+      } catch {
+        return "invalid";
+      }
+      this.caretOwners.set(entry.clientId, connection.id);
+      const s = typeof state === "object" && state !== null && !Array.isArray(state) ? (state as Record<string, unknown>) : null;
+      const user = s && typeof s.user === "object" && s.user ? { ...(s.user as object), name } : undefined;
+      kept.push({ ...entry, state: JSON.stringify(s && user ? { ...s, user } : s) });
+    }
+    return kept.length > 0 ? writeAwareness(kept) : null;
+  }
+
+  /** A writer's Save: a version by them now, answered in `meta.reply` whatever happens. */
+  private answerSave(connection: Connection<DocConn>, id: string) {
     const s = connection.state!;
-    void this.persist({ author: { id: s.userId, name: s.userName, email: s.userName }, explicit: true }).then((result) => {
-      if ("error" in result) this.sendJson(connection, { type: "error", error: result.error });
-      else this.sendJson(connection, { type: "saved", ...result });
-    });
+    void this.persist({ author: { id: s.userId, name: s.userName, email: s.userName }, explicit: true })
+      .then(
+        (result): SaveReply => ("error" in result ? { id, error: result.error } : { id, version: result.version }),
+        (error): SaveReply => {
+          console.error("[doc] save failed:", String(error));
+          return { id, error: SAVE_FAILED };
+        },
+      )
+      .then((reply) => this.setMeta(MetaKeys.reply, reply));
+  }
+
+  private setMeta(key: string, value: unknown) {
+    if (this.gone) return;
+    this.document.transact(() => this.document.getMap(DocFields.meta).set(key, value), Origins.server);
   }
 
   /** Edits settled (y-partyserver's debounce): write what changed. */
@@ -217,6 +368,8 @@ export class EventDoc extends YServer {
 
   onClose(connection: Connection<DocConn>, code: number, reason: string, wasClean: boolean) {
     super.onClose(connection, code, reason, wasClean);
+    this.arrivals.delete(connection.id);
+    for (const [clientId, owner] of this.caretOwners) if (owner === connection.id) this.caretOwners.delete(clientId);
     const others = [...this.getConnections()].filter((c) => c.id !== connection.id);
     if (others.length === 0) this.unregister();
     // The last writer left: their edits reach D1 now, not after the debounce.
@@ -319,7 +472,7 @@ export class EventDoc extends YServer {
     // edit (from the stored text to its text) is applied to the live text, so typing elsewhere survives.
     const base = this.persisted?.content ?? "";
     await this.persist({});
-    const live = yDocToMarkdown(this.document);
+    const live = markdownOf(this.document) ?? base;
     const content = input.content === undefined ? undefined : mergeText(base, input.content, live);
     this.applyText(input.title, content, Origins.rest);
     const result = await this.persist({ author: input.author, explicit: true });
@@ -327,11 +480,22 @@ export class EventDoc extends YServer {
     return { live: true, version: result.version };
   }
 
+  /**
+   * DO RPC for deleting the event or its timeline: the writers' sockets close ('Event not found' in the
+   * editor) and the stored doc goes with the row, so nothing of the text stays behind.
+   */
+  async remove() {
+    this.gone = true;
+    for (const c of this.getConnections()) c.close(CloseCodes.timelineDeleted, "Event deleted");
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   /** For tests and diagnostics: the doc as Markdown, and who is connected. */
   async inspect() {
     return {
       title: this.document.getText(DocFields.title).toString(),
-      content: yDocToMarkdown(this.document),
+      content: markdownOf(this.document) ?? "",
       connections: [...this.getConnections()].length,
       persisted: this.persisted,
     };
@@ -377,10 +541,12 @@ export class EventDoc extends YServer {
     await this.storeState();
     const doc = this.document;
     const title = doc.getText(DocFields.title).toString().trim();
-    const content = yDocToMarkdown(doc).trim();
+    // Never throws on a doc state: content that does not convert keeps D1's text and says so.
+    const content = markdownOf(doc)?.trim();
     // Only what is valid reaches D1; the doc keeps everything (nothing typed is lost).
     let problem: string | null = null;
-    if (!title || !content) problem = messages.eventFields;
+    if (content === undefined) problem = SAVE_FAILED;
+    else if (!title || !content) problem = messages.eventFields;
     else if (title.length > limits.eventTitle) problem = `Title must be at most ${limits.eventTitle} characters`;
     else if (content.length > limits.eventContent) problem = `Content must be at most ${limits.eventContent} characters`;
     const nextTitle = title && title.length <= limits.eventTitle ? title : this.persisted.title;
@@ -388,7 +554,7 @@ export class EventDoc extends YServer {
     // Writers hear once what keeps their text out of D1 (the page shows it instead of 'All changes saved').
     if (problem !== this.problem) {
       this.problem = problem;
-      if (problem) this.broadcastJson({ type: "error", error: problem });
+      this.setMeta(MetaKeys.problem, problem);
     }
 
     const who = author ?? [...this.editors.values()].at(-1);
@@ -414,7 +580,7 @@ export class EventDoc extends YServer {
       this.unsealed = false;
     }
     if (problem) return explicit ? { error: problem } : result;
-    this.broadcastJson({ type: "persisted", version: result.version, sv: toBase64(Y.encodeStateVector(doc)) });
+    this.setSaved(result.version);
     return result;
   }
 
@@ -457,7 +623,7 @@ export class EventDoc extends YServer {
       this.persisted = { version: row.version, title: row.title, content: row.content };
       this.applyText(row.title, row.content, Origins.d1);
       title = this.document.getText(DocFields.title).toString().trim() || row.title;
-      const merged = yDocToMarkdown(this.document).trim();
+      const merged = markdownOf(this.document)?.trim();
       content = merged && merged.length <= limits.eventContent ? merged : row.content;
       if (title === row.title && content === row.content) return this.persisted;
     }
@@ -508,39 +674,144 @@ export class EventDoc extends YServer {
     await this.ctx.storage.put(entries);
   }
 
-  private sendJson(connection: Connection, message: DocMessage) {
-    this.sendCustomMessage(connection, JSON.stringify(message));
-  }
-
-  private broadcastJson(message: DocMessage) {
-    this.broadcastCustomMessage(JSON.stringify(message));
+  /**
+   * `meta.saved`: D1's version and the writers' clocks it holds. The doc's own clock is left out, so that
+   * writing `saved` (a change of the doc, which schedules another save) does not change `saved` again.
+   */
+  private setSaved(version: number) {
+    const clocks = Y.decodeStateVector(Y.encodeStateVector(this.document));
+    clocks.delete(this.document.clientID);
+    const saved: SavedMeta = { version, sv: toBase64(Y.encodeStateVector(clocks)) };
+    const current = this.document.getMap(DocFields.meta).get(MetaKeys.saved) as SavedMeta | undefined;
+    if (current?.version !== saved.version || current.sv !== saved.sv) this.setMeta(MetaKeys.saved, saved);
   }
 }
 
-/**
- * A y-protocols awareness message (type 1) with every state's `user.name` set to the writer's authenticated
- * name; other messages pass unchanged. Null for a malformed awareness message (dropped).
- */
-function withAuthenticatedName(bytes: Uint8Array, name: string): Uint8Array | null {
-  try {
-    const outer = decoding.createDecoder(bytes);
-    if (decoding.readVarUint(outer) !== 1) return bytes;
-    const inner = decoding.createDecoder(decoding.readVarUint8Array(outer));
-    const update = encoding.createEncoder();
-    const count = decoding.readVarUint(inner);
-    encoding.writeVarUint(update, count);
-    for (let i = 0; i < count; i++) {
-      encoding.writeVarUint(update, decoding.readVarUint(inner));
-      encoding.writeVarUint(update, decoding.readVarUint(inner));
-      const state = JSON.parse(decoding.readVarString(inner)) as Record<string, unknown> | null;
-      const user = state && typeof state.user === "object" && state.user ? { ...(state.user as object), name } : undefined;
-      encoding.writeVarString(update, JSON.stringify(state && user ? { ...state, user } : state));
-    }
-    const out = encoding.createEncoder();
-    encoding.writeVarUint(out, 1);
-    encoding.writeVarUint8Array(out, encoding.toUint8Array(update));
-    return encoding.toUint8Array(out);
-  } catch {
-    return null;
+type Frame = { kind: "sync-step-1" } | { kind: "update"; update: Uint8Array } | { kind: "awareness"; update: Uint8Array };
+
+/** A y-protocols frame (sync step 1, sync step 2 or update, awareness), read whole. Throws when malformed. */
+function readFrame(bytes: Uint8Array): Frame {
+  const decoder = decoding.createDecoder(bytes);
+  const type = decoding.readVarUint(decoder);
+  if (type === 1) return { kind: "awareness", update: decoding.readVarUint8Array(decoder) };
+  if (type !== 0) throw new Error("Unknown message type");
+  const step = decoding.readVarUint(decoder);
+  if (step === 0) {
+    Y.decodeStateVector(decoding.readVarUint8Array(decoder));
+    return { kind: "sync-step-1" };
   }
+  if (step === 1 || step === 2) return { kind: "update", update: decoding.readVarUint8Array(decoder) };
+  throw new Error("Unknown sync message");
+}
+
+/** What a writer's update changed in the shadow, when all of it is allowed (see `EventDoc.checkUpdate`). */
+function inspectChange(
+  shadow: Y.Doc,
+  change: Y.Transaction | null,
+  checked: WeakSet<ContentBlock>,
+  rootsBefore: Set<string>,
+): { refused: Refusal } | { save: string | null } {
+  for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name) && !rootsBefore.has(name)) return { refused: "invalid" };
+  if (!change) return { save: null };
+  const title = shadow.getText(DocFields.title);
+  const content = shadow.getXmlFragment(DocFields.content);
+  const meta = shadow.getMap<unknown>(DocFields.meta);
+  const touched = new Set<unknown>();
+  const blocks = new Set<unknown>();
+  let save: string | null = null;
+  for (const [type, keys] of (change as Y.Transaction).changed) {
+    let root: unknown = type;
+    for (let t: Y.AbstractType<any> | null = type; t; t = t.parent) root = t;
+    if (root === meta) {
+      // A writer sets only its Save request, as plain JSON.
+      if ((type as unknown) !== meta) return { refused: "invalid" };
+      for (const key of keys) {
+        const value = meta.get(key ?? "");
+        if (key !== MetaKeys.save || !isSaveRequest(value)) return { refused: "invalid" };
+        save = value.id;
+      }
+    } else if (root === title || root === content) {
+      // The text and the fragment hold a sequence only, never keyed entries of their own.
+      if (type === root && [...keys].some((k) => k !== null)) return { refused: "invalid" };
+      touched.add(root);
+      // The top-level block this change is in.
+      let block: Y.AbstractType<any> = type;
+      while (block.parent && block.parent !== content) block = block.parent;
+      if (block !== content) blocks.add(block);
+    } else return { refused: "invalid" };
+  }
+  if (
+    touched.has(title) &&
+    title.toDelta().some((op: { insert?: unknown; attributes?: unknown }) => typeof op.insert !== "string" || op.attributes)
+  )
+    return { refused: "invalid" };
+  if (touched.has(content)) {
+    // Blocks this update touched or added (new ones are not yet among the checked).
+    const toCheck = content.toArray().filter((b) => blocks.has(b) || !checked.has(b));
+    checkBlocks(toCheck);
+    for (const b of toCheck) checked.add(b);
+  }
+  return { save };
+}
+
+/**
+ * A doc stored before writers' updates were checked may hold blocks the editor's schema refuses (which made
+ * every save throw): they go. D1 never had them; everything valid stays.
+ */
+function dropInvalidBlocks(doc: Y.Doc) {
+  const fragment = doc.getXmlFragment(DocFields.content);
+  const blocks = fragment.toArray();
+  try {
+    checkBlocks(blocks);
+    return;
+  } catch {
+    // Found below, block by block.
+  }
+  doc.transact(() => {
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      try {
+        checkBlocks([blocks[i]]);
+      } catch {
+        fragment.delete(i, 1);
+      }
+    }
+  }, Origins.d1);
+}
+
+/** The doc's content as Markdown, or undefined when it does not convert (never written over D1's text). */
+function markdownOf(doc: Y.Doc) {
+  try {
+    return yDocToMarkdown(doc);
+  } catch (error) {
+    console.error("[doc] content does not convert:", String(error));
+    return undefined;
+  }
+}
+
+type CaretEntry = { clientId: number; clock: number; state: string };
+
+/** The entries of a y-protocols awareness update. Throws when malformed. */
+function readAwareness(update: Uint8Array): CaretEntry[] {
+  const decoder = decoding.createDecoder(update);
+  const count = decoding.readVarUint(decoder);
+  const entries: CaretEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    entries.push({ clientId: decoding.readVarUint(decoder), clock: decoding.readVarUint(decoder), state: decoding.readVarString(decoder) });
+  }
+  return entries;
+}
+
+/** A y-protocols awareness frame (type 1) of these entries. */
+function writeAwareness(entries: CaretEntry[]): Uint8Array {
+  const update = encoding.createEncoder();
+  encoding.writeVarUint(update, entries.length);
+  for (const e of entries) {
+    encoding.writeVarUint(update, e.clientId);
+    encoding.writeVarUint(update, e.clock);
+    encoding.writeVarString(update, e.state);
+  }
+  const out = encoding.createEncoder();
+  encoding.writeVarUint(out, 1);
+  encoding.writeVarUint8Array(out, encoding.toUint8Array(update));
+  return encoding.toUint8Array(out);
 }

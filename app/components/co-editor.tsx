@@ -14,8 +14,17 @@ import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
 import { localDocName, markPending } from "~/lib/offline-docs";
 import { errorToast, showToast } from "~/lib/toast";
-import { CloseCodes } from "../../durable-objects/close-codes";
-import { DocFields, applyPlainText, markdownToJson, richTextExtensions, yDocToMarkdown } from "../../db/rich-text";
+import { CloseCodes, DocCloseReasons } from "../../durable-objects/close-codes";
+import {
+  DocFields,
+  MetaKeys,
+  type SaveReply,
+  type SavedMeta,
+  applyPlainText,
+  markdownToJson,
+  richTextExtensions,
+  yDocToMarkdown,
+} from "../../db/rich-text";
 import type { EventView } from "../../worker/services/events";
 
 // The co-writing editor (issue 13): a card's edit mode. One Y.Doc per event, shared through the event's
@@ -35,8 +44,15 @@ function endedBy(event: CloseEvent): { why: string; access: boolean } | null {
   const why = accessEndedText(event.code, event.reason);
   if (why) return { why, access: true };
   // The doc's 4404: its event was deleted.
-  return event.code === CloseCodes.timelineDeleted ? { why: "Event not found", access: false } : null;
+  if (event.code === CloseCodes.timelineDeleted) return { why: "Event not found", access: false };
+  // An update the doc refused (nothing of it applied): reopening sends what this browser keeps.
+  if (event.code === CloseCodes.docRefused || event.code === CloseCodes.docTooLarge) {
+    const fallback = event.code === CloseCodes.docTooLarge ? DocCloseReasons.tooLarge : DocCloseReasons.invalid;
+    return { why: DOC_REASONS.has(event.reason) ? event.reason : fallback, access: false };
+  }
+  return null;
 }
+const DOC_REASONS = new Set<string>(Object.values(DocCloseReasons));
 
 /** One open editor's doc, socket and local copy. */
 class Session {
@@ -54,7 +70,7 @@ class Session {
   accessEnded = false;
   private local: { doc: Y.Doc; idb: IndexeddbPersistence } | null = null;
   private listeners = new Set<() => void>();
-  private waiters = new Set<(msg: { type: string; [k: string]: unknown }) => void>();
+  private waiters = new Set<(reply: SaveReply) => void>();
   private destroyed = false;
   private pendingMarked: boolean | null = null;
 
@@ -86,7 +102,8 @@ class Session {
         }
       });
     });
-    this.provider.on("custom-message", (text: string) => this.onMessage(text));
+    // The server's save state arrives in the doc itself (only standard Yjs frames go over the socket).
+    this.ydoc.getMap(DocFields.meta).observe(this.onMeta);
     // Who else is in the editor (their carets' names).
     this.provider.awareness.on("change", this.emitNow);
     // The browser says the network is gone (an open socket may not notice for a long while): work offline.
@@ -141,26 +158,25 @@ class Session {
     else this.set(() => (this.connection = "disconnected"));
   }
 
-  private onMessage(text: string) {
-    let msg: { type?: unknown; [k: string]: unknown };
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return;
+  private onMeta = (event: Y.YMapEvent<unknown>) => {
+    const meta = this.ydoc.getMap<unknown>(DocFields.meta);
+    // Why the server could not keep the text in D1 (an empty title, too long): in the status line until fixed.
+    if (event.keysChanged.has(MetaKeys.problem)) {
+      const problem = meta.get(MetaKeys.problem);
+      this.problem = typeof problem === "string" ? problem : null;
     }
-    // The server could not keep the text in D1 (an empty title, too long): said in the status line until fixed.
-    if (msg.type === "error" && typeof msg.error === "string") this.set(() => (this.problem = msg.error as string));
-    if (msg.type === "persisted" && typeof msg.sv === "string") {
-      this.problem = null;
+    const saved = meta.get(MetaKeys.saved) as SavedMeta | undefined;
+    if (event.keysChanged.has(MetaKeys.saved) && typeof saved?.sv === "string") {
       try {
-        const bytes = Uint8Array.from(atob(msg.sv), (c) => c.charCodeAt(0));
-        this.set(() => (this.persistedSv = Y.decodeStateVector(bytes)));
+        this.persistedSv = Y.decodeStateVector(Uint8Array.from(atob(saved.sv), (c) => c.charCodeAt(0)));
       } catch {
         // A malformed vector changes nothing.
       }
     }
-    if (typeof msg.type === "string") for (const waiter of this.waiters) waiter(msg as { type: string });
-  }
+    const reply = meta.get(MetaKeys.reply) as SaveReply | undefined;
+    if (event.keysChanged.has(MetaKeys.reply) && typeof reply?.id === "string") for (const waiter of this.waiters) waiter(reply);
+    this.emit();
+  };
 
   /** Everything I typed is in the server's persisted doc. */
   get allSaved() {
@@ -168,7 +184,7 @@ class Session {
     return this.connection === "connected" && this.provider.synced && (this.persistedSv?.get(this.ydoc.clientID) ?? 0) >= mine;
   }
 
-  /** Asks the server to persist now (a version by me); resolves with its `saved` or `error` reply. */
+  /** Asks the server to persist now (a version by me), through the doc's `meta`; resolves with its reply. */
   save(): Promise<{ ok: true } | { ok: false; error: string }> {
     if (this.connection !== "connected")
       return Promise.resolve({ ok: false, error: "You are offline. Your changes will sync when you reconnect." });
@@ -178,13 +194,16 @@ class Session {
         this.waiters.delete(waiter);
         resolve(result);
       };
-      const waiter = (msg: { type: string; [k: string]: unknown }) => {
-        if (msg.type === "saved") done({ ok: true });
-        else if (msg.type === "error") done({ ok: false, error: typeof msg.error === "string" ? msg.error : "Failed to update event" });
+      const id = crypto.randomUUID();
+      const waiter = (reply: SaveReply) => {
+        if (reply.id !== id) return;
+        done(
+          "error" in reply ? { ok: false, error: typeof reply.error === "string" ? reply.error : "Failed to update event" } : { ok: true },
+        );
       };
       const timer = setTimeout(() => done({ ok: false, error: "Failed to update event" }), SAVE_TIMEOUT_MS);
       this.waiters.add(waiter);
-      this.provider.sendMessage(JSON.stringify({ type: "save" }));
+      this.ydoc.getMap(DocFields.meta).set(MetaKeys.save, { id });
     });
   }
 
@@ -244,6 +263,7 @@ class Session {
     window.removeEventListener("online", this.goOnline);
     this.cancelUndo.destroy();
     this.provider.awareness.off("change", this.emitNow);
+    this.ydoc.getMap(DocFields.meta).unobserve(this.onMeta);
     this.provider.destroy();
     void this.local?.idb.destroy();
     this.ydoc.destroy();

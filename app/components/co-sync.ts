@@ -1,7 +1,7 @@
 import { IndexeddbPersistence } from "y-indexeddb";
 import YProvider from "y-partyserver/provider";
 import * as Y from "yjs";
-import { DocFields } from "../../db/rich-text";
+import { DocFields, MetaKeys, type SavedMeta } from "../../db/rich-text";
 import { localDocName, markPending } from "~/lib/offline-docs";
 
 // Edits typed offline in an editor that was then closed by a reload (issue 13): sent to the event's shared doc
@@ -35,18 +35,21 @@ export async function syncOfflineCopy(timelineId: number, eventId: number, share
       markPending(eventId, false);
       return true;
     }
-    const need = Y.decodeStateVector(Y.encodeStateVector(local));
-    const covered = (sv: Map<number, number>) => [...need].every(([client, clock]) => (sv.get(client) ?? 0) >= clock);
-    if (!covered(Y.decodeStateVector(Y.encodeStateVector(doc)))) {
+    // What the server lacks: writers' edits made here (its own are always in it).
+    const server = Y.decodeStateVector(Y.encodeStateVector(doc));
+    const need = [...Y.decodeStateVector(Y.encodeStateVector(local))].filter(([client, clock]) => (server.get(client) ?? 0) < clock);
+    const covered = (sv: Map<number, number>) => need.every(([client, clock]) => (sv.get(client) ?? 0) >= clock);
+    if (need.length > 0) {
+      // The server says what D1 holds in the doc's `meta.saved`.
+      const meta = doc.getMap<unknown>(DocFields.meta);
       const persisted = new Promise<boolean>((resolve) =>
-        p.on("custom-message", (text: string) => {
+        meta.observe((event) => {
+          const saved = meta.get(MetaKeys.saved) as SavedMeta | undefined;
+          if (!event.keysChanged.has(MetaKeys.saved) || typeof saved?.sv !== "string") return;
           try {
-            const msg = JSON.parse(text) as { type?: string; sv?: string };
-            if (msg.type === "persisted" && msg.sv && covered(Y.decodeStateVector(Uint8Array.from(atob(msg.sv), (c) => c.charCodeAt(0))))) {
-              resolve(true);
-            }
+            if (covered(Y.decodeStateVector(Uint8Array.from(atob(saved.sv), (c) => c.charCodeAt(0))))) resolve(true);
           } catch {
-            // Not ours to read.
+            // A malformed vector changes nothing.
           }
         }),
       );

@@ -79,7 +79,7 @@ describe("writers in one event converge", () => {
     await waitUntil(() => a.markdown() === b.markdown() && [...wordsA, ...wordsB].every((w) => a.markdown().includes(w)), "convergence");
     // Edits settle (1 s debounce): D1 holds the doc's Markdown, one version by a writer.
     await waitUntil(async () => (await stored(event.id)).content === a.markdown(), "D1 write", 8000);
-    await waitUntil(() => a.custom.find((m) => m.type === "persisted" && m.version > event.version), "persisted", 8000);
+    await a.waitForSaved((m) => m.version > event.version, "persisted");
     const row = await stored(event.id);
     expect(row.content).toBe(b.markdown());
     expect(row.version).toBeGreaterThan(event.version);
@@ -130,27 +130,20 @@ describe("Save, validation and history", () => {
     const { timeline, event, collab } = await setup();
     const b = await openDoc(timeline.id, event.id, collab.token);
     b.type(" **Bold** plan", 1);
-    b.sendCustom({ type: "save" });
-    const saved = await b.waitForCustom((m) => m.type === "saved");
-    expect(saved.version).toBe(event.version + 1);
-    expect(saved.content).toBe((await stored(event.id)).content);
-    expect(saved.content).toContain("\\*\\*Bold\\*\\* plan");
+    const saved = await b.save();
+    expect(saved).toEqual({ id: expect.any(String), version: event.version + 1 });
+    expect((await stored(event.id)).content).toContain("\\*\\*Bold\\*\\* plan");
     const versions = await versionsOf(event.id);
     expect(versions.at(-1)?.author_id).toBe(collab.user.id);
 
     // The title is emptied in the doc: Save says what is wrong, D1 keeps the last good title.
     const title = b.doc.getText("title");
     title.delete(0, title.length);
-    b.sendCustom({ type: "save" });
-    const error = await b.waitForCustom((m) => m.type === "error");
-    expect(error.error).toBe("Please fill in both title and content");
+    expect(await b.save()).toEqual({ id: expect.any(String), error: "Please fill in both title and content" });
     expect((await stored(event.id)).title).toBe("The storm");
     title.insert(0, "The great storm");
-    b.custom.length = 0;
-    b.sendCustom({ type: "save" });
-    expect((await b.waitForCustom((m) => m.type === "saved")).title).toBe("The great storm");
-    b.sendCustom("not json");
-    expect((await b.waitForCustom((m) => m.type === "error")).error).toBe("Malformed message");
+    expect(await b.save()).toEqual({ id: expect.any(String), version: event.version + 2 });
+    expect((await stored(event.id)).title).toBe("The great storm");
     b.close();
   });
 
@@ -158,9 +151,9 @@ describe("Save, validation and history", () => {
     const { owner, timeline, event } = await setup();
     const a = await openDoc(timeline.id, event.id, owner.token);
     a.type(" First.", 1);
-    const first = await a.waitForCustom((m) => m.type === "persisted" && m.version > event.version, "first autosave");
+    const first = await a.waitForSaved((m) => m.version > event.version, "first autosave");
     a.type(" Second.", 1);
-    await waitUntil(() => a.custom.find((m) => m.type === "persisted" && m.version > first.version), "second autosave");
+    await a.waitForSaved((m) => m.version > first.version, "second autosave");
     let versions = await versionsOf(event.id);
     expect(versions.length).toBe(2);
     expect(versions[1].content).toBe(a.markdown());
@@ -178,13 +171,14 @@ describe("Save, validation and history", () => {
     const b = await openDoc(timeline.id, event.id, collab.token);
     const title = b.doc.getText("title");
     title.delete(0, title.length);
-    await b.waitForCustom((m) => m.type === "error" && m.error === "Please fill in both title and content", "the problem");
-    const seen = b.custom.length;
+    await waitUntil(() => b.problem() === "Please fill in both title and content", "the problem");
+    const seen = b.saved();
     await sleep(1500);
-    expect(b.custom.slice(seen).filter((m) => m.type === "persisted")).toEqual([]);
+    expect(b.saved()).toEqual(seen);
     expect((await stored(event.id)).title).toBe("The storm");
     title.insert(0, "Storm at sea");
-    await waitUntil(() => b.custom.slice(seen).find((m) => m.type === "persisted"), "saved once fixed", 8000);
+    await b.waitForSaved((m) => m.version > (seen?.version ?? event.version), "saved once fixed");
+    expect(b.problem()).toBeNull();
     expect((await stored(event.id)).title).toBe("Storm at sea");
     b.close();
   });
@@ -235,8 +229,7 @@ describe("plain API clients while writers are live", () => {
     const first = (await versionsOf(event.id)).length;
     const b = await openDoc(timeline.id, event.id, collab.token);
     b.type(" Later text.", 1);
-    b.sendCustom({ type: "save" });
-    await b.waitForCustom((m) => m.type === "saved");
+    expect(await b.save()).toMatchObject({ version: expect.any(Number) });
     const list = await call("GET", `/api/events/${event.id}/versions`, { token: owner.token });
     const oldest = list.json.at(-1);
     const restored = await call("POST", `/api/event-versions/${oldest.id}/restore`, { token: owner.token });

@@ -3,7 +3,7 @@ import * as encoding from "lib0/encoding";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
-import { DocFields, yDocToMarkdown } from "../../db/rich-text";
+import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../db/rich-text";
 import { upgrade } from "./room-helpers";
 
 // A real Yjs client of an event's shared doc (issue 13), speaking y-protocols over a WebSocket upgraded
@@ -15,9 +15,16 @@ export type DocClient = Awaited<ReturnType<typeof openDoc>>;
 
 export async function openDoc(timelineId: number, eventId: number, token: string, opts: { share?: string; doc?: Y.Doc } = {}) {
   const doc = opts.doc ?? new Y.Doc();
-  const custom: Array<Record<string, any>> = [];
+  /** Text frames received: none, the socket carries y-protocols frames only. */
+  const textFrames: string[] = [];
+  const meta = doc.getMap<unknown>(DocFields.meta);
+  /** The server's answers to Save, as they arrived in `meta.reply`. */
+  const replies: SaveReply[] = [];
+  meta.observe((e) => {
+    if (e.keysChanged.has(MetaKeys.reply)) replies.push(meta.get(MetaKeys.reply) as SaveReply);
+  });
   const awareness = new awarenessProtocol.Awareness(new Y.Doc());
-  const closed: { code?: number } = {};
+  const closed: { code?: number; reason?: string } = {};
   let ws: WebSocket | null = null;
   let synced = false;
 
@@ -44,13 +51,15 @@ export async function openDoc(timelineId: number, eventId: number, token: string
     socket.accept();
     synced = false;
     closed.code = undefined;
+    closed.reason = undefined;
     socket.addEventListener("close", (e) => {
       closed.code = e.code;
+      closed.reason = e.reason;
       if (ws === socket) ws = null;
     });
     socket.addEventListener("message", (event) => {
       if (typeof event.data === "string") {
-        if (event.data.startsWith("__YPS:")) custom.push(JSON.parse(event.data.slice(6)));
+        textFrames.push(event.data);
         return;
       }
       const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
@@ -76,7 +85,8 @@ export async function openDoc(timelineId: number, eventId: number, token: string
 
   return {
     doc,
-    custom,
+    textFrames,
+    replies,
     awareness,
     closed,
     title: () => doc.getText(DocFields.title).toString(),
@@ -91,7 +101,18 @@ export async function openDoc(timelineId: number, eventId: number, token: string
       }
       t.insert(offset < 0 ? t.length : Math.min(offset, t.length), text);
     },
-    sendCustom: (m: unknown) => ws?.send(`__YPS:${JSON.stringify(m)}`),
+    /** What D1 holds, as the server last said in `meta.saved`. */
+    saved: () => meta.get(MetaKeys.saved) as SavedMeta | undefined,
+    /** Why the server is not saving the text (`meta.problem`), or null. */
+    problem: () => (meta.get(MetaKeys.problem) as string | null | undefined) ?? null,
+    /** Save as the editor asks for it (`meta.save`), answered in `meta.reply`. */
+    async save(): Promise<SaveReply> {
+      const id = crypto.randomUUID();
+      meta.set(MetaKeys.save, { id });
+      return waitUntil(() => replies.find((r) => r.id === id), "the answer to Save", 8000);
+    },
+    /** Sends raw bytes over the socket (a hostile client). */
+    sendRaw: (bytes: Uint8Array | string) => ws?.send(bytes),
     /** Sends an awareness state claiming `name`. */
     announce(name: string) {
       const local = new awarenessProtocol.Awareness(doc);
@@ -114,7 +135,15 @@ export async function openDoc(timelineId: number, eventId: number, token: string
       ws?.close(1000, "done");
       ws = null;
     },
-    waitForCustom: (pred: (m: Record<string, any>) => boolean, label = "custom message") => waitUntil(() => custom.find(pred), label),
+    waitForSaved: (pred: (saved: SavedMeta) => boolean, label = "meta.saved", timeout = 8000) =>
+      waitUntil(
+        () => {
+          const saved = meta.get(MetaKeys.saved) as SavedMeta | undefined;
+          return saved && pred(saved) ? saved : null;
+        },
+        label,
+        timeout,
+      ),
   };
 }
 

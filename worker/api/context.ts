@@ -6,7 +6,7 @@ import { firstIssue } from "../../db/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import { type AuthVia, clientKey } from "../lib/request-auth";
-import type { LiveDocs, RoomNotifier } from "../lib/room";
+import { type LiveDocs, type RoomNotifier, createDocRemover } from "../lib/room";
 import { type RateRule, createLimiter, spend } from "../services/rate-limits";
 import type { SessionUser } from "../services/sessions";
 
@@ -25,8 +25,15 @@ export type ApiEnv = {
 /** The services' dependencies for a write: the database and the request's room notifier. */
 export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room, docs: c.var.docs });
 
-/** `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments). */
-export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({ ...deps(c), files: c.env.FILES });
+/**
+ * `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments),
+ * and the events' shared docs, whose storage goes when they are deleted.
+ */
+export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
+  ...deps(c),
+  files: c.env.FILES,
+  removeDocs: createDocRemover(c.env),
+});
 
 /** Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. */
 export const jsonBody = <T extends z.ZodType>(schema: T) =>

@@ -48,6 +48,27 @@ export type LiveDocs = (
   edit: { title?: string; content?: string; author: { id: number; name: string; email: string } },
 ) => Promise<{ live: false } | { live: true; version: number }>;
 
+/** Deleted events' shared docs: their writers' sockets close and their stored Yjs state goes (`EventDoc.remove`). */
+export type DocRemover = (eventIds: number[]) => Promise<void>;
+
+/** A few docs at a time; a doc that cannot be reached is logged (its own load finds the row gone and clears it). */
+export function createDocRemover(env: Env): DocRemover {
+  return async (eventIds) => {
+    for (let at = 0; at < eventIds.length; at += 10) {
+      await Promise.all(
+        eventIds.slice(at, at + 10).map(async (id) => {
+          try {
+            const stub = await getServerByName(env.EventDoc, String(id));
+            await stub.remove();
+          } catch (error) {
+            console.error("[doc] remove failed:", String(error));
+          }
+        }),
+      );
+    }
+  };
+}
+
 /** When the doc cannot be reached, the edit goes to D1 as before (the doc merges it when it next loads). */
 export function createLiveDocs(env: Env): LiveDocs {
   return async (eventId, edit) => {

@@ -1,12 +1,13 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { RECENT_SIGN_IN_MS, signInMethodMessages } from "../../db/rules";
-import { eventVersions, type User, sessions, timelines, users } from "../../db/schema";
+import { eventVersions, events, type User, sessions, timelines, users } from "../../db/schema";
 import type { Env } from "../env";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { HttpError, badRequest, forbidden } from "../lib/errors";
 import type { Mailer } from "../lib/mailer";
-import { MINUTE, nowIso } from "../lib/time";
+import type { DocRemover } from "../lib/room";
+import { nowIso } from "../lib/time";
 import { deleteObjects } from "./attachment-store";
 import { PAYMENTS_NOT_CONFIGURED, cancelSubscription } from "./billing";
 import { type Deps, authorOf } from "./deps";
@@ -23,7 +24,14 @@ const SIGN_IN_AGAIN = signInMethodMessages.signInAgain;
 export const INCORRECT_PASSWORD = "Incorrect password";
 export const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 
-export type AccountDeps = Deps & { secret: string; files: R2Bucket; env: Env; mailer: Mailer; defer: (p: Promise<unknown>) => void };
+export type AccountDeps = Deps & {
+  secret: string;
+  files: R2Bucket;
+  env: Env;
+  mailer: Mailer;
+  defer: (p: Promise<unknown>) => void;
+  removeDocs?: DocRemover;
+};
 
 /** PATCH /api/account {name}. */
 export async function updateName(db: Db, user: User, name: string): Promise<PublicUser> {
@@ -126,6 +134,13 @@ export async function deleteAccount(deps: AccountDeps, limiter: Limiter, user: U
   }
 
   const owned = (await db.select({ id: timelines.id }).from(timelines).where(eq(timelines.userId, user.id))).map((t) => t.id);
+  const ownedEvents = (
+    await db
+      .select({ id: events.id })
+      .from(events)
+      .innerJoin(timelines, eq(timelines.id, events.timelineId))
+      .where(eq(timelines.userId, user.id))
+  ).map((e) => e.id);
   const sessionIds = (await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))).map((s) => s.id);
   // Told now (it reads the user's timelines and shares); the rooms act after the answer, when all is gone.
   await closeSessionSockets(deps, user.id, sessionIds);
@@ -137,6 +152,8 @@ export async function deleteAccount(deps: AccountDeps, limiter: Limiter, user: U
     db.delete(users).where(eq(users.id, user.id)),
   ]);
   for (const id of owned) await deleteTimelineObjects(deps.files, id);
+  // The scenes' shared docs keep their own storage: it goes too (after the answer; the rows are gone already).
+  if (deps.removeDocs && ownedEvents.length) deps.defer(deps.removeDocs(ownedEvents));
   return { success: true };
 }
 

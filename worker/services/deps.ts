@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { User } from "../../db/schema";
-import type { LiveDocs, RoomNotifier } from "../lib/room";
+import type { DocRemover, LiveDocs, RoomNotifier } from "../lib/room";
 
 /**
  * What a service that writes a timeline's data needs: the database and the timeline's room, which
@@ -12,8 +12,11 @@ export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs };
 /** The author of a change as collaborators see it. */
 export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });
 
-/** A write that may add or remove attachments' bytes also needs the R2 bucket (`env.FILES`). */
-export type FileDeps = Deps & { files: R2Bucket };
+/**
+ * A write that may add or remove attachments' bytes also needs the R2 bucket (`env.FILES`); one that deletes
+ * events removes their shared docs' storage with `removeDocs`.
+ */
+export type FileDeps = Deps & { files: R2Bucket; removeDocs?: DocRemover };
 
 /** The author a live doc records for a REST edit: id and display name only. */
 export const docAuthor = (user: Pick<User, "id" | "name" | "email">) => ({ id: user.id, name: user.name ?? user.email, email: user.email });

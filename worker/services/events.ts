@@ -467,7 +467,12 @@ export async function updateEvent(
 }
 
 /** Owners only (SPEC.md §2). The gap is closed in the same batch; the attachments' bytes go after their rows. */
-export async function deleteEvent({ db, room, files: bucket }: FileDeps, user: User, eventId: number, shareCode?: string | null) {
+export async function deleteEvent(
+  { db, room, files: bucket, removeDocs }: FileDeps,
+  user: User,
+  eventId: number,
+  shareCode?: string | null,
+) {
   const { event } = await loadEventWithAccess(db, user, eventId, "owner", shareCode);
   const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.eventId, eventId));
   await db.batch([
@@ -481,6 +486,7 @@ export async function deleteEvent({ db, room, files: bucket }: FileDeps, user: U
     bucket,
     keys.map((k) => k.key),
   );
+  await removeDocs?.([eventId]);
   room(event.timelineId, { action: "deleted", by: authorOf(user) });
   return { success: true, timelineId: event.timelineId };
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, exists, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, files, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, events, files, timelineShares, timelines } from "../../db/schema";
 import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -102,14 +102,16 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
 }
 
 /** Cascades to events, files, shares and notifications (foreign keys); the attachments' bytes go after their rows. */
-export async function deleteTimeline({ db, room, files: bucket }: FileDeps, user: User, timelineId: number) {
+export async function deleteTimeline({ db, room, files: bucket, removeDocs }: FileDeps, user: User, timelineId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
   const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.timelineId, timelineId));
+  const eventIds = await db.select({ id: events.id }).from(events).where(eq(events.timelineId, timelineId));
   await db.delete(timelines).where(eq(timelines.id, timelineId));
   await deleteObjects(
     bucket,
     keys.map((k) => k.key),
   );
+  await removeDocs?.(eventIds.map((e) => e.id));
   room(timelineId, { action: "timeline-deleted", by: authorOf(user) });
   return { success: true };
 }
