@@ -102,6 +102,47 @@ describe("claiming an unverified account removes every other sign-in method", ()
   });
 });
 
+describe("a password reset of an unverified account is a claim too", () => {
+  it("the reset link proves the address: a provider linked before it no longer reaches the account, and the account is mailed", async () => {
+    const victim = uniqueEmail("reset-victim");
+    const squatter = await registerUser({ name: "Squatter", email: victim });
+    const planted = uniqueId();
+    await env.DB.prepare("INSERT INTO oauth_accounts (user_id, provider, provider_id) VALUES (?, 'github', ?)")
+      .bind(squatter.user.id, planted)
+      .run();
+    // The owner asks for a reset and opens the link from their mailbox.
+    const token = `reset-${uniqueId()}`;
+    await env.DB.prepare("UPDATE users SET reset_password_token = ?, reset_password_expires = ? WHERE id = ?")
+      .bind(await sha256Hex(token), new Date(Date.now() + 3_600_000).toISOString(), squatter.user.id)
+      .run();
+    let res!: Awaited<ReturnType<typeof call>>;
+    const mail = await capturedMail(async () => {
+      res = await call("POST", "/api/auth/reset-password", { body: { token, password: "the-owners-password-1" } });
+    });
+    expect(res.status).toBe(200);
+    expect(await linksOf(squatter.user.id)).toEqual([]);
+    expect(mail).toContain(`to=${victim} ${CHANGED}`);
+    const back = await signIn("github", { id: planted, email: uniqueEmail("squatter"), emailVerified: true });
+    expect((await me(back.session!)).id).not.toBe(squatter.user.id);
+  });
+
+  it("a verified account keeps its providers through a password reset", async () => {
+    const email = uniqueEmail("reset-verified");
+    const writer = await registerUser({ name: "Verified", email });
+    await markVerified(email);
+    const github = uniqueId();
+    await env.DB.prepare("INSERT INTO oauth_accounts (user_id, provider, provider_id) VALUES (?, 'github', ?)")
+      .bind(writer.user.id, github)
+      .run();
+    const token = `reset-${uniqueId()}`;
+    await env.DB.prepare("UPDATE users SET reset_password_token = ?, reset_password_expires = ? WHERE id = ?")
+      .bind(await sha256Hex(token), new Date(Date.now() + 3_600_000).toISOString(), writer.user.id)
+      .run();
+    expect((await call("POST", "/api/auth/reset-password", { body: { token, password: "the-owners-password-1" } })).status).toBe(200);
+    expect((await linksOf(writer.user.id)).map((l) => l.provider)).toEqual(["github"]);
+  });
+});
+
 describe("connecting a provider needs a verified address and a recent sign-in", () => {
   it("an unverified account: the link start answers 403 (a browser gets the toast on /account), nothing linked", async () => {
     const writer = await registerUser();

@@ -79,7 +79,7 @@ export const authApi = new Hono<ApiEnv>()
   })
   .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
     const { token, password } = c.req.valid("json");
-    const result = await passwordReset.resetPassword({ ...deps(c), room: c.var.room }, token, password);
+    const result = await passwordReset.resetPassword({ ...deps(c), room: c.var.room, mail: accountMail(c) }, token, password);
     if (result.token) c.header("Set-Cookie", sessionCookie(c.req.raw, result.token, SESSION_MAX_AGE));
     return c.json(result);
   });

@@ -1,7 +1,7 @@
 import { messages } from "../../db/rules";
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { sessions, users } from "../../db/schema";
+import { oauthAccounts, sessions, users } from "../../db/schema";
 import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
 import { badRequest } from "../lib/errors";
 import type { Mailer } from "../lib/mailer";
@@ -10,6 +10,7 @@ import { HOUR, isoIn, nowIso } from "../lib/time";
 import type { AuthDeps } from "./auth";
 import { type Limiter, spend } from "./rate-limits";
 import { closeSessionSockets, createSession } from "./sessions";
+import { type AccountMail, mailSignInChange } from "./sign-in-methods";
 import { type PublicUser, findUserByEmail, toPublicUser } from "./users";
 
 export const RESET_TOKEN_TTL_MS = HOUR;
@@ -73,7 +74,7 @@ export async function isResetTokenValid(db: Db, token: string) {
  * returned.
  */
 export async function resetPassword(
-  deps: AuthDeps & { room: RoomNotifier },
+  deps: AuthDeps & { room: RoomNotifier; mail?: AccountMail },
   token: string,
   password: string,
   opts: { signIn: boolean } = { signIn: true },
@@ -92,6 +93,18 @@ export async function resetPassword(
     db.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id }),
   ]);
   if (!updated[0]) throw badRequest(INVALID_RESET_TOKEN);
+  if (!user.isEmailVerified) {
+    // The reset link just proved the address; a provider connected before that proof may be someone squatting
+    // it, so it goes (as in an OAuth claim). The owner connects their own again from /account.
+    const removed = await db.delete(oauthAccounts).where(eq(oauthAccounts.userId, user.id)).returning({ provider: oauthAccounts.provider });
+    if (removed.length && deps.mail) {
+      mailSignInChange(
+        deps.mail,
+        user.email,
+        "Your password was reset. Sign-in methods connected before you proved this address were removed: connect yours again on your account page.",
+      );
+    }
+  }
   await closeSessionSockets(
     deps,
     user.id,

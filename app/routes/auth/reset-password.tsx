@@ -1,3 +1,4 @@
+import { createMailer } from "../../../worker/lib/mailer";
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/validation";
@@ -31,11 +32,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!token) return data({ formError: messages.missingToken, status: 400 }, 400);
   const form = await parseForm(request, ResetPasswordFormSchema);
   if (!form.ok) return form.response;
-  const { db, env, room } = app(context);
+  const { db, env, room, ctx } = app(context);
+  const mail = { origin: new URL(request.url).origin, mailer: createMailer(env), defer: (p: Promise<unknown>) => ctx.waitUntil(p) };
   try {
     // The page follows SPEC.md's flow (success screen → 'Go to Login'), so it does not sign in;
     // the API call (for API clients) does.
-    await auth.resetPassword({ db, room, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, {
+    await auth.resetPassword({ db, room, mail, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, {
       signIn: false,
     });
     return { done: true as const };
