@@ -143,7 +143,7 @@ test.describe("sign-in methods on the account page", () => {
     await login(page, { email, password: "a-password-now" });
     await page.goto("/account");
     await waitForHydration(page);
-    await expect(page.getByText("Password", { exact: true }).locator("..")).toContainText("Set");
+    await expect(page.getByRole("listitem").filter({ has: page.getByText("Password", { exact: true }) })).toContainText("Set");
     await github.getByRole("button", { name: "Disconnect GitHub" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Disconnect" }).click();
     await expect(page.getByText("GitHub no longer signs you in.")).toBeVisible();
