@@ -109,3 +109,16 @@ export async function shareByEmail(timelineId: number, ownerToken: string, email
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
+
+/** Runs `fn` and returns what the LogMailer printed (the local mailer: the message goes to the log). */
+export async function capturedMail(fn: () => Promise<unknown>) {
+  const logs: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]) => void logs.push(args.join(" "));
+  try {
+    await fn();
+  } finally {
+    console.log = original;
+  }
+  return logs.join("\n");
+}

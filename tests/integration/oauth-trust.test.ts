@@ -2,22 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { oauthErrors, signInMethodMessages } from "../../db/rules";
 import { sha256Hex } from "../../worker/lib/crypto";
-import { ORIGIN, call, createTimeline, markVerified, registerUser, uniqueEmail } from "./helpers";
+import { ORIGIN, call, createTimeline, markVerified, registerUser, capturedMail, uniqueEmail } from "./helpers";
 import { approve, connect, cookieValue, get, linksOf, me, signIn, uniqueId, userRow } from "./oauth-helpers";
 import { closedWith, connect as joinRoom } from "./room-helpers";
-
-/** Runs `fn` and returns what the LogMailer printed (the test Worker's mailer writes each message to the log). */
-async function capturedMail(fn: () => Promise<unknown>) {
-  const logs: string[] = [];
-  const original = console.log;
-  console.log = (...args: unknown[]) => void logs.push(args.join(" "));
-  try {
-    await fn();
-  } finally {
-    console.log = original;
-  }
-  return logs.join("\n");
-}
 
 const CHANGED = 'subject="Your StoryWeave sign-in methods changed"';
 const ELEVEN_MINUTES_AGO = () => new Date(Date.now() - 11 * 60_000).toISOString();

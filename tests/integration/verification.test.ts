@@ -1,21 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, TEST_ADMIN, call, markVerified, registerUser, uniqueEmail } from "./helpers";
+import { ORIGIN, TEST_ADMIN, call, markVerified, registerUser, capturedMail, uniqueEmail } from "./helpers";
 
 const INVALID = "This verification link is invalid or has expired.";
-
-/** Runs `fn` and returns what the LogMailer printed (the local mailer: the message goes to the log). */
-async function capturedMail(fn: () => Promise<unknown>) {
-  const logs: string[] = [];
-  const original = console.log;
-  console.log = (...args: unknown[]) => void logs.push(args.join(" "));
-  try {
-    await fn();
-  } finally {
-    console.log = original;
-  }
-  return logs.join("\n");
-}
 
 const tokenIn = (mail: string) => mail.match(/\/auth\/verify-email\?token=([A-Za-z0-9_-]+)/)?.[1] ?? null;
 
