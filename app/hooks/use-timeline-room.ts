@@ -167,7 +167,8 @@ function asServerMessage(json: unknown): ServerMessage | null {
   const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object";
   switch (m.type) {
     case "sync":
-      return { type: "sync" };
+      // "map": only the mind map changed; the lists (and the page's data) need no reload.
+      return m.scope === "map" ? { type: "sync", scope: "map" } : { type: "sync" };
     case "presence":
       return isObject(m.presence) && Array.isArray(m.presence.users) ? (m as ServerMessage) : null;
     case "change":

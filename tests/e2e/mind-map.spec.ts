@@ -91,6 +91,13 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   const other = await secondBrowser(browser, collab);
   await openMap(other.page, timeline.id);
   const before = await box(mapNode(other.page, `event-${storm.id}`));
+  // A map drag reaches the collaborator as the room's `sync` with scope "map": their page data is not reloaded.
+  const reloads: string[] = [];
+  const countReload = (req: { url(): string }) => {
+    const url = new URL(req.url());
+    if (url.pathname.endsWith(".data") || /^\/api\/timelines\/\d+(\/events)?$/.test(url.pathname)) reloads.push(url.pathname);
+  };
+  other.page.on("request", countReload);
 
   // Drag Storm 160px to the right in the owner's browser.
   const node = await box(mapNode(page, `event-${storm.id}`));
@@ -106,6 +113,9 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   expect((await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).map((n) => n.label)).toEqual([]);
   // The collaborator sees it move without reloading.
   await expect.poll(async () => (await box(mapNode(other.page, `event-${storm.id}`))).x - before.x, { timeout: 5000 }).toBeGreaterThan(20);
+  await other.page.waitForTimeout(500);
+  other.page.off("request", countReload);
+  expect(reloads).toEqual([]);
 
   // Draw Vigil → Mara: the event is linked to the character, and its card shows the chip.
   await drawEdge(page, `event-${vigil.id}`, `entity-${mara.id}`);
