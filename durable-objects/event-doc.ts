@@ -43,6 +43,8 @@ type DocConn = {
 type Persisted = { version: number; title: string; content: string };
 
 type Author = { id: number; name: string; email: string };
+/** Beside the sliced Yjs state: D1's version it matches, and whether it holds text D1 has not got. */
+type StoredMeta = { slices: number; version: number; unsavedBy?: Author | null };
 
 const SESSION_ID = /^[0-9a-f]{64}$/;
 /** The doc's Yjs state is stored in slices (a Durable Object value is limited in size). */
@@ -135,11 +137,19 @@ export class EventDoc extends YServer {
     this.timelineId = row.timelineId;
     const stored = await this.loadState();
     const doc = this.document;
+    let unsavedBy: Author | null = null;
     if (stored) {
       Y.applyUpdate(doc, stored.state, Origins.d1);
       dropInvalidBlocks(doc);
-      // Written outside the doc since (a REST edit while nobody was here, an import): merged in as a diff.
-      if (stored.version !== row.version) this.applyText(row.title, row.content, Origins.d1);
+      // The doc was stored with text D1 never got (the server stopped between the two writes): it is unsaved.
+      if (stored.unsavedBy) unsavedBy = stored.unsavedBy;
+      if (stored.version !== row.version) {
+        // Written outside the doc since (a REST edit while nobody was here, an import): merged in as a diff. Text
+        // the doc never saved is kept as a version by its writer first, so History can bring it back.
+        if (unsavedBy) await this.keepAsVersion(unsavedBy);
+        unsavedBy = null;
+        this.applyText(row.title, row.content, Origins.d1);
+      }
     } else {
       doc.transact(() => {
         doc.getText(DocFields.title).insert(0, row.title);
@@ -150,7 +160,11 @@ export class EventDoc extends YServer {
     this.persisted = { version: row.version, title: row.title, content: row.content };
     const problem = doc.getMap(DocFields.meta).get(MetaKeys.problem);
     this.problem = typeof problem === "string" ? problem : null;
-    await this.storeState();
+    if (unsavedBy) {
+      // Written now, before any writer hears 'All changes saved' (and before an API write could win over it).
+      this.editors.set(unsavedBy.id, unsavedBy);
+      await this.write({});
+    } else await this.storeState();
     doc.on("update", (update: Uint8Array, origin: unknown) => {
       this.sizeBound += update.byteLength;
       if (!this.inShadow && this.shadow) Y.applyUpdate(this.shadow, update);
@@ -514,6 +528,15 @@ export class EventDoc extends YServer {
     await this.storeState();
   }
 
+  /** The doc's text as a version by `author` (nothing else changes): kept before D1's newer text replaces it. */
+  private async keepAsVersion(author: Author) {
+    const title = this.document.getText(DocFields.title).toString().trim();
+    const content = markdownOf(this.document)?.trim();
+    if (!title || !content || title.length > limits.eventTitle || content.length > limits.eventContent) return;
+    const db = createDb(this.env.DB);
+    await db.batch(versionStatements(db, { eventId: this.eventId, author, title, content }));
+  }
+
   private applyText(title: string | undefined, content: string | undefined, origin: string) {
     this.document.transact(() => {
       if (title !== undefined) applyPlainText(this.document.getText(DocFields.title), title);
@@ -538,7 +561,6 @@ export class EventDoc extends YServer {
     announce?: boolean;
   }): Promise<Persisted | { error: string }> {
     if (this.gone || !this.persisted) return { error: "Event not found" };
-    await this.storeState();
     const doc = this.document;
     const title = doc.getText(DocFields.title).toString().trim();
     // Never throws on a doc state: content that does not convert keeps D1's text and says so.
@@ -558,8 +580,11 @@ export class EventDoc extends YServer {
     }
 
     const who = author ?? [...this.editors.values()].at(-1);
+    const changed = nextTitle !== this.persisted.title || nextContent !== this.persisted.content;
+    // Stored first, marked unsaved: should the server stop before D1 has it, the next load writes it.
+    await this.storeState(changed && who ? who : null);
     let result = this.persisted;
-    if ((nextTitle !== this.persisted.title || nextContent !== this.persisted.content) && who) {
+    if (changed && who) {
       // Autosaves fold into the author's newest version when that is an autosave of this session (never into a
       // create, a Save, a REST edit or a restore); Save, REST and the last writer leaving add their own.
       const seal = explicit || announce;
@@ -647,8 +672,8 @@ export class EventDoc extends YServer {
       .get();
   }
 
-  private async loadState(): Promise<{ state: Uint8Array; version: number } | null> {
-    const meta = await this.ctx.storage.get<{ slices: number; version: number }>("doc-meta");
+  private async loadState(): Promise<{ state: Uint8Array; version: number; unsavedBy: Author | null } | null> {
+    const meta = await this.ctx.storage.get<StoredMeta>("doc-meta");
     if (!meta) return null;
     const keys = Array.from({ length: meta.slices }, (_, i) => `doc-state-${i}`);
     const slices = await this.ctx.storage.get<Uint8Array>(keys);
@@ -660,17 +685,18 @@ export class EventDoc extends YServer {
       state.set(p!, at);
       at += p!.byteLength;
     }
-    return { state, version: meta.version };
+    return { state, version: meta.version, unsavedBy: meta.unsavedBy ?? null };
   }
 
-  private async storeState() {
+  /** `unsavedBy`: the doc holds text D1 does not have yet, typed last by this writer. */
+  private async storeState(unsavedBy: Author | null = null) {
     if (this.gone || !this.persisted) return;
     const state = Y.encodeStateAsUpdate(this.document);
     const entries: Record<string, unknown> = {};
     let slices = 0;
     for (let at = 0; at < state.byteLength || slices === 0; at += STATE_SLICE)
       entries[`doc-state-${slices++}`] = state.slice(at, at + STATE_SLICE);
-    entries["doc-meta"] = { slices, version: this.persisted.version };
+    entries["doc-meta"] = { slices, version: this.persisted.version, unsavedBy } satisfies StoredMeta;
     await this.ctx.storage.put(entries);
   }
 

@@ -1,3 +1,4 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDoc, waitUntil } from "./doc-helpers";
@@ -253,5 +254,70 @@ describe("plain API clients while writers are live", () => {
     const again = await openDoc(timeline.id, event.id, owner.token);
     expect(again.markdown()).toBe("Rewritten while nobody was here.");
     again.close();
+  });
+});
+
+describe("a server that stops between storing the doc and writing D1 loses nothing", () => {
+  const docStub = (eventId: number) => env.EventDoc.get(env.EventDoc.idFromName(String(eventId)));
+
+  /** The doc's D1 write fails from now on, as if the server died right after storing the doc. */
+  const crashBeforeD1 = (eventId: number) =>
+    runInDurableObject(docStub(eventId), async (doc) => {
+      (doc as unknown as { writeD1: () => Promise<never> }).writeD1 = () => Promise.reject(new Error("server stopped"));
+    });
+  /** Whether the doc's stored state (its storage, not its memory) holds `text`. */
+  const storedHolds = (eventId: number, text: string) =>
+    runInDurableObject(docStub(eventId), async (_doc, ctx) => {
+      const slices = [...(await ctx.storage.list<Uint8Array>({ prefix: "doc-state-" })).values()];
+      return slices.some((slice) => new TextDecoder().decode(slice).includes(text));
+    });
+
+  it("restarted, the doc writes what D1 never got as soon as a writer is back, before an API edit can win", async () => {
+    const { timeline, event, collab } = await setup();
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    await crashBeforeD1(event.id);
+    a.type(" The bell rang twice, and nobody on the quay looked up.", 1);
+    await waitUntil(() => storedHolds(event.id, "nobody on the quay"), "the doc stored with text D1 has not got", 8000);
+    expect((await stored(event.id)).version).toBe(event.version);
+    // The writer's tab goes too (a socket keeps the object busy), then the server stops.
+    a.close();
+    await sleep(200);
+    await evictDurableObject(docStub(event.id));
+
+    // The writer comes back: D1 gets the text at once, without anyone typing, as a version by them.
+    const back = await openDoc(timeline.id, event.id, collab.token);
+    await waitUntil(async () => (await stored(event.id)).content.includes("nobody on the quay"), "D1 write after the restart", 8000);
+    const row = await stored(event.id);
+    expect(row.version).toBeGreaterThan(event.version);
+    expect((await versionsOf(event.id)).at(-1)).toMatchObject({ author_id: collab.user.id });
+    await back.waitForSaved((m) => m.version === row.version, "saved after the restart");
+    // An API client holding the version from before the stop is refused instead of overwriting the sentence.
+    const stale = await call("PATCH", `/api/events/${event.id}`, {
+      token: collab.token,
+      body: { content: "An API client's text.", baseVersion: event.version },
+    });
+    expect(stale.status).toBe(409);
+    back.close();
+  });
+
+  it("when D1 moved on meanwhile, the unsaved text is kept as a version by its writer before D1's text replaces it", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    await crashBeforeD1(event.id);
+    a.type(" A sentence only the stored doc has.", 1);
+    await waitUntil(() => storedHolds(event.id, "only the stored doc has"), "the doc stored with text D1 has not got", 8000);
+    // The writer's tab goes too (a socket keeps the object busy), then the server stops.
+    a.close();
+    await sleep(200);
+    await evictDurableObject(docStub(event.id));
+    // Nobody is connected: an API edit goes straight to D1.
+    const edit = await call("PATCH", `/api/events/${event.id}`, { token: owner.token, body: { content: "The owner rewrote it." } });
+    expect(edit.status).toBe(200);
+
+    const back = await openDoc(timeline.id, event.id, owner.token);
+    expect(back.markdown()).toBe("The owner rewrote it.");
+    const kept = (await versionsOf(event.id)).filter((v) => v.content.includes("only the stored doc has"));
+    expect(kept).toEqual([expect.objectContaining({ author_id: collab.user.id })]);
+    back.close();
   });
 });
