@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { characterNameFrom, entityLimits } from "./rules";
+import { characterNameFrom, entityLimits, mapRowId } from "./rules";
 
 describe("characterNameFrom", () => {
   it("reads a labelled name line, whatever the markdown around it", () => {
@@ -15,5 +15,13 @@ describe("characterNameFrom", () => {
 
   it("never exceeds the codex name limit", () => {
     expect(characterNameFrom(`Name: ${"x".repeat(300)}`)).toHaveLength(entityLimits.name);
+  });
+});
+
+describe("mapRowId", () => {
+  it("takes the row id after the kind, whatever the kind", () => {
+    expect(mapRowId("idea-7")).toBe("7");
+    expect(mapRowId("entity-123")).toBe("123");
+    expect(mapRowId("edge-40")).toBe("40");
   });
 });

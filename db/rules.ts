@@ -194,5 +194,7 @@ export const mapNodeKinds = ["event", "entity", "idea", "group"] as const;
 export type MapNodeKind = (typeof mapNodeKinds)[number];
 /** A node's id on the map: "event-12", "entity-3", "idea-7", "group-8". */
 export const MAP_NODE_KEY = /^(event|entity|idea|group)-([1-9]\d{0,11})$/;
+/** The row id in a map node's or edge's id ("idea-7" → "7", "edge-4" → "4"). */
+export const mapRowId = (key: string) => key.slice(key.indexOf("-") + 1);
 /** Suggested labels for a custom edge. */
 export const mapEdgeLabels = ["causes", "foreshadows", "contrasts", "leads to"] as const;

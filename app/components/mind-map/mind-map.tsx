@@ -28,7 +28,7 @@ import { Input } from "~/components/ui/input";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { errorToast, showToast } from "~/lib/toast";
-import { MAP_ADVANCED_IS_PREMIUM, mapEdgeLabels, mapLimits } from "../../../db/rules";
+import { MAP_ADVANCED_IS_PREMIUM, mapEdgeLabels, mapLimits, mapRowId } from "../../../db/rules";
 import type { MapNodeView, MindMap } from "../../../worker/services/mind-map";
 
 // The Map layout (issue 15; README "Mind map"). Loaded only when opened (React.lazy in timeline-screen.tsx),
@@ -334,7 +334,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
     async (v: MapNodeView, parentId: string | null) => {
       try {
         await unwrap(
-          client.api["map-nodes"][":id"].$patch({ param: { id: v.id.split("-")[1] }, query, json: { parentId } }, { headers: roomHeaders }),
+          client.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(v.id) }, query, json: { parentId } }, { headers: roomHeaders }),
         );
       } catch (error) {
         errorToast(errorMessage(error, "Failed to update the map"));
@@ -456,7 +456,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
 
   async function removeNode(v: MapNodeView) {
     try {
-      await unwrap(client.api["map-nodes"][":id"].$delete({ param: { id: v.id.split("-")[1] }, query }, { headers: roomHeaders }));
+      await unwrap(client.api["map-nodes"][":id"].$delete({ param: { id: mapRowId(v.id) }, query }, { headers: roomHeaders }));
       setSelectedId(null);
       void load();
     } catch (error) {
@@ -473,7 +473,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
       }
       try {
         await unwrap(
-          client.api["map-nodes"][":id"].$patch({ param: { id: id.split("-")[1] }, query, json: { text } }, { headers: roomHeaders }),
+          client.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(id) }, query, json: { text } }, { headers: roomHeaders }),
         );
         setEditingId(null);
         void load();
@@ -499,7 +499,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
   }, [map, selectedEdgeId]);
   async function updateEdge(id: string, json: { label: string; color: string }) {
     try {
-      await unwrap(client.api["map-edges"][":id"].$patch({ param: { id: id.split("-")[1] }, query, json }, { headers: roomHeaders }));
+      await unwrap(client.api["map-edges"][":id"].$patch({ param: { id: mapRowId(id) }, query, json }, { headers: roomHeaders }));
       showToast({ title: "Success", description: "Connection updated" });
       void load();
     } catch (error) {
@@ -508,7 +508,7 @@ function MindMapInner({ timelineId, shareCode, canEdit, premium, roomHeaders, sy
   }
   async function removeEdge(id: string) {
     try {
-      await unwrap(client.api["map-edges"][":id"].$delete({ param: { id: id.split("-")[1] }, query }, { headers: roomHeaders }));
+      await unwrap(client.api["map-edges"][":id"].$delete({ param: { id: mapRowId(id) }, query }, { headers: roomHeaders }));
       setSelectedEdgeId(null);
       void load();
     } catch (error) {
