@@ -135,6 +135,17 @@ describe("GET /api/account/export", () => {
   it("needs a sign-in", async () => {
     expect(await call("GET", "/api/account/export")).toMatchObject({ status: 401 });
   });
+
+  it("is limited to 10 downloads an hour per writer (429 with Retry-After), other writers unaffected", async () => {
+    const writer = await registerUser({ name: "Eager Exporter" });
+    for (let i = 0; i < 10; i++) expect((await call("GET", "/api/account/export", { token: writer.token })).status).toBe(200);
+    const over = await call("GET", "/api/account/export", { token: writer.token });
+    expect(over.status).toBe(429);
+    expect(over.json.error).toMatch(/^Too many data downloads\. Please try again in \d+ minutes?\.$/);
+    expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
+    const other = await registerUser({ name: "Calm Exporter" });
+    expect((await call("GET", "/api/account/export", { token: other.token })).status).toBe(200);
+  });
 });
 
 describe("DELETE /api/account", () => {

@@ -5,6 +5,7 @@ import { clearSessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import * as account from "../services/account";
 import { accountExportFilename, exportAccount } from "../services/account-export";
+import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 
 /** SPEC.md's rules for a name and a new password, as at registration. */
@@ -24,8 +25,10 @@ const accountDeps = (c: Parameters<typeof fileDeps>[0] & { executionCtx: { waitU
 /** The signed-in writer's own account (DESIGN.md §11 'Your data'). */
 export const accountApi = new Hono<ApiEnv>()
   .use(requireAuth)
-  .get("/export", (c) => {
+  .get("/export", async (c) => {
     const user = currentUser(c);
+    // Every timeline and file at once is the heaviest read there is: a few an hour per writer.
+    await spend(limiter(c), "accountExport", String(user.id));
     return c.body(exportAccount(c.var.db, c.env.FILES, user), 200, {
       "Content-Type": "application/zip",
       "Content-Disposition": `attachment; filename="${accountExportFilename(user)}"`,
