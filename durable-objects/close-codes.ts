@@ -18,18 +18,6 @@ export const CloseCodes = {
   docTooLarge: 4413,
 } as const;
 
-/** The shared doc's Yjs state is capped per event (far above 50,000 characters with their history). */
-export const MAX_DOC_STATE_BYTES = 2 * 1024 * 1024;
-/** Doc updates one connection may send per second (caret updates past the same rate are dropped). */
-export const MAX_DOC_UPDATES_PER_SECOND = 40;
-
-/** Why the shared doc closed a writer's socket: the close reason, which the editor shows (under 123 bytes). */
-export const DocCloseReasons = {
-  invalid: "That change is not valid in a scene and was not applied",
-  tooFast: "Too many changes at once: reopen the editor to go on",
-  tooLarge: "This event's text is at its size limit (2 MB): the last change was not saved",
-} as const;
-
 /**
  * Why a socket closed when a writer's access ended or shrank (the close frame's reason), so the page can say
  * it: removed from the timeline, now view-only, or signed out.

@@ -24,7 +24,8 @@ import { events, sessions } from "../db/schema";
 import { messages } from "../db/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { versionStatements } from "../worker/services/versions";
-import { CloseCodes, CloseReasons, DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./close-codes";
+import { CloseCodes, CloseReasons } from "./close-codes";
+import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./doc-limits";
 import type { AccessEnd } from "./protocol";
 import { IdentityHeaders } from "./timeline-room";
 

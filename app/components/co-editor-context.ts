@@ -14,8 +14,8 @@ export type CoWriteApi = {
   setEditing: (eventId: number, open: boolean) => void;
   /** The editor's latest text, shown in my own read-mode card at once (the room relays it to the others). */
   showText: (eventId: number, text: { title: string; content: string }) => void;
-  /** The room said my access ended (removed, signed out): why. Open editors stop and offer their text. */
-  ended: string | null;
+  /** The room said my access ended (removed, signed out): how. Open editors stop and offer their text. */
+  ended: AccessEnd | null;
 };
 
 export const CoWriteContext = createContext<CoWriteApi | null>(null);
@@ -33,14 +33,13 @@ export function writingHereText(names: string[]): string | null {
   return `${names[0]}, ${names[1]} and ${names.length - 2} more are writing here`;
 }
 
-export const ACCESS_REMOVED = "Your access to this timeline was removed";
-export const NOW_VIEW_ONLY = "Your access to this timeline was changed to view-only";
-export const SESSION_ENDED = "Your session has ended. Please sign in again.";
+/** How my access ended or shrank, as the room or doc socket's close said it (the words load with the editor). */
+export type AccessEnd = "removed" | "viewOnly" | "signedOut";
 
-/** Why a room or doc socket was closed because my access ended or shrank, in the page's words (null: another close). */
-export function accessEndedText(code: number, reason: string): string | null {
-  if (code === CloseCodes.unauthenticated) return SESSION_ENDED;
-  if (code === CloseCodes.accessRemoved) return reason === CloseReasons.viewOnly ? NOW_VIEW_ONLY : ACCESS_REMOVED;
-  if (code === CloseCodes.accessChanged && reason === CloseReasons.viewOnly) return NOW_VIEW_ONLY;
+/** Why a room or doc socket was closed because my access ended or shrank (null: another close). */
+export function accessEndOf(code: number, reason: string): AccessEnd | null {
+  if (code === CloseCodes.unauthenticated) return "signedOut";
+  if (code === CloseCodes.accessRemoved) return reason === CloseReasons.viewOnly ? "viewOnly" : "removed";
+  if (code === CloseCodes.accessChanged && reason === CloseReasons.viewOnly) return "viewOnly";
   return null;
 }

@@ -7,14 +7,16 @@ import { type ReactNode, Suspense, lazy, useEffect, useId, useMemo, useRef, useS
 import { IndexeddbPersistence } from "y-indexeddb";
 import YProvider from "y-partyserver/provider";
 import * as Y from "yjs";
-import { accessEndedText, caretColor, useCoWrite } from "~/components/co-editor-context";
+import { accessEndedText } from "~/components/access-ended";
+import { accessEndOf, caretColor, useCoWrite } from "~/components/co-editor-context";
 import type { AssistTarget } from "~/components/scene-assist";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
 import { localDocName, markPending } from "~/lib/offline-docs";
 import { errorToast, showToast } from "~/lib/toast";
-import { CloseCodes, DocCloseReasons } from "../../durable-objects/close-codes";
+import { CloseCodes } from "../../durable-objects/close-codes";
+import { DocCloseReasons } from "../../durable-objects/doc-limits";
 import {
   DocFields,
   MetaKeys,
@@ -41,8 +43,8 @@ type Connection = "connecting" | "connected" | "disconnected";
 
 /** Why the doc's socket closed for good (no reconnect), and whether my access ended (the editor then offers my text). */
 function endedBy(event: CloseEvent): { why: string; access: boolean } | null {
-  const why = accessEndedText(event.code, event.reason);
-  if (why) return { why, access: true };
+  const end = accessEndOf(event.code, event.reason);
+  if (end) return { why: accessEndedText[end], access: true };
   // The doc's 4404: its event was deleted.
   if (event.code === CloseCodes.timelineDeleted) return { why: "Event not found", access: false };
   // An update the doc refused (nothing of it applied): reopening sends what this browser keeps.
@@ -358,7 +360,7 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
     errorToast(session.ended);
     closeRef.current();
   }, [session.ended, session.accessEnded]);
-  const roomEnded = api?.ended ?? null;
+  const roomEnded = api?.ended ? accessEndedText[api.ended] : null;
   useEffect(() => {
     if (roomEnded) session.endAccess(roomEnded);
   }, [roomEnded, session]);

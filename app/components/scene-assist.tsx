@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useParams } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/input";
-import { aiStreamErrorToast, stoppedNote } from "~/lib/ai";
+import { aiStreamErrorToast } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
 import { errorToast } from "~/lib/toast";
 import { TRANSFORM_TONES } from "../../db/rules";
@@ -126,7 +126,7 @@ export function SceneAssist({
           <p aria-live="polite" data-testid="scene-assist-text" className="whitespace-pre-wrap text-sm text-stone-800">
             {suggestion}
           </p>
-          {ai.stopped ? <p className="text-xs text-stone-500">{stoppedNote(Boolean(ai.text.trim()))}</p> : null}
+          {ai.stopped ? <p className="text-xs text-stone-500">{ai.stoppedNote}</p> : null}
           <div className="flex flex-wrap gap-2">
             {busy ? (
               <Button type="button" size="sm" variant="outline" onClick={ai.stop}>

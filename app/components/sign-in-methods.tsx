@@ -1,7 +1,7 @@
 import { KeyRound, Link2 } from "lucide-react";
 import { useState } from "react";
 import { Form } from "react-router";
-import { oauthProviderLabels, type OAuthProvider, signInMethodMessages } from "../../db/rules";
+import { oauthProviderLabels, type OAuthProvider, signInMethodMessages } from "../../db/sign-in-rules";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Label, Textarea } from "~/components/ui/input";
 import { useMutation } from "~/hooks/use-mutation";
-import { aiStreamErrorToast, stoppedNote } from "~/lib/ai";
+import { aiStreamErrorToast } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { parseSuggestion } from "../../db/rules";
@@ -176,7 +176,7 @@ function StreamPreview({
   stream,
   show,
 }: {
-  stream: { text: string; streaming: boolean; stopped: boolean; stop: () => void };
+  stream: { text: string; streaming: boolean; stopped: boolean; stoppedNote: string; stop: () => void };
   show: boolean;
 }) {
   if (!show || (!stream.streaming && !stream.text)) return null;
@@ -188,7 +188,7 @@ function StreamPreview({
         </Button>
       ) : null}
       {stream.text ? <Answer text={stream.text} /> : null}
-      {stream.stopped ? <p className="text-xs text-stone-500">{stoppedNote(Boolean(stream.text.trim()))}</p> : null}
+      {stream.stopped ? <p className="text-xs text-stone-500">{stream.stoppedNote}</p> : null}
     </div>
   );
 }

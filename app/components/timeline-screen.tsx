@@ -2,7 +2,7 @@ import { ArrowLeft, ChartGantt, Columns3, Network, Plus, Rows3, Share2, Sparkles
 import { type ReactNode, Suspense, lazy, memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
-import { CoWriteContext, type CoWriteApi } from "~/components/co-editor-context";
+import { type AccessEnd, CoWriteContext, type CoWriteApi } from "~/components/co-editor-context";
 import { AttachmentsContext } from "~/components/event-attachments";
 import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/components/event-card";
 import { EventFilters } from "~/components/event-filters";
@@ -54,6 +54,7 @@ const LanesView = lazy(() => import("~/components/lanes-view").then((m) => ({ de
 // The Map layout (xyflow and its CSS): loaded only when opened.
 const loadMindMap = () => import("~/components/mind-map/mind-map");
 const MindMapView = lazy(loadMindMap);
+const AccessEndedBanner = lazy(() => import("~/components/access-ended"));
 
 export const TYPING_DEBOUNCE_MS = 250;
 
@@ -212,8 +213,8 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
 
   // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
   // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
-  const [ended, setEnded] = useState<string | null>(null);
-  const [viewOnly, setViewOnly] = useState<string | null>(null);
+  const [ended, setEnded] = useState<AccessEnd | null>(null);
+  const [viewOnly, setViewOnly] = useState<AccessEnd | null>(null);
   const access = timeline.accessLevel;
   const isOwner = access === "owner" && !ended;
   const canEdit = (access === "owner" || access === "collaborator") && !ended;
@@ -254,7 +255,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       ),
     onAccessLost: (why) => {
       if (why && editorsOpen.current()) return setEnded(why);
-      errorToast(why ?? "You no longer have access to this timeline");
+      void import("~/components/access-ended").then((m) => errorToast(m.lostAccessText(why)));
       refresh();
     },
     onViewOnly: (why) => {
@@ -588,15 +589,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
           <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
             <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
           </Link>
-          {ended ? (
-            <div role="alert" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
-              <p className="font-medium">{ended}</p>
-              <p className="mt-1 text-sm">Copy your text from the editor below before you leave this page.</p>
-            </div>
-          ) : viewOnly && access === "viewer" ? (
-            <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
-              <p className="font-medium">{viewOnly}</p>
-            </div>
+          {ended || (viewOnly && access === "viewer") ? (
+            <Suspense fallback={null}>
+              <AccessEndedBanner end={(ended ?? viewOnly)!} editorOpen={Boolean(ended)} />
+            </Suspense>
           ) : null}
           <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
             <div className="min-w-0 space-y-2">

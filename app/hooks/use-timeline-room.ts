@@ -1,7 +1,7 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
-import { accessEndedText, writingHereText } from "~/components/co-editor-context";
+import { type AccessEnd, accessEndOf, writingHereText } from "~/components/co-editor-context";
 import { RoomSocket } from "~/lib/room-socket";
 import { showToast } from "~/lib/toast";
 
@@ -17,9 +17,9 @@ type Options = {
   /** Someone else typed into an event: show their text (SPEC.md §4). */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
   /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
-  onAccessLost: (why: string | null) => void;
+  onAccessLost: (why: AccessEnd | null) => void;
   /** My edit rights ended (made a viewer): the room reconnects me read-only; `why` in the page's words. */
-  onViewOnly: (why: string) => void;
+  onViewOnly: (why: AccessEnd) => void;
 };
 
 /**
@@ -58,7 +58,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
         close: (code, reason) => {
           setConnected(false);
           setUsers([]);
-          const why = accessEndedText(code, reason);
+          const why = accessEndOf(code, reason);
           if (code === CloseCodes.accessRemoved || code === CloseCodes.timelineDeleted || code === CloseCodes.unauthenticated) {
             socket.close();
             handlers.current.onAccessLost(code === CloseCodes.timelineDeleted ? null : why);

@@ -74,3 +74,7 @@ export async function streamAi<R = string>(
   }
   throw new AiStreamError("The AI stopped before finishing. What arrived is kept.", text);
 }
+
+/** Under a stopped answer: a use counts once text of the answer has arrived, so only an empty stop is free. */
+export const stoppedNote = (textArrived: boolean) =>
+  textArrived ? "Stopped. What arrived is kept and counts as one use." : "Stopped. This one did not count toward your free uses.";

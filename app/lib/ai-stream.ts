@@ -21,6 +21,8 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
   const [text, setText] = useState("");
   const [streaming, setStreaming] = useState(false);
   const [stopped, setStopped] = useState(false);
+  /** Under a stopped answer: whether it counted as a use (the words load with the stream reader). */
+  const [stoppedNote, setStoppedNote] = useState("");
   const controller = useRef<AbortController | null>(null);
   const streamId = useRef<string | null>(null);
   const errorRef = useRef(onError);
@@ -37,12 +39,20 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
       setText("");
       setStopped(false);
       setStreaming(true);
+      let reader: typeof import("~/lib/ai-stream-fetch") | null = null;
+      let arrived = "";
+      const onText = (t: string) => {
+        arrived = t;
+        setText(t);
+      };
       try {
-        const { streamAi } = await import("~/lib/ai-stream-fetch");
-        return await streamAi<R>(path, body, { onText: setText, signal: stop.signal, query, streamId: id });
+        reader = await import("~/lib/ai-stream-fetch");
+        return await reader.streamAi<R>(path, body, { onText, signal: stop.signal, query, streamId: id });
       } catch (error) {
-        if (isAbort(error) || stop.signal.aborted) setStopped(true);
-        else errorRef.current(error);
+        if (isAbort(error) || stop.signal.aborted) {
+          setStopped(true);
+          setStoppedNote(reader ? reader.stoppedNote(Boolean(arrived.trim())) : "");
+        } else errorRef.current(error);
         return null;
       } finally {
         if (controller.current === stop) controller.current = null;
@@ -64,5 +74,5 @@ export function useAiStream<R = string>(onError: (error: unknown) => void) {
       credentials: "same-origin",
     }).catch(() => {});
   }, []);
-  return { text, setText, streaming, stopped, run, stop };
+  return { text, setText, streaming, stopped, stoppedNote, run, stop };
 }

@@ -35,10 +35,6 @@ export function aiStreamErrorToast(error: unknown, failedTitle: string) {
   aiErrorToast(error, failedTitle);
 }
 
-/** Under a stopped answer: a use counts once text of the answer has arrived, so only an empty stop is free. */
-export const stoppedNote = (textArrived: boolean) =>
-  textArrived ? "Stopped. What arrived is kept and counts as one use." : "Stopped. This one did not count toward your free uses.";
-
 export async function copyText(text: string) {
   try {
     await navigator.clipboard.writeText(text);

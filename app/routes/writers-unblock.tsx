@@ -9,7 +9,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Input, Label, Textarea } from "~/components/ui/input";
-import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText, stoppedNote } from "~/lib/ai";
+import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/lib/ai";
 import { useAiStream } from "~/lib/ai-stream";
 import { ApiError, client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
@@ -282,7 +282,7 @@ function Tool({
         </div>
         <div aria-live="polite" data-testid={`${tool}-result`} className="flex-1">
           {result ? <AiText text={result} /> : <p className="text-sm text-stone-500">{t.hint}</p>}
-          {ai.stopped ? <p className="mt-2 text-xs text-stone-500">{stoppedNote(Boolean(result.trim()))}</p> : null}
+          {ai.stopped ? <p className="mt-2 text-xs text-stone-500">{ai.stoppedNote}</p> : null}
         </div>
       </Card>
     </div>

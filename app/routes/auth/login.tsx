@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { type OAuthErrorCode, oauthErrors } from "../../../db/rules";
+import { type OAuthErrorCode, oauthErrors } from "../../../db/sign-in-rules";
 import { LoginSchema } from "../../../db/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { clientKey } from "../../../worker/lib/request-auth";
