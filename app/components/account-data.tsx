@@ -1,4 +1,4 @@
-import { Download } from "lucide-react";
+import { ArchiveArrowDown } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
@@ -16,7 +16,7 @@ export function AccountDataCard() {
         </p>
         <Button asChild variant="outline">
           <a href="/api/account/export" download>
-            <Download aria-hidden="true" className="mr-2 h-4 w-4" /> Download all my data
+            <ArchiveArrowDown aria-hidden="true" className="mr-2 h-4 w-4" /> Download all my data
           </a>
         </Button>
       </CardContent>

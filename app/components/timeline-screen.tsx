@@ -54,7 +54,8 @@ const LanesView = lazy(() => import("~/components/lanes-view").then((m) => ({ de
 // The Map layout (xyflow and its CSS): loaded only when opened.
 const loadMindMap = () => import("~/components/mind-map/mind-map");
 const MindMapView = lazy(loadMindMap);
-const AccessEndedBanner = lazy(() => import("~/components/access-ended"));
+const loadAccessEnded = () => import("~/components/access-ended");
+const AccessEndedBanner = lazy(loadAccessEnded);
 
 export const TYPING_DEBOUNCE_MS = 250;
 
@@ -254,8 +255,8 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
         list.map((e) => (e.id === eventId && typeof change.value === "string" ? { ...e, [change.type]: change.value } : e)),
       ),
     onAccessLost: (why) => {
-      if (why && editorsOpen.current()) return setEnded(why);
-      void import("~/components/access-ended").then((m) => errorToast(m.lostAccessText(why)));
+      if (why && room.editorsOpen()) return setEnded(why);
+      void loadAccessEnded().then((m) => errorToast(m.lostAccessText(why)));
       refresh();
     },
     onViewOnly: (why) => {
@@ -263,8 +264,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       refresh();
     },
   });
-  const editorsOpen = useRef(room.editorsOpen);
-  editorsOpen.current = room.editorsOpen;
   useEffect(() => {
     if (!room.connected || !canEdit || offlineSent.current) return;
     offlineSent.current = true;
