@@ -12,12 +12,11 @@ import {
   screenshot,
   test,
   waitForHydration,
+  toast,
 } from "./fixtures";
 
 // One database for the whole run: the first test sees no key, the second has the admin save it.
 test.describe.configure({ mode: "serial" });
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 async function openUnblock(page: Page) {
   await page.goto("/writers-unblock");

@@ -1,11 +1,21 @@
 import type { Browser, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, login, makePremium, screenshot, type TestUser, test, waitForHydration } from "./fixtures";
+import {
+  apiAs,
+  createUser,
+  docText,
+  expect,
+  login,
+  makePremium,
+  screenshot,
+  type TestUser,
+  test,
+  cardTitles,
+  openTimeline,
+  toast,
+} from "./fixtures";
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
-
-const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 /** A second browser (its own cookies), signed in as `user`. */
 async function writerPage(browser: Browser, user: TestUser) {
@@ -15,12 +25,6 @@ async function writerPage(browser: Browser, user: TestUser) {
   page.on("pageerror", (e) => errors.push(String(e)));
   await login(page, user);
   return { page, context, errors };
-}
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 }
 
 async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
