@@ -34,7 +34,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(toast(page, "Idea generation failed")).toBeVisible();
     await expect(toast(page, /API request failed: 503/)).toBeVisible();
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
-    // The connection test spends the key uncounted: a writer is told it is for admins (DESIGN.md §10).
+    // The connection test spends the key uncounted: a writer is told it is for admins.
     await page.goto("/api-test");
     await waitForHydration(page);
     await expect(page.getByRole("status").filter({ hasText: "Only admins can test the AI connection." })).toBeVisible();

@@ -15,7 +15,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-// Issue 13: co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
+// Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
 // the writer's own changes, formatting is stored as Markdown.
 

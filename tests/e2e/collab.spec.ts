@@ -98,7 +98,7 @@ test.describe("live collaboration", () => {
     await page.keyboard.press("Escape");
 
     // Opening the editor in one shows 'Cole Collab is writing here' in the other; editing stays open to both
-    // (co-writing, DESIGN.md §10 Deviation); the typed title shows live.
+    // (co-writing); the typed title shows live.
     await other.page.getByRole("button", { name: "Edit Dawn" }).click();
     const editing = other.page.getByTestId("event-card").filter({ has: other.page.getByLabel("Title") });
     await expect(page.getByText("Cole Collab is writing here")).toBeVisible();

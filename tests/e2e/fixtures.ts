@@ -117,7 +117,7 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 
-/** console.error in the page is a failure (STYLE.md habit 9). */
+/** console.error in the page is a failure. */
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
     async ({ page }, use) => {

@@ -14,7 +14,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-// The Map layout (issue 15): events and codex entries as nodes, drag that syncs live, drawing an
+// The Map layout: events and codex entries as nodes, drag that syncs live, drawing an
 // event→character edge links them, Premium ideas/labeled edges/export, the Free upgrade hint, keyboard use.
 
 type Timeline = { id: number; title: string };

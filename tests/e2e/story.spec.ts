@@ -15,7 +15,7 @@ import {
   toast,
 } from "./fixtures";
 
-// The story model on the timeline screen (issue 12): lanes, combined filters in the address, gaps and continuity
+// The story model on the timeline screen: lanes, combined filters in the address, gaps and continuity
 // flags in chronological order, 'Link Mara?' mentions, the picker creating places, and the Export menu.
 
 type Entity = { id: number; name: string };

@@ -3,7 +3,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration, toast } from "./fixtures";
 
-// Issue 16: streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
+// Streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
 
 async function configureKey(request: APIRequestContext) {
   const token = await adminApiToken(request);
@@ -80,7 +80,7 @@ test.describe("streaming AI", () => {
 
     await page.getByRole("button", { name: "Edit The bell" }).click();
     const content = page.getByLabel("Content", { exact: true });
-    // The co-writing editor (issue 13) is editable once its doc has synced.
+    // The co-writing editor is editable once its doc has synced.
     await expect(content).toHaveAttribute("contenteditable", "true");
     await page.getByRole("button", { name: "Continue this scene" }).click();
     const panel = page.getByRole("region", { name: "Continuation" });
