@@ -94,7 +94,7 @@ export function openApiDocument() {
     paths,
     components: {
       securitySchemes: {
-        cookie: { type: "apiKey", in: "cookie", name: "session" },
+        cookie: { type: "apiKey", in: "cookie", name: "sw_session", description: "`__Host-sw_session` over https" },
         bearer: { type: "http", scheme: "bearer", description: "The `token` from register or login" },
       },
       schemas: {
