@@ -1,9 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { apiAs, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration } from "./fixtures";
+import { apiAs, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration, toast } from "./fixtures";
 
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
 
 test.describe("your data on /account", () => {

@@ -12,12 +12,11 @@ import {
   screenshot,
   test,
   waitForHydration,
+  toast,
 } from "./fixtures";
 
 // One database for the whole run: the first test sees no key, the second has the admin save it.
 test.describe.configure({ mode: "serial" });
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 async function openUnblock(page: Page) {
   await page.goto("/writers-unblock");
@@ -35,7 +34,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(toast(page, "Idea generation failed")).toBeVisible();
     await expect(toast(page, /API request failed: 503/)).toBeVisible();
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
-    // The connection test spends the key uncounted: a writer is told it is for admins (DESIGN.md §10).
+    // The connection test spends the key uncounted: a writer is told it is for admins.
     await page.goto("/api-test");
     await waitForHydration(page);
     await expect(page.getByRole("status").filter({ hasText: "Only admins can test the AI connection." })).toBeVisible();

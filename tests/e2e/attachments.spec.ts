@@ -1,6 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
 import {
-  type TestUser,
   apiAs,
   createUser,
   expect,
@@ -9,29 +7,16 @@ import {
   makePremium,
   screenshot,
   test,
-  waitForHydration,
+  cardWithHeading,
+  openTimeline,
+  toast,
+  writerPage,
 } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
 // A 1×1 PNG.
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
-const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.getByRole("heading", { name: title }) });
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-}
-
-async function writerPage(browser: Browser, user: TestUser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, user);
-  return { page, context };
-}
 
 test.describe("attachments on events", () => {
   test("drop an image on a card, attach a file with the button, open full size, remove; a viewer only sees and downloads", async ({
@@ -53,7 +38,7 @@ test.describe("attachments on events", () => {
 
     await login(page, owner);
     await openTimeline(page, timeline.id);
-    const chart = card(page, "The Chart");
+    const chart = cardWithHeading(page, "The Chart");
 
     // Drag-and-drop: the card lights up while files are over it, and the dropped image becomes a thumbnail.
     const dataTransfer = await page.evaluateHandle((b64) => {
@@ -75,7 +60,7 @@ test.describe("attachments on events", () => {
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 
     // The button: a file chooser; the upload shows a labelled progress bar while it is on its way.
-    const letter = card(page, "The Letter");
+    const letter = cardWithHeading(page, "The Letter");
     await page.route("**/api/events/*/attachments", async (route) => {
       await new Promise((r) => setTimeout(r, 800));
       await route.continue();
@@ -111,13 +96,16 @@ test.describe("attachments on events", () => {
     // A viewer sees the thumbnail and the download link, and nothing to change them with.
     const v = await writerPage(browser, viewer);
     await openTimeline(v.page, timeline.id);
-    const viewerChart = card(v.page, "The Chart");
+    const viewerChart = cardWithHeading(v.page, "The Chart");
     await expect(viewerChart.getByRole("img", { name: "chart.png" })).toBeVisible();
-    await expect(card(v.page, "The Letter").getByRole("link", { name: "letter.txt" })).toHaveAttribute("href", /\/api\/attachments\/\d+$/);
+    await expect(cardWithHeading(v.page, "The Letter").getByRole("link", { name: "letter.txt" })).toHaveAttribute(
+      "href",
+      /\/api\/attachments\/\d+$/,
+    );
     await expect(v.page.getByRole("button", { name: "Attach file" })).toHaveCount(0);
     await expect(v.page.getByRole("button", { name: /^Remove / })).toHaveCount(0);
     const download = v.page.waitForEvent("download");
-    await card(v.page, "The Letter").getByRole("link", { name: "letter.txt" }).click();
+    await cardWithHeading(v.page, "The Letter").getByRole("link", { name: "letter.txt" }).click();
     expect((await download).suggestedFilename()).toBe("letter.txt");
     await expectNoSeriousA11yViolations(v.page);
     await screenshot(v.page, "attachments-viewer");
@@ -128,8 +116,8 @@ test.describe("attachments on events", () => {
     // The viewer's card follows live (the room's sync).
     await expect(viewerChart.getByRole("img", { name: "chart.png" })).toHaveCount(0);
     await openTimeline(page, timeline.id);
-    await expect(card(page, "The Chart").getByRole("img")).toHaveCount(0);
-    await expect(card(page, "The Letter").getByRole("link", { name: "letter.txt" })).toBeVisible();
+    await expect(cardWithHeading(page, "The Chart").getByRole("img")).toHaveCount(0);
+    await expect(cardWithHeading(page, "The Letter").getByRole("link", { name: "letter.txt" })).toBeVisible();
     await v.context.close();
   });
 });

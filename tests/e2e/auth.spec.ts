@@ -79,7 +79,7 @@ test.describe("accounts", () => {
     await login(page, { email, password: "second-pass" });
   });
 
-  test("validation messages in SPEC.md's words", async ({ page, request }) => {
+  test("validation messages in the product's words", async ({ page, request }) => {
     await page.goto("/auth/register");
     await waitForHydration(page);
     await page.getByLabel("Name").fill("A");

@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import {
   ADMIN,
   adminApiToken,
@@ -10,14 +9,13 @@ import {
   screenshot,
   test,
   waitForHydration,
+  toast,
 } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
 /** The fake Stripe server of this e2e run (scripts/e2e-server.mjs: E2E_PORT + 3). */
 const STRIPE_FAKE = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 3}`;
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 test.describe("plans, billing and the admin dashboard", () => {
   test("an admin sets the payment keys, grants and removes premium, and filters admins", async ({ page, request }) => {

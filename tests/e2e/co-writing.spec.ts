@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -11,29 +11,16 @@ import {
   type TestUser,
   test,
   waitForHydration,
+  openTimeline,
+  writerPage,
 } from "./fixtures";
 
-// Issue 13: co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
+// Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
 // the writer's own changes, formatting is stored as Markdown.
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
-
-/** A browser of its own (own cookies), signed in as `user`, on the timeline. */
-async function writerPage(browser: Browser, user: TestUser, timelineId: number) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, user);
-  await openTimeline(page, timelineId);
-  return { page, context };
-}
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-}
 
 async function setup(request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) {
   const owner = await createUser(request, { name: "Olive Owner" });

@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -7,32 +7,19 @@ import {
   login,
   makePremium,
   screenshot,
-  type TestUser,
   test,
   waitForHydration,
+  card,
+  cardTitles,
+  openTimeline,
+  toast,
+  writerPage,
 } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string };
 
-const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 const codexPanel = (page: Page) => page.getByRole("region", { name: "Codex" });
-const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.locator("h3", { hasText: title }) });
-
-async function openTimeline(page: Page, path: string) {
-  await page.goto(path);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-}
-
-async function writerPage(browser: Browser, user: TestUser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, user);
-  return { page, context };
-}
-
 async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name: string, aliases = "") {
   await codexPanel(page).getByRole("button", { name: "New entry" }).click();
   const dialog = page.getByRole("dialog", { name: "New codex entry" });

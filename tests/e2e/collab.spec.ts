@@ -1,11 +1,21 @@
 import type { Browser, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, login, makePremium, screenshot, type TestUser, test, waitForHydration } from "./fixtures";
+import {
+  apiAs,
+  createUser,
+  docText,
+  expect,
+  login,
+  makePremium,
+  screenshot,
+  type TestUser,
+  test,
+  cardTitles,
+  openTimeline,
+  toast,
+} from "./fixtures";
 
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
-
-const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 /** A second browser (its own cookies), signed in as `user`. */
 async function writerPage(browser: Browser, user: TestUser) {
@@ -15,12 +25,6 @@ async function writerPage(browser: Browser, user: TestUser) {
   page.on("pageerror", (e) => errors.push(String(e)));
   await login(page, user);
   return { page, context, errors };
-}
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 }
 
 async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
@@ -94,7 +98,7 @@ test.describe("live collaboration", () => {
     await page.keyboard.press("Escape");
 
     // Opening the editor in one shows 'Cole Collab is writing here' in the other; editing stays open to both
-    // (co-writing, DESIGN.md §10 Deviation); the typed title shows live.
+    // (co-writing); the typed title shows live.
     await other.page.getByRole("button", { name: "Edit Dawn" }).click();
     const editing = other.page.getByTestId("event-card").filter({ has: other.page.getByLabel("Title") });
     await expect(page.getByText("Cole Collab is writing here")).toBeVisible();

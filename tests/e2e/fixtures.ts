@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { baseURL } from "../../playwright.config";
-import { type APIRequestContext, type Locator, type Page, expect, test as base } from "@playwright/test";
+import { type APIRequestContext, type Browser, type Locator, type Page, expect, test as base } from "@playwright/test";
 
 let counter = 0;
 export function uniqueEmail(prefix = "writer") {
@@ -117,7 +117,7 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 
-/** console.error in the page is a failure (STYLE.md habit 9). */
+/** console.error in the page is a failure. */
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
     async ({ page }, use) => {
@@ -146,3 +146,33 @@ export const docText = (content: Locator) =>
     for (const caret of Array.from(copy.querySelectorAll(".collaboration-carets__caret"))) caret.remove();
     return (copy.textContent ?? "").trim();
   });
+
+/** The toast that says `text` (sonner stacks several; the first match). */
+export const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+
+/** The titles of the timeline's event cards, in screen order. */
+export const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
+
+/** The event card whose title (h3) contains `title`. */
+export const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.locator("h3", { hasText: title }) });
+
+/** The event card whose heading is named `title` (accessible name). */
+export const cardWithHeading = (page: Page, title: string) =>
+  page.getByTestId("event-card").filter({ has: page.getByRole("heading", { name: title }) });
+
+/** Opens a timeline (its id, or a path such as a shared link's) and waits until hydrated and connected to the live room. */
+export async function openTimeline(page: Page, idOrPath: number | string) {
+  await page.goto(typeof idOrPath === "number" ? `/timeline/${idOrPath}` : idOrPath);
+  await waitForHydration(page);
+  // The room connects right after hydration and re-renders the header; let that settle before acting.
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+}
+
+/** A second writer in their own browser context, signed in (and on a timeline when given). */
+export async function writerPage(browser: Browser, user: Pick<TestUser, "email" | "password">, timelineId?: number) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await login(page, user);
+  if (timelineId !== undefined) await openTimeline(page, timelineId);
+  return { page, context };
+}

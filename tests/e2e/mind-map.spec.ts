@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -10,15 +10,16 @@ import {
   type TestUser,
   test,
   waitForHydration,
+  card,
+  writerPage,
 } from "./fixtures";
 
-// The Map layout (issue 15): events and codex entries as nodes, drag that syncs live, drawing an
+// The Map layout: events and codex entries as nodes, drag that syncs live, drawing an
 // event→character edge links them, Premium ideas/labeled edges/export, the Free upgrade hint, keyboard use.
 
 type Timeline = { id: number; title: string };
 type MapJson = { nodes: { id: string; label: string; x: number | null; y: number | null }[]; edges: { kind: string; label?: string }[] };
 
-const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.locator("h3", { hasText: title }) });
 const mapNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
 async function story(request: APIRequestContext, owner: TestUser) {
@@ -60,13 +61,6 @@ async function drawEdge(page: Page, from: string, to: string) {
   await page.mouse.up();
 }
 
-async function secondBrowser(browser: Browser, user: TestUser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, user);
-  return { page, context };
-}
-
 test("Map: nodes for events and characters, a drag shows in a collaborator's browser, an edge links a character", async ({
   page,
   request,
@@ -88,7 +82,7 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await expect(page.getByRole("group", { name: "Place: Harbor" })).toBeVisible();
   await expect(page.getByLabel("Mind map overview")).toBeVisible();
 
-  const other = await secondBrowser(browser, collab);
+  const other = await writerPage(browser, collab);
   await openMap(other.page, timeline.id);
   const before = await box(mapNode(other.page, `event-${storm.id}`));
   // A map drag reaches the collaborator as the room's `sync` with scope "map": their page data is not reloaded.

@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -7,20 +7,11 @@ import {
   login,
   makePremium,
   screenshot,
-  type TestUser,
   test,
   waitForHydration,
+  toast,
+  writerPage,
 } from "./fixtures";
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
-
-/** A second browser (its own cookies), signed in as `user`. */
-async function writerPage(browser: Browser, user: TestUser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, user);
-  return { page, context };
-}
 
 async function openShared(page: Page, url: string) {
   await page.goto(url);

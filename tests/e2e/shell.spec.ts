@@ -136,7 +136,7 @@ test.describe("help assistant", () => {
   });
 });
 
-test.describe("code on demand (issue 11)", () => {
+test.describe("code on demand", () => {
   test("menus and dialogs load their code on first use; one key press or click still opens them", async ({ page, request }) => {
     const user = await createUser(request, { name: "Ada Lazy" });
     const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "Lazy Saga" });

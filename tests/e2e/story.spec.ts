@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -9,14 +9,14 @@ import {
   type TestUser,
   test,
   waitForHydration,
+  card,
+  cardTitles,
+  openTimeline,
+  toast,
 } from "./fixtures";
 
-// The story model on the timeline screen (issue 12): lanes, combined filters in the address, gaps and continuity
+// The story model on the timeline screen: lanes, combined filters in the address, gaps and continuity
 // flags in chronological order, 'Link Mara?' mentions, the picker creating places, and the Export menu.
-
-const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
-const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.locator("h3", { hasText: title }) });
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 type Entity = { id: number; name: string };
 
@@ -51,12 +51,6 @@ async function buildStory(request: APIRequestContext, owner: TestUser) {
     }
   }
   return { timeline, mara, ilse };
-}
-
-async function openTimeline(page: Page, path: string) {
-  await page.goto(path);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 }
 
 test.describe("the story model on the timeline screen", () => {

@@ -10,6 +10,8 @@ import {
   type TestUser,
   test,
   waitForHydration,
+  cardTitles,
+  openTimeline,
 } from "./fixtures";
 
 type Timeline = { id: number; title: string };
@@ -31,15 +33,6 @@ async function timelineWithEvents(request: Parameters<typeof apiAs>[0], user: Te
   }
   return timeline;
 }
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  // The room connects right after hydration and re-renders the header; let that settle before dragging.
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-}
-
-const cardTitles = (page: Page) => page.getByTestId("event-card").locator("h3");
 
 test.describe("timeline home", () => {
   test("create, edit and delete a timeline, with validation toasts", async ({ page, request }) => {

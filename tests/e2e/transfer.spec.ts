@@ -10,11 +10,10 @@ import {
   screenshot,
   test,
   waitForHydration,
+  toast,
 } from "./fixtures";
 
 type Timeline = { id: number; title: string; shareCode?: string };
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
 
 /** A timeline with a codex entry, a linked POV event with story time, and a dragged story order. */
 async function storyTimeline(request: Parameters<typeof createUser>[0], owner: Awaited<ReturnType<typeof createUser>>, title: string) {

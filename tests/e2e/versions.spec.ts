@@ -8,24 +8,17 @@ import {
   makePremium,
   screenshot,
   test,
-  waitForHydration,
+  cardWithHeading,
+  openTimeline,
+  toast,
 } from "./fixtures";
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
-const card = (page: Page, title: string) => page.getByTestId("event-card").filter({ has: page.getByRole("heading", { name: title }) });
-
-async function openTimeline(page: Page, id: number) {
-  await page.goto(`/timeline/${id}`);
-  await waitForHydration(page);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-}
 
 async function editContent(page: Page, title: string, content: string) {
   await page.getByRole("button", { name: `Edit ${title}` }).click();
   const editing = page.getByTestId("event-card").filter({ has: page.getByLabel("Content") });
   await editing.getByLabel("Content").fill(content);
   await editing.getByRole("button", { name: "Save" }).click();
-  await expect(card(page, title).getByText(content)).toBeVisible();
+  await expect(cardWithHeading(page, title).getByText(content)).toBeVisible();
 }
 
 test.describe("event version history", () => {
@@ -73,7 +66,7 @@ test.describe("event version history", () => {
     await confirm.getByRole("button", { name: "Restore" }).click();
     await expect(toast(page, "Version restored")).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(card(page, "The Bell").getByText("The bell rang at dawn.")).toBeVisible();
+    await expect(cardWithHeading(page, "The Bell").getByText("The bell rang at dawn.")).toBeVisible();
 
     // The restore is itself a version; keyboard: the History button opens the dialog, Escape closes it.
     await page.getByRole("button", { name: "History of The Bell" }).focus();

@@ -1,11 +1,9 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 // Runs after ai.spec.ts (file order): that spec starts from a product with no AI key, and this one saves one.
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration } from "./fixtures";
+import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration, toast } from "./fixtures";
 
-// Issue 16: streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
-
-const toast = (page: Page, text: string | RegExp) => page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+// Streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
 
 async function configureKey(request: APIRequestContext) {
   const token = await adminApiToken(request);
@@ -82,7 +80,7 @@ test.describe("streaming AI", () => {
 
     await page.getByRole("button", { name: "Edit The bell" }).click();
     const content = page.getByLabel("Content", { exact: true });
-    // The co-writing editor (issue 13) is editable once its doc has synced.
+    // The co-writing editor is editable once its doc has synced.
     await expect(content).toHaveAttribute("contenteditable", "true");
     await page.getByRole("button", { name: "Continue this scene" }).click();
     const panel = page.getByRole("region", { name: "Continuation" });

@@ -9,10 +9,10 @@ import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 
 /** SPEC.md's rules for a name and a new password, as at registration. */
-const UpdateAccountSchema = z.object({ name: RegisterSchema.shape.name });
+export const UpdateAccountSchema = z.object({ name: RegisterSchema.shape.name });
 const typedPassword = z.string().max(limits.passwordMax).optional();
-const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
-const DeleteAccountSchema = z.object({ password: typedPassword });
+export const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
+export const DeleteAccountSchema = z.object({ password: typedPassword });
 
 const accountDeps = (c: Parameters<typeof fileDeps>[0] & { executionCtx: { waitUntil(p: Promise<unknown>): void } }) => ({
   ...fileDeps(c),

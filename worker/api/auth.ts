@@ -13,6 +13,9 @@ import { z } from "zod";
 
 const SESSION_MAX_AGE = SESSION_TTL_MS / 1000;
 
+/** A verification or reset token, as the emailed link carries it. */
+export const TokenSchema = z.object({ token: z.string().max(200).default("") });
+
 /** Account emails (verification, sign-in method changes): links to this origin, sent after the answer (waitUntil). */
 export const accountMail = (c: {
   req: { url: string };
@@ -65,11 +68,11 @@ export const authApi = new Hono<ApiEnv>()
     );
     return c.json(result);
   })
-  .post("/verify-reset-token", jsonBody(z.object({ token: z.string().max(200).default("") })), async (c) => {
+  .post("/verify-reset-token", jsonBody(TokenSchema), async (c) => {
     const valid = await passwordReset.isResetTokenValid(c.var.db, c.req.valid("json").token);
     return c.json({ valid });
   })
-  .post("/verify-email", jsonBody(z.object({ token: z.string().max(200).default("") })), async (c) => {
+  .post("/verify-email", jsonBody(TokenSchema), async (c) => {
     const user = await emailVerification.verifyEmail(c.var.db, c.req.valid("json").token, c.env.ADMIN_EMAILS);
     return c.json({ user });
   })

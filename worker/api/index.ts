@@ -17,6 +17,7 @@ import { billingApi } from "./billing";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
+import { openApiRoutes } from "./openapi";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
 import { versionsApi } from "./versions";
@@ -58,7 +59,8 @@ export const api = new Hono<ApiEnv>()
   .route("/", mindMapApi)
   .route("/", transferApi)
   .route("/", versionsApi)
-  .route("/", attachmentsApi);
+  .route("/", attachmentsApi)
+  .route("/", openApiRoutes);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

@@ -1,0 +1,291 @@
+import type { z } from "zod";
+import {
+  CharacterSchema,
+  ContinueSceneSchema,
+  CreateEntitySchema,
+  CreateEventSchema,
+  CreateMapEdgeSchema,
+  CreateMapNodeSchema,
+  CreateTimelineSchema,
+  EnhanceSchema,
+  ForgotPasswordSchema,
+  IdeasSchema,
+  LoginSchema,
+  MapPositionsSchema,
+  OpenAIKeySchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+  SetPremiumSchema,
+  ShareLinkSchema,
+  ShareWithUserSchema,
+  StopStreamSchema,
+  StripeKeysSchema,
+  SuggestPlotSchema,
+  TransformSchema,
+  UpdateEntitySchema,
+  UpdateEventSchema,
+  UpdateMapEdgeSchema,
+  UpdateMapNodeSchema,
+  UpdateTimelineSchema,
+  UpgradeSchema,
+} from "../../db/validation";
+import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
+import { TokenSchema } from "./auth";
+
+/**
+ * The API reference's rows: one per route, as a table that reads like the router. Columns, split on `|`:
+ *   METHOD path | auth (none, session, admin, stripe) | success status | failures beyond the implied ones | summary | what it answers
+ * Implied failures: 400 and 413 with a body, 401 (and 403 for admin) with auth, 404 with a path id.
+ * Request bodies are the very zod schemas the handlers validate with (`bodies`); the rest is in `details`.
+ */
+const table = `
+Auth
+POST /api/auth/register | none | 201 | 409 429 | Create an account and sign in | \`{user, token}\`; sets the session cookie
+POST /api/auth/login | none | 200 | 401 429 | Sign in with email and password | \`{user, token}\`; sets the session cookie
+POST /api/auth/logout | none | 200 | | End this session | \`{success: true}\`; clears the cookie
+GET /api/auth/me | session | 200 | | The signed-in writer | The public user
+GET /api/auth/methods | session | 200 | | The writer's sign-in methods (password, GitHub, Google) | The methods and whether each may be removed
+POST /api/auth/forgot-password | none | 200 | 429 | Email a password reset link | The same answer whether or not the address has an account
+POST /api/auth/verify-reset-token | none | 200 | | Whether a reset token is still valid | \`{valid}\`
+POST /api/auth/verify-email | none | 200 | | Confirm an email address with its token | \`{user}\`
+POST /api/auth/resend-verification | session | 200 | 429 | Send the verification email again | \`{success, message}\`
+POST /api/auth/reset-password | none | 200 | | Set a new password with a reset token (other sessions end) | \`{success, token?}\`; signs in
+OAuth
+GET /api/auth/oauth/{provider} | none | 302 | | Start signing in (or connecting, \`intent=link\`) with GitHub or Google | Redirect to the provider
+GET /api/auth/oauth/{provider}/callback | none | 302 | | The provider's return | Redirect into the app, or to /auth/login?oauthError=<code>
+DELETE /api/auth/oauth/{provider} | session | 200 | 403 | Disconnect a provider from the account | The remaining sign-in methods
+Timelines
+GET /api/timelines | session | 200 | | The writer's timelines (owned and shared) | Timeline list (weak ETag, 304 on If-None-Match)
+POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
+GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
+PATCH /api/timelines/{id} | session | 200 | 403 | Rename or describe a timeline (owner) | The timeline
+DELETE /api/timelines/{id} | session | 200 | 403 | Delete a timeline and everything in it (owner) | \`{success: true}\`
+GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
+POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
+Sharing
+GET /api/timelines/shared/{shareCode} | session | 200 | | Open a timeline through its share link (read only, no join) | The timeline and the link's level
+POST /api/timelines/shared/{shareCode}/join | session | 200 | | Join a timeline through its share link | The timeline joined
+POST /api/timelines/{id}/share | session | 200 | 403 | Turn on the share link (owner) | The link: code and level
+GET /api/timelines/{id}/share | session | 200 | 403 | The share link's state (owner) | The link, or none
+POST /api/timelines/{id}/share/reset | session | 200 | 403 | Replace the link's code; the old link stops working | The new link
+DELETE /api/timelines/{id}/share | session | 200 | 403 | Turn off the share link | \`{success: true}\`
+GET /api/timelines/{id}/shares | session | 200 | 403 | People with access (owner) | Share list
+POST /api/timelines/{id}/share-with-user | session | 201 | 403 | Share with a registered writer by email | The share
+DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a person's access | \`{success: true}\`
+Events
+PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
+DELETE /api/events/{id} | session | 200 | 403 | Delete an event | \`{success: true}\`
+GET /api/events/{id}/versions | session | 200 | | An event's saved versions | Version list
+GET /api/event-versions/{id} | session | 200 | | One saved version | The version
+POST /api/event-versions/{id}/restore | session | 200 | 403 | Restore a saved version | The event
+Attachments
+POST /api/events/{id}/attachments | session | 201 | 400 403 413 415 | Attach a file (multipart field \`file\`, at most 10 MB) | The attachment
+GET /api/attachments/{id} | session | 200 | | Download an attachment | The file's bytes with its own content type
+DELETE /api/attachments/{id} | session | 200 | 403 | Remove an attachment | \`{success: true}\`
+Codex
+GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (characters, places, things) | Entry list
+POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
+PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
+DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+Mind map
+GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
+PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
+POST /api/timelines/{id}/map/nodes | session | 201 | 403 | Add a free node | The node
+PATCH /api/map-nodes/{id} | session | 200 | 403 | Edit a free node | The node
+DELETE /api/map-nodes/{id} | session | 200 | 403 | Delete a free node and its edges | \`{success: true}\`
+POST /api/timelines/{id}/map/edges | session | 201 | 403 409 | Connect two nodes | The edge
+PATCH /api/map-edges/{id} | session | 200 | 403 | Label an edge | The edge
+DELETE /api/map-edges/{id} | session | 200 | 403 | Delete an edge | \`{success: true}\`
+Transfer
+GET /api/timelines/{id}/export | session | 200 | 400 | Download a timeline as JSON, Markdown or Word | The file (attachment)
+POST /api/timelines/import | session | 201 | 403 413 415 | Make a new timeline from a StoryWeave JSON, Markdown or CSV file | The new timeline
+AI
+GET /api/ai/usage | session | 200 | | This month's AI allowance and use | \`{used, limit, premium}\`
+GET /api/ai/usage/daily | session | 200 | | Completed AI uses per day this month | Day list
+POST /api/ai/stop | session | 204 | 429 | Stop generating (names a stream by its X-AI-Stream-Id) | Nothing
+POST /api/ideas/generate | session | 200 | 429 502 503 | Story ideas from a prompt | \`{success, result, usage}\`
+POST /api/writing/enhance | session | 200 | 429 502 503 | Rewrite a text by an instruction | \`{success, result, usage}\`
+POST /api/writing/character | session | 200 | 429 502 503 | A character sketch | \`{success, result, usage}\`
+POST /api/writing/transform | session | 200 | 403 429 502 503 | Transform a selection of a scene | \`{success, result, usage}\`
+POST /api/story/suggest-plot | session | 200 | 403 429 502 503 | Suggest the next plot point of a timeline | \`{suggestion, text, usage}\`
+POST /api/events/{id}/continue | session | 200 | 403 429 502 503 | Continue a scene's text | \`{success, result, usage}\`
+GET /api/test/openai | admin | 200 | 429 | Test the OpenAI connection | \`{success, message}\`
+Billing
+POST /api/subscription/webhook | stripe | 200 | 400 503 | Stripe's events (signed with Stripe-Signature) | \`{received: true}\`
+POST /api/subscription/create-checkout-session | session | 200 | 502 503 | Start a Premium checkout | \`{url, sessionId}\` of the checkout page
+POST /api/subscription/upgrade | session | 200 | 502 503 | Confirm a paid checkout | \`{success, user}\`
+POST /api/subscription/downgrade | session | 200 | 502 503 | Cancel Premium | \`{success, user}\`
+Account
+PATCH /api/account | session | 200 | | Change the display name | The public user
+POST /api/account/password | session | 200 | 403 429 | Set or change the password (other sessions end) | \`{success, user}\`
+DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
+GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
+Admin
+GET /api/admin/users | admin | 200 | | All users | User list
+GET /api/admin/ai-usage | admin | 200 | | Completed AI uses per day, last 30 days | Day list
+POST /api/admin/users/{id}/premium | admin | 200 | | Grant or remove Premium | The user
+GET /api/config/openai-status | admin | 200 | | Whether an OpenAI key is configured (never the key) | \`{configured, source, model}\`
+POST /api/config/openai-key | admin | 200 | | Save the OpenAI key | \`{success, message, configured, source}\`
+GET /api/config/stripe-status | admin | 200 | | Whether Stripe keys are configured (never the keys) | Status and mode
+POST /api/config/stripe-keys | admin | 200 | | Save the Stripe keys | \`{success, message}\` and the status
+Reference
+GET /api/openapi.json | none | 200 | | This document (OpenAPI 3.1) | The OpenAPI document
+GET /api/docs | none | 200 | | This reference as a readable page | HTML
+`;
+
+/** JSON bodies: the schemas the routes' `jsonBody(...)` validate with. */
+const bodies: Record<string, z.ZodType> = {
+  "POST /api/auth/register": RegisterSchema,
+  "POST /api/auth/login": LoginSchema,
+  "POST /api/auth/forgot-password": ForgotPasswordSchema,
+  "POST /api/auth/verify-reset-token": TokenSchema,
+  "POST /api/auth/verify-email": TokenSchema,
+  "POST /api/auth/reset-password": ResetPasswordSchema,
+  "POST /api/timelines": CreateTimelineSchema,
+  "PATCH /api/timelines/{id}": UpdateTimelineSchema,
+  "POST /api/timelines/{id}/events": CreateEventSchema,
+  "POST /api/timelines/{id}/share": ShareLinkSchema,
+  "POST /api/timelines/{id}/share-with-user": ShareWithUserSchema,
+  "PATCH /api/events/{id}": UpdateEventSchema,
+  "POST /api/timelines/{id}/entities": CreateEntitySchema,
+  "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
+  "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
+  "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
+  "POST /api/timelines/{id}/map/edges": CreateMapEdgeSchema,
+  "PATCH /api/map-edges/{id}": UpdateMapEdgeSchema,
+  "POST /api/ai/stop": StopStreamSchema,
+  "POST /api/ideas/generate": IdeasSchema,
+  "POST /api/writing/enhance": EnhanceSchema,
+  "POST /api/writing/character": CharacterSchema,
+  "POST /api/writing/transform": TransformSchema,
+  "POST /api/story/suggest-plot": SuggestPlotSchema,
+  "POST /api/events/{id}/continue": ContinueSceneSchema,
+  "POST /api/subscription/upgrade": UpgradeSchema,
+  "PATCH /api/account": UpdateAccountSchema,
+  "POST /api/account/password": ChangePasswordSchema,
+  "DELETE /api/account": DeleteAccountSchema,
+  "POST /api/admin/users/{id}/premium": SetPremiumSchema,
+  "POST /api/config/openai-key": OpenAIKeySchema,
+  "POST /api/config/stripe-keys": StripeKeysSchema,
+};
+
+export type Query = { name: string; description: string; values?: string[] };
+type Details = { query?: Query[]; rawBody?: string[]; okType?: string; stream?: boolean };
+
+const share: Query = { name: "share", description: "A share link's code: acts with that link's access level (shared mode)" };
+const ai: Details = { stream: true };
+const sharedAi: Details = { stream: true, query: [share] };
+
+/** Query parameters, bodies that are not JSON, answers that are not JSON, streaming. */
+const details: Record<string, Details> = {
+  "GET /api/auth/oauth/{provider}": {
+    query: [
+      { name: "intent", description: "`link` connects the provider to the signed-in account", values: ["link"] },
+      { name: "redirectTo", description: "A same-origin path to return to after signing in" },
+    ],
+  },
+  "GET /api/auth/oauth/{provider}/callback": {
+    query: [
+      { name: "state", description: "Must match the pending sign-in" },
+      { name: "code", description: "The provider's authorization code" },
+      { name: "error", description: "Set when the writer refused" },
+    ],
+  },
+  "GET /api/timelines/{id}": { query: [share] },
+  "GET /api/timelines/{id}/events": { query: [share, { name: "order", description: "List order", values: ["position", "chronological"] }] },
+  "POST /api/timelines/{id}/events": { query: [share] },
+  "PATCH /api/events/{id}": { query: [share] },
+  "DELETE /api/events/{id}": { query: [share] },
+  "GET /api/events/{id}/versions": { query: [share] },
+  "GET /api/event-versions/{id}": { query: [share] },
+  "POST /api/event-versions/{id}/restore": { query: [share] },
+  "POST /api/events/{id}/attachments": { query: [share], rawBody: ["multipart/form-data"] },
+  "GET /api/attachments/{id}": { query: [share], okType: "application/octet-stream" },
+  "DELETE /api/attachments/{id}": { query: [share] },
+  "GET /api/timelines/{id}/entities": { query: [share] },
+  "POST /api/timelines/{id}/entities": { query: [share] },
+  "PATCH /api/entities/{id}": { query: [share] },
+  "DELETE /api/entities/{id}": { query: [share] },
+  "GET /api/timelines/{id}/map": { query: [share] },
+  "PUT /api/timelines/{id}/map/positions": { query: [share] },
+  "POST /api/timelines/{id}/map/nodes": { query: [share] },
+  "PATCH /api/map-nodes/{id}": { query: [share] },
+  "DELETE /api/map-nodes/{id}": { query: [share] },
+  "POST /api/timelines/{id}/map/edges": { query: [share] },
+  "PATCH /api/map-edges/{id}": { query: [share] },
+  "DELETE /api/map-edges/{id}": { query: [share] },
+  "GET /api/timelines/{id}/export": {
+    query: [{ name: "format", description: "File format (JSON when left out)", values: ["json", "md", "docx"] }, share],
+    okType: "application/octet-stream",
+  },
+  "POST /api/timelines/import": {
+    query: [{ name: "title", description: "The title for a CSV import" }],
+    rawBody: ["application/json", "text/markdown", "text/plain", "text/csv"],
+  },
+  "POST /api/ideas/generate": ai,
+  "POST /api/writing/enhance": ai,
+  "POST /api/writing/character": ai,
+  "POST /api/writing/transform": sharedAi,
+  "POST /api/story/suggest-plot": sharedAi,
+  "POST /api/events/{id}/continue": sharedAi,
+  "POST /api/subscription/webhook": { rawBody: ["application/json"] },
+  "GET /api/account/export": { okType: "application/zip" },
+  "GET /api/docs": { okType: "text/html" },
+};
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+export type Auth = "none" | "session" | "admin" | "stripe";
+
+export type Operation = Details & {
+  method: Method;
+  /** OpenAPI form: `/api/timelines/{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  auth: Auth;
+  body?: z.ZodType;
+  ok: number;
+  returns: string;
+  /** Every failure status: the implied ones and the row's own. */
+  errors: number[];
+};
+
+function parse(): Operation[] {
+  const ops: Operation[] = [];
+  let tag = "";
+  for (const line of table.trim().split("\n")) {
+    if (!line.includes("|")) {
+      tag = line.trim();
+      continue;
+    }
+    const [route, auth, ok, extra, summary, returns] = line.split("|").map((cell) => cell.trim());
+    const [method, path] = route.split(" ");
+    const body = bodies[route];
+    const errors = new Set(extra ? extra.split(" ").map(Number) : []);
+    if (body) errors.add(400).add(413);
+    if (auth === "session" || auth === "admin") errors.add(401);
+    if (auth === "admin") errors.add(403);
+    if (/\{(id|shareCode|userId)\}/.test(path)) errors.add(404);
+    ops.push({
+      method: method.toLowerCase() as Method,
+      path,
+      tag,
+      auth: auth as Auth,
+      ok: Number(ok),
+      summary,
+      returns,
+      body,
+      errors: [...errors].sort((a, b) => a - b),
+      ...details[route],
+    });
+  }
+  return ops;
+}
+
+export const operations: readonly Operation[] = parse();
+
+/** Keys of `bodies` or `details` that name no row (a typo would silently drop a body from the document). */
+export const orphanKeys = [...Object.keys(bodies), ...Object.keys(details)].filter(
+  (key) => !operations.some((op) => `${op.method.toUpperCase()} ${op.path}` === key),
+);
