@@ -1,4 +1,4 @@
-import { type SQL, and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
