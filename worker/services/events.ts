@@ -5,7 +5,7 @@ import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type AttachmentView, deleteObjects, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { versionStatements } from "./version-record";
@@ -360,13 +360,11 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       event: events,
       entityIds: linkedEntityIds,
       attachments: eventAttachmentsJson,
-      timeline: timelines,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
+      ...accessColumns(user),
     })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(events.id, eventId))
     .get();
   // A stranger must not learn that the event exists.

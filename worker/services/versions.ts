@@ -4,7 +4,7 @@ import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess } from "./access";
+import { type Access, requireRowAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf, docAuthor } from "./deps";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
@@ -52,15 +52,13 @@ const ownerTier = { subscriptionTier: users.subscriptionTier, subscriptionEndDat
 export async function listVersions(db: Db, user: User, eventId: number, shareCode?: string | null): Promise<VersionSummary[]> {
   const row = await db
     .select({
-      timeline: timelines,
+      ...accessColumns(user),
       owner: ownerTier,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(events.id, eventId))
     .get();
   const { row: found } = requireRowAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
@@ -86,16 +84,14 @@ async function loadVersion(db: Db, user: User, versionId: number, need: Exclude<
   const row = await db
     .select({
       version: eventVersions,
-      timeline: timelines,
+      ...accessColumns(user),
       owner: ownerTier,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(eventVersions)
     .innerJoin(events, eq(events.id, eventVersions.eventId))
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(eventVersions.id, versionId))
     .get();
   const { row: found } = requireRowAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
