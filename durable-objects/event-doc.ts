@@ -1,5 +1,5 @@
 import { applyPatch, structuredPatch } from "diff";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { type Connection, type ConnectionContext, getServerByName } from "partyserver";
@@ -20,10 +20,11 @@ import {
   seedFragment,
   yDocToMarkdown,
 } from "../db/rich-text";
-import { events, sessions } from "../db/schema";
+import { events } from "../db/schema";
 import { EventContentSchema, EventTitleSchema, messages } from "../db/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { persistEventText } from "../worker/services/events";
+import { liveSessions } from "../worker/services/live-sessions";
 import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes, CloseReasons } from "./close-codes";
 import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./doc-limits";
@@ -431,12 +432,7 @@ export class EventDoc extends YServer {
   /** What D1 says of a writer's socket now: null while they may still edit here, or why it ends. */
   private async verdict(s: DocConn): Promise<AccessEnd["reason"] | null> {
     const db = createDb(this.env.DB);
-    const session = await db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(sql`${sessions.id} = ${s.sessionId} AND ${sessions.expiresAt} > ${new Date().toISOString()}`)
-      .get();
-    if (!session) return "signed-out";
+    if (!(await liveSessions(db, [s.sessionId])).has(s.sessionId)) return "signed-out";
     const found = await loadTimelineAccess(db, { id: s.userId }, this.timelineId, s.share);
     if (!found || found.access === "none") return "removed";
     return canEdit(found.access) ? null : "viewer";
