@@ -1,6 +1,11 @@
 import { getServerByName } from "partyserver";
 import { ROOM_CONNECTION_HEADER, type RoomChange } from "../../durable-objects/protocol";
-import type { Env } from "../env";
+
+/**
+ * The Worker's bindings, through the global type worker/env.ts declares (importing env.ts here would make the
+ * services that take these helpers' types part of an import circle with the Durable Objects).
+ */
+type Env = Cloudflare.Env;
 
 /**
  * How the services tell a timeline's room about a write (DESIGN.md §1). The promise settles (never rejects)
