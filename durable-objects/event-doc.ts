@@ -118,16 +118,16 @@ export class EventDoc extends YServer {
   private arrivals = new Map<string, { updates: number[]; carets: number[] }>();
 
   /**
-   * Nothing at start: a REST edit of an event nobody has open must not cost a D1 read and a stored doc.
-   * The doc is built from storage and D1 when the first writer connects (`ensureLoaded`).
+   * The doc from storage and D1, once, when the first writer connects (y-partyserver's onLoad, run by partyserver's
+   * onStart before the first socket is handled). The Worker's RPCs that need no doc (a REST edit while nobody is
+   * here, a delete) reach this object without starting it (see worker/lib/room.ts), so they cost no D1 read and
+   * store no doc. Not hibernatable: the state kept per writer here (authors of unsaved edits, caret owners, the
+   * room registration, the autosave being folded into) lives in memory only.
    */
   async onLoad() {
     this.eventId = Number(this.name);
-  }
-
-  private ensureLoaded() {
-    this.loading ??= this.load();
-    return this.loading;
+    this.loading = this.load();
+    await this.loading;
   }
 
   private async load() {
@@ -163,11 +163,10 @@ export class EventDoc extends YServer {
     this.persisted = { version: row.version, title: row.title, content: row.content };
     const problem = doc.getMap(DocFields.meta).get(MetaKeys.problem);
     this.problem = typeof problem === "string" ? problem : null;
-    if (unsavedBy) {
-      // Written now, before any writer hears 'All changes saved' (and before an API write could win over it).
-      this.editors.set(unsavedBy.id, unsavedBy);
-      await this.write({});
-    } else await this.storeState();
+    // Unsaved text is written now, before any writer hears 'All changes saved' (and before an API write could win
+    // over it). Otherwise this stores the doc and marks it saved (or names what keeps its text out of D1).
+    if (unsavedBy) this.editors.set(unsavedBy.id, unsavedBy);
+    await this.write({});
     doc.on("update", (update: Uint8Array, origin: unknown) => {
       this.sizeBound += update.byteLength;
       if (!this.inShadow && this.shadow) Y.applyUpdate(this.shadow, update);
@@ -188,7 +187,6 @@ export class EventDoc extends YServer {
       connection.close(CloseCodes.unauthenticated, "Not authenticated");
       return;
     }
-    await this.ensureLoaded();
     // The first writer back: D1 may have moved on while nobody was here (a REST edit, a restore).
     if (!this.gone && [...this.getConnections()].every((c) => c.id === connection.id)) await this.refreshFromD1();
     if (this.gone) {
