@@ -3,6 +3,7 @@
 // file with exactly the parser the server runs on it, and errors name the line in both places.
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits, limits } from "./rules";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
+import { EventContentSchema, EventTitleSchema } from "./validation";
 
 export const TRANSFER_FORMAT = "storyweave-timeline";
 export const TRANSFER_VERSION = 1;
@@ -97,8 +98,10 @@ function checkStoryDate(where: string, field: "start" | "end" | "date", value: s
 
 function checkEvent(where: string, event: TransferEvent) {
   if (!event.title) fail(where, "title is required");
-  if (event.title.length > limits.eventTitle) fail(where, tooLong("title", limits.eventTitle));
-  if (event.content.length > limits.eventContent) fail(where, tooLong("content", limits.eventContent));
+  const maxTitle = EventTitleSchema.maxLength ?? Number.POSITIVE_INFINITY;
+  const maxContent = EventContentSchema.maxLength ?? Number.POSITIVE_INFINITY;
+  if (event.title.length > maxTitle) fail(where, tooLong("title", maxTitle));
+  if (event.content.length > maxContent) fail(where, tooLong("content", maxContent));
   if (event.storyStart) checkStoryDate(where, "start", event.storyStart);
   if (event.storyEnd) checkStoryDate(where, "end", event.storyEnd);
   if (event.storyEnd && !event.storyStart) fail(where, "an end needs a start");

@@ -90,16 +90,19 @@ export const UpdateTimelineSchema = z.object({
 });
 export type UpdateTimeline = z.infer<typeof UpdateTimelineSchema>;
 
-const eventTitle = z
+/** An event's title and content, wherever they are written (the API, the shared doc, an import). */
+export const EventTitleSchema = z
   .string({ error: messages.eventFields })
   .trim()
   .min(1, messages.eventFields)
   .max(limits.eventTitle, `Title must be at most ${limits.eventTitle} characters`);
-const eventContent = z
+export const EventContentSchema = z
   .string({ error: messages.eventFields })
   .trim()
   .min(1, messages.eventFields)
   .max(limits.eventContent, `Content must be at most ${limits.eventContent} characters`);
+const eventTitle = EventTitleSchema;
+const eventContent = EventContentSchema;
 
 // Story time and codex links of an event (DESIGN.md §10 "Events gain").
 export const storyMessages = {

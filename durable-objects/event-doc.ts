@@ -1,12 +1,12 @@
 import { applyPatch, structuredPatch } from "diff";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { type Connection, type ConnectionContext, getServerByName } from "partyserver";
 import { YServer } from "y-partyserver";
 import * as Y from "yjs";
 import { createDb } from "../db/client";
-import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS, limits } from "../db/rules";
+import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/rules";
 import {
   DocFields,
   MetaKeys,
@@ -20,10 +20,12 @@ import {
   seedFragment,
   yDocToMarkdown,
 } from "../db/rich-text";
-import { events, sessions } from "../db/schema";
-import { messages } from "../db/validation";
+import { events } from "../db/schema";
+import { EventContentSchema, EventTitleSchema, messages } from "../db/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
-import { versionStatements } from "../worker/services/versions";
+import { persistEventText } from "../worker/services/events";
+import { liveSessions } from "../worker/services/live-sessions";
+import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes, CloseReasons } from "./close-codes";
 import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./doc-limits";
 import type { AccessEnd } from "./protocol";
@@ -116,16 +118,16 @@ export class EventDoc extends YServer {
   private arrivals = new Map<string, { updates: number[]; carets: number[] }>();
 
   /**
-   * Nothing at start: a REST edit of an event nobody has open must not cost a D1 read and a stored doc.
-   * The doc is built from storage and D1 when the first writer connects (`ensureLoaded`).
+   * The doc from storage and D1, once, when the first writer connects (y-partyserver's onLoad, run by partyserver's
+   * onStart before the first socket is handled). The Worker's RPCs that need no doc (a REST edit while nobody is
+   * here, a delete) reach this object without starting it (see worker/lib/room.ts), so they cost no D1 read and
+   * store no doc. Not hibernatable: the state kept per writer here (authors of unsaved edits, caret owners, the
+   * room registration, the autosave being folded into) lives in memory only.
    */
   async onLoad() {
     this.eventId = Number(this.name);
-  }
-
-  private ensureLoaded() {
-    this.loading ??= this.load();
-    return this.loading;
+    this.loading = this.load();
+    await this.loading;
   }
 
   private async load() {
@@ -161,11 +163,10 @@ export class EventDoc extends YServer {
     this.persisted = { version: row.version, title: row.title, content: row.content };
     const problem = doc.getMap(DocFields.meta).get(MetaKeys.problem);
     this.problem = typeof problem === "string" ? problem : null;
-    if (unsavedBy) {
-      // Written now, before any writer hears 'All changes saved' (and before an API write could win over it).
-      this.editors.set(unsavedBy.id, unsavedBy);
-      await this.write({});
-    } else await this.storeState();
+    // Unsaved text is written now, before any writer hears 'All changes saved' (and before an API write could win
+    // over it). Otherwise this stores the doc and marks it saved (or names what keeps its text out of D1).
+    if (unsavedBy) this.editors.set(unsavedBy.id, unsavedBy);
+    await this.write({});
     doc.on("update", (update: Uint8Array, origin: unknown) => {
       this.sizeBound += update.byteLength;
       if (!this.inShadow && this.shadow) Y.applyUpdate(this.shadow, update);
@@ -186,7 +187,6 @@ export class EventDoc extends YServer {
       connection.close(CloseCodes.unauthenticated, "Not authenticated");
       return;
     }
-    await this.ensureLoaded();
     // The first writer back: D1 may have moved on while nobody was here (a REST edit, a restore).
     if (!this.gone && [...this.getConnections()].every((c) => c.id === connection.id)) await this.refreshFromD1();
     if (this.gone) {
@@ -430,12 +430,7 @@ export class EventDoc extends YServer {
   /** What D1 says of a writer's socket now: null while they may still edit here, or why it ends. */
   private async verdict(s: DocConn): Promise<AccessEnd["reason"] | null> {
     const db = createDb(this.env.DB);
-    const session = await db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(sql`${sessions.id} = ${s.sessionId} AND ${sessions.expiresAt} > ${new Date().toISOString()}`)
-      .get();
-    if (!session) return "signed-out";
+    if (!(await liveSessions(db, [s.sessionId])).has(s.sessionId)) return "signed-out";
     const found = await loadTimelineAccess(db, { id: s.userId }, this.timelineId, s.share);
     if (!found || found.access === "none") return "removed";
     return canEdit(found.access) ? null : "viewer";
@@ -531,9 +526,9 @@ export class EventDoc extends YServer {
 
   /** The doc's text as a version by `author` (nothing else changes): kept before D1's newer text replaces it. */
   private async keepAsVersion(author: Author) {
-    const title = this.document.getText(DocFields.title).toString().trim();
-    const content = markdownOf(this.document)?.trim();
-    if (!title || !content || title.length > limits.eventTitle || content.length > limits.eventContent) return;
+    const text = checkText(this.document);
+    if (text.problem) return;
+    const { title, content } = text;
     const db = createDb(this.env.DB);
     await db.batch(versionStatements(db, { eventId: this.eventId, author, title, content }));
   }
@@ -563,17 +558,10 @@ export class EventDoc extends YServer {
   }): Promise<Persisted | { error: string }> {
     if (this.gone || !this.persisted) return { error: "Event not found" };
     const doc = this.document;
-    const title = doc.getText(DocFields.title).toString().trim();
-    // Never throws on a doc state: content that does not convert keeps D1's text and says so.
-    const content = markdownOf(doc)?.trim();
-    // Only what is valid reaches D1; the doc keeps everything (nothing typed is lost).
-    let problem: string | null = null;
-    if (content === undefined) problem = SAVE_FAILED;
-    else if (!title || !content) problem = messages.eventFields;
-    else if (title.length > limits.eventTitle) problem = `Title must be at most ${limits.eventTitle} characters`;
-    else if (content.length > limits.eventContent) problem = `Content must be at most ${limits.eventContent} characters`;
-    const nextTitle = title && title.length <= limits.eventTitle ? title : this.persisted.title;
-    const nextContent = content && content.length <= limits.eventContent ? content : this.persisted.content;
+    // Only what is valid reaches D1 (each part on its own); the doc keeps everything (nothing typed is lost).
+    const { title, content, problem } = checkText(doc);
+    const nextTitle = title ?? this.persisted.title;
+    const nextContent = content ?? this.persisted.content;
     // Writers hear once what keeps their text out of D1 (the page shows it instead of 'All changes saved').
     if (problem !== this.problem) {
       this.problem = problem;
@@ -618,24 +606,16 @@ export class EventDoc extends YServer {
   private async writeD1(title: string, content: string, author: Author, coalesce: boolean): Promise<Persisted | null> {
     const db = createDb(this.env.DB);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const base = this.persisted!.version;
-      const guard = sql`(SELECT version FROM events WHERE id = ${this.eventId}) = ${base}`;
-      const update = db
-        .update(events)
-        .set({ title, content, version: sql`${events.version} + 1`, updatedAt: new Date().toISOString() })
-        .where(sql`${events.id} = ${this.eventId} AND ${events.version} = ${base}`)
-        .returning({ version: events.version, title: events.title, content: events.content });
-      const record = versionStatements(db, {
+      const written = await persistEventText(db, {
         eventId: this.eventId,
         author,
         title,
         content,
-        when: guard,
+        baseVersion: this.persisted!.version,
         coalesceWithinMs: coalesce ? LIVE_VERSION_COALESCE_MS : undefined,
       });
-      const rows = (await db.batch([...record, update] as unknown as [typeof update])).at(-1) as Persisted[];
-      if (rows[0]) {
-        this.persisted = rows[0];
+      if (written) {
+        this.persisted = { version: written.version, title: written.title, content: written.content };
         await this.storeState();
         return this.persisted;
       }
@@ -648,9 +628,9 @@ export class EventDoc extends YServer {
       }
       this.persisted = { version: row.version, title: row.title, content: row.content };
       this.applyText(row.title, row.content, Origins.d1);
-      title = this.document.getText(DocFields.title).toString().trim() || row.title;
-      const merged = markdownOf(this.document)?.trim();
-      content = merged && merged.length <= limits.eventContent ? merged : row.content;
+      const merged = checkText(this.document);
+      title = merged.title ?? row.title;
+      content = merged.content ?? row.content;
       if (title === row.title && content === row.content) return this.persisted;
     }
     return this.persisted;
@@ -803,6 +783,21 @@ function dropInvalidBlocks(doc: Y.Doc) {
       }
     }
   }, Origins.d1);
+}
+
+/**
+ * The doc's title and content checked with the event schemas: each valid part (trimmed), and why the rest cannot
+ * reach D1 (content that does not convert, an empty part, a part over its limit), as the writers are told.
+ */
+function checkText(doc: Y.Doc): { title?: string; content?: string; problem: string | null } {
+  const title = EventTitleSchema.safeParse(doc.getText(DocFields.title).toString());
+  const markdown = markdownOf(doc);
+  // Never throws on a doc state: content that does not convert keeps D1's text and says so.
+  if (markdown === undefined) return { title: title.data, problem: SAVE_FAILED };
+  const content = EventContentSchema.safeParse(markdown);
+  const issues = [title.error?.issues[0]?.message, content.error?.issues[0]?.message].filter((m) => m !== undefined);
+  const problem = issues.includes(messages.eventFields) ? messages.eventFields : (issues[0] ?? null);
+  return { title: title.data, content: content.data, problem };
 }
 
 /** The doc's content as Markdown, or undefined when it does not convert (never written over D1's text). */

@@ -1,8 +1,6 @@
-import { and, gt, inArray } from "drizzle-orm";
 import { type Connection, type ConnectionContext, Server, getServerByName } from "partyserver";
 import { createDb } from "../db/client";
-import { ROOM_SESSION_RECHECK_MS, SESSION_ABSOLUTE_LIFETIME_MS } from "../db/rules";
-import { sessions } from "../db/schema";
+import { ROOM_SESSION_RECHECK_MS } from "../db/rules";
 import {
   type AccessEnd,
   type AccessMode,
@@ -17,6 +15,7 @@ import {
   type RoomNotification,
   type ServerMessage,
 } from "./protocol";
+import { liveSessions } from "../worker/services/live-sessions";
 
 /** The span over which a sustained flood is measured (see `flooding`). */
 const FLOOD_WINDOW_MS = 3000;
@@ -306,22 +305,10 @@ export class TimelineRoom extends Server {
   async onAlarm() {
     const open = [...this.getConnections<ConnState>()].filter((c) => c.state?.sessionId);
     if (open.length === 0) return;
-    const ids = [...new Set(open.map((c) => c.state!.sessionId!))];
-    const db = createDb(this.env.DB);
-    const now = Date.now();
-    const live = new Map<string, number>();
-    // D1 binds at most 100 parameters per statement.
-    for (let i = 0; i < ids.length; i += 90) {
-      const rows = await db
-        .select({ id: sessions.id, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
-        .from(sessions)
-        .where(and(inArray(sessions.id, ids.slice(i, i + 90)), gt(sessions.expiresAt, new Date(now).toISOString())))
-        .all();
-      for (const r of rows) {
-        const until = Math.min(Date.parse(r.expiresAt), Date.parse(r.createdAt) + SESSION_ABSOLUTE_LIFETIME_MS);
-        if (until > now) live.set(r.id, until);
-      }
-    }
+    const live = await liveSessions(
+      createDb(this.env.DB),
+      open.map((c) => c.state!.sessionId!),
+    );
     let next = Number.POSITIVE_INFINITY;
     const expired = new Set<string>();
     for (const c of open) {

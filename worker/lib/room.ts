@@ -1,6 +1,11 @@
 import { getServerByName } from "partyserver";
 import { ROOM_CONNECTION_HEADER, type RoomChange } from "../../durable-objects/protocol";
-import type { Env } from "../env";
+
+/**
+ * The Worker's bindings, through the global type worker/env.ts declares (importing env.ts here would make the
+ * services that take these helpers' types part of an import circle with the Durable Objects).
+ */
+type Env = Cloudflare.Env;
 
 /**
  * How the services tell a timeline's room about a write (DESIGN.md §1). The promise settles (never rejects)
@@ -51,6 +56,12 @@ export type LiveDocs = (
 /** Deleted events' shared docs: their writers' sockets close and their stored Yjs state goes (`EventDoc.remove`). */
 export type DocRemover = (eventIds: number[]) => Promise<void>;
 
+/**
+ * An event's doc for an RPC that needs no loaded doc: not through getServerByName, which starts the object (its
+ * onLoad reads D1 and stores the doc). A doc with writers is started already; any other answers without loading.
+ */
+const docStub = (env: Env, eventId: number) => env.EventDoc.get(env.EventDoc.idFromName(String(eventId)));
+
 /** A few docs at a time; a doc that cannot be reached is logged (its own load finds the row gone and clears it). */
 export function createDocRemover(env: Env): DocRemover {
   return async (eventIds) => {
@@ -58,8 +69,7 @@ export function createDocRemover(env: Env): DocRemover {
       await Promise.all(
         eventIds.slice(at, at + 10).map(async (id) => {
           try {
-            const stub = await getServerByName(env.EventDoc, String(id));
-            await stub.remove();
+            await docStub(env, id).remove();
           } catch (error) {
             console.error("[doc] remove failed:", String(error));
           }
@@ -73,8 +83,7 @@ export function createDocRemover(env: Env): DocRemover {
 export function createLiveDocs(env: Env): LiveDocs {
   return async (eventId, edit) => {
     try {
-      const stub = await getServerByName(env.EventDoc, String(eventId));
-      return await stub.applyEdit(edit);
+      return await docStub(env, eventId).applyEdit(edit);
     } catch (error) {
       console.error("[doc] live edit failed:", String(error));
       return { live: false };

@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { type SQL, and, eq, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, shareLinkRemovals, timelineShares, timelines } from "../../db/schema";
 import { forbidden, notFound } from "../lib/errors";
@@ -22,13 +23,11 @@ export async function loadTimelineAccess(
 ): Promise<{ timeline: Timeline; access: Access; hasShares: boolean } | null> {
   const row = await db
     .select({
-      timeline: timelines,
-      shareLevel: timelineShares.accessLevel,
+      ...accessColumns(user),
       hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(timelines)
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user))
     .where(eq(timelines.id, timelineId))
     .get();
   if (!row) return null;
@@ -38,6 +37,23 @@ export async function loadTimelineAccess(
     hasShares: Boolean(row.hasShares),
   };
 }
+
+/**
+ * The caller's own share of a timeline: the condition to left-join `timelineShares` on, for a select joined to
+ * `timelines` whose timeline id is `timelineId` (the row's own column, so the join can use its index).
+ */
+export const callerShare = (user: Pick<User, "id">, timelineId: SQLiteColumn | SQL = timelines.id) =>
+  and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, user.id));
+
+/**
+ * What a select joined to `timelines` and left-joined to the caller's share (`callerShare`) reads to decide
+ * access: spread into its columns, then pass the row to `requireRowAccess`.
+ */
+export const accessColumns = (user: Pick<User, "id">) => ({
+  timeline: timelines,
+  shareLevel: timelineShares.accessLevel,
+  linkRemoved: linkRemovedFor(user),
+});
 
 /**
  * For a select joined to `timelines`: 1 when the owner removed this writer while the timeline's current
@@ -75,7 +91,7 @@ export async function requireTimelineAccess(
   return found;
 }
 
-/** What a select joined to `timelines` (+ the caller's share row and `linkRemovedFor`) carries to decide access. */
+/** What a select with `accessColumns` carries to decide access. */
 export type AccessRow = { timeline: Timeline; shareLevel: "viewer" | "collaborator" | null; linkRemoved: number };
 
 /**

@@ -1,10 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES, attachmentMessages, attachmentTypes } from "../../db/rules";
 import { type User, events, files, timelineShares, timelines, users } from "../../db/schema";
 import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess } from "./access";
+import { type Access, requireRowAccess, accessColumns, callerShare } from "./access";
 import { type AttachmentView, deleteObjects } from "./attachment-store";
 import { type FileDeps, authorOf } from "./deps";
 import { EVENT_NOT_FOUND } from "./events";
@@ -108,16 +108,14 @@ export async function uploadAttachment(
   const row = await db
     .select({
       eventTitle: events.title,
-      timeline: timelines,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
+      ...accessColumns(user),
       owner: { subscriptionTier: users.subscriptionTier, subscriptionEndDate: users.subscriptionEndDate },
       used: sql<number>`(SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.owner_id = ${timelines.userId})`.mapWith(Number),
     })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(events.id, eventId))
     .get();
   const { row: found } = requireRowAccess(row, user, "collaborator", shareCode, EVENT_NOT_FOUND);
@@ -161,14 +159,12 @@ async function loadAttachment(db: Db, user: User, attachmentId: number, need: Ex
     .select({
       file: files,
       eventTitle: events.title,
-      timeline: timelines,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
+      ...accessColumns(user),
     })
     .from(files)
     .innerJoin(events, eq(events.id, files.eventId))
     .innerJoin(timelines, eq(timelines.id, files.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, files.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, files.timelineId))
     .where(eq(files.id, attachmentId))
     .get();
   return requireRowAccess(row, user, need, shareCode, attachmentMessages.notFound).row;

@@ -1,10 +1,10 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/validation";
 import { notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 // The codex (DESIGN.md §10): a timeline's characters, places and things. Read: owner,
@@ -92,10 +92,10 @@ export async function createEntity(
 /** The entity and the caller's access to its timeline, in one query; strangers get 404. */
 async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   const row = await db
-    .select({ entity: entities, timeline: timelines, shareLevel: timelineShares.accessLevel, linkRemoved: linkRemovedFor(user) })
+    .select({ entity: entities, ...accessColumns(user) })
     .from(entities)
     .innerJoin(timelines, eq(timelines.id, entities.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, entities.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, entities.timelineId))
     .where(eq(entities.id, entityId))
     .get();
   return requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row.entity;

@@ -5,10 +5,10 @@ import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type AttachmentView, deleteObjects, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
-import { versionStatements } from "./versions";
+import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -252,6 +252,60 @@ function linkStatements(db: Db, eventId: SQL | number, timelineId: number, ids: 
   return [remove, insert] as const;
 }
 
+type TextWrite = {
+  eventId: number;
+  author: Pick<User, "id" | "name" | "email">;
+  /** The new text (undefined: unchanged). A changed title or content is a version, recorded in the same batch. */
+  title?: string;
+  content?: string;
+  /** Written only while the row is still at this version; otherwise nothing is written and the result is null. */
+  baseVersion?: number;
+  /** Live co-writing: fold into the author's newest version when it is younger than this. */
+  coalesceWithinMs?: number;
+  /** Other columns of the same UPDATE (story fields, the POV). */
+  set?: Partial<Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyLabel" | "storySort">> & { povEntityId?: SQL };
+  /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
+  before?: (guard: SQL) => readonly BatchItem[];
+};
+
+type BatchItem = Parameters<Db["batch"]>[0][number];
+
+/**
+ * The one writer of an event's title and content: the UPDATE (version + 1 when the text changed) and its version
+ * record in one batch, guarded by the writer's base version. The API's PATCH and the shared doc both write here.
+ * Returns the row as written, or null when the guard refused it (or the event is gone).
+ */
+export async function persistEventText(
+  db: Db,
+  { eventId, author, title, content, baseVersion, coalesceWithinMs, set = {}, before }: TextWrite,
+): Promise<EventView | null> {
+  const guard = baseVersion !== undefined ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${baseVersion}` : sql`1`;
+  const textChanges = sql`(title IS NOT coalesce(${title ?? null}, title) OR content IS NOT coalesce(${content ?? null}, content))`;
+  const update = db
+    .update(events)
+    .set({
+      ...(title !== undefined && { title }),
+      ...(content !== undefined && { content }),
+      version: sql`${events.version} + CASE WHEN ${textChanges} THEN 1 ELSE 0 END`,
+      ...set,
+      updatedAt: nowIso(),
+    })
+    .where(and(eq(events.id, eventId), guard))
+    .returning(eventColumns);
+  // Recorded before the update in the same transaction (so the guard still sees the old version number), with
+  // the text as it will be.
+  const edited = title !== undefined || content !== undefined;
+  const changes = sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId} AND ${textChanges})`;
+  const record = edited ? versionStatements(db, { eventId, author, title, content, when: and(guard, changes), coalesceWithinMs }) : [];
+  const others = before?.(guard) ?? [];
+  const rows =
+    record.length + others.length > 0
+      ? (await db.batch([...record, ...others, update] as unknown as [typeof update])).at(-1)
+      : await update;
+  const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
+  return row ? toEventView(row) : null;
+}
+
 /** position = the current count, computed inside the INSERT so concurrent adds never collide. */
 export async function createEvent(
   { db, room }: Deps,
@@ -306,13 +360,11 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       event: events,
       entityIds: linkedEntityIds,
       attachments: eventAttachmentsJson,
-      timeline: timelines,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
+      ...accessColumns(user),
     })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(events.id, eventId))
     .get();
   // A stranger must not learn that the event exists.
@@ -390,51 +442,29 @@ export async function updateEvent(
   }
 
   if (edited || storyEdited) {
-    const changed =
-      (input.title !== undefined && input.title !== event.title) || (input.content !== undefined && input.content !== event.content);
-    // No lost edits: a text save based on an older version than the stored one is refused, and
-    // with it everything else in the same request (the guard is checked before any write).
-    const guard =
-      edited && input.baseVersion !== undefined ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${input.baseVersion}` : sql`1`;
-    const update = db
-      .update(events)
-      .set({
-        ...(input.title !== undefined && { title: input.title }),
-        ...(input.content !== undefined && { content: input.content }),
-        version: sql`${events.version} + ${changed ? 1 : 0}`,
+    const row = await persistEventText(db, {
+      eventId,
+      author: user,
+      title: input.title,
+      content: input.content,
+      // No lost edits: a text save based on an older version than the stored one is refused, and with it
+      // everything else in the same request.
+      baseVersion: edited ? input.baseVersion : undefined,
+      set: {
         ...(input.storyStart !== undefined && { storyStart: input.storyStart, storySort: storySortKey(input.storyStart) }),
         ...(input.storyEnd !== undefined && { storyEnd: input.storyEnd }),
         ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
-        updatedAt: nowIso(),
-      })
-      .where(and(eq(events.id, eventId), guard))
-      .returning(eventColumns);
-    // A changed title or content is a version (DESIGN.md §10), recorded before the update in the same
-    // transaction (so the conflict guard still sees the old version number) with the text as it will be.
-    const textChanges = sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId}
-      AND (title IS NOT coalesce(${input.title ?? null}, title) OR content IS NOT coalesce(${input.content ?? null}, content)))`;
-    const record = edited
-      ? versionStatements(db, { eventId, author: user, title: input.title, content: input.content, when: and(guard, textChanges) })
-      : [];
-    // Links first, in the same transaction, so the returned row already carries them.
-    const rows =
-      input.entityIds || record.length > 0
-        ? (
-            await db.batch([
-              ...record,
-              ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
-              update,
-            ] as unknown as [typeof update])
-          ).at(-1)
-        : await update;
-    const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
+      },
+      // Links first, in the same transaction, so the returned row already carries them.
+      before: (guard) => (input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+    });
     if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
       if (!current) throw notFound(EVENT_NOT_FOUND);
       throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(current) });
     }
-    latest = toEventView(row);
+    latest = row;
   }
 
   if (input.position !== undefined && input.position !== latest.position) {

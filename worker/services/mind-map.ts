@@ -25,7 +25,7 @@ import {
 } from "../../db/validation";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { linkRemovedFor, requireRowAccess, requireTimelineAccess } from "./access";
+import { requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
@@ -337,10 +337,10 @@ export async function createNode(
 /** An idea or group node and the caller's access to its timeline; strangers get 404. */
 async function loadCustomNode(db: Db, user: User, nodeId: number, shareCode?: string | null) {
   const row = await db
-    .select({ node: mapNodes, timeline: timelines, shareLevel: timelineShares.accessLevel, linkRemoved: linkRemovedFor(user) })
+    .select({ node: mapNodes, ...accessColumns(user) })
     .from(mapNodes)
     .innerJoin(timelines, eq(timelines.id, mapNodes.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, mapNodes.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, mapNodes.timelineId))
     .where(eq(mapNodes.id, nodeId))
     .get();
   // Event and entity nodes are not edited here: for this call they do not exist.
@@ -419,10 +419,10 @@ export async function createEdge(
 
 async function loadEdge(db: Db, user: User, edgeId: number, shareCode?: string | null) {
   const row = await db
-    .select({ edge: mapEdges, timeline: timelines, shareLevel: timelineShares.accessLevel, linkRemoved: linkRemovedFor(user) })
+    .select({ edge: mapEdges, ...accessColumns(user) })
     .from(mapEdges)
     .innerJoin(timelines, eq(timelines.id, mapEdges.timelineId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, mapEdges.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, mapEdges.timelineId))
     .where(eq(mapEdges.id, edgeId))
     .get();
   const { row: found } = requireRowAccess(row, user, "collaborator", shareCode, MAP_EDGE_NOT_FOUND);

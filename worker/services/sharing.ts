@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { type User, shareLinkRemovals, timelineShares, timelines, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { randomToken } from "../lib/crypto";
-import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, linkRemovedFor, requireTimelineAccess } from "./access";
+import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { endAccess } from "./access-end";
 import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
@@ -103,14 +103,12 @@ async function findShareLink(db: Db, user: User, shareCode: string) {
   if (!shareCode || shareCode.length > 64) throw notFound(TIMELINE_NOT_FOUND);
   const row = await db
     .select({
-      timeline: timelines,
+      ...accessColumns(user),
       ownerName: users.name,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(timelines)
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user))
     .where(eq(timelines.shareCode, shareCode))
     .get();
   if (!row) throw notFound(TIMELINE_NOT_FOUND);

@@ -1,10 +1,10 @@
-import { and, desc, eq, exists, or, sql } from "drizzle-orm";
+import { desc, eq, exists, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, events, files, timelineShares, timelines } from "../../db/schema";
 import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessOf, requireTimelineAccess } from "./access";
+import { type Access, accessOf, requireTimelineAccess, callerShare } from "./access";
 import { deleteObjects } from "./attachment-store";
 import { type Deps, type FileDeps, authorOf } from "./deps";
 import { isPremium } from "./plans";
@@ -49,7 +49,7 @@ export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<Tim
   const rows = await db
     .select({ timeline: timelines, shareLevel: timelineShares.accessLevel, hasShares: sql<number>`${hasShares}` })
     .from(timelines)
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, timelines.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user))
     .where(or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id)))
     .orderBy(desc(timelines.createdAt), desc(timelines.id));
   return rows.map((r) => {

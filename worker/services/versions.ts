@@ -1,17 +1,18 @@
-import { type SQL, and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
-import { type Access, linkRemovedFor, requireRowAccess } from "./access";
+import { type Access, requireRowAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf, docAuthor } from "./deps";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
+import { DELETED_WRITER, versionStatements } from "./version-record";
+
+export { DELETED_WRITER, type RecordVersion, versionStatements } from "./version-record";
 
 export const VERSION_NOT_FOUND = "Version not found";
-/** How history names the author of a version whose account was deleted. */
-export const DELETED_WRITER = "Deleted writer";
 
 const authorNameOf = (v: { authorId: number | null; authorName: string }) => (v.authorId === null ? DELETED_WRITER : v.authorName);
 
@@ -34,69 +35,6 @@ export type VersionView = {
   content: string;
 };
 
-type Author = Pick<User, "id" | "name" | "email">;
-
-export type RecordVersion = {
-  /** The event whose row (as it is when the statements run) is recorded: an id or a subquery. */
-  eventId: number | SQL;
-  author: Author;
-  /** The title/content to record instead of the row's (a write that runs after these statements). */
-  title?: string;
-  content?: string;
-  /** A self-contained condition: nothing is recorded unless it holds (a conflict guard, "the text changed"). */
-  when?: SQL;
-  /**
-   * Live co-writing (DESIGN.md §10): when the event's newest version is this author's and younger than
-   * this, it is updated in place instead of a new one being added (its time stays when it began).
-   */
-  coalesceWithinMs?: number;
-  now?: string;
-};
-
-/**
- * The statements that record a version of an event (author, time, title, content), to run in the
- * same D1 batch as the write they belong to. Without `coalesceWithinMs`, every call adds a version.
- */
-export function versionStatements(
-  db: Db,
-  { eventId, author, title, content, when = sql`1`, coalesceWithinMs, now = nowIso() }: RecordVersion,
-) {
-  const authorName = authorOf(author).userName;
-  // A live doc may save for an editor whose account was deleted meanwhile: the version then has no author
-  // (the foreign key would refuse the id and fail the whole save) and reads 'Deleted writer'.
-  const authorStill = sql`(SELECT u.id FROM users u WHERE u.id = ${author.id})`;
-  const newTitle = sql<string>`coalesce(${title ?? null}, ${events.title})`;
-  const newContent = sql<string>`coalesce(${content ?? null}, ${events.content})`;
-  const insert = (extra: SQL = sql`1`) =>
-    db.insert(eventVersions).select(
-      db
-        .select({
-          id: sql<number>`NULL`.as("v_id"),
-          eventId: events.id,
-          timelineId: events.timelineId,
-          authorId: sql<number | null>`${authorStill}`.as("v_author_id"),
-          authorName: sql<string>`CASE WHEN ${authorStill} IS NULL THEN ${DELETED_WRITER} ELSE ${authorName} END`.as("v_author_name"),
-          title: newTitle.as("v_title"),
-          content: newContent.as("v_content"),
-          createdAt: sql<string>`${now}`.as("v_created_at"),
-        })
-        .from(events)
-        .where(and(sql`${events.id} = ${eventId}`, when, extra)),
-    );
-  if (coalesceWithinMs === undefined || coalesceWithinMs <= 0) return [insert()] as const;
-
-  const cutoff = new Date(Date.parse(now) - coalesceWithinMs).toISOString();
-  const newest = sql`(SELECT v.id FROM event_versions v WHERE v.event_id = ${eventId} ORDER BY v.created_at DESC, v.id DESC LIMIT 1)`;
-  const mergeable = sql`EXISTS (SELECT 1 FROM event_versions m WHERE m.id = ${newest} AND m.author_id = ${author.id} AND m.created_at >= ${cutoff})`;
-  const fromRow = (column: "title" | "content", value: string | undefined) =>
-    sql`(SELECT coalesce(${value ?? null}, e.${sql.raw(column)}) FROM events e WHERE e.id = ${eventId})`;
-  const merge = db
-    .update(eventVersions)
-    .set({ title: fromRow("title", title), content: fromRow("content", content), authorName })
-    .where(and(sql`${eventVersions.id} = ${newest}`, mergeable, when));
-  return [insert(sql`NOT ${mergeable}`), merge] as const;
-}
-
 /** The oldest version a timeline's history shows: its owner's plan decides (DESIGN.md §10). */
 export function visibleSince(owner: Pick<User, "subscriptionTier" | "subscriptionEndDate">, now = Date.now()): string | null {
   return effectiveTier(owner) === "premium" ? null : new Date(now - FREE_VERSION_DAYS * DAY).toISOString();
@@ -114,15 +52,13 @@ const ownerTier = { subscriptionTier: users.subscriptionTier, subscriptionEndDat
 export async function listVersions(db: Db, user: User, eventId: number, shareCode?: string | null): Promise<VersionSummary[]> {
   const row = await db
     .select({
-      timeline: timelines,
+      ...accessColumns(user),
       owner: ownerTier,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(events.id, eventId))
     .get();
   const { row: found } = requireRowAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
@@ -148,16 +84,14 @@ async function loadVersion(db: Db, user: User, versionId: number, need: Exclude<
   const row = await db
     .select({
       version: eventVersions,
-      timeline: timelines,
+      ...accessColumns(user),
       owner: ownerTier,
-      shareLevel: timelineShares.accessLevel,
-      linkRemoved: linkRemovedFor(user),
     })
     .from(eventVersions)
     .innerJoin(events, eq(events.id, eventVersions.eventId))
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
-    .leftJoin(timelineShares, and(eq(timelineShares.timelineId, events.timelineId), eq(timelineShares.sharedWithUserId, user.id)))
+    .leftJoin(timelineShares, callerShare(user, events.timelineId))
     .where(eq(eventVersions.id, versionId))
     .get();
   const { row: found } = requireRowAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
