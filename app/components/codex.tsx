@@ -10,7 +10,7 @@ import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../db/rules";
 import type { EntityView } from "../../worker/services/entities";
 
-// The codex (DESIGN.md §10): a timeline's characters, places and things, listed beside the events.
+// The codex: a timeline's characters, places and things, listed beside the events.
 
 export const kindHeadings: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
 

@@ -6,7 +6,7 @@ const radixMenu = onDemand(() => import("~/components/export-menu-radix").then((
 
 /**
  * 'Export': Word, Markdown and JSON downloads and the print view for a PDF (export-menu-radix.tsx). The
- * dropdown's code loads on first use (issue 11), so the timeline page paints with less JavaScript.
+ * dropdown's code loads on first use, so the timeline page paints with less JavaScript.
  */
 export function ExportMenu(props: ExportMenuProps) {
   return <LazyPopup component={radixMenu} props={props} haspopup="menu" trigger={(t) => <ExportTrigger {...t} />} />;

@@ -53,7 +53,7 @@ export function TopNav({ user }: { user: PublicUser | null }) {
 
 const accountPopover = onDemand(() => import("~/components/account-menu").then((m) => m.AccountMenu));
 
-/** The account panel's popover code loads on first use (issue 11). */
+/** The account panel's popover code loads on first use. */
 function UserPanel({ user }: { user: PublicUser }) {
   return <LazyPopup component={accountPopover} props={{ user }} haspopup="dialog" trigger={(t) => <AccountTrigger user={user} {...t} />} />;
 }
