@@ -4,7 +4,7 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import appCss from "./app.css?inline";
 import { appContext } from "./context";
-import { startScriptsAfterFirstPaint } from "./lib/after-first-paint";
+import { SCRIPTS_AFTER_FIRST_PAINT, startScriptsAfterFirstPaint } from "./lib/after-first-paint";
 import { InlineCss } from "./lib/inline-css";
 
 const inlineCss = { __html: appCss };
@@ -47,6 +47,6 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // Production pages need no script for their first paint (the stylesheet is inline): their JavaScript starts
   // loading right after it. Dev links its stylesheet and keeps Vite's scripts as they are.
-  const html = import.meta.env.DEV ? body : startScriptsAfterFirstPaint(body, nonce);
+  const html = import.meta.env.DEV || !SCRIPTS_AFTER_FIRST_PAINT ? body : startScriptsAfterFirstPaint(body, nonce);
   return new Response(html, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -1,6 +1,6 @@
 import { Popover } from "radix-ui";
 import { Form, Link } from "react-router";
-import { AccountTrigger } from "~/components/top-nav";
+import { AccountTrigger } from "~/components/account-trigger";
 import { Button } from "~/components/ui/button";
 import { UserAvatar } from "~/components/user-avatar";
 import { isAdmin, type PublicUser } from "~/lib/user";

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { type CodexApi, createEntityRequest } from "~/components/codex";
+import { type CodexApi, createEntityRequest } from "~/components/codex-request";
 import { Button } from "~/components/ui/button";
 import { Dialog } from "~/components/ui/dialog";
 import { Input, Label, Textarea } from "~/components/ui/input";

@@ -1,5 +1,6 @@
 import { BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
+import type { CodexApi } from "~/components/codex-request";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Input, Label } from "~/components/ui/input";
@@ -9,7 +10,7 @@ import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../db/rules";
 import type { EntityView } from "../../worker/services/entities";
 
-// The codex (DESIGN.md §10): a timeline's characters, places and things, listed beside the events.
+// The codex: a timeline's characters, places and things, listed beside the events.
 
 export const kindHeadings: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
 
@@ -30,24 +31,8 @@ export function ColorDot({ color, className }: { color: string; className?: stri
   );
 }
 
-export type CodexApi = {
-  timelineId: number;
-  shareCode?: string | null;
-  roomHeaders: Record<string, string>;
-};
-
-/** Creating a codex entry (the panel's dialog and the event card's picker share it). */
-export function createEntityRequest(
-  { timelineId, shareCode, roomHeaders }: CodexApi,
-  fields: { kind: EntityKind; name: string; aliases?: string[]; description?: string; color?: string },
-) {
-  return unwrap(
-    client.api.timelines[":id"].entities.$post(
-      { param: { id: String(timelineId) }, query: shareParam(shareCode), json: fields },
-      { headers: roomHeaders },
-    ),
-  );
-}
+/** The event card's picker creates entries the way the panel's dialog does. */
+export { createEntityRequest } from "~/components/codex-request";
 
 type PanelProps = CodexApi & {
   entities: EntityView[];

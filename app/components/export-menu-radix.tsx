@@ -1,7 +1,8 @@
 import { FileJson, FileText, FileType, Printer } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { Link } from "react-router";
-import { type ExportMenuProps, ExportTrigger, exportHref, printHref } from "~/components/export-menu";
+import { type ExportMenuProps, exportHref, printHref } from "~/components/export-links";
+import { ExportTrigger } from "~/components/export-trigger";
 
 const item =
   "flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-700";

@@ -37,7 +37,7 @@ export type StandInTriggerProps = {
 };
 
 /**
- * Issue 11: a radix menu/popover whose code loads on first use. Until then a plain button with the same
+ * A radix menu/popover whose code loads on first use. Until then a plain button with the same
  * name and look stands in; hovering, focusing or pressing it loads the real component, which then replaces
  * it — already open when the press that started loading was a click, Enter, Space or ArrowDown, so one
  * click always opens the menu. Keyboard focus moves onto the real trigger.

@@ -1,5 +1,5 @@
 import { Popover } from "radix-ui";
-import { PresenceTrigger } from "~/components/presence";
+import { PresenceTrigger } from "~/components/presence-trigger";
 import { Badge } from "~/components/ui/badge";
 import { UserAvatar } from "~/components/user-avatar";
 import type { PresenceUser } from "../../durable-objects/protocol";

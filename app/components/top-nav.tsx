@@ -1,9 +1,8 @@
 import { BookOpenText } from "lucide-react";
-import type { ComponentProps } from "react";
 import { Link, NavLink } from "react-router";
+import { AccountTrigger } from "~/components/account-trigger";
 import { LazyPopup, onDemand } from "~/components/lazy-popup";
 import { Button } from "~/components/ui/button";
-import { UserAvatar } from "~/components/user-avatar";
 import { cn } from "~/lib/cn";
 import { isAdmin, type PublicUser } from "~/lib/user";
 
@@ -52,22 +51,9 @@ export function TopNav({ user }: { user: PublicUser | null }) {
   );
 }
 
-/** The account button, as the stand-in before the popover code loads and as the real popover's trigger. */
-export function AccountTrigger({ user, ...props }: { user: PublicUser } & ComponentProps<"button">) {
-  return (
-    // Named by its content, not aria-label: the name then always contains the visible text (WCAG 2.5.3,
-    // axe label-content-name-mismatch). On narrow screens the name is read but not shown.
-    <button type="button" className="flex items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-brand-100" {...props}>
-      <UserAvatar user={user} />
-      <span className="sr-only">Account menu for </span>
-      <span className="sr-only text-sm font-medium md:not-sr-only md:max-w-40 md:truncate">{user.name ?? user.email}</span>
-    </button>
-  );
-}
-
 const accountPopover = onDemand(() => import("~/components/account-menu").then((m) => m.AccountMenu));
 
-/** The account panel's popover code loads on first use (issue 11). */
+/** The account panel's popover code loads on first use. */
 function UserPanel({ user }: { user: PublicUser }) {
   return <LazyPopup component={accountPopover} props={{ user }} haspopup="dialog" trigger={(t) => <AccountTrigger user={user} {...t} />} />;
 }

@@ -1,8 +1,8 @@
+import type { PartySocket } from "partysocket";
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
-import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage } from "../../durable-objects/protocol";
+import type { ChangeBody, PresenceUser, RoomNotification } from "../../durable-objects/protocol";
 import { type AccessEnd, accessEndOf, writingHereText } from "~/components/co-editor-context";
-import { RoomSocket } from "~/lib/room-socket";
 import { showToast } from "~/lib/toast";
 
 export const BANNER_MS = 5000;
@@ -14,7 +14,7 @@ type Options = {
   myUserId: number;
   /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
   onSync: (scope?: "map") => void;
-  /** Someone else typed into an event: show their text (SPEC.md §4). */
+  /** Someone else typed into an event: show their text. */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
   /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
   onAccessLost: (why: AccessEnd | null) => void;
@@ -23,70 +23,74 @@ type Options = {
 };
 
 /**
- * The timeline's live room (lib/room-socket.ts: reconnects with backoff). Parses every server message
- * with the protocol schema; identity is never sent as a claim the server trusts.
+ * The timeline's live room over partysocket (reconnects with backoff), which loads with the protocol's
+ * schemas after the page is up (lib/room-connection.ts). Every server message is parsed with those schemas;
+ * identity is never sent as a claim the server trusts.
  */
 export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost, onViewOnly }: Options) {
   const [connected, setConnected] = useState(false);
   const [users, setUsers] = useState<PresenceUser[]>([]);
   const [notifications, setNotifications] = useState<RoomNotification[]>([]);
-  /** The events whose editor this page has open (the room is told the latest one; issue 13). */
+  /** The events whose editor this page has open (the room is told the latest one). */
   const openEditors = useRef<number[]>([]);
   const [connectionId, setConnectionId] = useState<string | null>(null);
-  const socketRef = useRef<RoomSocket | null>(null);
+  const socketRef = useRef<PartySocket | null>(null);
   const handlers = useRef({ onSync, onRemoteChange, onAccessLost, onViewOnly });
   handlers.current = { onSync, onRemoteChange, onAccessLost, onViewOnly };
 
   useEffect(() => {
     let opened = 0;
     let errorShown = false;
-    const socket = new RoomSocket(
-      `ws/${timelineId}`,
-      shareCode ? { share: shareCode } : {},
-      {
-        open: () => {
-          // The room's news renders as a transition: it never holds up typing or scrolling (issue 11).
+    let socket: PartySocket | null = null;
+    let left = false;
+    // Known before the socket loads: this page's writes name it from the start.
+    const id = newConnectionId();
+    setConnectionId(id);
+    import("~/lib/room-connection").then(
+      ({ openRoomSocket, parseServerMessage, FINAL_CLOSE_CODES }) => {
+        if (left) return;
+        const room = openRoomSocket({ timelineId, shareCode, id });
+        socket = room;
+        socketRef.current = room;
+        room.addEventListener("open", () => {
+          // The room's news renders as a transition: it never holds up typing or scrolling.
           startTransition(() => setConnected(true));
           errorShown = false;
-          socket.send(JSON.stringify({ type: "join", timelineId }));
+          room.send(JSON.stringify({ type: "join", timelineId }));
           // The room forgets us on a reconnect: say again which editor is open.
           const open = openEditors.current.at(-1);
-          if (open !== undefined) socket.send(JSON.stringify({ type: "editing", eventId: open }));
+          if (open !== undefined) room.send(JSON.stringify({ type: "editing", eventId: open }));
           // After a reconnect we may have missed syncs: refetch.
           if (opened++ > 0) handlers.current.onSync();
-        },
-        close: (code, reason) => {
+        });
+        room.addEventListener("close", ({ code, reason }) => {
           setConnected(false);
           setUsers([]);
           const why = accessEndOf(code, reason);
-          if (code === CloseCodes.accessRemoved || code === CloseCodes.timelineDeleted || code === CloseCodes.unauthenticated) {
-            socket.close();
+          // partysocket does not reconnect after these (its shouldReconnectOnClose).
+          if (FINAL_CLOSE_CODES.includes(code)) {
+            room.close();
             handlers.current.onAccessLost(code === CloseCodes.timelineDeleted ? null : why);
           } else if (code === CloseCodes.accessChanged && why) {
             handlers.current.onViewOnly(why);
           }
-        },
-        error: () => {
+        });
+        room.addEventListener("error", () => {
           setConnected(false);
           if (!errorShown) {
             errorShown = true;
             showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
           }
-        },
-        message: (data) => {
-          let json: unknown;
-          try {
-            json = JSON.parse(String(data));
-          } catch {
-            return;
-          }
-          const msg = asServerMessage(json);
+        });
+        room.addEventListener("message", (event) => {
+          const msg = parseServerMessage(event.data);
           if (!msg) return;
           switch (msg.type) {
             case "presence":
               startTransition(() => setUsers(msg.presence.users));
               break;
             case "sync":
+              // scope "map": only the mind map changed; the lists (and the page's data) need no reload.
               handlers.current.onSync(msg.scope);
               break;
             case "change":
@@ -101,24 +105,27 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
             case "error":
               break;
           }
-        },
+        });
       },
-      { min: 500 + Math.random() * 500, max: 10_000 },
+      () => {
+        // The socket's code did not load (offline, or a new deployment replaced the chunk): say so once.
+        if (left) return;
+        showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
+      },
     );
-    socketRef.current = socket;
-    setConnectionId(socket.id);
 
     return () => {
+      left = true;
       socketRef.current = null;
       setConnectionId(null);
-      socket.send(JSON.stringify({ type: "leave", timelineId }));
-      socket.close();
+      send(socket, JSON.stringify({ type: "leave", timelineId }));
+      socket?.close();
     };
   }, [timelineId, shareCode, myUserId]);
 
   const sendChange = useCallback(
     (eventId: number, change: ChangeBody) => {
-      socketRef.current?.send(JSON.stringify({ type: "change", timelineId, eventId, change }));
+      send(socketRef.current, JSON.stringify({ type: "change", timelineId, eventId, change }));
     },
     [timelineId],
   );
@@ -129,7 +136,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     openEditors.current = openEditors.current.filter((id) => id !== eventId);
     if (open) openEditors.current.push(eventId);
     const now = openEditors.current.at(-1) ?? null;
-    if (now !== before) socketRef.current?.send(JSON.stringify({ type: "editing", eventId: now }));
+    if (now !== before) send(socketRef.current, JSON.stringify({ type: "editing", eventId: now }));
   }, []);
 
   /** 'Mara is writing here' for an event: the other present users with its editor open (null: nobody). */
@@ -157,29 +164,13 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   return { connected, users, notifications, writingHere, setEditing, sendChange, writeHeaders, editorsOpen };
 }
 
-/**
- * The room is our own server, so a structural check is enough here (the server validates with zod;
- * keeping zod out of this hook keeps it out of the timeline page's bundle).
- */
-function asServerMessage(json: unknown): ServerMessage | null {
-  if (!json || typeof json !== "object") return null;
-  const m = json as Record<string, unknown>;
-  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object";
-  switch (m.type) {
-    case "sync":
-      // "map": only the mind map changed; the lists (and the page's data) need no reload.
-      return m.scope === "map" ? { type: "sync", scope: "map" } : { type: "sync" };
-    case "presence":
-      return isObject(m.presence) && Array.isArray(m.presence.users) ? (m as ServerMessage) : null;
-    case "change":
-      return typeof m.eventId === "number" && typeof m.userId === "number" && isObject(m.change) && typeof m.change.type === "string"
-        ? (m as ServerMessage)
-        : null;
-    case "notification":
-      return isObject(m.notification) && typeof m.notification.message === "string" ? (m as ServerMessage) : null;
-    case "error":
-      return typeof m.error === "string" ? (m as ServerMessage) : null;
-    default:
-      return null;
-  }
+/** A connection id the server accepts (`[\w-]{1,64}`); crypto.randomUUID is missing outside secure contexts. */
+function newConnectionId() {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Sends when open; anything else is dropped (see roomSocketOptions). */
+function send(socket: PartySocket | null, data: string) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(data);
 }

@@ -1,12 +1,20 @@
 /**
- * Issue 11: the page's JavaScript starts loading once the HTML has painted. Production pages need no script
- * for their first paint (the stylesheet is inline), so React Router's module preloads (which React puts in
- * <head>) and its bootstrap module script are sent inert and brought to life by a small inline script right
- * after the first frame: nothing competes with the HTML before it shows, and the page hydrates a frame later.
+ * The page's JavaScript starts loading once the HTML has painted. Production pages need no script for their
+ * first paint (the stylesheet is inline), so React Router's module preloads (which React puts in <head>) and
+ * its bootstrap module script are sent inert and brought to life by a small inline script right after the
+ * first frame: nothing competes with the HTML before it shows, and the page hydrates a frame later.
  * The markers are ASCII, so bytes are edited as they are: the head is held until `</head>` (nothing in it
  * renders before that anyway); after it, each chunk passes through, but for the few bytes a marker split
  * across two chunks needs.
+ *
+ * The markers are how React Router's <Scripts> and React write these tags today: after a React or React Router
+ * upgrade, tests/integration/after-first-paint.test.ts (the real <Scripts> through the real stream) and the
+ * first-paint test in tests/e2e/perf.spec.ts say whether they still match.
  */
+
+/** The kill switch: false sends React Router's scripts as they are (entry.server.tsx then skips the rewrite). */
+export const SCRIPTS_AFTER_FIRST_PAINT = true;
+
 const encoder = new TextEncoder();
 const HEAD_END = encoder.encode("</head>");
 const PRELOAD = encoder.encode('<link rel="modulepreload"');

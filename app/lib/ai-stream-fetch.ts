@@ -1,7 +1,9 @@
-import { ApiError, type ErrorBody } from "~/lib/client";
-import type { StreamDone } from "~/lib/ai-stream";
+import { type AiUsage, ApiError, type ErrorBody } from "~/lib/client";
 
 // The network half of lib/ai-stream.ts, loaded with the first AI request (issue 11: not in the first page load).
+
+/** The stream's last event: the whole answer, and the writer's uses after it. */
+export type StreamDone<R = string> = { done: true; result: R; usage?: AiUsage; [key: string]: unknown };
 
 /** The model stopped mid-answer (or failed): `partial` is what arrived before. */
 export class AiStreamError extends Error {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AiUsage } from "~/lib/ai";
+import type { StreamDone } from "~/lib/ai-stream-fetch";
 
 /**
  * DESIGN.md §10 Streaming AI, browser side: POSTs with `Accept: text/event-stream` and reads the
@@ -7,8 +7,6 @@ import type { AiUsage } from "~/lib/ai";
  * starts (limit, access, configuration) come back as ordinary JSON errors and throw ApiError. The reading
  * itself (lib/ai-stream-fetch.ts) loads with the first request.
  */
-
-export type StreamDone<R = string> = { done: true; result: R; usage?: AiUsage; [key: string]: unknown };
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 

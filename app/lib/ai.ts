@@ -1,7 +1,7 @@
 import { ApiError } from "~/lib/client";
 import { showToast } from "~/lib/toast";
 
-export type AiUsage = { used: number; limit: number | null; premium: boolean };
+export type { AiUsage } from "~/lib/client";
 export { FREE_AI_USES } from "../../db/rules";
 export const AI_ERROR_MAX = 100;
 

@@ -2,12 +2,14 @@ import { hc } from "hono/client";
 // Type-only: the API's route types travel to the browser, its code does not.
 import type { Api } from "../../worker/api/index";
 import type { EventView } from "../../worker/services/events";
-import type { AiUsage } from "~/lib/ai";
 
 /** Every browser call to /api/* goes through this typed client (cookie session, same origin). */
 export const client = hc<Api>("/");
 
 /** What our API answers on failure: its message, and for some errors more (409 `current`, AI 429 `title`/`usage`). */
+/** The writer's AI uses this month (limit null: unlimited). */
+export type AiUsage = { used: number; limit: number | null; premium: boolean };
+
 export type ErrorBody = { error?: string; current?: EventView; title?: string; usage?: AiUsage };
 
 /** A non-OK response. The message is SPEC.md §8's 'API request failed: {status} {statusText} - {body}'. */

@@ -1,3 +1,6 @@
+import { createElement as h } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import { createStaticHandler, type EntryContext, Links, Meta, Outlet, Scripts, ServerRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { startScriptsAfterFirstPaint } from "../../app/lib/after-first-paint";
 
@@ -64,4 +67,94 @@ describe("production pages start their scripts after the first paint (app/lib/af
     const out = await through("<html><head></head><body>x</body></html>", [8]);
     expect(out).toMatch(/^<html><head><script>\(function\(\)\{[^<]*<\/script><\/head><body>x<\/body><\/html>$/);
   });
+
+  it("finds its markers in the page React Router and React really render (an upgrade that changes them fails here)", async () => {
+    const raw = await new Response(await renderRealPage("N1")).text();
+    // What the transform looks for, as React Router's <Scripts> and React write it today.
+    const preloads = raw.match(/<link rel="modulepreload" href="[^"]+"/g) ?? [];
+    expect(preloads.length).toBeGreaterThanOrEqual(4);
+    expect(raw.indexOf('<link rel="modulepreload"')).toBeLessThan(raw.indexOf("</head>"));
+    expect(raw.match(/<script nonce="N1" type="module" async="">/g)).toHaveLength(1);
+
+    const out = await new Response(startScriptsAfterFirstPaint(await renderRealPage("N1"), "N1")).text();
+    expect(out).not.toContain('<link rel="modulepreload"');
+    expect(out).not.toMatch(/<script[^>]* type="module"/);
+    expect(out.match(/<link rel="sw-modulepreload" href="[^"]+"/g)).toEqual(
+      preloads.map((p) => p.replace("modulepreload", "sw-modulepreload")),
+    );
+    expect(out.match(/<script nonce="N1" type="sw-module" async="">/g)).toHaveLength(1);
+    expect(out).toMatch(/<script nonce="N1">\(function\(\)\{var d=document[^<]*<\/script><\/head>/);
+    expect(out).toContain("Scene 1: the tide turns.");
+  });
 });
+
+/**
+ * The page React Router 8 and React 19 really send: `<Scripts>` rendered through `ServerRouter` and React's
+ * stream, as entry.server.tsx renders it. Should an upgrade change how the preloads or the module script are
+ * written, the transform would find nothing to rewrite and the page would fetch its scripts before it paints;
+ * this test fails instead.
+ */
+async function renderRealPage(nonce: string) {
+  const Root = () =>
+    h(
+      "html",
+      { lang: "en" },
+      h("head", null, h("meta", { charSet: "utf-8" }), h(Meta), h(Links)),
+      h("body", null, h(Outlet), h(Scripts, { nonce })),
+    );
+  const Page = () => h("main", null, h("p", null, "Scene 1: the tide turns."));
+  const route = { hasAction: false, hasLoader: false, hasClientAction: false, hasClientLoader: false, hasClientMiddleware: false };
+  const none = {
+    clientActionModule: undefined,
+    clientLoaderModule: undefined,
+    clientMiddlewareModule: undefined,
+    hydrateFallbackModule: undefined,
+  };
+  const handler = createStaticHandler([
+    { id: "root", path: "/", Component: Root, children: [{ id: "routes/page", index: true, Component: Page }] },
+  ]);
+  const staticHandlerContext = await handler.query(new Request("http://127.0.0.1/"));
+  if (staticHandlerContext instanceof Response) throw new Error("no page");
+  const routeDiscovery = { mode: "initial" as const, manifestPath: "/__manifest" };
+  const context: EntryContext = {
+    manifest: {
+      entry: { module: "/assets/entry.client-A.js", imports: ["/assets/chunk-C.js"] },
+      routes: {
+        root: {
+          id: "root",
+          path: "/",
+          module: "/assets/root-B.js",
+          imports: ["/assets/chunk-C.js"],
+          hasErrorBoundary: false,
+          ...route,
+          ...none,
+        },
+        "routes/page": {
+          id: "routes/page",
+          parentId: "root",
+          index: true,
+          module: "/assets/page-D.js",
+          hasErrorBoundary: false,
+          ...route,
+          ...none,
+        },
+      },
+      url: "/assets/manifest-V.js",
+      version: "V",
+    },
+    routeModules: { root: { default: Root }, "routes/page": { default: Page } },
+    staticHandlerContext,
+    serverHandoffString: JSON.stringify({ basename: "/", future: {}, routeDiscovery, ssr: true, isSpaMode: false }),
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    routeDiscovery,
+    branches: [],
+  };
+  const body = await renderToReadableStream(h(ServerRouter, { context, url: "http://127.0.0.1/", nonce }), {
+    nonce,
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
+  await body.allReady;
+  return body;
+}
