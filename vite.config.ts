@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
@@ -65,18 +64,6 @@ const knownStaticImports: Plugin = {
   },
 };
 
-// Issue 11: lucide's icons use our small createLucideIcon (app/lib/lucide-lite.ts) in builds, on the server and
-// in the browser alike (the markup is the same); dev pre-bundles lucide-react and keeps its own.
-const lucideLite: Plugin = {
-  name: "storyweave:lucide-lite",
-  enforce: "pre",
-  resolveId(source, importer) {
-    if (source === "../createLucideIcon.mjs" && importer?.includes("/lucide-react/dist/esm/icons/")) {
-      return fileURLToPath(new URL("./app/lib/lucide-lite.ts", import.meta.url));
-    }
-  },
-};
-
 export default defineConfig({
   plugins: [
     cloudflare({
@@ -91,7 +78,6 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
     knownStaticImports,
-    lucideLite,
   ],
   resolve: { tsconfigPaths: true },
   // Listed up front so the dev server does not re-optimize (and reload, losing what a writer typed) the first

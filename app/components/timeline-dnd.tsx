@@ -1,8 +1,8 @@
 /**
- * Drag and drop for the event list (dnd-kit), loaded on the first interaction with the list rather than with
- * the page: at 1,000 events its context and measuring were the largest part of the page's main-thread work
- * (issue 11), and a reader who only scrolls never needs it. timeline-events.tsx renders the same rows without
- * it until then.
+ * Drag and drop for the event list (dnd-kit), loaded when a pointer or the focus first reaches the list rather
+ * than with the page: at 1,000 events its context and measuring were the largest part of the page's main-thread
+ * work, and a reader who only scrolls never needs it. timeline-events.tsx renders the same rows without it
+ * until then.
  */
 import {
   type Announcements,
@@ -29,7 +29,7 @@ import {
 import { CSS } from "@dnd-kit/utilities";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import type { EventView } from "../../worker/services/events";
-import type { RowStore } from "./timeline-events";
+import type { RowStore } from "./timeline-row-store";
 
 type SortableAreaProps = {
   id: string;
@@ -162,6 +162,14 @@ function SortableBinding({ id, disabled, store }: { id: number; disabled: boolea
       node.style.transition = transition ?? "";
     }
     store.set(id, { handleProps: { ...attributes, ...listeners }, style: { transform: moved, transition }, dragging: isDragging });
+    // A press on this handle that came before dnd-kit: the same event goes to its listener now.
+    const press = store.press;
+    if (press?.eventId !== id || !listeners) return;
+    queueMicrotask(() => {
+      if (store.press !== press) return;
+      store.press = null;
+      listeners[press.event.type === "keydown" ? "onKeyDown" : "onPointerDown"]?.(press.event);
+    });
   }, [store, id, attributes, listeners, moved, transition, isDragging]);
   useLayoutEffect(() => () => store.set(id, undefined), [store, id]);
   return null;

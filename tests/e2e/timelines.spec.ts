@@ -204,6 +204,44 @@ test.describe("timeline detail", () => {
     await expect(cardTitles(page)).toHaveText(["Wreck", "Arrival", "Rescue", "Storm"]);
   });
 
+  test("a handle pressed the moment the page is ready lifts its card with that very key press, nothing replayed", async ({
+    page,
+    request,
+  }) => {
+    const user = await createUser(request);
+    const timeline = await timelineWithEvents(request, user, ["Arrival", "Storm", "Wreck"]);
+    await login(page, user);
+    // Presses on a drag handle that the page dispatched itself (untrusted) instead of the browser.
+    await page.addInitScript(() => {
+      const counts = window as unknown as { replayedPresses: number };
+      counts.replayedPresses = 0;
+      for (const type of ["keydown", "pointerdown"]) {
+        document.addEventListener(
+          type,
+          (e) => {
+            if (!e.isTrusted && e.target instanceof Element && e.target.closest("[data-reorder]")) counts.replayedPresses++;
+          },
+          true,
+        );
+      }
+    });
+    await page.goto(`/timeline/${timeline.id}`);
+    await waitForHydration(page);
+    // Focus and Space at once: drag and drop may still be on its way.
+    await page.getByRole("button", { name: "Reorder Arrival" }).press("Space");
+    const live = page.locator("[id^=DndLiveRegion]").first();
+    await expect(live).toContainText(/Picked up Arrival. It is at position 1 of 3.|Arrival moved to position 1 of 3./);
+    await page.waitForTimeout(150);
+    await page.keyboard.press("ArrowDown");
+    await expect(live).toContainText("Arrival moved to position 2 of 3");
+    await page.keyboard.press("Space");
+    await expect(cardTitles(page)).toHaveText(["Storm", "Arrival", "Wreck"]);
+    await expect
+      .poll(async () => (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timeline.id}/events`)).map((e) => e.title))
+      .toEqual(["Storm", "Arrival", "Wreck"]);
+    expect(await page.evaluate(() => (window as unknown as { replayedPresses: number }).replayedPresses)).toBe(0);
+  });
+
   test("an unknown timeline says so", async ({ page, request }) => {
     const user = await createUser(request);
     await login(page, user);
