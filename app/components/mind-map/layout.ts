@@ -1,7 +1,8 @@
-import type { MindMap } from "../../../worker/services/mind-map";
+import { type NodeHandle, Position } from "@xyflow/react";
+import type { MindMap, MapNodeView } from "../../../worker/services/mind-map";
 import type { LayoutInput, LayoutOutput } from "./dagre-layout";
 import type { LayoutReply } from "./layout.worker";
-import { type MapFlowNode, type Point, kindText } from "./types";
+import { type MapFlowNode, NODE_H, NODE_W, type Point, kindText } from "./types";
 
 /**
  * Dagre places the nodes that have no saved position (a first view, or new events and entries). The layout
@@ -82,6 +83,27 @@ async function runLayout(input: LayoutInput): Promise<LayoutOutput> {
   return positions ?? onMainThread(input);
 }
 
+// A new node's size and handles are known before it is drawn, so xyflow draws only the nodes in view (else a
+// thousand events are all drawn once, to be measured, when the Map opens); a drawn node keeps its measurements.
+const HANDLE = 6;
+const storyHandles: NodeHandle[] = [
+  { id: null, type: "target", position: Position.Top, x: NODE_W / 2 - HANDLE / 2, y: -HANDLE / 2, width: HANDLE, height: HANDLE },
+  {
+    id: null,
+    type: "source",
+    position: Position.Bottom,
+    x: NODE_W / 2 - HANDLE / 2,
+    y: NODE_H - HANDLE / 2,
+    width: HANDLE,
+    height: HANDLE,
+  },
+];
+function size(v: MapNodeView, before: MapFlowNode | undefined): Partial<MapFlowNode> {
+  if (before?.measured) return { measured: before.measured };
+  if (v.kind === "group") return { initialWidth: v.width ?? 360, initialHeight: v.height ?? 240 };
+  return { initialWidth: NODE_W, initialHeight: NODE_H, handles: storyHandles };
+}
+
 export function toFlowNodes(map: MindMap, auto: Positions, canEdit: boolean, previous: Map<string, MapFlowNode>): MapFlowNode[] {
   return map.nodes.map((v) => {
     const position = v.x !== null && v.y !== null ? { x: v.x, y: v.y } : (auto.get(v.id) ?? { x: 0, y: 0 });
@@ -96,6 +118,7 @@ export function toFlowNodes(map: MindMap, auto: Positions, canEdit: boolean, pre
       connectable: canEdit && v.kind !== "group",
       zIndex: v.kind === "group" ? -1 : 0,
       ariaLabel: `${kindText(v)}: ${v.label}`,
+      ...size(v, before),
       ...(v.kind === "group" ? { style: { width: v.width ?? 360, height: v.height ?? 240 } } : {}),
     };
   });
