@@ -22,7 +22,8 @@ export type Move = { id: string } & Point;
 
 export const NODE_W = 180;
 export const NODE_H = 52;
-export const FIT = { padding: 0.2, maxZoom: 1 };
+// Every node counts, drawn or not (xyflow draws only the nodes in view, and by default fits only drawn ones).
+export const FIT = { padding: 0.2, maxZoom: 1, includeHiddenNodes: true };
 
 const KIND_TEXT = { event: "Event", idea: "Idea", group: "Group" } as const;
 export const kindText = (v: MapNodeView) =>
