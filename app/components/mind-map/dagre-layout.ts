@@ -1,0 +1,23 @@
+import dagre from "@dagrejs/dagre";
+import { NODE_H, NODE_W } from "./types";
+
+// Plain data in and out: this runs in the layout worker (or on the main thread where there is no Worker).
+
+export type LayoutInput = { ids: string[]; links: [source: string, target: string][] };
+/** Each node's top-left corner. */
+export type LayoutOutput = [id: string, x: number, y: number][];
+
+export function dagreLayout({ ids, links }: LayoutInput): LayoutOutput {
+  const g = new dagre.graphlib.Graph();
+  g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 90 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const id of ids) g.setNode(id, { width: NODE_W, height: NODE_H });
+  for (const [source, target] of links) g.setEdge(source, target);
+  dagre.layout(g);
+  const out: LayoutOutput = [];
+  for (const id of ids) {
+    const p = g.node(id);
+    if (p) out.push([id, Math.round(p.x - NODE_W / 2), Math.round(p.y - NODE_H / 2)]);
+  }
+  return out;
+}

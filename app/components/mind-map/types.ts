@@ -1,0 +1,30 @@
+import type { Node } from "@xyflow/react";
+import type { MapNodeView } from "../../../worker/services/mind-map";
+
+export type MindMapProps = {
+  timelineId: number;
+  shareCode?: string | null;
+  canEdit: boolean;
+  premium: boolean;
+  roomHeaders: Record<string, string>;
+  /** Bumped whenever the room says data changed (map or not): the map refetches. */
+  syncTick: number;
+  onOpenEvent: (eventId: number) => void;
+  onOpenEntity: (entityId: number) => void;
+  /** Drawing an edge between an event and a codex entry links them (the event's PATCH). */
+  onLink: (eventId: number, entityId: number) => Promise<boolean>;
+};
+
+export type NodeData = { view: MapNodeView };
+export type MapFlowNode = Node<NodeData>;
+export type Point = { x: number; y: number };
+export type Move = { id: string } & Point;
+
+export const NODE_W = 180;
+export const NODE_H = 52;
+// Every node counts, drawn or not (xyflow draws only the nodes in view, and by default fits only drawn ones).
+export const FIT = { padding: 0.2, maxZoom: 1, includeHiddenNodes: true };
+
+const KIND_TEXT = { event: "Event", idea: "Idea", group: "Group" } as const;
+export const kindText = (v: MapNodeView) =>
+  v.kind === "entity" ? (v.entityKind ? v.entityKind[0].toUpperCase() + v.entityKind.slice(1) : "Entry") : KIND_TEXT[v.kind];
