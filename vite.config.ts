@@ -27,7 +27,6 @@ const clientDeps = [
 const lazyClientDeps = [
   "@dagrejs/dagre",
   "@tanstack/react-virtual",
-  "@tanstack/virtual-core",
   "@tiptap/core",
   "@tiptap/extension-collaboration",
   "@tiptap/extension-collaboration-caret",
