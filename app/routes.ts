@@ -13,7 +13,8 @@ export default [
   route("auth/verify-email", "routes/auth/verify-email.tsx"),
   layout("routes/protected-layout.tsx", [
     route("timeline", "routes/timeline/home.tsx"),
-    route("timeline/shared/:shareCode", "routes/timeline/shared.tsx"),
+    // One module for a timeline, opened by its id or by a share link.
+    route("timeline/shared/:shareCode", "routes/timeline/detail.tsx", { id: "routes/timeline/shared" }),
     route("timeline/:id", "routes/timeline/detail.tsx"),
     route("timeline/:id/share", "routes/timeline/share.tsx"),
     route("timeline/:id/print", "routes/timeline/print.tsx"),
