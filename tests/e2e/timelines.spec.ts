@@ -266,4 +266,46 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await waitForHydration(page);
     await screenshot(page, "timeline-home-phone");
   });
+
+  test("the layout is in the address: it survives a reload and opens from a link", async ({ page, request }) => {
+    const user = await createUser(request, { name: "Iris Linked" });
+    const timeline = await timelineWithEvents(request, user, ["The keeper arrives", "A ship without lights"]);
+    await login(page, user);
+    await openTimeline(page, timeline.id);
+    const cards = page.getByTestId("event-card");
+    const pressed = (name: string) => expect(page.getByRole("button", { name, exact: true })).toHaveAttribute("aria-pressed", "true");
+    // Side by side (horizontal) or one under the other (vertical).
+    const sideBySide = async () => {
+      const [a, b] = await Promise.all([cards.nth(0).boundingBox(), cards.nth(1).boundingBox()]);
+      return Boolean(a && b && Math.abs(a.y - b.y) < 1 && b.x > a.x);
+    };
+    expect(await sideBySide()).toBe(false);
+    await expect(page).not.toHaveURL(/layout=/);
+
+    await page.getByRole("button", { name: "Horizontal" }).click();
+    await pressed("Horizontal");
+    await expect(page).toHaveURL(/[?&]layout=horizontal(&|$)/);
+    await page.reload();
+    await waitForHydration(page);
+    await pressed("Horizontal");
+    await expect(cards).toHaveCount(2);
+    expect(await sideBySide()).toBe(true);
+
+    // The default layout leaves the address clean.
+    await page.getByRole("button", { name: "Vertical" }).click();
+    await pressed("Vertical");
+    await expect(page).not.toHaveURL(/layout=/);
+
+    // A link to a view: the layout and the order both come with it.
+    await page.goto(`/timeline/${timeline.id}?layout=horizontal&order=chronological`);
+    await waitForHydration(page);
+    await pressed("Horizontal");
+    await pressed("Chronological");
+    await expect(cards).toHaveCount(2);
+    expect(await sideBySide()).toBe(true);
+    await page.goto(`/timeline/${timeline.id}?layout=lanes`);
+    await waitForHydration(page);
+    await pressed("Lanes");
+    await expect(page.getByRole("button", { name: "By character" })).toBeVisible();
+  });
 });
