@@ -1,7 +1,6 @@
 import { type ReactNode, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
-import type { AccessEnd, CoWriteApi } from "~/components/co-editor-context";
 import { AttachmentsContext } from "~/components/event-attachments";
 import type { CardCodex } from "~/components/event-card";
 import { EventFilters } from "~/components/event-filters";
@@ -10,7 +9,7 @@ import type { LaneKind } from "~/components/lanes-view";
 import { Page } from "~/components/page";
 import { TimelineBody } from "~/components/timeline/timeline-body";
 import { TimelineDialogs } from "~/components/timeline/timeline-dialogs";
-import { TimelineHeader, loadAccessEnded } from "~/components/timeline/timeline-header";
+import { TimelineHeader } from "~/components/timeline/timeline-header";
 import { TimelineJump } from "~/components/timeline/timeline-jump";
 import { TimelineToolbar } from "~/components/timeline/timeline-toolbar";
 import { useEventWrites } from "~/hooks/use-event-writes";
@@ -18,11 +17,9 @@ import { useFreshData } from "~/hooks/use-fresh-data";
 import { useMutation } from "~/hooks/use-mutation";
 import { useStoryHints } from "~/hooks/use-story-hints";
 import { useTimelineEvents } from "~/hooks/use-timeline-events";
-import { useTimelineRoom } from "~/hooks/use-timeline-room";
+import { useTimelineLive } from "~/hooks/use-timeline-live";
 import { useTimelineView } from "~/hooks/use-timeline-view";
-import { pendingDocs } from "~/lib/offline-docs";
 import { serverFilters, sortChronologically } from "~/lib/timeline-view";
-import { errorToast } from "~/lib/toast";
 import type { EntityKind } from "../../db/rules";
 import { filterEvents } from "../../db/story-analysis";
 import { storySortKey } from "../../db/story-date";
@@ -31,8 +28,6 @@ import type { EventPage, EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
 
 export { TimelineNotFound } from "~/components/timeline/timeline-not-found";
-
-export const TYPING_DEBOUNCE_MS = 250;
 
 export type TimelineScreenProps = {
   timeline: TimelineView;
@@ -56,16 +51,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const { timeline, premium, shareCode, page } = props;
   const revalidator = useRevalidator();
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
-  const refreshRef = useRef(refresh);
-  refreshRef.current = refresh;
   // Every event in story order once loaded; until then the server's first screenful of the view.
   const store = useTimelineEvents({ timelineId: timeline.id, shareCode, page, loadState: revalidator.state, refresh });
   const { events, complete } = store;
   const [entities, setEntities] = useState(props.entities);
   const view = useTimelineView();
   const { chronological, filter, filtering, layout, setLayout, setFilter } = view;
-  // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
-  const [mapTick, setMapTick] = useState(0);
   const [codexRequest, setCodexRequest] = useState<{ entity: EntityView } | null>(null);
   const [laneKind, setLaneKind] = useState<LaneKind>("character");
   const [adding, setAdding] = useState(false);
@@ -78,64 +69,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   );
   useFreshData(page.all === 0, timeline.id);
 
-  // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
-  // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
-  const [ended, setEnded] = useState<AccessEnd | null>(null);
-  const [viewOnly, setViewOnly] = useState<AccessEnd | null>(null);
-  const access = timeline.accessLevel;
-  const isOwner = access === "owner" && !ended;
-  const canEdit = (access === "owner" || access === "collaborator") && !ended;
-
+  const live = useTimelineLive({ timeline, shareCode, myUserId: props.myUserId, events, patch: store.patch, refresh });
+  const { room, ended, viewOnly, canEdit, coWrite, onTyping, mapTick } = live;
+  const isOwner = timeline.accessLevel === "owner" && !ended;
   const { patch } = store;
-  const room = useTimelineRoom({
-    timelineId: timeline.id,
-    shareCode,
-    myUserId: props.myUserId,
-    onSync: (scope) => {
-      setMapTick((t) => t + 1);
-      if (scope !== "map") refresh();
-    },
-    onRemoteChange: (eventId, change) => {
-      if (typeof change.value === "string") patch(eventId, { [change.type]: change.value });
-    },
-    onAccessLost: (why) => {
-      if (why && room.editorsOpen()) return setEnded(why);
-      void loadAccessEnded().then((m) => errorToast(m.lostAccessText(why)));
-      refresh();
-    },
-    onViewOnly: (why) => {
-      setViewOnly(why);
-      refresh();
-    },
-  });
-  // Co-writing edits typed offline in an editor that a reload then closed: sent in the background once the
-  // room is connected; then the cards refresh.
-  const offlineSent = useRef(false);
-  useEffect(() => {
-    if (!room.connected || !canEdit || offlineSent.current) return;
-    offlineSent.current = true;
-    const ids = pendingDocs(events.map((e) => e.id));
-    if (ids.length === 0) return;
-    void import("~/components/co-sync").then(async ({ syncOfflineCopy }) => {
-      let sent = false;
-      for (const id of ids) sent = (await syncOfflineCopy(timeline.id, id, shareCode ?? null).catch(() => false)) || sent;
-      if (sent) refreshRef.current();
-    });
-  }, [room.connected, canEdit, events, timeline.id, shareCode]);
-
-  // Typing is sent debounced per event, so others see it live without a message per keystroke.
-  const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const onTyping = useCallback(
-    (event: EventView, change: { type: "title" | "content"; value: string }) => {
-      const key = `${event.id}:${change.type}`;
-      clearTimeout(typingTimers.current.get(key));
-      typingTimers.current.set(
-        key,
-        setTimeout(() => room.sendChange(event.id, change), TYPING_DEBOUNCE_MS),
-      );
-    },
-    [room.sendChange],
-  );
 
   const writes = useEventWrites({ shareCode, roomHeaders: room.writeHeaders, store, refresh });
   const { link } = writes;
@@ -143,21 +80,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const confirmDelete = async (event: EventView) => {
     if (await writes.remove(event)) setDeleting(null);
   };
-
-  const myName = room.users.find((u) => u.userId === props.myUserId)?.userName ?? "";
-  // The cards' co-writing editors: who I am, and the room told which editor I have open.
-  const coWrite = useMemo<CoWriteApi>(
-    () => ({
-      timelineId: timeline.id,
-      shareCode: shareCode ?? null,
-      myUserId: props.myUserId,
-      myName,
-      setEditing: room.setEditing,
-      showText: (eventId, text) => patch(eventId, text),
-      ended,
-    }),
-    [timeline.id, shareCode, props.myUserId, myName, room.setEditing, ended, patch],
-  );
 
   // Attachments: the cards upload and remove on their own; the screen keeps the event list in step.
   // One object for the page's life: the room's headers are read when a card sends, so a (re)connection does
