@@ -42,7 +42,7 @@ export function useTimelineLive({
   const room = useTimelineRoom({
     timelineId: timeline.id,
     shareCode,
-    myUserId: myUserId,
+    myUserId,
     onSync: (scope) => {
       setMapTick((t) => t + 1);
       if (scope !== "map") refresh();
@@ -95,7 +95,7 @@ export function useTimelineLive({
     () => ({
       timelineId: timeline.id,
       shareCode: shareCode ?? null,
-      myUserId: myUserId,
+      myUserId,
       myName,
       setEditing: room.setEditing,
       showText: (eventId, text) => patch(eventId, text),
