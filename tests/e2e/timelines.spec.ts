@@ -307,5 +307,9 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await waitForHydration(page);
     await pressed("Lanes");
     await expect(page.getByRole("button", { name: "By character" })).toBeVisible();
+    await page.goto(`/timeline/${timeline.id}?layout=map`);
+    await waitForHydration(page);
+    await pressed("Map");
+    await expect(page.locator(".react-flow__node").first()).toBeVisible();
   });
 });
