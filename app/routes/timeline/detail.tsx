@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { Suspense, lazy, useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, data, redirect, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
@@ -6,7 +6,6 @@ import { listEventsPage } from "../../../worker/services/events";
 import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
-import { JoinSharedTimeline } from "~/components/join-shared-timeline";
 import { StoryAssistant } from "~/components/story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
 import { eventViewOf, firstScreenOf, onlyViewChanged } from "~/lib/timeline-view";
@@ -15,17 +14,25 @@ import { app, requireUser, sessionUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
 
 /**
- * One timeline, by its id (/timeline/{id}) or by a share link (/timeline/shared/{code}): app/routes.ts points
- * both at this module.
+ * One timeline, by its id (/timeline/{id}) or by a share link (/timeline/shared/{code}, whose route module
+ * re-exports this one).
  */
+// Only a writer who has not joined the link yet sees it: not in the timeline's own bundle.
+const JoinSharedTimeline = lazy(() => import("~/components/join-shared-timeline").then((m) => ({ default: m.JoinSharedTimeline })));
+
 export const meta = ({ loaderData }: Route.MetaArgs) => [
   {
     title: `${loaderData?.invite ? `Join ${loaderData.invite.timeline.title}` : (loaderData?.timeline?.title ?? "Timeline not found")} · StoryWeave`,
   },
 ];
 
+/** The share link's code, when the timeline was opened by one. */
+const shareCodeOf = (params: object): string | null =>
+  "shareCode" in params && typeof params.shareCode === "string" ? params.shareCode : null;
+
 export async function loader(args: Route.LoaderArgs) {
-  return args.params.shareCode === undefined ? ownTimeline(args) : sharedTimeline(args, args.params.shareCode);
+  const shareCode = shareCodeOf(args.params);
+  return shareCode === null ? ownTimeline(args) : sharedTimeline(args, shareCode);
 }
 
 async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
@@ -78,8 +85,14 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 }
 
 export default function TimelineRoute({ loaderData, params }: Route.ComponentProps) {
-  const shareCode = params.shareCode ?? null;
-  if (loaderData.invite) return <JoinSharedTimeline key={shareCode} invite={loaderData.invite} shareCode={shareCode ?? ""} />;
+  const shareCode = shareCodeOf(params);
+  if (loaderData.invite) {
+    return (
+      <Suspense fallback={null}>
+        <JoinSharedTimeline key={shareCode} invite={loaderData.invite} shareCode={shareCode ?? ""} />
+      </Suspense>
+    );
+  }
   return <Timeline data={loaderData} shareCode={shareCode} />;
 }
 
