@@ -13,6 +13,7 @@ export default [
   route("auth/verify-email", "routes/auth/verify-email.tsx"),
   layout("routes/protected-layout.tsx", [
     route("timeline", "routes/timeline/home.tsx"),
+    // One module for a timeline, opened by its id or by a share link (shared.tsx re-exports detail.tsx).
     route("timeline/shared/:shareCode", "routes/timeline/shared.tsx"),
     route("timeline/:id", "routes/timeline/detail.tsx"),
     route("timeline/:id/share", "routes/timeline/share.tsx"),

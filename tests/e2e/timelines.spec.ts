@@ -297,4 +297,50 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await waitForHydration(page);
     await screenshot(page, "timeline-home-phone");
   });
+
+  test("the layout is in the address: it survives a reload and opens from a link", async ({ page, request }) => {
+    const user = await createUser(request, { name: "Iris Linked" });
+    const timeline = await timelineWithEvents(request, user, ["The keeper arrives", "A ship without lights", "Morning"]);
+    await login(page, user);
+    await openTimeline(page, timeline.id);
+    const cards = page.getByTestId("event-card");
+    const pressed = (name: string) => expect(page.getByRole("button", { name, exact: true })).toHaveAttribute("aria-pressed", "true");
+    // Along a line from left to right (horizontal: each card starts right of the one before) or down the page.
+    const sideBySide = async () => {
+      const [a, b, c] = await Promise.all([0, 1, 2].map((i) => cards.nth(i).boundingBox()));
+      return Boolean(a && b && c && b.x >= a.x + a.width && c.x >= b.x + b.width);
+    };
+    expect(await sideBySide()).toBe(false);
+    await expect(page).not.toHaveURL(/layout=/);
+
+    await page.getByRole("button", { name: "Horizontal" }).click();
+    await pressed("Horizontal");
+    await expect(page).toHaveURL(/[?&]layout=horizontal(&|$)/);
+    await page.reload();
+    await waitForHydration(page);
+    await pressed("Horizontal");
+    await expect(cards).toHaveCount(3);
+    expect(await sideBySide()).toBe(true);
+
+    // The default layout leaves the address clean.
+    await page.getByRole("button", { name: "Vertical" }).click();
+    await pressed("Vertical");
+    await expect(page).not.toHaveURL(/layout=/);
+
+    // A link to a view: the layout and the order both come with it.
+    await page.goto(`/timeline/${timeline.id}?layout=horizontal&order=chronological`);
+    await waitForHydration(page);
+    await pressed("Horizontal");
+    await pressed("Chronological");
+    await expect(cards).toHaveCount(3);
+    expect(await sideBySide()).toBe(true);
+    await page.goto(`/timeline/${timeline.id}?layout=lanes`);
+    await waitForHydration(page);
+    await pressed("Lanes");
+    await expect(page.getByRole("button", { name: "By character" })).toBeVisible();
+    await page.goto(`/timeline/${timeline.id}?layout=map`);
+    await waitForHydration(page);
+    await pressed("Map");
+    await expect(page.locator(".react-flow__node").first()).toBeVisible();
+  });
 });

@@ -1,22 +1,44 @@
-import { useMemo } from "react";
-import { type ShouldRevalidateFunctionArgs, data, useRouteError } from "react-router";
+import { Suspense, lazy, useMemo } from "react";
+import { type ShouldRevalidateFunctionArgs, data, redirect, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { listEventsPage } from "../../../worker/services/events";
+import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
 import { StoryAssistant } from "~/components/story-assistant";
-import { TimelineNotFound, TimelineScreen, eventViewOf, onlyViewChanged } from "~/components/timeline-screen";
+import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
+import { eventViewOf, firstScreenOf, onlyViewChanged } from "~/lib/timeline-view";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
-import { app, requireUser } from "~/lib/session.server";
+import { app, requireUser, sessionUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: `${loaderData?.timeline?.title ?? "Timeline not found"} · StoryWeave` }];
+/**
+ * One timeline, by its id (/timeline/{id}) or by a share link (/timeline/shared/{code}, whose route module
+ * re-exports this one).
+ */
+// Only a writer who has not joined the link yet sees it: not in the timeline's own bundle.
+const JoinSharedTimeline = lazy(() => import("~/components/join-shared-timeline").then((m) => ({ default: m.JoinSharedTimeline })));
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  {
+    title: `${loaderData?.invite ? `Join ${loaderData.invite.timeline.title}` : (loaderData?.timeline?.title ?? "Timeline not found")} · StoryWeave`,
+  },
+];
+
+/** The share link's code, when the timeline was opened by one. */
+const shareCodeOf = (params: object): string | null =>
+  "shareCode" in params && typeof params.shareCode === "string" ? params.shareCode : null;
+
+export async function loader(args: Route.LoaderArgs) {
+  const shareCode = shareCodeOf(args.params);
+  return shareCode === null ? ownTimeline(args) : sharedTimeline(args, shareCode);
+}
+
+async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
+  const id = params.id && /^\d{1,12}$/.test(params.id) ? Number(params.id) : 0;
   if (!id) throw data("Timeline not found", { status: 404 });
   // The session (Worker), the timeline with access, the first screenful of events with the counts, the codex.
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
@@ -24,26 +46,78 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [page, entities] = await Promise.all([listEventsPage(db, id, eventViewOf(url)), listEntitiesForTimeline(db, id)]);
   const openShare = url.searchParams.has("share");
-  return { timeline, page, entities, premium: isPremium(user), userId: user.id, openShare };
+  return { invite: null, timeline, page, entities, premium: isPremium(user), userId: user.id, openShare };
 }
 
-// The screen holds every event once hydrated: switching the order or the codex filter needs no reload.
+/**
+ * A share link: a writer who has not joined sees what it is for and joins on request (nothing is
+ * written here); the owner, or a writer who already has the link's level, goes straight to the timeline.
+ * Signed out, the link is kept through sign-in as the return address.
+ */
+async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode: string) {
+  const user = sessionUser(context);
+  const url = new URL(request.url);
+  if (!user) throw redirect(`/auth/login?redirectTo=${encodeURIComponent(url.pathname)}`);
+  try {
+    const { db } = app(context);
+    const invite = await previewShareLink(db, user, shareCode);
+    if (!invite.joined) return { invite, timeline: null };
+    const { events, ...shared } = await openSharedTimeline(db, user, shareCode);
+    const entities = await listEntitiesForTimeline(db, shared.timeline.id);
+    // Only the first screenful goes into the HTML; the screen fetches the rest after hydration.
+    return {
+      invite: null,
+      timeline: shared.timeline,
+      page: firstScreenOf(events, url),
+      entities,
+      premium: isPremium(user),
+      userId: user.id,
+      openShare: false,
+    };
+  } catch (error) {
+    rethrowAsNotFound(error);
+  }
+}
+
+// The screen holds every event once hydrated: switching the order, the filter or the layout needs no reload.
 export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   return onlyViewChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
 }
 
-export default function TimelineDetail({ loaderData }: Route.ComponentProps) {
+export default function TimelineRoute({ loaderData, params }: Route.ComponentProps) {
+  const shareCode = shareCodeOf(params);
+  if (loaderData.invite) {
+    return (
+      <Suspense fallback={null}>
+        <JoinSharedTimeline key={shareCode} invite={loaderData.invite} shareCode={shareCode ?? ""} />
+      </Suspense>
+    );
+  }
+  return <Timeline data={loaderData} shareCode={shareCode} />;
+}
+
+function Timeline({
+  data: loaderData,
+  shareCode,
+}: {
+  data: Extract<Route.ComponentProps["loaderData"], { invite: null }>;
+  shareCode: string | null;
+}) {
   const { id, accessLevel } = loaderData.timeline;
   // The same element while the timeline is the same, so the memoized screen skips the route's re-renders.
-  const assistant = useMemo(() => (accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={id} />), [id, accessLevel]);
+  const assistant = useMemo(
+    () => (accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={id} shareCode={shareCode} />),
+    [id, accessLevel, shareCode],
+  );
   return (
     <TimelineScreen
-      key={loaderData.timeline.id}
+      key={id}
       timeline={loaderData.timeline}
       page={loaderData.page}
       entities={loaderData.entities}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
+      shareCode={shareCode}
       openShare={loaderData.openShare}
       assistant={assistant}
     />

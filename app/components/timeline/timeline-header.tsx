@@ -1,0 +1,104 @@
+import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
+import { Suspense, lazy } from "react";
+import { Link } from "react-router";
+import type { AccessEnd } from "~/components/co-editor-context";
+import { ExportMenu } from "~/components/export-menu";
+import { NotificationBanner, PresenceStack } from "~/components/presence";
+import { loadForms, loadShareDialog } from "~/components/timeline/timeline-dialogs";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import type { useTimelineRoom } from "~/hooks/use-timeline-room";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+export const loadAccessEnded = () => import("~/components/access-ended");
+const AccessEndedBanner = lazy(loadAccessEnded);
+
+type Room = ReturnType<typeof useTimelineRoom>;
+
+/** The top of the timeline screen: the way back, the title and its badges, the live room, the actions. */
+export function TimelineHeader({
+  timeline,
+  room,
+  myUserId,
+  ended,
+  viewOnly,
+  isOwner,
+  canEdit,
+  premium,
+  shareCode,
+  onShare,
+  onAdd,
+}: {
+  timeline: TimelineView;
+  room: Room;
+  myUserId: number;
+  ended: AccessEnd | null;
+  viewOnly: AccessEnd | null;
+  isOwner: boolean;
+  canEdit: boolean;
+  premium: boolean;
+  shareCode?: string | null;
+  onShare: () => void;
+  onAdd: () => void;
+}) {
+  const access = timeline.accessLevel;
+  return (
+    <>
+      <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
+      </Link>
+      {ended || (viewOnly && access === "viewer") ? (
+        <Suspense fallback={null}>
+          <AccessEndedBanner end={(ended ?? viewOnly)!} editorOpen={Boolean(ended)} />
+        </Suspense>
+      ) : null}
+      <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-2">
+          <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
+          <div className="flex flex-wrap items-center gap-2">
+            {timeline.isShared ? (
+              <Badge className="gap-1">
+                <Users aria-hidden="true" className="h-3 w-3" /> Shared
+              </Badge>
+            ) : null}
+            {room.connected ? (
+              <Badge variant="success" className="gap-1">
+                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
+              </Badge>
+            ) : (
+              <Badge variant="secondary" className="gap-1">
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
+              </Badge>
+            )}
+            {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
+            {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
+            <PresenceStack users={room.users} myUserId={myUserId} />
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
+          {isOwner ? (
+            premium ? (
+              <Button variant="outline" onClick={onShare} onPointerEnter={() => void loadShareDialog()}>
+                <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+              </Button>
+            ) : (
+              <Button asChild variant="outline">
+                <Link to="/upgrade">
+                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
+                </Link>
+              </Button>
+            )
+          ) : null}
+          {canEdit ? (
+            <Button onClick={onAdd} onPointerEnter={() => void loadForms()}>
+              <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      <NotificationBanner notifications={room.notifications} />
+      {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
+    </>
+  );
+}
