@@ -1,4 +1,4 @@
-import { type ReactNode, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/components/codex";
 import { AttachmentsContext } from "~/components/event-attachments";
@@ -8,7 +8,6 @@ import { EventHistoryContext } from "~/components/event-history-context";
 import type { LaneKind } from "~/components/lanes-view";
 import { Page } from "~/components/page";
 import { TimelineBody } from "~/components/timeline/timeline-body";
-import { TimelineDialogs } from "~/components/timeline/timeline-dialogs";
 import { TimelineHeader } from "~/components/timeline/timeline-header";
 import { TimelineJump } from "~/components/timeline/timeline-jump";
 import { TimelineToolbar } from "~/components/timeline/timeline-toolbar";
@@ -26,6 +25,8 @@ import { storySortKey } from "../../db/story-date";
 import type { EntityView } from "../../worker/services/entities";
 import type { EventPage, EventView } from "../../worker/services/events";
 import type { TimelineView } from "../../worker/services/timelines";
+
+const TimelineDialogs = lazy(() => import("~/components/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/components/timeline/timeline-not-found";
 
@@ -62,6 +63,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
+  // The dialogs' code loads when the first of them opens, and stays.
+  const [dialogsUsed, setDialogsUsed] = useState(false);
+  const anyDialog = sharing || adding || deleting !== null;
+  useEffect(() => {
+    if (anyDialog) setDialogsUsed(true);
+  }, [anyDialog]);
   // A reload that brings the same codex keeps the list as it was (the cards it reaches stay as they are).
   useEffect(
     () => setEntities((current) => (JSON.stringify(current) === JSON.stringify(props.entities) ? current : props.entities)),
@@ -278,20 +285,24 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
               {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
             </div>
           </div>
-          <TimelineDialogs
-            timelineId={timeline.id}
-            shareCode={shareCode}
-            roomHeaders={room.writeHeaders}
-            canShare={isOwner && premium}
-            sharing={sharing}
-            onSharing={setSharing}
-            adding={adding}
-            onAdding={setAdding}
-            deleting={deleting}
-            deletePending={writes.deleting}
-            onDeleting={setDeleting}
-            onConfirmDelete={(event) => void confirmDelete(event)}
-          />
+          {dialogsUsed || anyDialog ? (
+            <Suspense fallback={null}>
+              <TimelineDialogs
+                timelineId={timeline.id}
+                shareCode={shareCode}
+                roomHeaders={room.writeHeaders}
+                canShare={isOwner && premium}
+                sharing={sharing}
+                onSharing={setSharing}
+                adding={adding}
+                onAdding={setAdding}
+                deleting={deleting}
+                deletePending={writes.deleting}
+                onDeleting={setDeleting}
+                onConfirmDelete={(event) => void confirmDelete(event)}
+              />
+            </Suspense>
+          ) : null}
         </Page>
       </AttachmentsContext.Provider>
     </EventHistoryContext.Provider>

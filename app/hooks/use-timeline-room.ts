@@ -1,25 +1,17 @@
 import type { PartySocket } from "partysocket";
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { CloseCodes, ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ROOM_CONNECTION_HEADER } from "../../durable-objects/close-codes";
 import type { ChangeBody, PresenceUser, RoomNotification } from "../../durable-objects/protocol";
-import { type AccessEnd, accessEndOf, writingHereText } from "~/components/co-editor-context";
+import { writingHereText } from "~/components/co-editor-context";
+import type { RoomHandlers } from "~/lib/room-connection";
 import { showToast } from "~/lib/toast";
 
 export const BANNER_MS = 5000;
-export const RECENT_NOTIFICATIONS = 5;
 
-type Options = {
+type Options = RoomHandlers & {
   timelineId: number;
   shareCode?: string | null;
   myUserId: number;
-  /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
-  onSync: (scope?: "map") => void;
-  /** Someone else typed into an event: show their text. */
-  onRemoteChange: (eventId: number, change: ChangeBody) => void;
-  /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
-  onAccessLost: (why: AccessEnd | null) => void;
-  /** My edit rights ended (made a viewer): the room reconnects me read-only; `why` in the page's words. */
-  onViewOnly: (why: AccessEnd) => void;
 };
 
 /**
@@ -39,83 +31,33 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   handlers.current = { onSync, onRemoteChange, onAccessLost, onViewOnly };
 
   useEffect(() => {
-    let opened = 0;
-    let errorShown = false;
     let socket: PartySocket | null = null;
     let left = false;
     // Known before the socket loads: this page's writes name it from the start.
     const id = newConnectionId();
     setConnectionId(id);
-    import("~/lib/room-connection").then(
-      ({ openRoomSocket, parseServerMessage, FINAL_CLOSE_CODES }) => {
-        if (left) return;
-        const room = openRoomSocket({ timelineId, shareCode, id });
-        socket = room;
-        socketRef.current = room;
-        room.addEventListener("open", () => {
-          // The room's news renders as a transition: it never holds up typing or scrolling.
-          startTransition(() => setConnected(true));
-          errorShown = false;
-          room.send(JSON.stringify({ type: "join", timelineId }));
-          // The room forgets us on a reconnect: say again which editor is open.
-          const open = openEditors.current.at(-1);
-          if (open !== undefined) room.send(JSON.stringify({ type: "editing", eventId: open }));
-          // After a reconnect we may have missed syncs: refetch.
-          if (opened++ > 0) handlers.current.onSync();
-        });
-        room.addEventListener("close", ({ code, reason }) => {
-          setConnected(false);
-          setUsers([]);
-          const why = accessEndOf(code, reason);
-          // partysocket does not reconnect after these (its shouldReconnectOnClose).
-          if (FINAL_CLOSE_CODES.includes(code)) {
-            room.close();
-            handlers.current.onAccessLost(code === CloseCodes.timelineDeleted ? null : why);
-          } else if (code === CloseCodes.accessChanged && why) {
-            handlers.current.onViewOnly(why);
-          }
-        });
-        room.addEventListener("error", () => {
-          setConnected(false);
-          if (!errorShown) {
-            errorShown = true;
-            showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
-          }
-        });
-        room.addEventListener("message", (event) => {
-          const msg = parseServerMessage(event.data);
-          if (!msg) return;
-          switch (msg.type) {
-            case "presence":
-              startTransition(() => setUsers(msg.presence.users));
-              break;
-            case "sync":
-              // scope "map": only the mind map changed; the lists (and the page's data) need no reload.
-              handlers.current.onSync(msg.scope);
-              break;
-            case "change":
-              // Live typing only: a move reaches us as the server's `sync` after it is saved.
-              if (msg.userId === myUserId || msg.change.type === "position") break;
-              handlers.current.onRemoteChange(msg.eventId, msg.change);
-              break;
-            case "notification":
-              if (msg.notification.userId === myUserId) break;
-              startTransition(() => setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS)));
-              break;
-            case "error":
-              break;
-          }
-        });
-      },
-      () => {
-        // The socket's code did not load (offline, or a new deployment replaced the chunk): say so once.
-        if (left) return;
-        showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
-      },
-    );
+    // The room's code (partysocket and the protocol's schemas) loads once the hydrated page is idle, so it never
+    // competes with the first screen's JavaScript; a busy page still connects within a second.
+    const whenIdle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
+    const load = () =>
+      import("~/lib/room-connection").then(
+        ({ connectRoom }) => {
+          if (left) return;
+          socket = connectRoom({ timelineId, shareCode, id, myUserId, openEditors, handlers, setConnected, setUsers, setNotifications });
+          socketRef.current = socket;
+        },
+        () => {
+          // The socket's code did not load (offline, or a new deployment replaced the chunk): say so once.
+          if (left) return;
+          showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
+        },
+      );
+    const idle = whenIdle(load, { timeout: 1000 });
 
     return () => {
       left = true;
+      cancelIdle(idle);
       socketRef.current = null;
       setConnectionId(null);
       send(socket, JSON.stringify({ type: "leave", timelineId }));

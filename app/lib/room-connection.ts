@@ -1,6 +1,18 @@
 import { PartySocket } from "partysocket";
+import { type Dispatch, type RefObject, type SetStateAction, startTransition } from "react";
 import { CloseCodes } from "../../durable-objects/close-codes";
-import { type ServerMessage, ServerMessageSchema } from "../../durable-objects/protocol";
+import {
+  type ChangeBody,
+  type PresenceUser,
+  type RoomNotification,
+  type ServerMessage,
+  ServerMessageSchema,
+} from "../../durable-objects/protocol";
+import { type AccessEnd, accessEndOf } from "~/components/co-editor-context";
+import { showToast } from "~/lib/toast";
+
+/** How many of the room's recent notifications the page keeps. */
+export const RECENT_NOTIFICATIONS = 5;
 
 // The live room's socket and the protocol's schemas (with zod), loaded by useTimelineRoom's effect: after the
 // page has painted and hydrated, never with the first screen's JavaScript.
@@ -49,4 +61,106 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
   }
   const parsed = ServerMessageSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
+}
+
+/** What the page does with the room's news. */
+export type RoomHandlers = {
+  /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
+  onSync: (scope?: "map") => void;
+  /** Someone else typed into an event: show their text. */
+  onRemoteChange: (eventId: number, change: ChangeBody) => void;
+  /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
+  onAccessLost: (why: AccessEnd | null) => void;
+  /** My edit rights ended (made a viewer): the room reconnects me read-only; `why` in the page's words. */
+  onViewOnly: (why: AccessEnd) => void;
+};
+
+type RoomState = {
+  timelineId: number;
+  shareCode?: string | null;
+  /** This page's connection id (its writes carry it). */
+  id: string;
+  myUserId: number;
+  /** The events whose editor this page has open (the room is told the latest one). */
+  openEditors: RefObject<number[]>;
+  handlers: RefObject<RoomHandlers>;
+  setConnected: Dispatch<SetStateAction<boolean>>;
+  setUsers: Dispatch<SetStateAction<PresenceUser[]>>;
+  setNotifications: Dispatch<SetStateAction<RoomNotification[]>>;
+};
+
+/** Opens the room's socket and turns what it hears into the page's state (useTimelineRoom's effect calls it). */
+export function connectRoom({
+  timelineId,
+  shareCode,
+  id,
+  myUserId,
+  openEditors,
+  handlers,
+  setConnected,
+  setUsers,
+  setNotifications,
+}: RoomState) {
+  let opened = 0;
+  let errorShown = false;
+  const room = openRoomSocket({ timelineId, shareCode, id });
+  room.addEventListener("open", () => {
+    // The room's news renders as a transition: it never holds up typing or scrolling.
+    startTransition(() => setConnected(true));
+    errorShown = false;
+    room.send(JSON.stringify({ type: "join", timelineId }));
+    // The room forgets us on a reconnect: say again which editor is open.
+    const open = openEditors.current.at(-1);
+    if (open !== undefined) room.send(JSON.stringify({ type: "editing", eventId: open }));
+    // After a reconnect we may have missed syncs: refetch.
+    if (opened++ > 0) handlers.current.onSync();
+  });
+  room.addEventListener("close", ({ code, reason }) => {
+    setConnected(false);
+    setUsers([]);
+    const why = accessEndOf(code, reason);
+    // partysocket does not reconnect after these (its shouldReconnectOnClose).
+    if (FINAL_CLOSE_CODES.includes(code)) {
+      room.close();
+      handlers.current.onAccessLost(code === CloseCodes.timelineDeleted ? null : why);
+    } else if (code === CloseCodes.accessChanged && why) {
+      handlers.current.onViewOnly(why);
+    }
+  });
+  room.addEventListener("error", () => {
+    setConnected(false);
+    if (!errorShown) {
+      errorShown = true;
+      showToast({
+        title: "Connection Error",
+        description: "Failed to connect to the collaboration server",
+        variant: "destructive",
+      });
+    }
+  });
+  room.addEventListener("message", (event) => {
+    const msg = parseServerMessage(event.data);
+    if (!msg) return;
+    switch (msg.type) {
+      case "presence":
+        startTransition(() => setUsers(msg.presence.users));
+        break;
+      case "sync":
+        // scope "map": only the mind map changed; the lists (and the page's data) need no reload.
+        handlers.current.onSync(msg.scope);
+        break;
+      case "change":
+        // Live typing only: a move reaches us as the server's `sync` after it is saved.
+        if (msg.userId === myUserId || msg.change.type === "position") break;
+        handlers.current.onRemoteChange(msg.eventId, msg.change);
+        break;
+      case "notification":
+        if (msg.notification.userId === myUserId) break;
+        startTransition(() => setNotifications((list) => [msg.notification, ...list].slice(0, RECENT_NOTIFICATIONS)));
+        break;
+      case "error":
+        break;
+    }
+  });
+  return room;
 }

@@ -1,13 +1,10 @@
 import { Suspense, lazy, useEffect, useState } from "react";
+import { loadForms, loadShareDialog } from "~/components/timeline/dialog-loaders";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
 
-// Only owners on Premium ever open it: loaded on first use, not with the page.
-export const loadShareDialog = () => import("~/components/share-dialog");
 const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
 
-// Opened on demand: loaded on first use (or when the pointer nears the button), not with the page.
-export const loadForms = () => import("~/components/timeline-forms");
 const EventDialog = lazy(() => loadForms().then((m) => ({ default: m.EventDialog })));
 
 /** True from the first time `open` is: a dialog stays mounted after closing, so it can animate out. */
@@ -19,7 +16,10 @@ function useMountedOnce(open: boolean) {
   return mounted || open;
 }
 
-/** The timeline screen's dialogs: Share (owners on Premium), Add Event, and the delete confirmation. */
+/**
+ * The timeline screen's dialogs: Share (owners on Premium), Add Event, and the delete confirmation. Loaded when
+ * the first of them opens (timeline-screen.tsx).
+ */
 export function TimelineDialogs({
   timelineId,
   shareCode,

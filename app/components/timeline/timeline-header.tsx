@@ -3,8 +3,7 @@ import { Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/components/co-editor-context";
 import { ExportMenu } from "~/components/export-menu";
-import { NotificationBanner, PresenceStack } from "~/components/presence";
-import { loadForms, loadShareDialog } from "~/components/timeline/timeline-dialogs";
+import { loadForms, loadShareDialog } from "~/components/timeline/dialog-loaders";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { useTimelineRoom } from "~/hooks/use-timeline-room";
@@ -12,6 +11,10 @@ import type { TimelineView } from "../../../worker/services/timelines";
 
 export const loadAccessEnded = () => import("~/components/access-ended");
 const AccessEndedBanner = lazy(loadAccessEnded);
+// Who is here and what they just did: nothing to show until the room has connected (after hydration), so their
+// code loads then, not with the first screen's JavaScript.
+const PresenceStack = lazy(() => import("~/components/presence").then((m) => ({ default: m.PresenceStack })));
+const NotificationBanner = lazy(() => import("~/components/presence").then((m) => ({ default: m.NotificationBanner })));
 
 type Room = ReturnType<typeof useTimelineRoom>;
 
@@ -72,7 +75,11 @@ export function TimelineHeader({
             )}
             {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
             {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
-            <PresenceStack users={room.users} myUserId={myUserId} />
+            {room.users.length > 0 ? (
+              <Suspense fallback={null}>
+                <PresenceStack users={room.users} myUserId={myUserId} />
+              </Suspense>
+            ) : null}
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -97,7 +104,11 @@ export function TimelineHeader({
           ) : null}
         </div>
       </div>
-      <NotificationBanner notifications={room.notifications} />
+      {room.notifications.length > 0 ? (
+        <Suspense fallback={null}>
+          <NotificationBanner notifications={room.notifications} />
+        </Suspense>
+      ) : null}
       {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
     </>
   );
