@@ -43,7 +43,7 @@ const lazyClientDeps = [
   "yjs",
 ];
 
-// Issue 11: a lazily loaded chunk's preload list leaves out what the importing chunk statically imports (it is
+// a lazily loaded chunk's preload list leaves out what the importing chunk statically imports (it is
 // loaded already by the time the import runs), so those lists stop adding bytes to the first page's JavaScript.
 const staticImports = new Map<string, string[]>();
 function loadedWith(host: string, seen = new Set<string>()) {

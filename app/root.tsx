@@ -2,18 +2,18 @@ import { lazy, Suspense, useContext, useEffect, useSyncExternalStore } from "rea
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import appCssUrl from "./app.css?url";
-import { GeneralErrorBoundary } from "./components/error-boundary";
-import { HelpAssistant } from "./components/help-assistant";
-import { TopNav } from "./components/top-nav";
+import { GeneralErrorBoundary } from "./ui/error-boundary";
+import { HelpAssistant } from "./features/assistant/help-assistant";
+import { TopNav } from "./ui/top-nav";
 import { markNotificationsRead } from "../worker/services/notifications";
 import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { InlineCss, keptCss } from "./lib/inline-css";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
 
-// Issue 11: sonner loads with the first toast (or the first press or key, which may lead to one), not with
+// sonner loads with the first toast (or the first press or key, which may lead to one), not with
 // the page; toasts fired before it is mounted wait in lib/toast.ts.
-const Toaster = lazy(() => import("./components/toaster"));
+const Toaster = lazy(() => import("./ui/toaster"));
 
 function useToasterWanted() {
   useEffect(() => {

@@ -127,14 +127,14 @@ export const timelines = sqliteTable(
     description: text("description"),
     isPublic: integer("is_public", { mode: "boolean" }).notNull().default(false),
     shareCode: text("share_code"),
-    // Role granted by the share link (SPEC.md §2: defaults to collaborator).
+    // Role granted by the share link.
     shareRole: text("share_role", { enum: ["viewer", "collaborator"] })
       .notNull()
       .default("collaborator"),
     // Set by 'Turn off link': the share dialog then offers to create a link instead of making one on open.
     shareLinkOff: integer("share_link_off", { mode: "boolean" }).notNull().default(false),
     // Bumped by database triggers (migration events_revision) on every write to what the events list shows:
-    // its events, their codex links and attachments. The events API's ETag and cache key (issue 11).
+    // its events, their codex links and attachments. The events API's ETag and cache key.
     eventsRevision: integer("events_revision").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
@@ -176,7 +176,7 @@ export const events = sqliteTable(
     version: integer("version").notNull().default(1),
     // Whose point of view the scene is told from: one of the event's linked entities.
     povEntityId: integer("pov_entity_id").references((): AnySQLiteColumn => entities.id, { onDelete: "set null" }),
-    // Story time, `[-]Y[-MM[-DD[THH:mm]]]` as the writer typed it (db/story-date.ts).
+    // Story time, `[-]Y[-MM[-DD[THH:mm]]]` as the writer typed it (db/domain/story-date.ts).
     storyStart: text("story_start"),
     storyEnd: text("story_end"),
     storyLabel: text("story_label"),
@@ -236,7 +236,7 @@ export const aiUsage = sqliteTable(
 );
 
 // Attachments: metadata here, the bytes in the R2 bucket bound as FILES under `r2Key`
-// (DESIGN.md §10: no bytes in the database). `ownerId` is the timeline owner, whose storage quota it counts against.
+//. `ownerId` is the timeline owner, whose storage quota it counts against.
 export const files = sqliteTable(
   "files",
   {
@@ -265,7 +265,7 @@ export const files = sqliteTable(
   ],
 );
 
-// Every saved change of an event's title or content (DESIGN.md §10 Versions). `authorName` is kept
+// Every saved change of an event's title or content. `authorName` is kept
 // as it was when the version was made, so history reads the same after a rename or account deletion.
 export const eventVersions = sqliteTable(
   "event_versions",
@@ -392,7 +392,7 @@ export const processedWebhooks = sqliteTable("processed_webhooks", {
   receivedAt: text("received_at").notNull().default(now),
 });
 
-// The mind map (issue 15): where nodes sit, plus the Premium idea and group nodes and labeled edges.
+// The mind map: where nodes sit, plus the Premium idea and group nodes and labeled edges.
 // Event and entity nodes get a row when first placed (or when an edge touches them); their rows and
 // edges go with the event, entity or timeline (ON DELETE CASCADE).
 export const mapNodes = sqliteTable(

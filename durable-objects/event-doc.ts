@@ -6,7 +6,7 @@ import { type Connection, type ConnectionContext, getServerByName } from "partys
 import { YServer } from "y-partyserver";
 import * as Y from "yjs";
 import { createDb } from "../db/client";
-import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/rules";
+import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/domain/rules";
 import {
   DocFields,
   MetaKeys,
@@ -19,9 +19,9 @@ import {
   isSaveRequest,
   seedFragment,
   yDocToMarkdown,
-} from "../db/rich-text";
+} from "../db/domain/rich-text";
 import { events } from "../db/schema";
-import { EventContentSchema, EventTitleSchema, messages } from "../db/validation";
+import { EventContentSchema, EventTitleSchema, messages } from "../db/domain/validation";
 import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { persistEventText } from "../worker/services/events";
 import { liveSessions } from "../worker/services/live-sessions";
@@ -77,10 +77,10 @@ function mergeText(base: string, theirs: string, live: string) {
 }
 
 /**
- * One shared document per event (issue 13): its title (Y.Text) and content (ProseMirror in a
+ * One shared document per event: its title (Y.Text) and content (ProseMirror in a
  * Y.XmlFragment), edited by every writer in it at once and merged by Yjs. The Worker admits only
- * writers with edit access (DESIGN.md §3); the doc writes D1 itself, as Markdown, when edits settle,
- * on Save and when the last writer leaves, recording versions (DESIGN.md §10). The Yjs state is kept
+ * writers with edit access; the doc writes D1 itself, as Markdown, when edits settle,
+ * on Save and when the last writer leaves, recording versions. The Yjs state is kept
  * in this object's storage so an offline writer's edits merge into the same history later.
  */
 export class EventDoc extends YServer {
@@ -471,7 +471,7 @@ export class EventDoc extends YServer {
   }
 
   /**
-   * DO RPC for `PATCH /api/events/{id}` and restores while writers are here (issue 13): the new text is
+   * DO RPC for `PATCH /api/events/{id}` and restores while writers are here: the new text is
    * applied INTO the doc as the smallest change (what others are typing elsewhere survives) and written
    * at once. `live: false` when nobody is here: the caller writes D1 itself (this doc diffs it in on load).
    */
@@ -588,7 +588,7 @@ export class EventDoc extends YServer {
       if (seal) this.tellRoom(who, result.title);
     } else if ((explicit || announce) && this.unsealed && this.lastAuthor) {
       // Nothing new since an autosave, whose version a later autosave could still fold into: Save and the last
-      // writer leaving keep this text as a version of its own (DESIGN.md §10).
+      // writer leaving keep this text as a version of its own.
       const db = createDb(this.env.DB);
       await db.batch(versionStatements(db, { eventId: this.eventId, author: author ?? this.lastAuthor }));
       this.unsealed = false;

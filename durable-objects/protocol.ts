@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The room's wire protocol (SPEC.md §7 WebSocket messages; DESIGN.md §5). No Workers imports:
+// The room's wire protocol. No Workers imports:
 // the browser client parses server messages with the same schemas.
 
 export const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -15,7 +15,7 @@ const ChangeBodySchema = z.object({
 });
 export type ChangeBody = z.infer<typeof ChangeBodySchema>;
 
-// Identity fields are accepted for SPEC.md compatibility and ignored: the room uses the identity
+// Identity fields are accepted for compatibility with older clients and ignored: the room uses the identity
 // the Worker authenticated.
 export const ClientMessageSchema = z.discriminatedUnion("type", [
   z.object({
@@ -34,7 +34,7 @@ export const ClientMessageSchema = z.discriminatedUnion("type", [
     change: ChangeBodySchema,
   }),
   z.object({ type: z.literal("leave"), timelineId: z.union([z.number(), z.string()]).optional() }),
-  // Co-writing (issue 13): the event whose editor this connection has open (null: none). Shown as
+  // Co-writing: the event whose editor this connection has open (null: none). Shown as
   // 'Mara is writing here' on that card for everyone else.
   z.object({ type: z.literal("editing"), eventId: z.number().int().positive().nullable() }),
 ]);

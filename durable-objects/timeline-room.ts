@@ -1,6 +1,6 @@
 import { type Connection, type ConnectionContext, Server, getServerByName } from "partyserver";
 import { createDb } from "../db/client";
-import { ROOM_SESSION_RECHECK_MS } from "../db/rules";
+import { ROOM_SESSION_RECHECK_MS } from "../db/domain/rules";
 import {
   type AccessEnd,
   type AccessMode,
@@ -87,7 +87,7 @@ const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-chang
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
- * typing. Everything durable lives in D1 (DESIGN.md §1).
+ * typing. Everything durable lives in D1.
  */
 export class TimelineRoom extends Server {
   static options = { hibernate: true };

@@ -1,4 +1,4 @@
-// Co-typing load for `npm run bench:realtime` (issue 13): WRITERS writers in one event's shared doc, each
+// Co-typing load for `npm run bench:realtime`: WRITERS writers in one event's shared doc, each
 // typing CHARS_PER_SECOND characters/s into the same paragraph for SECONDS s, as real Yjs clients over the
 // product's authenticated doc socket. Reports lost characters (every writer's letter counted in every
 // client's final text and in D1 after it settles) and the convergence time of each keystroke: from the

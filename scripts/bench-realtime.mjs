@@ -1,7 +1,7 @@
-// `npm run bench:realtime`: relay load on the TimelineRoom (issue 4's figures), beside a bare echo
+// `npm run bench:realtime`: relay load on the TimelineRoom (its figures), beside a bare echo
 // room as the floor. 20 rooms × 25 clients, then 1 room × 200 clients; in each room 5 clients send
 // `change` messages at 5/s (below the 20/s flood limit) and every other client must receive every one.
-// Then co-typing (issue 13, scripts/bench-cotyping.mjs): 20 writers in one event's shared doc typing 5
+// Then co-typing (scripts/bench-cotyping.mjs): 20 writers in one event's shared doc typing 5
 // characters/s each for 30 s. BENCH_REALTIME_ONLY=cotyping runs only that.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// `npm run bench`: issue 11's table, in one run, on the production build (react-router build + vite preview),
+// `npm run bench`: the budget table, in one run, on the production build (react-router build + vite preview),
 // with every byte count gzipped as Cloudflare serves it and Lighthouse behind a gzip proxy.
 // Rows: HTML of /timeline/{id} at 1,000 events; SSR p50 1,000 ÷ 30 events (same run, interleaved); Lighthouse
 // mobile at 1,000 and at 30 events; client JS the timeline page loads (gzip); events API ÷ /api/auth/me
@@ -199,7 +199,7 @@ try {
 const line = (label, value) => console.log(`${label.padEnd(50)} ${value}`);
 const d1 = (c) => (c ? `${c.statements} statements, ${c.roundTrips} round trips` : "n/a");
 const r = results;
-console.log(`\nStoryWeave bench — production build on ${r.base}, gzipped as served (issue 11)\n`);
+console.log(`\nStoryWeave bench — production build on ${r.base}, gzipped as served\n`);
 const lh = r.lighthouse?.big ? r.lighthouse : null;
 const rows = [
   ["HTML of /timeline/{id} at 1,000 events (gzip)", kb(r.ssr.big.htmlGzip), "≤ 150 KB", r.ssr.big.htmlGzip <= 150 * 1024],

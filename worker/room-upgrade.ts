@@ -13,8 +13,8 @@ const refuse = (status: number, error: string) => Response.json({ error }, { sta
 /**
  * `/ws/{timelineId}` (`?share=` in shared mode): authenticate and authorize before any socket
  * opens, then hand the upgrade to the timeline's room with the identity in headers only this
- * Worker sets (DESIGN.md §5). `/ws/{timelineId}/events/{eventId}/doc` is an event's shared text
- * (issue 13): writers with edit access only.
+ * Worker sets. `/ws/{timelineId}/events/{eventId}/doc` is an event's shared text
+ *: writers with edit access only.
  */
 export async function handleRoomUpgrade(request: Request, env: Env, ctx: ExecutionContext) {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -63,7 +63,7 @@ export async function handleRoomUpgrade(request: Request, env: Env, ctx: Executi
   headers.set(IdentityHeaders.userId, String(session.user.id));
   headers.set(IdentityHeaders.userName, encodeURIComponent(session.user.name ?? session.user.email));
   headers.set(IdentityHeaders.accessMode, access);
-  // The room ends the socket when this session is revoked or expires (DESIGN.md §2).
+  // The room ends the socket when this session is revoked or expires.
   headers.set(IdentityHeaders.sessionId, session.sessionId);
   headers.set(IdentityHeaders.sessionExpires, session.expiresAt);
   if (share && share === timelineShareCode) headers.set(IdentityHeaders.viaShare, "1");

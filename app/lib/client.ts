@@ -12,7 +12,7 @@ export type AiUsage = { used: number; limit: number | null; premium: boolean };
 
 export type ErrorBody = { error?: string; current?: EventView; title?: string; usage?: AiUsage };
 
-/** A non-OK response. The message is SPEC.md §8's 'API request failed: {status} {statusText} - {body}'. */
+/** A non-OK response. The message is the product's 'API request failed: {status} {statusText} - {body}'. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -44,7 +44,7 @@ export async function unwrap<R extends AnyResponse>(response: R | Promise<R>): P
   return body as Awaited<ReturnType<R["json"]>>;
 }
 
-/** The server's message when it gave one (e.g. the free-plan limit), else SPEC.md's fallback. */
+/** The server's message when it gave one (e.g. the free-plan limit), else the product's fallback. */
 export function errorMessage(error: unknown, fallback: string) {
   if (error instanceof ApiError && error.body?.error) return String(error.body.error);
   return fallback;

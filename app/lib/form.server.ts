@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { z } from "zod";
-import { fieldErrors } from "../../db/validation";
+import { fieldErrors } from "../../db/domain/validation";
 import { HttpError, UNEXPECTED } from "../../worker/lib/errors";
 
 export type FormResult = { fieldErrors?: Record<string, string>; formError?: string; status?: number };

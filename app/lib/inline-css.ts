@@ -1,6 +1,6 @@
 import { createContext } from "react";
 
-// Issue 11: production pages carry the app's stylesheet inline in <head> (about 9 KB gzip), so the first paint
+// production pages carry the app's stylesheet inline in <head> (about 9 KB gzip), so the first paint
 // needs nothing but the HTML: a stylesheet link was requested behind the route's module preloads and held the
 // first paint on a phone's connection. Dev keeps a plain <link> so Tailwind's hot reload works.
 

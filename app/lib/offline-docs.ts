@@ -1,4 +1,4 @@
-// Which events this browser holds unsaved co-writing edits for (issue 13): a small marker per event, so a
+// Which events this browser holds unsaved co-writing edits for: a small marker per event, so a
 // reload of the timeline can send them without opening their editors. No Yjs here (kept out of the page's JS).
 
 /** Where the editor keeps an event's doc in this browser (IndexedDB, y-indexeddb). */

@@ -1,5 +1,5 @@
 import { redirect, type RouterContextProvider } from "react-router";
-import { loginPathFor, resolveRedirect } from "../../db/redirect";
+import { loginPathFor, resolveRedirect } from "../../db/domain/redirect";
 import { FLASH_COOKIE, readCookie, serializeCookie } from "../../worker/lib/cookies";
 import { toPublicUser } from "../../worker/services/users";
 import { appContext } from "../context";

@@ -6,7 +6,7 @@ export type Toast = {
   variant?: "default" | "destructive";
 };
 
-// Issue 11: sonner loads with the Toaster (components/toaster.tsx) when the first toast is fired (or
+// sonner loads with the Toaster (ui/toaster.tsx) when the first toast is fired (or
 // the first press or key makes one likely), not with the page; toasts fired before it is mounted wait
 // here and show as soon as it is.
 let sonner: typeof SonnerToast | undefined;
@@ -38,7 +38,7 @@ function fire(to: typeof SonnerToast, { title, description, variant }: Toast) {
   else to.success(title, options);
 }
 
-/** SPEC.md §9: one toast at a time, 5000 ms; errors are destructive toasts titled 'Error'. */
+/** one toast at a time, 5000 ms; errors are destructive toasts titled 'Error'. */
 export function showToast(toast: Toast) {
   if (sonner) fire(sonner, toast);
   else {

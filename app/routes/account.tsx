@@ -1,20 +1,20 @@
 import { BadgeCheck, CalendarDays, Crown, Mail, MailWarning, ShieldCheck, User } from "lucide-react";
 import { useState } from "react";
 import { Link, redirect } from "react-router";
-import { AccountDataCard } from "~/components/account-data";
-import { AccountDeleteCard } from "~/components/account-delete";
-import { AccountPasswordCard } from "~/components/account-password";
-import { AccountProfileForm } from "~/components/account-profile";
-import { AdminUsers } from "~/components/admin-users";
-import { SignInMethodsCard } from "~/components/sign-in-methods";
-import { UsageChart } from "~/components/usage-chart";
-import { Page, PageHeading } from "~/components/page";
-import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { ConfirmDialog } from "~/components/ui/dialog";
-import { useMutation } from "~/hooks/use-mutation";
-import { useResendVerification } from "~/hooks/use-resend-verification";
+import { AccountDataCard } from "~/features/account/account-data";
+import { AccountDeleteCard } from "~/features/account/account-delete";
+import { AccountPasswordCard } from "~/features/account/account-password";
+import { AccountProfileForm } from "~/features/account/account-profile";
+import { AdminUsers } from "~/features/admin/admin-users";
+import { SignInMethodsCard } from "~/features/account/sign-in-methods";
+import { UsageChart } from "~/features/admin/usage-chart";
+import { Page, PageHeading } from "~/ui/page";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/ui/card";
+import { ConfirmDialog } from "~/ui/dialog";
+import { useMutation } from "~/lib/use-mutation";
+import { useResendVerification } from "~/features/account/use-resend-verification";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { app, flashCookie, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -216,4 +216,4 @@ export default function Account({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

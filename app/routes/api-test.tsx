@@ -1,11 +1,11 @@
 import { FlaskConical } from "lucide-react";
 import { useState } from "react";
 import { useLoaderData } from "react-router";
-import { Page, PageHeading } from "~/components/page";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent } from "~/components/ui/card";
-import { useMutation } from "~/hooks/use-mutation";
-import { cut } from "~/lib/ai";
+import { Page, PageHeading } from "~/ui/page";
+import { Button } from "~/ui/button";
+import { Card, CardContent } from "~/ui/card";
+import { useMutation } from "~/lib/use-mutation";
+import { cut } from "~/features/assistant/ai";
 import { client, unwrap } from "~/lib/client";
 import { requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -13,7 +13,7 @@ import type { Route } from "./+types/api-test";
 
 export const meta = () => [{ title: "API Test · StoryWeave" }];
 
-/** The test spends the AI key uncounted, so only admins may run it (DESIGN.md §10 Deviation (AI test)). */
+/** The test spends the AI key uncounted, so only admins may run it. */
 export function loader({ context }: Route.LoaderArgs) {
   return { isAdmin: requireUser(context).role === "admin" };
 }
@@ -62,4 +62,4 @@ export default function Screen() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

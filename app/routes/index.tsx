@@ -6,4 +6,4 @@ export function loader({ context }: Route.LoaderArgs) {
   return redirect(sessionUser(context) ? "/timeline" : "/auth/login");
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

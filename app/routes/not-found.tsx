@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
-import { Page } from "~/components/page";
-import { Button } from "~/components/ui/button";
+import { Page } from "~/ui/page";
+import { Button } from "~/ui/button";
 
 export const meta = () => [{ title: "404 Page Not Found · StoryWeave" }];
 
@@ -20,4 +20,4 @@ export default function NotFound() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

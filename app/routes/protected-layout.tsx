@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { VerifyEmailBanner } from "~/components/verify-email-banner";
+import { VerifyEmailBanner } from "~/features/account/verify-email-banner";
 import { requireUser, requireUserOrLogin } from "~/lib/session.server";
 import type { Route } from "./+types/protected-layout";
 
@@ -25,4 +25,4 @@ export default function ProtectedLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

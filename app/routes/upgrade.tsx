@@ -1,10 +1,10 @@
 import { Check, Crown, Sparkles } from "lucide-react";
 import { Link } from "react-router";
-import { Page, PageHeading } from "~/components/page";
-import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
-import { useMutation } from "~/hooks/use-mutation";
+import { Page, PageHeading } from "~/ui/page";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { Card } from "~/ui/card";
+import { useMutation } from "~/lib/use-mutation";
 import { ApiError, client, errorMessage, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -61,7 +61,7 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
         showToast({ title: "Subscription Error", description: "No checkout URL received from server", variant: "destructive" });
         return;
       }
-      // Checkout opens in a new window (SPEC.md §4); if a popup blocker refuses, go there in this one.
+      // Checkout opens in a new window; if a popup blocker refuses, go there in this one.
       const checkoutWindow = window.open(url, "_blank");
       if (checkoutWindow) checkoutWindow.opener = null;
       else window.location.assign(url);
@@ -128,4 +128,4 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -2,15 +2,15 @@ import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } fr
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { AiText } from "~/components/ai-text";
-import { Page, PageHeading } from "~/components/page";
-import { type EditableTimeline, SaveToCodex } from "~/components/save-to-codex";
-import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
-import { Input, Label, Textarea } from "~/components/ui/input";
-import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/lib/ai";
-import { useAiStream } from "~/lib/ai-stream";
+import { AiText } from "~/features/assistant/ai-text";
+import { Page, PageHeading } from "~/ui/page";
+import { type EditableTimeline, SaveToCodex } from "~/features/codex/save-to-codex";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { Card } from "~/ui/card";
+import { Input, Label, Textarea } from "~/ui/input";
+import { type AiUsage, FREE_AI_USES, aiStreamErrorToast, copyText } from "~/features/assistant/ai";
+import { useAiStream } from "~/features/assistant/ai-stream";
 import { ApiError, client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { errorToast, showToast } from "~/lib/toast";
@@ -31,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type ToolKey = "ideas" | "enhance" | "character";
 
-/** The streamed request for a tool (DESIGN.md §10 Streaming AI): path and body. */
+/** The streamed request for a tool: path and body. */
 function toolRequest(tool: ToolKey, value: string, instruction: string): [string, unknown] {
   if (tool === "ideas") return ["/ideas/generate", { prompt: value }];
   if (tool === "enhance") return ["/writing/enhance", { text: value, instruction: instruction || "Enhance this text" }];
@@ -289,4 +289,4 @@ function Tool({
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
-import { oauthErrors } from "../../db/sign-in-rules";
-import { signInMethodMessages } from "../../db/sign-in-rules";
+import { oauthErrors } from "../../db/domain/sign-in-rules";
+import { signInMethodMessages } from "../../db/domain/sign-in-rules";
 import {
   MAIL_API,
   createUser,

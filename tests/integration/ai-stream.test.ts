@@ -5,7 +5,7 @@ import worker from "../../worker/index";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 import { ORIGIN, call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, shareByEmail, signInAdmin } from "./helpers";
 
-// Issue 16 / DESIGN.md §10 Streaming AI: SSE answers, refunds, story context, usage.
+// Streaming AI: SSE answers, refunds, story context, usage.
 
 const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
 const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);

@@ -21,7 +21,7 @@ describe("without a key", () => {
     expect(res.json.success).toBe(false);
     expect(res.json.error).toMatch(NOT_CONFIGURED);
     expect((await call("GET", "/api/ai/usage", { token: writer.token })).json).toEqual({ used: 0, limit: 3, premium: false });
-    // The connection test spends the key uncounted: admins only (DESIGN.md §10 Deviation (AI test)).
+    // The connection test spends the key uncounted: admins only.
     const refused = await call("GET", "/api/test/openai", { token: writer.token });
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: "Admin access required" });
@@ -79,7 +79,7 @@ describe("with a key an admin saved", () => {
     expect(saved.results).toEqual([{ prompt: "a drowned bell" }]);
   });
 
-  it("validates input with SPEC.md's messages", async () => {
+  it("validates input with the product's messages", async () => {
     const { token } = await registerUser();
     const cases: [string, unknown, string][] = [
       ["/api/ideas/generate", { prompt: "   " }, "Please enter a writing prompt"],

@@ -36,7 +36,7 @@ describe("register", () => {
     expect(raw).toBeNull();
   });
 
-  it("rejects invalid input with SPEC.md's messages", async () => {
+  it("rejects invalid input with the product's messages", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: "A", email: uniqueEmail(), password: "secret1" }, "Name must be at least 2 characters"],
       [{ name: "Ada", email: "not-an-email", password: "secret1" }, "Please enter a valid email address"],

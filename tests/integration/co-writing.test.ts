@@ -5,7 +5,7 @@ import { openDoc, waitUntil } from "./doc-helpers";
 import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
 import { connect, sleep, upgrade } from "./room-helpers";
 
-// Issue 13: lock-free co-writing. Real Yjs clients through the Worker into the event's EventDoc.
+// lock-free co-writing. Real Yjs clients through the Worker into the event's EventDoc.
 
 async function setup(content = "The storm breaks over the harbour.\n\nMara runs for the boats.") {
   const owner = await registerUser({ name: "Olive Owner" });

@@ -3,10 +3,10 @@ import * as encoding from "lib0/encoding";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
-import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../db/rich-text";
+import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../db/domain/rich-text";
 import { upgrade } from "./room-helpers";
 
-// A real Yjs client of an event's shared doc (issue 13), speaking y-protocols over a WebSocket upgraded
+// A real Yjs client of an event's shared doc, speaking y-protocols over a WebSocket upgraded
 // through the Worker, as the browser's y-partyserver provider does.
 
 const REMOTE = Symbol("remote");

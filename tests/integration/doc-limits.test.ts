@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import * as encoding from "lib0/encoding";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { seedFragment } from "../../db/rich-text";
+import { seedFragment } from "../../db/domain/rich-text";
 import { CloseCodes } from "../../durable-objects/close-codes";
 import { DocCloseReasons } from "../../durable-objects/doc-limits";
 import { type DocClient, openDoc, waitUntil } from "./doc-helpers";

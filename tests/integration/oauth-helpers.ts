@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { oauthErrors } from "../../db/sign-in-rules";
+import type { oauthErrors } from "../../db/domain/sign-in-rules";
 import type { Env } from "../../worker/env";
 import worker from "../../worker/index";
 import { ORIGIN, call } from "./helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { oauthErrors, signInMethodMessages } from "../../db/sign-in-rules";
+import { oauthErrors, signInMethodMessages } from "../../db/domain/sign-in-rules";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { ORIGIN, call, createTimeline, markVerified, registerUser, capturedMail, uniqueEmail } from "./helpers";
 import { approve, connect, cookieValue, get, linksOf, me, signIn, uniqueId, userRow } from "./oauth-helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { oauthErrors } from "../../db/sign-in-rules";
+import { oauthErrors } from "../../db/domain/sign-in-rules";
 import { configuredProviders } from "../../worker/services/oauth";
 import { ORIGIN, TEST_ADMIN, call, markVerified, registerUser, uniqueEmail } from "./helpers";
 import { approve, connect, cookieValue, errorLocation, get, linksOf, me, signIn, start, uniqueId, userRow } from "./oauth-helpers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limits } from "../../db/validation";
+import { limits } from "../../db/domain/validation";
 import { api } from "../../worker/api";
 import { orphanKeys } from "../../worker/api/api-reference";
 import { call } from "./helpers";

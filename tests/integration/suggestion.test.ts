@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseSuggestion } from "../../db/rules";
+import { parseSuggestion } from "../../db/domain/rules";
 
-describe("applying a plot suggestion (SPEC.md §4)", () => {
+describe("applying a plot suggestion", () => {
   it("cleans the first line into the title and keeps the rest as content", () => {
     expect(parseSuggestion('\n## **"The Tide Turns"**\n\nThe bell rings.\n  The keeper runs.  \n')).toEqual({
       title: "The Tide Turns",

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type EventsAction, type EventsState, type LocalChange, initEvents, mergeEvents, reduceEvents } from "~/lib/timeline-store";
+import {
+  type EventsAction,
+  type EventsState,
+  type LocalChange,
+  initEvents,
+  mergeEvents,
+  reduceEvents,
+} from "~/features/timeline/timeline-store";
 import type { EventView } from "../../worker/services/events";
 
 /** The events of a timeline screen, in the store, with the write clock the screen keeps. */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { RegisterSchema, limits } from "../../db/validation";
+import { RegisterSchema, limits } from "../../db/domain/validation";
 import { clearSessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import * as account from "../services/account";
@@ -8,7 +8,7 @@ import { accountExportFilename, exportAccount } from "../services/account-export
 import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 
-/** SPEC.md's rules for a name and a new password, as at registration. */
+/** the product's rules for a name and a new password, as at registration. */
 export const UpdateAccountSchema = z.object({ name: RegisterSchema.shape.name });
 const typedPassword = z.string().max(limits.passwordMax).optional();
 export const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
@@ -22,7 +22,7 @@ const accountDeps = (c: Parameters<typeof fileDeps>[0] & { executionCtx: { waitU
   defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
 });
 
-/** The signed-in writer's own account (DESIGN.md §11 'Your data'). */
+/** The signed-in writer's own account. */
 export const accountApi = new Hono<ApiEnv>()
   .use(requireAuth)
   .get("/export", async (c) => {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { OpenAIKeySchema, SetPremiumSchema, StripeKeysSchema } from "../../db/validation";
+import { OpenAIKeySchema, SetPremiumSchema, StripeKeysSchema } from "../../db/domain/validation";
 import * as admin from "../services/admin";
 import { adminUsage, aiStatus } from "../services/ai";
 import { saveStripeKeys, stripeStatus } from "../services/billing";
@@ -8,14 +8,14 @@ import { type ApiEnv, jsonBody, requireAdmin } from "./context";
 import { idParam } from "./params";
 
 /**
- * Admin-only calls (DESIGN.md §8): 401 anonymous, 403 signed-in non-admin for everything below
+ * Admin-only calls: 401 anonymous, 403 signed-in non-admin for everything below
  * `/api/admin` and `/api/config`. Keys saved here are never sent back: status calls answer only
  * whether a key is configured, where it comes from and its mode.
  */
 export const adminApi = new Hono<ApiEnv>()
   .use(requireAdmin)
   .get("/users", async (c) => c.json(await admin.listUsers(c.var.db)))
-  // Completed AI uses per day, everyone, last 30 days (issue 16).
+  // Completed AI uses per day, everyone, last 30 days.
   .get("/ai-usage", async (c) => c.json(await adminUsage(c.var.db)))
   .post("/users/:id/premium", jsonBody(SetPremiumSchema), async (c) => {
     const id = idParam(c.req.param("id"), admin.USER_NOT_FOUND);

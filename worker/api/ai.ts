@@ -8,7 +8,7 @@ import {
   StopStreamSchema,
   SuggestPlotSchema,
   TransformSchema,
-} from "../../db/validation";
+} from "../../db/domain/validation";
 import { HttpError, UNEXPECTED } from "../lib/errors";
 import * as ai from "../services/ai";
 import { continueScene, suggestPlot, transformText } from "../services/story-ai";
@@ -26,7 +26,7 @@ const aiRate = rateLimited("aiAccount", "aiClient");
 const wantsStream = (c: Context<ApiEnv>) => (c.req.header("Accept") ?? "").includes("text/event-stream");
 
 /**
- * DESIGN.md §10 Streaming AI. Without `Accept: text/event-stream`: the JSON answer (`json`). With it:
+ * Streaming AI (docs/api.md). Without `Accept: text/event-stream`: the JSON answer (`json`). With it:
  * every check before the upstream call (access, allowance, configuration) still answers with its
  * status and JSON error; after that the answer is Server-Sent Events — `{"delta"}` as the model
  * writes, then `{"done": true, "result"}` or `{"error"}`. A client that goes away (request signal or
@@ -107,7 +107,7 @@ async function answer<R, J extends object>(
 }
 
 /**
- * AI calls (SPEC.md §7, DESIGN.md §6, §10 Streaming AI); the admin-only OpenAI configuration is in admin.ts.
+ * AI calls; the admin-only OpenAI configuration is in admin.ts.
  * Mounted at the API root, so each route carries its full path below /api.
  */
 export const aiApi = new Hono<ApiEnv>()
@@ -116,7 +116,7 @@ export const aiApi = new Hono<ApiEnv>()
   .use("/story/*", requireAuth)
   .use("/ai/*", requireAuth)
   .use("/events/:id/continue", requireAuth)
-  // Spends the AI key without counting against any allowance: admins only (DESIGN.md §10 Deviation (AI test)).
+  // Spends the AI key without counting against any allowance: admins only.
   .use("/test/*", requireAdmin)
   .get("/ai/usage", async (c) => c.json(await ai.usageFor(c.var.db, session(c).user)))
   // This writer's completed AI uses per day of the current month (the /account chart).

@@ -28,7 +28,7 @@ import {
   UpdateMapNodeSchema,
   UpdateTimelineSchema,
   UpgradeSchema,
-} from "../../db/validation";
+} from "../../db/domain/validation";
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
 import { TokenSchema } from "./auth";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ATTACHMENT_MAX_BYTES, attachmentMessages } from "../../db/rules";
+import { ATTACHMENT_MAX_BYTES, attachmentMessages } from "../../db/domain/rules";
 import * as attachments from "../services/attachments";
 import { EVENT_NOT_FOUND } from "../services/events";
 import { type ApiEnv, currentUser, fileDeps, requireAuth } from "./context";
@@ -13,7 +13,7 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 export const ATTACHMENT_UPLOAD_PATH = /^\/api\/events\/[^/]+\/attachments\/?$/;
 
 /**
- * Attachments (DESIGN.md §10). Mounted at the API root like the codex, so each route carries its full
+ * Attachments. Mounted at the API root like the codex, so each route carries its full
  * path and its own auth check. A body over the limit is refused by its Content-Length before it is read.
  */
 export const attachmentsApi = new Hono<ApiEnv>()

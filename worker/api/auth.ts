@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "../../db/validation";
+import { ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "../../db/domain/validation";
 import { clearSessionCookie, sessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import * as auth from "../services/auth";

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { UpgradeSchema } from "../../db/validation";
+import { UpgradeSchema } from "../../db/domain/validation";
 import * as billing from "../services/billing";
 import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
 
-/** Subscriptions (SPEC.md §7, DESIGN.md §7); the Stripe key configuration is in admin.ts. */
+/** Subscriptions; the Stripe key configuration is in admin.ts. */
 export const billingApi = new Hono<ApiEnv>()
   // Stripe calls this one itself: no session, the signature is the authentication.
   .post("/webhook", async (c) => {

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { firstIssue } from "../../db/validation";
+import { firstIssue } from "../../db/domain/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import { type AuthVia, clientKey } from "../lib/request-auth";
@@ -49,7 +49,7 @@ export const requireAuth = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
 });
 
-/** 401 anonymous, 403 signed-in non-admin (DESIGN.md §8). */
+/** 401 anonymous, 403 signed-in non-admin. */
 export const requireAdmin = createMiddleware<ApiEnv>(async (c, next) => {
   if (!c.var.session) throw unauthorized();
   if (c.var.session.user.role !== "admin") throw forbidden("Admin access required");

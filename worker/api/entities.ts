@@ -1,12 +1,12 @@
 import { Hono } from "hono";
-import { CreateEntitySchema, UpdateEntitySchema } from "../../db/validation";
+import { CreateEntitySchema, UpdateEntitySchema } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as entitiesService from "../services/entities";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 /**
- * The codex (DESIGN.md §10). Mounted at the API root, so each route carries its full path below
+ * The codex. Mounted at the API root, so each route carries its full path below
  * /api and its own auth check (a router-wide `use` would guard every /api path).
  */
 export const entitiesApi = new Hono<ApiEnv>()

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createDb } from "../../db/client";
-import { limits } from "../../db/validation";
+import { limits } from "../../db/domain/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
 import { createLiveDocs, createRoomNotifier } from "../lib/room";

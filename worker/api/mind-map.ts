@@ -5,14 +5,14 @@ import {
   MapPositionsSchema,
   UpdateMapEdgeSchema,
   UpdateMapNodeSchema,
-} from "../../db/validation";
+} from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as mindMap from "../services/mind-map";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 /**
- * The mind map (issue 15; README "Mind map"). Mounted at the API root like the codex, so each route
+ * The mind map. Mounted at the API root like the codex, so each route
  * carries its full path below /api and its own auth check.
  */
 export const mindMapApi = new Hono<ApiEnv>()

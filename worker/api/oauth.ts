@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
-import { resolveRedirect } from "../../db/redirect";
-import { type OAuthErrorCode, type OAuthProvider, oauthErrors, oauthProviderLabels } from "../../db/sign-in-rules";
+import { resolveRedirect } from "../../db/domain/redirect";
+import { type OAuthErrorCode, type OAuthProvider, oauthErrors, oauthProviderLabels } from "../../db/domain/sign-in-rules";
 import { FLASH_COOKIE, readCookie, serializeCookie, sessionCookie } from "../lib/cookies";
 import { forbidden, notFound, unauthorized } from "../lib/errors";
 import {

@@ -18,7 +18,7 @@ export const shareQuery = validator("query", (value): { share?: string } => {
   return typeof share === "string" && share.length > 0 && share.length <= 100 ? { share } : {};
 });
 
-/** `?share=` plus `?order=position|chronological` for an event list (DESIGN.md §10). */
+/** `?share=` plus `?order=position|chronological` for an event list. */
 export const eventListQuery = validator("query", (value): { share?: string; order: "position" | "chronological" } => {
   const { share } = shareOf(value.share);
   const order = value.order;

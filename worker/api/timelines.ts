@@ -8,7 +8,7 @@ import {
   ShareWithUserSchema,
   UpdateEventSchema,
   UpdateTimelineSchema,
-} from "../../db/validation";
+} from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
@@ -17,7 +17,7 @@ import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, requireAuth } from 
 import { eventListQuery, idParam, shareQuery } from "./params";
 
 /**
- * Cheap refetches (issue 11): a weak ETag from the SHA-1 of the JSON this caller gets, so it changes with
+ * Cheap refetches: a weak ETag from the SHA-1 of the JSON this caller gets, so it changes with
  * anything the caller would see change (a reorder, a codex link, a share), and `If-None-Match` answers 304
  * without a body. `private, no-cache` lets the browser keep the copy but ask every time; `Vary` because the
  * same URL answers differently per session.

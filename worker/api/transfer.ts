@@ -1,6 +1,12 @@
 import { Hono } from "hono";
 import { validator } from "hono/validator";
-import { type ExportFormat, UNSUPPORTED_IMPORT, exportFormats, importFormatOfContentType, parseImport } from "../../db/timeline-transfer";
+import {
+  type ExportFormat,
+  UNSUPPORTED_IMPORT,
+  exportFormats,
+  importFormatOfContentType,
+  parseImport,
+} from "../../db/domain/timeline-transfer";
 import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as transfer from "../services/transfer";
@@ -19,7 +25,7 @@ const exportQuery = validator("query", (value): { format: ExportFormat; share?: 
 const importQuery = validator("query", (value): { title?: string } => (typeof value.title === "string" ? { title: value.title } : {}));
 
 /**
- * Export and import (DESIGN.md §10). Mounted at the API root like the codex, so each route carries
+ * Export and import. Mounted at the API root like the codex, so each route carries
  * its full path and its own auth check.
  */
 export const transferApi = new Hono<ApiEnv>()

@@ -5,7 +5,7 @@ import { type ApiEnv, currentUser, deps, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 /**
- * Event version history (DESIGN.md §10 Versions). Mounted at the API root, so each route carries its
+ * Event version history. Mounted at the API root, so each route carries its
  * full path below /api and its own auth check.
  */
 export const versionsApi = new Hono<ApiEnv>()

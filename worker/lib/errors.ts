@@ -1,6 +1,6 @@
-import { messages } from "../../db/validation";
+import { messages } from "../../db/domain/validation";
 
-/** An error with a status and a message safe to show to the user (DESIGN.md §4). */
+/** An error with a status and a message safe to show to the user. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,

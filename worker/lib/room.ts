@@ -8,7 +8,7 @@ import { ROOM_CONNECTION_HEADER, type RoomChange } from "../../durable-objects/p
 type Env = Cloudflare.Env;
 
 /**
- * How the services tell a timeline's room about a write (DESIGN.md §1). The promise settles (never rejects)
+ * How the services tell a timeline's room about a write. The promise settles (never rejects)
  * once the room has handled it: most writes leave it to run after the response, an access that ends awaits it.
  */
 export type RoomNotifier = (timelineId: number, change: Omit<RoomChange, "origin">) => Promise<void>;
@@ -47,7 +47,7 @@ function roomOrigin(request?: Request, userId?: number) {
   return userId && value && CLIENT_CONNECTION_ID.test(value) ? roomConnectionId(userId, value) : undefined;
 }
 
-/** An event's live shared doc (issue 13), told about a REST edit of its text: see `EventDoc.applyEdit`. */
+/** An event's live shared doc, told about a REST edit of its text: see `EventDoc.applyEdit`. */
 export type LiveDocs = (
   eventId: number,
   edit: { title?: string; content?: string; author: { id: number; name: string; email: string } },

@@ -25,7 +25,7 @@ function contentSecurityPolicy(nonce: string, dev: boolean, url: URL) {
 }
 
 /**
- * DESIGN.md §4: security headers on every response (101 upgrades are passed through untouched).
+ * security headers on every response (101 upgrades are passed through untouched).
  * API answers and anything rendered for a signed-in browser are `no-store` (unless the handler chose a `private`
  * policy): a shared or back-button cache must never hand one writer's pages or data to the next person.
  */

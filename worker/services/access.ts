@@ -12,7 +12,7 @@ const rank: Record<Access, number> = { none: 0, viewer: 1, collaborator: 2, owne
 const best = (a: Access, b: Access) => (rank[a] >= rank[b] ? a : b);
 
 /**
- * DESIGN.md §3: access from ownership, a timeline_shares row, or a share code the client presents
+ * access from ownership, a timeline_shares row, or a share code the client presents
  * (granting the link's role, unless the owner removed this writer while this code was the link). One query.
  */
 export async function loadTimelineAccess(

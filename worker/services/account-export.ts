@@ -2,7 +2,7 @@ import { asc, desc, eq } from "drizzle-orm";
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from "fflate";
 import type { Db } from "../../db/client";
 import { aiUsage, files, ideas, oauthAccounts, subscriptionHistory, type Timeline, type User, timelines } from "../../db/schema";
-import { exportSlug } from "../../db/timeline-transfer";
+import { exportSlug } from "../../db/domain/timeline-transfer";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 import { effectiveTier } from "./plans";

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { RECENT_SIGN_IN_MS, signInMethodMessages } from "../../db/sign-in-rules";
+import { RECENT_SIGN_IN_MS, signInMethodMessages } from "../../db/domain/sign-in-rules";
 import { eventVersions, events, type User, sessions, timelines, users } from "../../db/schema";
 import type { Env } from "../env";
 import { hashPassword, verifyPassword } from "../lib/crypto";

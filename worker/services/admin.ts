@@ -7,7 +7,7 @@ import { type PublicUser, toPublicUser } from "./users";
 
 export const USER_NOT_FOUND = "User not found";
 
-/** SPEC.md §7 / DESIGN.md §8: every user with role, plan, end date and last login, newest first. */
+/** every user with role, plan, end date and last login, newest first. */
 export async function listUsers(db: Db): Promise<PublicUser[]> {
   const rows = await db.select().from(users).orderBy(desc(users.createdAt), desc(users.id));
   return rows.map(toPublicUser);

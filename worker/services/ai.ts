@@ -1,7 +1,7 @@
 import { and, count, eq, gt, gte, sql } from "drizzle-orm";
 import OpenAI from "openai";
 import type { Db } from "../../db/client";
-import { FREE_AI_USES } from "../../db/validation";
+import { FREE_AI_USES } from "../../db/domain/validation";
 import { aiUsage, ideas, type User } from "../../db/schema";
 import type { Env } from "../env";
 import { HttpError } from "../lib/errors";
@@ -56,7 +56,7 @@ export async function usageFor(db: Db, user: Pick<User, "id" | "subscriptionTier
   return { used: Math.min(row?.used ?? 0, FREE_AI_USES), limit: FREE_AI_USES, premium: false };
 }
 
-/** The key: the OPENAI_API_KEY secret, else the one an admin saved (DESIGN.md §6, §8). */
+/** The key: the OPENAI_API_KEY secret, else the one an admin saved. */
 export async function aiStatus(db: Db, env: Env) {
   const key = await getSecret(db, env, "OPENAI_API_KEY");
   return { configured: Boolean(key), source: key?.source ?? null, model: modelOf(env) };
@@ -76,7 +76,7 @@ async function client(db: Db, env: Env) {
 export const AI_UPSTREAM_FAILED = "The AI service could not answer. Please try again later.";
 
 /**
- * Upstream failures become 502 (DESIGN.md §6) with a generic message: the upstream's own text (which
+ * Upstream failures become 502 with a generic message: the upstream's own text (which
  * may name the account, the key's state or the server) goes to the server log only.
  */
 function upstreamError(error: unknown): HttpError {
@@ -142,7 +142,7 @@ export type StreamOptions = {
 export type ToolName = AiKind | "continue" | "describe" | "rewrite" | "expand";
 
 /**
- * One completion for a counted tool call. Order (DESIGN.md §6): allowance → configured → upstream.
+ * One completion for a counted tool call. Order: allowance → configured → upstream.
  * With `onDelta` the model streams (`stream: true`) and each piece is handed on as it arrives. A use
  * counts as soon as text has reached the writer, so a stream the writer stops keeps its use; it is
  * given back only when nothing was delivered or the upstream failed (an error, a broken stream, an
@@ -290,7 +290,7 @@ export function watchStop(db: Db, userId: number, streamId: string, onStop: () =
   };
 }
 
-/** Keeps what Writer's Unblock generated (SPEC.md §3 ideas). */
+/** Keeps what Writer's Unblock generated. */
 export async function saveIdea(db: Db, user: User, prompt: string, content: string) {
   await db.insert(ideas).values({ userId: user.id, prompt, content });
 }

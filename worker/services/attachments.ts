@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES, attachmentMessages, attachmentTypes } from "../../db/rules";
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES, attachmentMessages, attachmentTypes } from "../../db/domain/rules";
 import { type User, events, files, timelineShares, timelines, users } from "../../db/schema";
 import { HttpError, badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -10,7 +10,7 @@ import { type FileDeps, authorOf } from "./deps";
 import { EVENT_NOT_FOUND } from "./events";
 import { isPremium } from "./plans";
 
-// Attachments on events (DESIGN.md §10): bytes in R2 (`env.FILES`) under an unguessable key, metadata
+// Attachments on events: bytes in R2 (`env.FILES`) under an unguessable key, metadata
 // in D1 `files`. Upload and delete need edit access to the event's timeline, download read access
 // (share links included). Storage counts against the timeline's owner, whoever uploads.
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, users } from "../../db/schema";
-import type { Login, Register } from "../../db/validation";
+import type { Login, Register } from "../../db/domain/validation";
 import { hashPassword, needsRehash, verifyPassword } from "../lib/crypto";
 import { HttpError, conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";

@@ -23,7 +23,7 @@ const modeOf = (key: string): StripeMode | null =>
       ? "live"
       : null;
 
-/** DESIGN.md §8: status says only whether keys exist, in which mode, and where they come from. */
+/** status says only whether keys exist, in which mode, and where they come from. */
 export async function stripeStatus(db: Db, env: Env) {
   const s = await getSecrets(db, env, STRIPE_SECRETS);
   const secret = s.STRIPE_SECRET_KEY;
@@ -50,7 +50,7 @@ export async function saveStripeKeys(db: Db, env: Env, input: { secretKey: strin
   return stripeStatus(db, env);
 }
 
-/** The official SDK on its fetch client (DESIGN.md §7); STRIPE_API_BASE points it elsewhere in tests. */
+/** The official SDK on its fetch client; STRIPE_API_BASE points it elsewhere in tests. */
 async function stripeClient(db: Db, env: Env) {
   const s = await getSecrets(db, env, STRIPE_SECRETS);
   if (!s.STRIPE_SECRET_KEY) throw new HttpError(503, PAYMENTS_NOT_CONFIGURED);
@@ -301,7 +301,7 @@ async function webhookWrites(db: Db, stripe: Stripe, event: Stripe.Event): Promi
       ];
     }
     case "invoice.payment_failed": {
-      // Premium lasts until the paid period ends (DESIGN.md §3); Stripe retries and then cancels.
+      // Premium lasts until the paid period ends; Stripe retries and then cancels.
       const user = await userBySubscription(subscriptionIdOf(object));
       return user ? [history(user.id, "premium", "payment_failed", user.subscriptionEndDate, 0, object.id)] : [];
     }

@@ -4,8 +4,8 @@ import type { DocRemover, LiveDocs, RoomNotifier } from "../lib/room";
 
 /**
  * What a service that writes a timeline's data needs: the database and the timeline's room, which
- * it tells exactly once per write (DESIGN.md §1). The API and the loaders pass the same shape. `docs`
- * reaches an event's live shared text (issue 13): a text edit while writers are in it merges there.
+ * it tells exactly once per write. The API and the loaders pass the same shape. `docs`
+ * reaches an event's live shared text: a text edit while writers are in it merges there.
  */
 export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs };
 

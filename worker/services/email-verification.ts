@@ -15,7 +15,7 @@ export const ALREADY_VERIFIED = "Your email is already verified.";
 
 /**
  * How a verification email leaves: the site's origin for the link, the mailer, and where the send may run on;
- * `returnTo`, a path on this site (db/redirect.ts), rides along in the link so the writer continues where they
+ * `returnTo`, a path on this site (db/domain/redirect.ts), rides along in the link so the writer continues where they
  * were going when they registered.
  */
 export type VerificationMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void; returnTo?: string | null };

@@ -1,14 +1,14 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
-import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/validation";
+import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/domain/validation";
 import { notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf } from "./deps";
 
-// The codex (DESIGN.md §10): a timeline's characters, places and things. Read: owner,
-// collaborator, viewer; create and edit: owner, collaborator; delete: owner (DESIGN.md §3).
+// The codex: a timeline's characters, places and things. Read: owner,
+// collaborator, viewer; create and edit: owner, collaborator; delete: owner.
 
 export const ENTITY_NOT_FOUND = "Entity not found";
 

@@ -1,8 +1,8 @@
 import { type SQL, and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Event, type User, entities, eventEntities, events, files, timelineShares, timelines } from "../../db/schema";
-import { isStoryRangeOrdered, storySortKey } from "../../db/story-date";
-import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/validation";
+import { isStoryRangeOrdered, storySortKey } from "../../db/domain/story-date";
+import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
@@ -117,7 +117,7 @@ export type EventPage = {
 
 /**
  * The first `limit` events of a view and the counts (two statements side by side): a page render at
- * 1,000 events costs about what it costs at 30 (issue 11).
+ * 1,000 events costs about what it costs at 30.
  */
 export async function listEventsPage(
   db: Db,
@@ -175,7 +175,7 @@ function remember(key: string, json: string) {
 }
 
 /**
- * The events list without running it when it can (issue 11). `timelines.events_revision` is bumped by
+ * The events list without running it when it can. `timelines.events_revision` is bumped by
  * database triggers (migration events_revision) on every insert, update and delete of the timeline's
  * events, their codex links and their attachments, whoever writes them: so (timeline, revision, order)
  * names one list. The caller's access is checked first (one query, which also reads the revision); the
@@ -341,7 +341,7 @@ export async function createEvent(
     })
     .returning();
   // One transaction: inside it the timeline's newest event is the one just inserted. Its first
-  // version (DESIGN.md §10) is recorded with it.
+  // version is recorded with it.
   const newest = sql`(SELECT max(id) FROM events WHERE timeline_id = ${timelineId})`;
   const [inserted] = await db.batch([
     insert,
@@ -403,7 +403,7 @@ export async function updateEvent(
 ): Promise<{ event: EventView; moved: boolean; edited: boolean }> {
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
   let input = given;
-  // Writers have the event open (issue 13): the new text is merged into their shared doc, which writes
+  // Writers have the event open: the new text is merged into their shared doc, which writes
   // it and its version and tells the room; the rest of the request (story fields, a move) goes on here.
   let textLive = false;
   if ((input.title !== undefined || input.content !== undefined) && docs) {
@@ -496,7 +496,7 @@ export async function updateEvent(
   return { event: latest, moved, edited: edited || storyEdited || textLive };
 }
 
-/** Owners only (SPEC.md §2). The gap is closed in the same batch; the attachments' bytes go after their rows. */
+/** Owners only. The gap is closed in the same batch; the attachments' bytes go after their rows. */
 export async function deleteEvent(
   { db, room, files: bucket, removeDocs }: FileDeps,
   user: User,

@@ -1,6 +1,6 @@
 import { and, gt, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/rules";
+import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/domain/rules";
 import { sessions } from "../../db/schema";
 
 /** D1 binds at most 100 parameters per statement. */

@@ -22,14 +22,14 @@ import {
   type MapPositions,
   type UpdateMapEdge,
   type UpdateMapNode,
-} from "../../db/validation";
+} from "../../db/domain/validation";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
-// The mind map (issue 15; README "Mind map"). Read: owner, collaborator, viewer. Positions: owner and
+// The mind map. Read: owner, collaborator, viewer. Positions: owner and
 // collaborator on every plan. Idea/group nodes and custom edges: owner and collaborator on Premium
 // (the acting writer's plan). Every write tells the room once, as a map-only resync.
 

@@ -16,7 +16,7 @@ type NewNotification = {
   timelineId?: number;
 };
 
-/** Stores a notification and keeps only the latest few per user (SPEC.md §4). */
+/** Stores a notification and keeps only the latest few per user. */
 export async function addNotification(db: Db, userId: number, n: NewNotification) {
   const latest = db
     .select({ id: notifications.id })

@@ -1,7 +1,7 @@
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from "arctic";
 import { and, eq } from "drizzle-orm";
-import { limits } from "../../db/rules";
-import { type OAuthErrorCode, type OAuthProvider, oauthProviderLabels, oauthProviders } from "../../db/sign-in-rules";
+import { limits } from "../../db/domain/rules";
+import { type OAuthErrorCode, type OAuthProvider, oauthProviderLabels, oauthProviders } from "../../db/domain/sign-in-rules";
 import { oauthAccounts, sessions, type User, users, verificationTokens } from "../../db/schema";
 import type { Env } from "../env";
 import type { RoomNotifier } from "../lib/room";

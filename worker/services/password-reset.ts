@@ -1,4 +1,4 @@
-import { messages } from "../../db/rules";
+import { messages } from "../../db/domain/rules";
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { oauthAccounts, sessions, users } from "../../db/schema";

@@ -1,6 +1,6 @@
 import type { User } from "../../db/schema";
 
-/** DESIGN.md §3: premium only while the end date (if any) has not passed. */
+/** premium only while the end date (if any) has not passed. */
 export function effectiveTier(user: Pick<User, "subscriptionTier" | "subscriptionEndDate">) {
   if (user.subscriptionTier !== "premium") return "free";
   if (user.subscriptionEndDate && Date.parse(user.subscriptionEndDate) <= Date.now()) return "free";

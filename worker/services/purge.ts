@@ -11,7 +11,7 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
 /**
  * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
  * reset tokens past their hour, verification tokens past their day, stale login-attempt and rate-limit counters.
- * Free owners' event versions past their 30 days (DESIGN.md §10). Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
+ * Free owners' event versions past their 30 days. Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
  */
 export async function purgeExpired(db: Db, now = Date.now()) {
   const nowIso = new Date(now).toISOString();

@@ -5,7 +5,7 @@ import { tooMany } from "../lib/errors";
 import { HOUR, MINUTE } from "../lib/time";
 
 /**
- * Rate limits (DESIGN.md §2): tight per account or address, loose per client address so a school or
+ * Rate limits: tight per account or address, loose per client address so a school or
  * office behind one address is never blocked. Every number is a [vars] entry in wrangler.toml; the
  * defaults below apply when one is missing or not a positive integer.
  */

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/rules";
+import { SESSION_ABSOLUTE_LIFETIME_MS } from "../../db/domain/rules";
 import { sessions, type User, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type AuthVia, tokenFromRequest } from "../lib/request-auth";

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { nowIso } from "../lib/time";
 
 /**
- * Keys an admin saves in /admin (DESIGN.md §8): stored in app_config encrypted with AES-GCM under a
+ * Keys an admin saves in /admin: stored in app_config encrypted with AES-GCM under a
  * key derived from APP_SECRET, read only on the server, never sent to any client. An environment
  * secret of the same name takes precedence over a saved value.
  */

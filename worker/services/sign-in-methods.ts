@@ -7,7 +7,7 @@ import {
   oauthErrors,
   oauthProviderLabels,
   signInMethodMessages,
-} from "../../db/sign-in-rules";
+} from "../../db/domain/sign-in-rules";
 import { oauthAccounts, type User, users } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import type { VerificationMail } from "./email-verification";

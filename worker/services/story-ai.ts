@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { parseSuggestion } from "../../db/rules";
+import { parseSuggestion } from "../../db/domain/rules";
 import type { User } from "../../db/schema";
 import type { Env } from "../env";
 import { requireTimelineAccess } from "./access";
@@ -9,7 +9,7 @@ import type { SessionUser } from "./sessions";
 import { buildStoryBible } from "./story-context";
 
 /**
- * POST /api/story/suggest-plot: one next event for a timeline (SPEC.md §4, DESIGN.md §6). Access is
+ * POST /api/story/suggest-plot: one next event for a timeline. Access is
  * checked before anything about AI (allowance, configuration) so a stranger learns nothing of it:
  * strangers get 404 like the timeline API; viewers may not use the Story Assistant. The story bible
  * (story-context.ts) is built here on the server.

@@ -4,7 +4,7 @@ import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 
 /**
- * The story bible timeline AI tools send (issue 16, DESIGN.md §10 Streaming AI): built here on the
+ * The story bible timeline AI tools send: built here on the
  * server from data the caller may read (the caller checked access), never from client-supplied
  * context. Title and description, the codex (name, kind, ≤200-char description), and the events
  * around the current one in story order: full text of the nearest, titles and short summaries of the

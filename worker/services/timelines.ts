@@ -1,7 +1,7 @@
 import { desc, eq, exists, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, events, files, timelineShares, timelines } from "../../db/schema";
-import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/validation";
+import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/domain/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess, callerShare } from "./access";

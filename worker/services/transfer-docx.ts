@@ -1,7 +1,7 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from "docx";
-import { type TimelineDocument, type TransferEvent, codexLines, formatStoryTime } from "../../db/timeline-transfer";
+import { type TimelineDocument, type TransferEvent, codexLines, formatStoryTime } from "../../db/domain/timeline-transfer";
 
-// The Word export (DESIGN.md §10): a title page, then one heading per event in story order with its
+// The Word export: a title page, then one heading per event in story order with its
 // story time and codex entries under it, then the event's text. `docx` is pure JS and packs the
 // zip with fflate, so it runs in workerd (nodejs_compat) without Node's Buffer.
 

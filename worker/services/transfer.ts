@@ -1,9 +1,9 @@
 import { type SQL, eq, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { FREE_TIMELINE_LIMIT } from "../../db/rules";
+import { FREE_TIMELINE_LIMIT } from "../../db/domain/rules";
 import { type Timeline, type User, timelines } from "../../db/schema";
-import { storySortKey } from "../../db/story-date";
+import { storySortKey } from "../../db/domain/story-date";
 import {
   type ExportFormat,
   type TimelineDocument,
@@ -13,7 +13,7 @@ import {
   exportFormats,
   exportSlug,
   renderMarkdown,
-} from "../../db/timeline-transfer";
+} from "../../db/domain/timeline-transfer";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
@@ -24,7 +24,7 @@ import { isPremium } from "./plans";
 import { FREE_LIMIT_MESSAGE, type TimelineView, toTimelineView } from "./timelines";
 import { renderDocx } from "./transfer-docx";
 
-// Export and import (DESIGN.md §10): a timeline as one document (db/timeline-transfer.ts) and back.
+// Export and import: a timeline as one document (db/domain/timeline-transfer.ts) and back.
 // Export needs read access (viewers and share links included); import creates a timeline, so it
 // counts against the free plan's limit exactly like a create.
 
@@ -198,7 +198,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
     ),
-    // Each event's first version (DESIGN.md §10 Versions), by the importer.
+    // Each event's first version, by the importer.
     raw(sql`
       INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
       SELECT e.id, e.timeline_id, ${user.id}, ${authorOf(user).userName}, e.title, e.content, ${now}

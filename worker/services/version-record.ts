@@ -19,7 +19,7 @@ export type RecordVersion = {
   /** A self-contained condition: nothing is recorded unless it holds (a conflict guard, "the text changed"). */
   when?: SQL;
   /**
-   * Live co-writing (DESIGN.md §10): when the event's newest version is this author's and younger than
+   * Live co-writing: when the event's newest version is this author's and younger than
    * this, it is updated in place instead of a new one being added (its time stays when it began).
    */
   coalesceWithinMs?: number;

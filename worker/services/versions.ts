@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/rules";
+import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/domain/rules";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
@@ -35,7 +35,7 @@ export type VersionView = {
   content: string;
 };
 
-/** The oldest version a timeline's history shows: its owner's plan decides (DESIGN.md §10). */
+/** The oldest version a timeline's history shows: its owner's plan decides. */
 export function visibleSince(owner: Pick<User, "subscriptionTier" | "subscriptionEndDate">, now = Date.now()): string | null {
   return effectiveTier(owner) === "premium" ? null : new Date(now - FREE_VERSION_DAYS * DAY).toISOString();
 }
@@ -126,7 +126,7 @@ export async function restoreVersion(
   shareCode?: string | null,
 ): Promise<EventView> {
   const version = await loadVersion(db, user, versionId, "collaborator", shareCode);
-  // Writers have the event open (issue 13): the restore is merged into their doc, which records it.
+  // Writers have the event open: the restore is merged into their doc, which records it.
   const live = docs
     ? await docs(version.eventId, { title: version.title, content: version.content, author: docAuthor(user) })
     : { live: false };

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { AiKeyForm } from "~/components/ai-key-form";
-import { Page, PageHeading } from "~/components/page";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { AiKeyForm } from "~/features/admin/ai-key-form";
+import { Page, PageHeading } from "~/ui/page";
+import { Card, CardContent, CardHeader, CardTitle } from "~/ui/card";
 
 export const meta = () => [{ title: "OpenAI Configuration · StoryWeave" }];
 
@@ -53,4 +53,4 @@ export default function Screen() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { AdminUsers } from "~/components/admin-users";
-import { AiKeyForm } from "~/components/ai-key-form";
-import { Page, PageHeading } from "~/components/page";
-import { StripeKeysForm } from "~/components/admin-stripe-keys";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { UsageChart } from "~/components/usage-chart";
+import { AdminUsers } from "~/features/admin/admin-users";
+import { AiKeyForm } from "~/features/admin/ai-key-form";
+import { Page, PageHeading } from "~/ui/page";
+import { StripeKeysForm } from "~/features/admin/admin-stripe-keys";
+import { Card, CardContent, CardHeader, CardTitle } from "~/ui/card";
+import { UsageChart } from "~/features/admin/usage-chart";
 import { app, requireAdmin } from "~/lib/session.server";
 import { adminUsage } from "../../../worker/services/ai";
 import type { Route } from "./+types/dashboard";
@@ -67,4 +67,4 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

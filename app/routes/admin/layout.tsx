@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { requireAdmin } from "~/lib/session.server";
 import type { Route } from "./+types/layout";
 
-// Non-admins are sent to / (SPEC.md §2 route table).
+// Non-admins are sent to /.
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context }) => {
     requireAdmin(context);
@@ -13,4 +13,4 @@ export default function AdminLayout() {
   return <Outlet />;
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

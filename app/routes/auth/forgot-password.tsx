@@ -1,13 +1,13 @@
 import { useEffect } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
-import { ForgotPasswordSchema, messages } from "../../../db/validation";
+import { ForgotPasswordSchema, messages } from "../../../db/domain/validation";
 import { createMailer } from "../../../worker/lib/mailer";
 import { clientKey } from "../../../worker/lib/request-auth";
 import { requestPasswordReset } from "../../../worker/services/password-reset";
 import { createLimiter } from "../../../worker/services/rate-limits";
-import { AuthCard, FormAlert } from "~/components/auth-card";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/input";
+import { AuthCard, FormAlert } from "~/features/auth/auth-card";
+import { Button } from "~/ui/button";
+import { Field } from "~/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
 import { app } from "~/lib/session.server";
 import { errorToast } from "~/lib/toast";
@@ -84,4 +84,4 @@ export default function ForgotPassword() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

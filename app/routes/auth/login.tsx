@@ -1,16 +1,16 @@
 import { useEffect } from "react";
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { type OAuthErrorCode, oauthErrors } from "../../../db/sign-in-rules";
-import { LoginSchema } from "../../../db/validation";
+import { type OAuthErrorCode, oauthErrors } from "../../../db/domain/sign-in-rules";
+import { LoginSchema } from "../../../db/domain/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
 import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/components/auth-card";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/input";
+import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/features/auth/auth-card";
+import { Button } from "~/ui/button";
+import { Field } from "~/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
 import { app, flashCookie, returnAddress } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -95,4 +95,4 @@ export default function Login() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

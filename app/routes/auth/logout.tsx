@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { clearSessionCookie } from "../../../worker/lib/cookies";
 import { logout } from "../../../worker/services/sessions";
-import { loginPathFor } from "../../../db/redirect";
+import { loginPathFor } from "../../../db/domain/redirect";
 import { app, returnAddress } from "~/lib/session.server";
 import type { Route } from "./+types/logout";
 
@@ -17,4 +17,4 @@ export function loader() {
   return redirect("/");
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import { RegisterSchema } from "../../../db/validation";
+import { RegisterSchema } from "../../../db/domain/validation";
 import { sessionCookie } from "../../../worker/lib/cookies";
 import { createMailer } from "../../../worker/lib/mailer";
 import { clientKey } from "../../../worker/lib/request-auth";
@@ -8,9 +8,9 @@ import * as auth from "../../../worker/services/auth";
 import { configuredProviders } from "../../../worker/services/oauth";
 import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
-import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/components/auth-card";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/input";
+import { AuthCard, FormAlert, OAuthButtons, withReturn } from "~/features/auth/auth-card";
+import { Button } from "~/ui/button";
+import { Field } from "~/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
 import { app, flashCookie, returnAddress } from "~/lib/session.server";
 import { showToast } from "~/lib/toast";
@@ -87,4 +87,4 @@ export default function Register() {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -1,11 +1,11 @@
 import { createMailer } from "../../../worker/lib/mailer";
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/validation";
+import { ManualTokenSchema, ResetPasswordFormSchema, messages } from "../../../db/domain/validation";
 import * as auth from "../../../worker/services/password-reset";
-import { AuthCard, FormAlert } from "~/components/auth-card";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/input";
+import { AuthCard, FormAlert } from "~/features/auth/auth-card";
+import { Button } from "~/ui/button";
+import { Field } from "~/ui/input";
 import { formError, parseForm } from "~/lib/form.server";
 import { app } from "~/lib/session.server";
 import { errorToast } from "~/lib/toast";
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, env, room, ctx } = app(context);
   const mail = { origin: new URL(request.url).origin, mailer: createMailer(env), defer: (p: Promise<unknown>) => ctx.waitUntil(p) };
   try {
-    // The page follows SPEC.md's flow (success screen → 'Go to Login'), so it does not sign in;
+    // The page follows the product's flow (success screen → 'Go to Login'), so it does not sign in;
     // the API call (for API clients) does.
     await auth.resetPassword({ db, room, mail, secret: env.APP_SECRET, adminEmails: env.ADMIN_EMAILS }, token, form.data.password, {
       signIn: false,
@@ -130,4 +130,4 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -2,9 +2,9 @@ import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
 import * as verification from "../../../worker/services/email-verification";
 import { HttpError } from "../../../worker/lib/errors";
-import { AuthCard, withReturn } from "~/components/auth-card";
-import { Button } from "~/components/ui/button";
-import { useResendVerification } from "~/hooks/use-resend-verification";
+import { AuthCard, withReturn } from "~/features/auth/auth-card";
+import { Button } from "~/ui/button";
+import { useResendVerification } from "~/features/account/use-resend-verification";
 import { app, returnAddress, sessionUser } from "~/lib/session.server";
 import type { Route } from "./+types/verify-email";
 
@@ -72,4 +72,4 @@ function Invalid({ signedIn, canResend, message }: { signedIn: boolean; canResen
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

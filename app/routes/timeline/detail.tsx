@@ -5,10 +5,10 @@ import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { listEventsPage } from "../../../worker/services/events";
 import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { getTimeline } from "../../../worker/services/timelines";
-import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
-import { StoryAssistant } from "~/components/story-assistant";
-import { TimelineNotFound, TimelineScreen } from "~/components/timeline-screen";
-import { eventViewOf, firstScreenOf, onlyViewChanged } from "~/lib/timeline-view";
+import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
+import { StoryAssistant } from "~/features/assistant/story-assistant";
+import { TimelineNotFound, TimelineScreen } from "~/features/timeline/timeline-screen";
+import { eventViewOf, firstScreenOf, onlyViewChanged } from "~/features/timeline/timeline-view";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser, sessionUser } from "~/lib/session.server";
 import type { Route } from "./+types/detail";
@@ -18,7 +18,7 @@ import type { Route } from "./+types/detail";
  * re-exports this one).
  */
 // Only a writer who has not joined the link yet sees it: not in the timeline's own bundle.
-const JoinSharedTimeline = lazy(() => import("~/components/join-shared-timeline").then((m) => ({ default: m.JoinSharedTimeline })));
+const JoinSharedTimeline = lazy(() => import("~/features/share/join-shared-timeline").then((m) => ({ default: m.JoinSharedTimeline })));
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
   {

@@ -5,18 +5,18 @@ import { useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { type EventPage, listEventsPage } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
-import { FREE_TIMELINE_LIMIT } from "../../../db/rules";
+import { FREE_TIMELINE_LIMIT } from "../../../db/domain/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
-import { Page, PageHeading } from "~/components/page";
-import { TimelineCard } from "~/components/timeline-card";
-import { HomeEvents } from "~/components/timeline-home-events";
-import { ImportDialog } from "~/components/import-dialog";
-import { EventDialog, TimelineDialog } from "~/components/timeline-forms";
-import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
-import { ConfirmDialog } from "~/components/ui/dialog";
-import { useFreshData } from "~/hooks/use-fresh-data";
-import { useMutation } from "~/hooks/use-mutation";
+import { Page, PageHeading } from "~/ui/page";
+import { TimelineCard } from "~/features/timeline/timeline-card";
+import { HomeEvents } from "~/features/timeline/timeline-home-events";
+import { ImportDialog } from "~/features/transfer/import-dialog";
+import { EventDialog, TimelineDialog } from "~/features/timeline/timeline-forms";
+import { Button } from "~/ui/button";
+import { Card } from "~/ui/card";
+import { ConfirmDialog } from "~/ui/dialog";
+import { useFreshData } from "~/lib/use-fresh-data";
+import { useMutation } from "~/lib/use-mutation";
 import { client, unwrap } from "~/lib/client";
 import { app, requireUser } from "~/lib/session.server";
 import { errorToast } from "~/lib/toast";
@@ -198,4 +198,4 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+export { GeneralErrorBoundary as ErrorBoundary } from "~/ui/error-boundary";

@@ -1,10 +1,10 @@
 import { ArrowLeft, Printer } from "lucide-react";
 import { Link, data, useRouteError } from "react-router";
-import { codexLines, formatStoryTime } from "../../../db/timeline-transfer";
+import { codexLines, formatStoryTime } from "../../../db/domain/timeline-transfer";
 import { exportTimeline } from "../../../worker/services/transfer";
-import { GeneralErrorBoundary, isNotFound } from "~/components/error-boundary";
-import { ExportMenu } from "~/components/export-menu";
-import { Button } from "~/components/ui/button";
+import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
+import { ExportMenu } from "~/features/transfer/export-menu";
+import { Button } from "~/ui/button";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/print";

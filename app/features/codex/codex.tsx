@@ -1,0 +1,243 @@
+import { BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
+import type { CodexApi } from "~/features/codex/codex-request";
+import { Button } from "~/ui/button";
+import { ConfirmDialog } from "~/ui/dialog";
+import { Input, Label } from "~/ui/input";
+import { useMutation } from "~/lib/use-mutation";
+import { client, shareParam, unwrap } from "~/lib/client";
+import { cn } from "~/lib/cn";
+import { type EntityKind, entityKinds } from "../../../db/domain/rules";
+import type { EntityView } from "../../../worker/services/entities";
+
+// The codex: a timeline's characters, places and things, listed beside the events.
+
+export const kindHeadings: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
+
+/** Name or any alias contains the query (case-insensitive); a blank query matches all. */
+export function matchesEntity(entity: EntityView, query: string) {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return entity.name.toLowerCase().includes(q) || entity.aliases.some((a) => a.toLowerCase().includes(q));
+}
+
+export function ColorDot({ color, className }: { color: string; className?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn("inline-block h-2.5 w-2.5 shrink-0 rounded-full", className)}
+      style={{ backgroundColor: color }}
+    />
+  );
+}
+
+/** The event card's picker creates entries the way the panel's dialog does. */
+export { createEntityRequest } from "~/features/codex/codex-request";
+
+type PanelProps = CodexApi & {
+  entities: EntityView[];
+  canEdit: boolean;
+  canDelete: boolean;
+  onChange: (update: (list: EntityView[]) => EntityView[]) => void;
+  onSelect: (entity: EntityView) => void;
+  /** Open an entry's dialog from elsewhere (the mind map); a new object each time. */
+  editRequest?: { entity: EntityView } | null;
+};
+
+// Only writers who add or edit an entry need the form: loaded on first use, not with the page.
+const loadEntityDialog = () => import("~/features/codex/codex-dialog");
+const EntityDialog = lazy(() => loadEntityDialog().then((m) => ({ default: m.EntityDialog })));
+
+export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, editRequest, ...api }: PanelProps) {
+  const [query, setQuery] = useState("");
+  const [editing, setEditing] = useState<EntityView | "new" | null>(null);
+  useEffect(() => {
+    if (editRequest && canEdit) setEditing(editRequest.entity);
+  }, [editRequest, canEdit]);
+  const [deleting, setDeleting] = useState<EntityView | null>(null);
+  const searchId = useId();
+  const [dialogMounted, setDialogMounted] = useState(false);
+  useEffect(() => {
+    if (editing) setDialogMounted(true);
+  }, [editing]);
+  const shown = entities.filter((e) => matchesEntity(e, query));
+
+  const deleteEntity = useMutation(
+    (entity: EntityView) =>
+      unwrap(
+        client.api.entities[":id"].$delete(
+          { param: { id: String(entity.id) }, query: shareParam(api.shareCode) },
+          { headers: api.roomHeaders },
+        ),
+      ),
+    {
+      success: { title: "Success", description: "Codex entry deleted" },
+      error: "Failed to delete codex entry",
+      // Its links go too: the events are reloaded.
+      revalidate: true,
+      onSuccess: (_, entity) => {
+        onChange((list) => list.filter((e) => e.id !== entity.id));
+        setDeleting(null);
+      },
+    },
+  );
+
+  return (
+    <section id="codex" aria-labelledby={`${searchId}-title`} className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id={`${searchId}-title`} className="flex items-center gap-2 text-lg font-semibold">
+          <BookUser aria-hidden="true" className="h-5 w-5 text-brand-700" /> Codex
+        </h2>
+        {canEdit ? (
+          <Button size="sm" onClick={() => setEditing("new")} onPointerEnter={() => void loadEntityDialog()}>
+            <Plus aria-hidden="true" className="h-4 w-4" /> New entry
+          </Button>
+        ) : null}
+      </div>
+      <div className="relative mt-3">
+        <Search aria-hidden="true" className="pointer-events-none absolute top-2.5 left-2.5 h-4 w-4 text-stone-500" />
+        <Label htmlFor={searchId} className="sr-only">
+          Search the codex
+        </Label>
+        <Input
+          id={searchId}
+          type="search"
+          placeholder="Search by name or alias"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          className="pl-8"
+        />
+      </div>
+      {entities.length === 0 ? (
+        <p className="mt-4 text-sm text-stone-600">
+          No codex entries yet.{canEdit ? " Add the characters, places and things of your story." : ""}
+        </p>
+      ) : shown.length === 0 ? (
+        <p className="mt-4 text-sm text-stone-600">No entries match "{query.trim()}".</p>
+      ) : (
+        entityKinds.map((kind) => {
+          const list = shown.filter((e) => e.kind === kind);
+          if (list.length === 0) return null;
+          return (
+            <div key={kind} className="mt-4">
+              <h3 className="text-xs font-semibold tracking-wide text-stone-600 uppercase">{kindHeadings[kind]}</h3>
+              <ul className="mt-1 divide-y divide-stone-100" aria-label={kindHeadings[kind]}>
+                {list.map((entity) => (
+                  <li key={entity.id} className="flex items-start gap-2 py-1.5" data-testid="codex-entry">
+                    <ColorDot color={entity.color} className="mt-1.5" />
+                    <div className="min-w-0 flex-1">
+                      <button
+                        type="button"
+                        className="text-left font-medium break-words hover:underline"
+                        onClick={() => onSelect(entity)}
+                        title={`Show only events with ${entity.name}`}
+                      >
+                        {entity.name}
+                      </button>
+                      {entity.aliases.length ? <p className="text-xs break-words text-stone-600">{entity.aliases.join(", ")}</p> : null}
+                      {entity.description ? <p className="line-clamp-2 text-xs break-words text-stone-700">{entity.description}</p> : null}
+                    </div>
+                    {canEdit ? (
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        className="h-8 w-8"
+                        aria-label={`Edit ${entity.name}`}
+                        onClick={() => setEditing(entity)}
+                      >
+                        <Pencil aria-hidden="true" className="h-4 w-4" />
+                      </Button>
+                    ) : null}
+                    {canDelete ? (
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        className="h-8 w-8 text-red-700 hover:bg-red-50"
+                        aria-label={`Delete ${entity.name}`}
+                        onClick={() => setDeleting(entity)}
+                      >
+                        <Trash2 aria-hidden="true" className="h-4 w-4" />
+                      </Button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })
+      )}
+      {canEdit && dialogMounted ? (
+        <Suspense fallback={null}>
+          <EntityDialog
+            {...api}
+            open={editing !== null}
+            entity={editing === "new" ? null : editing}
+            onOpenChange={(open) => !open && setEditing(null)}
+            onSaved={(saved, created) =>
+              onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))
+            }
+          />
+        </Suspense>
+      ) : null}
+      {canDelete ? (
+        <ConfirmDialog
+          open={deleting !== null}
+          onOpenChange={(o) => !o && setDeleting(null)}
+          title="Delete this codex entry?"
+          description={`"${deleting?.name ?? ""}" will be removed from the codex and from every event it is linked to.`}
+          confirmLabel="Delete Entry"
+          pendingLabel="Deleting..."
+          pending={deleteEntity.pending}
+          onConfirm={() => (deleting ? void deleteEntity.run(deleting) : undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** An event's linked entities as colored chips; a click filters the timeline to that entity. */
+export function EntityChips({
+  ids,
+  povId,
+  byId,
+  onSelect,
+}: {
+  ids: number[];
+  povId: number | null;
+  byId: Map<number, EntityView>;
+  onSelect?: (entity: EntityView) => void;
+}) {
+  const linked = ids.map((id) => byId.get(id)).filter((e): e is EntityView => Boolean(e));
+  if (linked.length === 0) return null;
+  return (
+    <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Linked codex entries">
+      {linked.map((entity) => (
+        <li key={entity.id}>
+          <button
+            type="button"
+            onClick={() => onSelect?.(entity)}
+            title={`Show only events with ${entity.name}`}
+            className="inline-flex items-center gap-1.5 rounded-full border border-stone-300 bg-stone-50 px-2 py-0.5 text-xs font-medium text-stone-800 hover:bg-stone-100"
+            data-testid="entity-chip"
+          >
+            <ColorDot color={entity.color} />
+            {entity.id === povId ? <Eye aria-hidden="true" className="h-3 w-3" /> : null}
+            {entity.name}
+            {entity.id === povId ? <span className="sr-only"> (POV)</span> : null}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** 'Story time: 2024-03-15 – 2024-03-20 · Day 3, dusk', or nothing when the event has no story time. */
+export function storyTimeText(event: { storyStart: string | null; storyEnd: string | null; storyLabel: string | null }) {
+  const range = [event.storyStart, event.storyEnd].filter(Boolean).join(" – ");
+  const text = [range, event.storyLabel].filter(Boolean).join(" · ");
+  return text ? `Story time: ${text}` : null;
+}
+
+export function useEntityMap(entities: EntityView[]) {
+  return useMemo(() => new Map(entities.map((e) => [e.id, e])), [entities]);
+}

@@ -1,0 +1,308 @@
+import {
+  Background,
+  type Connection,
+  Controls,
+  type Edge,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  getNodesBounds,
+  useNodesState,
+  useReactFlow,
+} from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { errorToast } from "~/lib/toast";
+import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules";
+import type { MapNodeView } from "../../../worker/services/mind-map";
+import { exportMap } from "./export-image";
+import { knownPositions, layoutPositions, toFlowNodes } from "./layout";
+import { type EditState, EditContext, nodeTypes } from "./nodes";
+import { EdgePanel, MapHelp, MapTools, SelectedNodePanel } from "./panels";
+import { FIT, type MapFlowNode, type MindMapProps, type NodeData } from "./types";
+import { useMapData } from "./use-map-data";
+import { useMapKeys } from "./use-map-keys";
+import { useNodeMoves } from "./use-node-moves";
+
+export function MindMapCanvas({
+  timelineId,
+  shareCode,
+  canEdit,
+  premium,
+  roomHeaders,
+  syncTick,
+  onOpenEvent,
+  onOpenEntity,
+  onLink,
+}: MindMapProps) {
+  const data = useMapData({ timelineId, shareCode, roomHeaders, syncTick });
+  const { map, load } = data;
+  const [nodes, setNodes, onNodesChangeBase] = useNodesState<MapFlowNode>([]);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [ideaText, setIdeaText] = useState("");
+  const [edgeLabel, setEdgeLabel] = useState("causes");
+  const [edgeColor, setEdgeColor] = useState("#b45309");
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
+  const { fitView } = useReactFlow();
+  const advanced = canEdit && premium;
+  const fitted = useRef(false);
+  const nodesRef = useRef<MapFlowNode[]>([]);
+  nodesRef.current = nodes;
+  // Once the writer pans or zooms, a resize (window, phone rotation) no longer refits the view.
+  const userMoved = useRef(false);
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = container.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let last = { w: el.clientWidth, h: el.clientHeight };
+    const observer = new ResizeObserver(() => {
+      const next = { w: el.clientWidth, h: el.clientHeight };
+      if (next.w === last.w && next.h === last.h) return;
+      last = next;
+      if (!userMoved.current && nodesRef.current.length > 0) requestAnimationFrame(() => void fitView(FIT));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [fitView]);
+
+  // Nodes without a saved position wait for the automatic layout (a worker); placed ones show at once.
+  useEffect(() => {
+    if (!map) return;
+    const place = (auto: Map<string, { x: number; y: number }>) =>
+      setNodes((current) => toFlowNodes(map, auto, canEdit, new Map(current.map((n) => [n.id, n]))));
+    const known = knownPositions(map);
+    if (known) {
+      place(known);
+      return;
+    }
+    let current = true;
+    void layoutPositions(map).then((auto) => {
+      if (current) place(auto);
+    });
+    return () => {
+      current = false;
+    };
+  }, [map, canEdit, setNodes]);
+
+  // A first view (and the view after adding a node) shows every node.
+  useEffect(() => {
+    if (!fitted.current && nodes.length > 0) {
+      fitted.current = true;
+      requestAnimationFrame(() => void fitView(FIT));
+    }
+  }, [nodes.length, fitView]);
+
+  const edges = useMemo<Edge[]>(
+    () =>
+      (map?.edges ?? []).map((e) =>
+        e.kind === "link"
+          ? { id: e.id, source: e.source, target: e.target, style: { stroke: "#a8a29e", strokeDasharray: "4 3" }, ariaLabel: "Link" }
+          : {
+              id: e.id,
+              source: e.source,
+              target: e.target,
+              label: e.label || undefined,
+              style: { stroke: e.color ?? "#57534e", strokeWidth: 2 },
+              markerEnd: { type: MarkerType.ArrowClosed, color: e.color ?? "#57534e" },
+              labelStyle: { fontSize: 12, fontWeight: 600 },
+              ariaLabel: e.label ? `Edge: ${e.label}` : "Edge",
+              selectable: advanced,
+              focusable: advanced,
+              selected: e.id === selectedEdgeId,
+            },
+      ),
+    [map, advanced, selectedEdgeId],
+  );
+
+  const { onNodesChange, onNodeDragStart, onNodeDragStop } = useNodeMoves({
+    data,
+    canEdit,
+    advanced,
+    nodesRef,
+    setNodes,
+    onNodesChangeBase,
+    setSelectedId,
+  });
+
+  const viewOf = useCallback((id: string) => map?.nodes.find((n) => n.id === id) ?? null, [map]);
+
+  const { addEdge } = data;
+  const onConnect = useCallback(
+    async (c: Connection) => {
+      if (!canEdit || !c.source || !c.target || c.source === c.target) return;
+      const [a, b] = [viewOf(c.source), viewOf(c.target)];
+      if (!a || !b) return;
+      const event = a.kind === "event" ? a : b.kind === "event" ? b : null;
+      const entity = a.kind === "entity" ? a : b.kind === "entity" ? b : null;
+      if (event && entity && event.refId && entity.refId) {
+        if (await onLink(event.refId, entity.refId)) void load();
+        return;
+      }
+      if (!premium) {
+        errorToast(MAP_ADVANCED_IS_PREMIUM);
+        return;
+      }
+      await addEdge({ source: c.source, target: c.target, label: edgeLabel, color: edgeColor });
+    },
+    [canEdit, premium, viewOf, onLink, load, addEdge, edgeLabel, edgeColor],
+  );
+
+  // A new idea or group goes below everything, where it covers nothing; the view then fits it in.
+  const freeSpot = () => {
+    if (nodes.length === 0) return { x: 0, y: 0 };
+    const bounds = getNodesBounds(nodes);
+    return { x: Math.round(bounds.x), y: Math.round(bounds.y + bounds.height + 60) };
+  };
+  async function addNode(kind: "idea" | "group") {
+    const text = kind === "idea" ? ideaText.trim() : "New group";
+    if (!text) {
+      errorToast("Text is required");
+      return;
+    }
+    if ((await data.addNode(kind, text, freeSpot())).ok) {
+      setIdeaText("");
+      fitted.current = false;
+    }
+  }
+  async function removeNode(v: MapNodeView) {
+    if ((await data.removeNode(v)).ok) setSelectedId(null);
+  }
+
+  const { saveText: saveTextRun } = data;
+  const saveText = useCallback(
+    async (id: string, text: string) => {
+      const v = map?.nodes.find((n) => n.id === id);
+      if (!v || text.trim() === v.label) {
+        setEditingId(null);
+        return;
+      }
+      if ((await saveTextRun(id, text)).ok) setEditingId(null);
+    },
+    [map, saveTextRun],
+  );
+  const cancelEdit = useCallback(() => setEditingId(null), []);
+  const editState = useMemo<EditState>(
+    () => ({ editingId, save: (id, text) => void saveText(id, text), cancel: cancelEdit }),
+    [editingId, saveText, cancelEdit],
+  );
+  const startEdit = (v: MapNodeView | null) => {
+    if (advanced && v?.kind === "idea") setEditingId(v.id);
+  };
+
+  const selectedEdge = useMemo(() => {
+    const e = map?.edges.find((x) => x.id === selectedEdgeId);
+    return e?.kind === "custom" ? e : null;
+  }, [map, selectedEdgeId]);
+  async function removeEdge(id: string) {
+    if ((await data.removeEdge(id)).ok) setSelectedEdgeId(null);
+  }
+
+  const selected = selectedId ? viewOf(selectedId) : null;
+  const open = useCallback(
+    (v: MapNodeView | null) => {
+      if (!v?.refId) return;
+      if (v.kind === "event") onOpenEvent(v.refId);
+      else if (v.kind === "entity") onOpenEntity(v.refId);
+    },
+    [onOpenEvent, onOpenEntity],
+  );
+  const onKeyDownCapture = useMapKeys({
+    advanced,
+    editingId,
+    selectedId,
+    viewOf,
+    startEdit,
+    open,
+    deleteSelected: () => {
+      if (selectedEdge) void removeEdge(selectedEdge.id);
+      else if (selected && (selected.kind === "idea" || selected.kind === "group")) void removeNode(selected);
+    },
+  });
+
+  return (
+    <div className="space-y-3">
+      {canEdit ? (
+        <MapTools
+          advanced={advanced}
+          premium={premium}
+          ideaText={ideaText}
+          onIdeaText={setIdeaText}
+          edgeLabel={edgeLabel}
+          onEdgeLabel={setEdgeLabel}
+          edgeColor={edgeColor}
+          onEdgeColor={setEdgeColor}
+          onAdd={(kind) => void addNode(kind)}
+          onExport={(format) => void exportMap(nodes, format)}
+        />
+      ) : null}
+      <MapHelp canEdit={canEdit} advanced={advanced} />
+      <div
+        ref={container}
+        className="storyweave-map h-[65vh] min-h-[420px] w-full overflow-hidden rounded-lg border border-stone-200 bg-white"
+        onKeyDownCapture={onKeyDownCapture}
+      >
+        <EditContext.Provider value={editState}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            onNodesChange={onNodesChange}
+            onNodeDragStart={onNodeDragStart}
+            onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
+            onConnect={(c) => void onConnect(c)}
+            onNodeDoubleClick={(_, n) => (n.data.view.kind === "idea" ? startEdit(n.data.view) : open(n.data.view))}
+            onEdgesChange={(changes) => {
+              for (const c of changes) {
+                if (c.type === "select" && c.selected) setSelectedEdgeId(c.id);
+                if (c.type === "select" && !c.selected) setSelectedEdgeId((s) => (s === c.id ? null : s));
+              }
+            }}
+            onMoveStart={(event) => {
+              if (event) userMoved.current = true;
+            }}
+            nodesDraggable={canEdit}
+            nodesConnectable={canEdit}
+            edgesFocusable={advanced}
+            deleteKeyCode={null}
+            onlyRenderVisibleElements
+            elevateNodesOnSelect={false}
+            minZoom={0.1}
+            fitView
+            fitViewOptions={FIT}
+            proOptions={{ hideAttribution: true }}
+            aria-label="Mind map"
+          >
+            <Background gap={24} color="#e7e5e4" />
+            <Controls showInteractive={false} />
+            {/* Below `sm` the overview would cover much of a phone's map: hidden there. */}
+            <MiniMap
+              className="max-sm:hidden"
+              pannable
+              zoomable
+              ariaLabel="Mind map overview"
+              nodeColor={(n) => (n.data as NodeData).view.color ?? "#a8a29e"}
+            />
+          </ReactFlow>
+        </EditContext.Provider>
+      </div>
+      {selected ? (
+        <SelectedNodePanel
+          node={selected}
+          groupLabel={selected.parentId ? (viewOf(selected.parentId)?.label ?? "") : null}
+          advanced={advanced}
+          onEdit={() => startEdit(selected)}
+          onOpen={() => open(selected)}
+          onRemove={() => void removeNode(selected)}
+        />
+      ) : null}
+      {advanced && selectedEdge ? (
+        <EdgePanel
+          key={selectedEdge.id}
+          edge={selectedEdge}
+          onSave={(id, json) => void data.updateEdge(id, json)}
+          onDelete={(id) => void removeEdge(id)}
+        />
+      ) : null}
+    </div>
+  );
+}

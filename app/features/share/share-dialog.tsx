@@ -1,0 +1,297 @@
+import { Copy, Link2, Link2Off, RefreshCw, Trash2 } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { ConfirmDialog, Dialog } from "~/ui/dialog";
+import { Input, Label } from "~/ui/input";
+import { useMutation } from "~/lib/use-mutation";
+import { client, unwrap } from "~/lib/client";
+import { loadValidation } from "~/lib/lazy-validation";
+import { errorToast, showToast } from "~/lib/toast";
+import type { ShareListItem } from "../../../worker/services/sharing";
+
+type Role = "viewer" | "collaborator";
+const roleLabels: Record<Role, string> = { viewer: "Viewer (can only view)", collaborator: "Collaborator (can edit)" };
+const tabClass =
+  "flex-1 rounded-md px-3 py-1.5 text-sm font-medium text-stone-700 data-[state=active]:bg-white data-[state=active]:text-ink data-[state=active]:shadow-sm";
+const selectClass = "h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm";
+
+export function ShareDialog({ open, onOpenChange, timelineId }: { open: boolean; onOpenChange: (o: boolean) => void; timelineId: number }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Share Timeline" description="Invite co-writers to this timeline.">
+      <Tabs.Root defaultValue="link">
+        <Tabs.List aria-label="Share options" className="flex gap-1 rounded-lg bg-stone-100 p-1">
+          <Tabs.Trigger value="link" className={tabClass}>
+            Share via Link
+          </Tabs.Trigger>
+          <Tabs.Trigger value="user" className={tabClass}>
+            Share with User
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="link" className="pt-4">
+          {open ? <ShareLinkTab timelineId={timelineId} /> : null}
+        </Tabs.Content>
+        <Tabs.Content value="user" className="pt-4">
+          {open ? <ShareUserTab timelineId={timelineId} /> : null}
+        </Tabs.Content>
+      </Tabs.Root>
+    </Dialog>
+  );
+}
+
+type LinkState = { code: string | null; off: boolean };
+
+function ShareLinkTab({ timelineId }: { timelineId: number }) {
+  const param = { id: String(timelineId) };
+  const [role, setRole] = useState<Role>("collaborator");
+  // null while the current link is loading.
+  const [link, setLink] = useState<LinkState | null>(null);
+  const [confirmReset, setConfirmReset] = useState(false);
+
+  const createLink = useMutation(
+    (nextRole: Role, _announce: boolean) => unwrap(client.api.timelines[":id"].share.$post({ param, json: { role: nextRole } })),
+    {
+      success: (_, _role, announce) =>
+        announce ? { title: "Share Link Created", description: "Anyone with the link can ask to join this timeline." } : undefined,
+      error: "Failed to generate share link",
+      revalidate: false,
+      onSuccess: (res) => setLink({ code: res.shareCode, off: false }),
+    },
+  );
+  const resetLink = useMutation(() => unwrap(client.api.timelines[":id"].share.reset.$post({ param })), {
+    success: { title: "Share Link Reset", description: "The old link no longer opens this timeline." },
+    error: "Failed to reset share link",
+    revalidate: false,
+    onSuccess: (res) => {
+      setLink({ code: res.shareCode, off: false });
+      setConfirmReset(false);
+    },
+  });
+  const turnOff = useMutation(() => unwrap(client.api.timelines[":id"].share.$delete({ param })), {
+    success: { title: "Share Link Turned Off", description: "The link no longer opens this timeline." },
+    error: "Failed to turn off share link",
+    revalidate: false,
+    onSuccess: () => setLink({ code: null, off: true }),
+  });
+  const pending = createLink.pending || resetLink.pending || turnOff.pending;
+  const generate = createLink.run;
+
+  // The current link, if any. None is made here: a timeline without a link waits for 'Create link'.
+  useEffect(() => {
+    let live = true;
+    unwrap(client.api.timelines[":id"].share.$get({ param: { id: String(timelineId) } })).then(
+      (current) => {
+        if (!live) return;
+        setRole(current.role);
+        setLink({ code: current.shareCode, off: current.off });
+      },
+      () => live && errorToast("Failed to generate share link"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [timelineId]);
+
+  const code = link?.code ?? null;
+  const url = code ? `${window.location.origin}/timeline/shared/${code}` : "";
+  return (
+    <div className="space-y-4">
+      <div className="space-y-1.5">
+        <Label htmlFor="share-link-role">Link access</Label>
+        <select
+          id="share-link-role"
+          className={selectClass}
+          value={role}
+          disabled={pending || !link}
+          onChange={(e) => {
+            const next = e.target.value as Role;
+            setRole(next);
+            // Without a link, the level applies to the link created next.
+            if (code) void generate(next, false);
+          }}
+        >
+          <option value="collaborator">{roleLabels.collaborator}</option>
+          <option value="viewer">{roleLabels.viewer}</option>
+        </select>
+      </div>
+      {link && !code ? (
+        <div className="space-y-3 rounded-md border border-dashed border-stone-300 p-4 text-sm">
+          <p className="text-stone-700">
+            {link.off
+              ? "The share link is turned off. Nobody can open this timeline with a link."
+              : "There is no share link yet. Anyone you give a link to can ask to join this timeline with the access chosen above."}
+          </p>
+          <Button type="button" disabled={pending} onClick={() => void generate(role, true)}>
+            <Link2 aria-hidden="true" className="h-4 w-4" /> {createLink.pending ? "Creating..." : "Create link"}
+          </Button>
+        </div>
+      ) : (
+        <>
+          <div className="space-y-1.5">
+            <Label htmlFor="share-link">Share link</Label>
+            <div className="flex gap-2">
+              <Input id="share-link" readOnly value={code ? url : "Loading link..."} onFocus={(e) => e.target.select()} />
+              <Button
+                type="button"
+                variant="outline"
+                disabled={!code}
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(url);
+                    showToast({ title: "Link Copied", description: "The share link is on your clipboard." });
+                  } catch {
+                    errorToast("Could not copy the link. Select it and copy it yourself.");
+                  }
+                }}
+              >
+                <Copy aria-hidden="true" className="h-4 w-4" /> Copy
+              </Button>
+            </div>
+          </div>
+          <p className="text-sm text-stone-600">
+            {role === "collaborator"
+              ? "Anyone with this link can view and collaborate on this timeline."
+              : "Anyone with this link can view this timeline."}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" variant="outline" size="sm" disabled={!code || pending} onClick={() => setConfirmReset(true)}>
+              <RefreshCw aria-hidden="true" className="h-4 w-4" /> Reset link
+            </Button>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="text-red-700 hover:bg-red-50"
+              disabled={!code || pending}
+              onClick={() => void turnOff.run()}
+            >
+              <Link2Off aria-hidden="true" className="h-4 w-4" /> {turnOff.pending ? "Turning off..." : "Turn off link"}
+            </Button>
+          </div>
+        </>
+      )}
+      <ConfirmDialog
+        open={confirmReset}
+        onOpenChange={setConfirmReset}
+        title="Reset the share link?"
+        description="The current link stops working at once, and people who joined through it lose access. Writers you shared with by email keep theirs."
+        confirmLabel="Reset link"
+        pendingLabel="Resetting..."
+        pending={resetLink.pending}
+        onConfirm={() => void resetLink.run()}
+      />
+    </div>
+  );
+}
+
+function ShareUserTab({ timelineId }: { timelineId: number }) {
+  const [email, setEmail] = useState("");
+  const [level, setLevel] = useState<Role>("viewer");
+  const [shares, setShares] = useState<ShareListItem[]>([]);
+
+  const load = useCallback(async () => {
+    try {
+      setShares(await unwrap(client.api.timelines[":id"].shares.$get({ param: { id: String(timelineId) } })));
+    } catch {
+      errorToast("Failed to fetch timeline shares");
+    }
+  }, [timelineId]);
+
+  const shareWithUser = useMutation(
+    (fields: { userEmail: string; accessLevel: Role }) =>
+      unwrap(client.api.timelines[":id"]["share-with-user"].$post({ param: { id: String(timelineId) }, json: fields })),
+    {
+      success: (share) => ({ title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` }),
+      error: "Failed to share timeline with user",
+      revalidate: false,
+      onSuccess: () => {
+        setEmail("");
+        void load();
+      },
+    },
+  );
+  const pending = shareWithUser.pending;
+
+  const removeShare = useMutation(
+    (share: ShareListItem) =>
+      unwrap(
+        client.api.timelines[":id"].shares[":userId"].$delete({
+          param: { id: String(timelineId), userId: String(share.sharedWithUserId) },
+        }),
+      ),
+    {
+      success: (_, share) => ({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` }),
+      error: () => "Failed to remove timeline share",
+      revalidate: false,
+      onSuccess: () => void load(),
+    },
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const { ShareWithUserSchema, firstIssue } = await loadValidation();
+    const parsed = ShareWithUserSchema.safeParse({ userEmail: email, accessLevel: level });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    await shareWithUser.run(parsed.data);
+  }
+
+  const remove = (share: ShareListItem) => void removeShare.run(share);
+
+  return (
+    <div className="space-y-5">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="share-email">Email Address</Label>
+          <Input
+            id="share-email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="co-writer@example.com"
+          />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="share-level">Access Level</Label>
+          <select id="share-level" className={selectClass} value={level} onChange={(e) => setLevel(e.target.value as Role)}>
+            <option value="viewer">{roleLabels.viewer}</option>
+            <option value="collaborator">{roleLabels.collaborator}</option>
+          </select>
+        </div>
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? "Sharing..." : "Share Timeline"}
+        </Button>
+      </form>
+      {shares.length > 0 ? (
+        <div>
+          <p className="mb-2 text-sm font-semibold">Shared with:</p>
+          <ul className="max-h-48 space-y-2 overflow-y-auto pr-1">
+            {shares.map((s) => (
+              <li key={s.id} className="flex items-center gap-2 rounded-md border border-stone-200 p-2 text-sm">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{s.sharedWithUserName}</p>
+                  <p className="truncate text-stone-600">{s.sharedWithUserEmail}</p>
+                </div>
+                <Badge variant={s.accessLevel === "collaborator" ? "default" : "secondary"}>{s.accessLevel}</Badge>
+                <Button
+                  size="icon"
+                  variant="ghost"
+                  className="text-red-700 hover:bg-red-50"
+                  onClick={() => remove(s)}
+                  aria-label={`Remove ${s.sharedWithUserEmail}`}
+                >
+                  <Trash2 aria-hidden="true" className="h-4 w-4" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+import { History } from "lucide-react";
+import { type ReactNode, Suspense, lazy, useState } from "react";
+import { Button } from "~/ui/button";
+import { Card } from "~/ui/card";
+import { EntityChips, storyTimeText } from "~/features/codex/codex";
+import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
+import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
+import type { StoryFieldValues } from "~/features/timeline/story-fields";
+import { cn } from "~/lib/cn";
+import type { EntityKind } from "../../../db/domain/rules";
+import type { ContinuityFlag } from "../../../db/domain/story-analysis";
+import type { EntityView } from "../../../worker/services/entities";
+import type { EventView } from "../../../worker/services/events";
+
+// The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
+const loadStoryFields = () => import("~/features/timeline/story-fields");
+const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
+// Version history (and the diff library) loads when a card's History is first opened.
+const loadHistory = () => import("~/features/co-writing/event-history");
+const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
+// 'Continue this scene' and Describe / Rewrite / Expand: loaded with edit mode too.
+// The co-writing editor (Tiptap, Yjs, the event's doc socket): loaded when a card is first edited.
+const loadCoEditor = () => import("~/features/co-writing/co-editor");
+const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })));
+
+export type SaveResult = { ok: true } | { ok: false };
+
+/**
+ * What the card's Save sends (PATCH /api/events/{id}) after the co-writing doc saved the title and
+ * content: the story fields only.
+ */
+export type EventChanges = {
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyLabel: string | null;
+};
+
+/** The codex as the cards see it. */
+export type CardCodex = {
+  entities: EntityView[];
+  byId: Map<number, EntityView>;
+  onSelect: (entity: EntityView) => void;
+  onCreate?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
+  /** 'Link Mara?': links a mentioned entry to the event. */
+  onLink?: (event: EventView, entity: EntityView) => void;
+};
+
+export type StoryHints = { gap: string | null; flags: ContinuityFlag[]; mentions: EntityView[] };
+
+const storyValuesOf = (event: EventView): StoryFieldValues => ({
+  entityIds: event.entityIds,
+  povEntityId: event.povEntityId,
+  storyStart: event.storyStart ?? "",
+  storyEnd: event.storyEnd ?? "",
+  storyLabel: event.storyLabel ?? "",
+});
+
+type Props = {
+  event: EventView;
+  canEdit: boolean;
+  canDelete: boolean;
+  /** Others with this event's editor open: 'Mara is writing here' (null: nobody). */
+  writingHere?: string | null;
+  dragHandle?: ReactNode;
+  /** 'Jump to event' landed here: the card takes focus and is outlined. */
+  highlighted?: boolean;
+  codex: CardCodex;
+  /** What the story model notices about this event (gap, continuity, unlinked mentions). */
+  hints?: StoryHints;
+  onSave: (changes: EventChanges) => Promise<SaveResult>;
+  onDelete: () => void;
+  /** Called (debounced by the caller) while the writer types, so others see it live. */
+  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
+};
+
+/** Content longer than this is clamped in the card with 'Show more' (decided from the text: the same on the server). */
+const CLAMP_CHARS = 280;
+const CLAMP_LINES = 5;
+const isLong = (content: string) => content.length > CLAMP_CHARS || content.split("\n").length > CLAMP_LINES;
+
+export function EventCard({
+  event,
+  canEdit,
+  canDelete,
+  writingHere,
+  dragHandle,
+  highlighted,
+  codex,
+  hints,
+  onSave,
+  onDelete,
+  onTyping,
+}: Props) {
+  const [editing, setEditing] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const [story, setStory] = useState(() => storyValuesOf(event));
+  const [history, setHistory] = useState(false);
+  const [historyMounted, setHistoryMounted] = useState(false);
+  const uploads = useAttachmentUpload(event, canEdit);
+
+  function startEdit() {
+    setStory(storyValuesOf(event));
+    setEditing(true);
+    void loadCoEditor();
+    void loadStoryFields();
+  }
+
+  /** After the doc's `saved`: the story fields (the text is saved by the co-writing doc). */
+  async function saveStory() {
+    const result = await onSave({
+      entityIds: story.entityIds,
+      povEntityId: story.povEntityId,
+      storyStart: story.storyStart.trim() || null,
+      storyEnd: story.storyEnd.trim() || null,
+      storyLabel: story.storyLabel.trim() || null,
+    });
+    return result.ok;
+  }
+
+  if (editing) {
+    return (
+      <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
+        <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
+          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)} onTyping={onTyping}>
+            <Suspense fallback={null}>
+              <StoryFields
+                idPrefix={`event-${event.id}`}
+                value={story}
+                onChange={setStory}
+                entities={codex.entities}
+                byId={codex.byId}
+                onCreateEntity={codex.onCreate}
+              />
+            </Suspense>
+          </CoEditor>
+        </Suspense>
+      </Card>
+    );
+  }
+
+  const storyTime = storyTimeText(event);
+  const long = isLong(event.content);
+  const contentId = `event-${event.id}-text`;
+  return (
+    <Card
+      className={cn(
+        "group @container relative p-4",
+        writingHere && "ring-2 ring-amber-400",
+        highlighted && !writingHere && "ring-2 ring-brand-500",
+        uploads.dropActive && "bg-brand-50 outline-2 outline-offset-2 outline-dashed outline-brand-500",
+      )}
+      data-testid="event-card"
+      data-event-id={event.id}
+      data-drop-active={uploads.dropActive || undefined}
+      tabIndex={-1}
+      {...uploads.dropProps}
+    >
+      {uploads.dropActive ? (
+        <p className="pointer-events-none absolute inset-x-0 bottom-1 text-center text-xs font-medium text-brand-700" aria-hidden="true">
+          Drop to attach
+        </p>
+      ) : null}
+      {/*
+        A card narrower than 28rem inside (a phone, the horizontal layout, half a desktop column) gives the actions
+        a row of their own, so the title and text get the card's width: the card's width decides, not the screen's.
+      */}
+      <div
+        className={cn(
+          "grid items-start gap-2",
+          dragHandle
+            ? "grid-cols-[auto_minmax(0,1fr)] @md:grid-cols-[auto_minmax(0,1fr)_auto]"
+            : "grid-cols-[minmax(0,1fr)] @md:grid-cols-[minmax(0,1fr)_auto]",
+        )}
+      >
+        {dragHandle}
+        <div className="min-w-0">
+          {hints?.gap ? <StoryGap label={hints.gap} /> : null}
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-semibold break-words">{event.title}</h3>
+            {writingHere ? (
+              <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900">
+                {writingHere}
+              </span>
+            ) : null}
+          </div>
+          {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
+          <p
+            id={contentId}
+            className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}
+          >
+            {event.content}
+          </p>
+          {long ? (
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={contentId}
+              onClick={() => setExpanded((x) => !x)}
+              className="mt-1 text-sm font-medium text-brand-700 hover:underline"
+            >
+              {expanded ? "Show less" : "Show more"}
+            </button>
+          ) : null}
+          <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
+          {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
+          {hints && canEdit && codex.onLink ? (
+            <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} />
+          ) : null}
+          <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
+        </div>
+        <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 @md:col-span-1" : null)}>
+          <Button
+            size="icon"
+            variant="ghost"
+            onClick={() => {
+              setHistoryMounted(true);
+              setHistory(true);
+            }}
+            onPointerEnter={() => void loadHistory()}
+            aria-label={`History of ${event.title}`}
+            title="Version history"
+          >
+            <History aria-hidden="true" className="h-4 w-4" />
+          </Button>
+          {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
+          {canEdit ? (
+            <Button
+              size="icon"
+              variant="ghost"
+              onClick={startEdit}
+              onPointerEnter={() => void loadCoEditor()}
+              aria-label={`Edit ${event.title}`}
+              title="Edit event"
+            >
+              <span aria-hidden="true" className="icon icon-pencil" />
+            </Button>
+          ) : null}
+          {canDelete ? (
+            <Button
+              size="icon"
+              variant="ghost"
+              className="text-red-700 hover:bg-red-50"
+              onClick={onDelete}
+              aria-label={`Delete ${event.title}`}
+              title="Delete event"
+            >
+              <span aria-hidden="true" className="icon icon-trash" />
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {historyMounted ? (
+        <Suspense fallback={null}>
+          <EventHistoryDialog event={event} canEdit={canEdit} open={history} onOpenChange={setHistory} />
+        </Suspense>
+      ) : null}
+    </Card>
+  );
+}
+
+export function DragHandleIcon() {
+  return <span aria-hidden="true" className="icon icon-grip" />;
+}

@@ -1,0 +1,207 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Eye } from "lucide-react";
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { ColorDot } from "~/features/codex/codex";
+import { cn } from "~/lib/cn";
+import { buildLanes } from "../../../db/domain/story-analysis";
+import type { EntityView } from "../../../worker/services/entities";
+import type { EventView } from "../../../worker/services/events";
+
+export type LaneKind = "character" | "place";
+
+const COLUMN_WIDTH = 208; // px: one scene per column, the same column in every lane
+const HEADER_WIDTH = 144; // px: the lane's name, color and count, kept in view while the columns scroll
+const laneNames: Record<LaneKind, { none: string; label: string }> = {
+  character: { none: "No character", label: "character" },
+  place: { none: "No place", label: "place" },
+};
+
+type Props = {
+  /** Already in the order to show (story or chronological) and filtered. */
+  events: EventView[];
+  entities: EntityView[];
+  kind: LaneKind;
+  onOpenEvent: (event: EventView) => void;
+};
+
+/**
+ * The lanes layout: one row per character or place, each event in the lane of every entry it links,
+ * its point-of-view lane highlighted. A table with one tab stop: arrow keys move between scenes (left/right in a lane, up/down to
+ * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
+ * 1,000-event timeline keeps only the visible columns in the DOM.
+ */
+export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
+  const id = useId();
+  const lanes = useMemo(() => buildLanes(events, entities, kind), [events, entities, kind]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const columns = useVirtualizer({
+    count: events.length,
+    horizontal: true,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => COLUMN_WIDTH,
+    overscan: 4,
+    paddingStart: HEADER_WIDTH,
+    // The server renders the first screenful of columns.
+    initialRect: { width: 1024, height: 600 },
+  });
+  const [active, setActive] = useState<{ lane: number; column: number } | null>(null);
+  const focusNext = useRef(false);
+
+  // The roving tab stop: the active cell, else the first scene of the first lane that has one.
+  const first = lanes.findIndex((l) => l.cells.length > 0);
+  const stop = active ?? (first >= 0 ? { lane: first, column: lanes[first].cells[0].column } : null);
+
+  // The keyboard stays on the active cell: after an arrow key once the cell is rendered (columns are windowed),
+  // and after a re-render that replaced the focused cell (new data arriving mid-navigation drops focus to <body>).
+  const focusedInside = useRef(false);
+  useEffect(() => {
+    // A click elsewhere (even on something that takes no focus) means the writer left the lanes.
+    const away = (e: PointerEvent) => {
+      if (!scrollRef.current?.contains(e.target as Node)) focusedInside.current = false;
+    };
+    document.addEventListener("pointerdown", away, true);
+    return () => document.removeEventListener("pointerdown", away, true);
+  }, []);
+  useEffect(() => {
+    if (!active) return;
+    const lost = focusedInside.current && !scrollRef.current?.contains(document.activeElement);
+    if (!focusNext.current && !lost) return;
+    // The cell may mount a few frames later (a windowed column scrolled into view): keep looking briefly.
+    let frame = 0;
+    let tries = 0;
+    const apply = () => {
+      const cell = scrollRef.current?.querySelector<HTMLElement>(`[data-lane="${active.lane}"][data-column="${active.column}"]`);
+      if (!cell) {
+        if (tries++ < 30) frame = requestAnimationFrame(apply);
+        return;
+      }
+      focusNext.current = false;
+      if (document.activeElement !== cell) cell.focus();
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
+  });
+
+  function moveTo(lane: number, column: number) {
+    focusNext.current = true;
+    setActive({ lane, column });
+    columns.scrollToIndex(column, { align: "auto" });
+  }
+
+  function onKeyDown(e: KeyboardEvent, laneIndex: number, column: number) {
+    const cells = lanes[laneIndex].cells;
+    const at = cells.findIndex((c) => c.column === column);
+    const nearestIn = (index: number) => {
+      const target = lanes[index].cells;
+      if (!target.length) return null;
+      return target.reduce((best, c) => (Math.abs(c.column - column) < Math.abs(best.column - column) ? c : best)).column;
+    };
+    const verticalStep = (dir: 1 | -1) => {
+      for (let i = laneIndex + dir; i >= 0 && i < lanes.length; i += dir) {
+        const col = nearestIn(i);
+        if (col !== null) return moveTo(i, col);
+      }
+    };
+    if (e.key === "ArrowRight" && at < cells.length - 1) moveTo(laneIndex, cells[at + 1].column);
+    else if (e.key === "ArrowLeft" && at > 0) moveTo(laneIndex, cells[at - 1].column);
+    else if (e.key === "Home") moveTo(laneIndex, cells[0].column);
+    else if (e.key === "End") moveTo(laneIndex, cells[cells.length - 1].column);
+    else if (e.key === "ArrowDown") verticalStep(1);
+    else if (e.key === "ArrowUp") verticalStep(-1);
+    else return;
+    e.preventDefault();
+  }
+
+  const visible = columns.getVirtualItems();
+  const from = visible[0]?.index ?? 0;
+  const to = visible[visible.length - 1]?.index ?? -1;
+
+  return (
+    <div ref={scrollRef} className="overflow-x-auto rounded-xl border border-stone-200 bg-white" data-testid="lanes-scroll">
+      <table
+        aria-label={`Lanes by ${laneNames[kind].label}`}
+        aria-describedby={`${id}-keys`}
+        aria-rowcount={lanes.length}
+        aria-colcount={events.length + 1}
+        className="relative block"
+        style={{ width: columns.getTotalSize() }}
+      >
+        <caption id={`${id}-keys`} className="sr-only">
+          Arrow keys move between scenes, Home and End to a lane's ends, Enter opens a scene.
+        </caption>
+        <tbody className="block">
+          {lanes.map((lane, laneIndex) => {
+            const color = lane.entity ? (entities.find((e) => e.id === lane.entity!.id)?.color ?? "#78716c") : "#a8a29e";
+            const name = lane.entity?.name ?? laneNames[kind].none;
+            const shownCells = lane.cells.filter((c) => c.column >= from && c.column <= to);
+            return (
+              <tr
+                key={lane.entity?.id ?? "none"}
+                aria-rowindex={laneIndex + 1}
+                className="relative flex h-28 border-b border-stone-100 last:border-b-0"
+                data-testid="lane"
+              >
+                <th
+                  scope="row"
+                  aria-colindex={1}
+                  className="sticky left-0 z-10 flex w-36 shrink-0 flex-col justify-center gap-1 border-r border-stone-200 bg-stone-50 px-3 text-left font-normal"
+                  style={{ borderLeft: `4px solid ${color}` }}
+                >
+                  <span className="flex items-center gap-1.5 font-medium break-words">
+                    <ColorDot color={color} /> {name}
+                  </span>
+                  <span className="text-xs text-stone-600">
+                    {lane.cells.length} {lane.cells.length === 1 ? "event" : "events"}
+                  </span>
+                </th>
+                {shownCells.map(({ event, column, isPov }) => {
+                  const isStop = stop?.lane === laneIndex && stop.column === column;
+                  return (
+                    <td
+                      key={event.id}
+                      aria-colindex={column + 2}
+                      className="absolute top-0 p-2"
+                      style={{ left: HEADER_WIDTH + column * COLUMN_WIDTH, width: COLUMN_WIDTH, height: "100%" }}
+                    >
+                      <button
+                        type="button"
+                        tabIndex={isStop ? 0 : -1}
+                        data-lane={laneIndex}
+                        data-column={column}
+                        onKeyDown={(e) => onKeyDown(e, laneIndex, column)}
+                        onFocus={() => {
+                          focusedInside.current = true;
+                          setActive({ lane: laneIndex, column });
+                        }}
+                        onBlur={(e) => {
+                          // Focus moved on by the writer (not lost with a removed cell).
+                          if (e.relatedTarget) focusedInside.current = false;
+                        }}
+                        onClick={() => onOpenEvent(event)}
+                        className={cn(
+                          "flex h-full w-full flex-col items-start gap-1 overflow-hidden rounded-lg border bg-white p-2 text-left text-sm shadow-sm hover:bg-stone-50",
+                          isPov ? "border-2" : "border-stone-200",
+                        )}
+                        style={isPov ? { borderColor: color, backgroundColor: `${color}14` } : undefined}
+                      >
+                        <span className="line-clamp-2 font-medium">{event.title}</span>
+                        {event.storyLabel || event.storyStart ? (
+                          <span className="truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStart}</span>
+                        ) : null}
+                        {isPov ? (
+                          <span className="mt-auto inline-flex items-center gap-1 text-xs font-semibold text-stone-800">
+                            <Eye aria-hidden="true" className="h-3 w-3" /> POV<span className="sr-only"> (point of view)</span>
+                          </span>
+                        ) : null}
+                      </button>
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

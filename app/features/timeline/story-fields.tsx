@@ -1,0 +1,246 @@
+import { X } from "lucide-react";
+import { useId, useState } from "react";
+import { ColorDot, matchesEntity } from "~/features/codex/codex";
+import { Input, Label } from "~/ui/input";
+import { cn } from "~/lib/cn";
+import { type EntityKind, entityKinds } from "../../../db/domain/rules";
+import type { EntityView } from "../../../worker/services/entities";
+
+export type StoryFieldValues = {
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string;
+  storyEnd: string;
+  storyLabel: string;
+};
+
+type Props = {
+  idPrefix: string;
+  value: StoryFieldValues;
+  onChange: (value: StoryFieldValues) => void;
+  entities: EntityView[];
+  byId: Map<number, EntityView>;
+  /** 'Create character "X"' from the picker: resolves to the new entity, or null when it failed (toast shown). */
+  onCreateEntity?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
+};
+
+/** The event card's edit mode for links, POV and story time. */
+export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity }: Props) {
+  const linked = value.entityIds.map((id) => byId.get(id)).filter((e): e is EntityView => Boolean(e));
+  const set = (patch: Partial<StoryFieldValues>) => onChange({ ...value, ...patch });
+  const link = (entity: EntityView) => set({ entityIds: [...value.entityIds.filter((id) => id !== entity.id), entity.id] });
+  const unlink = (id: number) =>
+    set({ entityIds: value.entityIds.filter((x) => x !== id), povEntityId: value.povEntityId === id ? null : value.povEntityId });
+
+  return (
+    <div className="space-y-3 rounded-md border border-stone-200 bg-stone-50 p-3">
+      <div className="space-y-1.5">
+        <Label htmlFor={`${idPrefix}-picker`}>Codex links</Label>
+        {linked.length ? (
+          <ul className="flex flex-wrap gap-1.5" aria-label="Linked codex entries">
+            {linked.map((entity) => (
+              <li
+                key={entity.id}
+                className="inline-flex items-center gap-1 rounded-full border border-stone-300 bg-white py-0.5 pr-1 pl-2 text-xs font-medium"
+              >
+                <ColorDot color={entity.color} />
+                {entity.name}
+                <button
+                  type="button"
+                  aria-label={`Remove ${entity.name}`}
+                  onClick={() => unlink(entity.id)}
+                  className="rounded-full p-0.5 text-stone-600 hover:bg-stone-100"
+                >
+                  <X aria-hidden="true" className="h-3 w-3" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <EntityPicker
+          id={`${idPrefix}-picker`}
+          entities={entities.filter((e) => !value.entityIds.includes(e.id))}
+          allEntities={entities}
+          onPick={link}
+          onCreate={
+            onCreateEntity
+              ? async (kind, name) => {
+                  const created = await onCreateEntity(kind, name);
+                  if (created) link(created);
+                }
+              : undefined
+          }
+        />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${idPrefix}-pov`}>Point of view</Label>
+        <select
+          id={`${idPrefix}-pov`}
+          value={value.povEntityId ?? ""}
+          onChange={(e) => set({ povEntityId: e.target.value ? Number(e.target.value) : null })}
+          className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
+        >
+          <option value="">None</option>
+          {linked.map((entity) => (
+            <option key={entity.id} value={entity.id}>
+              {entity.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <Label htmlFor={`${idPrefix}-start`}>Story start</Label>
+          <Input
+            id={`${idPrefix}-start`}
+            value={value.storyStart}
+            placeholder="e.g. 2024-03-15"
+            maxLength={20}
+            onChange={(e) => set({ storyStart: e.target.value })}
+          />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${idPrefix}-end`}>Story end</Label>
+          <Input
+            id={`${idPrefix}-end`}
+            value={value.storyEnd}
+            placeholder="e.g. 2024-03-20"
+            maxLength={20}
+            onChange={(e) => set({ storyEnd: e.target.value })}
+          />
+        </div>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${idPrefix}-label`}>Story label</Label>
+        <Input
+          id={`${idPrefix}-label`}
+          value={value.storyLabel}
+          placeholder="e.g. Day 3, dusk"
+          maxLength={100}
+          onChange={(e) => set({ storyLabel: e.target.value })}
+        />
+      </div>
+    </div>
+  );
+}
+
+type Option = { key: string; label: string; entity?: EntityView; create?: { kind: EntityKind; name: string } };
+
+const kindLabels: Record<EntityKind, string> = { character: "character", place: "place", thing: "thing" };
+
+/** A type-ahead combobox (WAI-ARIA combobox with a listbox popup): typing filters names and aliases, Enter adds. */
+function EntityPicker({
+  id,
+  entities,
+  allEntities,
+  onPick,
+  onCreate,
+}: {
+  id: string;
+  entities: EntityView[];
+  allEntities: EntityView[];
+  onPick: (entity: EntityView) => void;
+  onCreate?: (kind: EntityKind, name: string) => Promise<void>;
+}) {
+  const [query, setQuery] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const listId = useId();
+  const name = query.trim();
+  const options: Option[] = entities
+    .filter((e) => matchesEntity(e, query))
+    .slice(0, 8)
+    .map((entity) => ({ key: `e${entity.id}`, label: entity.name, entity }));
+  if (onCreate && name && !allEntities.some((e) => e.name.toLowerCase() === name.toLowerCase())) {
+    for (const kind of entityKinds) {
+      options.push({ key: `create-${kind}`, label: `Create ${kindLabels[kind]} "${name}"`, create: { kind, name } });
+    }
+  }
+  const expanded = open && options.length > 0;
+  const current = Math.min(active, options.length - 1);
+
+  async function choose(option: Option | undefined) {
+    if (!option) return;
+    if (option.entity) onPick(option.entity);
+    else if (option.create && onCreate) {
+      setCreating(true);
+      await onCreate(option.create.kind, option.create.name);
+      setCreating(false);
+    }
+    setQuery("");
+    setActive(0);
+  }
+
+  return (
+    <div className="relative">
+      <Input
+        id={id}
+        role="combobox"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={expanded ? `${listId}-${options[current]?.key}` : undefined}
+        placeholder="Type a name to link a character, place or thing"
+        value={query}
+        disabled={creating}
+        autoComplete="off"
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setOpen(true);
+          setActive(0);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            setOpen(true);
+            setActive((i) => (options.length ? (i + 1) % options.length : 0));
+          } else if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setActive((i) => (options.length ? (i - 1 + options.length) % options.length : 0));
+          } else if (e.key === "Enter") {
+            e.preventDefault();
+            if (expanded) void choose(options[current]);
+          } else if (e.key === "Escape" && expanded) {
+            e.preventDefault();
+            setOpen(false);
+          }
+        }}
+      />
+      <div
+        id={listId}
+        role="listbox"
+        aria-label="Codex entries"
+        className={cn(
+          "absolute z-20 mt-1 max-h-60 w-full overflow-y-auto rounded-md border border-stone-200 bg-white py-1 shadow-lg",
+          !expanded && "hidden",
+        )}
+      >
+        {options.map((option, index) => (
+          <div
+            key={option.key}
+            id={`${listId}-${option.key}`}
+            role="option"
+            tabIndex={-1}
+            aria-selected={index === current}
+            className={cn(
+              "flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm",
+              index === current && "bg-brand-50",
+              option.create && "font-medium text-brand-700",
+            )}
+            onMouseDown={(e) => e.preventDefault()}
+            onMouseEnter={() => setActive(index)}
+            onClick={() => void choose(option)}
+            onKeyDown={(e) => e.key === "Enter" && void choose(option)}
+          >
+            {option.entity ? <ColorDot color={option.entity.color} /> : null}
+            {option.label}
+            {option.entity?.aliases.length ? <span className="text-xs text-stone-600">({option.entity.aliases.join(", ")})</span> : null}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { Suspense, lazy } from "react";
+import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
+import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/features/timeline/event-card";
+import type { LaneKind } from "~/features/timeline/lanes-view";
+import { TimelineEvents } from "~/features/timeline/timeline-events";
+import { loadMindMap } from "~/features/timeline/timeline-toolbar";
+import { Card } from "~/ui/card";
+import type { TimelineLayout } from "~/features/timeline/timeline-view";
+import type { EntityView } from "../../../worker/services/entities";
+import type { EventView } from "../../../worker/services/events";
+
+// The Lanes layout: loaded only when opened.
+const LanesView = lazy(() => import("~/features/timeline/lanes-view").then((m) => ({ default: m.LanesView })));
+const MindMapView = lazy(loadMindMap);
+
+export type MapProps = {
+  timelineId: number;
+  shareCode?: string | null;
+  canEdit: boolean;
+  premium: boolean;
+  roomHeaders: Record<string, string>;
+  syncTick: number;
+  onOpenEvent: (eventId: number) => void;
+  onOpenEntity: (entityId: number) => void;
+  onLink: (eventId: number, entityId: number) => Promise<boolean>;
+};
+
+export type ListProps = {
+  jumpers: Set<(eventId: number) => boolean>;
+  canEdit: boolean;
+  canReorder: boolean;
+  canDelete: boolean;
+  codex: CardCodex;
+  hints: (event: EventView) => StoryHints;
+  writingHere: (eventId: number) => string | null;
+  onMove: (eventId: number, from: number, to: number) => void;
+  onDragging: (active: boolean) => void;
+  onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
+  onDelete: (event: EventView) => void;
+  onTyping: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
+};
+
+/** The events in the chosen layout: the map, the lanes, or the list (dated, then undated), or why there are none. */
+export function TimelineBody({
+  layout,
+  empty,
+  emptyView,
+  dated,
+  undated,
+  missing,
+  entities,
+  laneKind,
+  coWrite,
+  map,
+  list,
+  onOpenFromLanes,
+}: {
+  layout: TimelineLayout;
+  /** The timeline has no event at all. */
+  empty: boolean;
+  /** The view shows none: what to say instead. */
+  emptyView: string | null;
+  dated: EventView[];
+  undated: EventView[];
+  /** Rows the view still lacks until every event is here. */
+  missing: number;
+  entities: EntityView[];
+  laneKind: LaneKind;
+  coWrite: CoWriteApi;
+  map: MapProps;
+  list: ListProps;
+  onOpenFromLanes: (event: EventView) => void;
+}) {
+  if (layout === "map") {
+    return (
+      <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
+        <MindMapView {...map} />
+      </Suspense>
+    );
+  }
+  if (empty) return <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>;
+  if (emptyView !== null) return <Card className="p-10 text-center text-stone-700">{emptyView}</Card>;
+  if (layout === "lanes") {
+    return (
+      <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading lanes...</Card>}>
+        <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={onOpenFromLanes} />
+      </Suspense>
+    );
+  }
+  const listProps = { ...list, layout };
+  return (
+    <CoWriteContext.Provider value={coWrite}>
+      {dated.length || (missing && !undated.length) ? (
+        <TimelineEvents events={dated} pending={undated.length ? 0 : missing} {...listProps} />
+      ) : null}
+      {undated.length ? (
+        <>
+          <h3 className="mt-8 mb-4 text-base font-semibold text-stone-700">Undated</h3>
+          <TimelineEvents events={undated} pending={missing} {...listProps} />
+        </>
+      ) : null}
+    </CoWriteContext.Provider>
+  );
+}

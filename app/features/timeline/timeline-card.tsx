@@ -1,0 +1,93 @@
+import { Pencil, Share2, Sparkles, Trash2, Users } from "lucide-react";
+import { Link, useNavigate } from "react-router";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { Card } from "~/ui/card";
+import { cn } from "~/lib/cn";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+export function formatDate(iso: string) {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+export function TimelineCard({
+  timeline,
+  premium,
+  selected,
+  onEdit,
+  onDelete,
+}: {
+  timeline: TimelineView;
+  premium: boolean;
+  selected: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const navigate = useNavigate();
+  const stop = (fn: () => void) => (e: React.MouseEvent) => {
+    e.stopPropagation();
+    fn();
+  };
+  return (
+    <Card
+      className={cn("flex cursor-pointer flex-col transition-shadow hover:shadow-md", selected && "ring-2 ring-brand-500")}
+      onClick={() => navigate(`/timeline/${timeline.id}`)}
+      data-testid="timeline-card"
+    >
+      <div className="flex-1 space-y-2 p-5">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="font-serif text-lg leading-snug font-semibold break-words">
+            <Link to={`/timeline/${timeline.id}`} onClick={(e) => e.stopPropagation()} className="hover:underline">
+              {timeline.title}
+            </Link>
+          </h3>
+          {timeline.isShared ? (
+            <Badge variant="default" className="shrink-0 gap-1">
+              <Users aria-hidden="true" className="h-3 w-3" />
+              Shared
+            </Badge>
+          ) : null}
+        </div>
+        {timeline.description ? <p className="line-clamp-3 text-sm text-stone-700">{timeline.description}</p> : null}
+        <p className="text-xs text-stone-600">Created {formatDate(timeline.createdAt)}</p>
+        {timeline.isShared ? (
+          <div className="flex flex-wrap gap-1.5 text-xs">
+            <Badge variant="secondary">{timeline.isOwner ? "Shared by you" : "Shared with you"}</Badge>
+            {!timeline.isOwner ? (
+              <Badge variant="outline">{timeline.accessLevel === "collaborator" ? "You can edit" : "View only"}</Badge>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      {timeline.isOwner ? (
+        <div className="flex flex-wrap gap-2 border-t border-stone-100 px-5 py-3">
+          <Button size="sm" variant="outline" onClick={stop(onEdit)} aria-label={`Edit ${timeline.title}`}>
+            <Pencil aria-hidden="true" className="h-3.5 w-3.5" /> Edit
+          </Button>
+          {premium ? (
+            <Button size="sm" variant="outline" asChild>
+              <Link to={`/timeline/${timeline.id}/share`} onClick={(e) => e.stopPropagation()} aria-label={`Share ${timeline.title}`}>
+                <Share2 aria-hidden="true" className="h-3.5 w-3.5" /> Share
+              </Link>
+            </Button>
+          ) : (
+            <Button size="sm" variant="outline" asChild>
+              <Link to="/upgrade" onClick={(e) => e.stopPropagation()}>
+                <Sparkles aria-hidden="true" className="h-3.5 w-3.5" /> Upgrade to Share
+              </Link>
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="ghost"
+            className="ml-auto text-red-700 hover:bg-red-50"
+            onClick={stop(onDelete)}
+            aria-label={`Delete ${timeline.title}`}
+          >
+            <Trash2 aria-hidden="true" className="h-3.5 w-3.5" /> Delete
+          </Button>
+        </div>
+      ) : null}
+    </Card>
+  );
+}

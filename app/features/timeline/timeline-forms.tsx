@@ -1,0 +1,190 @@
+import { useEffect, useState } from "react";
+import { Button } from "~/ui/button";
+import { Dialog } from "~/ui/dialog";
+import { Input, Label, Textarea } from "~/ui/input";
+import { useMutation } from "~/lib/use-mutation";
+import { client, shareParam, unwrap } from "~/lib/client";
+import { loadValidation } from "~/lib/lazy-validation";
+import { errorToast, showToast } from "~/lib/toast";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+type TimelineDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Present when editing. */
+  timeline?: Pick<TimelineView, "id" | "title" | "description"> | null;
+  onSaved?: (timeline: TimelineView) => void;
+};
+
+/** 'Create New Timeline' and 'Edit Timeline' share one form. */
+export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: TimelineDialogProps) {
+  const editing = Boolean(timeline);
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const saveTimeline = useMutation(
+    (fields: { title: string; description: string | null }) =>
+      timeline
+        ? unwrap(
+            client.api.timelines[":id"].$patch({
+              param: { id: String(timeline.id) },
+              json: { title: fields.title, description: fields.description ?? "" },
+            }),
+          )
+        : unwrap(client.api.timelines.$post({ json: { ...fields, createdAt: new Date().toISOString() } })),
+    {
+      success: { title: "Success", description: editing ? "Timeline updated successfully" : "Timeline created successfully" },
+      error: editing ? "Failed to update timeline" : "Failed to create timeline",
+      // A new timeline is selected, which loads it anyway.
+      revalidate: editing,
+      onSuccess: (saved) => {
+        setTitle("");
+        setDescription("");
+        onOpenChange(false);
+        onSaved?.(saved);
+      },
+    },
+  );
+  const pending = saveTimeline.pending;
+
+  useEffect(() => {
+    if (open) {
+      void loadValidation();
+      setTitle(timeline?.title ?? "");
+      setDescription(timeline?.description ?? "");
+    }
+  }, [open, timeline]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const { CreateTimelineSchema, firstIssue, messages } = await loadValidation();
+    if (!title.trim()) {
+      showToast({ title: "Error", description: messages.timelineTitle, variant: "destructive" });
+      return;
+    }
+    const parsed = CreateTimelineSchema.safeParse({ title, description });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    await saveTimeline.run(parsed.data);
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={editing ? "Edit Timeline" : "Create New Timeline"}>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="timeline-title">Title</Label>
+          <Input
+            id="timeline-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            maxLength={200}
+            placeholder="e.g. The Lighthouse Keeper"
+          />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="timeline-description">Description</Label>
+          <Textarea
+            id="timeline-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={2000}
+            placeholder="What is this story about? (optional)"
+          />
+        </div>
+        <div className="flex justify-end gap-2">
+          {editing ? (
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+              Cancel
+            </Button>
+          ) : null}
+          <Button type="submit" disabled={pending}>
+            {editing ? (pending ? "Saving..." : "Save Changes") : pending ? "Creating..." : "Create Timeline"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** 'Create New Event': home (needs a selected timeline) and detail screens. */
+export function EventDialog({
+  open,
+  onOpenChange,
+  timelineId,
+  shareCode,
+  roomHeaders,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  timelineId: number | null;
+  shareCode?: string | null;
+  /** On the timeline screen: names this page's room connection, so its own reload is the only one. */
+  roomHeaders?: Record<string, string>;
+}) {
+  const [title, setTitle] = useState("");
+  const [content, setContent] = useState("");
+  const createEvent = useMutation(
+    (id: number, fields: { title: string; content: string }) =>
+      unwrap(
+        client.api.timelines[":id"].events.$post(
+          {
+            param: { id: String(id) },
+            query: shareParam(shareCode),
+            json: { ...fields, timelineId: id, attachments: [] },
+          },
+          { headers: roomHeaders },
+        ),
+      ),
+    {
+      success: { title: "Success", description: "Event created successfully" },
+      error: "Failed to create event",
+      onSuccess: () => {
+        setTitle("");
+        setContent("");
+        onOpenChange(false);
+      },
+    },
+  );
+  const pending = createEvent.pending;
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const { CreateEventSchema, firstIssue, messages } = await loadValidation();
+    if (!timelineId) return errorToast(messages.selectTimeline);
+    const parsed = CreateEventSchema.safeParse({ title, content });
+    if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    await createEvent.run(timelineId, { title: parsed.data.title, content: parsed.data.content });
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Create New Event">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div className="space-y-1.5">
+          <Label htmlFor="event-title">Title</Label>
+          <Input
+            id="event-title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            maxLength={200}
+            placeholder="What happens?"
+          />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="event-content">Content</Label>
+          <Textarea
+            id="event-content"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            required
+            placeholder="Describe the event"
+          />
+        </div>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={pending}>
+            {pending ? "Creating..." : "Create Event"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

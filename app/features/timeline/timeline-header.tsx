@@ -1,0 +1,115 @@
+import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
+import { Suspense, lazy } from "react";
+import { Link } from "react-router";
+import type { AccessEnd } from "~/features/co-writing/co-editor-context";
+import { ExportMenu } from "~/features/transfer/export-menu";
+import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import type { useTimelineRoom } from "~/features/live-room/use-timeline-room";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+export const loadAccessEnded = () => import("~/features/co-writing/access-ended");
+const AccessEndedBanner = lazy(loadAccessEnded);
+// Who is here and what they just did: nothing to show until the room has connected (after hydration), so their
+// code loads then, not with the first screen's JavaScript.
+const PresenceStack = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack })));
+const NotificationBanner = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.NotificationBanner })));
+
+type Room = ReturnType<typeof useTimelineRoom>;
+
+/** The top of the timeline screen: the way back, the title and its badges, the live room, the actions. */
+export function TimelineHeader({
+  timeline,
+  room,
+  myUserId,
+  ended,
+  viewOnly,
+  isOwner,
+  canEdit,
+  premium,
+  shareCode,
+  onShare,
+  onAdd,
+}: {
+  timeline: TimelineView;
+  room: Room;
+  myUserId: number;
+  ended: AccessEnd | null;
+  viewOnly: AccessEnd | null;
+  isOwner: boolean;
+  canEdit: boolean;
+  premium: boolean;
+  shareCode?: string | null;
+  onShare: () => void;
+  onAdd: () => void;
+}) {
+  const access = timeline.accessLevel;
+  return (
+    <>
+      <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to Timelines
+      </Link>
+      {ended || (viewOnly && access === "viewer") ? (
+        <Suspense fallback={null}>
+          <AccessEndedBanner end={(ended ?? viewOnly)!} editorOpen={Boolean(ended)} />
+        </Suspense>
+      ) : null}
+      <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-2">
+          <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
+          <div className="flex flex-wrap items-center gap-2">
+            {timeline.isShared ? (
+              <Badge className="gap-1">
+                <Users aria-hidden="true" className="h-3 w-3" /> Shared
+              </Badge>
+            ) : null}
+            {room.connected ? (
+              <Badge variant="success" className="gap-1">
+                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
+              </Badge>
+            ) : (
+              <Badge variant="secondary" className="gap-1">
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
+              </Badge>
+            )}
+            {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
+            {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
+            {room.users.length > 0 ? (
+              <Suspense fallback={null}>
+                <PresenceStack users={room.users} myUserId={myUserId} />
+              </Suspense>
+            ) : null}
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
+          {isOwner ? (
+            premium ? (
+              <Button variant="outline" onClick={onShare} onPointerEnter={() => void loadShareDialog()}>
+                <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+              </Button>
+            ) : (
+              <Button asChild variant="outline">
+                <Link to="/upgrade">
+                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
+                </Link>
+              </Button>
+            )
+          ) : null}
+          {canEdit ? (
+            <Button onClick={onAdd} onPointerEnter={() => void loadForms()}>
+              <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {room.notifications.length > 0 ? (
+        <Suspense fallback={null}>
+          <NotificationBanner notifications={room.notifications} />
+        </Suspense>
+      ) : null}
+      {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { type EventFilter, filterEvents, filterFromParams } from "../../../db/domain/story-analysis";
+import { storySortKey } from "../../../db/domain/story-date";
+import type { EventOrder, EventPage, EventView } from "../../../worker/services/events";
+
+/** How the timeline screen lays out its events; the list layouts are the vertical and the horizontal one. */
+export type TimelineLayout = "vertical" | "horizontal" | "lanes" | "map";
+
+/** The default layout: not written in the address. */
+export const DEFAULT_LAYOUT: TimelineLayout = "vertical";
+const LAYOUTS = new Set<string>(["vertical", "horizontal", "lanes", "map"]);
+
+/** The layout in the address (`?layout=horizontal`); anything else is the default. */
+export function layoutFromParams(params: URLSearchParams): TimelineLayout {
+  const value = params.get("layout");
+  return value && LAYOUTS.has(value) ? (value as TimelineLayout) : DEFAULT_LAYOUT;
+}
+
+/** Mirrors FIRST_SCREEN_EVENTS on the server (worker/services/events.ts), for pages built from a full list. */
+const FIRST_SCREEN = 24;
+
+/** A filter the server's first screenful applies itself: none, or one codex entry. */
+export const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.entityIds.length <= 1;
+
+/** The view in the address: order and (when the server can apply it) the codex filter. */
+export function eventViewOf(url: URL): { order: EventOrder; entityId: number | null } {
+  const filter = filterFromParams(url.searchParams);
+  return {
+    order: url.searchParams.get("order") === "chronological" ? "chronological" : "position",
+    entityId: serverFilters(filter) ? (filter.entityIds[0] ?? null) : null,
+  };
+}
+
+/** The first screenful of a view from a full list (shared mode's service returns every event). */
+export function firstScreenOf(all: EventView[], url: URL): EventPage {
+  const { order } = eventViewOf(url);
+  const shown = filterEvents(all, filterFromParams(url.searchParams));
+  const sorted = order === "chronological" ? sortChronologically(shown) : shown;
+  return { events: sorted.slice(0, FIRST_SCREEN), total: shown.length, all: all.length };
+}
+
+const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "layout"]);
+
+/** Only the view changed (order, filter, layout): the screen already holds every event, nothing to reload. */
+export function onlyViewChanged(current: URL, next: URL) {
+  if (current.pathname !== next.pathname) return false;
+  const keys = new Set([...current.searchParams.keys(), ...next.searchParams.keys()]);
+  let changed = false;
+  for (const key of keys) {
+    if (current.searchParams.getAll(key).join() === next.searchParams.getAll(key).join()) continue;
+    if (!VIEW_KEYS.has(key)) return false;
+    changed = true;
+  }
+  return changed;
+}
+
+/** The server's chronological rule: story start's sort key, undated last, then story order. */
+export function sortChronologically(list: EventView[]) {
+  const keyed = list.map((event) => ({ event, key: storySortKey(event.storyStart) }));
+  keyed.sort((a, b) => {
+    if (a.key === null || b.key === null) {
+      if (a.key !== b.key) return a.key === null ? 1 : -1;
+    } else if (a.key !== b.key) return a.key - b.key;
+    return a.event.position - b.event.position || a.event.id - b.event.id;
+  });
+  return keyed.map((k) => k.event);
+}

@@ -1,0 +1,45 @@
+import { useMemo, useRef } from "react";
+import type { StoryHints } from "~/features/timeline/event-card";
+import { type ContinuityFlag, continuityFlags, storyGap, unlinkedMentions } from "../../../db/domain/story-analysis";
+import type { EntityView } from "../../../worker/services/entities";
+import type { EventView } from "../../../worker/services/events";
+
+/**
+ * The story model's notes on the cards: in chronological order the gap to the previous dated event and
+ * continuity clashes; always, codex names mentioned but not linked ('Link Mara?').
+ */
+export function useStoryHints({
+  chronological,
+  events,
+  dated,
+  entities,
+}: {
+  chronological: boolean;
+  events: EventView[];
+  dated: EventView[];
+  entities: EntityView[];
+}) {
+  const keptHints = useRef(new Map<number, StoryHints>());
+  return useMemo(() => {
+    const flags = new Map<number, ContinuityFlag[]>();
+    const gaps = new Map<number, string | null>();
+    if (chronological) {
+      for (const flag of continuityFlags(events, entities)) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
+      for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, storyGap(dated[i - 1], dated[i]));
+    }
+    const cache = new WeakMap<EventView, StoryHints>();
+    const kept = keptHints.current;
+    return (event: EventView): StoryHints => {
+      let found = cache.get(event);
+      if (!found) {
+        found = { gap: gaps.get(event.id) ?? null, flags: flags.get(event.id) ?? [], mentions: unlinkedMentions(event, entities) };
+        // What a card was told before, while it still holds: its memoized card does not render again.
+        const before = kept.get(event.id);
+        if (before && JSON.stringify(before) === JSON.stringify(found)) found = before;
+        else kept.set(event.id, found);
+        cache.set(event, found);
+      }
+      return found;
+    };
+  }, [chronological, events, entities, dated]);
+}

@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { AccessEnd, CoWriteApi } from "~/features/co-writing/co-editor-context";
+import { loadAccessEnded } from "~/features/timeline/timeline-header";
+import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
+import { pendingDocs } from "~/lib/offline-docs";
+import { errorToast } from "~/lib/toast";
+import type { EventView } from "../../../worker/services/events";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+export const TYPING_DEBOUNCE_MS = 250;
+
+/**
+ * The timeline screen's live side: the room (who is here, their typing, syncs, my access ending), the
+ * co-writing editors' context, and the offline copies sent once the room is connected.
+ */
+export function useTimelineLive({
+  timeline,
+  shareCode,
+  myUserId,
+  events,
+  patch,
+  refresh,
+}: {
+  timeline: TimelineView;
+  shareCode?: string | null;
+  myUserId: number;
+  events: EventView[];
+  patch: (eventId: number, fields: Partial<EventView>) => void;
+  refresh: () => void;
+}) {
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+  // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
+  const [mapTick, setMapTick] = useState(0);
+  // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
+  // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
+  const [ended, setEnded] = useState<AccessEnd | null>(null);
+  const [viewOnly, setViewOnly] = useState<AccessEnd | null>(null);
+  const access = timeline.accessLevel;
+  const canEdit = (access === "owner" || access === "collaborator") && !ended;
+
+  const room = useTimelineRoom({
+    timelineId: timeline.id,
+    shareCode,
+    myUserId,
+    onSync: (scope) => {
+      setMapTick((t) => t + 1);
+      if (scope !== "map") refresh();
+    },
+    onRemoteChange: (eventId, change) => {
+      if (typeof change.value === "string") patch(eventId, { [change.type]: change.value });
+    },
+    onAccessLost: (why) => {
+      if (why && room.editorsOpen()) return setEnded(why);
+      void loadAccessEnded().then((m) => errorToast(m.lostAccessText(why)));
+      refresh();
+    },
+    onViewOnly: (why) => {
+      setViewOnly(why);
+      refresh();
+    },
+  });
+  // Co-writing edits typed offline in an editor that a reload then closed: sent in the background once the
+  // room is connected; then the cards refresh.
+  const offlineSent = useRef(false);
+  useEffect(() => {
+    if (!room.connected || !canEdit || offlineSent.current) return;
+    offlineSent.current = true;
+    const ids = pendingDocs(events.map((e) => e.id));
+    if (ids.length === 0) return;
+    void import("~/features/co-writing/co-sync").then(async ({ syncOfflineCopy }) => {
+      let sent = false;
+      for (const id of ids) sent = (await syncOfflineCopy(timeline.id, id, shareCode ?? null).catch(() => false)) || sent;
+      if (sent) refreshRef.current();
+    });
+  }, [room.connected, canEdit, events, timeline.id, shareCode]);
+
+  // Typing is sent debounced per event, so others see it live without a message per keystroke.
+  const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const onTyping = useCallback(
+    (event: EventView, change: { type: "title" | "content"; value: string }) => {
+      const key = `${event.id}:${change.type}`;
+      clearTimeout(typingTimers.current.get(key));
+      typingTimers.current.set(
+        key,
+        setTimeout(() => room.sendChange(event.id, change), TYPING_DEBOUNCE_MS),
+      );
+    },
+    [room.sendChange],
+  );
+
+  const myName = room.users.find((u) => u.userId === myUserId)?.userName ?? "";
+  // The cards' co-writing editors: who I am, and the room told which editor I have open.
+  const coWrite = useMemo<CoWriteApi>(
+    () => ({
+      timelineId: timeline.id,
+      shareCode: shareCode ?? null,
+      myUserId,
+      myName,
+      setEditing: room.setEditing,
+      showText: (eventId, text) => patch(eventId, text),
+      ended,
+    }),
+    [timeline.id, shareCode, myUserId, myName, room.setEditing, ended, patch],
+  );
+
+  return { room, ended, viewOnly, canEdit, coWrite, onTyping, mapTick };
+}

@@ -1,0 +1,13 @@
+import type { ExportMenuProps } from "~/features/transfer/export-links";
+import { ExportTrigger } from "~/features/transfer/export-trigger";
+import { LazyPopup, onDemand } from "~/ui/lazy-popup";
+
+const radixMenu = onDemand(() => import("~/features/transfer/export-menu-radix").then((m) => m.RadixExportMenu));
+
+/**
+ * 'Export': Word, Markdown and JSON downloads and the print view for a PDF (export-menu-radix.tsx). The
+ * dropdown's code loads on first use, so the timeline page paints with less JavaScript.
+ */
+export function ExportMenu(props: ExportMenuProps) {
+  return <LazyPopup component={radixMenu} props={props} haspopup="menu" trigger={(t) => <ExportTrigger {...t} />} />;
+}

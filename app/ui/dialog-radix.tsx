@@ -1,0 +1,96 @@
+import { X } from "lucide-react";
+import { AlertDialog as AD, Dialog as D } from "radix-ui";
+import type { ReactNode } from "react";
+import { Button } from "~/ui/button";
+import { cn } from "~/lib/cn";
+
+const overlay = "fixed inset-0 z-50 bg-black/40 data-[state=open]:animate-in";
+const content =
+  "fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl max-h-[calc(100vh-2rem)] overflow-y-auto";
+
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <D.Root open={open} onOpenChange={onOpenChange}>
+      <D.Portal>
+        <D.Overlay className={overlay} />
+        <D.Content className={cn(content, className)} aria-describedby={description ? undefined : undefined}>
+          <D.Title className="text-lg font-semibold">{title}</D.Title>
+          {description ? (
+            <D.Description className="mt-1 text-sm text-stone-600">{description}</D.Description>
+          ) : (
+            <D.Description className="sr-only">{title}</D.Description>
+          )}
+          <div className="mt-4">{children}</div>
+          <D.Close asChild>
+            <button type="button" aria-label="Close" className="absolute top-4 right-4 rounded p-1 text-stone-500 hover:bg-stone-100">
+              <X aria-hidden="true" className="h-4 w-4" />
+            </button>
+          </D.Close>
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  onConfirm,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+}) {
+  return (
+    <AD.Root open={open} onOpenChange={onOpenChange}>
+      <AD.Portal>
+        <AD.Overlay className={overlay} />
+        <AD.Content className={content}>
+          <AD.Title className="text-lg font-semibold">{title}</AD.Title>
+          <AD.Description className="mt-2 text-sm text-stone-600">{description}</AD.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <AD.Cancel asChild>
+              <Button variant="outline" disabled={pending}>
+                Cancel
+              </Button>
+            </AD.Cancel>
+            <Button
+              variant="destructive"
+              disabled={pending}
+              onClick={(e) => {
+                e.preventDefault();
+                onConfirm();
+              }}
+            >
+              {pending ? pendingLabel : confirmLabel}
+            </Button>
+          </div>
+        </AD.Content>
+      </AD.Portal>
+    </AD.Root>
+  );
+}

@@ -1,0 +1,59 @@
+import { BookOpenText } from "lucide-react";
+import { Link, NavLink } from "react-router";
+import { AccountTrigger } from "~/features/account/account-trigger";
+import { LazyPopup, onDemand } from "~/ui/lazy-popup";
+import { Button } from "~/ui/button";
+import { cn } from "~/lib/cn";
+import { isAdmin, type PublicUser } from "~/lib/user";
+
+const navLink = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors",
+    isActive ? "bg-brand-50 text-brand-700" : "text-stone-700 hover:bg-stone-100",
+  );
+
+export function TopNav({ user }: { user: PublicUser | null }) {
+  return (
+    <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
+        <Link to="/" aria-label="StoryWeave" className="mr-1 flex items-center gap-2 font-serif text-xl font-bold text-brand-700 sm:mr-3">
+          <BookOpenText aria-hidden="true" className="h-6 w-6 shrink-0" />
+          <span className="hidden sm:inline">StoryWeave</span>
+        </Link>
+        <div className="flex flex-1 items-center gap-1 overflow-x-auto">
+          <NavLink to="/timeline" className={navLink}>
+            Timeline
+          </NavLink>
+          <NavLink to="/writers-unblock" className={navLink}>
+            Writer's Un-block
+          </NavLink>
+          {isAdmin(user) ? (
+            // On phones there is no room: admins reach it from the user panel's Admin button.
+            <NavLink to="/admin" className={(state) => cn(navLink(state), "hidden sm:inline-block")}>
+              Admin Dashboard
+            </NavLink>
+          ) : null}
+        </div>
+        {user ? (
+          <UserPanel user={user} />
+        ) : (
+          <div className="flex items-center gap-2">
+            <Button asChild variant="ghost" size="sm">
+              <Link to="/auth/login">Login</Link>
+            </Button>
+            <Button asChild size="sm">
+              <Link to="/auth/register">Register</Link>
+            </Button>
+          </div>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+const accountPopover = onDemand(() => import("~/features/account/account-menu").then((m) => m.AccountMenu));
+
+/** The account panel's popover code loads on first use. */
+function UserPanel({ user }: { user: PublicUser }) {
+  return <LazyPopup component={accountPopover} props={{ user }} haspopup="dialog" trigger={(t) => <AccountTrigger user={user} {...t} />} />;
+}
