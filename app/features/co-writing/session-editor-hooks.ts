@@ -1,0 +1,95 @@
+import Collaboration from "@tiptap/extension-collaboration";
+import CollaborationCaret from "@tiptap/extension-collaboration-caret";
+import { useEditor } from "@tiptap/react";
+import { useEffect, useRef } from "react";
+import type { Session } from "~/features/co-writing/doc-session";
+import { errorToast } from "~/lib/toast";
+import { DocFields, richTextExtensions, yDocToMarkdown } from "../../../db/domain/rich-text";
+import type { EventView } from "../../../worker/services/events";
+
+// The co-writing editor's wiring to its session: the Tiptap editor on the doc, the session's end, the live relay.
+
+const RELAY_MS = 300;
+
+/** The Tiptap editor on the session's doc (with the others' carets), editable once the doc is ready. */
+export function useDocEditor(session: Session, contentId: string, user: { name: string; color: string }) {
+  const editor = useEditor(
+    {
+      extensions: [
+        ...richTextExtensions(),
+        Collaboration.configure({ document: session.ydoc, field: DocFields.content }),
+        CollaborationCaret.configure({ provider: session.provider, user }),
+      ],
+      editable: false,
+      immediatelyRender: false,
+      shouldRerenderOnTransaction: true,
+      editorProps: {
+        attributes: {
+          id: contentId,
+          role: "textbox",
+          "aria-multiline": "true",
+          "aria-label": "Content",
+          class:
+            "co-editor-content min-h-32 rounded-md border border-stone-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600",
+        },
+      },
+    },
+    [session],
+  );
+  useEffect(() => {
+    if (editor && session.ready && !editor.isEditable) editor.setEditable(true);
+  });
+  useEffect(() => {
+    if (editor && user.name) editor.commands.updateUser(user);
+  }, [editor, user]);
+  return editor;
+}
+
+/**
+ * The session ended for good: closes the editor with a toast, unless my access ended (the editor then shows my
+ * text). The room saying my access ended (`roomEnded`) ends the session too.
+ */
+export function useSessionEnd(session: Session, onClose: () => void, roomEnded: string | null) {
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    if (!session.ended || session.accessEnded) return;
+    errorToast(session.ended);
+    closeRef.current();
+  }, [session.ended, session.accessEnded]);
+  useEffect(() => {
+    if (roomEnded) session.endAccess(roomEnded);
+  }, [roomEnded, session]);
+}
+
+/** The live relay: my doc's text, debounced, for everyone's read-mode cards. */
+export function useTextRelay(
+  session: Session,
+  event: Pick<EventView, "title" | "content">,
+  onTyping: ((change: { type: "title" | "content"; value: string }) => void) | undefined,
+) {
+  const relay = useRef(onTyping);
+  relay.current = onTyping;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const sent = { title: event.title, content: event.content };
+    const flush = () => {
+      const title = session.ydoc.getText(DocFields.title).toString();
+      const content = yDocToMarkdown(session.ydoc);
+      if (title !== sent.title) relay.current?.({ type: "title", value: title });
+      if (content !== sent.content) relay.current?.({ type: "content", value: content });
+      sent.title = title;
+      sent.content = content;
+    };
+    // Others' updates too: whoever writes last, every writer's final relay carries the merged text.
+    const onUpdate = () => {
+      clearTimeout(timer);
+      timer = setTimeout(flush, RELAY_MS);
+    };
+    session.ydoc.on("update", onUpdate);
+    return () => {
+      session.ydoc.off("update", onUpdate);
+      clearTimeout(timer);
+    };
+  }, [session, event.title, event.content]);
+}
