@@ -8,7 +8,7 @@ import { persistEventText } from "../worker/services/events";
 import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes } from "./close-codes";
 import { keepAsVersion, loadEventRow } from "./doc-d1";
-import { type DocConn, SESSION_ID, accessVerdict, endConnection } from "./doc-access";
+import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
 import { type Frame, readFrame } from "./doc-frames";
 import { DocGate, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
@@ -114,10 +114,8 @@ export class EventDoc extends YServer {
 
   async onConnect(connection: Connection<DocConn>, ctx: ConnectionContext) {
     const h = ctx.request.headers;
-    const userId = Number(h.get(IdentityHeaders.userId));
-    const sessionId = h.get(IdentityHeaders.sessionId) ?? "";
-    const access = h.get(IdentityHeaders.accessMode);
-    if (!Number.isInteger(userId) || userId <= 0 || !SESSION_ID.test(sessionId) || (access !== "owner" && access !== "collaborator")) {
+    const writer = admittedWriter(h);
+    if (!writer) {
       connection.close(CloseCodes.unauthenticated, "Not authenticated");
       return;
     }
@@ -129,9 +127,8 @@ export class EventDoc extends YServer {
     }
     connection.setState((prev) => ({
       ...prev,
-      userId,
+      ...writer,
       userName: decodeURIComponent(h.get(IdentityHeaders.userName) ?? "") || "Writer",
-      sessionId,
       share: new URL(ctx.request.url).searchParams.get("share") ?? undefined,
     }));
     // The socket opens only after this returns. Once the room knows this doc, it tells it every access
@@ -241,19 +238,7 @@ export class EventDoc extends YServer {
    * checked against D1 again. `registered: false` tells the room this doc has no writers it registered.
    */
   async endAccess(end: AccessEnd): Promise<{ registered: boolean }> {
-    const users = new Set(end.userIds ?? []);
-    const sessionIds = new Set(end.sessionIds ?? []);
-    const recheck: Connection<DocConn>[] = [];
-    for (const c of this.getConnections<DocConn>()) {
-      const s = c.state;
-      if (!s?.userId || s.ended) continue;
-      if (users.has(s.userId) || sessionIds.has(s.sessionId)) endConnection(c, end.reason);
-      else if (end.recheckShared && s.share) recheck.push(c);
-    }
-    for (const c of recheck) {
-      const ended = await this.verdict(c.state!);
-      if (ended && !c.state?.ended) endConnection(c, ended);
-    }
+    await endAccessOf(this.getConnections<DocConn>(), end, (s) => this.verdict(s));
     return { registered: this.room.registered };
   }
 
