@@ -1,0 +1,202 @@
+// What the shared doc lets through from a writer's socket: updates checked on a shadow copy first (known parts,
+// schema-valid content, under the size cap), at most MAX_DOC_UPDATES_PER_SECOND, and carets bound to their socket.
+import type { Connection } from "partyserver";
+import * as Y from "yjs";
+import { type ContentBlock, DocFields, MetaKeys, checkBlocks, isSaveRequest } from "../db/domain/rich-text";
+import { CloseCodes } from "./close-codes";
+import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./doc-limits";
+import { readAwareness, writeAwareness } from "./doc-frames";
+
+export type Refusal = keyof typeof DocCloseReasons;
+type Verdict = { refused: Refusal } | { save: string | null };
+
+const KNOWN_ROOTS = new Set<string>(Object.values(DocFields));
+/** Caret entries one connection may introduce (a browser's editor has one), and the size of each. */
+const MAX_CARETS_PER_CONNECTION = 4;
+const MAX_CARET_STATE_CHARS = 4096;
+
+/** Closes a writer's socket over an update the doc did not apply, with the reason the editor shows. */
+export function refuse(connection: Connection, why: Refusal) {
+  connection.close(why === "tooLarge" ? CloseCodes.docTooLarge : CloseCodes.docRefused, DocCloseReasons[why]);
+}
+
+/** One per doc: `document` is the real doc the checked updates go to. */
+export class DocGate {
+  /**
+   * A copy of the doc that every writer's update is applied to first: only an update that leaves it valid
+   * (known parts, schema-valid content, under the size cap) reaches the real doc. Rebuilt after a refusal.
+   */
+  private shadow: Y.Doc | null = null;
+  /** The shadow's top-level blocks already checked (a block is checked again when an update touches it). */
+  private checkedBlocks = new WeakSet<ContentBlock>();
+  /** The real doc's update being applied is already in the shadow. */
+  private inShadow = false;
+  /** An upper bound of the doc's encoded size: exact after each measure, plus every update since. */
+  private sizeBound = 0;
+  /** Which connection introduced each caret (awareness) entry: only it may change or remove it. */
+  private caretOwners = new Map<number, string>();
+  /** Per connection, when its last updates and caret updates arrived (a sliding second). */
+  private arrivals = new Map<string, { updates: number[]; carets: number[] }>();
+
+  constructor(private readonly document: () => Y.Doc) {}
+
+  /** Every update of the real doc (from the doc's "update" event): the shadow and the size bound follow it. */
+  observe(update: Uint8Array) {
+    this.sizeBound += update.byteLength;
+    if (!this.inShadow && this.shadow) Y.applyUpdate(this.shadow, update);
+  }
+
+  /** A checked update into the real doc (it is already in the shadow). */
+  apply(update: Uint8Array, origin: unknown) {
+    this.inShadow = true;
+    try {
+      Y.applyUpdate(this.document(), update, origin);
+    } finally {
+      this.inShadow = false;
+    }
+  }
+
+  /** The connection closed: its rate and its carets go. */
+  forget(connectionId: string) {
+    this.arrivals.delete(connectionId);
+    for (const [clientId, owner] of this.caretOwners) if (owner === connectionId) this.caretOwners.delete(clientId);
+  }
+
+  /** More than MAX_DOC_UPDATES_PER_SECOND of this kind within the last second. */
+  tooFast(connection: Connection, kind: "updates" | "carets") {
+    const now = Date.now();
+    let seen = this.arrivals.get(connection.id);
+    if (!seen) this.arrivals.set(connection.id, (seen = { updates: [], carets: [] }));
+    const times = seen[kind];
+    times.push(now);
+    if (times.length <= MAX_DOC_UPDATES_PER_SECOND) return false;
+    return now - (times.shift() ?? 0) < 1000;
+  }
+
+  private shadowDoc() {
+    if (!this.shadow) {
+      const shadow = new Y.Doc();
+      shadow.getText(DocFields.title);
+      shadow.getXmlFragment(DocFields.content);
+      shadow.getMap(DocFields.meta);
+      const state = Y.encodeStateAsUpdate(this.document());
+      Y.applyUpdate(shadow, state);
+      this.shadow = shadow;
+      this.checkedBlocks = new WeakSet();
+      this.sizeBound = state.byteLength;
+    }
+    return this.shadow;
+  }
+
+  /**
+   * Applies a writer's update to the shadow and checks what it changed. Refused (and the shadow dropped)
+   * when it adds a part the doc does not have, content the editor's schema does not allow, meta other
+   * than a Save request, or takes the state past MAX_DOC_STATE_BYTES. A Save request's id comes back.
+   */
+  check(update: Uint8Array): Verdict {
+    const shadow = this.shadowDoc();
+    let change: Y.Transaction | null = null;
+    const grab = (tr: Y.Transaction) => {
+      change = tr;
+    };
+    shadow.on("afterTransaction", grab);
+    let verdict: Verdict;
+    const roots = new Set(shadow.share.keys());
+    try {
+      Y.applyUpdate(shadow, update);
+      verdict = inspectChange(shadow, change, this.checkedBlocks, roots);
+      if ("save" in verdict && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
+        // The bound says it may be too big: measure (the update may also have replaced or removed content).
+        const size = Y.encodeStateAsUpdate(shadow).byteLength;
+        this.sizeBound = size - update.byteLength;
+        if (size > MAX_DOC_STATE_BYTES) verdict = { refused: "tooLarge" };
+      }
+    } catch {
+      verdict = { refused: "invalid" };
+    } finally {
+      shadow.off("afterTransaction", grab);
+    }
+    if ("refused" in verdict) this.shadow = null;
+    return verdict;
+  }
+
+  /**
+   * Caret (awareness) entries bound to the connection that introduced them: entries for a client id
+   * another connection holds are dropped, as are entries past MAX_CARETS_PER_CONNECTION or oversized. The
+   * writer's name is the authenticated one, whatever the client claims. Null when nothing is left to apply.
+   */
+  ownCarets(connection: Connection, update: Uint8Array, name: string): Uint8Array | "invalid" | null {
+    let entries: Array<{ clientId: number; clock: number; state: string }>;
+    try {
+      entries = readAwareness(update);
+    } catch {
+      return "invalid";
+    }
+    const kept: typeof entries = [];
+    for (const entry of entries) {
+      const owner = this.caretOwners.get(entry.clientId);
+      if (owner !== undefined && owner !== connection.id) continue;
+      if (owner === undefined) {
+        const owned = [...this.caretOwners.values()].filter((id) => id === connection.id).length;
+        if (owned >= MAX_CARETS_PER_CONNECTION) continue;
+      }
+      if (entry.state.length > MAX_CARET_STATE_CHARS) continue;
+      let state: unknown;
+      try {
+        state = JSON.parse(entry.state);
+      } catch {
+        return "invalid";
+      }
+      this.caretOwners.set(entry.clientId, connection.id);
+      const s = typeof state === "object" && state !== null && !Array.isArray(state) ? (state as Record<string, unknown>) : null;
+      const user = s && typeof s.user === "object" && s.user ? { ...(s.user as object), name } : undefined;
+      kept.push({ ...entry, state: JSON.stringify(s && user ? { ...s, user } : s) });
+    }
+    return kept.length > 0 ? writeAwareness(kept) : null;
+  }
+}
+
+/** What a writer's update changed in the shadow, when all of it is allowed (see `DocGate.check`). */
+function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: WeakSet<ContentBlock>, rootsBefore: Set<string>): Verdict {
+  for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name) && !rootsBefore.has(name)) return { refused: "invalid" };
+  if (!change) return { save: null };
+  const title = shadow.getText(DocFields.title);
+  const content = shadow.getXmlFragment(DocFields.content);
+  const meta = shadow.getMap<unknown>(DocFields.meta);
+  const touched = new Set<unknown>();
+  const blocks = new Set<unknown>();
+  let save: string | null = null;
+  for (const [type, keys] of (change as Y.Transaction).changed) {
+    let root: unknown = type;
+    for (let t: Y.AbstractType<any> | null = type; t; t = t.parent) root = t;
+    if (root === meta) {
+      // A writer sets only its Save request, as plain JSON.
+      if ((type as unknown) !== meta) return { refused: "invalid" };
+      for (const key of keys) {
+        const value = meta.get(key ?? "");
+        if (key !== MetaKeys.save || !isSaveRequest(value)) return { refused: "invalid" };
+        save = value.id;
+      }
+    } else if (root === title || root === content) {
+      // The text and the fragment hold a sequence only, never keyed entries of their own.
+      if (type === root && [...keys].some((k) => k !== null)) return { refused: "invalid" };
+      touched.add(root);
+      // The top-level block this change is in.
+      let block: Y.AbstractType<any> = type;
+      while (block.parent && block.parent !== content) block = block.parent;
+      if (block !== content) blocks.add(block);
+    } else return { refused: "invalid" };
+  }
+  if (
+    touched.has(title) &&
+    title.toDelta().some((op: { insert?: unknown; attributes?: unknown }) => typeof op.insert !== "string" || op.attributes)
+  )
+    return { refused: "invalid" };
+  if (touched.has(content)) {
+    // Blocks this update touched or added (new ones are not yet among the checked).
+    const toCheck = content.toArray().filter((b) => blocks.has(b) || !checked.has(b));
+    checkBlocks(toCheck);
+    for (const b of toCheck) checked.add(b);
+  }
+  return { save };
+}

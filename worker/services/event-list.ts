@@ -1,0 +1,203 @@
+// Reading a timeline's events: the event as the API and the screens see it, the list, the first screenful of a
+// view, and the list's snapshot (ETag and per-isolate cache) for the API.
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type Event, type User, eventEntities, events } from "../../db/schema";
+import { requireTimelineAccess } from "./access";
+import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
+
+export type EventView = {
+  id: number;
+  timelineId: number;
+  title: string;
+  content: string;
+  position: number;
+  attachments: AttachmentView[];
+  version: number;
+  entityIds: number[];
+  povEntityId: number | null;
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyLabel: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type EventOrder = "position" | "chronological";
+
+/** An event's linked entity ids, fetched inside the event's own SELECT (no query per event). */
+export const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntities.entityId}) FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id})`;
+
+export const eventColumns = {
+  id: events.id,
+  timelineId: events.timelineId,
+  title: events.title,
+  content: events.content,
+  position: events.position,
+  // From the files table (the old json column is no longer written).
+  attachments: eventAttachmentsJson,
+  version: events.version,
+  entityIds: linkedEntityIds,
+  povEntityId: events.povEntityId,
+  storyStart: events.storyStart,
+  storyEnd: events.storyEnd,
+  storyLabel: events.storyLabel,
+  createdAt: events.createdAt,
+  updatedAt: events.updatedAt,
+};
+
+type EventRow = Omit<Event, "storySort" | "attachments"> & { entityIds?: unknown; attachments?: unknown };
+
+function parseIds(value: unknown): number[] {
+  let list: unknown = value;
+  if (typeof value === "string") {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      list = [];
+    }
+  }
+  return Array.isArray(list)
+    ? list
+        .map(Number)
+        .filter(Number.isInteger)
+        .sort((a, b) => a - b)
+    : [];
+}
+
+export const toEventView = (e: EventRow | EventView): EventView => ({
+  id: e.id,
+  timelineId: e.timelineId,
+  title: e.title,
+  content: e.content,
+  position: e.position,
+  attachments: parseAttachments(e.attachments),
+  version: e.version,
+  entityIds: parseIds(e.entityIds),
+  povEntityId: e.povEntityId ?? null,
+  storyStart: e.storyStart ?? null,
+  storyEnd: e.storyEnd ?? null,
+  storyLabel: e.storyLabel ?? null,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+/** One SELECT, links included. Chronological: by story start (undated last), then position. */
+export async function listEventsForTimeline(db: Db, timelineId: number, order: EventOrder = "position"): Promise<EventView[]> {
+  const orderBy =
+    order === "chronological"
+      ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
+      : [asc(events.position), asc(events.id)];
+  const rows = await db
+    .select(eventColumns)
+    .from(events)
+    .where(eq(events.timelineId, timelineId))
+    .orderBy(...orderBy);
+  return rows.map(toEventView);
+}
+
+/** How many events a server render carries: the first screenful (the rest comes from the API after hydration). */
+export const FIRST_SCREEN_EVENTS = 24;
+
+export type EventPage = {
+  /** The first events of this view (order, optional codex filter). */
+  events: EventView[];
+  /** How many events the view has. */
+  total: number;
+  /** How many events the timeline has. */
+  all: number;
+};
+
+/**
+ * The first `limit` events of a view and the counts (two statements side by side): a page render at
+ * 1,000 events costs about what it costs at 30.
+ */
+export async function listEventsPage(
+  db: Db,
+  timelineId: number,
+  { order = "position", entityId = null, limit = FIRST_SCREEN_EVENTS }: { order?: EventOrder; entityId?: number | null; limit?: number },
+): Promise<EventPage> {
+  const linked = (id: number) =>
+    sql`EXISTS (SELECT 1 FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id} AND ${eventEntities.entityId} = ${id})`;
+  const where = entityId ? and(eq(events.timelineId, timelineId), linked(entityId)) : eq(events.timelineId, timelineId);
+  const orderBy =
+    order === "chronological"
+      ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
+      : [asc(events.position), asc(events.id)];
+  const [rows, counts] = await Promise.all([
+    db
+      .select(eventColumns)
+      .from(events)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit),
+    db
+      .select({
+        everything: sql<number>`count(*)`.mapWith(Number),
+        inView: (entityId ? sql<number>`coalesce(sum(${linked(entityId)}), 0)` : sql<number>`count(*)`).mapWith(Number),
+      })
+      .from(events)
+      .where(eq(events.timelineId, timelineId)),
+  ]);
+  const count = counts[0];
+  return { events: rows.map(toEventView), total: count?.inView ?? 0, all: count?.everything ?? 0 };
+}
+
+export async function listEvents(db: Db, user: User, timelineId: number, shareCode?: string | null, order: EventOrder = "position") {
+  await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  return listEventsForTimeline(db, timelineId, order);
+}
+
+/** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
+const LIST_FORMAT = 1;
+/** Serialized lists kept in this isolate, newest last; bounded by count and by characters. */
+const listCache = new Map<string, string>();
+const LIST_CACHE_ENTRIES = 32;
+const LIST_CACHE_CHARS = 16_000_000;
+let listCacheChars = 0;
+
+function remember(key: string, json: string) {
+  if (json.length > LIST_CACHE_CHARS / 4) return;
+  listCache.set(key, json);
+  listCacheChars += json.length;
+  for (const [old, value] of listCache) {
+    if (listCache.size <= LIST_CACHE_ENTRIES && listCacheChars <= LIST_CACHE_CHARS) break;
+    listCache.delete(old);
+    listCacheChars -= value.length;
+  }
+}
+
+/**
+ * The events list without running it when it can. `timelines.events_revision` is bumped by
+ * database triggers (migration events_revision) on every insert, update and delete of the timeline's
+ * events, their codex links and their attachments, whoever writes them: so (timeline, revision, order)
+ * names one list. The caller's access is checked first (one query, which also reads the revision); the
+ * ETag derives from that name, and the JSON comes from a per-isolate cache keyed by it, the list
+ * query running only on a miss. The revision is read before the list, so a cached list is never older
+ * than its key (at worst newer, which only costs a later refetch).
+ */
+export async function eventsListSnapshot(
+  db: Db,
+  user: User,
+  timelineId: number,
+  shareCode?: string | null,
+  order: EventOrder = "position",
+) {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}`;
+  return {
+    etag: `W/"ev.${key}"`,
+    json: async () => {
+      const hit = listCache.get(key);
+      if (hit !== undefined) {
+        // Refresh its place: the least recently used list goes first.
+        listCache.delete(key);
+        listCache.set(key, hit);
+        return hit;
+      }
+      const json = JSON.stringify(await listEventsForTimeline(db, timelineId, order));
+      remember(key, json);
+      return json;
+    },
+  };
+}
