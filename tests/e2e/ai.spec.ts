@@ -163,6 +163,26 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     expect(saved.description).toContain("Wants: to be believed");
   });
 
+  test("the name typed in 'Save to codex' stays while the profile is still arriving", async ({ page, request }) => {
+    const user = await createUser(request);
+    await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
+    await login(page, user);
+    await openUnblock(page);
+    await page.getByRole("tab", { name: "Character Profiles" }).click();
+    // [[slowstream]]: the fake model sends two words every 250 ms, so the dialog opens mid-stream.
+    await page.getByLabel("Character description").fill("a lighthouse keeper [[slowstream]]");
+    await page.getByRole("button", { name: "Generate Character" }).click();
+    await expect(page.getByTestId("character-result")).toContainText("Mara Quill");
+    await page.getByRole("button", { name: "Save to codex" }).click();
+    const dialog = page.getByRole("dialog", { name: "Save to codex" });
+    await expect(dialog.getByLabel("Name")).toHaveValue("Mara Quill");
+    await dialog.getByLabel("Name").fill("Mara Q. Keeper");
+    await expect(page.getByTestId("character-result")).toContainText("A quiet voice that carries.", { timeout: 15_000 });
+    await expect(dialog.getByLabel("Name")).toHaveValue("Mara Q. Keeper");
+    await dialog.getByRole("button", { name: "Save character" }).click();
+    await expect(toast(page, "Mara Q. Keeper saved to the codex")).toBeVisible();
+  });
+
   test("premium writers see the Premium badge; an upstream error shows a generic message, never the upstream text", async ({
     page,
     request,

@@ -21,11 +21,18 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
   const [name, setName] = useState("");
   const [saved, setSaved] = useState<{ timelineId: number; name: string } | null>(null);
 
+  // The name is proposed from the profile (which may still be streaming in) until the writer edits it.
+  const [nameEdited, setNameEdited] = useState(false);
   useEffect(() => {
-    if (!open) return;
-    setName(characterNameFrom(profile));
-    setSaved(null);
-  }, [open, profile]);
+    if (!open) {
+      setNameEdited(false);
+      return;
+    }
+    if (!nameEdited) setName(characterNameFrom(profile));
+  }, [open, profile, nameEdited]);
+  useEffect(() => {
+    if (open) setSaved(null);
+  }, [open]);
 
   const save = useMutation(
     (fields: { timelineId: number; name: string }) =>
@@ -101,7 +108,15 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
             </div>
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-name`}>Name</Label>
-              <Input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={entityLimits.name} />
+              <Input
+                id={`${id}-name`}
+                value={name}
+                onChange={(e) => {
+                  setNameEdited(true);
+                  setName(e.target.value);
+                }}
+                maxLength={entityLimits.name}
+              />
             </div>
             <p className="text-sm text-stone-600">The whole profile becomes the character's description.</p>
             <div className="flex justify-end gap-2">
