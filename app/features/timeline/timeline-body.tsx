@@ -1,4 +1,5 @@
 import { Suspense, lazy } from "react";
+import type { MindMapProps } from "~/features/mind-map/types";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
 import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/features/timeline/event-card";
 import type { LaneKind } from "~/features/timeline/lanes-view";
@@ -12,18 +13,6 @@ import type { EventView } from "../../../worker/services/events";
 // The Lanes layout: loaded only when opened.
 const LanesView = lazy(() => import("~/features/timeline/lanes-view").then((m) => ({ default: m.LanesView })));
 const MindMapView = lazy(loadMindMap);
-
-export type MapProps = {
-  timelineId: number;
-  shareCode?: string | null;
-  canEdit: boolean;
-  premium: boolean;
-  roomHeaders: Record<string, string>;
-  syncTick: number;
-  onOpenEvent: (eventId: number) => void;
-  onOpenEntity: (entityId: number) => void;
-  onLink: (eventId: number, entityId: number) => Promise<boolean>;
-};
 
 export type ListProps = {
   jumpers: Set<(eventId: number) => boolean>;
@@ -67,7 +56,7 @@ export function TimelineBody({
   entities: EntityView[];
   laneKind: LaneKind;
   coWrite: CoWriteApi;
-  map: MapProps;
+  map: MindMapProps;
   list: ListProps;
   onOpenFromLanes: (event: EventView) => void;
 }) {
