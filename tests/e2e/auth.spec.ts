@@ -152,6 +152,8 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page).toHaveURL(target);
     await expect(page.getByRole("heading", { name: "Where I was going", level: 1 })).toBeVisible();
+    // The live room connects once the page is idle: let it, before the cookies go (a refused upgrade is a console error).
+    await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 
     // A share link too, and through registration (the login page's link keeps the return address).
     await page.context().clearCookies();
