@@ -1,5 +1,5 @@
 import { BookUser } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
@@ -21,18 +21,15 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
   const [name, setName] = useState("");
   const [saved, setSaved] = useState<{ timelineId: number; name: string } | null>(null);
 
-  // The name is proposed from the profile (which may still be streaming in) until the writer edits it.
+  // The name is proposed from the profile (which may still be streaming in) until the writer edits it:
+  // derived while rendering, so no late update can overwrite what they typed.
   const [nameEdited, setNameEdited] = useState(false);
-  useEffect(() => {
-    if (!open) {
-      setNameEdited(false);
-      return;
-    }
-    if (!nameEdited) setName(characterNameFrom(profile));
-  }, [open, profile, nameEdited]);
-  useEffect(() => {
-    if (open) setSaved(null);
-  }, [open]);
+  const shownName = nameEdited ? name : characterNameFrom(profile);
+  const openDialog = () => {
+    setNameEdited(false);
+    setSaved(null);
+    setOpen(true);
+  };
 
   const save = useMutation(
     (fields: { timelineId: number; name: string }) =>
@@ -58,12 +55,12 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
-    void save.run({ timelineId, name });
+    void save.run({ timelineId, name: shownName });
   }
 
   return (
     <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} disabled={!profile}>
+      <Button variant="ghost" size="sm" onClick={openDialog} disabled={!profile}>
         <BookUser aria-hidden="true" className="h-4 w-4" /> Save to codex
       </Button>
       <Dialog open={open} onOpenChange={setOpen} title="Save to codex" description="Add this character to a timeline's codex.">
@@ -110,7 +107,7 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
               <Label htmlFor={`${id}-name`}>Name</Label>
               <Input
                 id={`${id}-name`}
-                value={name}
+                value={shownName}
                 onChange={(e) => {
                   setNameEdited(true);
                   setName(e.target.value);
