@@ -165,7 +165,7 @@ export function apiDocsHtml() {
       return `<h2>${escapeHtml(tag)}</h2><table><thead><tr><th>Method</th><th>Path</th><th>Auth</th><th>Input</th><th>Answer / errors</th></tr></thead><tbody>${rows}</tbody></table>`;
     })
     .join("");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>StoryWeave API</title><style>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>StoryWeave API</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>
 body{font:14px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:80rem;padding:0 1rem;color:#1f2937}
 table{border-collapse:collapse;width:100%;margin-bottom:2rem}td,th{border-bottom:1px solid #e5e7eb;padding:.4rem;text-align:left;vertical-align:top}
 code{font-size:13px}.m{font:600 12px monospace;padding:1px 4px;border-radius:3px;background:#e5e7eb}.get{background:#dbeafe}.post{background:#dcfce7}
