@@ -1,27 +1,15 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openDoc, waitUntil } from "./doc-helpers";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { openDoc, waitUntil, setupSharedScene, storedEvent } from "./doc-helpers";
+import { call, createTimeline, registerUser, shareWith } from "./helpers";
 import { connect, sleep, upgrade } from "./room-helpers";
 
 // lock-free co-writing. Real Yjs clients through the Worker into the event's EventDoc.
 
-async function setup(content = "The storm breaks over the harbour.\n\nMara runs for the boats.") {
-  const owner = await registerUser({ name: "Olive Owner" });
-  const timeline = await createTimeline(owner.token);
-  const event = await createEvent(owner.token, timeline.id, { title: "The storm", content });
-  const collab = await registerUser({ name: "Mara" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  return { owner, timeline, event, collab };
-}
+const setup = (content?: string) => setupSharedScene(content);
 
-const stored = async (eventId: number) =>
-  (await env.DB.prepare("SELECT title, content, version FROM events WHERE id = ?").bind(eventId).first()) as {
-    title: string;
-    content: string;
-    version: number;
-  };
+const stored = storedEvent;
 
 const versionsOf = async (eventId: number) =>
   (await env.DB.prepare("SELECT author_id, title, content FROM event_versions WHERE event_id = ? ORDER BY id").bind(eventId).all())

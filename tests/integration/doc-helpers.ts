@@ -1,9 +1,11 @@
+import { env } from "cloudflare:workers";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
 import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../db/domain/rich-text";
+import { createEvent, createTimeline, registerUser, shareWith } from "./helpers";
 import { upgrade } from "./room-helpers";
 
 // A real Yjs client of an event's shared doc, speaking y-protocols over a WebSocket upgraded
@@ -160,3 +162,21 @@ export async function waitUntil<T>(
   }
   throw new Error(`timed out waiting for ${label}`);
 }
+
+/** An owner's timeline with one scene, shared with a writing collaborator (Mara). */
+export async function setupSharedScene(content = "The storm breaks over the harbour.\n\nMara runs for the boats.") {
+  const owner = await registerUser({ name: "Olive Owner" });
+  const timeline = await createTimeline(owner.token);
+  const event = await createEvent(owner.token, timeline.id, { title: "The storm", content });
+  const collab = await registerUser({ name: "Mara" });
+  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
+  return { owner, timeline, event, collab };
+}
+
+/** The scene's row as D1 has it. */
+export const storedEvent = async (eventId: number) =>
+  (await env.DB.prepare("SELECT title, content, version FROM events WHERE id = ?").bind(eventId).first()) as {
+    title: string;
+    content: string;
+    version: number;
+  };

@@ -6,28 +6,16 @@ import * as Y from "yjs";
 import { seedFragment } from "../../db/domain/rich-text";
 import { CloseCodes } from "../../durable-objects/close-codes";
 import { DocCloseReasons } from "../../durable-objects/doc-limits";
-import { type DocClient, openDoc, waitUntil } from "./doc-helpers";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { type DocClient, openDoc, waitUntil, setupSharedScene, storedEvent } from "./doc-helpers";
+import { call, createEvent, registerUser, shareWith } from "./helpers";
 import { closedWith, sleep, upgrade } from "./room-helpers";
 
 // The shared doc's limits: a hostile sweep of the doc socket. Every refused update closes its sender with
 // 4409 or 4413 and a reason, nothing of it reaches the doc, and another writer's typing is still saved.
 
-async function setup() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  const timeline = await createTimeline(owner.token);
-  const event = await createEvent(owner.token, timeline.id, { title: "The storm", content: "The storm breaks.\n\nMara runs." });
-  const collab = await registerUser({ name: "Mara" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  return { owner, timeline, event, collab };
-}
+const setup = () => setupSharedScene("The storm breaks.\n\nMara runs.");
 
-const stored = async (eventId: number) =>
-  (await env.DB.prepare("SELECT title, content, version FROM events WHERE id = ?").bind(eventId).first()) as {
-    title: string;
-    content: string;
-    version: number;
-  };
+const stored = storedEvent;
 
 /** An update made on a copy of the client's doc (so it applies on top of what the server has). */
 function updateOn(client: DocClient, change: (doc: Y.Doc) => void) {
