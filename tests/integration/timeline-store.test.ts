@@ -1,3 +1,4 @@
+import { layoutFromParams } from "../../app/features/timeline/timeline-view";
 import { describe, expect, it } from "vitest";
 import {
   type EventsAction,
@@ -166,5 +167,14 @@ describe("timeline events store", () => {
       [2, "Storm!", 0],
       [1, "Arrival", 2],
     ]);
+  });
+});
+
+describe("the layout in the address", () => {
+  it("reads a known layout and falls back to vertical for anything else", () => {
+    expect(layoutFromParams(new URLSearchParams("layout=map"))).toBe("map");
+    expect(layoutFromParams(new URLSearchParams("layout=horizontal"))).toBe("horizontal");
+    for (const bad of ["", "layout=", "layout=MAP", "layout=<script>", "layout=__proto__", "layout=lanes&layout=map"])
+      expect(layoutFromParams(new URLSearchParams(bad))).toBe(bad.startsWith("layout=lanes") ? "lanes" : "vertical");
   });
 });
