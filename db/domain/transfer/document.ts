@@ -1,0 +1,128 @@
+// What every import format becomes (the StoryWeave JSON document) and the rules all of them check.
+import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../rules";
+import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "../story-date";
+import { EventContentSchema, EventTitleSchema } from "../validation";
+
+export const TRANSFER_FORMAT = "storyweave-timeline";
+export const TRANSFER_VERSION = 1;
+
+/** What one import may create (the request body is also capped at 1 MB: 413). */
+export const importLimits = { events: 5000, entities: 1000, linksPerEvent: 100, storyLabel: 100 } as const;
+
+export type TransferAttachment = { filename: string; contentType: string; size: number };
+export type TransferEntity = { kind: EntityKind; name: string; aliases: string[]; description: string; color: string };
+export type TransferEvent = {
+  title: string;
+  content: string;
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyLabel: string | null;
+  /** Names of the linked codex entries, in codex order. */
+  entities: string[];
+  /** The point-of-view entry's name: one of `entities`. */
+  pov: string | null;
+  attachments: TransferAttachment[];
+};
+/** The JSON export, and what every import format becomes. Events in story order. */
+export type TimelineDocument = {
+  format: typeof TRANSFER_FORMAT;
+  version: typeof TRANSFER_VERSION;
+  timeline: { title: string; description: string | null };
+  entities: TransferEntity[];
+  events: TransferEvent[];
+};
+
+export type ParseResult = { ok: true; document: TimelineDocument } | { ok: false; error: string };
+
+export const fmt = (n: number) => n.toLocaleString("en-US");
+export const tooLong = (what: string, max: number) => `${what} must be at most ${fmt(max)} characters`;
+
+export class ImportError extends Error {}
+export const fail = (where: string, message: string): never => {
+  throw new ImportError(`${where}: ${message}`);
+};
+
+export function checkStoryDate(where: string, field: "start" | "end" | "date", value: string) {
+  const parsed = parseStoryDate(value);
+  if (!parsed.ok) fail(where, `${field} ${value} ${storyDateReason[parsed.reason]}`);
+}
+
+export function checkEvent(where: string, event: TransferEvent) {
+  if (!event.title) fail(where, "title is required");
+  const maxTitle = EventTitleSchema.maxLength ?? Number.POSITIVE_INFINITY;
+  const maxContent = EventContentSchema.maxLength ?? Number.POSITIVE_INFINITY;
+  if (event.title.length > maxTitle) fail(where, tooLong("title", maxTitle));
+  if (event.content.length > maxContent) fail(where, tooLong("content", maxContent));
+  if (event.storyStart) checkStoryDate(where, "start", event.storyStart);
+  if (event.storyEnd) checkStoryDate(where, "end", event.storyEnd);
+  if (event.storyEnd && !event.storyStart) fail(where, "an end needs a start");
+  if (event.storyStart && event.storyEnd && !isStoryRangeOrdered(event.storyStart, event.storyEnd)) {
+    fail(where, "end must not be before start");
+  }
+  if (event.storyLabel && event.storyLabel.length > importLimits.storyLabel) fail(where, tooLong("story label", importLimits.storyLabel));
+  if (event.entities.length > importLimits.linksPerEvent) fail(where, `at most ${importLimits.linksPerEvent} codex entries per event`);
+  for (const name of event.entities) if (name.length > entityLimits.name) fail(where, tooLong("a codex name", entityLimits.name));
+}
+
+export function checkTimeline(where: string, title: string, description: string | null) {
+  if (!title) fail(where, "title is required");
+  if (title.length > limits.timelineTitle) fail(where, tooLong("title", limits.timelineTitle));
+  if (description && description.length > limits.timelineDescription) fail(where, tooLong("description", limits.timelineDescription));
+}
+
+export function checkCounts(where: string, events: number, entities: number) {
+  if (events > importLimits.events) fail(where, `at most ${fmt(importLimits.events)} events can be imported at once`);
+  if (entities > importLimits.entities) fail(where, `at most ${fmt(importLimits.entities)} codex entries can be imported at once`);
+}
+
+export function run(parse: () => TimelineDocument): ParseResult {
+  try {
+    return { ok: true, document: parse() };
+  } catch (error) {
+    if (error instanceof ImportError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+export const newDocument = (title: string, description: string | null): TimelineDocument => ({
+  format: TRANSFER_FORMAT,
+  version: TRANSFER_VERSION,
+  timeline: { title, description },
+  entities: [],
+  events: [],
+});
+
+/** Adds codex entries named by an outline or a sheet (first mention decides the kind); names as written. */
+export function codexOf(doc: TimelineDocument) {
+  const byName = new Map(doc.entities.map((e) => [e.name.toLowerCase(), e]));
+  return (name: string, kind: EntityKind) => {
+    const found = byName.get(name.toLowerCase());
+    if (found) return found.name;
+    const entity: TransferEntity = { kind, name, aliases: [], description: "", color: defaultEntityColor[kind] };
+    byName.set(name.toLowerCase(), entity);
+    doc.entities.push(entity);
+    return name;
+  };
+}
+
+export const emptyEvent = (): TransferEvent => ({
+  title: "",
+  content: "",
+  storyStart: null,
+  storyEnd: null,
+  storyLabel: null,
+  entities: [],
+  pov: null,
+  attachments: [],
+});
+
+/** One name from a codex line or a characters cell; `Name (POV)` also makes it the point of view. */
+export function addLink(where: string, event: TransferEvent, addEntity: ReturnType<typeof codexOf>, raw: string, kind: EntityKind) {
+  const isPov = /\(POV\)\s*$/i.test(raw);
+  const name = raw.replace(/\(POV\)\s*$/i, "").trim();
+  if (!name) return;
+  if (name.length > entityLimits.name) fail(where, tooLong("a codex name", entityLimits.name));
+  const stored = addEntity(name, kind);
+  if (!event.entities.includes(stored)) event.entities.push(stored);
+  if (isPov) event.pov = stored;
+}

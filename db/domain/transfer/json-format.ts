@@ -1,0 +1,158 @@
+// The StoryWeave JSON document.
+import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
+import {
+  TRANSFER_FORMAT,
+  TRANSFER_VERSION,
+  type ParseResult,
+  type TransferEntity,
+  type TransferEvent,
+  checkCounts,
+  checkEvent,
+  checkTimeline,
+  fail,
+  newDocument,
+  run,
+  tooLong,
+} from "./document";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function optionalText(where: string, field: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") return fail(where, `${field} must be text`);
+  return value.trim() || null;
+}
+
+/**
+ * Where JSON.parse gave up, as a line number: engines do not all say, so a small scan finds the
+ * first character that cannot continue a JSON text.
+ */
+export function jsonErrorLine(text: string) {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const expect = (ok: boolean) => {
+    if (!ok) throw i;
+  };
+  const value = (): void => {
+    ws();
+    const ch = text[i];
+    if (ch === "{" || ch === "[") {
+      const close = ch === "{" ? "}" : "]";
+      i++;
+      ws();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (close === "}") {
+          ws();
+          expect(text[i] === '"');
+          value();
+          ws();
+          expect(text[i] === ":");
+          i++;
+        }
+        value();
+        ws();
+        if (text[i] !== ",") break;
+        i++;
+      }
+      expect(text[i] === close);
+      i++;
+      return;
+    }
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        expect(text[i] >= " ");
+        if (text[i] === "\\") i++;
+      }
+      expect(text[i] === '"');
+      i++;
+      return;
+    }
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
+    if (!literal) throw i;
+    i += literal[0].length;
+  };
+  try {
+    value();
+    ws();
+    expect(i >= text.length);
+  } catch {
+    // `i` is where it broke.
+  }
+  return text.slice(0, Math.min(i, text.length)).split("\n").length;
+}
+
+export function parseTimelineJson(text: string): ParseResult {
+  return run(() => {
+    let root: unknown;
+    try {
+      root = JSON.parse(text);
+    } catch {
+      return fail(`Line ${jsonErrorLine(text)}`, "this is not valid JSON");
+    }
+    if (!isObject(root) || root.format !== TRANSFER_FORMAT) {
+      return fail("File", `this is not a StoryWeave timeline (format must be "${TRANSFER_FORMAT}")`);
+    }
+    if (root.version !== TRANSFER_VERSION) fail("File", `version ${String(root.version)} is not supported (expected ${TRANSFER_VERSION})`);
+    if (!isObject(root.timeline)) return fail("Timeline", "title is required");
+    const title = typeof root.timeline.title === "string" ? root.timeline.title.trim() : "";
+    const description = optionalText("Timeline", "description", root.timeline.description);
+    checkTimeline("Timeline", title, description);
+    const rawEntities = root.entities ?? [];
+    if (!Array.isArray(rawEntities)) return fail("File", "entities must be a list");
+    if (!Array.isArray(root.events)) return fail("File", "events must be a list");
+    checkCounts("File", root.events.length, rawEntities.length);
+
+    const doc = newDocument(title, description);
+    doc.entities = rawEntities.map((raw, i) => jsonEntity(`Codex entry ${i + 1}`, raw));
+    const names = new Set(doc.entities.map((e) => e.name));
+    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names));
+    return doc;
+  });
+}
+
+function jsonEntity(where: string, raw: unknown): TransferEntity {
+  if (!isObject(raw)) return fail(where, "must be an object");
+  const kind = raw.kind ?? "character";
+  if (typeof kind !== "string" || !(entityKinds as readonly string[]).includes(kind)) fail(where, "kind must be character, place or thing");
+  const name = typeof raw.name === "string" ? raw.name.trim() : "";
+  if (!name) fail(where, "name is required");
+  if (name.length > entityLimits.name) fail(where, tooLong("name", entityLimits.name));
+  const aliases = raw.aliases ?? [];
+  if (!Array.isArray(aliases) || aliases.some((a) => typeof a !== "string")) return fail(where, "aliases must be a list of names");
+  const cleanAliases = [...new Set((aliases as string[]).map((a) => a.trim()).filter(Boolean))];
+  if (cleanAliases.length > entityLimits.aliases) fail(where, `at most ${entityLimits.aliases} aliases`);
+  if (cleanAliases.some((a) => a.length > entityLimits.alias)) fail(where, tooLong("each alias", entityLimits.alias));
+  const description = optionalText(where, "description", raw.description) ?? "";
+  if (description.length > entityLimits.description) fail(where, tooLong("description", entityLimits.description));
+  const color = raw.color ?? defaultEntityColor[kind as EntityKind];
+  if (typeof color !== "string" || !/^#[0-9a-f]{6}$/i.test(color)) fail(where, "color must be a hex color like #a1b2c3");
+  return { kind: kind as EntityKind, name, aliases: cleanAliases, description, color: (color as string).toLowerCase() };
+}
+
+function jsonEvent(where: string, raw: unknown, names: Set<string>): TransferEvent {
+  if (!isObject(raw)) return fail(where, "must be an object");
+  const title = typeof raw.title === "string" ? raw.title.trim() : "";
+  if (raw.content !== undefined && raw.content !== null && typeof raw.content !== "string") fail(where, "content must be text");
+  const linked = raw.entities ?? [];
+  if (!Array.isArray(linked) || linked.some((n) => typeof n !== "string")) return fail(where, "entities must be a list of codex names");
+  const entities = [...new Set((linked as string[]).map((n) => n.trim()))];
+  for (const name of entities) if (!names.has(name)) fail(where, `"${name}" is not in the codex`);
+  const pov = optionalText(where, "pov", raw.pov);
+  if (pov && !entities.includes(pov)) fail(where, "the point of view must be one of its codex entries");
+  const event: TransferEvent = {
+    title,
+    content: typeof raw.content === "string" ? raw.content.trim() : "",
+    storyStart: optionalText(where, "storyStart", raw.storyStart),
+    storyEnd: optionalText(where, "storyEnd", raw.storyEnd),
+    storyLabel: optionalText(where, "storyLabel", raw.storyLabel),
+    entities,
+    pov,
+    // The files themselves are not in the document: their metadata travels, the bytes do not.
+    attachments: [],
+  };
+  checkEvent(where, event);
+  return event;
+}

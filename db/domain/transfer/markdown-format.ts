@@ -1,0 +1,147 @@
+// The Markdown outline: `# Title`, the description, then one `## Event` section per event. The lines
+// the export writes under each heading (story time, codex names) are read back; other text is content.
+import { type EntityKind, entityKinds, limits } from "../rules";
+import { parseStoryDate } from "../story-date";
+import {
+  type ParseResult,
+  type TimelineDocument,
+  type TransferEntity,
+  type TransferEvent,
+  addLink,
+  checkCounts,
+  checkEvent,
+  checkStoryDate,
+  checkTimeline,
+  codexOf,
+  emptyEvent,
+  fail,
+  fmt,
+  importLimits,
+  newDocument,
+  run,
+  tooLong,
+} from "./document";
+const STORY_TIME = "Story time";
+const KIND_LABELS: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
+const POV_MARK = " (POV)";
+
+/** `2024-03-15 – 2024-03-16 · Day 3, dusk`: dates, then the label. */
+export function formatStoryTime(event: Pick<TransferEvent, "storyStart" | "storyEnd" | "storyLabel">) {
+  const parts: string[] = [];
+  if (event.storyStart) parts.push(event.storyEnd ? `${event.storyStart} – ${event.storyEnd}` : event.storyStart);
+  if (event.storyLabel) parts.push(event.storyLabel);
+  return parts.join(" · ");
+}
+
+/** The linked entries by kind, the POV marked: `[["Characters", "Mara (POV), Jon"], ["Places", "Harbor"]]`. */
+export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex: TransferEntity[]) {
+  const kindOf = new Map(codex.map((e) => [e.name, e.kind]));
+  return entityKinds
+    .map((kind) => {
+      const names = event.entities.filter((n) => (kindOf.get(n) ?? "character") === kind);
+      return [KIND_LABELS[kind], names.map((n) => (n === event.pov ? `${n}${POV_MARK}` : n)).join(", ")] as const;
+    })
+    .filter(([, names]) => names.length > 0);
+}
+
+/**
+ * Content lines that would read as a heading or as one of the lines above are escaped with a
+ * backslash (as Markdown itself does), so the outline reads back the same.
+ */
+const SPECIAL = /^\\*(#|\*(Story time|Characters|Places|Things): )/;
+const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
+const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
+
+export function renderMarkdown(doc: TimelineDocument) {
+  const out = [`# ${doc.timeline.title}`, ""];
+  if (doc.timeline.description) out.push(...doc.timeline.description.split("\n").map(escapeLine), "");
+  for (const event of doc.events) {
+    out.push(`## ${event.title}`, "");
+    const time = formatStoryTime(event);
+    const meta = [...(time ? [[STORY_TIME, time] as const] : []), ...codexLines(event, doc.entities)];
+    if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
+    if (event.content) out.push(...event.content.split("\n").map(escapeLine), "");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+const H1 = /^#(?!#)\s*(.*)$/;
+const H2 = /^##(?!#)\s*(.*)$/;
+const META = /^\*(Story time|Characters|Places|Things): (.*)\*$/;
+
+type NumberedLine = { line: number; text: string };
+
+function trimBlankLines(lines: NumberedLine[]) {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && !lines[start].text.trim()) start++;
+  while (end > start && !lines[end - 1].text.trim()) end--;
+  return lines.slice(start, end);
+}
+
+const joinLines = (lines: NumberedLine[]) =>
+  trimBlankLines(lines)
+    .map((l) => unescapeLine(l.text))
+    .join("\n");
+
+function parseStoryTime(where: string, value: string) {
+  const [head, ...rest] = value.split(" · ");
+  const range = /^(\S+)(?:\s+–\s+(\S+))?$/.exec(head.trim());
+  if (range && parseStoryDate(range[1]).ok && (!range[2] || parseStoryDate(range[2]).ok)) {
+    return { storyStart: range[1], storyEnd: range[2] ?? null, storyLabel: rest.join(" · ").trim() || null };
+  }
+  // A date the reader cannot take is named, rather than silently becoming a label.
+  if (range && /^-?\d+-/.test(range[1])) checkStoryDate(where, "start", range[1]);
+  if (range?.[2] && /^-?\d+-/.test(range[2])) checkStoryDate(where, "end", range[2]);
+  return { storyStart: null, storyEnd: null, storyLabel: value.trim() || null };
+}
+
+export function parseMarkdownOutline(text: string): ParseResult {
+  return run(() => {
+    const lines: NumberedLine[] = text.split(/\r\n|\r|\n/).map((t, i) => ({ line: i + 1, text: t }));
+    const first = lines.find((l) => l.text.trim());
+    const titleMatch = first ? H1.exec(first.text.trim()) : null;
+    if (!first || !titleMatch) return fail(`Line ${first?.line ?? 1}`, "the outline must start with a '# Title' line");
+    const title = titleMatch[1].trim();
+    checkTimeline(`Line ${first.line}`, title, null);
+
+    const sections: { line: number; heading: string; body: NumberedLine[] }[] = [];
+    const descriptionLines: NumberedLine[] = [];
+    for (const l of lines.slice(first.line)) {
+      const h2 = H2.exec(l.text);
+      if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [] });
+      else (sections.at(-1)?.body ?? descriptionLines).push(l);
+    }
+    const description = joinLines(descriptionLines) || null;
+    if (description && description.length > limits.timelineDescription) {
+      fail(`Line ${trimBlankLines(descriptionLines)[0].line}`, tooLong("description", limits.timelineDescription));
+    }
+    if (sections.length > importLimits.events) {
+      fail(`Line ${sections[importLimits.events].line}`, `at most ${fmt(importLimits.events)} events can be imported at once`);
+    }
+
+    const doc = newDocument(title, description);
+    const addEntity = codexOf(doc);
+    for (const section of sections) {
+      const where = `Line ${section.line}`;
+      const event: TransferEvent = { ...emptyEvent(), title: section.heading };
+      const body = trimBlankLines(section.body);
+      let i = 0;
+      for (; i < body.length; i++) {
+        const meta = META.exec(body[i].text.trim());
+        if (!meta) break;
+        const at = `Line ${body[i].line}`;
+        if (meta[1] === STORY_TIME) Object.assign(event, parseStoryTime(at, meta[2]));
+        else {
+          const kind = entityKinds.find((k) => KIND_LABELS[k] === meta[1]) ?? "character";
+          for (const raw of meta[2].split(",")) addLink(at, event, addEntity, raw, kind);
+        }
+      }
+      event.content = joinLines(body.slice(i));
+      checkEvent(where, event);
+      doc.events.push(event);
+    }
+    checkCounts("File", doc.events.length, doc.entities.length);
+    return doc;
+  });
+}
