@@ -12,7 +12,7 @@ import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection
 import { type Frame, readFrame } from "./doc-frames";
 import { DocGate, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
-import { RoomLink } from "./doc-room";
+import { RoomLink, TypingRelay } from "./doc-room";
 import { type Author, loadDocState, storeDocState } from "./doc-storage";
 import { Origins, SAVE_FAILED, applyText, checkText, dropInvalidBlocks, markdownOf, mergeText, savedMarker } from "./doc-text";
 import type { AccessEnd } from "./protocol";
@@ -50,6 +50,8 @@ export class EventDoc extends YServer {
     (work) => this.ctx.waitUntil(work),
     () => ({ eventId: this.eventId, timelineId: this.timelineId }),
   );
+  /** Writers' typing on its way to everyone's cards (set up once the doc is loaded). */
+  private typing: TypingRelay | null = null;
   /** What reaches the doc from a writer's socket (checked updates, carets bound to their socket, the rate). */
   private gate = new DocGate(() => this.document);
   /**
@@ -102,12 +104,19 @@ export class EventDoc extends YServer {
     // over it). Otherwise this stores the doc and marks it saved (or names what keeps its text out of D1).
     if (unsavedBy) this.editors.set(unsavedBy.id, unsavedBy);
     await this.write({});
+    this.typing = new TypingRelay(
+      () => ({ title: doc.getText(DocFields.title).toString(), content: markdownOf(doc) }),
+      { title: row.title, content: row.content },
+      (by, changes) => !this.gone && this.room.tellTyping(by, changes),
+    );
     doc.on("update", (update: Uint8Array, origin: unknown) => {
       this.gate.observe(update);
       const state = (origin as Connection<DocConn> | null)?.state;
       if (state?.userId) {
+        const author = { id: state.userId, name: state.userName, email: state.userName };
         this.editors.delete(state.userId);
-        this.editors.set(state.userId, { id: state.userId, name: state.userName, email: state.userName });
+        this.editors.set(state.userId, author);
+        this.typing?.typed(author);
       }
     });
   }

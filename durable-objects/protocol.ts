@@ -9,9 +9,12 @@ export const MAX_MESSAGES_PER_SECOND = 20;
 export const AccessModeSchema = z.enum(["owner", "collaborator", "viewer"]);
 export type AccessMode = z.infer<typeof AccessModeSchema>;
 
+/** The longest text a `change` carries (a longer one is not relayed: the cards get it when it is saved). */
+export const MAX_CHANGE_TEXT = 50_000;
+
 const ChangeBodySchema = z.object({
   type: z.enum(["title", "content", "position"]),
-  value: z.union([z.string().max(50_000), z.number().int().min(0)]),
+  value: z.union([z.string().max(MAX_CHANGE_TEXT), z.number().int().min(0)]),
 });
 export type ChangeBody = z.infer<typeof ChangeBodySchema>;
 

@@ -7,6 +7,7 @@ import {
   AccessModeSchema,
   ClientMessageSchema,
   CloseCodes,
+  type ChangeBody,
   CloseReasons,
   MAX_MESSAGE_BYTES,
   MAX_MESSAGES_PER_SECOND,
@@ -269,6 +270,17 @@ export class TimelineRoom extends Server {
       else c.close(CloseCodes.accessRemoved, CloseReasons.accessRemoved);
     }
     await this.tellDocs(end);
+  }
+
+  /**
+   * DO RPC from an event's shared doc: what its writers are typing, shown live on everyone's cards. The doc is the
+   * one channel a scene's text travels by; the writers' identity is the one the doc authenticated.
+   */
+  async relayTyping(eventId: number, by: { userId: number; userName: string }, changes: ChangeBody[]) {
+    for (const change of changes) {
+      const out: ServerMessage = { type: "change", eventId, userId: by.userId, userName: by.userName, change };
+      this.broadcast(JSON.stringify(out));
+    }
   }
 
   /** An event's doc has writers in it (EventDoc registers itself): access ends reach it from here. */

@@ -114,6 +114,40 @@ describe("writers in one event converge", () => {
   });
 });
 
+describe("typing reaches everyone's cards through the doc, the one channel of a scene's text", () => {
+  it("a writer's typing is relayed to the room with their identity, also to viewers, without a client relay", async () => {
+    const { owner, timeline, event, collab } = await setup();
+    const viewer = await registerUser({ name: "Vic" });
+    await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
+    const watching = await connect(timeline.id, viewer.token);
+    await watching.waitFor((m) => m.type === "presence", "presence");
+    const writer = await openDoc(timeline.id, event.id, collab.token);
+    writer.type(" Thunder.", 0);
+    writer.doc.transact(() => writer.doc.getText("title").insert(9, " at dusk"));
+    const content = await watching.waitFor((m) => m.type === "change" && m.change.type === "content", "content typing");
+    expect(content).toMatchObject({ eventId: event.id, userId: collab.user.id, userName: "Mara" });
+    expect(content.change.value).toBe("The storm breaks over the harbour. Thunder.\n\nMara runs for the boats.");
+    const title = await watching.waitFor((m) => m.type === "change" && m.change.type === "title", "title typing");
+    expect(title.change.value).toBe("The storm at dusk");
+    // Typed text reaches cards while it is typed, before any save: D1 still has the old text.
+    expect((await stored(event.id)).content).toBe(event.content);
+    // Continuous typing is relayed as it goes (at most every 300 ms), not only when the writer stops.
+    watching.clear();
+    for (let i = 0; i < 12; i++) {
+      writer.type(` w${i}`, 1);
+      await sleep(100);
+    }
+    const seen = watching.messages.filter((m) => m.type === "change" && m.change.type === "content");
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    await waitUntil(
+      () => watching.messages.some((m) => m.type === "change" && String(m.change.value).endsWith("w11")),
+      "the last words",
+    );
+    writer.close();
+    watching.ws.close();
+  });
+});
+
 describe("Save, validation and history", () => {
   it("Save writes now and answers with the version; an empty title is refused and nothing is lost", async () => {
     const { timeline, event, collab } = await setup();

@@ -6,7 +6,7 @@ import { Session, otherWriters, useSessionTick } from "~/features/co-writing/doc
 import { editorTarget } from "~/features/co-writing/editor-target";
 import { Toolbar } from "~/features/co-writing/editor-toolbar";
 import { EndedEditor } from "~/features/co-writing/ended-editor";
-import { useDocEditor, useSessionEnd, useTextRelay } from "~/features/co-writing/session-editor-hooks";
+import { useDocEditor, useSessionEnd } from "~/features/co-writing/session-editor-hooks";
 import { TitleInput } from "~/features/co-writing/title-input";
 import type { AssistTarget } from "~/features/assistant/scene-assist";
 import { Button } from "~/ui/button";
@@ -27,10 +27,9 @@ type Props = {
   onSaveStory: () => Promise<boolean>;
   onClose: () => void;
   /** The doc's text for the room's live relay (read-mode cards of everyone). */
-  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
 };
 
-export function CoEditor({ event, children, onSaveStory, onClose, onTyping }: Props) {
+export function CoEditor({ event, children, onSaveStory, onClose }: Props) {
   const api = useCoWrite();
   const timelineId = api?.timelineId ?? event.timelineId;
   const shareCode = api?.shareCode ?? null;
@@ -53,13 +52,13 @@ export function CoEditor({ event, children, onSaveStory, onClose, onTyping }: Pr
 
   if (!session) return <p className="text-sm text-stone-600">Opening the editor…</p>;
   return (
-    <SessionEditor key={session.eventId} session={session} event={event} onSaveStory={onSaveStory} onClose={onClose} onTyping={onTyping}>
+    <SessionEditor key={session.eventId} session={session} event={event} onSaveStory={onSaveStory} onClose={onClose}>
       {children}
     </SessionEditor>
   );
 }
 
-function SessionEditor({ session, event, children, onSaveStory, onClose, onTyping }: Props & { session: Session }) {
+function SessionEditor({ session, event, children, onSaveStory, onClose }: Props & { session: Session }) {
   const api = useCoWrite();
   useSessionTick(session);
   const [saving, setSaving] = useState(false);
@@ -68,7 +67,6 @@ function SessionEditor({ session, event, children, onSaveStory, onClose, onTypin
   const contentId = `event-${event.id}-content`;
   const editor = useDocEditor(session, contentId, user);
   useSessionEnd(session, onClose, api?.ended ? accessEndedText[api.ended] : null);
-  useTextRelay(session, event, onTyping);
   const showText = api?.showText;
 
   // My own read-mode card shows the doc's text when the editor closes.

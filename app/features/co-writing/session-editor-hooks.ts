@@ -4,12 +4,9 @@ import { useEditor } from "@tiptap/react";
 import { useEffect, useRef } from "react";
 import type { Session } from "~/features/co-writing/doc-session";
 import { errorToast } from "~/lib/toast";
-import { DocFields, richTextExtensions, yDocToMarkdown } from "../../../db/domain/rich-text";
-import type { EventView } from "../../../worker/services/events";
+import { DocFields, richTextExtensions } from "../../../db/domain/rich-text";
 
-// The co-writing editor's wiring to its session: the Tiptap editor on the doc, the session's end, the live relay.
-
-const RELAY_MS = 300;
+// The co-writing editor's wiring to its session: the Tiptap editor on the doc, the session's end.
 
 /** The Tiptap editor on the session's doc (with the others' carets), editable once the doc is ready. */
 export function useDocEditor(session: Session, contentId: string, user: { name: string; color: string }) {
@@ -60,36 +57,4 @@ export function useSessionEnd(session: Session, onClose: () => void, roomEnded: 
   useEffect(() => {
     if (roomEnded) session.endAccess(roomEnded);
   }, [roomEnded, session]);
-}
-
-/** The live relay: my doc's text, debounced, for everyone's read-mode cards. */
-export function useTextRelay(
-  session: Session,
-  event: Pick<EventView, "title" | "content">,
-  onTyping: ((change: { type: "title" | "content"; value: string }) => void) | undefined,
-) {
-  const relay = useRef(onTyping);
-  relay.current = onTyping;
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const sent = { title: event.title, content: event.content };
-    const flush = () => {
-      const title = session.ydoc.getText(DocFields.title).toString();
-      const content = yDocToMarkdown(session.ydoc);
-      if (title !== sent.title) relay.current?.({ type: "title", value: title });
-      if (content !== sent.content) relay.current?.({ type: "content", value: content });
-      sent.title = title;
-      sent.content = content;
-    };
-    // Others' updates too: whoever writes last, every writer's final relay carries the merged text.
-    const onUpdate = () => {
-      clearTimeout(timer);
-      timer = setTimeout(flush, RELAY_MS);
-    };
-    session.ydoc.on("update", onUpdate);
-    return () => {
-      session.ydoc.off("update", onUpdate);
-      clearTimeout(timer);
-    };
-  }, [session, event.title, event.content]);
 }

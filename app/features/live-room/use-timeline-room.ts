@@ -1,7 +1,7 @@
 import type { PartySocket } from "partysocket";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ROOM_CONNECTION_HEADER } from "../../../durable-objects/close-codes";
-import type { ChangeBody, PresenceUser, RoomNotification } from "../../../durable-objects/protocol";
+import type { PresenceUser, RoomNotification } from "../../../durable-objects/protocol";
 import { writingHereText } from "~/features/co-writing/co-editor-context";
 import type { RoomHandlers } from "~/features/live-room/room-connection";
 import { showToast } from "~/lib/toast";
@@ -65,13 +65,6 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     };
   }, [timelineId, shareCode, myUserId]);
 
-  const sendChange = useCallback(
-    (eventId: number, change: ChangeBody) => {
-      send(socketRef.current, JSON.stringify({ type: "change", timelineId, eventId, change }));
-    },
-    [timelineId],
-  );
-
   /** A card's co-writing editor opened or closed: the room shows 'Mara is writing here' to the others. */
   const setEditing = useCallback((eventId: number, open: boolean) => {
     const before = openEditors.current.at(-1) ?? null;
@@ -103,7 +96,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
   /** Whether this page has a co-writing editor open (its text must not vanish with the page). */
   const editorsOpen = useCallback(() => openEditors.current.length > 0, []);
 
-  return { connected, users, notifications, writingHere, setEditing, sendChange, writeHeaders, editorsOpen };
+  return { connected, users, notifications, writingHere, setEditing, writeHeaders, editorsOpen };
 }
 
 /** A connection id the server accepts (`[\w-]{1,64}`); crypto.randomUUID is missing outside secure contexts. */

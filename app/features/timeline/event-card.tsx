@@ -72,7 +72,6 @@ type Props = {
   onSave: (changes: EventChanges) => Promise<SaveResult>;
   onDelete: () => void;
   /** Called (debounced by the caller) while the writer types, so others see it live. */
-  onTyping?: (change: { type: "title" | "content"; value: string }) => void;
 };
 
 /** Content longer than this is clamped in the card with 'Show more' (decided from the text: the same on the server). */
@@ -80,19 +79,7 @@ const CLAMP_CHARS = 280;
 const CLAMP_LINES = 5;
 const isLong = (content: string) => content.length > CLAMP_CHARS || content.split("\n").length > CLAMP_LINES;
 
-export function EventCard({
-  event,
-  canEdit,
-  canDelete,
-  writingHere,
-  dragHandle,
-  highlighted,
-  codex,
-  hints,
-  onSave,
-  onDelete,
-  onTyping,
-}: Props) {
+export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, highlighted, codex, hints, onSave, onDelete }: Props) {
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [story, setStory] = useState(() => storyValuesOf(event));
@@ -123,7 +110,7 @@ export function EventCard({
     return (
       <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
         <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
-          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)} onTyping={onTyping}>
+          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)}>
             <Suspense fallback={null}>
               <StoryFields
                 idPrefix={`event-${event.id}`}

@@ -26,7 +26,6 @@ export type ListProps = {
   onDragging: (active: boolean) => void;
   onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
-  onTyping: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
 };
 
 /** The events in the chosen layout: the map, the lanes, or the list (dated, then undated), or why there are none. */

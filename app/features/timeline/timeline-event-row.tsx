@@ -25,7 +25,6 @@ export type RowProps = {
   writingHere: string | null;
   onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
-  onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
 };
 
 type HandleProps = HTMLAttributes<HTMLButtonElement> & { title: string; eventId: number; buttonRef?: (node: HTMLElement | null) => void };
@@ -94,7 +93,7 @@ export const ListedEvent = memo(function ListedEvent(props: RowProps & { store: 
       })}
     />
   ) : null;
-  const { index, vertical, onSave, onDelete, onTyping } = props;
+  const { index, vertical, onSave, onDelete } = props;
   const left = index % 2 === 0;
   return (
     <li
@@ -128,7 +127,6 @@ export const ListedEvent = memo(function ListedEvent(props: RowProps & { store: 
         dragHandle={handle}
         onSave={(changes) => onSave(event, changes)}
         onDelete={() => onDelete(event)}
-        onTyping={onTyping ? (change) => onTyping(event, change) : undefined}
       />
     </li>
   );

@@ -28,7 +28,6 @@ type Props = {
   onDragging?: (dragging: boolean) => void;
   onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
   onDelete: (event: EventView) => void;
-  onTyping?: (event: EventView, change: { type: "title" | "content"; value: string }) => void;
   /** Rows still loading after the events (placeholders, so the scroll height is right from the first paint). */
   pending?: number;
   /** 'Jump to event': the list registers a function that scrolls to one of its events (false if not here). */
@@ -60,7 +59,6 @@ export function TimelineEvents({
   onDragging,
   onSave,
   onDelete,
-  onTyping,
   pending = 0,
   jumpers,
 }: Props) {
@@ -68,11 +66,10 @@ export function TimelineEvents({
   const dndId = useId();
   // Cards are memoized (a timeline can hold 1,000 events; presence and typing updates re-render the
   // screen often), so they get stable callbacks that always reach the latest handlers.
-  const latest = useRef({ onSave, onDelete, onTyping });
-  latest.current = { onSave, onDelete, onTyping };
+  const latest = useRef({ onSave, onDelete });
+  latest.current = { onSave, onDelete };
   const save = useCallback<RowProps["onSave"]>((event, changes) => latest.current.onSave(event, changes), []);
   const remove = useCallback<RowProps["onDelete"]>((event) => latest.current.onDelete(event), []);
-  const typing = useCallback<NonNullable<RowProps["onTyping"]>>((event, change) => latest.current.onTyping?.(event, change), []);
   const ids = events.map((e) => e.id);
   const idsRef = useRef(ids);
   idsRef.current = ids;
@@ -228,7 +225,6 @@ export function TimelineEvents({
                 highlighted={jumped === event.id}
                 onSave={save}
                 onDelete={remove}
-                onTyping={onTyping ? typing : undefined}
               />
             );
           })}

@@ -77,7 +77,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   useFreshData(page.all === 0, timeline.id);
 
   const live = useTimelineLive({ timeline, shareCode, myUserId: props.myUserId, events, patch: store.patch, refresh });
-  const { room, ended, viewOnly, canEdit, coWrite, onTyping, mapTick } = live;
+  const { room, ended, viewOnly, canEdit, coWrite, mapTick } = live;
   const isOwner = timeline.accessLevel === "owner" && !ended;
   const { patch } = store;
 
@@ -204,7 +204,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     onDragging: store.setDragging,
     onSave: writes.save,
     onDelete: setDeleting,
-    onTyping,
   };
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =

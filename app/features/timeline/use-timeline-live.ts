@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { AccessEnd, CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
@@ -6,8 +6,6 @@ import { pendingDocs } from "~/lib/offline-docs";
 import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../../worker/services/events";
 import type { TimelineView } from "../../../worker/services/timelines";
-
-export const TYPING_DEBOUNCE_MS = 250;
 
 /**
  * The timeline screen's live side: the room (who is here, their typing, syncs, my access ending), the
@@ -75,20 +73,6 @@ export function useTimelineLive({
     });
   }, [room.connected, canEdit, events, timeline.id, shareCode]);
 
-  // Typing is sent debounced per event, so others see it live without a message per keystroke.
-  const typingTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const onTyping = useCallback(
-    (event: EventView, change: { type: "title" | "content"; value: string }) => {
-      const key = `${event.id}:${change.type}`;
-      clearTimeout(typingTimers.current.get(key));
-      typingTimers.current.set(
-        key,
-        setTimeout(() => room.sendChange(event.id, change), TYPING_DEBOUNCE_MS),
-      );
-    },
-    [room.sendChange],
-  );
-
   const myName = room.users.find((u) => u.userId === myUserId)?.userName ?? "";
   // The cards' co-writing editors: who I am, and the room told which editor I have open.
   const coWrite = useMemo<CoWriteApi>(
@@ -104,5 +88,5 @@ export function useTimelineLive({
     [timeline.id, shareCode, myUserId, myName, room.setEditing, ended, patch],
   );
 
-  return { room, ended, viewOnly, canEdit, coWrite, onTyping, mapTick };
+  return { room, ended, viewOnly, canEdit, coWrite, mapTick };
 }
