@@ -2,6 +2,7 @@
 // view, and the list's snapshot (ETag and per-isolate cache) for the API.
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { type Event, type User, eventEntities, events } from "../../db/schema";
 import { requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
@@ -82,12 +83,15 @@ export const toEventView = (e: EventRow | EventView): EventView => ({
   updatedAt: e.updatedAt,
 });
 
+/** The SQL of an order; chronological is `sortChronologically`'s rule (story start's key, undated last, then position). */
+const orderOf = (order: EventOrder) =>
+  order === "chronological"
+    ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
+    : [asc(events.position), asc(events.id)];
+
 /** One SELECT, links included. Chronological: by story start (undated last), then position. */
 export async function listEventsForTimeline(db: Db, timelineId: number, order: EventOrder = "position"): Promise<EventView[]> {
-  const orderBy =
-    order === "chronological"
-      ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
-      : [asc(events.position), asc(events.id)];
+  const orderBy = orderOf(order);
   const rows = await db
     .select(eventColumns)
     .from(events)
@@ -96,8 +100,7 @@ export async function listEventsForTimeline(db: Db, timelineId: number, order: E
   return rows.map(toEventView);
 }
 
-/** How many events a server render carries: the first screenful (the rest comes from the API after hydration). */
-export const FIRST_SCREEN_EVENTS = 24;
+export { FIRST_SCREEN_EVENTS };
 
 export type EventPage = {
   /** The first events of this view (order, optional codex filter). */
@@ -120,10 +123,7 @@ export async function listEventsPage(
   const linked = (id: number) =>
     sql`EXISTS (SELECT 1 FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id} AND ${eventEntities.entityId} = ${id})`;
   const where = entityId ? and(eq(events.timelineId, timelineId), linked(entityId)) : eq(events.timelineId, timelineId);
-  const orderBy =
-    order === "chronological"
-      ? [sql`${events.storySort} IS NULL`, asc(events.storySort), asc(events.position), asc(events.id)]
-      : [asc(events.position), asc(events.id)];
+  const orderBy = orderOf(order);
   const [rows, counts] = await Promise.all([
     db
       .select(eventColumns)

@@ -1,5 +1,5 @@
 import { type EventFilter, filterEvents, filterFromParams } from "../../../db/domain/story-analysis";
-import { storySortKey } from "../../../db/domain/story-date";
+import { FIRST_SCREEN_EVENTS, sortChronologically } from "../../../db/domain/story-order";
 import type { EventOrder, EventPage, EventView } from "../../../worker/services/events";
 
 /** How the timeline screen lays out its events; the list layouts are the vertical and the horizontal one. */
@@ -14,9 +14,6 @@ export function layoutFromParams(params: URLSearchParams): TimelineLayout {
   const value = params.get("layout");
   return value && LAYOUTS.has(value) ? (value as TimelineLayout) : DEFAULT_LAYOUT;
 }
-
-/** Mirrors FIRST_SCREEN_EVENTS on the server (worker/services/events.ts), for pages built from a full list. */
-const FIRST_SCREEN = 24;
 
 /** A filter the server's first screenful applies itself: none, or one codex entry. */
 export const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.entityIds.length <= 1;
@@ -35,7 +32,7 @@ export function firstScreenOf(all: EventView[], url: URL): EventPage {
   const { order } = eventViewOf(url);
   const shown = filterEvents(all, filterFromParams(url.searchParams));
   const sorted = order === "chronological" ? sortChronologically(shown) : shown;
-  return { events: sorted.slice(0, FIRST_SCREEN), total: shown.length, all: all.length };
+  return { events: sorted.slice(0, FIRST_SCREEN_EVENTS), total: shown.length, all: all.length };
 }
 
 const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "layout"]);
@@ -51,16 +48,4 @@ export function onlyViewChanged(current: URL, next: URL) {
     changed = true;
   }
   return changed;
-}
-
-/** The server's chronological rule: story start's sort key, undated last, then story order. */
-export function sortChronologically(list: EventView[]) {
-  const keyed = list.map((event) => ({ event, key: storySortKey(event.storyStart) }));
-  keyed.sort((a, b) => {
-    if (a.key === null || b.key === null) {
-      if (a.key !== b.key) return a.key === null ? 1 : -1;
-    } else if (a.key !== b.key) return a.key - b.key;
-    return a.event.position - b.event.position || a.event.id - b.event.id;
-  });
-  return keyed.map((k) => k.event);
 }
