@@ -72,6 +72,29 @@ describe("ETag and 304 on the events and timelines reads", () => {
     }
   });
 
+  it("sends the events list gzipped once to clients that take gzip (the same JSON), as it is to others", async () => {
+    const tl = await createTimeline(owner.token, { title: "Compressed" });
+    for (let i = 0; i < 40; i++) await createEvent(owner.token, tl.id, { title: `Scene ${i}`, content: "The tide turns. ".repeat(20) });
+    const path = `/api/timelines/${tl.id}/events`;
+    const plain = await get(path, owner.token);
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    expect(plain.json).toHaveLength(40);
+    for (let i = 0; i < 2; i++) {
+      const ctx = createExecutionContext();
+      const request = new Request(ORIGIN + path, { headers: { Authorization: `Bearer ${owner.token}`, "Accept-Encoding": "br, gzip" } });
+      const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Encoding")).toBe("gzip");
+      expect(res.headers.get("Vary")).toContain("Accept-Encoding");
+      expect(res.headers.get("ETag")).toBe(plain.headers.get("ETag"));
+      const zipped = new Uint8Array(await res.arrayBuffer());
+      expect(zipped.byteLength).toBeLessThan(plain.text.length / 5);
+      const text = await new Response(new Blob([zipped]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+      expect(text).toBe(plain.text);
+    }
+  });
+
   it("changes the events ETag on every write: add, edit, reorder, codex links, story time, delete", async () => {
     const tl = await createTimeline(owner.token, { title: "Every write" });
     await expectChangedBy(`/api/timelines/${tl.id}/events`, owner.token, () => createEvent(owner.token, tl.id, { title: "First" }));

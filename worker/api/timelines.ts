@@ -1,4 +1,4 @@
-import { Hono, type TypedResponse } from "hono";
+import { type Context, Hono, type TypedResponse } from "hono";
 import { createMiddleware } from "hono/factory";
 import { etag } from "hono/etag";
 import {
@@ -10,6 +10,7 @@ import {
   UpdateTimelineSchema,
 } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
+import { type ListBody, gzipOf } from "../services/event-list";
 import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
 import * as timelinesService from "../services/timelines";
@@ -26,7 +27,7 @@ const revalidated = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
   if (c.res.ok || c.res.status === 304) {
     c.res.headers.set("Cache-Control", "private, no-cache");
-    c.res.headers.set("Vary", "Cookie, Authorization");
+    c.res.headers.set("Vary", "Cookie, Authorization, Accept-Encoding");
   }
 });
 const withEtag = etag({ weak: true });
@@ -105,7 +106,7 @@ export const timelinesApi = new Hono<ApiEnv>()
     // hands a 304 to the page as the 200 it kept.
     const res = matchesEtag(c.req.header("If-None-Match"), list.etag)
       ? c.body(null, 304, { ETag: list.etag })
-      : c.body(await list.json(), 200, { "Content-Type": "application/json", ETag: list.etag });
+      : await listResponse(c, await list.body(), list.etag);
     return res as unknown as TypedResponse<eventsService.EventView[], 200, "json">;
   })
   .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), async (c) => {
@@ -126,3 +127,11 @@ export const eventsApi = new Hono<ApiEnv>()
     await eventsService.deleteEvent(fileDeps(c), currentUser(c), id, c.req.valid("query").share);
     return c.json({ success: true });
   });
+
+/** A cached list as sent: gzipped once for clients that take it (sent as is, not compressed again), else its bytes. */
+async function listResponse(c: Context<ApiEnv>, body: ListBody, etag: string) {
+  const headers = { "Content-Type": "application/json", ETag: etag };
+  if (!/\bgzip\b/.test(c.req.header("Accept-Encoding") ?? "")) return c.body(body.bytes, 200, headers);
+  const gzip = await gzipOf(body);
+  return new Response(gzip, { status: 200, headers: { ...headers, "Content-Encoding": "gzip" }, encodeBody: "manual" });
+}

@@ -150,21 +150,31 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
 const LIST_FORMAT = 1;
-/** Serialized lists kept in this isolate, newest last; bounded by count and by characters. */
-const listCache = new Map<string, string>();
+/** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
+export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
+/** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */
+const listCache = new Map<string, ListBody>();
 const LIST_CACHE_ENTRIES = 32;
-const LIST_CACHE_CHARS = 16_000_000;
-let listCacheChars = 0;
+const LIST_CACHE_BYTES = 16_000_000;
+let listCacheBytes = 0;
 
-function remember(key: string, json: string) {
-  if (json.length > LIST_CACHE_CHARS / 4) return;
-  listCache.set(key, json);
-  listCacheChars += json.length;
+function remember(key: string, body: ListBody) {
+  if (body.bytes.byteLength > LIST_CACHE_BYTES / 4) return;
+  listCache.set(key, body);
+  listCacheBytes += body.bytes.byteLength;
   for (const [old, value] of listCache) {
-    if (listCache.size <= LIST_CACHE_ENTRIES && listCacheChars <= LIST_CACHE_CHARS) break;
+    if (listCache.size <= LIST_CACHE_ENTRIES && listCacheBytes <= LIST_CACHE_BYTES) break;
     listCache.delete(old);
-    listCacheChars -= value.length;
+    listCacheBytes -= value.bytes.byteLength;
   }
+}
+
+/** The body gzipped, once per cached list (a 1,000-event list is ~10× smaller). */
+export function gzipOf(body: ListBody) {
+  body.gzip ??= new Response(new Blob([body.bytes]).stream().pipeThrough(new CompressionStream("gzip")))
+    .arrayBuffer()
+    .then((b) => new Uint8Array(b));
+  return body.gzip;
 }
 
 /**
@@ -172,7 +182,7 @@ function remember(key: string, json: string) {
  * database triggers (migration events_revision) on every insert, update and delete of the timeline's
  * events, their codex links and their attachments, whoever writes them: so (timeline, revision, order)
  * names one list. The caller's access is checked first (one query, which also reads the revision); the
- * ETag derives from that name, and the JSON comes from a per-isolate cache keyed by it, the list
+ * ETag derives from that name, and the JSON's bytes (and their gzip) come from a per-isolate cache keyed by it, the list
  * query running only on a miss. The revision is read before the list, so a cached list is never older
  * than its key (at worst newer, which only costs a later refetch).
  */
@@ -187,7 +197,7 @@ export async function eventsListSnapshot(
   const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}`;
   return {
     etag: `W/"ev.${key}"`,
-    json: async () => {
+    body: async (): Promise<ListBody> => {
       const hit = listCache.get(key);
       if (hit !== undefined) {
         // Refresh its place: the least recently used list goes first.
@@ -195,9 +205,9 @@ export async function eventsListSnapshot(
         listCache.set(key, hit);
         return hit;
       }
-      const json = JSON.stringify(await listEventsForTimeline(db, timelineId, order));
-      remember(key, json);
-      return json;
+      const body = { bytes: new TextEncoder().encode(JSON.stringify(await listEventsForTimeline(db, timelineId, order))), gzip: null };
+      remember(key, body);
+      return body;
     },
   };
 }
