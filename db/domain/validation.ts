@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAP_NODE_KEY, TRANSFORM_TONES, entityKinds, entityLimits, limits, mapLimits, messages } from "./rules";
+import { entityKinds, entityLimits, limits, messages } from "./rules";
+import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
@@ -243,11 +244,7 @@ const entityFields = {
     .max(entityLimits.description, "Description must be 10,000 characters or less")
     .nullable()
     .transform((v) => (v ?? "").trim()),
-  color: z
-    .string({ error: "Color must be a hex color like #a1b2c3" })
-    .trim()
-    .regex(/^#[0-9a-fA-F]{6}$/, "Color must be a hex color like #a1b2c3")
-    .transform((v) => v.toLowerCase()),
+  color: hexColor,
 };
 
 export const CreateEntitySchema = z.object({
@@ -286,147 +283,6 @@ export const ShareWithUserSchema = z.object({
   accessLevel: ShareRoleSchema.default("viewer"),
 });
 
-// Admin
-export const SetPremiumSchema = z.object({
-  premium: z.boolean({ error: "premium must be true or false" }),
-});
-
-// AI.
-const aiText = (required: string) =>
-  z.string({ error: required }).trim().min(1, required).max(limits.aiInput, `Please keep it under ${limits.aiInput} characters`);
-
-export const DEFAULT_ENHANCE_INSTRUCTION = "Enhance this text";
-
-export const IdeasSchema = z.object({ prompt: aiText(messages.ideasPrompt) });
-
-export const EnhanceSchema = z.object({
-  text: aiText(messages.enhanceText),
-  instruction: z
-    .string()
-    .trim()
-    .max(500, "Please keep the instruction under 500 characters")
-    .optional()
-    .transform((v) => v || DEFAULT_ENHANCE_INSTRUCTION),
-});
-
-export const CharacterSchema = z.object({ description: aiText("Character description is required") });
-
-export const SuggestPlotSchema = z.object({
-  timelineId: z.coerce
-    .number({ error: "Timeline id must be an integer" })
-    .int("Timeline id must be an integer")
-    .positive("Timeline id must be an integer"),
-  prompt: aiText(messages.ideasPrompt),
-});
-
-// 'Continue this scene' and Describe / Rewrite / Expand on a selection.
-export const ContinueSceneSchema = z.object({
-  instruction: z
-    .string({ error: "Instruction must be text" })
-    .trim()
-    .max(500, "Please keep the instruction under 500 characters")
-    .optional(),
-});
-
-export const TransformSchema = z.object({
-  mode: z.enum(["describe", "rewrite", "expand"], { error: "Mode must be describe, rewrite or expand" }),
-  text: z
-    .string({ error: "Please select some text first" })
-    .trim()
-    .min(1, "Please select some text first")
-    .max(5000, "Please keep the selection under 5000 characters"),
-  tone: z.enum(TRANSFORM_TONES, { error: `Tone must be one of: ${TRANSFORM_TONES.join(", ")}` }).optional(),
-  eventId: z.coerce
-    .number({ error: "Event id must be an integer" })
-    .int("Event id must be an integer")
-    .positive("Event id must be an integer")
-    .optional(),
-});
-
-export const StopStreamSchema = z.object({
-  id: z.string({ error: "Stream id is required" }).regex(/^[A-Za-z0-9-]{8,64}$/, "Stream id is invalid"),
-});
-
-export const OpenAIKeySchema = z.object({
-  apiKey: z.string({ error: messages.apiKey }).trim().min(1, messages.apiKey).max(400, "That API key is too long"),
-});
-
-// Billing.
-export const UpgradeSchema = z.object({
-  session_id: z.string({ error: "session_id is required" }).trim().min(1, "session_id is required").max(255, "session_id is too long"),
-});
-
-export const StripeKeysSchema = z.object({
-  secretKey: z.string({ error: messages.stripeKeys }).trim().min(1, messages.stripeKeys).max(300, "That key is too long"),
-  publishableKey: z.string({ error: messages.stripeKeys }).trim().min(1, messages.stripeKeys).max(300, "That key is too long"),
-  webhookSecret: z.string().trim().max(300, "That secret is too long").optional(),
-});
-
-// The mind map.
-const mapColor = entityFields.color;
-const coordinate = z
-  .number({ error: "Positions must be numbers" })
-  .min(-mapLimits.coordinate, "Positions must be between -1,000,000 and 1,000,000")
-  .max(mapLimits.coordinate, "Positions must be between -1,000,000 and 1,000,000");
-const size = z
-  .number({ error: "Sizes must be numbers" })
-  .min(20, "Sizes must be between 20 and 10,000")
-  .max(mapLimits.size, "Sizes must be between 20 and 10,000");
-const nodeKey = z.string({ error: "Unknown map node" }).regex(MAP_NODE_KEY, "Unknown map node");
-const groupKey = z
-  .string({ error: "A node can only be placed in a group" })
-  .regex(/^group-[1-9]\d{0,11}$/, "A node can only be placed in a group")
-  .nullable();
-const mapText = z
-  .string({ error: "Text is required" })
-  .trim()
-  .min(1, "Text is required")
-  .max(mapLimits.text, "Text must be 500 characters or less");
-const edgeLabel = z.string({ error: "Label must be text" }).trim().max(mapLimits.label, "Label must be 60 characters or less");
-
-export const MapPositionsSchema = z.object({
-  positions: z
-    .array(z.object({ node: nodeKey, x: coordinate, y: coordinate }, { error: "Each position needs a node, x and y" }), {
-      error: "Positions must be a list",
-    })
-    .max(mapLimits.positions, "At most 2000 positions at once"),
-});
-export type MapPositions = z.infer<typeof MapPositionsSchema>;
-
-export const CreateMapNodeSchema = z.object({
-  kind: z.enum(["idea", "group"], { error: "Kind must be idea or group" }),
-  text: mapText,
-  x: coordinate,
-  y: coordinate,
-  color: mapColor.nullable().optional(),
-  width: size.nullable().optional(),
-  height: size.nullable().optional(),
-  parentId: groupKey.optional(),
-});
-export type CreateMapNode = z.infer<typeof CreateMapNodeSchema>;
-
-export const UpdateMapNodeSchema = z
-  .object({
-    text: mapText.optional(),
-    x: coordinate.optional(),
-    y: coordinate.optional(),
-    color: mapColor.nullable().optional(),
-    width: size.nullable().optional(),
-    height: size.nullable().optional(),
-    parentId: groupKey.optional(),
-  })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
-export type UpdateMapNode = z.infer<typeof UpdateMapNodeSchema>;
-
-export const CreateMapEdgeSchema = z.object({
-  source: nodeKey,
-  target: nodeKey,
-  label: edgeLabel.optional(),
-  color: mapColor.nullable().optional(),
-});
-export type CreateMapEdge = z.infer<typeof CreateMapEdgeSchema>;
-
-export const UpdateMapEdgeSchema = z
-  .object({ label: edgeLabel.optional(), color: mapColor.nullable().optional() })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
-export type UpdateMapEdge = z.infer<typeof UpdateMapEdgeSchema>;
+export * from "./validation-ai";
+export { hexColor } from "./validation-map";
+export * from "./validation-map";
