@@ -76,8 +76,9 @@ function childParagraphs(node: JSONContent, ctx: Context): Paragraph[] {
 }
 
 function shallowestHeading(node: JSONContent): number {
-  const own = node.type === "heading" ? Number(node.attrs?.level) || 1 : Number.POSITIVE_INFINITY;
-  return Math.min(own, ...(node.content ?? []).map(shallowestHeading));
+  let level = node.type === "heading" ? Number(node.attrs?.level) || 1 : Number.POSITIVE_INFINITY;
+  for (const child of node.content ?? []) level = Math.min(level, shallowestHeading(child));
+  return level;
 }
 
 /**
