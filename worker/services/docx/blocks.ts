@@ -1,0 +1,132 @@
+import type { JSONContent } from "@tiptap/core";
+import { AlignmentType, type IParagraphOptions, Paragraph, TextRun } from "docx";
+import { markdownToJson } from "../../../db/domain/rich-text";
+import { inlineRuns, isRightToLeft, textOf } from "./inline";
+import { CODE_STYLE, INDENT_STEP, type ListNumbering, QUOTE_STYLE, SCENE_BREAK_MARK, SCENE_BREAK_STYLE, headingStyle } from "./styles";
+
+// An event's text as Word paragraphs: its stored Markdown parsed into the editor's document (the same
+// parser the co-writing editor uses), then each block of that document written as what Word has for it.
+
+type Context = {
+  numbering: ListNumbering;
+  /** Added to an in-text heading's level to get its Heading style (the event's shallowest heading is Heading 2). */
+  headingShift: number;
+  quoteDepth: number;
+  /** The list the blocks are in, and their level in it. */
+  list?: { reference: string; instance: number; level: number };
+  /** Whether the next paragraph starts a list item (carries its number or bullet). */
+  itemStart?: boolean;
+};
+
+function paragraph(nodes: JSONContent[] | undefined, ctx: Context, options: IParagraphOptions = {}) {
+  const rtl = isRightToLeft(textOf({ content: nodes }));
+  const { list, quoteDepth } = ctx;
+  const listLevel = list ? list.level + 1 : 0;
+  const indent = list || quoteDepth > 1 ? INDENT_STEP * (quoteDepth + listLevel) : undefined;
+  const numbered = list && ctx.itemStart;
+  ctx.itemStart = false;
+  return new Paragraph({
+    ...(quoteDepth > 0 && !options.style ? { style: QUOTE_STYLE } : {}),
+    ...(!list && quoteDepth === 0 && !options.style ? { spacing: { after: 120 } } : {}),
+    ...options,
+    ...(rtl ? { bidirectional: true } : {}),
+    ...(numbered ? { numbering: { reference: list.reference, instance: list.instance, level: list.level } } : {}),
+    // In a quote, a list's items move right with the quote (the list's own indent counts from the margin).
+    ...(indent !== undefined && (quoteDepth > 0 || !numbered) ? { indent: { left: indent, ...(numbered ? { hanging: 360 } : {}) } } : {}),
+    children: inlineRuns(nodes, rtl),
+  });
+}
+
+function blockParagraphs(node: JSONContent, ctx: Context): Paragraph[] {
+  switch (node.type) {
+    case "paragraph":
+      return [paragraph(node.content, ctx)];
+    case "heading": {
+      const level = Number(node.attrs?.level) || 1;
+      return [paragraph(node.content, ctx, { style: headingStyle(level + ctx.headingShift) })];
+    }
+    case "horizontalRule":
+      return [new Paragraph({ style: SCENE_BREAK_STYLE, alignment: AlignmentType.CENTER, children: [new TextRun(SCENE_BREAK_MARK)] })];
+    case "codeBlock":
+      return [paragraph([{ type: "text", text: textOf(node) }], ctx, { style: CODE_STYLE })];
+    case "blockquote":
+      return childParagraphs(node, { ...ctx, quoteDepth: ctx.quoteDepth + 1 });
+    case "bulletList":
+    case "orderedList": {
+      const start = node.type === "orderedList" ? Number(node.attrs?.start ?? 1) : 1;
+      const { reference, instance } = ctx.numbering.next(node.type === "orderedList", Number.isInteger(start) ? start : 1);
+      const level = Math.min(ctx.list ? ctx.list.level + 1 : 0, 8);
+      // A list that opens an item: the item's number goes on the list's first paragraph, not on a later one.
+      ctx.itemStart = false;
+      return (node.content ?? []).flatMap((item) =>
+        childParagraphs(item, { ...ctx, list: { reference, instance, level }, itemStart: true }),
+      );
+    }
+    default:
+      // Anything else the parser may make: its blocks, or its text as a paragraph.
+      if (node.content?.some((child) => child.type !== "text" && child.type !== "hardBreak")) return childParagraphs(node, ctx);
+      return node.content?.length ? [paragraph(node.content, ctx)] : [];
+  }
+}
+
+/** The children of a container, in one context (so the first paragraph of a list item takes its number). */
+function childParagraphs(node: JSONContent, ctx: Context): Paragraph[] {
+  const inner = { ...ctx };
+  return (node.content ?? []).flatMap((child) => blockParagraphs(child, inner));
+}
+
+function shallowestHeading(node: JSONContent): number {
+  let level = node.type === "heading" ? Number(node.attrs?.level) || 1 : Number.POSITIVE_INFINITY;
+  for (const child of node.content ?? []) level = Math.min(level, shallowestHeading(child));
+  return level;
+}
+
+/**
+ * The Markdown parser's work on emphasis grows with the square of the `*`, `_` and `~` markers in a paragraph
+ * when they never close (each looks for its closer past all the others): 50,000 characters of `(_a` take a
+ * minute. Summed over the blank-line separated parts of the text (a paragraph never spans two).
+ */
+function emphasisCost(markdown: string) {
+  let cost = 0;
+  let markers = 0;
+  let blank = true;
+  for (let i = 0; i <= markdown.length; i++) {
+    const ch = markdown[i];
+    if (ch === "\\") i++;
+    else if (ch === "*" || ch === "_" || ch === "~") markers++;
+    else if (ch === "\n" || ch === undefined) {
+      if (blank || ch === undefined) {
+        cost += markers * markers;
+        markers = 0;
+      }
+      blank = true;
+      continue;
+    }
+    if (ch !== " " && ch !== "\t" && ch !== "\r") blank = false;
+  }
+  return cost;
+}
+
+/** Under half a second on a busy machine; a paragraph would need some 700 italic words to come near it. */
+const PARSE_BUDGET = 2_000_000;
+
+const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'" };
+
+/** A text the parser would take too long on: one paragraph per line, its characters as typed. */
+function plainParagraphs(markdown: string, ctx: Context) {
+  return markdown
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) =>
+      paragraph([{ type: "text", text: line.replace(/\\([!-/:-@[-`{-~])|&(?:lt|gt|amp|quot|#39);/g, (m, ch) => ch ?? ENTITIES[m]) }], ctx),
+    );
+}
+
+/** The paragraphs of an event's stored Markdown; none for an empty text. */
+export function contentParagraphs(markdown: string, numbering: ListNumbering): Paragraph[] {
+  if (markdown.trim() === "") return [];
+  if (emphasisCost(markdown) > PARSE_BUDGET) return plainParagraphs(markdown, { numbering, headingShift: 0, quoteDepth: 0 });
+  const doc = markdownToJson(markdown);
+  const top = shallowestHeading(doc);
+  return childParagraphs(doc, { numbering, headingShift: Number.isFinite(top) ? 2 - top : 0, quoteDepth: 0 });
+}
