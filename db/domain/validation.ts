@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAP_NODE_KEY, TRANSFORM_TONES, VERSION_NAME_MAX, entityKinds, entityLimits, limits, mapLimits, messages } from "./rules";
+import { MAP_NODE_KEY, TRANSFORM_TONES, entityKinds, entityLimits, limits, mapLimits, messages } from "./rules";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
@@ -430,14 +430,3 @@ export const UpdateMapEdgeSchema = z
   .object({ label: edgeLabel.optional(), color: mapColor.nullable().optional() })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
 export type UpdateMapEdge = z.infer<typeof UpdateMapEdgeSchema>;
-
-// Version history.
-/** PATCH /api/event-versions/{id}: an empty or null name clears it. */
-export const NameVersionSchema = z.object({
-  name: z
-    .string({ error: "Version name must be text" })
-    .trim()
-    .max(VERSION_NAME_MAX, `Version name must be ${VERSION_NAME_MAX} characters or less`)
-    .nullable(),
-});
-export type NameVersion = z.infer<typeof NameVersionSchema>;

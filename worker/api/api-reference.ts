@@ -12,7 +12,6 @@ import {
   IdeasSchema,
   LoginSchema,
   MapPositionsSchema,
-  NameVersionSchema,
   OpenAIKeySchema,
   RegisterSchema,
   ResetPasswordSchema,
@@ -32,6 +31,7 @@ import {
 } from "../../db/domain/validation";
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
 import { TokenSchema } from "./auth";
+import { NameVersionSchema } from "./versions";
 
 /**
  * The API reference's rows: one per route, as a table that reads like the router. Columns, split on `|`:

@@ -1,9 +1,19 @@
 import { Hono } from "hono";
 import { EVENT_NOT_FOUND } from "../services/events";
 import * as versionsService from "../services/versions";
-import { NameVersionSchema } from "../../db/domain/validation";
+import { z } from "zod";
+import { VERSION_NAME_MAX } from "../../db/domain/rules";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
+
+/** PATCH /api/event-versions/{id}: an empty or null name clears it. */
+export const NameVersionSchema = z.object({
+  name: z
+    .string({ error: "Version name must be text" })
+    .trim()
+    .max(VERSION_NAME_MAX, `Version name must be ${VERSION_NAME_MAX} characters or less`)
+    .nullable(),
+});
 
 /**
  * Event version history. Mounted at the API root, so each route carries its
