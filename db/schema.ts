@@ -281,6 +281,12 @@ export const eventVersions = sqliteTable(
     authorName: text("author_name").notNull(),
     title: text("title").notNull(),
     content: text("content").notNull(),
+    /** A writer's name for this version (null: unnamed). */
+    name: text("name"),
+    /** Words in `content`, filled the first time history lists it (null: not counted yet). */
+    wordCount: integer("word_count"),
+    /** The version a restore brought back. */
+    restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
   },
   (t) => [index("event_versions_event_idx").on(t.eventId, t.createdAt)],

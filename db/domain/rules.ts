@@ -44,6 +44,8 @@ export const FREE_AI_USES = 3;
 export const FREE_VERSION_DAYS = 30;
 /** A version list entry shows this much of the content (whitespace collapsed). */
 export const VERSION_PREVIEW_CHARS = 140;
+/** A writer's name for a version, at most this long. */
+export const VERSION_NAME_MAX = 100;
 /** Live co-writing records at most one version per author per this window. */
 export const LIVE_VERSION_WINDOW_MS = 5 * 60_000;
 

@@ -72,6 +72,7 @@ test.describe("event version history", () => {
     await page.getByRole("button", { name: "History of The Bell" }).focus();
     await page.keyboard.press("Enter");
     await expect(dialog.getByRole("list", { name: "Versions" }).getByRole("button")).toHaveCount(4);
+    await expect(dialog.getByTestId("version-change").first()).toHaveText(/^Restored from .+ · −1 word$/);
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
 
@@ -89,7 +90,39 @@ test.describe("event version history", () => {
     await expect(viewerDialog.getByTestId("version-content").locator("del")).toHaveText(["rang", "dawn"]);
     await expect(viewerDialog.getByTestId("version-content").locator("ins")).toHaveText(["fell silent", "dusk"]);
     await expect(viewerDialog.getByRole("button", { name: "Restore this version" })).toHaveCount(0);
+    await expect(viewerDialog.getByRole("button", { name: "Name this version" })).toHaveCount(0);
     await expectNoSeriousA11yViolations(viewerPage);
     await context.close();
+  });
+
+  test("each row says what changed; a writer names a version and the name stays", async ({ page, request }) => {
+    const owner = await createUser(request, { name: "Noor Namer" });
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Quiet Harbor" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Pier", content: "Fog on the pier." });
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await editContent(page, "The Pier", "Fog on the pier, and three gulls crying.");
+    await page.getByRole("button", { name: "History of The Pier" }).click();
+    const dialog = page.getByRole("dialog", { name: "History of The Pier" });
+    const versions = dialog.getByRole("list", { name: "Versions" }).getByRole("button");
+    await expect(versions).toHaveCount(2);
+    await expect(versions.nth(0).getByTestId("version-change")).toHaveText("+4 words");
+    await expect(versions.nth(1).getByTestId("version-change")).toHaveText("4 words");
+
+    await versions.nth(1).click();
+    await dialog.getByRole("button", { name: "Name this version" }).click();
+    await dialog.getByRole("textbox", { name: "Version name" }).fill("Before the gulls");
+    await dialog.getByRole("button", { name: "Save name" }).click();
+    await expect(versions.nth(1)).toContainText("Before the gulls");
+    await expect(dialog.getByRole("button", { name: "Rename this version" })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "History of The Pier" }).click();
+    await expect(versions.nth(1)).toContainText("Before the gulls");
+    await expect(versions.nth(0)).not.toContainText("Before the gulls");
   });
 });

@@ -232,7 +232,7 @@ describe("export: format × role", () => {
     });
   });
 
-  it("Markdown: title, description, one section per event with story time and codex lines", async () => {
+  it("Markdown: title, description, one section per event with story time and codex lines, then the whole codex", async () => {
     const res = await call("GET", `/api/timelines/${fx.timelineId}/export?format=md`, { token: collaborator.token });
     expect(res.text).toBe(
       [
@@ -263,6 +263,29 @@ describe("export: format × role", () => {
         "*Things: Lantern*",
         "",
         "Fire, and then silence.",
+        "",
+        "## Codex",
+        "",
+        "### Harbor",
+        "",
+        "- Kind: place",
+        "- Color: #10b981",
+        "",
+        "### Lantern",
+        "",
+        "- Kind: thing",
+        "- Color: #f59e0b",
+        "- Description:",
+        "  Never goes out",
+        "",
+        "### Mara",
+        "",
+        "- Kind: character",
+        "- Color: #123abc",
+        "- Aliases:",
+        "  - The Captain",
+        "- Description:",
+        "  Harbor pilot",
         "",
       ].join("\n"),
     );
@@ -362,6 +385,25 @@ describe("import", () => {
       ["Siege", 2],
       ["Prologue", 0],
     ]);
+  });
+
+  it("Markdown round trip keeps the whole codex: unlinked entries, a name with a comma, a label-only year", async () => {
+    const fx = await storyFixture("Markdown round trip");
+    const add = (body: Record<string, unknown>) => call("POST", `/api/timelines/${fx.timelineId}/entities`, { token: owner.token, body });
+    const smith = await add({ kind: "character", name: "Smith, John", aliases: ["Johnny"], description: "Two lines.\nOf text." });
+    expect(smith.status, smith.text).toBe(201);
+    expect((await add({ kind: "place", name: "Nowhere", description: "Never visited", color: "#abcdef" })).status).toBe(201);
+    await createEvent(owner.token, fx.timelineId, {
+      title: "The year",
+      storyLabel: "1999",
+      entityIds: [smith.json.id],
+      povEntityId: smith.json.id,
+    });
+    const markdown = (await call("GET", `/api/timelines/${fx.timelineId}/export?format=md`, { token: owner.token })).text;
+    const res = await importFile(owner.token, markdown, "text/markdown; charset=utf-8");
+    expect(res.status, res.text).toBe(201);
+    expect(await exported(res.json.id)).toEqual(await exported(fx.timelineId));
+    expect((await call("GET", `/api/timelines/${res.json.id}/export?format=md`, { token: owner.token })).text).toBe(markdown);
   });
 
   it("a big import lands whole: 5,000 events with links, in order", async () => {

@@ -41,6 +41,11 @@ describe("recording versions", () => {
         authorName: "Fay Free",
         title: "First",
         contentPreview: "One",
+        name: null,
+        wordCount: 1,
+        wordDelta: null,
+        titleChanged: false,
+        restoredFrom: null,
       },
     ]);
 
@@ -84,6 +89,7 @@ describe("recording versions", () => {
       authorName: "Fay Free",
       title: "First",
       content: long.trim(),
+      name: null,
     });
   });
 
@@ -170,6 +176,116 @@ describe("restore", () => {
     // A deliberate overwrite: a stale client's baseVersion does not matter (there is none to send).
     const again = await call("POST", `/api/event-versions/${versions[1].id}/restore`, { token: owner.token });
     expect(again.json).toMatchObject({ title: "Calm", content: "Sun", version: 4 });
+  });
+});
+
+describe("what changed", () => {
+  it("each row counts its words (CJK per character) against the next older one, notes a new title and a restore", async () => {
+    const { owner, event } = await freeOwnerWithEvent();
+    const patch = (body: Record<string, unknown>) => call("PATCH", `/api/events/${event.id}`, { token: owner.token, body });
+    expect((await patch({ content: "One **two** three, four.\n\n---\n\nfive" })).status).toBe(200);
+    expect((await patch({ title: "Renamed" })).status).toBe(200);
+    expect((await patch({ content: "东京は晴れ today" })).status).toBe(200);
+    let rows = (await list(event.id, owner.token)).json;
+    expect(rows.map((v: any) => [v.wordCount, v.wordDelta, v.titleChanged, v.restoredFrom])).toEqual([
+      [6, 1, false, null],
+      [5, 0, true, null],
+      [5, 4, false, null],
+      [1, null, false, null],
+    ]);
+    // Counted once and kept; a live save merged into a version is counted again.
+    const stored = await env.DB.prepare("SELECT word_count FROM event_versions WHERE event_id = ? ORDER BY id").bind(event.id).all();
+    expect(stored.results.map((r) => r.word_count)).toEqual([1, 5, 5, 6]);
+    const db = createDb(env.DB);
+    const [first, ...rest] = versionStatements(db, {
+      eventId: event.id,
+      author: owner.user,
+      content: "Just two",
+      coalesceWithinMs: 60_000,
+    });
+    await db.batch([first, ...rest]);
+    rows = (await list(event.id, owner.token)).json;
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatchObject({ contentPreview: "Just two", wordCount: 2, wordDelta: -3 });
+
+    const restored = await call("POST", `/api/event-versions/${rows.at(-1).id}/restore`, { token: owner.token });
+    expect(restored.status, restored.text).toBe(200);
+    rows = (await list(event.id, owner.token)).json;
+    expect(rows[0]).toMatchObject({
+      title: "First",
+      contentPreview: "One",
+      wordDelta: -1,
+      titleChanged: true,
+      restoredFrom: rows.at(-1).id,
+    });
+  });
+});
+
+describe("naming a version", () => {
+  const name = (id: number | string, body: unknown, token?: string, q = "") =>
+    call("PATCH", `/api/event-versions/${id}${q}`, { token, body: body as Record<string, unknown> });
+
+  it("editors name and rename a version, an empty name clears it; the list and the version show it", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const collab = await registerUser({ name: "Cora" });
+    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const event = await createEvent(owner.token, timelineId, { title: "Storm", content: "Rain" });
+    const [v] = (await list(event.id, owner.token)).json;
+
+    let res = await name(v.id, { name: "  First draft  " }, owner.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ id: v.id, name: "First draft" });
+    expect((await list(event.id, collab.token)).json[0].name).toBe("First draft");
+    expect((await call("GET", `/api/event-versions/${v.id}`, { token: collab.token })).json.name).toBe("First draft");
+
+    res = await name(v.id, { name: "Sent to editor" }, collab.token);
+    expect(res.json).toEqual({ id: v.id, name: "Sent to editor" });
+    const longest = "x".repeat(100);
+    expect((await name(v.id, { name: longest }, owner.token)).json).toEqual({ id: v.id, name: longest });
+    for (const empty of ["", "   ", null]) {
+      expect((await name(v.id, { name: "Kept" }, owner.token)).status).toBe(200);
+      res = await name(v.id, { name: empty }, owner.token);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toEqual({ id: v.id, name: null });
+    }
+    expect((await list(event.id, owner.token)).json[0].name).toBeNull();
+  });
+
+  it("refuses a long or non-text name (400), viewers and link readers (403), strangers and forged ids (404), anonymous (401)", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const event = await createEvent(owner.token, timelineId);
+    const [v] = (await list(event.id, owner.token)).json;
+    const viewer = await registerUser({ name: "Vic" });
+    const linkReader = await registerUser({ name: "Lin" });
+    const stranger = await registerUser({ name: "Stan" });
+    await shareByEmail(timelineId, owner.token, viewer.email, "viewer");
+    const link = await call("POST", `/api/timelines/${timelineId}/share`, { token: owner.token, body: { role: "viewer" } });
+
+    expect((await name(v.id, { name: "Named" }, owner.token)).status).toBe(200);
+    let res = await name(v.id, { name: "x".repeat(101) }, owner.token);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ error: "Version name must be 100 characters or less" });
+    for (const body of [{ name: 7 }, {}, { name: ["a"] }]) {
+      res = await name(v.id, body, owner.token);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: "Version name must be text" });
+    }
+    res = await name(v.id, { name: "Mine now" }, viewer.token);
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual({ error: "You have view-only access to this timeline" });
+    expect((await name(v.id, { name: "Mine now" }, linkReader.token, `?share=${link.json.shareCode}`)).status).toBe(403);
+    res = await name(v.id, { name: "Mine now" }, stranger.token);
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ error: "Version not found" });
+    for (const bad of ["abc", "0", "-1", "999999999999"]) expect((await name(bad, { name: "x" }, owner.token)).status).toBe(404);
+    expect((await name(v.id, { name: "x" })).status).toBe(401);
+    // Nothing above changed the name.
+    expect((await list(event.id, owner.token)).json[0].name).toBe("Named");
+
+    // A free owner's version past the window cannot be named either.
+    const free = await freeOwnerWithEvent();
+    const old = await insertOldVersion(free.event, free.owner.user.id, 31);
+    expect((await name(old, { name: "Old" }, free.owner.token)).status).toBe(404);
   });
 });
 

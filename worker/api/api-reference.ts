@@ -31,6 +31,7 @@ import {
 } from "../../db/domain/validation";
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
 import { TokenSchema } from "./auth";
+import { NameVersionSchema } from "./versions";
 
 /**
  * The API reference's rows: one per route, as a table that reads like the router. Columns, split on `|`:
@@ -77,6 +78,7 @@ PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\
 DELETE /api/events/{id} | session | 200 | 403 | Delete an event | \`{success: true}\`
 GET /api/events/{id}/versions | session | 200 | | An event's saved versions | Version list
 GET /api/event-versions/{id} | session | 200 | | One saved version | The version
+PATCH /api/event-versions/{id} | session | 200 | 400 403 | Name a saved version (\`{name}\`, at most 100 characters; empty or null clears it) | \`{id, name}\`
 POST /api/event-versions/{id}/restore | session | 200 | 403 | Restore a saved version | The event
 Attachments
 POST /api/events/{id}/attachments | session | 201 | 400 403 413 415 | Attach a file (multipart field \`file\`, at most 10 MB) | The attachment
@@ -154,6 +156,7 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
   "POST /api/timelines/{id}/map/edges": CreateMapEdgeSchema,
   "PATCH /api/map-edges/{id}": UpdateMapEdgeSchema,
+  "PATCH /api/event-versions/{id}": NameVersionSchema,
   "POST /api/ai/stop": StopStreamSchema,
   "POST /api/ideas/generate": IdeasSchema,
   "POST /api/writing/enhance": EnhanceSchema,
@@ -199,6 +202,7 @@ const details: Record<string, Details> = {
   "DELETE /api/events/{id}": { query: [share] },
   "GET /api/events/{id}/versions": { query: [share] },
   "GET /api/event-versions/{id}": { query: [share] },
+  "PATCH /api/event-versions/{id}": { query: [share] },
   "POST /api/event-versions/{id}/restore": { query: [share] },
   "POST /api/events/{id}/attachments": { query: [share], rawBody: ["multipart/form-data"] },
   "GET /api/attachments/{id}": { query: [share], okType: "application/octet-stream" },

@@ -1,6 +1,7 @@
 import { type SQL, and, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, eventVersions, events } from "../../db/schema";
+import { countWords } from "../../db/domain/word-count";
 import { nowIso } from "../lib/time";
 import { authorOf } from "./deps";
 
@@ -40,6 +41,8 @@ export function versionStatements(
   const authorStill = sql`(SELECT u.id FROM users u WHERE u.id = ${author.id})`;
   const newTitle = sql<string>`coalesce(${title ?? null}, ${events.title})`;
   const newContent = sql<string>`coalesce(${content ?? null}, ${events.content})`;
+  // Counted here when the text is known; otherwise the first history listing counts it.
+  const words = content === undefined ? null : countWords(content);
   const insert = (extra: SQL = sql`1`) =>
     db.insert(eventVersions).select(
       db
@@ -51,6 +54,9 @@ export function versionStatements(
           authorName: sql<string>`CASE WHEN ${authorStill} IS NULL THEN ${DELETED_WRITER} ELSE ${authorName} END`.as("v_author_name"),
           title: newTitle.as("v_title"),
           content: newContent.as("v_content"),
+          name: sql<string | null>`NULL`.as("v_name"),
+          wordCount: sql<number | null>`${words}`.as("v_word_count"),
+          restoredFrom: sql<number | null>`NULL`.as("v_restored_from"),
           createdAt: sql<string>`${now}`.as("v_created_at"),
         })
         .from(events)
@@ -65,7 +71,7 @@ export function versionStatements(
     sql`(SELECT coalesce(${value ?? null}, e.${sql.raw(column)}) FROM events e WHERE e.id = ${eventId})`;
   const merge = db
     .update(eventVersions)
-    .set({ title: fromRow("title", title), content: fromRow("content", content), authorName })
+    .set({ title: fromRow("title", title), content: fromRow("content", content), authorName, wordCount: words })
     .where(and(sql`${eventVersions.id} = ${newest}`, mergeable, when));
   return [insert(sql`NOT ${mergeable}`), merge] as const;
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/domain/rules";
+import { countWords } from "../../db/domain/word-count";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
@@ -23,6 +24,15 @@ export type VersionSummary = {
   authorName: string;
   title: string;
   contentPreview: string;
+  /** The writer's name for it, or null. */
+  name: string | null;
+  wordCount: number;
+  /** Words added (negative: removed) since the next older version listed; null for the oldest listed. */
+  wordDelta: number | null;
+  /** The title differs from the next older version listed. */
+  titleChanged: boolean;
+  /** The version a restore brought back, or null. */
+  restoredFrom: number | null;
 };
 
 export type VersionView = {
@@ -33,6 +43,7 @@ export type VersionView = {
   authorName: string;
   title: string;
   content: string;
+  name: string | null;
 };
 
 /** The oldest version a timeline's history shows: its owner's plan decides. */
@@ -70,13 +81,30 @@ export async function listVersions(db: Db, user: User, eventId: number, shareCod
       authorId: eventVersions.authorId,
       authorName: eventVersions.authorName,
       title: eventVersions.title,
+      name: eventVersions.name,
+      restoredFrom: eventVersions.restoredFrom,
       // Enough for the preview without reading whole texts.
       head: sql<string>`substr(${eventVersions.content}, 1, ${VERSION_PREVIEW_CHARS * 4})`,
+      counted: eventVersions.wordCount,
+      // The whole text only of versions not counted yet (counted once, then kept).
+      uncounted: sql<string | null>`CASE WHEN ${eventVersions.wordCount} IS NULL THEN ${eventVersions.content} END`,
     })
     .from(eventVersions)
     .where(and(eq(eventVersions.eventId, eventId), since ? gte(eventVersions.createdAt, since) : undefined))
     .orderBy(desc(eventVersions.createdAt), desc(eventVersions.id));
-  return rows.map(({ head, ...v }) => ({ ...v, authorName: authorNameOf(v), contentPreview: previewOf(head ?? "") }));
+  const counts = rows.map((v) => v.counted ?? countWords(v.uncounted ?? ""));
+  const fills = rows.flatMap((v, i) =>
+    v.counted === null ? [db.update(eventVersions).set({ wordCount: counts[i] }).where(eq(eventVersions.id, v.id))] : [],
+  );
+  if (fills.length > 0) await db.batch(fills as [(typeof fills)[number], ...typeof fills]);
+  return rows.map(({ head, counted: _, uncounted: __, ...v }, i) => ({
+    ...v,
+    authorName: authorNameOf(v),
+    contentPreview: previewOf(head ?? ""),
+    wordCount: counts[i],
+    wordDelta: i + 1 < rows.length ? counts[i] - counts[i + 1] : null,
+    titleChanged: i + 1 < rows.length && v.title !== rows[i + 1].title,
+  }));
 }
 
 /** A version with the caller's access checked; a free owner's versions past the window are not found. */
@@ -111,7 +139,20 @@ export async function getVersion(db: Db, user: User, versionId: number, shareCod
     authorName: authorNameOf(v),
     title: v.title,
     content: v.content,
+    name: v.name,
   };
+}
+
+/** PATCH /api/event-versions/{id}: names a version (editors); an empty name clears it. */
+export async function nameVersion(db: Db, user: User, versionId: number, name: string | null, shareCode?: string | null) {
+  const version = await loadVersion(db, user, versionId, "collaborator", shareCode);
+  const [row] = await db
+    .update(eventVersions)
+    .set({ name: name || null })
+    .where(eq(eventVersions.id, version.id))
+    .returning({ id: eventVersions.id, name: eventVersions.name });
+  if (!row) throw notFound(VERSION_NOT_FOUND);
+  return row;
 }
 
 /**
@@ -141,7 +182,12 @@ export async function restoreVersion(
     .set({ title: version.title, content: version.content, version: sql`${events.version} + 1`, updatedAt: now })
     .where(eq(events.id, version.eventId))
     .returning(eventColumns);
-  const [rows] = await db.batch([update, ...versionStatements(db, { eventId: version.eventId, author: user, now })]);
+  // The version just recorded (the newest of the event) says which one it brought back.
+  const restored = db
+    .update(eventVersions)
+    .set({ restoredFrom: version.id })
+    .where(sql`${eventVersions.id} = (SELECT max(v.id) FROM event_versions v WHERE v.event_id = ${version.eventId})`);
+  const [rows] = await db.batch([update, ...versionStatements(db, { eventId: version.eventId, author: user, now }), restored]);
   const row = rows[0];
   if (!row) throw notFound(VERSION_NOT_FOUND);
   const event = toEventView(row);

@@ -9,6 +9,7 @@ import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../../worker/services/events";
 import type { VersionSummary, VersionView } from "../../../worker/services/versions";
 import { useEventHistory } from "./event-history-context";
+import { VersionName, changeSummary } from "./version-name";
 
 const exactTime = (iso: string) => new Date(iso).toLocaleString();
 
@@ -100,6 +101,11 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
     }
   }
 
+  function named(id: number, name: string | null) {
+    setVersions((list) => list?.map((v) => (v.id === id ? { ...v, name } : v)) ?? null);
+    setSelected((v) => (v?.id === id ? { ...v, name } : v));
+  }
+
   async function restore() {
     if (!selected || !actions) return;
     setRestoring(true);
@@ -136,7 +142,11 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
                       selected?.id === v.id ? "border-brand-600 bg-brand-50" : "border-stone-200",
                     )}
                   >
-                    <span className="block truncate font-medium">{v.title}</span>
+                    {v.name ? <span className="block truncate font-semibold text-brand-700">{v.name}</span> : null}
+                    <span className={cn("block truncate", v.name ? "text-xs text-stone-700" : "font-medium")}>{v.title}</span>
+                    <span className="block text-xs font-medium text-stone-700" data-testid="version-change">
+                      {changeSummary(v, versions)}
+                    </span>
                     <span className="block text-xs text-stone-600">
                       {v.authorName} ·{" "}
                       <time dateTime={v.createdAt} title={exactTime(v.createdAt)}>
@@ -157,6 +167,9 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
               <p className="text-xs text-stone-600">
                 {selected.authorName}, <time dateTime={selected.createdAt}>{exactTime(selected.createdAt)}</time>
               </p>
+              {canEdit ? (
+                <VersionName key={selected.id} versionId={selected.id} name={selected.name} query={query} onNamed={named} />
+              ) : null}
               <p className="mt-1 text-xs text-stone-600">
                 Compared with the current text: <ins className="bg-green-100 text-green-900 underline">added in this version</ins>,{" "}
                 <del className="bg-red-100 text-red-900 line-through">not in this version</del>.

@@ -113,7 +113,7 @@ export function parseTimelineJson(text: string): ParseResult {
   });
 }
 
-function jsonEntity(where: string, raw: unknown): TransferEntity {
+export function jsonEntity(where: string, raw: unknown): TransferEntity {
   if (!isObject(raw)) return fail(where, "must be an object");
   const kind = raw.kind ?? "character";
   if (typeof kind !== "string" || !(entityKinds as readonly string[]).includes(kind)) fail(where, "kind must be character, place or thing");

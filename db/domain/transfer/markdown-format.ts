@@ -1,13 +1,13 @@
-// The Markdown outline: `# Title`, the description, then one `## Event` section per event. The lines
-// the export writes under each heading (story time, codex names) are read back; other text is content.
-import { type EntityKind, entityKinds, limits } from "../rules";
+// The Markdown outline: `# Title`, the description, one `## Event` section per event, then the codex
+// (markdown-codex.ts). The lines the export writes under each heading (story time, codex names) are read
+// back; other text is content.
+import { type EntityKind, entityKinds, entityLimits, limits } from "../rules";
 import { parseStoryDate } from "../story-date";
 import {
   type ParseResult,
   type TimelineDocument,
   type TransferEntity,
   type TransferEvent,
-  addLink,
   checkCounts,
   checkEvent,
   checkStoryDate,
@@ -21,7 +21,11 @@ import {
   run,
   tooLong,
 } from "./document";
+import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "./markdown-codex";
+
 const STORY_TIME = "Story time";
+/** A label alone that would read back as a date ('1999') goes on a line of its own. */
+const STORY_LABEL = "Story label";
 const KIND_LABELS: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
 const POV_MARK = " (POV)";
 
@@ -39,7 +43,8 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
   return entityKinds
     .map((kind) => {
       const names = event.entities.filter((n) => (kindOf.get(n) ?? "character") === kind);
-      return [KIND_LABELS[kind], names.map((n) => (n === event.pov ? `${n}${POV_MARK}` : n)).join(", ")] as const;
+      const written = names.map((n) => `${escapeName(n)}${n === event.pov ? POV_MARK : ""}`);
+      return [KIND_LABELS[kind], written.join(", ")] as const;
     })
     .filter(([, names]) => names.length > 0);
 }
@@ -48,7 +53,7 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
  * Content lines that would read as a heading or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
-const SPECIAL = /^\\*(#|\*(Story time|Characters|Places|Things): )/;
+const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things): )/;
 const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
 const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
 
@@ -57,17 +62,32 @@ export function renderMarkdown(doc: TimelineDocument) {
   if (doc.timeline.description) out.push(...doc.timeline.description.split("\n").map(escapeLine), "");
   for (const event of doc.events) {
     out.push(`## ${event.title}`, "");
-    const time = formatStoryTime(event);
-    const meta = [...(time ? [[STORY_TIME, time] as const] : []), ...codexLines(event, doc.entities)];
+    const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
     if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
     if (event.content) out.push(...event.content.split("\n").map(escapeLine), "");
   }
+  out.push(...renderCodex(doc.entities));
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** The story time line, or a label-only line when the label alone would not read back as itself. */
+function storyTimeLine(event: Pick<TransferEvent, "storyStart" | "storyEnd" | "storyLabel">): [string, string][] {
+  const time = formatStoryTime(event);
+  if (!time) return [];
+  if (event.storyStart || !event.storyLabel) return [[STORY_TIME, time]];
+  let readsBack = false;
+  try {
+    const back = parseStoryTime("", time);
+    readsBack = !back.storyStart && back.storyLabel === event.storyLabel;
+  } catch {
+    // A label shaped like an impossible date ('2024-02-30') would be refused: it is written as a label.
+  }
+  return [[readsBack ? STORY_TIME : STORY_LABEL, time]];
 }
 
 const H1 = /^#(?!#)\s*(.*)$/;
 const H2 = /^##(?!#)\s*(.*)$/;
-const META = /^\*(Story time|Characters|Places|Things): (.*)\*$/;
+const META = /^\*(Story time|Story label|Characters|Places|Things): (.*)\*$/;
 
 type NumberedLine = { line: number; text: string };
 
@@ -120,7 +140,12 @@ export function parseMarkdownOutline(text: string): ParseResult {
       fail(`Line ${sections[importLimits.events].line}`, `at most ${fmt(importLimits.events)} events can be imported at once`);
     }
 
+    // The codex section, when the last section is one, gives every entry (linked or not) in its order.
+    const codex = sections.at(-1)?.heading === CODEX_HEADING ? parseCodex(sections.at(-1)?.body ?? []) : null;
+    if (codex) sections.pop();
+
     const doc = newDocument(title, description);
+    doc.entities = codex ?? [];
     const addEntity = codexOf(doc);
     for (const section of sections) {
       const where = `Line ${section.line}`;
@@ -132,12 +157,22 @@ export function parseMarkdownOutline(text: string): ParseResult {
         if (!meta) break;
         const at = `Line ${body[i].line}`;
         if (meta[1] === STORY_TIME) Object.assign(event, parseStoryTime(at, meta[2]));
+        else if (meta[1] === STORY_LABEL) Object.assign(event, { storyStart: null, storyEnd: null, storyLabel: meta[2].trim() || null });
         else {
           const kind = entityKinds.find((k) => KIND_LABELS[k] === meta[1]) ?? "character";
-          for (const raw of meta[2].split(",")) addLink(at, event, addEntity, raw, kind);
+          for (const { name, pov } of splitNames(meta[2])) {
+            if (name.length > entityLimits.name) fail(at, tooLong("a codex name", entityLimits.name));
+            const stored = addEntity(name, kind);
+            if (!event.entities.includes(stored)) event.entities.push(stored);
+            if (pov) event.pov = stored;
+          }
         }
       }
       event.content = joinLines(body.slice(i));
+      if (codex) {
+        const order = new Map(doc.entities.map((e, index) => [e.name, index]));
+        event.entities.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      }
       checkEvent(where, event);
       doc.events.push(event);
     }

@@ -1,0 +1,120 @@
+import MarkdownIt from "markdown-it";
+import { describe, expect, it } from "vitest";
+import type { TimelineDocument, TransferEvent } from "./document";
+import { parseMarkdownOutline, renderMarkdown } from "./markdown-format";
+
+const event = (overrides: Partial<TransferEvent>): TransferEvent => ({
+  title: "Scene",
+  content: "",
+  storyStart: null,
+  storyEnd: null,
+  storyLabel: null,
+  entities: [],
+  pov: null,
+  attachments: [],
+  ...overrides,
+});
+
+const tricky = (): TimelineDocument => ({
+  format: "storyweave-timeline",
+  version: 1,
+  timeline: { title: "The Long Night", description: "A siege.\n\n## not a heading" },
+  entities: [
+    { kind: "place", name: "Harbor", aliases: [], description: "", color: "#10b981" },
+    {
+      kind: "character",
+      name: "Smith, John",
+      aliases: ["Johnny", "J. Smith, the elder", "- not a field"],
+      description: "Harbor pilot.\n\n### not an entry\n- Kind: thing\n  indented line",
+      color: "#123abc",
+    },
+    { kind: "character", name: "Mara (POV)", aliases: [], description: "Her name ends like a mark.", color: "#6366f1" },
+    { kind: "thing", name: "Lantern *lit*", aliases: ["Lamp"], description: "", color: "#f59e0b" },
+    { kind: "character", name: "Back\\slash", aliases: [], description: "", color: "#6366f1" },
+    { kind: "character", name: "Unlinked Ghost", aliases: ["Ghost"], description: "Never in a scene.", color: "#abcdef" },
+    { kind: "thing", name: "Codex", aliases: [], description: "An entry named like the section.", color: "#f59e0b" },
+  ],
+  events: [
+    event({
+      title: "Arrival",
+      content: "The ships come in.\n### not an entry\n*Story label: not a line*",
+      storyStart: "1999",
+      storyLabel: "Day 3, dusk",
+      entities: ["Harbor", "Smith, John", "Mara (POV)", "Lantern *lit*", "Back\\slash"],
+      pov: "Smith, John",
+    }),
+    event({ title: "A year", storyLabel: "1999", entities: ["Mara (POV)"], pov: "Mara (POV)" }),
+    event({ title: "A year and a season", storyLabel: "1999 · summer" }),
+    event({ title: "Not a date", storyLabel: "2024-02-30" }),
+    event({ title: "Later", storyLabel: "Later · much later", content: "Text." }),
+    event({ title: "Codex", content: "An event with the section's name.", entities: ["Codex"] }),
+  ],
+});
+
+function roundTrip(doc: TimelineDocument) {
+  const markdown = renderMarkdown(doc);
+  const result = parseMarkdownOutline(markdown);
+  if (!result.ok) throw new Error(result.error);
+  return { markdown, document: result.document, again: renderMarkdown(result.document) };
+}
+
+describe("Markdown outline with its codex", () => {
+  it("export → import → export gives back the whole codex, labels, POV and names with commas", () => {
+    const original = tricky();
+    const { markdown, document, again } = roundTrip(original);
+    expect(document).toEqual(original);
+    expect(again).toBe(markdown);
+    expect(markdown).toContain("*Characters: Smith\\, John (POV), Mara \\(POV), Back\\\\slash*");
+    expect(markdown).toContain("*Story label: 1999*");
+    expect(markdown).toContain("\n## Codex\n\n### Harbor\n\n- Kind: place\n- Color: #10b981\n");
+  });
+
+  it("an event titled 'Codex' stays an event, with or without a codex after it", () => {
+    const last = event({ title: "Codex", content: "- Kind: character" });
+    const alone: TimelineDocument = { ...tricky(), entities: [], events: [last] };
+    expect(roundTrip(alone).document).toEqual(alone);
+    const withCodex: TimelineDocument = { ...tricky(), events: [last] };
+    expect(roundTrip(withCodex).document).toEqual(withCodex);
+  });
+
+  it("still reads an outline exported before the codex section (names split on commas, kinds by line)", () => {
+    const old = "# T\n\n## A\n\n*Story time: 2024-03-15 · dawn*\n*Characters: Mara (POV), Jon*\n*Places: Harbor*\n\nText.\n";
+    const result = parseMarkdownOutline(old);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.document.entities.map((e) => [e.kind, e.name, e.color])).toEqual([
+      ["character", "Mara", "#6366f1"],
+      ["character", "Jon", "#6366f1"],
+      ["place", "Harbor", "#10b981"],
+    ]);
+    expect(result.document.events[0]).toMatchObject({ storyStart: "2024-03-15", storyLabel: "dawn", pov: "Mara", content: "Text." });
+  });
+
+  it("a hand-written last section called Codex that is not entries is an event", () => {
+    const result = parseMarkdownOutline("# T\n## Codex\nSome notes.\n### Aside\nmore");
+    expect(result.ok && result.document.events.map((e) => [e.title, e.content])).toEqual([["Codex", "Some notes.\n### Aside\nmore"]]);
+    expect(result.ok && result.document.entities).toEqual([]);
+  });
+
+  it("refuses a codex entry with a bad kind or color naming its line", () => {
+    const base = "# T\n## E\n## Codex\n\n### Mara\n";
+    expect(parseMarkdownOutline(`${base}- Kind: dragon\n`)).toEqual({ ok: false, error: "Line 5: kind must be character, place or thing" });
+    expect(parseMarkdownOutline(`${base}- Color: red\n`)).toEqual({ ok: false, error: "Line 5: color must be a hex color like #a1b2c3" });
+  });
+
+  it("renders as headings and lists in a CommonMark reader", () => {
+    const html = new MarkdownIt().render(renderMarkdown(tricky()));
+    expect(html).toContain("<h1>The Long Night</h1>");
+    expect(html).toContain("<h2>Arrival</h2>");
+    expect(html).toContain("<em>Characters: Smith, John (POV), Mara (POV), Back\\slash</em>");
+    expect(html).toContain("<h2>Codex</h2>\n<h3>Harbor</h3>\n<ul>\n<li>Kind: place</li>\n<li>Color: #10b981</li>\n</ul>");
+    expect(html).toContain("<h3>Smith, John</h3>");
+    expect(html).toMatch(
+      /<li>\s*(<p>)?Aliases:(<\/p>)?\s*<ul>\s*<li>Johnny<\/li>\s*<li>J. Smith, the elder<\/li>\s*<li>- not a field<\/li>/,
+    );
+    expect(html).toContain("<h3>Lantern *lit*</h3>");
+    expect(html).toContain("<h3>Unlinked Ghost</h3>");
+    // Content and descriptions never become headings of the outline.
+    expect(html).not.toContain("<h3>not an entry</h3>");
+    expect(html).not.toContain("<h2>not a heading</h2>");
+  });
+});
