@@ -239,7 +239,7 @@ const details: Record<string, Details> = {
     okType: "application/octet-stream",
   },
   "POST /api/timelines/import": { query: [importTitle, dateOrder], rawBody: importTypes },
-  "POST /api/timelines/{id}/import": { query: [dateOrder], rawBody: importTypes },
+  "POST /api/timelines/{id}/import": { query: [dateOrder, share], rawBody: importTypes },
   "POST /api/ideas/generate": ai,
   "POST /api/writing/enhance": ai,
   "POST /api/writing/character": ai,

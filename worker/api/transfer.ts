@@ -26,7 +26,7 @@ const exportQuery = validator("query", (value): { format: ExportFormat; share?: 
   return { format: format as ExportFormat, ...(share ? { share } : {}) };
 });
 
-type ImportQuery = { title?: string; dateOrder?: DateOrder };
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string };
 
 /**
  * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
@@ -39,6 +39,7 @@ const importQuery = validator("query", (value): ImportQuery => {
     if (title.length > limits.timelineTitle) throw badRequest(`Title must be at most ${limits.timelineTitle} characters`);
     query.title = title;
   }
+  if (typeof value.share === "string" && value.share.length > 0 && value.share.length <= 100) query.share = value.share;
   if (value.dateOrder !== undefined) {
     if (!dateOrders.includes(value.dateOrder as DateOrder)) throw badRequest("Date order must be mdy or dmy");
     query.dateOrder = value.dateOrder as DateOrder;
@@ -82,8 +83,9 @@ export const transferApi = new Hono<ApiEnv>()
   .post("/timelines/:id/import", requireAuth, importQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const user = currentUser(c);
+    const query = c.req.valid("query");
     // Access before the body: a viewer or a stranger learns nothing about the file.
-    await requireImportAccess(c.var.db, user, id);
-    const doc = await parsedBody(c, c.req.valid("query"));
-    return c.json(await importIntoTimeline(deps(c), user, id, doc), 200);
+    await requireImportAccess(c.var.db, user, id, query.share);
+    const doc = await parsedBody(c, query);
+    return c.json(await importIntoTimeline(deps(c), user, id, doc, query.share), 200);
   });

@@ -14,13 +14,20 @@ import { chunks, rawStatement } from "./transfer";
 // Edit access, like adding an event; no new timeline, so the free plan's timeline limit does not apply, but the
 // file's own limits do (5,000 events, 1,000 codex entries at once).
 
-export const requireImportAccess = (db: Db, user: User, timelineId: number) => requireTimelineAccess(db, user, timelineId, "collaborator");
+export const requireImportAccess = (db: Db, user: User, timelineId: number, shareCode?: string | null) =>
+  requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
 
 /** An entry an event points at: one the timeline has (its id) or one this import adds (its name as written). */
 type EntityRef = { id: number } | { name: string };
 
-export async function importIntoTimeline({ db, room }: Deps, user: User, timelineId: number, doc: TimelineDocument) {
-  const { timeline, access, hasShares } = await requireImportAccess(db, user, timelineId);
+export async function importIntoTimeline(
+  { db, room }: Deps,
+  user: User,
+  timelineId: number,
+  doc: TimelineDocument,
+  shareCode?: string | null,
+) {
+  const { timeline, access, hasShares } = await requireImportAccess(db, user, timelineId, shareCode);
   const existing = await db.$client
     .prepare("SELECT id, name FROM entities WHERE timeline_id = ? ORDER BY id")
     .bind(timelineId)

@@ -22,7 +22,7 @@ import { ApiError, client, errorMessage, unwrap } from "~/lib/client";
 
 type Chosen = { name: string; format: ImportFormat; bytes: ArrayBuffer; document: TimelineDocument; dates: ImportResult["dates"] };
 /** The timeline the dialog was opened from, when the writer may add to it. */
-export type ImportTarget = { id: number; title: string };
+export type ImportTarget = { id: number; title: string; shareCode?: string | null };
 type Send = { file: Chosen; title: string; dateOrder: DateOrder | null; into: ImportTarget | null };
 
 const PREVIEW_EVENTS = 5;
@@ -86,7 +86,7 @@ export function ImportFileDialog({
 
   const send = useMutation(
     async ({ file, title, dateOrder, into }: Send) => {
-      const query = { ...(dateOrder ? { dateOrder } : {}) };
+      const query = { ...(dateOrder ? { dateOrder } : {}), ...(into?.shareCode ? { share: into.shareCode } : {}) };
       const init = { init: { body: file.bytes, headers: { "Content-Type": importContentType[file.format] } } };
       if (into) {
         const result = await unwrap(client.api.timelines[":id"].import.$post({ param: { id: String(into.id) }, query }, init));
