@@ -239,6 +239,20 @@ describe("import into an existing timeline", () => {
     expect(await countRows()).toEqual(before);
   });
 
+  it("a collaborator share link may append with ?share=; a viewer link may not", async () => {
+    const guest = await registerUser();
+    const tl = await createTimeline(owner.token);
+    const code = `import-${tl.id}-${Math.random().toString(36).slice(2, 8)}`;
+    await env.DB.prepare("UPDATE timelines SET share_code = ?, share_role = 'collaborator' WHERE id = ?").bind(code, tl.id).run();
+    const path = `/api/timelines/${tl.id}/import`;
+    const res = await importBytes(guest.token, "title\nFrom the link\n", "text/csv", `?share=${code}`, path);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.added).toEqual({ events: 1, entities: 0 });
+    await env.DB.prepare("UPDATE timelines SET share_role = 'viewer' WHERE id = ?").bind(tl.id).run();
+    const asViewer = await importBytes(guest.token, "title\nAgain\n", "text/csv", `?share=${code}`, path);
+    expect(asViewer.status).toBe(403);
+  });
+
   it("appending does not count as a new timeline on the free plan", async () => {
     const writer = await registerUser();
     const timelines = [];

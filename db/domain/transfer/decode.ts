@@ -16,21 +16,26 @@ function startsWith(bytes: Uint8Array, prefix: number[]) {
 }
 
 /**
- * Double-byte code pages (Shift-JIS, GBK, Big5…) decode "fine" as Windows-1252 but into runs of accented
- * letters and symbols. In Western text an accented letter sits between plain letters; so when most non-ASCII
- * bytes come in runs, the file is not Windows-1252.
+ * Double-byte code pages (Shift-JIS, GBK, Big5…) decode "fine" as Windows-1252 but into long runs of accented
+ * letters and symbols. In Western text an accented letter sits among plain ones (at most a quote beside it:
+ * `“É`); so when most non-ASCII bytes come in runs of three or more, the file is not Windows-1252.
  */
 function looksLikeWindows1252(bytes: Uint8Array) {
   let high = 0;
-  let inRuns = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b === 0 || UNDEFINED_IN_1252.has(b)) return false;
-    if (b < 0x80) continue;
-    high++;
-    if ((bytes[i - 1] ?? 0) >= 0x80 || (bytes[i + 1] ?? 0) >= 0x80) inRuns++;
+  let inLongRuns = 0;
+  let run = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (i < bytes.length && (b === 0 || UNDEFINED_IN_1252.has(b))) return false;
+    if (b >= 0x80) {
+      high++;
+      run++;
+      continue;
+    }
+    if (run >= 3) inLongRuns += run;
+    run = 0;
   }
-  return high < 4 || inRuns * 2 <= high;
+  return inLongRuns * 2 <= high;
 }
 
 export function decodeText(input: ArrayBuffer | Uint8Array): Decoded {
