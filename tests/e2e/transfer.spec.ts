@@ -42,6 +42,7 @@ async function storyTimeline(request: Parameters<typeof createUser>[0], owner: A
   return timeline;
 }
 
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx or .ods)";
 
 async function chooseFile(page: Page, name: string, mimeType: string, text: string | Buffer) {
@@ -201,6 +202,15 @@ test.describe("export and import", () => {
     await dialog.getByLabel("Title").fill("Paris, again");
     await expect(preview).toContainText("Paris, again");
     await expectNoSeriousA11yViolations(page);
+
+    // An Excel workbook is read in the browser too (its parser loads now): date cells by their value.
+    await chooseFile(page, "scenes.xlsx", XLSX, await readFile("tests/fixtures/spreadsheets/scenes.xlsx"));
+    await expect(dialog.getByLabel("Title")).toHaveValue("scenes");
+    await expect(preview).toContainText("Señora Núñez’s “offer” · 2024-04-01T14:30");
+    await dialog.getByRole("button", { name: "Import Timeline" }).click();
+    await expect(toast(page, 'Imported "scenes"')).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "scenes" })).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Arrivée à Zürich", "Señora Núñez’s “offer”", "Crème brûlée"]);
   });
 
   test("a viewer's share link prints and exports; a stranger sees 'Timeline not found'", async ({ page, request, browser }) => {
