@@ -112,6 +112,15 @@ describe("spreadsheets as Excel and LibreOffice write them", () => {
     expect(bad.json).toEqual({ error: "Date order must be mdy or dmy" });
   });
 
+  it("?title= names the new timeline for every format (the dialog's Title field); too long → 400", async () => {
+    const md = await importBytes(owner.token, "# In the file\n## E\ntext", "text/markdown", "?title=From%20the%20dialog");
+    expect(md.status, md.text).toBe(201);
+    expect(md.json.title).toBe("From the dialog");
+    const long = await importBytes(owner.token, "title\nA\n", "text/csv", `?title=${"t".repeat(201)}`);
+    expect(long.status).toBe(400);
+    expect(long.json).toEqual({ error: "Title must be at most 200 characters" });
+  });
+
   it("a file's unambiguous dates decide the order of its ambiguous ones", async () => {
     const res = await importBytes(owner.token, "title,date\nA,15/03/2024\nB,04/05/2024 9:05 PM\n", "text/csv");
     expect(res.status, res.text).toBe(201);
