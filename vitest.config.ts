@@ -40,6 +40,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // Spreadsheet fixtures are imported as bytes (`?inline`: a base64 data URL), exactly as checked in.
+    assetsInclude: ["**/tests/fixtures/spreadsheets/**"],
     resolve: {
       alias: {
         "virtual:react-router/server-build": path.join(import.meta.dirname, "tests/integration/server-build-stub.ts"),

@@ -217,7 +217,7 @@ describe("CSV", () => {
       ",,,",
       "mara,,Epilogue,Quiet.",
     ].join("\n");
-    const result = parseCsv(csv, "Plot sheet");
+    const result = parseCsv(csv, { title: "Plot sheet" });
     if (!result.ok) throw new Error(result.error);
     expect(result.document.timeline).toEqual({ title: "Plot sheet", description: null });
     expect(result.document.entities.map((e) => [e.kind, e.name])).toEqual([
@@ -250,11 +250,15 @@ describe("CSV", () => {
     ["an unclosed quote", 'title,content\nA,b\nC,"never\nclosed\n', "Line 3: a quoted field is not closed"],
     ["text after a quote", 'title,content\n"A"x,b', "Line 2: unexpected text after a closing quote"],
     ["a long title", `title\n${"t".repeat(201)}`, "Line 2: title must be at most 200 characters"],
-    ["a US date", "title,date\nA,03/15/2024", "Line 2: date 03/15/2024 must be a story date like -450, 2024-03 or 10231-01-02T06:30"],
+    [
+      "a date that is none",
+      "title,date\nA,32/13/2024",
+      `Line 2: date "32/13/2024" is not a date: use YYYY-MM-DD or the spreadsheet's date format`,
+    ],
     ["a reversed range", "title,date\nA,2024 to 2020", "Line 2: end must not be before start"],
     ["a multi-line row then a bad one", 'title,content\n"A","1\n2\n3"\n,x', "Line 5: title is required"],
   ])("refuses %s naming the line", (_, text, expected) => {
-    expect(errorOf(parseCsv(text, "T"))).toBe(expected);
+    expect(errorOf(parseCsv(text, { title: "T" }))).toBe(expected);
   });
 });
 

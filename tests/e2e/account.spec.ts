@@ -50,7 +50,7 @@ test.describe("your data on /account", () => {
     await page.getByRole("button", { name: "Import" }).click();
     const dialog = page.getByRole("dialog", { name: "Import a timeline" });
     await page
-      .getByLabel("File (.json, .md or .csv)")
+      .getByLabel("File (.json, .md, .csv, .tsv, .xlsx or .ods)")
       .setInputFiles({ name: "the-salt-road.json", mimeType: "application/json", buffer: Buffer.from(json) });
     await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("1 event");
     await dialog.getByRole("button", { name: "Import Timeline" }).click();

@@ -2,11 +2,14 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import {
   apiAs,
+  card,
+  cardTitles,
   createUser,
   expect,
   expectNoSeriousA11yViolations,
   login,
   makePremium,
+  openTimeline,
   screenshot,
   test,
   waitForHydration,
@@ -39,8 +42,11 @@ async function storyTimeline(request: Parameters<typeof createUser>[0], owner: A
   return timeline;
 }
 
-async function chooseFile(page: Page, name: string, mimeType: string, text: string) {
-  await page.getByLabel("File (.json, .md or .csv)").setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx or .ods)";
+
+async function chooseFile(page: Page, name: string, mimeType: string, text: string | Buffer) {
+  await page.getByLabel(FILE_LABEL).setInputFiles({ name, mimeType, buffer: typeof text === "string" ? Buffer.from(text) : text });
 }
 
 test.describe("export and import", () => {
@@ -125,7 +131,9 @@ test.describe("export and import", () => {
     await expect(dialog.getByRole("alert")).toHaveText("Line 1: the outline must start with a '# Title' line");
 
     await chooseFile(page, "map.png", "image/png", "png");
-    await expect(dialog.getByRole("alert")).toHaveText("Choose a StoryWeave JSON (.json), Markdown outline (.md) or CSV (.csv) file");
+    await expect(dialog.getByRole("alert")).toHaveText(
+      "Choose a StoryWeave JSON (.json), Markdown outline (.md), CSV (.csv, .tsv) or spreadsheet (.xlsx, .ods) file",
+    );
 
     await chooseFile(page, "plot.csv", "text/csv", "title,content,date,characters\nOpening,It begins.,2024-03,Ada (POV)\nMiddle,,,\n");
     await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("plot");
@@ -137,6 +145,72 @@ test.describe("export and import", () => {
     await expect(dialog.getByRole("link", { name: "Upgrade to Premium" })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "transfer-import-limit");
+  });
+
+  test("a Windows-1252 CSV from Excel added to the open timeline: accents exact, day/month order chosen, codex merged", async ({
+    page,
+    request,
+  }) => {
+    const owner = await createUser(request, { name: "Olive Owner" });
+    const timeline = await storyTimeline(request, owner, "Night Trains");
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", name: "ÉLODIE" });
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Import a file…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a file" });
+    await expect(dialog.getByRole("radio", { name: "Add to “Night Trains”" })).toBeChecked();
+
+    // Dates that could be either way round: the writer is asked, month first by default.
+    await chooseFile(page, "dates.csv", "text/csv", await readFile("tests/fixtures/spreadsheets/ambiguous-day-month.csv"));
+    const preview = dialog.getByRole("region", { name: "Import preview" });
+    await expect(dialog.getByRole("radio", { name: "Month/day (March 4)" })).toBeChecked();
+    await expect(preview).toContainText("Arrivée · 2024-04-03");
+    await dialog.getByRole("radio", { name: "Day/month (3 April)" }).check();
+    await expect(preview).toContainText("Arrivée · 2024-03-04");
+
+    // Excel's Windows CSV: every accent and curly quote as written, no order question (3/15/2024 shows it).
+    await chooseFile(page, "scenes.csv", "text/csv", await readFile("tests/fixtures/spreadsheets/excel-windows-1252.csv"));
+    await expect(preview).toContainText("3 events · 3 codex entries");
+    await expect(preview).toContainText("Señora Núñez’s “offer” · 2024-04-01T14:30");
+    await expect(dialog.getByRole("radio", { name: "Day/month (3 April)" })).toHaveCount(0);
+    await expect(dialog.getByLabel("Title")).toHaveCount(0);
+    await screenshot(page, "transfer-import-into-timeline");
+    await dialog.getByRole("button", { name: "Add Events" }).click();
+    await expect(toast(page, 'Added 3 events to "Night Trains"')).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    await expect(cardTitles(page)).toHaveText([
+      "Prologue",
+      "Departure",
+      "The Ambush",
+      "Arrivée à Zürich",
+      "Señora Núñez’s “offer”",
+      "Crème brûlée",
+    ]);
+    await expect(card(page, "Crème brûlée")).toContainText("Dessert, with a line break:");
+    const codex = await apiAs<Array<{ name: string }>>(request, owner, "GET", `/api/timelines/${timeline.id}/entities`);
+    expect(codex.map((e) => e.name).sort()).toEqual(["Jürgen", "Mara", "Señora Núñez", "ÉLODIE"]);
+
+    // 'New timeline' asks for its title, prefilled from the file's name.
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Import a file…" }).click();
+    await dialog.getByRole("radio", { name: "New timeline" }).check();
+    await chooseFile(page, "Paris notes.csv", "text/csv", await readFile("tests/fixtures/spreadsheets/semicolon-dots.csv"));
+    await expect(dialog.getByLabel("Title")).toHaveValue("Paris notes");
+    await dialog.getByLabel("Title").fill("Paris, again");
+    await expect(preview).toContainText("Paris, again");
+    await expectNoSeriousA11yViolations(page);
+
+    // An Excel workbook is read in the browser too (its parser loads now): date cells by their value.
+    await chooseFile(page, "scenes.xlsx", XLSX, await readFile("tests/fixtures/spreadsheets/scenes.xlsx"));
+    await expect(dialog.getByLabel("Title")).toHaveValue("scenes");
+    await expect(preview).toContainText("Señora Núñez’s “offer” · 2024-04-01T14:30");
+    await dialog.getByRole("button", { name: "Import Timeline" }).click();
+    await expect(toast(page, 'Imported "scenes"')).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "scenes" })).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Arrivée à Zürich", "Señora Núñez’s “offer”", "Crème brûlée"]);
   });
 
   test("a viewer's share link prints and exports; a stranger sees 'Timeline not found'", async ({ page, request, browser }) => {

@@ -12,13 +12,13 @@ export function uniqueEmail(prefix = "writer") {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 7)}@example.test`;
 }
 
-type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string };
+type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string | Uint8Array<ArrayBuffer> };
 
 /** Calls the real Worker (API, guards, headers) inside workerd. */
 export async function call(method: string, path: string, opts: CallOptions = {}) {
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set("Authorization", `Bearer ${opts.token}`);
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");

@@ -501,7 +501,12 @@ describe("import", () => {
     ],
     ["CSV row without title", "text/csv", 'title,content\nA,"multi\nline"\n,orphan\n', "Line 4: title is required"],
     ["CSV unclosed quote", "text/csv", 'title,content\nA,"open\n', "Line 2: a quoted field is not closed"],
-    ["CSV bad date", "text/csv", "title,date\nA,2024-02-30\n", "Line 2: date 2024-02-30 has a day that month does not have"],
+    [
+      "CSV bad date",
+      "text/csv",
+      "title,date\nA,2024-02-30\n",
+      `Line 2: date "2024-02-30" has a day that month does not have: use YYYY-MM-DD or the spreadsheet's date format`,
+    ],
   ])("%s → 400 naming the line, nothing written", async (_, contentType, body, error) => {
     const before = await countRows();
     const res = await importFile(owner.token, body, contentType);
@@ -543,7 +548,9 @@ describe("import", () => {
     expect(tooBig.json).toEqual({ error: "Request body is too large" });
     const png = await importFile(owner.token, "\x89PNG", "image/png");
     expect(png.status).toBe(415);
-    expect(png.json).toEqual({ error: "Choose a StoryWeave JSON (.json), Markdown outline (.md) or CSV (.csv) file" });
+    expect(png.json).toEqual({
+      error: "Choose a StoryWeave JSON (.json), Markdown outline (.md), CSV (.csv, .tsv) or spreadsheet (.xlsx, .ods) file",
+    });
     const anonymous = await importFile(undefined, "# T", "text/markdown");
     expect(anonymous.status).toBe(401);
   });

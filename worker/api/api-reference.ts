@@ -100,7 +100,8 @@ PATCH /api/map-edges/{id} | session | 200 | 403 | Label an edge | The edge
 DELETE /api/map-edges/{id} | session | 200 | 403 | Delete an edge | \`{success: true}\`
 Transfer
 GET /api/timelines/{id}/export | session | 200 | 400 | Download a timeline as JSON, Markdown or Word | The file (attachment)
-POST /api/timelines/import | session | 201 | 403 413 415 | Make a new timeline from a StoryWeave JSON, Markdown or CSV file | The new timeline
+POST /api/timelines/import | session | 201 | 400 403 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, sent as its bytes | The new timeline
+POST /api/timelines/{id}/import | session | 200 | 400 403 413 415 | Add a file's events after the timeline's last one; its codex merges by name (case-insensitive) | \`{timeline, added: {events, entities}}\`
 AI
 GET /api/ai/usage | session | 200 | | This month's AI allowance and use | \`{used, limit, premium}\`
 GET /api/ai/usage/daily | session | 200 | | Completed AI uses per day this month | Day list
@@ -178,6 +179,24 @@ type Details = { query?: Query[]; rawBody?: string[]; okType?: string; stream?: 
 
 const share: Query = { name: "share", description: "A share link's code: acts with that link's access level (shared mode)" };
 const ai: Details = { stream: true };
+const importTitle: Query = {
+  name: "title",
+  description: "The new timeline's title (a sheet has none; replaces a JSON or Markdown file's)",
+};
+const dateOrder: Query = {
+  name: "dateOrder",
+  description: "How a sheet's dates like 3/4/2024 read: month first or day first (else the file's other dates decide, month first)",
+  values: ["mdy", "dmy"],
+};
+const importTypes = [
+  "application/json",
+  "text/markdown",
+  "text/plain",
+  "text/csv",
+  "text/tab-separated-values",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/vnd.oasis.opendocument.spreadsheet",
+];
 const sharedAi: Details = { stream: true, query: [share] };
 
 /** Query parameters, bodies that are not JSON, answers that are not JSON, streaming. */
@@ -223,10 +242,8 @@ const details: Record<string, Details> = {
     query: [{ name: "format", description: "File format (JSON when left out)", values: ["json", "md", "docx"] }, share],
     okType: "application/octet-stream",
   },
-  "POST /api/timelines/import": {
-    query: [{ name: "title", description: "The title for a CSV import" }],
-    rawBody: ["application/json", "text/markdown", "text/plain", "text/csv"],
-  },
+  "POST /api/timelines/import": { query: [importTitle, dateOrder], rawBody: importTypes },
+  "POST /api/timelines/{id}/import": { query: [dateOrder, share], rawBody: importTypes },
   "POST /api/ideas/generate": ai,
   "POST /api/writing/enhance": ai,
   "POST /api/writing/character": ai,

@@ -1,16 +1,21 @@
 import { Hono } from "hono";
 import { validator } from "hono/validator";
+import type { Context } from "hono";
+import { limits } from "../../db/domain/rules";
 import {
+  type DateOrder,
   type ExportFormat,
   UNSUPPORTED_IMPORT,
+  dateOrders,
   exportFormats,
   importFormatOfContentType,
-  parseImport,
+  parseImportFile,
 } from "../../db/domain/timeline-transfer";
 import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as transfer from "../services/transfer";
-import { type ApiEnv, currentUser, requireAuth } from "./context";
+import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
+import { type ApiEnv, currentUser, deps, requireAuth } from "./context";
 import { idParam } from "./params";
 
 /** `?format=json|md|docx` (JSON when left out) and the `?share=` of shared mode. */
@@ -21,8 +26,38 @@ const exportQuery = validator("query", (value): { format: ExportFormat; share?: 
   return { format: format as ExportFormat, ...(share ? { share } : {}) };
 });
 
-/** The title a CSV import gets (a sheet has none inside): `?title=`, else the parser's default. */
-const importQuery = validator("query", (value): { title?: string } => (typeof value.title === "string" ? { title: value.title } : {}));
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string };
+
+/**
+ * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
+ * `?dateOrder=mdy|dmy` says how a sheet's dates like 3/4/2024 read (else the file's other dates decide).
+ */
+const importQuery = validator("query", (value): ImportQuery => {
+  const query: ImportQuery = {};
+  if (typeof value.title === "string" && value.title.trim()) {
+    const title = value.title.trim();
+    if (title.length > limits.timelineTitle) throw badRequest(`Title must be at most ${limits.timelineTitle} characters`);
+    query.title = title;
+  }
+  if (typeof value.share === "string" && value.share.length > 0 && value.share.length <= 100) query.share = value.share;
+  if (value.dateOrder !== undefined) {
+    if (!dateOrders.includes(value.dateOrder as DateOrder)) throw badRequest("Date order must be mdy or dmy");
+    query.dateOrder = value.dateOrder as DateOrder;
+  }
+  return query;
+});
+
+/** The request's file as a timeline document, or the parser's message naming the line (400). */
+async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
+  const format = importFormatOfContentType(c.req.header("Content-Type"));
+  if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
+  // Over 1 MB is refused (413) by the API's body limit while this reads it. Bytes, not text: the file's
+  // encoding is found from them (a Windows-1252 CSV would otherwise lose its accents here).
+  const parsed = await parseImportFile(format, await c.req.arrayBuffer(), query);
+  if (!parsed.ok) throw badRequest(parsed.error);
+  const doc = parsed.document;
+  return query.title ? { ...doc, timeline: { ...doc.timeline, title: query.title } } : doc;
+}
 
 /**
  * Export and import. Mounted at the API root like the codex, so each route carries
@@ -41,10 +76,16 @@ export const transferApi = new Hono<ApiEnv>()
   })
   .post("/timelines/import", requireAuth, importQuery, async (c) => {
     const user = currentUser(c);
-    const format = importFormatOfContentType(c.req.header("Content-Type"));
-    if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
-    // Over 1 MB is refused (413) by the API's body limit while this reads it.
-    const parsed = parseImport(format, await c.req.text(), c.req.valid("query"));
-    if (!parsed.ok) throw badRequest(parsed.error);
-    return c.json(await transfer.importTimeline(c.var.db, user, parsed.document), 201);
+    const doc = await parsedBody(c, c.req.valid("query"));
+    return c.json(await transfer.importTimeline(c.var.db, user, doc), 201);
+  })
+  // The same files appended to a timeline the writer may edit: events after its last, codex merged by name.
+  .post("/timelines/:id/import", requireAuth, importQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const user = currentUser(c);
+    const query = c.req.valid("query");
+    // Access before the body: a viewer or a stranger learns nothing about the file.
+    await requireImportAccess(c.var.db, user, id, query.share);
+    const doc = await parsedBody(c, query);
+    return c.json(await importIntoTimeline(deps(c), user, id, doc, query.share), 200);
   });

@@ -97,10 +97,16 @@ export function renderTextExport(doc: TimelineDocument, format: "json" | "md") {
 // Drizzle's D1 batch cannot take raw SQL with parameters, so these statements go to D1's own batch.
 const dialect = new SQLiteAsyncDialect();
 
+/** A raw statement for D1's own batch. */
+export function rawStatement(db: Db, query: SQL) {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return db.$client.prepare(text).bind(...params);
+}
+
 /** Rows travel as one bound JSON parameter per statement (D1 binds at most 100 values); big imports in chunks. */
 const CHUNK_CHARS = 400_000;
 
-function chunks<T>(rows: T[]) {
+export function chunks<T>(rows: T[]) {
   const out: string[] = [];
   let current: T[] = [];
   let size = 0;
@@ -126,10 +132,7 @@ function chunks<T>(rows: T[]) {
  * nothing.
  */
 export async function importTimeline(db: Db, user: User, doc: TimelineDocument): Promise<TimelineView> {
-  const raw = (query: SQL) => {
-    const { sql: text, params } = dialect.sqlToQuery(query);
-    return db.$client.prepare(text).bind(...params);
-  };
+  const raw = (query: SQL) => rawStatement(db, query);
   const marker = `import-${crypto.randomUUID()}`;
   const now = nowIso();
   const premium = isPremium(user) ? 1 : 0;

@@ -83,7 +83,7 @@ export function TimelineHeader({
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <ExportMenu timelineId={timeline.id} shareCode={shareCode} />
+          <ExportMenu timelineId={timeline.id} shareCode={shareCode} importInto={canEdit ? timeline : undefined} />
           {isOwner ? (
             premium ? (
               <Button variant="outline" onClick={onShare} onPointerEnter={() => void loadShareDialog()}>

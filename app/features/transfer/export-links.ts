@@ -8,4 +8,10 @@ export function printHref(timelineId: number, shareCode?: string | null) {
   return `/timeline/${timelineId}/print${shareCode ? `?${new URLSearchParams({ share: shareCode })}` : ""}`;
 }
 
-export type ExportMenuProps = { timelineId: number; shareCode?: string | null; print?: boolean };
+export type ExportMenuProps = {
+  timelineId: number;
+  shareCode?: string | null;
+  print?: boolean;
+  /** The timeline a writer who may edit it can import a file into (the menu then offers 'Import a file…'). */
+  importInto?: { id: number; title: string };
+};

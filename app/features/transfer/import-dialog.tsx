@@ -3,13 +3,16 @@ import { useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { limits } from "../../../db/domain/rules";
 import {
+  type DateOrder,
+  IMPORT_ACCEPT,
   type ImportFormat,
+  type ImportResult,
   type TimelineDocument,
   UNSUPPORTED_IMPORT,
   formatStoryTime,
   importContentType,
   importFormatOf,
-  parseImport,
+  parseImportFile,
   titleFromFilename,
 } from "../../../db/domain/timeline-transfer";
 import { Button } from "~/ui/button";
@@ -17,55 +20,112 @@ import { Dialog } from "~/ui/dialog";
 import { useMutation } from "~/lib/use-mutation";
 import { ApiError, client, errorMessage, unwrap } from "~/lib/client";
 
-type Chosen = { name: string; format: ImportFormat; text: string; document: TimelineDocument };
+type Chosen = { name: string; format: ImportFormat; bytes: ArrayBuffer; document: TimelineDocument; dates: ImportResult["dates"] };
+/** The timeline the dialog was opened from, when the writer may add to it. */
+export type ImportTarget = { id: number; title: string; shareCode?: string | null };
+type Send = { file: Chosen; title: string; dateOrder: DateOrder | null; into: ImportTarget | null };
 
 const PREVIEW_EVENTS = 5;
 const FAILED = "Failed to import timeline";
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const field = "w-full rounded-md border border-stone-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
 
-/**
- * 'Import': a StoryWeave JSON file, a Markdown outline or a CSV sheet becomes a new timeline. The file
- * is read and checked here with the parser the server runs (db/domain/timeline-transfer.ts), so the preview
- * shows exactly what will be created and errors name the line before anything is sent.
- */
+/** The 'Import' button of the timelines screen and its dialog. */
 export function ImportDialog() {
   const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="outline" onClick={() => setOpen(true)}>
+        <Upload aria-hidden="true" className="h-4 w-4" /> Import
+      </Button>
+      <ImportFileDialog open={open} onOpenChange={setOpen} />
+    </>
+  );
+}
+
+/**
+ * 'Import': a StoryWeave JSON file, a Markdown outline, a CSV sheet or an .xlsx/.ods spreadsheet becomes a new
+ * timeline, or (opened from a timeline the writer can edit) is added to that one. The file is read and checked
+ * here with the parser the server runs (db/domain/timeline-transfer.ts), so the preview shows exactly what will
+ * be created and errors name the line before anything is sent; the file goes to the server as its bytes.
+ */
+export function ImportFileDialog({
+  open,
+  onOpenChange,
+  into = null,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  into?: ImportTarget | null;
+}) {
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [limitReached, setLimitReached] = useState(false);
+  const [title, setTitle] = useState("");
+  const [dateOrder, setDateOrder] = useState<DateOrder | null>(null);
+  const [target, setTarget] = useState<"new" | "into">(into ? "into" : "new");
   const navigate = useNavigate();
   const inputId = useId();
   const errorId = useId();
+  const titleId = useId();
+  const appending = into !== null && target === "into";
 
   const reset = () => {
     setChosen(null);
     setError(null);
     setLimitReached(false);
+    setDateOrder(null);
+  };
+  const close = (o: boolean) => {
+    onOpenChange(o);
+    if (!o) {
+      reset();
+      setTarget(into ? "into" : "new");
+    }
   };
 
   const send = useMutation(
-    (file: Chosen) =>
-      unwrap(
-        client.api.timelines.import.$post(
-          { query: file.format === "csv" ? { title: file.document.timeline.title } : {} },
-          { init: { body: file.text, headers: { "Content-Type": importContentType[file.format] } } },
-        ),
-      ),
+    async ({ file, title, dateOrder, into }: Send) => {
+      const query = { ...(dateOrder ? { dateOrder } : {}), ...(into?.shareCode ? { share: into.shareCode } : {}) };
+      const init = { init: { body: file.bytes, headers: { "Content-Type": importContentType[file.format] } } };
+      if (into) {
+        const result = await unwrap(client.api.timelines[":id"].import.$post({ param: { id: String(into.id) }, query }, init));
+        return { kind: "into" as const, title: result.timeline.title, id: result.timeline.id, events: result.added.events };
+      }
+      const timeline = await unwrap(client.api.timelines.import.$post({ query: { ...query, title } }, init));
+      return { kind: "new" as const, title: timeline.title, id: timeline.id, events: 0 };
+    },
     {
-      success: (timeline) => ({ title: "Success", description: `Imported "${timeline.title}"` }),
+      success: (r) => ({
+        title: "Success",
+        description: r.kind === "into" ? `Added ${plural(r.events, "event", "events")} to "${r.title}"` : `Imported "${r.title}"`,
+      }),
       error: (e) => {
         setError(errorMessage(e, FAILED));
-        setLimitReached(e instanceof ApiError && e.status === 403);
+        setLimitReached(e instanceof ApiError && e.status === 403 && !appending);
         return errorMessage(e, FAILED);
       },
-      revalidate: false,
-      onSuccess: (timeline) => {
-        setOpen(false);
-        reset();
-        navigate(`/timeline/${timeline.id}`);
+      revalidate: (r) => r.kind === "into",
+      onSuccess: (r) => {
+        close(false);
+        if (r.kind === "new") navigate(`/timeline/${r.id}`);
       },
     },
   );
+
+  async function read(file: { name: string; format: ImportFormat; bytes: ArrayBuffer }, order: DateOrder | null) {
+    const result = await parseImportFile(file.format, file.bytes, {
+      title: titleFromFilename(file.name),
+      ...(order ? { dateOrder: order } : {}),
+    });
+    if (!result.ok) {
+      setChosen(null);
+      return setError(result.error);
+    }
+    setError(null);
+    setChosen({ ...file, document: result.document, dates: result.dates });
+    return result;
+  }
 
   async function choose(file: File | undefined) {
     reset();
@@ -73,89 +133,134 @@ export function ImportDialog() {
     const format = importFormatOf(file.name);
     if (!format) return setError(UNSUPPORTED_IMPORT);
     if (file.size > limits.body) return setError("This file is too large (1 MB max)");
-    const text = await file.text();
-    const result = parseImport(format, text, { title: titleFromFilename(file.name) });
-    if (!result.ok) return setError(result.error);
-    setChosen({ name: file.name, format, text, document: result.document });
+    const result = await read({ name: file.name, format, bytes: await file.arrayBuffer() }, null);
+    if (result) setTitle(result.document.timeline.title);
+  }
+
+  function chooseOrder(order: DateOrder) {
+    setDateOrder(order);
+    if (chosen) void read(chosen, order);
   }
 
   const doc = chosen?.document;
+  const dates = chosen?.dates;
   return (
-    <>
-      <Button variant="outline" onClick={() => setOpen(true)}>
-        <Upload aria-hidden="true" className="h-4 w-4" /> Import
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={(o) => {
-          setOpen(o);
-          if (!o) reset();
-        }}
-        title="Import a timeline"
-        description="A StoryWeave JSON export, a Markdown outline (# Title, then ## Event sections) or a CSV with title and content columns (date and characters optional)."
-      >
-        <div className="space-y-4">
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={into ? "Import a file" : "Import a timeline"}
+      description="A StoryWeave JSON export, a Markdown outline (# Title, then ## Event sections), or a CSV (.csv, .tsv) or spreadsheet (.xlsx, .ods) with title and content columns (date and characters optional)."
+    >
+      <div className="space-y-4">
+        <div>
+          <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+            File (.json, .md, .csv, .tsv, .xlsx or .ods)
+          </label>
+          <input
+            id={inputId}
+            type="file"
+            accept={IMPORT_ACCEPT}
+            aria-describedby={error ? errorId : undefined}
+            onChange={(e) => void choose(e.currentTarget.files?.[0])}
+            className="block w-full text-sm file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-stone-100"
+          />
+        </div>
+
+        {into ? (
+          <fieldset className="space-y-1 text-sm">
+            <legend className="mb-1 font-medium">Import into</legend>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="import-target" checked={target === "into"} onChange={() => setTarget("into")} />
+              Add to “{into.title}”
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="import-target" checked={target === "new"} onChange={() => setTarget("new")} />
+              New timeline
+            </label>
+          </fieldset>
+        ) : null}
+
+        {chosen && !appending ? (
           <div>
-            <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
-              File (.json, .md or .csv)
+            <label htmlFor={titleId} className="mb-1 block text-sm font-medium">
+              Title
             </label>
             <input
-              id={inputId}
-              type="file"
-              accept=".json,.md,.markdown,.txt,.csv,application/json,text/markdown,text/csv"
-              aria-describedby={error ? errorId : undefined}
-              onChange={(e) => void choose(e.currentTarget.files?.[0])}
-              className="block w-full text-sm file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-stone-100"
+              id={titleId}
+              value={title}
+              maxLength={limits.timelineTitle}
+              onChange={(e) => setTitle(e.currentTarget.value)}
+              className={field}
             />
           </div>
+        ) : null}
 
-          {error ? (
-            <div id={errorId} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-              {error}
-              {limitReached ? (
-                <>
-                  {" "}
-                  <Link to="/upgrade" className="font-medium underline">
-                    Upgrade to Premium
-                  </Link>
-                </>
-              ) : null}
-            </div>
-          ) : null}
+        {dates?.ambiguous ? (
+          <fieldset className="space-y-1 text-sm">
+            <legend className="mb-1 font-medium">Dates such as 3/4/2024 are</legend>
+            {(
+              [
+                ["mdy", "Month/day (March 4)"],
+                ["dmy", "Day/month (3 April)"],
+              ] as const
+            ).map(([order, label]) => (
+              <label key={order} className="flex items-center gap-2">
+                <input type="radio" name="date-order" checked={(dateOrder ?? dates.order) === order} onChange={() => chooseOrder(order)} />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
 
-          {doc ? (
-            <section aria-label="Import preview" className="rounded-md border border-stone-200 bg-stone-50 p-3 text-sm">
-              <p className="font-serif text-lg font-semibold">{doc.timeline.title}</p>
-              {doc.timeline.description ? <p className="mt-1 line-clamp-3 text-stone-700">{doc.timeline.description}</p> : null}
-              <p className="mt-2 text-stone-700">
-                {plural(doc.events.length, "event", "events")} · {plural(doc.entities.length, "codex entry", "codex entries")}
-              </p>
-              {doc.events.length > 0 ? (
-                <ol className="mt-2 list-decimal space-y-1 pl-5">
-                  {doc.events.slice(0, PREVIEW_EVENTS).map((event, i) => (
-                    <li key={i}>
-                      <span className="font-medium">{event.title}</span>
-                      {formatStoryTime(event) ? <span className="text-stone-600"> · {formatStoryTime(event)}</span> : null}
-                    </li>
-                  ))}
-                </ol>
-              ) : null}
-              {doc.events.length > PREVIEW_EVENTS ? (
-                <p className="mt-1 text-stone-600">and {plural(doc.events.length - PREVIEW_EVENTS, "more", "more")}</p>
-              ) : null}
-            </section>
-          ) : null}
-
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setOpen(false)} disabled={send.pending}>
-              Cancel
-            </Button>
-            <Button onClick={() => chosen && void send.run(chosen)} disabled={!chosen || send.pending}>
-              {send.pending ? "Importing..." : "Import Timeline"}
-            </Button>
+        {error ? (
+          <div id={errorId} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+            {error}
+            {limitReached ? (
+              <>
+                {" "}
+                <Link to="/upgrade" className="font-medium underline">
+                  Upgrade to Premium
+                </Link>
+              </>
+            ) : null}
           </div>
+        ) : null}
+
+        {doc ? (
+          <section aria-label="Import preview" className="rounded-md border border-stone-200 bg-stone-50 p-3 text-sm">
+            <p className="font-serif text-lg font-semibold">{appending ? into.title : title.trim() || doc.timeline.title}</p>
+            {doc.timeline.description && !appending ? <p className="mt-1 line-clamp-3 text-stone-700">{doc.timeline.description}</p> : null}
+            <p className="mt-2 text-stone-700">
+              {plural(doc.events.length, "event", "events")} · {plural(doc.entities.length, "codex entry", "codex entries")}
+            </p>
+            {doc.events.length > 0 ? (
+              <ol className="mt-2 list-decimal space-y-1 pl-5">
+                {doc.events.slice(0, PREVIEW_EVENTS).map((event, i) => (
+                  <li key={i}>
+                    <span className="font-medium">{event.title}</span>
+                    {formatStoryTime(event) ? <span className="text-stone-600"> · {formatStoryTime(event)}</span> : null}
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+            {doc.events.length > PREVIEW_EVENTS ? (
+              <p className="mt-1 text-stone-600">and {plural(doc.events.length - PREVIEW_EVENTS, "more", "more")}</p>
+            ) : null}
+          </section>
+        ) : null}
+
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={() => close(false)} disabled={send.pending}>
+            Cancel
+          </Button>
+          <Button
+            onClick={() => chosen && void send.run({ file: chosen, title: title.trim(), dateOrder, into: appending ? into : null })}
+            disabled={!chosen || send.pending || (!appending && !title.trim())}
+          >
+            {send.pending ? "Importing..." : appending ? "Add Events" : "Import Timeline"}
+          </Button>
         </div>
-      </Dialog>
-    </>
+      </div>
+    </Dialog>
   );
 }

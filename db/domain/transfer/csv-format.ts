@@ -1,15 +1,15 @@
 // A CSV sheet: a header row naming the columns (title required; content, date, label and characters
 // optional, in any order), then one event per row. RFC 4180 quoting: fields in double quotes may
-// hold commas, line breaks and doubled quotes. Excel's semicolon-separated sheets work too.
+// hold commas, line breaks and doubled quotes. The separator is the header row's: comma, semicolon (Excel in
+// much of Europe) or tab (.tsv). An .xlsx or .ods sheet becomes the same rows (spreadsheet.ts).
 import { limits } from "../rules";
-import { parseStoryDate } from "../story-date";
+import { type DateOrder, fileDateOrder, readSheetDate, unreadableDate } from "./sheet-dates";
 import {
   type ParseResult,
   type TransferEvent,
   addLink,
   checkCounts,
   checkEvent,
-  checkStoryDate,
   codexOf,
   emptyEvent,
   fail,
@@ -26,14 +26,27 @@ const COLUMNS = {
   characters: ["characters", "character", "entities", "codex", "who"],
 } as const;
 
-type CsvRecord = { line: number; fields: string[] };
+export type SheetRecord = { line: number; fields: string[] };
+export type SheetOptions = { title?: string; dateOrder?: DateOrder };
+/** A sheet's parse, and how its dates read day and month (`ambiguous`: no date in it shows the order). */
+export type SheetResult = ParseResult & { dates?: { order: DateOrder; ambiguous: boolean } };
+
+/** The separator the header row uses most, outside quotes: tab, semicolon or comma (the default). */
+function separatorOf(text: string) {
+  const counts: Record<string, number> = { "\t": 0, ";": 0, ",": 0 };
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) break;
+    else if (!quoted && ch in counts) counts[ch]++;
+  }
+  return (["\t", ";"] as const).find((d) => counts[d] > 0 && counts[d] >= counts[","]) ?? ",";
+}
 
 /** Records with the line each starts on. */
-export function parseCsvRecords(text: string): { ok: true; records: CsvRecord[] } | { ok: false; line: number; error: string } {
-  const headerEnd = text.search(/\r|\n/);
-  const header = headerEnd < 0 ? text : text.slice(0, headerEnd);
-  const delimiter = (header.match(/;/g)?.length ?? 0) > (header.match(/,/g)?.length ?? 0) ? ";" : ",";
-  const records: CsvRecord[] = [];
+export function parseCsvRecords(text: string): { ok: true; records: SheetRecord[] } | { ok: false; line: number; error: string } {
+  const delimiter = separatorOf(text);
+  const records: SheetRecord[] = [];
   let fields: string[] = [];
   let field = "";
   let line = 1;
@@ -85,24 +98,35 @@ export function parseCsvRecords(text: string): { ok: true; records: CsvRecord[] 
 
 const isBlank = (fields: string[]) => fields.every((f) => !f.trim());
 
-/** A date cell: a story date, a range (`a – b`, `a to b`, `a..b`), or else a free label. */
-function parseDateCell(where: string, value: string) {
+/** A date cell: a story date or a spreadsheet's date, a range (`a – b`, `a to b`, `a..b`), or else a free label. */
+function parseDateCell(where: string, value: string, order: DateOrder) {
   const v = value.trim();
   if (!v) return { storyStart: null, storyEnd: null, storyLabel: null };
+  const read = (part: string) => {
+    const date = readSheetDate(part, order);
+    if (date && !date.ok) fail(where, unreadableDate(part, date.reason));
+    return date?.ok ? date.value : null;
+  };
+  const whole = readSheetDate(v, order);
+  if (whole?.ok) return { storyStart: whole.value, storyEnd: null, storyLabel: null };
   const [start, end] = v.split(/\s+[–—]\s+|\s+to\s+|\.\./).map((s) => s.trim());
-  if (end !== undefined && parseStoryDate(start).ok && parseStoryDate(end).ok)
-    return { storyStart: start, storyEnd: end, storyLabel: null };
-  if (parseStoryDate(v).ok) return { storyStart: v, storyEnd: null, storyLabel: null };
-  // Something that looks like a calendar date but is not one of ours is a mistake worth naming.
-  if (/^-?\d+([-/.]\d+)+(T[\d:]+)?$/.test(v) || /^-?\d{7,}$/.test(v)) checkStoryDate(where, "date", v);
+  if (end !== undefined && readSheetDate(start, order) && readSheetDate(end, order))
+    return { storyStart: read(start), storyEnd: read(end), storyLabel: null };
+  read(v);
   return { storyStart: null, storyEnd: null, storyLabel: v };
 }
 
-export function parseCsv(text: string, title?: string): ParseResult {
-  return run(() => {
-    const parsed = parseCsvRecords(text);
-    if (!parsed.ok) return fail(`Line ${parsed.line}`, parsed.error);
-    const records = parsed.records.filter((r) => !isBlank(r.fields));
+export function parseCsv(text: string, options: SheetOptions = {}): SheetResult {
+  const parsed = parseCsvRecords(text);
+  if (!parsed.ok) return { ok: false, error: `Line ${parsed.line}: ${parsed.error}` };
+  return parseSheetRecords(parsed.records, options);
+}
+
+/** A sheet's rows (from a CSV or a spreadsheet) as a timeline: the header row names the columns. */
+export function parseSheetRecords(all: SheetRecord[], options: SheetOptions = {}): SheetResult {
+  let dates: SheetResult["dates"];
+  const result = run(() => {
+    const records = all.filter((r) => !isBlank(r.fields));
     const header = records.shift();
     if (!header) return fail("Line 1", "the file is empty (a header row with a title column is required)");
     const names = header.fields.map((f) => f.trim().toLowerCase());
@@ -118,13 +142,15 @@ export function parseCsv(text: string, title?: string): ParseResult {
     if (records.length > importLimits.events)
       fail(`Line ${records[importLimits.events].line}`, `at most ${fmt(importLimits.events)} events can be imported at once`);
 
-    const timelineTitle = (title ?? "").trim().slice(0, limits.timelineTitle) || "Imported timeline";
+    dates = fileDateOrder(at.date < 0 ? [] : records.map((r) => r.fields[at.date] ?? ""));
+    const order = options.dateOrder ?? dates.order;
+    const timelineTitle = (options.title ?? "").trim().slice(0, limits.timelineTitle) || "Imported timeline";
     const doc = newDocument(timelineTitle, null);
     const addEntity = codexOf(doc);
     const cell = (fields: string[], i: number) => (i >= 0 ? (fields[i] ?? "") : "");
     for (const record of records) {
       const where = `Line ${record.line}`;
-      const date = parseDateCell(where, cell(record.fields, at.date));
+      const date = parseDateCell(where, cell(record.fields, at.date), order);
       const label = cell(record.fields, at.label).trim();
       const event: TransferEvent = {
         ...emptyEvent(),
@@ -140,4 +166,5 @@ export function parseCsv(text: string, title?: string): ParseResult {
     checkCounts("File", doc.events.length, doc.entities.length);
     return doc;
   });
+  return result.ok ? { ...result, dates } : result;
 }

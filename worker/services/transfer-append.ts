@@ -1,0 +1,113 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { storySortKey } from "../../db/domain/story-date";
+import type { TimelineDocument } from "../../db/domain/timeline-transfer";
+import type { User } from "../../db/schema";
+import { nowIso } from "../lib/time";
+import { requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
+import { toTimelineView } from "./timelines";
+import { chunks, rawStatement } from "./transfer";
+
+// Import into an existing timeline: the file's events go after its last one and its codex merges by name
+// (case-insensitive: an entry the timeline has is reused, whatever its kind; a new name becomes a new entry).
+// Edit access, like adding an event; no new timeline, so the free plan's timeline limit does not apply, but the
+// file's own limits do (5,000 events, 1,000 codex entries at once).
+
+export const requireImportAccess = (db: Db, user: User, timelineId: number, shareCode?: string | null) =>
+  requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+
+/** An entry an event points at: one the timeline has (its id) or one this import adds (its name as written). */
+type EntityRef = { id: number } | { name: string };
+
+export async function importIntoTimeline(
+  { db, room }: Deps,
+  user: User,
+  timelineId: number,
+  doc: TimelineDocument,
+  shareCode?: string | null,
+) {
+  const { timeline, access, hasShares } = await requireImportAccess(db, user, timelineId, shareCode);
+  const existing = await db.$client
+    .prepare("SELECT id, name FROM entities WHERE timeline_id = ? ORDER BY id")
+    .bind(timelineId)
+    .all<{ id: number; name: string }>();
+  const byName = new Map<string, EntityRef>();
+  for (const e of existing.results) if (!byName.has(e.name.toLowerCase())) byName.set(e.name.toLowerCase(), { id: e.id });
+  const created = doc.entities.filter((e) => {
+    if (byName.has(e.name.toLowerCase())) return false;
+    byName.set(e.name.toLowerCase(), { name: e.name });
+    return true;
+  });
+  const ref = (name: string) => byName.get(name.toLowerCase()) ?? null;
+
+  const now = nowIso();
+  const count = doc.events.length;
+  const entityRows = created.map((e) => ({ kind: e.kind, name: e.name, aliases: e.aliases, description: e.description, color: e.color }));
+  const eventRows = doc.events.map((e, index) => ({
+    index,
+    title: e.title,
+    content: e.content,
+    storyStart: e.storyStart,
+    storyEnd: e.storyEnd,
+    storyLabel: e.storyLabel,
+    storySort: storySortKey(e.storyStart),
+    pov: e.pov !== null ? ref(e.pov) : null,
+  }));
+  const links = doc.events.flatMap((e, index) => {
+    const refs = new Map<string, EntityRef>();
+    for (const name of e.entities) {
+      const r = ref(name);
+      if (r) refs.set("id" in r ? `#${r.id}` : r.name, r);
+    }
+    return [...refs.values()].map((r) => ({ index, ...r }));
+  });
+
+  const raw = (query: SQL) => rawStatement(db, query);
+  // An entry by reference: by id, or the entry of that exact name this batch inserted (the newest).
+  const entityOf = (path: "$.pov" | "$") =>
+    sql`coalesce(json_extract(j.value, ${`${path}.id`}),
+      (SELECT id FROM entities WHERE timeline_id = ${timelineId} AND name = json_extract(j.value, ${`${path}.name`}) ORDER BY id DESC LIMIT 1))`;
+  // Inside the batch (one transaction) the imported events are the timeline's last `count` positions.
+  const firstNew = sql`((SELECT max(position) FROM events WHERE timeline_id = ${timelineId}) - ${count - 1})`;
+  const statements = [
+    ...chunks(entityRows).map((json) =>
+      raw(sql`
+        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, created_at, updated_at)
+        SELECT ${timelineId}, json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
+               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), ${now}, ${now}
+        FROM json_each(${json}) j ORDER BY j.key`),
+    ),
+    ...chunks(eventRows).map((json) =>
+      raw(sql`
+        WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId})
+        INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
+                            story_start, story_end, story_label, story_sort, created_at, updated_at)
+        SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
+               CASE WHEN json_type(j.value, '$.pov') = 'object' THEN ${entityOf("$.pov")} END,
+               json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
+               json_extract(j.value, '$.storySort'), ${now}, ${now}
+        FROM base, json_each(${json}) j ORDER BY j.key`),
+    ),
+    ...chunks(links).map((json) =>
+      raw(sql`
+        INSERT OR IGNORE INTO event_entities (event_id, entity_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
+               ${entityOf("$")}
+        FROM json_each(${json}) j`),
+    ),
+    // Each imported event's first version, by the importer.
+    raw(sql`
+      INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
+      SELECT e.id, e.timeline_id, ${user.id}, ${authorOf(user).userName}, e.title, e.content, ${now}
+      FROM events e WHERE e.timeline_id = ${timelineId} AND e.position >= ${firstNew}
+      ORDER BY e.position`),
+  ];
+  await db.$client.batch(statements);
+  const subject = count === 1 ? doc.events[0].title : `${count.toLocaleString("en-US")} events from a file`;
+  if (count > 0 || created.length > 0) room(timelineId, { action: "added", by: authorOf(user), subject });
+  return {
+    timeline: toTimelineView(timeline, access === "none" ? "viewer" : access, access !== "owner" || hasShares),
+    added: { events: count, entities: created.length },
+  };
+}
