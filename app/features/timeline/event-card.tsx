@@ -2,6 +2,7 @@ import { History } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
+import { FormattedText } from "~/ui/formatted-text";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
@@ -186,12 +187,11 @@ export function EventCard({
             ) : null}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
-          <p
+          <FormattedText
             id={contentId}
-            className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}
-          >
-            {event.content}
-          </p>
+            text={event.content}
+            className={cn("mt-1 text-sm break-words text-stone-700", long && !expanded && "line-clamp-5")}
+          />
           {long ? (
             <button
               type="button"

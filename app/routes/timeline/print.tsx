@@ -5,6 +5,7 @@ import { exportTimeline } from "../../../worker/services/transfer";
 import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { Button } from "~/ui/button";
+import { FormattedText } from "~/ui/formatted-text";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/print";
@@ -86,7 +87,7 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
               </div>
             ))}
           </dl>
-          {event.content ? <div className="mt-3 text-lg leading-relaxed whitespace-pre-wrap">{event.content}</div> : null}
+          {event.content ? <FormattedText text={event.content} className="mt-3 text-lg leading-relaxed" /> : null}
         </article>
       ))}
     </main>
