@@ -1,41 +1,44 @@
-import { useEffect, useId, useReducer, useState } from "react";
+import { useEffect, useId, useMemo, useReducer, useState } from "react";
 import { stripMarks } from "../../db/domain/plain-text";
 
 type Render = (md: string) => string;
 let render: Render | undefined;
-let loading: Promise<unknown> | undefined;
+let loading: Promise<void> | undefined;
 
 /** The server renders text formatted from the first byte (entry.server registers the renderer). */
 export const setTextRenderer = (r: Render) => {
   render = r;
 };
 
-/** The browser loads the renderer (the editor's parser) in a chunk of its own, after hydration. */
+/** The browser loads the renderer (the editor's parser) in a chunk of its own, once idle after hydration. */
 export const loadTextRenderer = () =>
-  (loading ??= import("../../db/domain/render-text").then((m) => {
-    render = m.markdownToHtml;
-  }));
+  (loading ??= new Promise<unknown>((idle) =>
+    "requestIdleCallback" in window ? requestIdleCallback(idle, { timeout: 1000 }) : setTimeout(idle, 200),
+  )
+    .then(() => import("../../db/domain/render-text"))
+    .then((m) => {
+      render = m.markdownToHtml;
+    }));
 
 /**
  * Stored Markdown shown formatted, never as Markdown. Hydration keeps the server's HTML as it is (the parser is
  * not in the page's first JavaScript); text that arrives before the renderer is loaded shows without its marks.
  */
-export function FormattedText({ text, className, id }: { text: string; className?: string; id?: string }) {
-  const ownId = useId();
-  const [, loaded] = useReducer((n: number) => n + 1, 0);
-  const [hydrated] = useState(() => ({
-    text,
-    html: render || typeof document === "undefined" ? undefined : document.getElementById(id ?? ownId)?.innerHTML,
-  }));
+export function FormattedText({ text, className = "", id }: { text: string; className?: string; id?: string }) {
+  const autoId = useId();
+  const ownId = id ?? autoId;
+  const [ready, loaded] = useReducer(() => true, Boolean(render));
+  const [first] = useState(() => ({ text, html: render ? undefined : globalThis.document?.getElementById(ownId)?.innerHTML }));
   useEffect(() => {
-    if (!render) void loadTextRenderer().then(loaded);
-  }, []);
-  const html = render ? render(text) : hydrated.text === text ? hydrated.html : undefined;
+    if (!ready) void loadTextRenderer().then(loaded);
+  }, [ready]);
+  const html = useMemo(() => (ready && render ? render(text) : first.text === text ? first.html : undefined), [text, ready, first]);
   return html === undefined ? (
-    <div id={id ?? ownId} className={`formatted-text whitespace-pre-wrap ${className ?? ""}`}>
+    <div id={ownId} className={`formatted-text whitespace-pre-wrap ${className}`}>
       {stripMarks(text)}
     </div>
   ) : (
-    <div id={id ?? ownId} className={`formatted-text ${className ?? ""}`} dangerouslySetInnerHTML={{ __html: html }} />
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: the renderer escapes every text (or it is the server's own HTML)
+    <div id={ownId} className={`formatted-text ${className}`} dangerouslySetInnerHTML={{ __html: html }} />
   );
 }
