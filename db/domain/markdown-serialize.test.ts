@@ -147,7 +147,9 @@ describe("the stored Markdown", () => {
   });
 
   it("writes headings as headings and bold italic as ***x***", () => {
-    expect(jsonToMarkdown(doc({ type: "heading", attrs: { level: 2 }, content: [text("Chapter one")] }))).toBe("## Chapter one");
+    const heading = (value: string) => doc({ type: "heading", attrs: { level: 2 }, content: [text(value)] });
+    expect(jsonToMarkdown(heading("The [x] file, chapter #1"))).toBe("## The [x] file, chapter #1");
+    expect(jsonToMarkdown(heading("Act #"))).toBe("## Act \\#");
     expect(jsonToMarkdown(doc(p(text("x", ["bold", "italic"]))))).toBe("***x***");
     expect(roundTrip(doc(p(text("x", ["bold", "italic"]))))).toEqual(normal(doc(p(text("x", ["bold", "italic"])))));
   });
