@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useReducer, useState } from "react";
 import { stripMarks } from "../../db/domain/plain-text";
 
-type Render = (md: string) => string;
+type Render = (md: string, top?: number) => string;
 let render: Render | undefined;
 let loading: Promise<void> | undefined;
 
@@ -24,7 +24,15 @@ export const loadTextRenderer = () =>
  * Stored Markdown shown formatted, never as Markdown. Hydration keeps the server's HTML as it is (the parser is
  * not in the page's first JavaScript); text that arrives before the renderer is loaded shows without its marks.
  */
-export function FormattedText({ text, className = "", id }: { text: string; className?: string; id?: string }) {
+type Props = {
+  text: string;
+  className?: string;
+  id?: string;
+  /** The HTML level of the text's first-level headings: one below the heading the text sits under. */
+  headingLevel?: number;
+};
+
+export function FormattedText({ text, className = "", id, headingLevel }: Props) {
   const autoId = useId();
   const ownId = id ?? autoId;
   const [ready, loaded] = useReducer(() => true, Boolean(render));
@@ -32,7 +40,10 @@ export function FormattedText({ text, className = "", id }: { text: string; clas
   useEffect(() => {
     if (!ready) void loadTextRenderer().then(loaded);
   }, [ready]);
-  const html = useMemo(() => (ready && render ? render(text) : first.text === text ? first.html : undefined), [text, ready, first]);
+  const html = useMemo(
+    () => (ready && render ? render(text, headingLevel) : first.text === text ? first.html : undefined),
+    [text, ready, first, headingLevel],
+  );
   return html === undefined ? (
     <div id={ownId} className={`formatted-text whitespace-pre-wrap ${className}`}>
       {stripMarks(text)}

@@ -31,6 +31,10 @@ describe("stored text shown to a reader", () => {
     );
   });
 
+  it("puts the text's headings below the page's own (a card titled h3 shows # as h4)", () => {
+    expect(markdownToHtml("# a\n\n## b\n\n###### c", 4)).toBe('<h4 dir="auto">a</h4><h5 dir="auto">b</h5><h6 dir="auto">c</h6>');
+  });
+
   it("escapes every text: no tag, attribute or entity from the writer reaches the page", () => {
     const html = markdownToHtml('<img src=x onerror="alert(1)"> & <script>x</script> `<b>` [a](javascript:alert(1))');
     expect(html).not.toMatch(/<(?!\/?(p|code)\b)/);

@@ -21,8 +21,8 @@ function textHtml(node: JSONContent) {
   return html;
 }
 
-function nodeHtml(node: JSONContent): string {
-  const inner = () => (node.content ?? []).map(nodeHtml).join("");
+function nodeHtml(node: JSONContent, top: number): string {
+  const inner = () => (node.content ?? []).map((child) => nodeHtml(child, top)).join("");
   switch (node.type) {
     case "text":
       return textHtml(node);
@@ -31,7 +31,7 @@ function nodeHtml(node: JSONContent): string {
     case "horizontalRule":
       return '<hr class="scene-break">';
     case "heading": {
-      const level = Math.min(6, Math.max(1, Number(node.attrs?.level) || 1));
+      const level = Math.min(6, Math.max(1, Number(node.attrs?.level) || 1) + top - 1);
       return `<h${level} dir="auto">${inner()}</h${level}>`;
     }
     case "orderedList": {
@@ -51,14 +51,15 @@ function nodeHtml(node: JSONContent): string {
   }
 }
 
-/** The editor's JSON as escaped HTML. */
-export const jsonToHtml = (json: JSONContent) => nodeHtml(json);
-
-/** Stored Markdown as escaped HTML (`dir="auto"` on every block, so right-to-left paragraphs read right). */
-export function markdownToHtml(md: string) {
+/**
+ * Stored Markdown as escaped HTML (`dir="auto"` on every block, so right-to-left paragraphs read right).
+ * `top`: the HTML level of a first-level heading, so the text's headings sit below the page's own (a card
+ * titled with an h3 shows `#` as h4); deeper levels follow, up to h6.
+ */
+export function markdownToHtml(md: string, top = 1) {
   if (md.trim() === "") return "";
   try {
-    return nodeHtml(markdownToJson(md));
+    return nodeHtml(markdownToJson(md), top);
   } catch {
     return `<p dir="auto">${escapeHtml(md)}</p>`;
   }

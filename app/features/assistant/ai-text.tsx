@@ -5,5 +5,5 @@ import { FormattedText } from "~/ui/formatted-text";
  * lists, headings, quotes, bold and italic, every text escaped.
  */
 export function AiText({ text }: { text: string }) {
-  return <FormattedText text={text} className="text-sm leading-relaxed text-stone-800" />;
+  return <FormattedText text={text} headingLevel={3} className="text-sm leading-relaxed text-stone-800" />;
 }

@@ -190,6 +190,7 @@ export function EventCard({
           <FormattedText
             id={contentId}
             text={event.content}
+            headingLevel={4}
             className={cn("mt-1 text-sm break-words text-stone-700", long && !expanded && "line-clamp-5")}
           />
           {long ? (

@@ -64,7 +64,7 @@ export function HomeEvents({ timelineId, page }: { timelineId: number; page: Eve
             return e ? (
               <Card key={e.id} className="p-4" data-testid="home-event">
                 <h3 className="font-semibold">{e.title}</h3>
-                <FormattedText text={e.content} className="mt-1 text-sm break-words text-stone-700" />
+                <FormattedText text={e.content} headingLevel={4} className="mt-1 text-sm break-words text-stone-700" />
               </Card>
             ) : (
               <div key={`pending-${index}`} aria-hidden="true" className="h-24 rounded-xl bg-stone-100" />

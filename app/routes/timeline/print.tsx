@@ -87,7 +87,7 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
               </div>
             ))}
           </dl>
-          {event.content ? <FormattedText text={event.content} className="mt-3 text-lg leading-relaxed" /> : null}
+          {event.content ? <FormattedText text={event.content} headingLevel={3} className="mt-3 text-lg leading-relaxed" /> : null}
         </article>
       ))}
     </main>
