@@ -5,7 +5,7 @@ import { Button } from "~/ui/button";
 import { Label } from "~/ui/input";
 import { aiStreamErrorToast } from "~/features/assistant/ai";
 import { useAiStream } from "~/features/assistant/ai-stream";
-import { AiText } from "~/features/assistant/ai-text";
+import AiText from "~/features/assistant/ai-text";
 import { errorToast } from "~/lib/toast";
 import { TRANSFORM_TONES } from "../../../db/domain/rules";
 
