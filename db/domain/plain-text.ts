@@ -1,7 +1,7 @@
 /**
  * Stored Markdown as plain text for a reader: block markers (headings, quotes, list bullets and numbers),
- * emphasis and code marks and backslash escapes are dropped, a scene break reads as a centred mark.
- * Small on purpose: it stands in until the full renderer (render-text.ts) is loaded in the browser.
+ * emphasis and code marks and backslash escapes are dropped, a scene break reads as a centred mark (version
+ * history compares versions word by word on this text).
  */
 export const stripMarks = (md: string) =>
   md
