@@ -6,6 +6,11 @@ import appCss from "./app.css?inline";
 import { appContext } from "./context";
 import { SCRIPTS_AFTER_FIRST_PAINT, startScriptsAfterFirstPaint } from "./lib/after-first-paint";
 import { InlineCss } from "./lib/inline-css";
+import FormattedText from "./ui/formatted-text";
+import { setServerFormattedText } from "./ui/lazy-formatted-text";
+
+// Stored text is rendered formatted on the server; the browser's copy of the renderer loads after hydration.
+setServerFormattedText(FormattedText);
 
 const inlineCss = { __html: appCss };
 

@@ -2,7 +2,7 @@ import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } fr
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { AiText } from "~/features/assistant/ai-text";
+import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { Page, PageHeading } from "~/ui/page";
 import { type EditableTimeline, SaveToCodex } from "~/features/codex/save-to-codex";
 import { Badge } from "~/ui/badge";
@@ -281,7 +281,11 @@ function Tool({
           </div>
         </div>
         <div aria-live="polite" data-testid={`${tool}-result`} className="flex-1">
-          {result ? <AiText text={result} /> : <p className="text-sm text-stone-500">{t.hint}</p>}
+          {result ? (
+            <LazyFormattedText text={result} headingLevel={3} className="text-sm leading-relaxed text-stone-800" />
+          ) : (
+            <p className="text-sm text-stone-500">{t.hint}</p>
+          )}
           {ai.stopped ? <p className="mt-2 text-xs text-stone-500">{ai.stoppedNote}</p> : null}
         </div>
       </Card>

@@ -3,6 +3,7 @@ import { MarkdownManager } from "@tiptap/markdown";
 import StarterKit from "@tiptap/starter-kit";
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import * as Y from "yjs";
+import { serializeMarkdown } from "./markdown-serialize";
 
 // The event text's shared schema and its Markdown form, used by the co-writing editor in the
 // browser and by the EventDoc Durable Object on the server. No DOM: both sides build the same schema.
@@ -35,30 +36,8 @@ export function richTextExtensions() {
   return [StarterKit.configure({ undoRedo: false, link: false, underline: false, trailingNode: false })];
 }
 
-/**
- * Markdown as the rest of the product reads it (cards, API, exports show it as text): markdown syntax is
- * escaped where a literal character would otherwise format, but `&` and `<` stay as typed unless they would
- * read as an entity or a tag ('Tom & Jerry <3' stays as it is).
- */
-function plainEntities(encoded: string) {
-  return encoded
-    .replace(/&lt;(?![a-zA-Z/!?])/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, "&");
-}
-
-type TextEncoder = (text: string, node: JSONContent, parentNode?: JSONContent) => string;
-
-function storyMarkdown() {
-  const m = new MarkdownManager({ extensions: richTextExtensions() });
-  // The text encoder is private in @tiptap/markdown 3.31; wrapped on this instance only.
-  const own = m as unknown as { encodeTextForMarkdown: TextEncoder };
-  const encode = own.encodeTextForMarkdown.bind(m);
-  own.encodeTextForMarkdown = (text, node, parentNode) => plainEntities(encode(text, node, parentNode));
-  return m;
-}
+/** The editor's Markdown reader (the same in the browser and on the server). */
+const storyMarkdown = () => new MarkdownManager({ extensions: richTextExtensions() });
 
 let manager: MarkdownManager | null = null;
 let schema: ReturnType<typeof getSchema> | null = null;
@@ -75,8 +54,9 @@ export function markdownToJson(md: string): JSONContent {
   return md.trim() === "" ? { type: "doc", content: [{ type: "paragraph" }] } : markdown().parse(md);
 }
 
+/** Plain CommonMark that reads back as the same document (see markdown-serialize.ts). */
 export function jsonToMarkdown(json: JSONContent): string {
-  return markdown().serialize(json).replace(/\s+$/, "");
+  return serializeMarkdown(json);
 }
 
 /** The doc's content as Markdown (what D1 stores). */

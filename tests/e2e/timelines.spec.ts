@@ -277,7 +277,7 @@ test.describe("timeline screens at desktop and phone widths", () => {
     // A narrow card (here 288 px wide on a desktop) puts its actions on a row of their own below the text,
     // so the text keeps most of the card's width instead of a column squeezed beside four buttons.
     const card = page.getByTestId("event-card").first();
-    const text = card.locator('p[id$="-text"]');
+    const text = card.locator('[id^="event-"][id$="-text"]');
     const [cardBox, textBox, editBox] = await Promise.all([
       card.boundingBox(),
       text.boundingBox(),

@@ -5,6 +5,7 @@ import { Button } from "~/ui/button";
 import { Label } from "~/ui/input";
 import { aiStreamErrorToast } from "~/features/assistant/ai";
 import { useAiStream } from "~/features/assistant/ai-stream";
+import AiText from "~/features/assistant/ai-text";
 import { errorToast } from "~/lib/toast";
 import { TRANSFORM_TONES } from "../../../db/domain/rules";
 
@@ -123,9 +124,9 @@ export function SceneAssist({
       {pending && (busy || suggestion) ? (
         <section aria-label={heading} className="space-y-2 rounded-md border border-brand-200 bg-white p-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-600">{heading}</h3>
-          <p aria-live="polite" data-testid="scene-assist-text" className="whitespace-pre-wrap text-sm text-stone-800">
-            {suggestion}
-          </p>
+          <div aria-live="polite" data-testid="scene-assist-text">
+            <AiText text={suggestion} />
+          </div>
           {ai.stopped ? <p className="text-xs text-stone-500">{ai.stoppedNote}</p> : null}
           <div className="flex flex-wrap gap-2">
             {busy ? (

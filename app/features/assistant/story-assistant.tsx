@@ -9,13 +9,14 @@ import { useAiStream } from "~/features/assistant/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { parseSuggestion } from "../../../db/domain/rules";
 
-// the formatted answer loads with the first answer, not with the page.
-const AiText = lazy(() => import("~/features/assistant/ai-text").then((m) => ({ default: m.AiText })));
+// The formatted answer (and the Markdown renderer) loads with the first answer, not with the page; until then the
+// answer waits rather than show its Markdown.
+const AiText = lazy(() => import("~/features/assistant/ai-text"));
 
 function Answer({ text }: { text: string }) {
   return (
     <div aria-live="polite" className="max-h-96 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3">
-      <Suspense fallback={<p className="whitespace-pre-wrap text-sm">{text}</p>}>
+      <Suspense fallback={null}>
         <AiText text={text} />
       </Suspense>
     </div>

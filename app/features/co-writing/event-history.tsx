@@ -6,6 +6,7 @@ import { Spinner } from "~/ui/spinner";
 import { cn } from "~/lib/cn";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
+import { stripMarks } from "../../../db/domain/plain-text";
 import type { EventView } from "../../../worker/services/events";
 import type { VersionSummary, VersionView } from "../../../worker/services/versions";
 import { useEventHistory } from "./event-history-context";
@@ -178,7 +179,7 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
                 <DiffText from={event.title} to={selected.title} />
               </h4>
               <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-800" data-testid="version-content">
-                <DiffText from={event.content} to={selected.content} />
+                <DiffText from={stripMarks(event.content)} to={stripMarks(selected.content)} />
               </p>
               {canEdit ? (
                 <Button className="mt-4" onClick={() => setConfirming(true)} disabled={restoring}>

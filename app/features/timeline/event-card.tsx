@@ -22,6 +22,11 @@ const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.Ev
 // The co-writing editor (Tiptap, Yjs, the event's doc socket): loaded when a card is first edited.
 const loadCoEditor = () => import("~/features/co-writing/co-editor");
 const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })));
+// The text formatted: the server renders it in place; the browser loads the renderer (the editor's parser) after
+// hydration, which leaves the server's HTML as it is until then (text arriving meanwhile shows without marks).
+const FormattedText = lazy(() =>
+  (import.meta.env.SSR ? Promise.resolve() : new Promise((r) => setTimeout(r, 300))).then(() => import("~/ui/formatted-text")),
+);
 
 export type SaveResult = { ok: true } | { ok: false };
 
@@ -173,12 +178,14 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             ) : null}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
-          <p
+          <div
             id={contentId}
             className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}
           >
-            {event.content}
-          </p>
+            <Suspense fallback={event.content.replace(/[\\*_~`#>]/g, "")}>
+              <FormattedText text={event.content} />
+            </Suspense>
+          </div>
           {long ? (
             <button
               type="button"

@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Card } from "~/ui/card";
+import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { client, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import type { EventPage, EventView } from "../../../worker/services/events";
@@ -63,7 +64,12 @@ export function HomeEvents({ timelineId, page }: { timelineId: number; page: Eve
             return e ? (
               <Card key={e.id} className="p-4" data-testid="home-event">
                 <h3 className="font-semibold">{e.title}</h3>
-                <p className="mt-1 text-sm whitespace-pre-wrap text-stone-700">{e.content}</p>
+                <LazyFormattedText
+                  id={`home-event-${e.id}-text`}
+                  text={e.content}
+                  headingLevel={4}
+                  className="mt-1 text-sm break-words text-stone-700"
+                />
               </Card>
             ) : (
               <div key={`pending-${index}`} aria-hidden="true" className="h-24 rounded-xl bg-stone-100" />

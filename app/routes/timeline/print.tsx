@@ -5,6 +5,7 @@ import { exportTimeline } from "../../../worker/services/transfer";
 import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { Button } from "~/ui/button";
+import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
 import type { Route } from "./+types/print";
@@ -86,7 +87,14 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
               </div>
             ))}
           </dl>
-          {event.content ? <div className="mt-3 text-lg leading-relaxed whitespace-pre-wrap">{event.content}</div> : null}
+          {event.content ? (
+            <LazyFormattedText
+              id={`print-event-${i}-text`}
+              text={event.content}
+              headingLevel={3}
+              className="mt-3 text-lg leading-relaxed"
+            />
+          ) : null}
         </article>
       ))}
     </main>

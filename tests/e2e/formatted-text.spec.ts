@@ -1,0 +1,100 @@
+import type { Locator, Page } from "@playwright/test";
+import { apiAs, createUser, expect, login, makePremium, openTimeline, screenshot, test, waitForHydration } from "./fixtures";
+
+// What a writer formats in the co-writing editor is shown formatted to every reader: on the card (right after
+// Save, and server-rendered on a fresh load) and in the print view. No Markdown syntax is ever on screen, and a
+// right-to-left paragraph reads right to left.
+
+type EventRow = { id: number; title: string; content: string };
+
+/** The formatted text's elements, its Arabic paragraph's direction and no Markdown marks in what a reader sees. */
+async function expectFormatted(text: Locator, headingTag: string) {
+  await expect(text.locator("strong")).toHaveText("It tolled");
+  await expect(text.locator("em")).toHaveText("softly");
+  await expect(text.locator(headingTag)).toHaveText("Later");
+  await expect(text.locator("li")).toHaveText(["salt", "rope"]);
+  await expect(text.locator("blockquote")).toHaveText("the tide does not lie");
+  await expect(text.locator("hr")).toHaveCount(1);
+  const arabic = text.locator("p", { hasText: "مرحبا بالعالم" });
+  await expect(arabic).toHaveAttribute("dir", "auto");
+  expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+  const shown = await text.innerText();
+  expect(shown).toContain("It tolled and softly.");
+  expect(shown).not.toMatch(/\*|#|^>|^- |---|~~|`/m);
+}
+
+async function typeFormattedText(page: Page) {
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  await expect(content).toContainText("The bell rang.");
+  await content.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("Enter");
+  // At a writer's pace: the doc socket closes a connection that sends more than 40 updates a second.
+  const type = (text: string) => page.keyboard.type(text, { delay: 60 });
+  const tool = (name: string) => page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name, exact: true });
+  await tool("Bold").click();
+  await type("It tolled");
+  await tool("Bold").click();
+  await type(" and ");
+  await tool("Italic").click();
+  await type("softly");
+  await tool("Italic").click();
+  await type(".");
+  await page.keyboard.press("Enter");
+  await tool("Heading").click();
+  await type("Later");
+  await page.keyboard.press("Enter");
+  // Markdown shortcuts as a writer types them: a bulleted list, then (after the scene break) a quote.
+  await type("- salt");
+  await page.keyboard.press("Enter");
+  await type("rope");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await type("مرحبا بالعالم");
+  await page.keyboard.press("Enter");
+  await tool("Scene break").click();
+  await type("> the tide does not lie");
+  await expect(content.locator("blockquote")).toHaveText("the tide does not lie");
+  await expect(content.locator("li")).toHaveCount(2);
+  await expect(page.getByTestId("co-editor-status")).toHaveText("All changes saved");
+}
+
+test("formatted in the editor, shown formatted on the card and in print: no Markdown, right-to-left reads right", async ({
+  page,
+  request,
+}) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "The bell",
+    content: "The bell rang.",
+  });
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  await typeFormattedText(page);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
+
+  const stored = (await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`))[0].content;
+  expect(stored).toContain("**It tolled** and *softly*.");
+  expect(stored).toContain("## Later");
+
+  // Right after Save (rendered in the browser), then on a fresh load (rendered by the server, kept by hydration).
+  const text = page.locator(`#event-${event.id}-text`);
+  await expectFormatted(text, "h5");
+  const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
+  expect(html).toContain("<strong>It tolled</strong> and <em>softly</em>.");
+  await page.reload();
+  await waitForHydration(page);
+  await expectFormatted(text, "h5");
+  await screenshot(page, "formatted-text-card");
+
+  await page.goto(`/timeline/${timeline.id}/print`);
+  await waitForHydration(page);
+  const printed = page.locator("article", { has: page.getByRole("heading", { name: "The bell", level: 2 }) });
+  await expectFormatted(printed.locator(".formatted-text"), "h4");
+  await screenshot(page, "formatted-text-print");
+});
