@@ -3,6 +3,7 @@ import { MarkdownManager } from "@tiptap/markdown";
 import StarterKit from "@tiptap/starter-kit";
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import * as Y from "yjs";
+import { MAX_NESTING, PARSE_BUDGET, emphasisCost, nestingOf, plainLinesJson } from "./markdown-guard";
 import { serializeMarkdown } from "./markdown-serialize";
 
 // The event text's shared schema and its Markdown form, used by the co-writing editor in the
@@ -50,8 +51,22 @@ export const richTextSchema = () => {
   return schema;
 };
 
+/**
+ * Stored Markdown as the editor's document. Text the parser cannot take (emphasis markers that never close by the
+ * thousand, blocks nested past what the shared doc accepts) is read as plain lines (see markdown-guard.ts).
+ */
 export function markdownToJson(md: string): JSONContent {
-  return md.trim() === "" ? { type: "doc", content: [{ type: "paragraph" }] } : markdown().parse(md);
+  if (md.trim() === "") return { type: "doc", content: [{ type: "paragraph" }] };
+  if (emphasisCost(md) > PARSE_BUDGET) return plainLinesJson(md);
+  let json: JSONContent;
+  try {
+    json = markdown().parse(md);
+  } catch (error) {
+    // Nesting some thousand deep overflows the parser's stack.
+    if (error instanceof RangeError) return plainLinesJson(md);
+    throw error;
+  }
+  return nestingOf(json) > MAX_NESTING ? plainLinesJson(md) : json;
 }
 
 /** Plain CommonMark that reads back as the same document (see markdown-serialize.ts). */

@@ -81,51 +81,10 @@ function shallowestHeading(node: JSONContent): number {
   return level;
 }
 
-/**
- * The Markdown parser's work on emphasis grows with the square of the `*`, `_` and `~` markers in a paragraph
- * when they never close (each looks for its closer past all the others): 50,000 characters of `(_a` take a
- * minute. Summed over the blank-line separated parts of the text (a paragraph never spans two).
- */
-function emphasisCost(markdown: string) {
-  let cost = 0;
-  let markers = 0;
-  let blank = true;
-  for (let i = 0; i <= markdown.length; i++) {
-    const ch = markdown[i];
-    if (ch === "\\") i++;
-    else if (ch === "*" || ch === "_" || ch === "~") markers++;
-    else if (ch === "\n" || ch === undefined) {
-      if (blank || ch === undefined) {
-        cost += markers * markers;
-        markers = 0;
-      }
-      blank = true;
-      continue;
-    }
-    if (ch !== " " && ch !== "\t" && ch !== "\r") blank = false;
-  }
-  return cost;
-}
-
-/** Under half a second on a busy machine; a paragraph would need some 700 italic words to come near it. */
-const PARSE_BUDGET = 2_000_000;
-
-const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'" };
-
-/** A text the parser would take too long on: one paragraph per line, its characters as typed. */
-function plainParagraphs(markdown: string, ctx: Context) {
-  return markdown
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) =>
-      paragraph([{ type: "text", text: line.replace(/\\([!-/:-@[-`{-~])|&(?:lt|gt|amp|quot|#39);/g, (m, ch) => ch ?? ENTITIES[m]) }], ctx),
-    );
-}
-
 /** The paragraphs of an event's stored Markdown; none for an empty text. */
 export function contentParagraphs(markdown: string, numbering: ListNumbering): Paragraph[] {
   if (markdown.trim() === "") return [];
-  if (emphasisCost(markdown) > PARSE_BUDGET) return plainParagraphs(markdown, { numbering, headingShift: 0, quoteDepth: 0 });
+  // A text the parser cannot take comes back as plain lines (markdown-guard.ts).
   const doc = markdownToJson(markdown);
   const top = shallowestHeading(doc);
   return childParagraphs(doc, { numbering, headingShift: Number.isFinite(top) ? 2 - top : 0, quoteDepth: 0 });
