@@ -1,5 +1,5 @@
 import { History } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useState } from "react";
+import { type ReactNode, Suspense, lazy, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
@@ -22,6 +22,8 @@ const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.Ev
 // The co-writing editor (Tiptap, Yjs, the event's doc socket): loaded when a card is first edited.
 const loadCoEditor = () => import("~/features/co-writing/co-editor");
 const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })));
+// Closing the editor keeps the card where the writer's eyes are: loaded with edit mode.
+const loadKeepPlace = () => import("~/features/timeline/keep-in-place");
 
 export type SaveResult = { ok: true } | { ok: false };
 
@@ -99,11 +101,13 @@ export function EventCard({
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
+  const cardRef = useRef<HTMLDivElement>(null);
 
   function startEdit() {
     setStory(storyValuesOf(event));
     setEditing(true);
     void loadCoEditor();
+    void loadKeepPlace();
     void loadStoryFields();
   }
 
@@ -121,9 +125,14 @@ export function EventCard({
 
   if (editing) {
     return (
-      <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
+      <Card ref={cardRef} className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id} data-editing="">
         <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
-          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)} onTyping={onTyping}>
+          <CoEditor
+            event={event}
+            onSaveStory={saveStory}
+            onClose={() => void loadKeepPlace().then((m) => m.closeInPlace(cardRef.current, () => setEditing(false)))}
+            onTyping={onTyping}
+          >
             <Suspense fallback={null}>
               <StoryFields
                 idPrefix={`event-${event.id}`}
@@ -145,6 +154,7 @@ export function EventCard({
   const contentId = `event-${event.id}-text`;
   return (
     <Card
+      ref={cardRef}
       className={cn(
         "group @container relative p-4",
         writingHere && "ring-2 ring-amber-400",
