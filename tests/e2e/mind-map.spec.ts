@@ -321,11 +321,11 @@ test("Map: scenes and entries added to an arranged map go into free space, never
   for (let i = 1; i <= 6; i++) events.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
   const entities = [await post("entities", { kind: "character", name: "Mara" }), await post("entities", { kind: "place", name: "Harbor" })];
   await apiAs(request, owner, "PATCH", `/api/events/${events[0].id}`, { entityIds: [entities[0].id] });
-  // A writer's arrangement: the scenes in one column, the entries beside them.
+  // A writer's arrangement: the scenes spread down one column, the entries beside them.
   await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/map/positions`, {
     positions: [
-      ...events.map((e, i) => ({ node: `event-${e.id}`, x: 0, y: i * 76 })),
-      ...entities.map((e, i) => ({ node: `entity-${e.id}`, x: 270, y: i * 76 })),
+      ...events.map((e, i) => ({ node: `event-${e.id}`, x: 0, y: i * 160 })),
+      ...entities.map((e, i) => ({ node: `entity-${e.id}`, x: 270, y: i * 160 })),
     ],
   });
   // Then more scenes and a character linked to one of them, nobody has placed yet.
@@ -337,7 +337,8 @@ test("Map: scenes and entries added to an arranged map go into free space, never
   await login(page, owner);
   await page.setViewportSize({ width: 1280, height: 1200 });
   await openMap(page, timeline.id);
-  await expect(page.getByRole("group", { name: "Event: Scene 11" })).toBeAttached();
+  // The new nodes show once placed (the saved ones at once).
+  await expect(page.getByRole("group", { name: "Event: Scene 7" })).toBeAttached();
   // On screen: no two drawn nodes overlap.
   const drawn = await page.locator(".react-flow__node").evaluateAll((nodes) =>
     nodes.map((n) => {
