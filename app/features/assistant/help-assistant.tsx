@@ -9,7 +9,7 @@ export function HelpAssistant() {
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
   return (
-    <div className="help-assistant fixed right-5 bottom-5 z-40 flex flex-col items-end gap-3">
+    <div className="fixed right-5 bottom-5 z-40 flex flex-col items-end gap-3">
       {opened ? (
         <Suspense fallback={null}>
           <HelpChat open={open} onClose={() => setOpen(false)} />

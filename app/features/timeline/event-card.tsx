@@ -12,7 +12,8 @@ import type { ContinuityFlag } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
-// The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
+// The picker and story-time inputs are for edit mode only: loaded when a card is first edited (with closeInPlace,
+// which keeps the card where the writer's eyes are when the editor closes).
 const loadStoryFields = () => import("~/features/timeline/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
 // Version history (and the diff library) loads when a card's History is first opened.
@@ -22,8 +23,6 @@ const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.Ev
 // The co-writing editor (Tiptap, Yjs, the event's doc socket): loaded when a card is first edited.
 const loadCoEditor = () => import("~/features/co-writing/co-editor");
 const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })));
-// Closing the editor keeps the card where the writer's eyes are: loaded with edit mode.
-const loadKeepPlace = () => import("~/features/timeline/keep-in-place");
 
 export type SaveResult = { ok: true } | { ok: false };
 
@@ -101,13 +100,13 @@ export function EventCard({
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
+  // The edit-mode card: the same element stays as the read-mode card when the editor closes.
   const cardRef = useRef<HTMLDivElement>(null);
 
   function startEdit() {
     setStory(storyValuesOf(event));
     setEditing(true);
     void loadCoEditor();
-    void loadKeepPlace();
     void loadStoryFields();
   }
 
@@ -125,12 +124,12 @@ export function EventCard({
 
   if (editing) {
     return (
-      <Card ref={cardRef} className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id} data-editing="">
+      <Card ref={cardRef} className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
         <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
           <CoEditor
             event={event}
             onSaveStory={saveStory}
-            onClose={() => void loadKeepPlace().then((m) => m.closeInPlace(cardRef.current, () => setEditing(false)))}
+            onClose={() => void loadStoryFields().then((m) => m.closeInPlace(cardRef.current, setEditing))}
             onTyping={onTyping}
           >
             <Suspense fallback={null}>
@@ -154,7 +153,6 @@ export function EventCard({
   const contentId = `event-${event.id}-text`;
   return (
     <Card
-      ref={cardRef}
       className={cn(
         "group @container relative p-4",
         writingHere && "ring-2 ring-amber-400",

@@ -12,9 +12,10 @@ const HOLD_MS = 600;
 const MARGIN = 16;
 const USER_INPUT = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
 
-export function closeInPlace(card: HTMLElement | null, close: () => void) {
+/** Closes the card's editor (`setEditing(false)`) and keeps the card where it was on screen, focus on its Edit button. */
+export function closeInPlace(card: HTMLElement | null, setEditing: (editing: boolean) => void) {
   const before = card?.getBoundingClientRect().top;
-  flushSync(close);
+  flushSync(() => setEditing(false));
   if (!card?.isConnected || before === undefined) return;
   const edit = card.querySelector<HTMLElement>('button[title="Edit event"]');
   (edit ?? card).focus({ preventScroll: true });

@@ -6,6 +6,9 @@ import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
 
+// Edit mode's other half, in this chunk so the card's first paint loads nothing more for it.
+export { closeInPlace } from "~/features/timeline/keep-in-place";
+
 export type StoryFieldValues = {
   entityIds: number[];
   povEntityId: number | null;
@@ -36,7 +39,7 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
   const povChoices = linked.filter((e) => e.kind === "character" || e.id === value.povEntityId);
 
   return (
-    <div className="space-y-3 rounded-md border border-stone-200 bg-stone-50 p-3">
+    <div className="space-y-3 rounded-md border border-stone-200 bg-stone-50 p-3" data-story-fields="">
       <div className="space-y-1.5">
         <Label htmlFor={`${idPrefix}-picker`}>Codex links</Label>
         {linked.length ? (
