@@ -81,6 +81,44 @@ test("Save and Cancel keep the scene where it was on screen and focus on its car
   await expect(edit).toBeFocused();
 });
 
+test("After Save in a tall editor scrolled down to its Save button, the scene shows from its top, focus on its card", async ({
+  page,
+  request,
+}) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const { timeline, events } = await longStory(request, owner, 40);
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  // The list's virtualizer arrives with the first scroll.
+  await page.mouse.wheel(0, 300);
+  await page.waitForTimeout(800);
+  const barBottom = await page.evaluate(() => document.querySelector("header")?.getBoundingClientRect().bottom ?? 0);
+  for (const event of events.slice(4, 7)) {
+    const card = cardOf(page, event.id);
+    await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await page.waitForTimeout(300);
+    await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
+    await card.getByRole("button", { name: `Edit ${event.title}` }).click();
+    const content = card.getByLabel("Content", { exact: true });
+    await expect(content).toHaveAttribute("contenteditable", "true");
+    await content.click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" A gull cries.");
+    const save = card.getByRole("button", { name: "Save", exact: true });
+    // The writer scrolls down to Save: the card's top is out of sight above.
+    await save.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight + 40));
+    expect(await top(page, event.id)).toBeLessThan(barBottom);
+    await save.click();
+    const edit = card.getByRole("button", { name: `Edit ${event.title}` });
+    await expect(edit).toBeVisible();
+    await page.waitForTimeout(400);
+    await expect(card).toBeInViewport({ ratio: 1 });
+    expect(await top(page, event.id)).toBeGreaterThanOrEqual(barBottom);
+    await expect(edit).toBeFocused();
+  }
+});
+
 test("The point-of-view list offers the linked characters only; a place chosen before still shows and is kept", async ({
   page,
   request,

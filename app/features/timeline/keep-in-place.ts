@@ -8,8 +8,8 @@ import { flushSync } from "react-dom";
 
 /** How long the card is held in place while the list settles (the virtualizer measures on the next frames). */
 const HOLD_MS = 600;
-/** A read-mode card whose top was scrolled far above the window is brought back into view instead. */
-const MARGIN = 16;
+/** A read-mode card whose top was out of sight is shown from its top instead, this far below the sticky top bar. */
+const MARGIN = 12;
 const USER_INPUT = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
 
 /** Closes the card's editor (`setEditing(false)`) and keeps the card where it was on screen, focus on its Edit button. */
@@ -23,10 +23,11 @@ export function closeInPlace(card: HTMLElement | null, setEditing: (editing: boo
 }
 
 function targetTop(card: HTMLElement, before: number) {
-  const { height } = card.getBoundingClientRect();
-  // Still visible where it was (at least partly): keep that offset. Else show the card's top.
-  if (before + height >= MARGIN * 4 && before <= window.innerHeight - MARGIN * 4) return before;
-  return Math.min(Math.max(before, MARGIN), Math.max(MARGIN, window.innerHeight - height - MARGIN));
+  // The top bar stays on screen (sticky): what is under it is out of sight.
+  const inset = (document.querySelector("header")?.getBoundingClientRect().bottom ?? 0) + MARGIN;
+  // Its top was in sight: it stays there. Else (the writer had scrolled down to Save) the card shows from its top.
+  if (before >= inset - MARGIN && before <= window.innerHeight - MARGIN * 4) return before;
+  return Math.min(Math.max(before, inset), Math.max(inset, window.innerHeight - card.getBoundingClientRect().height - MARGIN));
 }
 
 function holdTop(card: HTMLElement, before: number) {
