@@ -176,18 +176,21 @@ test("On a phone the help button never covers the editor's Save", async ({ page,
   const card = cardOf(page, scene.id);
   await card.getByRole("button", { name: "Edit Dawn" }).click();
   await expect(card.getByLabel("Content", { exact: true })).toHaveAttribute("contenteditable", "true");
+  // The whole editor is there (its story fields load beside it, above Save).
+  await expect(card.getByLabel("Point of view")).toBeVisible();
   const save = card.getByRole("button", { name: "Save", exact: true });
   // Save scrolled to where the floating button sits (the window's lower right corner).
   await save.evaluate((el) => {
     const r = el.getBoundingClientRect();
     window.scrollBy(0, r.top + r.height / 2 - (window.innerHeight - 48));
   });
-  const onTop = await save.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return Boolean(hit && (hit === el || el.contains(hit)));
-  });
-  expect(onTop, "Save is the element at its own centre").toBe(true);
+  const onTop = () =>
+    save.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return Boolean(hit && (hit === el || el.contains(hit)));
+    });
+  expect(await onTop(), "Save is the element at its own centre").toBe(true);
   await save.click({ trial: true });
 
   await card.getByRole("button", { name: "Cancel", exact: true }).click();
