@@ -33,9 +33,18 @@ const focusInCard = (page: Page, eventId: number) =>
     return Boolean(active && active !== document.body && active.closest(`[data-event-id="${id}"]`));
   }, eventId);
 
+/** The list's virtualizer arrives with the first scroll (or press): scroll once and let it measure. */
+async function virtualListReady(page: Page) {
+  await page.mouse.wheel(0, 300);
+  await page.waitForTimeout(800);
+}
+
 /** Opens the scene's editor with its card's top `at` px below the window's top, types a line, and returns the card's top. */
 async function editScene(page: Page, event: EventRow, at: number) {
   const card = cardOf(page, event.id);
+  // Twice: the list measures the rows it draws, and the first scroll can land on estimates.
+  await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await page.waitForTimeout(300);
   await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
   await card.getByRole("button", { name: `Edit ${event.title}` }).click();
   const content = card.getByLabel("Content", { exact: true });
@@ -55,6 +64,7 @@ test("Save and Cancel keep the scene where it was on screen and focus on its car
   await page.setViewportSize({ width: 1280, height: 1100 });
   await login(page, owner);
   await openTimeline(page, timeline.id);
+  await virtualListReady(page);
 
   // Seven saves, from the 5th scene on, each with the page scrolled to put the card mid-window.
   for (const [n, event] of events.slice(4, 11).entries()) {
@@ -90,9 +100,7 @@ test("After Save in a tall editor scrolled down to its Save button, the scene sh
   const { timeline, events } = await longStory(request, owner, 40);
   await login(page, owner);
   await openTimeline(page, timeline.id);
-  // The list's virtualizer arrives with the first scroll.
-  await page.mouse.wheel(0, 300);
-  await page.waitForTimeout(800);
+  await virtualListReady(page);
   const barBottom = await page.evaluate(() => document.querySelector("header")?.getBoundingClientRect().bottom ?? 0);
   for (const event of events.slice(4, 7)) {
     const card = cardOf(page, event.id);
