@@ -308,3 +308,66 @@ test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, reques
   expect((await mapOf(request, owner, timeline.id)).nodes.every((n) => n.x === null)).toBe(true);
   await expect(mapNode(page, `event-${storm.id}`).locator(".react-flow__handle.connectable")).toHaveCount(0);
 });
+
+test("Map: scenes and entries added to an arranged map go into free space, never on a node; new scenes follow story order", async ({
+  page,
+  request,
+}) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Crowded Map" });
+  const post = (path: string, data: unknown) =>
+    apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/${path}`, data);
+  const events = [];
+  for (let i = 1; i <= 6; i++) events.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
+  const entities = [await post("entities", { kind: "character", name: "Mara" }), await post("entities", { kind: "place", name: "Harbor" })];
+  await apiAs(request, owner, "PATCH", `/api/events/${events[0].id}`, { entityIds: [entities[0].id] });
+  // A writer's arrangement: the scenes spread down one column, the entries beside them.
+  await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/map/positions`, {
+    positions: [
+      ...events.map((e, i) => ({ node: `event-${e.id}`, x: 0, y: i * 160 })),
+      ...entities.map((e, i) => ({ node: `entity-${e.id}`, x: 270, y: i * 160 })),
+    ],
+  });
+  // Then more scenes and a character linked to one of them, nobody has placed yet.
+  const added = [];
+  for (let i = 7; i <= 11; i++) added.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
+  const wren = await post("entities", { kind: "character", name: "Wren" });
+  await apiAs(request, owner, "PATCH", `/api/events/${added[1].id}`, { entityIds: [wren.id] });
+
+  await login(page, owner);
+  await page.setViewportSize({ width: 1280, height: 1200 });
+  await openMap(page, timeline.id);
+  // The new nodes show once placed (the saved ones at once).
+  await expect(page.getByRole("group", { name: "Event: Scene 7" })).toBeAttached();
+  // On screen: no two drawn nodes overlap.
+  const drawn = await page.locator(".react-flow__node").evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const r = n.getBoundingClientRect();
+      return { id: n.getAttribute("data-id"), x: r.x, y: r.y, w: r.width, h: r.height };
+    }),
+  );
+  const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
+    a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+  const overlapping = (list: { id: string | null; x: number; y: number; w: number; h: number }[]) =>
+    list.flatMap((a, i) =>
+      list
+        .slice(i + 1)
+        .filter((b) => hit(a, b))
+        .map((b) => `${a.id} × ${b.id}`),
+    );
+  expect(drawn.length).toBeGreaterThanOrEqual(8);
+  expect(overlapping(drawn)).toEqual([]);
+
+  // A move saves where the new nodes were put: every node has a place, none on another, new scenes in story order.
+  const harbor = await box(mapNode(page, `entity-${entities[1].id}`));
+  await page.mouse.move(harbor.x + 40, harbor.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(harbor.x + 160, harbor.y + 20, { steps: 8 });
+  await page.mouse.move(harbor.x + 240, harbor.y + 20, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).length).toBe(0);
+  const saved = (await mapOf(request, owner, timeline.id)).nodes.map((n) => ({ id: n.id, x: n.x ?? 0, y: n.y ?? 0, w: 180, h: 52 }));
+  expect(overlapping(saved)).toEqual([]);
+  const ys = added.map((e) => saved.find((n) => n.id === `event-${e.id}`)?.y ?? 0);
+  expect(ys).toEqual([...ys].sort((a, b) => a - b));
+});

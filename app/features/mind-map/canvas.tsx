@@ -7,6 +7,7 @@ import {
   MiniMap,
   ReactFlow,
   getNodesBounds,
+  getViewportForBounds,
   useNodesState,
   useReactFlow,
 } from "@xyflow/react";
@@ -43,7 +44,7 @@ export function MindMapCanvas({
   const [edgeColor, setEdgeColor] = useState("#b45309");
   const [editingId, setEditingId] = useState<string | null>(null);
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
-  const { fitView } = useReactFlow();
+  const { setViewport } = useReactFlow();
   const advanced = canEdit && premium;
   const fitted = useRef(false);
   const nodesRef = useRef<MapFlowNode[]>([]);
@@ -51,6 +52,16 @@ export function MindMapCanvas({
   // Once the writer pans or zooms, a resize (window, phone rotation) no longer refits the view.
   const userMoved = useRef(false);
   const container = useRef<HTMLDivElement>(null);
+  // The whole map when it fits at a readable zoom; else the story's beginning (top left) at that zoom.
+  const fitReadable = useCallback(() => {
+    const el = container.current;
+    const list = nodesRef.current;
+    if (!el || list.length === 0) return;
+    const b = getNodesBounds(list);
+    const view = getViewportForBounds(b, el.clientWidth, el.clientHeight, FIT.minZoom, FIT.maxZoom, FIT.padding);
+    const tooBig = b.width * view.zoom > el.clientWidth || b.height * view.zoom > el.clientHeight;
+    void setViewport(tooBig ? { x: 24 - b.x * view.zoom, y: 24 - b.y * view.zoom, zoom: view.zoom } : view);
+  }, [setViewport]);
   useEffect(() => {
     const el = container.current;
     if (!el || typeof ResizeObserver === "undefined") return;
@@ -59,11 +70,11 @@ export function MindMapCanvas({
       const next = { w: el.clientWidth, h: el.clientHeight };
       if (next.w === last.w && next.h === last.h) return;
       last = next;
-      if (!userMoved.current && nodesRef.current.length > 0) requestAnimationFrame(() => void fitView(FIT));
+      if (!userMoved.current && nodesRef.current.length > 0) requestAnimationFrame(fitReadable);
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [fitView]);
+  }, [fitReadable]);
 
   // Nodes without a saved position wait for the automatic layout (a worker); placed ones show at once.
   useEffect(() => {
@@ -88,9 +99,9 @@ export function MindMapCanvas({
   useEffect(() => {
     if (!fitted.current && nodes.length > 0) {
       fitted.current = true;
-      requestAnimationFrame(() => void fitView(FIT));
+      requestAnimationFrame(fitReadable);
     }
-  }, [nodes.length, fitView]);
+  }, [nodes.length, fitReadable]);
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -273,7 +284,7 @@ export function MindMapCanvas({
             aria-label="Mind map"
           >
             <Background gap={24} color="#e7e5e4" />
-            <Controls showInteractive={false} />
+            <Controls showInteractive={false} fitViewOptions={FIT} />
             {/* Below `sm` the overview would cover much of a phone's map: hidden there. */}
             <MiniMap
               className="max-sm:hidden"

@@ -1,4 +1,5 @@
 import dagre from "@dagrejs/dagre";
+import { inStoryOrder } from "./placement";
 import { NODE_H, NODE_W } from "./types";
 
 // Plain data in and out: this runs in the layout worker (or on the main thread where there is no Worker).
@@ -19,5 +20,10 @@ export function dagreLayout({ ids, links }: LayoutInput): LayoutOutput {
     const p = g.node(id);
     if (p) out.push([id, Math.round(p.x - NODE_W / 2), Math.round(p.y - NODE_H / 2)]);
   }
-  return out;
+  // Dagre orders a column to cross fewer edges; a writer reads the scenes in story order.
+  return inStoryOrder(
+    out,
+    ids.filter((id) => id.startsWith("event-")),
+    links,
+  );
 }

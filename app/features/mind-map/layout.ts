@@ -2,6 +2,7 @@ import { type NodeHandle, Position } from "@xyflow/react";
 import type { MindMap, MapNodeView } from "../../../worker/services/mind-map";
 import type { LayoutInput, LayoutOutput } from "./dagre-layout";
 import type { LayoutReply } from "./layout.worker";
+import { placeFresh } from "./placement";
 import { type MapFlowNode, NODE_H, NODE_W, type Point, kindText } from "./types";
 
 /**
@@ -105,8 +106,9 @@ function size(v: MapNodeView, before: MapFlowNode | undefined): Partial<MapFlowN
 }
 
 export function toFlowNodes(map: MindMap, auto: Positions, canEdit: boolean, previous: Map<string, MapFlowNode>): MapFlowNode[] {
+  const fresh = placeFresh(map, auto);
   return map.nodes.map((v) => {
-    const position = v.x !== null && v.y !== null ? { x: v.x, y: v.y } : (auto.get(v.id) ?? { x: 0, y: 0 });
+    const position = v.x !== null && v.y !== null ? { x: v.x, y: v.y } : (fresh.get(v.id) ?? { x: 0, y: 0 });
     const before = previous.get(v.id);
     return {
       id: v.id,

@@ -23,7 +23,9 @@ export type Move = { id: string } & Point;
 export const NODE_W = 180;
 export const NODE_H = 52;
 // Every node counts, drawn or not (xyflow draws only the nodes in view, and by default fits only drawn ones).
-export const FIT = { padding: 0.2, maxZoom: 1, includeHiddenNodes: true };
+// A story too big to fit at a zoom whose labels can be read is shown at that zoom instead (pan or zoom out for
+// the rest): a fit that shrinks a hundred scenes to specks shows nothing a writer can use.
+export const FIT = { padding: 0.2, maxZoom: 1, minZoom: 0.6, includeHiddenNodes: true };
 
 const KIND_TEXT = { event: "Event", idea: "Idea", group: "Group" } as const;
 export const kindText = (v: MapNodeView) =>

@@ -1,5 +1,5 @@
 import { History } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useState } from "react";
+import { type ReactNode, Suspense, lazy, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
@@ -12,7 +12,8 @@ import type { ContinuityFlag } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
-// The picker and story-time inputs are for edit mode only: loaded when a card is first edited.
+// The picker and story-time inputs are for edit mode only: loaded when a card is first edited (with closeInPlace,
+// which keeps the card where the writer's eyes are when the editor closes).
 const loadStoryFields = () => import("~/features/timeline/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
 // Version history (and the diff library) loads when a card's History is first opened.
@@ -91,6 +92,8 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
+  // The edit-mode card: the same element stays as the read-mode card when the editor closes.
+  const cardRef = useRef<HTMLDivElement>(null);
 
   function startEdit() {
     setStory(storyValuesOf(event));
@@ -113,9 +116,13 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
 
   if (editing) {
     return (
-      <Card className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
+      <Card ref={cardRef} className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
         <Suspense fallback={<p className="text-sm text-stone-600">Opening the editor…</p>}>
-          <CoEditor event={event} onSaveStory={saveStory} onClose={() => setEditing(false)}>
+          <CoEditor
+            event={event}
+            onSaveStory={saveStory}
+            onClose={() => void loadStoryFields().then((m) => m.closeInPlace(cardRef.current, setEditing))}
+          >
             <Suspense fallback={null}>
               <StoryFields
                 idPrefix={`event-${event.id}`}

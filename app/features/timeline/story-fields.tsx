@@ -6,6 +6,9 @@ import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
 
+// Edit mode's other half, in this chunk so the card's first paint loads nothing more for it.
+export { closeInPlace } from "~/features/timeline/keep-in-place";
+
 export type StoryFieldValues = {
   entityIds: number[];
   povEntityId: number | null;
@@ -32,8 +35,11 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
   const unlink = (id: number) =>
     set({ entityIds: value.entityIds.filter((x) => x !== id), povEntityId: value.povEntityId === id ? null : value.povEntityId });
 
+  // A point of view is a character's. A place or thing chosen before stays shown (and saved) until changed.
+  const povChoices = linked.filter((e) => e.kind === "character" || e.id === value.povEntityId);
+
   return (
-    <div className="space-y-3 rounded-md border border-stone-200 bg-stone-50 p-3">
+    <div className="space-y-3 rounded-md border border-stone-200 bg-stone-50 p-3" data-story-fields="">
       <div className="space-y-1.5">
         <Label htmlFor={`${idPrefix}-picker`}>Codex links</Label>
         {linked.length ? (
@@ -81,9 +87,9 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
         >
           <option value="">None</option>
-          {linked.map((entity) => (
+          {povChoices.map((entity) => (
             <option key={entity.id} value={entity.id}>
-              {entity.name}
+              {entity.kind === "character" ? entity.name : `${entity.name} (${kindLabels[entity.kind]})`}
             </option>
           ))}
         </select>
