@@ -1,12 +1,13 @@
 import dagre from "@dagrejs/dagre";
 import { inStoryOrder } from "./placement";
-import { NODE_H, NODE_W } from "./types";
+import { type LayoutOutput, NODE_H, NODE_W } from "./types";
+
+export type { LayoutOutput };
 
 // Plain data in and out: this runs in the layout worker (or on the main thread where there is no Worker).
 
 export type LayoutInput = { ids: string[]; links: [source: string, target: string][] };
 /** Each node's top-left corner. */
-export type LayoutOutput = [id: string, x: number, y: number][];
 
 export function dagreLayout({ ids, links }: LayoutInput): LayoutOutput {
   const g = new dagre.graphlib.Graph();

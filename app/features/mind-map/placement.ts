@@ -1,6 +1,5 @@
 import type { MapNodeView, MindMap } from "../../../worker/services/mind-map";
-import type { LayoutOutput } from "./dagre-layout";
-import { NODE_H, NODE_W, type Point } from "./types";
+import { type LayoutOutput, NODE_H, NODE_W, type Point } from "./types";
 
 /**
  * Where nodes go on the map when nobody placed them. Pure functions (the layout worker and the page both use

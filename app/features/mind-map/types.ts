@@ -30,3 +30,6 @@ export const FIT = { padding: 0.2, maxZoom: 1, minZoom: 0.6, includeHiddenNodes:
 const KIND_TEXT = { event: "Event", idea: "Idea", group: "Group" } as const;
 export const kindText = (v: MapNodeView) =>
   v.kind === "entity" ? (v.entityKind ? v.entityKind[0].toUpperCase() + v.entityKind.slice(1) : "Entry") : KIND_TEXT[v.kind];
+
+/** Where the automatic layout puts each node: `[id, x, y]`. */
+export type LayoutOutput = [id: string, x: number, y: number][];
