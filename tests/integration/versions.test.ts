@@ -73,8 +73,8 @@ describe("recording versions", () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  it("the preview collapses whitespace and stops near 140 characters; the full version has everything", async () => {
-    const long = `Line one\n\n   line   two ${"word ".repeat(60)}`;
+  it("the preview shows no Markdown marks, collapses whitespace and stops near 140 characters; the full version has everything", async () => {
+    const long = `## Line *one*\n\n   line   two ${"word ".repeat(60)}`;
     const { owner, event } = await freeOwnerWithEvent({ content: long });
     const [v] = (await list(event.id, owner.token)).json;
     expect(v.contentPreview.startsWith("Line one line two word")).toBe(true);

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/domain/rules";
+import { stripMarks } from "../../db/domain/plain-text";
 import { countWords } from "../../db/domain/word-count";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
@@ -52,8 +53,9 @@ export function visibleSince(owner: Pick<User, "subscriptionTier" | "subscriptio
 }
 
 /** Whitespace collapsed, cut to VERSION_PREVIEW_CHARS (an ellipsis when longer). */
+/** A version's first words as a reader sees them: no Markdown marks, whitespace collapsed. */
 export function previewOf(content: string) {
-  const text = content.replace(/\s+/g, " ").trim();
+  const text = stripMarks(content).replace(/\s+/g, " ").trim();
   return text.length > VERSION_PREVIEW_CHARS ? `${text.slice(0, VERSION_PREVIEW_CHARS - 1).trimEnd()}…` : text;
 }
 
