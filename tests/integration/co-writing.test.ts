@@ -139,10 +139,7 @@ describe("typing reaches everyone's cards through the doc, the one channel of a 
     }
     const seen = watching.messages.filter((m) => m.type === "change" && m.change.type === "content");
     expect(seen.length).toBeGreaterThanOrEqual(2);
-    await waitUntil(
-      () => watching.messages.some((m) => m.type === "change" && String(m.change.value).endsWith("w11")),
-      "the last words",
-    );
+    await waitUntil(() => watching.messages.some((m) => m.type === "change" && String(m.change.value).endsWith("w11")), "the last words");
     writer.close();
     watching.ws.close();
   });
