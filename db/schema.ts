@@ -26,6 +26,8 @@ export const users = sqliteTable(
     resetPasswordToken: text("reset_password_token"),
     resetPasswordExpires: text("reset_password_expires"),
     lastLogin: text("last_login"),
+    /** Words a day the writer aims for (null: no daily goal, no streak shown). */
+    dailyGoalWords: integer("daily_goal_words"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -136,6 +138,11 @@ export const timelines = sqliteTable(
     // Bumped by database triggers (migration events_revision) on every write to what the events list shows:
     // its events, their codex links and attachments. The events API's ETag and cache key.
     eventsRevision: integer("events_revision").notNull().default(0),
+    /** The book's word target (null: none set). The timeline's word count is the sum of its scenes'. */
+    targetWords: integer("target_words"),
+    /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
+    deletedAt: text("deleted_at"),
+    deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -182,13 +189,39 @@ export const events = sqliteTable(
     storyLabel: text("story_label"),
     // Computed from story_start by the service: text order is wrong for negative and 5-6 digit years.
     storySort: integer("story_sort"),
+    /** The chapter the scene belongs to (null: none). A chapter's scenes are contiguous in story order. */
+    chapterId: integer("chapter_id").references((): AnySQLiteColumn => chapters.id, { onDelete: "set null" }),
+    /** Words in `content` (db/domain/word-count.ts), kept by every write of the text; null: not counted yet. */
+    wordCount: integer("word_count"),
+    /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
+    deletedAt: text("deleted_at"),
+    deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [
     index("events_timeline_position_idx").on(t.timelineId, t.position),
     index("events_timeline_story_idx").on(t.timelineId, t.storySort),
+    index("events_chapter_idx").on(t.chapterId),
+    index("events_deleted_idx").on(t.deletedAt),
   ],
+);
+
+// A timeline's chapters, in order (DESIGN §11 'Chapters'). Optional: a timeline without chapters works as before.
+export const chapters = sqliteTable(
+  "chapters",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    position: integer("position").notNull(),
+    targetWords: integer("target_words"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("chapters_timeline_position_idx").on(t.timelineId, t.position)],
 );
 
 // Which codex entities appear in which event.
@@ -461,3 +494,4 @@ export type TimelineShare = typeof timelineShares.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
 export type MapNode = typeof mapNodes.$inferSelect;
 export type MapEdge = typeof mapEdges.$inferSelect;
+export type Chapter = typeof chapters.$inferSelect;

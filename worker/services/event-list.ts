@@ -47,7 +47,10 @@ export const eventColumns = {
   updatedAt: events.updatedAt,
 };
 
-type EventRow = Omit<Event, "storySort" | "attachments"> & { entityIds?: unknown; attachments?: unknown };
+type EventRow = Omit<Event, "storySort" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"> & {
+  entityIds?: unknown;
+  attachments?: unknown;
+};
 
 function parseIds(value: unknown): number[] {
   let list: unknown = value;
