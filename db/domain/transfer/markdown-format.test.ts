@@ -91,7 +91,8 @@ describe("Markdown outline with its codex", () => {
 
   it("a hand-written last section called Codex that is not entries is an event", () => {
     const result = parseMarkdownOutline("# T\n## Codex\nSome notes.\n### Aside\nmore");
-    expect(result.ok && result.document.events.map((e) => [e.title, e.content])).toEqual([["Codex", "Some notes.\n### Aside\nmore"]]);
+    // `### Aside` under a `##` section is the scene's own first-level heading.
+    expect(result.ok && result.document.events.map((e) => [e.title, e.content])).toEqual([["Codex", "Some notes.\n# Aside\nmore"]]);
     expect(result.ok && result.document.entities).toEqual([]);
   });
 
@@ -116,5 +117,51 @@ describe("Markdown outline with its codex", () => {
     // Content and descriptions never become headings of the outline.
     expect(html).not.toContain("<h3>not an entry</h3>");
     expect(html).not.toContain("<h2>not a heading</h2>");
+  });
+
+  it("a scene's own headings are real headings one level under its event, and read back as they were", () => {
+    const content = [
+      "# The harbour",
+      "",
+      "Text with ##not a heading.",
+      "",
+      "## Night",
+      "",
+      "#### Deep",
+      "",
+      "```",
+      "## code, not a heading",
+      "# nor this",
+      "```",
+      "",
+      "##hashtag",
+    ].join("\n");
+    const doc: TimelineDocument = { ...tricky(), entities: [], events: [event({ title: "Scene one", content }), event({ title: "Two" })] };
+    const { markdown, document } = roundTrip(doc);
+    expect(document).toEqual(doc);
+    expect(markdown).toContain("\n### The harbour\n");
+    expect(markdown).toContain("\n#### Night\n");
+    expect(markdown).toContain("\n###### Deep\n");
+    expect(markdown).toContain("```\n## code, not a heading\n# nor this\n```");
+    const html = new MarkdownIt().render(markdown);
+    expect(html).toContain("<h2>Scene one</h2>\n<h3>The harbour</h3>");
+    expect(html).toContain("<h4>Night</h4>");
+    expect(html).toContain("<h6>Deep</h6>");
+    expect(html).toContain("<pre><code>## code, not a heading\n# nor this\n</code></pre>");
+    expect(html).toContain("<p>##hashtag</p>");
+    expect(html).toContain("<h2>Two</h2>");
+    expect(html).not.toMatch(/\\#/);
+  });
+
+  it("a heading too deep to go down keeps level 6 (level 5 and 6 come back as 4)", () => {
+    const doc: TimelineDocument = { ...tricky(), entities: [], events: [event({ content: "##### Five\n\n###### Six" })] };
+    const { markdown, document } = roundTrip(doc);
+    expect(markdown).toContain("###### Five\n\n###### Six");
+    expect(document.events[0].content).toBe("#### Five\n\n#### Six");
+  });
+
+  it("still reads a scene heading that an older export escaped", () => {
+    const result = parseMarkdownOutline("# T\n\n## A\n\n\\## The harbour\n\nText.\n");
+    expect(result.ok && result.document.events[0].content).toBe("## The harbour\n\nText.");
   });
 });

@@ -50,12 +50,67 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
 }
 
 /**
- * Content lines that would read as a heading or as one of the lines above are escaped with a
+ * Lines that would read as a heading of the outline or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
 const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things): )/;
 const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
 const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
+
+/** The level events' headings have (`## Event`); a scene's own headings go below it. */
+const EVENT_LEVEL = 2;
+/** An ATX heading as the editor writes it: `## Text` (CommonMark allows up to three spaces before it). */
+const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Calls `each` for every line with whether it is inside fenced code (where nothing is a heading or escaped). */
+function walkFences<T>(lines: readonly T[], text: (line: T) => string, each: (line: T, inCode: boolean) => void) {
+  let fence: string | null = null;
+  for (const line of lines) {
+    const open = FENCE.exec(text(line));
+    if (fence) {
+      each(line, true);
+      if (open && open[1][0] === fence[0] && open[1].length >= fence.length && !text(line).slice(open[0].length).trim()) fence = null;
+    } else {
+      each(line, false);
+      if (open) fence = open[1];
+    }
+  }
+}
+
+/**
+ * A scene's text under its event's heading: its own headings go `shift` levels down (`# Harbour` in a scene is
+ * `### Harbour` under `## Event`, as pandoc's --shift-heading-level-by does, so CommonMark readers show a heading;
+ * a level past 6 stays 6), other lines that would read as the outline's are escaped, fenced code is left as it is.
+ */
+export function contentLines(content: string, shift = EVENT_LEVEL) {
+  const out: string[] = [];
+  walkFences(
+    content.split("\n"),
+    (l) => l,
+    (line, inCode) => {
+      const heading = inCode ? null : ATX.exec(line);
+      if (heading) out.push(`${heading[1]}${"#".repeat(Math.min(6, heading[2].length + shift))}${line.slice(heading[0].length)}`);
+      else out.push(inCode ? line : escapeLine(line));
+    },
+  );
+  return out;
+}
+
+/** `contentLines` read back: headings below the event's level come up by `shift`; escapes are taken off. */
+function readContent(lines: NumberedLine[], shift = EVENT_LEVEL) {
+  const out: string[] = [];
+  walkFences(
+    trimBlankLines(lines),
+    (l) => l.text,
+    (l, inCode) => {
+      const heading = inCode ? null : ATX.exec(l.text);
+      if (heading && heading[2].length > shift) out.push(`${heading[1]}${"#".repeat(heading[2].length - shift)}${l.text.slice(heading[0].length)}`);
+      else out.push(inCode ? l.text : unescapeLine(l.text));
+    },
+  );
+  return out.join("\n");
+}
 
 export function renderMarkdown(doc: TimelineDocument) {
   const out = [`# ${doc.timeline.title}`, ""];
@@ -64,7 +119,7 @@ export function renderMarkdown(doc: TimelineDocument) {
     out.push(`## ${event.title}`, "");
     const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
     if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
-    if (event.content) out.push(...event.content.split("\n").map(escapeLine), "");
+    if (event.content) out.push(...contentLines(event.content), "");
   }
   out.push(...renderCodex(doc.entities));
   return `${out.join("\n").trimEnd()}\n`;
@@ -127,11 +182,15 @@ export function parseMarkdownOutline(text: string): ParseResult {
 
     const sections: { line: number; heading: string; body: NumberedLine[] }[] = [];
     const descriptionLines: NumberedLine[] = [];
-    for (const l of lines.slice(first.line)) {
-      const h2 = H2.exec(l.text);
-      if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [] });
-      else (sections.at(-1)?.body ?? descriptionLines).push(l);
-    }
+    walkFences(
+      lines.slice(first.line),
+      (l) => l.text,
+      (l, inCode) => {
+        const h2 = inCode ? null : H2.exec(l.text);
+        if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [] });
+        else (sections.at(-1)?.body ?? descriptionLines).push(l);
+      },
+    );
     const description = joinLines(descriptionLines) || null;
     if (description && description.length > limits.timelineDescription) {
       fail(`Line ${trimBlankLines(descriptionLines)[0].line}`, tooLong("description", limits.timelineDescription));
@@ -168,7 +227,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
           }
         }
       }
-      event.content = joinLines(body.slice(i));
+      event.content = readContent(body.slice(i));
       if (codex) {
         const order = new Map(doc.entities.map((e, index) => [e.name, index]));
         event.entities.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
