@@ -105,7 +105,8 @@ function readContent(lines: NumberedLine[], shift = EVENT_LEVEL) {
     (l) => l.text,
     (l, inCode) => {
       const heading = inCode ? null : ATX.exec(l.text);
-      if (heading && heading[2].length > shift) out.push(`${heading[1]}${"#".repeat(heading[2].length - shift)}${l.text.slice(heading[0].length)}`);
+      if (heading && heading[2].length > shift)
+        out.push(`${heading[1]}${"#".repeat(heading[2].length - shift)}${l.text.slice(heading[0].length)}`);
       else out.push(inCode ? l.text : unescapeLine(l.text));
     },
   );
