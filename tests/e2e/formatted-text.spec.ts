@@ -52,6 +52,11 @@ async function typeFormattedText(page: Page) {
   await page.keyboard.press("Enter");
   await page.keyboard.press("Enter");
   await type("مرحبا بالعالم");
+  // Right to left while it is typed, as on the card.
+  const typed = content.locator("p", { hasText: "مرحبا بالعالم" });
+  await expect(typed).toHaveAttribute("dir", "auto");
+  expect(await typed.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+  expect(await content.locator("p", { hasText: "The bell rang." }).evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
   await page.keyboard.press("Enter");
   await tool("Scene break").click();
   await type("> the tide does not lie");

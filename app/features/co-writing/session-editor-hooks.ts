@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import type { Session } from "~/features/co-writing/doc-session";
 import { errorToast } from "~/lib/toast";
 import { DocFields, richTextExtensions } from "../../../db/domain/rich-text";
+import { AutoDirection } from "./auto-direction";
 
 // The co-writing editor's wiring to its session: the Tiptap editor on the doc, the session's end.
 
@@ -14,6 +15,7 @@ export function useDocEditor(session: Session, contentId: string, user: { name: 
     {
       extensions: [
         ...richTextExtensions(),
+        AutoDirection,
         Collaboration.configure({ document: session.ydoc, field: DocFields.content }),
         CollaborationCaret.configure({ provider: session.provider, user }),
       ],
