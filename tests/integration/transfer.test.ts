@@ -255,7 +255,7 @@ describe("export: format × role", () => {
         "The ships come in.",
         "",
         "**Bold** and *quiet*.",
-        "\\# Not a heading",
+        "### Not a heading",
         "",
         "## Siege",
         "",
@@ -368,6 +368,33 @@ async function countRows() {
 }
 
 describe("import", () => {
+  it("a flood of imports from one account is refused (429) before the body is read; other writers are unaffected", async () => {
+    const flooder = await registerUser();
+    const timeline = await createTimeline(flooder.token, { title: "Flooded" });
+    // Files the parser refuses still cost a read: each counts, into a new timeline or into one that exists.
+    const paths = Array.from({ length: 60 }, (_, i) => (i % 2 ? "/api/timelines/import" : `/api/timelines/${timeline.id}/import`));
+    for (const path of paths) {
+      const res = await call("POST", path, {
+        token: flooder.token,
+        rawBody: "not a title line",
+        headers: { "Content-Type": "text/markdown" },
+      });
+      expect(res.status).toBe(400);
+    }
+    for (const path of ["/api/timelines/import", `/api/timelines/${timeline.id}/import`]) {
+      const res = await call("POST", path, {
+        token: flooder.token,
+        rawBody: "# Fine\n## E\n",
+        headers: { "Content-Type": "text/markdown" },
+      });
+      expect(res.status).toBe(429);
+      expect(res.json).toMatchObject({ error: expect.stringMatching(/^Too many imports\. Please try again in \d+ minutes?\.$/) });
+      expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
+    }
+    const other = await registerUser();
+    expect((await importFile(other.token, "# Still fine\n## E\ntext", "text/markdown")).status).toBe(201);
+  });
+
   it("JSON round trip: import of an export exports the same document (titles, contents, order, codex, links, dates)", async () => {
     const fx = await storyFixture("Round trip");
     const original = await exported(fx.timelineId);

@@ -15,7 +15,7 @@ import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as transfer from "../services/transfer";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
-import { type ApiEnv, currentUser, deps, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
 import { idParam } from "./params";
 
 /** `?format=json|md|docx` (JSON when left out) and the `?share=` of shared mode. */
@@ -47,6 +47,9 @@ const importQuery = validator("query", (value): ImportQuery => {
   return query;
 });
 
+/** Each import reads and parses up to 1 MB: counted per account and per client address before the body is read. */
+const importRate = rateLimited("importAccount", "importClient");
+
 /** The request's file as a timeline document, or the parser's message naming the line (400). */
 async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
   const format = importFormatOfContentType(c.req.header("Content-Type"));
@@ -74,13 +77,13 @@ export const transferApi = new Hono<ApiEnv>()
       "Cache-Control": "private, no-store",
     });
   })
-  .post("/timelines/import", requireAuth, importQuery, async (c) => {
+  .post("/timelines/import", requireAuth, importRate, importQuery, async (c) => {
     const user = currentUser(c);
     const doc = await parsedBody(c, c.req.valid("query"));
     return c.json(await transfer.importTimeline(c.var.db, user, doc), 201);
   })
   // The same files appended to a timeline the writer may edit: events after its last, codex merged by name.
-  .post("/timelines/:id/import", requireAuth, importQuery, async (c) => {
+  .post("/timelines/:id/import", requireAuth, importRate, importQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const user = currentUser(c);
     const query = c.req.valid("query");

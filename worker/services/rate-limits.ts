@@ -19,6 +19,8 @@ export const RATE_RULES = {
   aiClient: { env: "RATE_AI_PER_CLIENT_PER_HOUR", limit: 1000, windowMs: HOUR, what: "AI requests" },
   aiPremium: { env: "RATE_AI_PREMIUM_PER_MINUTE", limit: 20, windowMs: MINUTE, what: "AI requests" },
   aiTest: { env: "RATE_AI_TEST_PER_ACCOUNT_PER_HOUR", limit: 20, windowMs: HOUR, what: "AI connection tests" },
+  importAccount: { env: "RATE_IMPORT_PER_ACCOUNT_PER_HOUR", limit: 60, windowMs: HOUR, what: "imports" },
+  importClient: { env: "RATE_IMPORT_PER_CLIENT_PER_HOUR", limit: 600, windowMs: HOUR, what: "imports" },
   accountExport: { env: "RATE_EXPORT_PER_ACCOUNT_PER_HOUR", limit: 10, windowMs: HOUR, what: "data downloads" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
