@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   CharacterSchema,
   ContinueSceneSchema,
+  CreateChapterSchema,
   CreateEntitySchema,
   CreateEventSchema,
   CreateMapEdgeSchema,
@@ -22,6 +23,7 @@ import {
   StripeKeysSchema,
   SuggestPlotSchema,
   TransformSchema,
+  UpdateChapterSchema,
   UpdateEntitySchema,
   UpdateEventSchema,
   UpdateMapEdgeSchema,
@@ -59,7 +61,7 @@ Timelines
 GET /api/timelines | session | 200 | | The writer's timelines (owned and shared) | Timeline list (weak ETag, 304 on If-None-Match)
 POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
 GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
-PATCH /api/timelines/{id} | session | 200 | 403 | Rename or describe a timeline (owner) | The timeline
+PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, or set its word target (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Delete a timeline and everything in it (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
 POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
@@ -89,6 +91,12 @@ GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (chara
 POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+Chapters
+GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
+POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, last (\`eventIds\` move into it) | The chapter
+PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
+DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
+GET /api/timelines/{id}/progress | session | 200 | 400 | Words written per day (UTC) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -119,7 +127,7 @@ POST /api/subscription/create-checkout-session | session | 200 | 502 503 | Start
 POST /api/subscription/upgrade | session | 200 | 502 503 | Confirm a paid checkout | \`{success, user}\`
 POST /api/subscription/downgrade | session | 200 | 502 503 | Cancel Premium | \`{success, user}\`
 Account
-PATCH /api/account | session | 200 | | Change the display name | The public user
+PATCH /api/account | session | 200 | 400 | Change the display name or the daily word goal (\`dailyGoalWords\`, null clears it) | The public user and \`dailyGoalWords\`
 POST /api/account/password | session | 200 | 403 429 | Set or change the password (other sessions end) | \`{success, user}\`
 DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
 GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
@@ -152,6 +160,8 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/events/{id}": UpdateEventSchema,
   "POST /api/timelines/{id}/entities": CreateEntitySchema,
   "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "POST /api/timelines/{id}/chapters": CreateChapterSchema,
+  "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -230,6 +240,13 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/entities": { query: [share] },
   "PATCH /api/entities/{id}": { query: [share] },
   "DELETE /api/entities/{id}": { query: [share] },
+  "GET /api/timelines/{id}/chapters": { query: [share] },
+  "POST /api/timelines/{id}/chapters": { query: [share] },
+  "PATCH /api/chapters/{id}": { query: [share] },
+  "DELETE /api/chapters/{id}": { query: [share] },
+  "GET /api/timelines/{id}/progress": {
+    query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
+  },
   "GET /api/timelines/{id}/map": { query: [share] },
   "PUT /api/timelines/{id}/map/positions": { query: [share] },
   "POST /api/timelines/{id}/map/nodes": { query: [share] },
