@@ -208,8 +208,9 @@ describe("Manuscript (.docx)", () => {
     }
   });
 
-  it("the scene's formatting is kept", () => {
+  it("the scene's formatting is kept, in the manuscript's spacing (no space between paragraphs)", () => {
     const runs = body.find((p) => p.text === "Bold start and italic end.")!.xml;
+    expect(runs).not.toContain("<w:spacing");
     expect(/<w:r><w:rPr>((?:(?!<\/w:r>).)*?)<\/w:rPr><w:t[^>]*>Bold<\/w:t>/.exec(runs)?.[1]).toContain("<w:b/>");
     expect(/<w:r><w:rPr>((?:(?!<\/w:r>).)*?)<\/w:rPr><w:t[^>]*>italic<\/w:t>/.exec(runs)?.[1]).toContain("<w:i/>");
   });
@@ -233,8 +234,10 @@ describe("Manuscript (.docx)", () => {
 
   it("the same access as the other exports: readers and share links 200, strangers 404, signed out 401", async () => {
     const path = `/api/timelines/${book.id}/export?format=docx&style=manuscript`;
-    for (const token of [collaborator.token, viewer.token]) expect((await fetchRaw(path, token)).status).toBe(200);
-    expect((await fetchRaw(`${path}&share=${book.shareCode}`, stranger.token)).status).toBe(200);
+    const manuscript = (res: Response) => ({ status: res.status, filename: res.headers.get("Content-Disposition") });
+    const ok = { status: 200, filename: 'attachment; filename="the-long-night-manuscript.docx"' };
+    for (const token of [collaborator.token, viewer.token]) expect(manuscript(await fetchRaw(path, token))).toEqual(ok);
+    expect(manuscript(await fetchRaw(`${path}&share=${book.shareCode}`, stranger.token))).toEqual(ok);
     const outsider = await fetchRaw(path, stranger.token);
     expect(outsider.status).toBe(404);
     expect(await outsider.json()).toEqual({ error: "Timeline not found" });
