@@ -16,12 +16,17 @@ const NOT_XML =
 export const escapeXml = (text: string) =>
   text.replace(NOT_XML, "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] ?? c);
 
-/** The renderer's HTML as XHTML: its text is escaped, so `<br>` and `<hr …>` are always its own void elements. */
+const SCENE_BREAK = '<p class="scene-break">⁂</p>';
+
+/**
+ * The renderer's HTML as XHTML: its text is escaped, so `<br>` and `<hr …>` are always its own void elements. A
+ * scene break typed in a scene reads like the one between scenes.
+ */
 const toXhtml = (html: string) =>
   html
     .replace(NOT_XML, "")
     .replace(/<br>/g, "<br/>")
-    .replace(/<hr([^>]*)>/g, "<hr$1/>");
+    .replace(/<hr[^>]*>/g, SCENE_BREAK);
 
 /** The book's language from its letters (e-readers pick fonts and hyphenation by it): English unless the script says. */
 export function bookLanguage(text: string) {
@@ -72,7 +77,6 @@ h1 { font-size: 1.5em; text-align: center; margin: 2em 0 1.5em; }
 p { margin: 0; text-indent: 1.5em; }
 h1 + p, h2 + p, h3 + p, .scene-break + p, blockquote p, li p { text-indent: 0; }
 .scene-break { text-align: center; text-indent: 0; margin: 1em 0; }
-hr.scene-break { border: 0; border-top: 1px solid currentColor; width: 20%; margin: 1.5em auto; }
 blockquote { margin: 1em 2em; }
 .title-page { text-align: center; margin-top: 30%; }
 .title-page h1 { font-size: 2em; margin-bottom: 1em; }
@@ -87,7 +91,7 @@ type Doc = { id: string; href: string; label: string | null; body: string; title
 function partDocs(book: Manuscript): Doc[] {
   return book.parts.map((part, i) => {
     const heading = part.title === null ? "" : `<h1 dir="auto">${escapeXml(part.title)}</h1>\n`;
-    const scenes = part.scenes.map((scene) => toXhtml(markdownToHtml(scene, 2))).join('\n<p class="scene-break">⁂</p>\n');
+    const scenes = part.scenes.map((scene) => toXhtml(markdownToHtml(scene, 2))).join(`\n${SCENE_BREAK}\n`);
     // Without chapters the text is one document, listed under the book's title.
     const label = part.title ?? (book.parts.length === 1 ? book.title : null);
     return {
