@@ -249,6 +249,8 @@ describe("Manuscript (.docx)", () => {
     expect(bad).toMatchObject({ status: 400, json: { error: "Style must be outline or manuscript" } });
     const format = await call("GET", `/api/timelines/${book.id}/export?format=pdf`, { token: owner.token });
     expect(format).toMatchObject({ status: 400, json: { error: "Format must be json, md, docx or epub" } });
+    const notes = await call("GET", `/api/timelines/${book.id}/export?format=docx&notes=no`, { token: owner.token });
+    expect(notes).toMatchObject({ status: 400, json: { error: "Notes must be 0 or 1" } });
   });
 
   it("the outline .docx keeps its planning notes, and leaves them out with notes=0", async () => {
