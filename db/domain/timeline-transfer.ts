@@ -118,5 +118,10 @@ export const exportFormats = {
   json: { ext: "json", contentType: "application/json" },
   md: { ext: "md", contentType: "text/markdown; charset=utf-8" },
   docx: { ext: "docx", contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" },
+  epub: { ext: "epub", contentType: "application/epub+zip" },
 } as const;
 export type ExportFormat = keyof typeof exportFormats;
+
+/** How a .docx is laid out: the planning outline (scene titles and notes) or standard manuscript format. */
+export const docxStyles = ["outline", "manuscript"] as const;
+export type DocxStyle = (typeof docxStyles)[number];

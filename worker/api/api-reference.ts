@@ -256,7 +256,16 @@ const details: Record<string, Details> = {
   "PATCH /api/map-edges/{id}": { query: [share] },
   "DELETE /api/map-edges/{id}": { query: [share] },
   "GET /api/timelines/{id}/export": {
-    query: [{ name: "format", description: "File format (JSON when left out)", values: ["json", "md", "docx"] }, share],
+    query: [
+      { name: "format", description: "File format (JSON when left out)", values: ["json", "md", "docx", "epub"] },
+      {
+        name: "style",
+        description: "A .docx's layout: the planning outline (default) or standard manuscript format",
+        values: ["outline", "manuscript"],
+      },
+      { name: "notes", description: "`0` leaves the outline's planning notes (story time, codex) out", values: ["0", "1"] },
+      share,
+    ],
     okType: "application/octet-stream",
   },
   "POST /api/timelines/import": { query: [importTitle, dateOrder], rawBody: importTypes },

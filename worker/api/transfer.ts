@@ -4,9 +4,11 @@ import type { Context } from "hono";
 import { limits } from "../../db/domain/rules";
 import {
   type DateOrder,
+  type DocxStyle,
   type ExportFormat,
   UNSUPPORTED_IMPORT,
   dateOrders,
+  docxStyles,
   exportFormats,
   importFormatOfContentType,
   parseImportFile,
@@ -18,12 +20,21 @@ import { importIntoTimeline, requireImportAccess } from "../services/transfer-ap
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
 import { idParam } from "./params";
 
-/** `?format=json|md|docx` (JSON when left out) and the `?share=` of shared mode. */
-const exportQuery = validator("query", (value): { format: ExportFormat; share?: string } => {
+type ExportQuery = { format: ExportFormat; style: DocxStyle; notes: boolean; share?: string };
+
+/**
+ * `?format=json|md|docx|epub` (JSON when left out), a .docx's `?style=outline|manuscript` (outline when left out),
+ * `?notes=0` to leave the outline's planning notes out, and the `?share=` of shared mode.
+ */
+const exportQuery = validator("query", (value): ExportQuery => {
   const format = value.format ?? "json";
-  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format)) throw badRequest("Format must be json, md or docx");
+  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format)) throw badRequest("Format must be json, md, docx or epub");
+  const style = value.style ?? "outline";
+  if (!docxStyles.includes(style as DocxStyle)) throw badRequest("Style must be outline or manuscript");
+  const notes = value.notes ?? "1";
+  if (notes !== "0" && notes !== "1") throw badRequest("Notes must be 0 or 1");
   const share = typeof value.share === "string" && value.share.length > 0 && value.share.length <= 100 ? value.share : undefined;
-  return { format: format as ExportFormat, ...(share ? { share } : {}) };
+  return { format: format as ExportFormat, style: style as DocxStyle, notes: notes === "1", ...(share ? { share } : {}) };
 });
 
 type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string };
@@ -69,8 +80,8 @@ async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
 export const transferApi = new Hono<ApiEnv>()
   .get("/timelines/:id/export", requireAuth, exportQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const { format, share } = c.req.valid("query");
-    const file = await transfer.exportTimelineFile(c.var.db, currentUser(c), id, format, share);
+    const { share, ...options } = c.req.valid("query");
+    const file = await transfer.exportTimelineFile(c.var.db, currentUser(c), id, options, share);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,
       "Content-Disposition": `attachment; filename="${file.filename}"`,

@@ -10,11 +10,10 @@ import { ListNumbering, documentStyles } from "./docx/styles";
 
 const META_COLOR = "555555";
 
-function eventParagraphs(event: TransferEvent, doc: TimelineDocument, numbering: ListNumbering) {
-  const meta = [
-    ...(formatStoryTime(event) ? [["Story time", formatStoryTime(event)] as const] : []),
-    ...codexLines(event, doc.entities),
-  ].map(
+function eventParagraphs(event: TransferEvent, doc: TimelineDocument, numbering: ListNumbering, notes: boolean) {
+  const meta = (
+    notes ? [...(formatStoryTime(event) ? [["Story time", formatStoryTime(event)] as const] : []), ...codexLines(event, doc.entities)] : []
+  ).map(
     ([label, value]) =>
       new Paragraph({
         spacing: { after: 60 },
@@ -65,9 +64,10 @@ function titlePage(doc: TimelineDocument) {
   ];
 }
 
-export async function renderDocx(doc: TimelineDocument): Promise<ArrayBuffer> {
+/** `notes: false` leaves the planning notes (story time, codex) out. */
+export async function renderDocx(doc: TimelineDocument, { notes = true }: { notes?: boolean } = {}): Promise<ArrayBuffer> {
   const numbering = new ListNumbering();
-  const events = doc.events.flatMap((event) => eventParagraphs(event, doc, numbering));
+  const events = doc.events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
   const document = new Document({
     title: doc.timeline.title,
     description: doc.timeline.description ?? undefined,

@@ -6,6 +6,7 @@ import { FREE_TIMELINE_LIMIT } from "../../db/domain/rules";
 import { type Timeline, type User, timelines } from "../../db/schema";
 import { storySortKey } from "../../db/domain/story-date";
 import {
+  type DocxStyle,
   type ExportFormat,
   type TimelineDocument,
   type TransferAttachment,
@@ -23,6 +24,9 @@ import { type EntityView, listEntitiesForTimeline } from "./entities";
 import { type EventView, listEventsForTimeline } from "./events";
 import { isPremium } from "./plans";
 import { FREE_LIMIT_MESSAGE, type TimelineView, toTimelineView } from "./timelines";
+import { renderManuscriptDocx } from "./docx/manuscript";
+import { renderEpub } from "./epub";
+import { loadManuscript } from "./manuscript";
 import { renderDocx } from "./transfer-docx";
 
 // Export and import: a timeline as one document (db/domain/timeline-transfer.ts) and back.
@@ -76,17 +80,27 @@ export async function exportTimeline(db: Db, user: User, timelineId: number, sha
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
 
+/** What to export: the format, a .docx's style, and whether the outline carries its planning notes. */
+export type ExportOptions = { format: ExportFormat; style?: DocxStyle; notes?: boolean };
+
 export async function exportTimelineFile(
   db: Db,
   user: User,
   timelineId: number,
-  format: ExportFormat,
+  { format, style = "outline", notes = true }: ExportOptions,
   shareCode?: string | null,
 ): Promise<ExportFile> {
-  const doc = await exportTimeline(db, user, timelineId, shareCode);
   const { ext, contentType } = exportFormats[format];
+  // The book (manuscript and EPUB): the scenes' text by chapter, without the planning.
+  if (format === "epub" || (format === "docx" && style === "manuscript")) {
+    const book = await loadManuscript(db, user, timelineId, shareCode);
+    const slug = exportSlug(book.title);
+    if (format === "epub") return { body: await renderEpub(book), contentType, filename: `${slug}.epub` };
+    return { body: await renderManuscriptDocx(book), contentType, filename: `${slug}-manuscript.docx` };
+  }
+  const doc = await exportTimeline(db, user, timelineId, shareCode);
   const filename = `${exportSlug(doc.timeline.title)}.${ext}`;
-  if (format === "docx") return { body: await renderDocx(doc), contentType, filename };
+  if (format === "docx") return { body: await renderDocx(doc, { notes }), contentType, filename };
   return { body: renderTextExport(doc, format), contentType, filename };
 }
 

@@ -1,6 +1,19 @@
-/** The download address of one export format, with `?share=` in shared mode. */
-export function exportHref(timelineId: number, format: "docx" | "md" | "json", shareCode?: string | null) {
-  const query = new URLSearchParams({ format, ...(shareCode ? { share: shareCode } : {}) });
+export type ExportChoice = {
+  format: "docx" | "md" | "json" | "epub";
+  /** A .docx as the planning outline (the default) or in standard manuscript format. */
+  style?: "outline" | "manuscript";
+  /** `false`: the outline without its planning notes (story dates, codex). */
+  notes?: boolean;
+};
+
+/** The download address of one export, with `?share=` in shared mode. */
+export function exportHref(timelineId: number, { format, style, notes }: ExportChoice, shareCode?: string | null) {
+  const query = new URLSearchParams({
+    format,
+    ...(style ? { style } : {}),
+    ...(notes === false ? { notes: "0" } : {}),
+    ...(shareCode ? { share: shareCode } : {}),
+  });
   return `/api/timelines/${timelineId}/export?${query}`;
 }
 

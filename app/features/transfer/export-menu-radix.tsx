@@ -1,8 +1,8 @@
-import { FileJson, FileText, FileType, Printer, Upload } from "lucide-react";
+import { BookOpen, FileJson, FileText, FileType, NotebookPen, Printer, Upload } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { Suspense, lazy, useState } from "react";
 import { Link } from "react-router";
-import { type ExportMenuProps, exportHref, printHref } from "~/features/transfer/export-links";
+import { type ExportChoice, type ExportMenuProps, exportHref, printHref } from "~/features/transfer/export-links";
 import { ExportTrigger } from "~/features/transfer/export-trigger";
 
 // The import dialog and its parsers load when the writer first picks 'Import a file…'.
@@ -11,8 +11,18 @@ const ImportFileDialog = lazy(() => import("~/features/transfer/import-dialog").
 const item =
   "flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-700";
 
+const formats: (ExportChoice & { label: string; Icon: typeof FileType })[] = [
+  { format: "docx", label: "Word (.docx)", Icon: FileType },
+  { format: "docx", notes: false, label: "Word without planning notes", Icon: FileType },
+  { format: "docx", style: "manuscript", label: "Manuscript (.docx)", Icon: NotebookPen },
+  { format: "epub", label: "EPUB", Icon: BookOpen },
+  { format: "md", label: "Markdown (.md)", Icon: FileText },
+  { format: "json", label: "JSON (.json)", Icon: FileJson },
+];
+
 /**
- * 'Export': Word, Markdown and JSON downloads (plain links to the API: the browser saves the file
+ * 'Export': the Word outline (with or without its planning notes), the manuscript in standard manuscript
+ * format, an EPUB for e-readers, Markdown and JSON (plain links to the API: the browser saves the file
  * under the name the server gives) and the print view for a PDF. Anyone who can read the timeline
  * may export it, viewers and share links included. A writer who may edit it can also import a file into it here.
  */
@@ -24,11 +34,6 @@ export function RadixExportMenu({
   defaultOpen,
 }: ExportMenuProps & { defaultOpen?: boolean }) {
   const [importing, setImporting] = useState<boolean | null>(null);
-  const formats = [
-    { format: "docx", label: "Word (.docx)", Icon: FileType },
-    { format: "md", label: "Markdown (.md)", Icon: FileText },
-    { format: "json", label: "JSON (.json)", Icon: FileJson },
-  ] as const;
   return (
     <>
       <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
@@ -41,9 +46,9 @@ export function RadixExportMenu({
             sideOffset={4}
             className="z-50 min-w-48 rounded-md border border-stone-200 bg-white p-1 shadow-lg"
           >
-            {formats.map(({ format, label, Icon }) => (
-              <DropdownMenu.Item key={format} asChild className={item}>
-                <a href={exportHref(timelineId, format, shareCode)} download>
+            {formats.map(({ label, Icon, ...choice }) => (
+              <DropdownMenu.Item key={label} asChild className={item}>
+                <a href={exportHref(timelineId, choice, shareCode)} download>
                   <Icon aria-hidden="true" className="h-4 w-4" /> {label}
                 </a>
               </DropdownMenu.Item>

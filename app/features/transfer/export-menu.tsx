@@ -5,7 +5,7 @@ import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 const radixMenu = onDemand(() => import("~/features/transfer/export-menu-radix").then((m) => m.RadixExportMenu));
 
 /**
- * 'Export': Word, Markdown and JSON downloads and the print view for a PDF (export-menu-radix.tsx). The
+ * 'Export': the Word outline, the manuscript, EPUB, Markdown and JSON downloads and the print view for a PDF (export-menu-radix.tsx). The
  * dropdown's code loads on first use, so the timeline page paints with less JavaScript.
  */
 export function ExportMenu(props: ExportMenuProps) {

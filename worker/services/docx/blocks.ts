@@ -2,7 +2,16 @@ import type { JSONContent } from "@tiptap/core";
 import { AlignmentType, type IParagraphOptions, Paragraph, TextRun } from "docx";
 import { markdownToJson } from "../../../db/domain/rich-text";
 import { inlineRuns, isRightToLeft, textOf } from "./inline";
-import { CODE_STYLE, INDENT_STEP, type ListNumbering, QUOTE_STYLE, SCENE_BREAK_MARK, SCENE_BREAK_STYLE, headingStyle } from "./styles";
+import {
+  CODE_STYLE,
+  INDENT_STEP,
+  type ListNumbering,
+  MANUSCRIPT_SCENE_BREAK,
+  QUOTE_STYLE,
+  SCENE_BREAK_MARK,
+  SCENE_BREAK_STYLE,
+  headingStyle,
+} from "./styles";
 
 // An event's text as Word paragraphs: its stored Markdown parsed into the editor's document (the same
 // parser the co-writing editor uses), then each block of that document written as what Word has for it.
@@ -16,7 +25,18 @@ type Context = {
   list?: { reference: string; instance: number; level: number };
   /** Whether the next paragraph starts a list item (carries its number or bullet). */
   itemStart?: boolean;
+  /** Manuscript style: paragraphs take their spacing from the style, a scene break is a centred '#'. */
+  manuscript: boolean;
+  /** Shared by every copy of the context: the text's first paragraph starts a new page. */
+  start: { pageBreakBefore: boolean };
 };
+
+/** Whether this is the text's first paragraph and it should start a new page (once). */
+function takePageBreak(ctx: Context) {
+  const pageBreakBefore = ctx.start.pageBreakBefore;
+  ctx.start.pageBreakBefore = false;
+  return pageBreakBefore ? { pageBreakBefore } : {};
+}
 
 function paragraph(nodes: JSONContent[] | undefined, ctx: Context, options: IParagraphOptions = {}) {
   const rtl = isRightToLeft(textOf({ content: nodes }));
@@ -27,8 +47,9 @@ function paragraph(nodes: JSONContent[] | undefined, ctx: Context, options: IPar
   ctx.itemStart = false;
   return new Paragraph({
     ...(quoteDepth > 0 && !options.style ? { style: QUOTE_STYLE } : {}),
-    ...(!list && quoteDepth === 0 && !options.style ? { spacing: { after: 120 } } : {}),
+    ...(!list && quoteDepth === 0 && !options.style && !ctx.manuscript ? { spacing: { after: 120 } } : {}),
     ...options,
+    ...takePageBreak(ctx),
     ...(rtl ? { bidirectional: true } : {}),
     ...(numbered ? { numbering: { reference: list.reference, instance: list.instance, level: list.level } } : {}),
     // In a quote, a list's items move right with the quote (the list's own indent counts from the margin).
@@ -46,7 +67,14 @@ function blockParagraphs(node: JSONContent, ctx: Context): Paragraph[] {
       return [paragraph(node.content, ctx, { style: headingStyle(level + ctx.headingShift) })];
     }
     case "horizontalRule":
-      return [new Paragraph({ style: SCENE_BREAK_STYLE, alignment: AlignmentType.CENTER, children: [new TextRun(SCENE_BREAK_MARK)] })];
+      return [
+        new Paragraph({
+          style: SCENE_BREAK_STYLE,
+          alignment: AlignmentType.CENTER,
+          ...takePageBreak(ctx),
+          children: [new TextRun(ctx.manuscript ? MANUSCRIPT_SCENE_BREAK : SCENE_BREAK_MARK)],
+        }),
+      ];
     case "codeBlock":
       return [paragraph([{ type: "text", text: textOf(node) }], ctx, { style: CODE_STYLE })];
     case "blockquote":
@@ -81,11 +109,19 @@ function shallowestHeading(node: JSONContent): number {
   return level;
 }
 
+export type ContentOptions = { manuscript?: boolean; pageBreakBefore?: boolean };
+
 /** The paragraphs of an event's stored Markdown; none for an empty text. */
-export function contentParagraphs(markdown: string, numbering: ListNumbering): Paragraph[] {
+export function contentParagraphs(markdown: string, numbering: ListNumbering, options: ContentOptions = {}): Paragraph[] {
   if (markdown.trim() === "") return [];
   // A text the parser cannot take comes back as plain lines (markdown-guard.ts).
   const doc = markdownToJson(markdown);
   const top = shallowestHeading(doc);
-  return childParagraphs(doc, { numbering, headingShift: Number.isFinite(top) ? 2 - top : 0, quoteDepth: 0 });
+  return childParagraphs(doc, {
+    numbering,
+    headingShift: Number.isFinite(top) ? 2 - top : 0,
+    quoteDepth: 0,
+    manuscript: options.manuscript ?? false,
+    start: { pageBreakBefore: options.pageBreakBefore ?? false },
+  });
 }

@@ -13,6 +13,8 @@ export const CODE_STYLE = "SourceCode";
 export const SCENE_BREAK_STYLE = "SceneBreak";
 /** What a scene break (the editor's horizontal rule) reads as: the centred mark of a typescript. */
 export const SCENE_BREAK_MARK = "* * *";
+/** A scene break in standard manuscript format. */
+export const MANUSCRIPT_SCENE_BREAK = "#";
 
 /** Twips of indent per list level or quote level (half an inch). */
 export const INDENT_STEP = 720;
