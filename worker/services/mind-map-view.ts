@@ -130,5 +130,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
     ),
     ...edgeRows.map((r) => edgeView(r, keys)),
   ];
-  return { nodes, edges };
+  // A scene in Trash is not on the map, nor are the arrows to it.
+  const shown = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: edges.filter((e) => shown.has(e.source) && shown.has(e.target)) };
 }
