@@ -72,7 +72,8 @@ describe("trash: a deleted scene is gone everywhere, then comes back whole", () 
     expect(exported.status).toBe(200);
     expect(exported.text).not.toContain("Mara runs.");
     const map = await call("GET", `/api/timelines/${s.timelineId}/map`, { token: owner.token });
-    if (map.status === 200) expect(map.text).not.toContain("Boats");
+    expect(map.status).toBe(200);
+    expect(map.text).not.toContain("Boats");
     expect((await upgrade(`/ws/${s.timelineId}/events/${s.b.id}/doc`, owner.token)).status).toBe(404);
     // Its bytes stay until the purge.
     expect(await env.FILES.head(key)).not.toBeNull();
