@@ -21,6 +21,7 @@ export default [
     route("writers-unblock", "routes/writers-unblock.tsx"),
     route("api-test", "routes/api-test.tsx"),
     route("account", "routes/account.tsx"),
+    route("trash", "routes/trash.tsx"),
     route("upgrade", "routes/upgrade.tsx"),
     layout("routes/admin/layout.tsx", [route("admin", "routes/admin/dashboard.tsx"), route("admin/config", "routes/admin/config.tsx")]),
   ]),

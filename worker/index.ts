@@ -8,7 +8,7 @@ import { openD1Session } from "./lib/d1-session";
 import { UNEXPECTED } from "./lib/errors";
 import { mailerConfigProblem } from "./lib/mailer";
 import { isCrossSiteMutation } from "./lib/request-auth";
-import { createRoomNotifier } from "./lib/room";
+import { createDocRemover, createRoomNotifier } from "./lib/room";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
 import { handleRoomUpgrade } from "./room-upgrade";
 import { purgeExpired } from "./services/purge";
@@ -69,10 +69,10 @@ export default {
       return withSecurityHeaders(plainError(500, UNEXPECTED), request, nonce, dev);
     }
   },
-  /** Cron trigger (wrangler.toml `[triggers]`): drops expired sessions, tokens and old login attempts. */
+  /** Cron trigger (wrangler.toml `[triggers]`): drops expired sessions, tokens, old login attempts and old Trash. */
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
-      purgeExpired(createDb(env.DB)).then(
+      purgeExpired(createDb(env.DB), Date.now(), { files: env.FILES, removeDocs: createDocRemover(env) }).then(
         (purged) => console.log("[purge]", JSON.stringify(purged)),
         (error) => console.error("[purge] failed:", String(error)),
       ),

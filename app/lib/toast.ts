@@ -6,11 +6,14 @@ export type Toast = {
   variant?: "default" | "destructive";
 };
 
+/** A toast with a button (sonner's `action`), e.g. Undo; never sent from the server. */
+export type ActionToast = Toast & { action?: { label: string; onClick: () => void } };
+
 // sonner loads with the Toaster (ui/toaster.tsx) when the first toast is fired (or
 // the first press or key makes one likely), not with the page; toasts fired before it is mounted wait
 // here and show as soon as it is.
 let sonner: typeof SonnerToast | undefined;
-const waiting: Toast[] = [];
+const waiting: ActionToast[] = [];
 let wanted = false;
 const wantListeners = new Set<() => void>();
 
@@ -32,14 +35,14 @@ export function wantToaster() {
   for (const listener of wantListeners) listener();
 }
 
-function fire(to: typeof SonnerToast, { title, description, variant }: Toast) {
-  const options = { description };
+function fire(to: typeof SonnerToast, { title, description, variant, action }: ActionToast) {
+  const options = { description, action };
   if (variant === "destructive") to.error(title, options);
   else to.success(title, options);
 }
 
 /** one toast at a time, 5000 ms; errors are destructive toasts titled 'Error'. */
-export function showToast(toast: Toast) {
+export function showToast(toast: ActionToast) {
   if (sonner) fire(sonner, toast);
   else {
     waiting.push(toast);

@@ -1,11 +1,11 @@
 import { useCallback, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { errorMessage } from "~/lib/client";
-import { type Toast, errorToast, showToast } from "~/lib/toast";
+import { type ActionToast, errorToast, showToast } from "~/lib/toast";
 
 export type MutationOptions<Args extends unknown[], Result> = {
   /** The toast after success, or none. */
-  success?: Toast | ((result: Result, ...args: Args) => Toast | undefined);
+  success?: ActionToast | ((result: Result, ...args: Args) => ActionToast | undefined);
   /**
    * A string: the 'Error' toast shows the server's message when it gave one, else this fallback.
    * A function: decides for itself; a returned string is shown as the 'Error' toast as is.

@@ -1,5 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { createDb } from "../../db/client";
+import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { connect, sleep } from "./room-helpers";
@@ -257,24 +259,28 @@ describe("attachments: what is refused", () => {
 });
 
 describe("attachments: cascades and export", () => {
-  it("deleting an event removes its rows and objects; other events keep theirs", async () => {
+  it("an event purged from Trash takes its rows and objects; other events keep theirs", async () => {
     const { timelineId, eventId } = await fixture();
     const other = await createEvent(owner.token, timelineId, { title: "Other" });
     const a = (await upload(eventId, owner.token, png())).json;
     const b = (await upload(other.id, owner.token, png())).json;
     const [keyA, keyB] = [(await keyOf(a.id))!, (await keyOf(b.id))!];
     expect((await call("DELETE", `/api/events/${eventId}`, { token: owner.token })).status).toBe(200);
+    // In Trash for 30 days: everything stays until the purge.
+    expect(await env.FILES.head(keyA)).not.toBeNull();
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * 24 * 3600_000);
     expect(await keyOf(a.id)).toBeNull();
     expect(await env.FILES.head(keyA)).toBeNull();
     expect(await env.FILES.head(keyB)).not.toBeNull();
   });
 
-  it("deleting a timeline removes every row and object", async () => {
+  it("a timeline purged from Trash takes every row and object", async () => {
     const { timelineId, eventId } = await fixture();
     const other = await createEvent(owner.token, timelineId, { title: "Other" });
     const ids = [(await upload(eventId, owner.token, png())).json.id, (await upload(other.id, collaborator.token, png())).json.id];
     const keys = await Promise.all(ids.map(async (id) => (await keyOf(id))!));
     expect((await call("DELETE", `/api/timelines/${timelineId}`, { token: owner.token })).status).toBe(200);
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * 24 * 3600_000);
     for (const [i, id] of ids.entries()) {
       expect(await keyOf(id)).toBeNull();
       expect(await env.FILES.head(keys[i])).toBeNull();

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import { createDb } from "../../db/client";
+import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 import { connect, sleep } from "./room-helpers";
@@ -358,7 +360,7 @@ describe("advanced mapping (Premium)", () => {
 });
 
 describe("cascades", () => {
-  it("deleting an event, an entity or the timeline removes its positions and edges", async () => {
+  it("a trashed event leaves the map with its edges; deleting an entity, or purging the timeline, removes its positions and edges", async () => {
     const fx = await fixture();
     const edges = `/api/timelines/${fx.timelineId}/map/edges`;
     await call("PUT", `/api/timelines/${fx.timelineId}/map/positions`, {
@@ -380,11 +382,15 @@ describe("cascades", () => {
     expect(await count("map_edges")).toBe(2);
 
     expect((await call("DELETE", `/api/events/${fx.eventId}`, { token: owner.token })).status).toBe(200);
-    expect(await count("map_edges")).toBe(1);
-    expect((await getMap(fx)).json.nodes.some((n: any) => n.id === `event-${fx.eventId}`)).toBe(false);
+    // In Trash: kept for a restore, but not on the map.
+    const map = (await getMap(fx)).json;
+    expect(map.nodes.some((n: any) => n.id === `event-${fx.eventId}`)).toBe(false);
+    expect(map.edges.filter((e: any) => e.kind !== "link").map((e: any) => [e.source, e.target])).toEqual([
+      [`entity-${fx.harborId}`, `event-${fx.secondId}`],
+    ]);
 
     expect((await call("DELETE", `/api/entities/${fx.harborId}`, { token: owner.token })).status).toBe(200);
-    expect(await count("map_edges")).toBe(0);
+    expect(await count("map_edges")).toBe(1);
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM map_nodes WHERE entity_id = ?").bind(fx.harborId).first<{ n: number }>(),
     ).toEqual({ n: 0 });
@@ -394,7 +400,9 @@ describe("cascades", () => {
       body: { kind: "idea", text: "Loose", x: 0, y: 0 },
     });
     expect((await call("DELETE", `/api/timelines/${fx.timelineId}`, { token: owner.token })).status).toBe(200);
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * 24 * 3600_000);
     expect(await count("map_nodes")).toBe(0);
+    expect(await count("map_edges")).toBe(0);
   });
 });
 

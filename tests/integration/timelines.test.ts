@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import { createDb } from "../../db/client";
+import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 
@@ -26,8 +28,8 @@ const count = async (table: string, timelineId: number) =>
 
 /** Everything a request could change about one timeline, to prove refused writes change nothing. */
 async function snapshot(timelineId: number) {
-  const tl = await env.DB.prepare("SELECT title, description FROM timelines WHERE id = ?").bind(timelineId).first();
-  const evs = await env.DB.prepare("SELECT id, title, content, position, version FROM events WHERE timeline_id = ? ORDER BY id")
+  const tl = await env.DB.prepare("SELECT title, description, deleted_at FROM timelines WHERE id = ?").bind(timelineId).first();
+  const evs = await env.DB.prepare("SELECT id, title, content, position, version, deleted_at FROM events WHERE timeline_id = ? ORDER BY id")
     .bind(timelineId)
     .all();
   return JSON.stringify({ tl, evs: evs.results });
@@ -384,7 +386,7 @@ describe("event positions", () => {
 });
 
 describe("deleting a timeline", () => {
-  it("cascades to events, timeline_shares and notifications, and leaves other timelines alone", async () => {
+  it("moves it to Trash; the purge then cascades to events, timeline_shares and notifications, and leaves other timelines alone", async () => {
     const tl = await createTimeline(owner.token, { title: "Doomed" });
     const keep = await createTimeline(owner.token, { title: "Keeper" });
     for (const t of [tl, keep]) {
@@ -403,6 +405,8 @@ describe("deleting a timeline", () => {
     const res = await call("DELETE", `/api/timelines/${tl.id}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true });
+    expect((await call("GET", `/api/timelines/${tl.id}`, { token: owner.token })).status).toBe(404);
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * 24 * 3600_000);
     expect(await env.DB.prepare("SELECT id FROM timelines WHERE id = ?").bind(tl.id).first()).toBeNull();
     for (const table of tables) expect(await count(table, tl.id), table).toBe(0);
     expect([await count("events", keep.id), await count("timeline_shares", keep.id), await count("notifications", keep.id)]).toEqual([

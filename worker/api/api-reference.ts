@@ -62,7 +62,7 @@ GET /api/timelines | session | 200 | | The writer's timelines (owned and shared)
 POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
 GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
 PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, or set its word target (owner) | The timeline
-DELETE /api/timelines/{id} | session | 200 | 403 | Delete a timeline and everything in it (owner) | \`{success: true}\`
+DELETE /api/timelines/{id} | session | 200 | 403 | Move a timeline and everything in it to Trash for 30 days (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
 POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
 Sharing
@@ -77,7 +77,10 @@ POST /api/timelines/{id}/share-with-user | session | 201 | 403 | Share with a re
 DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a person's access | \`{success: true}\`
 Events
 PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
-DELETE /api/events/{id} | session | 200 | 403 | Delete an event | \`{success: true}\`
+DELETE /api/events/{id} | session | 200 | 403 | Move an event to Trash for 30 days (owner) | \`{success: true}\`
+Trash
+GET /api/trash | session | 200 | | What the writer may restore, newest first (purged after 30 days) | \`[{kind, id, title, timelineTitle, deletedAt, deletedBy: {id, name}|null}]\`
+POST /api/trash/{kind}/{id}/restore | session | 200 | 400 403 | Restore a trashed event or timeline (\`kind\`: event or timeline) | The event or the timeline
 GET /api/events/{id}/versions | session | 200 | | An event's saved versions | Version list
 GET /api/event-versions/{id} | session | 200 | | One saved version | The version
 PATCH /api/event-versions/{id} | session | 200 | 400 403 | Name a saved version (\`{name}\`, at most 100 characters; empty or null clears it) | \`{id, name}\`

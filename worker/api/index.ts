@@ -19,6 +19,7 @@ import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
 import { openApiRoutes } from "./openapi";
+import { trashApi } from "./trash";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
 import { versionsApi } from "./versions";
@@ -51,6 +52,7 @@ export const api = new Hono<ApiEnv>()
   .route("/auth", authApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
+  .route("/trash", trashApi)
   .route("/subscription", billingApi)
   .route("/account", accountApi)
   .route("/admin", adminApi)

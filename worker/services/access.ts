@@ -69,6 +69,8 @@ export function accessOf(
   shareLevel: "viewer" | "collaborator" | null,
   shareCode?: string | null,
 ): Access {
+  // A timeline in Trash is not found for anyone until it is restored.
+  if (timeline.deletedAt) return "none";
   if (timeline.userId === user.id) return "owner";
   let access: Access = shareLevel ?? "none";
   if (shareCode && timeline.shareCode && shareCode === timeline.shareCode) {

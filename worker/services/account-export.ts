@@ -1,7 +1,17 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from "fflate";
 import type { Db } from "../../db/client";
-import { aiUsage, files, ideas, oauthAccounts, subscriptionHistory, type Timeline, type User, timelines } from "../../db/schema";
+import {
+  aiUsage,
+  events as eventRows,
+  files,
+  ideas,
+  oauthAccounts,
+  subscriptionHistory,
+  type Timeline,
+  type User,
+  timelines,
+} from "../../db/schema";
 import { exportSlug } from "../../db/domain/timeline-transfer";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
@@ -102,7 +112,11 @@ export function exportAccount(db: Db, bucket: R2Bucket, user: User): ReadableStr
 
   (async () => {
     await addText("account.json", `${JSON.stringify(await accountSummary(db, user), null, 2)}\n`);
-    const owned = await db.select().from(timelines).where(eq(timelines.userId, user.id)).orderBy(desc(timelines.createdAt));
+    const owned = await db
+      .select()
+      .from(timelines)
+      .where(and(eq(timelines.userId, user.id), isNull(timelines.deletedAt)))
+      .orderBy(desc(timelines.createdAt));
     const folders = folderNames(owned);
     for (const timeline of owned) {
       const folder = `timelines/${folders.get(timeline.id)}`;
@@ -114,7 +128,8 @@ export function exportAccount(db: Db, bucket: R2Bucket, user: User): ReadableStr
       const attached = await db
         .select({ id: files.id, filename: files.filename, r2Key: files.r2Key })
         .from(files)
-        .where(eq(files.timelineId, timeline.id))
+        .innerJoin(eventRows, eq(eventRows.id, files.eventId))
+        .where(and(eq(files.timelineId, timeline.id), isNull(eventRows.deletedAt)))
         .orderBy(asc(files.id));
       for (const file of attached) {
         const object = await bucket.get(file.r2Key);

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES, attachmentMessages, attachmentTypes } from "../../db/domain/rules";
 import { type User, events, files, timelineShares, timelines, users } from "../../db/schema";
@@ -116,7 +116,7 @@ export async function uploadAttachment(
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
     .leftJoin(timelineShares, callerShare(user, events.timelineId))
-    .where(eq(events.id, eventId))
+    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
     .get();
   const { row: found } = requireRowAccess(row, user, "collaborator", shareCode, EVENT_NOT_FOUND);
 
@@ -137,7 +137,7 @@ export async function uploadAttachment(
     const rows = await db.all<{ id: number }>(sql`
       INSERT INTO files (event_id, timeline_id, owner_id, uploaded_by, filename, content_type, size, r2_key, created_at)
       SELECT ${eventId}, ${timelineId}, ${ownerId}, ${user.id}, ${filename}, ${contentType}, ${file.size}, ${r2Key}, ${nowIso()}
-      WHERE EXISTS (SELECT 1 FROM events WHERE id = ${eventId}) AND ${usedBy(ownerId)} + ${file.size} <= ${quota.bytes}
+      WHERE EXISTS (SELECT 1 FROM events WHERE id = ${eventId} AND deleted_at IS NULL) AND ${usedBy(ownerId)} + ${file.size} <= ${quota.bytes}
       RETURNING id`);
     inserted = rows[0];
   } finally {
@@ -145,7 +145,11 @@ export async function uploadAttachment(
   }
   if (!inserted) {
     // Deleted meanwhile, or another upload took the last of the storage.
-    const still = await db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get();
+    const still = await db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
+      .get();
     if (!still) throw notFound(EVENT_NOT_FOUND);
     throw forbidden(attachmentMessages.quota(quota.tier));
   }
@@ -165,7 +169,7 @@ async function loadAttachment(db: Db, user: User, attachmentId: number, need: Ex
     .innerJoin(events, eq(events.id, files.eventId))
     .innerJoin(timelines, eq(timelines.id, files.timelineId))
     .leftJoin(timelineShares, callerShare(user, files.timelineId))
-    .where(eq(files.id, attachmentId))
+    .where(and(eq(files.id, attachmentId), isNull(events.deletedAt)))
     .get();
   return requireRowAccess(row, user, need, shareCode, attachmentMessages.notFound).row;
 }

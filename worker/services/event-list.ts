@@ -1,6 +1,6 @@
 // Reading a timeline's events: the event as the API and the screens see it, the list, the first screenful of a
 // view, and the list's snapshot (ETag and per-isolate cache) for the API.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
@@ -110,7 +110,7 @@ export async function listEventsForTimeline(db: Db, timelineId: number, order: E
   const rows = await db
     .select(eventColumns)
     .from(events)
-    .where(eq(events.timelineId, timelineId))
+    .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
     .orderBy(...orderBy);
   return rows.map(toEventView);
 }
@@ -137,7 +137,8 @@ export async function listEventsPage(
 ): Promise<EventPage> {
   const linked = (id: number) =>
     sql`EXISTS (SELECT 1 FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id} AND ${eventEntities.entityId} = ${id})`;
-  const where = entityId ? and(eq(events.timelineId, timelineId), linked(entityId)) : eq(events.timelineId, timelineId);
+  const live = and(eq(events.timelineId, timelineId), isNull(events.deletedAt));
+  const where = entityId ? and(live, linked(entityId)) : live;
   const orderBy = orderOf(order);
   const [rows, counts] = await Promise.all([
     db
@@ -152,7 +153,7 @@ export async function listEventsPage(
         inView: (entityId ? sql<number>`coalesce(sum(${linked(entityId)}), 0)` : sql<number>`count(*)`).mapWith(Number),
       })
       .from(events)
-      .where(eq(events.timelineId, timelineId)),
+      .where(live),
   ]);
   const count = counts[0];
   return { events: rows.map(toEventView), total: count?.inView ?? 0, all: count?.everything ?? 0 };

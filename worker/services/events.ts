@@ -1,13 +1,13 @@
-import { type SQL, and, eq, gt, sql } from "drizzle-orm";
+import { type SQL, and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, entities, eventEntities, events, files, timelineShares, timelines } from "../../db/schema";
+import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
 import { isStoryRangeOrdered, storySortKey } from "../../db/domain/story-date";
 import { countWords } from "../../db/domain/word-count";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
-import { deleteObjects, eventAttachmentsJson } from "./attachment-store";
+import { eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventColumns, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
@@ -110,7 +110,7 @@ export async function persistEventText(
       ...set,
       updatedAt: nowIso(),
     })
-    .where(and(eq(events.id, eventId), guard))
+    .where(and(eq(events.id, eventId), isNull(events.deletedAt), guard))
     .returning(eventColumns);
   // Recorded before the update in the same transaction (so the guard still sees the old version number), with
   // the text as it will be.
@@ -152,7 +152,7 @@ export async function createEvent(
       title: input.title,
       content: input.content,
       wordCount: countWords(input.content),
-      position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId})`,
+      position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId} AND ${events.deletedAt} IS NULL)`,
       attachments: [],
       povEntityId: povValue(timelineId, povEntityId),
       storyStart,
@@ -193,7 +193,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .from(events)
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .leftJoin(timelineShares, callerShare(user, events.timelineId))
-    .where(eq(events.id, eventId))
+    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
     .get();
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
@@ -208,14 +208,14 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
  * or null when nothing was updated.
  */
 async function moveEvent(db: Db, event: Pick<Event, "id" | "timelineId">, from: number, requested: number) {
-  const to = sql`MIN(${requested}, (SELECT count(*) - 1 FROM events WHERE timeline_id = ${event.timelineId}))`;
+  const to = sql`MIN(${requested}, (SELECT count(*) - 1 FROM events WHERE timeline_id = ${event.timelineId} AND deleted_at IS NULL))`;
   const current = sql`(SELECT position FROM events WHERE id = ${event.id})`;
   const rows = await db.all<{ id: number; position: number }>(sql`
     UPDATE events SET position = CASE
         WHEN id = ${event.id} THEN ${to}
         WHEN ${to} < ${from} THEN position + 1
         ELSE position - 1 END
-    WHERE timeline_id = ${event.timelineId}
+    WHERE timeline_id = ${event.timelineId} AND deleted_at IS NULL
       AND position BETWEEN MIN(${from}, ${to}) AND MAX(${from}, ${to})
       AND ${current} = ${from}
     RETURNING id, position`);
@@ -338,26 +338,24 @@ export async function updateEvent(
   return { event: latest, moved, edited: edited || storyEdited || textLive };
 }
 
-/** Owners only. The gap is closed in the same batch; the attachments' bytes go after their rows. */
-export async function deleteEvent(
-  { db, room, files: bucket, removeDocs }: FileDeps,
-  user: User,
-  eventId: number,
-  shareCode?: string | null,
-) {
+/**
+ * Owners only. Moves the event to Trash: the gap in the story order is closed in the same batch, and the row keeps
+ * its old position for a restore. Its files and versions stay; writers in its shared doc are closed out.
+ */
+export async function deleteEvent({ db, room, removeDocs }: FileDeps, user: User, eventId: number, shareCode?: string | null) {
   const { event } = await loadEventWithAccess(db, user, eventId, "owner", shareCode);
-  const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.eventId, eventId));
-  await db.batch([
-    db.delete(events).where(eq(events.id, eventId)),
+  const [trashed] = await db.batch([
+    db
+      .update(events)
+      .set({ deletedAt: nowIso(), deletedBy: user.id })
+      .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
+      .returning({ id: events.id }),
     db
       .update(events)
       .set({ position: sql`${events.position} - 1` })
-      .where(and(eq(events.timelineId, event.timelineId), gt(events.position, event.position))),
+      .where(and(eq(events.timelineId, event.timelineId), isNull(events.deletedAt), gt(events.position, event.position))),
   ]);
-  await deleteObjects(
-    bucket,
-    keys.map((k) => k.key),
-  );
+  if (trashed.length === 0) throw notFound(EVENT_NOT_FOUND);
   await removeDocs?.([eventId]);
   room(event.timelineId, { action: "deleted", by: authorOf(user) });
   return { success: true, timelineId: event.timelineId };

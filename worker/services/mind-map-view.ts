@@ -1,6 +1,6 @@
 // The mind map as the screens read it: every event and codex entity of the timeline as a node (placed or not), the
 // writers' idea and group nodes, the events' codex links and the custom edges, in one batch.
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type MapEdge, type MapNode, type User, entities, eventEntities, events, mapEdges, mapNodes } from "../../db/schema";
 import type { MapNodeKind } from "../../db/domain/validation";
@@ -64,7 +64,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
     db
       .select({ id: events.id, title: events.title })
       .from(events)
-      .where(eq(events.timelineId, timelineId))
+      .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
       .orderBy(asc(events.position), asc(events.id)),
     db
       .select({ id: entities.id, name: entities.name, color: entities.color, kind: entities.kind })
@@ -76,7 +76,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
       .select({ eventId: eventEntities.eventId, entityId: eventEntities.entityId })
       .from(eventEntities)
       .innerJoin(events, eq(events.id, eventEntities.eventId))
-      .where(eq(events.timelineId, timelineId)),
+      .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt))),
     db.select().from(mapEdges).where(eq(mapEdges.timelineId, timelineId)).orderBy(asc(mapEdges.id)),
   ]);
   const keys = new Map(nodeRows.map((r) => [r.id, keyOf(r)]));
@@ -130,5 +130,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
     ),
     ...edgeRows.map((r) => edgeView(r, keys)),
   ];
-  return { nodes, edges };
+  // A scene in Trash is not on the map, nor are the arrows to it.
+  const shown = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: edges.filter((e) => shown.has(e.source) && shown.has(e.target)) };
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
 import { DAY } from "../lib/time";
 import { absoluteCutoff } from "./sessions";
+import { type TrashPurgeDeps, purgeTrash } from "./trash";
 import { purgeOldVersions } from "./versions";
 
 /** Login attempt counters untouched for this long (and not locking anything) are dropped. */
@@ -12,8 +13,9 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
  * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
  * reset tokens past their hour, verification tokens past their day, stale login-attempt and rate-limit counters.
  * Free owners' event versions past their 30 days. Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
+ * With `trash` (the attachments' bucket and the docs), also what has been in Trash for more than 30 days.
  */
-export async function purgeExpired(db: Db, now = Date.now()) {
+export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeDeps) {
   const nowIso = new Date(now).toISOString();
   const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
   const [s, r, v, a, l, ev] = await db.batch([
@@ -37,6 +39,7 @@ export async function purgeExpired(db: Db, now = Date.now()) {
     db.delete(rateLimits).where(lte(rateLimits.windowStart, staleAttempts)).returning({ key: rateLimits.key }),
     purgeOldVersions(db, now),
   ]);
+  const trashed = trash ? await purgeTrash(db, trash, now) : { timelines: 0, events: 0 };
   return {
     sessions: s.length,
     resetTokens: r.length,
@@ -44,5 +47,7 @@ export async function purgeExpired(db: Db, now = Date.now()) {
     loginAttempts: a.length,
     rateLimits: l.length,
     eventVersions: ev.length,
+    trashedTimelines: trashed.timelines,
+    trashedEvents: trashed.events,
   };
 }

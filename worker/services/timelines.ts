@@ -1,11 +1,10 @@
-import { desc, eq, exists, or, sql } from "drizzle-orm";
+import { and, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, events, files, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, events, timelineShares, timelines } from "../../db/schema";
 import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/domain/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess, callerShare } from "./access";
-import { deleteObjects } from "./attachment-store";
 import { timelineWordCount } from "./chapters";
 import { type Deps, type FileDeps, authorOf } from "./deps";
 import { isPremium } from "./plans";
@@ -65,7 +64,7 @@ export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<Tim
     })
     .from(timelines)
     .leftJoin(timelineShares, callerShare(user))
-    .where(or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id)))
+    .where(and(isNull(timelines.deletedAt), or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id))))
     .orderBy(desc(timelines.createdAt), desc(timelines.id));
   return rows.map((r) => {
     const access = accessOf(r.timeline, user, r.shareLevel) as Exclude<Access, "none">;
@@ -90,7 +89,7 @@ export async function createTimeline(db: Db, user: User, input: CreateTimeline):
     INSERT INTO timelines (user_id, title, description, created_at, updated_at)
     SELECT ${user.id}, ${input.title}, ${input.description ?? null}, ${createdAt}, ${createdAt}
     WHERE ${premium ? 1 : 0} = 1
-       OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id}) < ${FREE_TIMELINE_LIMIT}
+       OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}
   `);
   if (!inserted.meta.changes) throw forbidden(FREE_LIMIT_MESSAGE);
   const timeline = await db
@@ -118,16 +117,17 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));
 }
 
-/** Cascades to events, files, shares and notifications (foreign keys); the attachments' bytes go after their rows. */
-export async function deleteTimeline({ db, room, files: bucket, removeDocs }: FileDeps, user: User, timelineId: number) {
+/**
+ * Moves the timeline to Trash: its events and files stay until a restore or the purge. Writers in its scenes' shared
+ * docs are closed out (the docs' text is in D1). Owners only.
+ */
+export async function deleteTimeline({ db, room, removeDocs }: FileDeps, user: User, timelineId: number) {
   await requireTimelineAccess(db, user, timelineId, "owner");
-  const keys = await db.select({ key: files.r2Key }).from(files).where(eq(files.timelineId, timelineId));
+  await db
+    .update(timelines)
+    .set({ deletedAt: nowIso(), deletedBy: user.id })
+    .where(and(eq(timelines.id, timelineId), isNull(timelines.deletedAt)));
   const eventIds = await db.select({ id: events.id }).from(events).where(eq(events.timelineId, timelineId));
-  await db.delete(timelines).where(eq(timelines.id, timelineId));
-  await deleteObjects(
-    bucket,
-    keys.map((k) => k.key),
-  );
   await removeDocs?.(eventIds.map((e) => e.id));
   room(timelineId, { action: "timeline-deleted", by: authorOf(user) });
   return { success: true };

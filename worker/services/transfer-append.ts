@@ -71,7 +71,7 @@ export async function importIntoTimeline(
     sql`coalesce(json_extract(j.value, ${`${path}.id`}),
       (SELECT id FROM entities WHERE timeline_id = ${timelineId} AND name = json_extract(j.value, ${`${path}.name`}) ORDER BY id DESC LIMIT 1))`;
   // Inside the batch (one transaction) the imported events are the timeline's last `count` positions.
-  const firstNew = sql`((SELECT max(position) FROM events WHERE timeline_id = ${timelineId}) - ${count - 1})`;
+  const firstNew = sql`((SELECT max(position) FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL) - ${count - 1})`;
   const statements = [
     ...chunks(entityRows).map((json) =>
       raw(sql`
@@ -82,7 +82,7 @@ export async function importIntoTimeline(
     ),
     ...chunks(eventRows).map((json) =>
       raw(sql`
-        WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId})
+        WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL)
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
                             story_start, story_end, story_label, story_sort, word_count, created_at, updated_at)
         SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
@@ -94,7 +94,7 @@ export async function importIntoTimeline(
     ...chunks(links).map((json) =>
       raw(sql`
         INSERT OR IGNORE INTO event_entities (event_id, entity_id)
-        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
                ${entityOf("$")}
         FROM json_each(${json}) j`),
     ),
@@ -102,7 +102,7 @@ export async function importIntoTimeline(
     raw(sql`
       INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
       SELECT e.id, e.timeline_id, ${user.id}, ${authorOf(user).userName}, e.title, e.content, ${now}
-      FROM events e WHERE e.timeline_id = ${timelineId} AND e.position >= ${firstNew}
+      FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position >= ${firstNew}
       ORDER BY e.position`),
   ];
   await db.$client.batch(statements);

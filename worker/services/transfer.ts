@@ -185,7 +185,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     raw(sql`
       INSERT INTO timelines (user_id, title, description, share_code, created_at, updated_at)
       SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${now}, ${now}
-      WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id}) < ${FREE_TIMELINE_LIMIT}`),
+      WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`
         INSERT INTO entities (timeline_id, kind, name, aliases, description, color, created_at, updated_at)

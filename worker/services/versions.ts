@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_VERSION_DAYS, VERSION_PREVIEW_CHARS } from "../../db/domain/rules";
 import { stripMarks } from "../../db/domain/plain-text";
@@ -72,7 +72,7 @@ export async function listVersions(db: Db, user: User, eventId: number, shareCod
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
     .leftJoin(timelineShares, callerShare(user, events.timelineId))
-    .where(eq(events.id, eventId))
+    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
     .get();
   const { row: found } = requireRowAccess(row, user, "viewer", shareCode, EVENT_NOT_FOUND);
   const since = visibleSince(found.owner);
@@ -122,7 +122,7 @@ async function loadVersion(db: Db, user: User, versionId: number, need: Exclude<
     .innerJoin(timelines, eq(timelines.id, events.timelineId))
     .innerJoin(users, eq(users.id, timelines.userId))
     .leftJoin(timelineShares, callerShare(user, events.timelineId))
-    .where(eq(eventVersions.id, versionId))
+    .where(and(eq(eventVersions.id, versionId), isNull(events.deletedAt)))
     .get();
   const { row: found } = requireRowAccess(row, user, need, shareCode, VERSION_NOT_FOUND);
   const since = visibleSince(found.owner);
@@ -188,7 +188,7 @@ export async function restoreVersion(
       version: sql`${events.version} + 1`,
       updatedAt: now,
     })
-    .where(eq(events.id, version.eventId))
+    .where(and(eq(events.id, version.eventId), isNull(events.deletedAt)))
     .returning(eventColumns);
   // The version just recorded (the newest of the event) says which one it brought back.
   const restored = db

@@ -5,7 +5,7 @@ import { Button } from "~/ui/button";
 import { UserAvatar } from "~/ui/user-avatar";
 import { isAdmin, type PublicUser } from "~/lib/user";
 
-/** The account panel: Account, Upgrade, Admin (admins) and Logout. */
+/** The account panel: Account, Upgrade, Trash, Admin (admins) and Logout. */
 export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOpen?: boolean }) {
   return (
     <Popover.Root defaultOpen={defaultOpen}>
@@ -32,6 +32,11 @@ export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOp
                 <Link to="/upgrade">Upgrade</Link>
               </Button>
             </Popover.Close>
+            <Popover.Close asChild>
+              <Button asChild variant="outline" size="sm">
+                <Link to="/trash">Trash</Link>
+              </Button>
+            </Popover.Close>
             {isAdmin(user) ? (
               <Popover.Close asChild>
                 <Button asChild variant="outline" size="sm">
@@ -39,7 +44,7 @@ export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOp
                 </Button>
               </Popover.Close>
             ) : null}
-            <Form method="post" action="/auth/logout" className={isAdmin(user) ? "" : "col-span-2"}>
+            <Form method="post" action="/auth/logout" className={isAdmin(user) ? "col-span-2" : ""}>
               <Button type="submit" variant="destructive" size="sm" className="w-full">
                 Logout
               </Button>

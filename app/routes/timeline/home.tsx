@@ -54,7 +54,14 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const deleteTimeline = useMutation(
     (timeline: TimelineView) => unwrap(client.api.timelines[":id"].$delete({ param: { id: String(timeline.id) } })),
     {
-      success: { title: "Success", description: "Timeline deleted successfully" },
+      success: (_, timeline) => ({
+        title: "Success",
+        description: "Timeline moved to Trash",
+        action: {
+          label: "Undo",
+          onClick: () => void import("~/features/trash/undo").then((m) => m.undoDelete("timeline", timeline.id, revalidator.revalidate)),
+        },
+      }),
       error: () => "Failed to delete timeline",
       // Deleting the selected timeline selects another, which loads anyway.
       revalidate: (_, timeline) => timeline.id !== selectedId,
@@ -121,6 +128,9 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
               </Button>
             ) : null}
             <ImportDialog />
+            <Button asChild variant="ghost">
+              <Link to="/trash">Trash</Link>
+            </Button>
             {atLimit ? (
               <Button asChild>
                 <Link to="/upgrade">
@@ -188,7 +198,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Are you sure?"
-        description="This action cannot be undone. This will permanently delete the timeline and all its events."
+        description="This will move the timeline and all its events to Trash. You can restore it from Trash for 30 days."
         confirmLabel="Delete Timeline"
         pendingLabel="Deleting..."
         pending={deleteTimeline.pending}

@@ -1,0 +1,57 @@
+import {
+  apiAs,
+  cardTitles,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  openTimeline,
+  test,
+  toast,
+  waitForHydration,
+} from "./fixtures";
+
+type Timeline = { id: number; title: string };
+
+test.describe("trash", () => {
+  test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores too", async ({ page, request }) => {
+    const user = await createUser(request);
+    const timeline = await apiAs<Timeline>(request, user, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    for (const title of ["Arrival", "Storm", "Rescue"]) {
+      await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+    }
+    await login(page, user);
+    await openTimeline(page, timeline.id);
+
+    await page.getByRole("button", { name: "Delete Storm" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm).toContainText("will move to Trash");
+    await confirm.getByRole("button", { name: "Delete Event" }).click();
+    await expect(toast(page, "Event moved to Trash")).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Rescue"]);
+
+    await page.goto("/trash");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Trash", level: 1 })).toBeVisible();
+    await expect(page.getByText("stay here for 30 days, then they are deleted for good")).toBeVisible();
+    const entry = page.getByRole("listitem").filter({ hasText: "Storm" });
+    await expect(entry).toContainText("in The Drowned Bell");
+    await expect(entry).toContainText(/Deleted by .+ just now/);
+    await expectNoSeriousA11yViolations(page);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expectNoSeriousA11yViolations(page);
+    await entry.getByRole("button", { name: "Restore scene Storm" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Restored “Storm”." })).toBeVisible();
+    await expect(page.getByText("Trash is empty.")).toBeVisible();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openTimeline(page, timeline.id);
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
+
+    // Undo on the delete's toast brings it straight back.
+    await page.getByRole("button", { name: "Delete Rescue" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
+    await toast(page, "Event moved to Trash").getByRole("button", { name: "Undo" }).click();
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
+  });
+});
