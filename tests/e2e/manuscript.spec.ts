@@ -97,6 +97,7 @@ const contentOf = async (request: APIRequestContext, user: TestUser, timelineId:
   (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timelineId}/events`)).find((e) => e.title === title)?.content;
 
 test("a writer drafts in the manuscript in focus mode while a collaborator writes another scene", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
   const { owner, timelineId, collaborator, viewer } = await setup(request);
   await login(page, owner);
   await openManuscript(page, timelineId);
@@ -132,6 +133,7 @@ test("a writer drafts in the manuscript in focus mode while a collaborator write
   await page.getByRole("button", { name: "Focus mode" }).click();
   await expect(page.getByRole("button", { name: "Focus mode" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  await expect(page.getByRole("region", { name: "Email verification" })).toBeHidden();
   const letter = await sceneEditor(page, "The letter");
   await letter.click();
   await page.keyboard.press("Control+End");

@@ -18,13 +18,15 @@ const SceneEditor = lazy(() => import("~/features/manuscript/scene-editor").then
 
 const SAVED_MS = 3000;
 
-// Focus mode: no navigation, the other scenes and paragraphs dimmed.
+// Focus mode: no navigation, banner or help button; the other scenes and paragraphs dimmed.
 const styles = `
 .ms-text p + p { text-indent: 1.5em; margin-top: 0; }
 .ms-text > * + * { margin-top: 0.6em; }
 .ms-root[data-focus] .ms-scene:not([data-active]) { opacity: 0.35; transition: opacity 200ms; }
 .ms-root[data-focus] .ms-editor > :not(.has-focus) { opacity: 0.5; }
-body:has(.ms-root[data-focus]) header:has(> nav[aria-label="Main"]) { display: none; }
+body:has(.ms-root[data-focus]) :is(header:has(> nav[aria-label="Main"]), [aria-label="Email verification"], [aria-label$="help assistant"]) {
+  display: none;
+}
 `;
 
 type Props = {
