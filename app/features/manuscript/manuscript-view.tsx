@@ -82,7 +82,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Pr
       if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
         void save();
-      } else if (mod && e.shiftKey && e.key.toLowerCase() === "f") {
+      } else if (canEdit && mod && e.shiftKey && e.key.toLowerCase() === "f") {
         e.preventDefault();
         setFocus((f) => !f);
       } else if (e.key === "Escape" && focusRef.current) {
@@ -91,7 +91,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Pr
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [save]);
+  }, [save, canEdit]);
 
   const activeScene = scenes.find((s) => s.id === active);
   const book = scenes.reduce((sum, s) => sum + (words[s.id] ?? 0), 0);
