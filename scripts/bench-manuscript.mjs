@@ -29,8 +29,15 @@ export async function benchManuscript({ base, proxyUrl, writer, browser }) {
   };
   for (let i = 0; i < MANUSCRIPT_SCENES; i += 10)
     await Promise.all(Array.from({ length: Math.min(10, MANUSCRIPT_SCENES - i) }, (_, k) => create(i + k)));
-  const path = `/timeline/${timeline.id}/manuscript`;
-  const html = await (await fetch(base + path, { headers: { Cookie: writer.cookie } })).text();
+  return measureManuscript({ base, proxyUrl, writer, browser, timelineId: timeline.id });
+}
+
+/** The measures on a seeded book (exported so one can run them alone against a running server). */
+export async function measureManuscript({ base, proxyUrl, writer, browser, timelineId }) {
+  const path = `/timeline/${timelineId}/manuscript`;
+  const html = await (await fetch(base + path, { headers: { Cookie: writer.cookie }, signal: AbortSignal.timeout(60_000) })).text();
+  const step = (what) => console.log(`  manuscript: ${what}`);
+  step(`HTML ${html.length} bytes`);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name: "sw_session", value: writer.token, url: proxyUrl }]);
@@ -45,13 +52,13 @@ export async function benchManuscript({ base, proxyUrl, writer, browser }) {
   await tab.goto(proxyUrl + path, { waitUntil: "commit" });
   await tab.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 60_000 });
   const hydrated = Date.now() - begin;
+  step(`hydrated in ${hydrated} ms`);
   // The first scene's editor mounted and synced: the page has done its loading work.
-  const first = tab.getByRole("textbox", { name: "Text of Scene 1" });
-  await first.waitFor({ timeout: 60_000 });
-  await tab.locator('[aria-label="Text of Scene 1"][contenteditable="true"]').waitFor({ timeout: 60_000 });
+  await tab.locator('[role="textbox"][contenteditable="true"]').first().waitFor({ timeout: 60_000 });
   await tab.waitForTimeout(1000);
   const load = await tab.evaluate(() => window.__longTasks);
   const editorsMounted = await tab.locator('[role="textbox"][contenteditable="true"]').count();
+  step(`${load.length} long tasks while loading; ${editorsMounted} editors`);
 
   // Typing in the middle of the book: scroll there, wait for its editor, type 50 keys one frame apart.
   const middle = `Text of Scene ${MANUSCRIPT_SCENES / 2}`;
@@ -59,6 +66,7 @@ export async function benchManuscript({ base, proxyUrl, writer, browser }) {
   const editor = tab.locator(`[aria-label="${middle}"][contenteditable="true"]`);
   await editor.waitFor({ timeout: 60_000 });
   await editor.click();
+  step("typing");
   await tab.evaluate(() => {
     window.__latency = [];
     window.__longTasks = [];
@@ -78,7 +86,7 @@ export async function benchManuscript({ base, proxyUrl, writer, browser }) {
   const keys = "the tide turns ";
   for (let i = 0; i < KEYSTROKES; i++) {
     await tab.keyboard.press(keys[i % keys.length] === " " ? "Space" : keys[i % keys.length]);
-    await tab.waitForFunction((n) => window.__latency.length >= n, i + 1);
+    await tab.waitForFunction((n) => window.__latency.length >= n, i + 1, { timeout: 10_000 });
   }
   const latency = await tab.evaluate(() => window.__latency);
   const typingTasks = await tab.evaluate(() => window.__longTasks);

@@ -163,8 +163,11 @@ try {
     await tab.close();
   }
   console.log("manuscript: 150 scenes × 800 words…");
-  results.manuscript = await benchManuscript({ base, proxyUrl: proxy.url, writer, browser });
-  await browser.close();
+  try {
+    results.manuscript = await benchManuscript({ base, proxyUrl: proxy.url, writer, browser });
+  } finally {
+    await browser.close();
+  }
   const unique = [...new Map(js.map((f) => [f.url, f])).values()];
   results.hydrated = { p50: percentile(hydrated, 50), max: Math.max(...hydrated) };
   const firstPaint = unique.filter((f) => firstPaintUrls.has(f.url));

@@ -11,7 +11,8 @@ const Dashes = Extension.create({
     return [
       // A third hyphen after an en dash makes the em dash (the en dash came from the first two).
       textInputRule({ find: /–-$/, replace: "—" }),
-      textInputRule({ find: /(?<![-–—])--$/, replace: "–" }),
+      // Not at a paragraph's start: `---` there stays the scene break's shortcut.
+      textInputRule({ find: /(?<=[^-–—])--$/, replace: "–" }),
     ];
   },
 });
