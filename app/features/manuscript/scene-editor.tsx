@@ -98,8 +98,14 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
     if (release) onRelease(markdownToHtml(yDocToMarkdown(session.ydoc), 3));
   }, [release, onRelease, session]);
 
-  const trouble =
-    session.connection === "disconnected" ? "Offline — changes will sync" : session.problem ? `Not saved: ${session.problem}` : null;
+  // My access ended: the editor keeps my text on screen to copy, and says why nothing more is saved.
+  const trouble = session.ended
+    ? session.ended
+    : session.connection === "disconnected"
+      ? "Offline — changes will sync"
+      : session.problem
+        ? `Not saved: ${session.problem}`
+        : null;
   return (
     <>
       {session.ready && editor ? <EditorContent editor={editor} /> : <SceneText html={html} />}
