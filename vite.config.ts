@@ -30,6 +30,8 @@ const lazyClientDeps = [
   "@tiptap/core",
   "@tiptap/extension-collaboration",
   "@tiptap/extension-collaboration-caret",
+  "@tiptap/extension-typography",
+  "@tiptap/extensions",
   "@tiptap/markdown",
   "@tiptap/react",
   "@tiptap/starter-kit",

@@ -18,6 +18,7 @@ export default [
     route("timeline/:id", "routes/timeline/detail.tsx"),
     route("timeline/:id/share", "routes/timeline/share.tsx"),
     route("timeline/:id/print", "routes/timeline/print.tsx"),
+    route("timeline/:id/manuscript", "routes/timeline/manuscript.tsx"),
     route("writers-unblock", "routes/writers-unblock.tsx"),
     route("api-test", "routes/api-test.tsx"),
     route("account", "routes/account.tsx"),

@@ -3,13 +3,15 @@
 // Rows: HTML of /timeline/{id} at 1,000 events; SSR p50 1,000 ÷ 30 events (same run, interleaved); Lighthouse
 // mobile at 1,000 and at 30 events; client JS the timeline page loads (gzip); events API ÷ /api/auth/me
 // throughput with 10 connections; HTML of /timeline (home) with the 1,000-event timeline selected.
-// Also: time to hydrated in Chromium, the move of the last event to the top, and a 304 refetch.
+// Also: time to hydrated in Chromium, the move of the last event to the top, and a 304 refetch. The manuscript
+// row: a 150-scene, 120,000-word book's manuscript page, its blocking time and typing latency (bench-manuscript.mjs).
 // Results in test-results/bench.json. BENCH_LIGHTHOUSE=0 skips Lighthouse; BENCH_TOOLS=<dir> is where
 // lighthouse/autocannon are installed when they are not in node_modules.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { api, d1Counts, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
+import { benchManuscript } from "./bench-manuscript.mjs";
 import { lighthouseMobile, loadTool, startGzipProxy, throughput } from "./bench-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4440);
@@ -160,7 +162,12 @@ try {
     }
     await tab.close();
   }
-  await browser.close();
+  console.log("manuscript: 150 scenes × 800 words…");
+  try {
+    results.manuscript = await benchManuscript({ base, proxyUrl: proxy.url, writer, browser });
+  } finally {
+    await browser.close();
+  }
   const unique = [...new Map(js.map((f) => [f.url, f])).values()];
   results.hydrated = { p50: percentile(hydrated, 50), max: Math.max(...hydrated) };
   const firstPaint = unique.filter((f) => firstPaintUrls.has(f.url));
@@ -224,6 +231,12 @@ const rows = [
     r.throughput.ratio >= 0.5,
   ],
   ["HTML of /timeline (home), 1,000-event timeline (gzip)", kb(r.home.htmlGzip), "≤ 150 KB", r.home.htmlGzip <= 150 * 1024],
+  [
+    "manuscript, 150 scenes × 800 words: load TBT / typing p50, p95",
+    `${ms(r.manuscript.tbt)} / ${ms(r.manuscript.typing.p50)}, ${ms(r.manuscript.typing.p95)}`,
+    "≤ 200 ms / p95 ≤ 50 ms",
+    r.manuscript.tbt <= 200 && r.manuscript.typing.p95 <= 50,
+  ],
 ];
 r.table = rows.map(([measure, now, target, met]) => ({ measure, now, target, met }));
 console.log(`| measure | now | target | met |\n|---|---|---|---|`);
@@ -247,6 +260,12 @@ line("client JS files until hydrated (raw)", `${r.clientJs.files} files, ${kb(r.
 line("client JS by network idle, no interaction (gzip)", `${r.clientJs.untilIdle.files} files, ${kb(r.clientJs.untilIdle.gzip)}`);
 for (const f of r.clientJs.untilIdle.afterHydration) line(`    after hydration: ${f.url}`, kb(f.gzip));
 for (const f of r.clientJs.largest) line(`    ${f.url}`, kb(f.gzip));
+const m = r.manuscript;
+line(
+  "manuscript: HTML (raw / gzip); load → hydrated",
+  `${kb(m.html)} / ${kb(m.htmlGzip)}; ${ms(m.hydrated)}; ${m.editorsMounted} editors mounted of ${m.scenes} scenes`,
+);
+line("manuscript: long tasks while loading; longest", `${m.longTasks}; ${ms(m.longest)}; typing TBT ${ms(m.typing.tbt)}`);
 if (lh) line("Lighthouse 1,000: LCP / 30: TBT", `${(lh.big.lcp / 1000).toFixed(2)} s / ${ms(lh.small.tbt)}`);
 if (lh) line("Lighthouse 30: FCP; LCP element", `${(lh.small.fcp / 1000).toFixed(2)} s; ${lh.small.lcpElement ?? "?"}`);
 else if (r.lighthouse?.skipped) line("Lighthouse", r.lighthouse.skipped);

@@ -1,5 +1,6 @@
 import Collaboration from "@tiptap/extension-collaboration";
 import CollaborationCaret from "@tiptap/extension-collaboration-caret";
+import type { Extensions } from "@tiptap/core";
 import { useEditor } from "@tiptap/react";
 import { useEffect, useRef } from "react";
 import type { Session } from "~/features/co-writing/doc-session";
@@ -9,13 +10,22 @@ import { AutoDirection } from "./auto-direction";
 
 // The co-writing editor's wiring to its session: the Tiptap editor on the doc, the session's end.
 
-/** The Tiptap editor on the session's doc (with the others' carets), editable once the doc is ready. */
-export function useDocEditor(session: Session, contentId: string, user: { name: string; color: string }) {
+/**
+ * The Tiptap editor on the session's doc (with the others' carets), editable once the doc is ready. `options`: a
+ * view's own extensions (the manuscript's smart quotes), the text's classes and name in place of the card's.
+ */
+export function useDocEditor(
+  session: Session,
+  contentId: string,
+  user: { name: string; color: string },
+  options?: { extensions?: Extensions; className?: string; label?: string },
+) {
   const editor = useEditor(
     {
       extensions: [
         ...richTextExtensions(),
         AutoDirection,
+        ...(options?.extensions ?? []),
         Collaboration.configure({ document: session.ydoc, field: DocFields.content }),
         CollaborationCaret.configure({ provider: session.provider, user }),
       ],
@@ -27,8 +37,9 @@ export function useDocEditor(session: Session, contentId: string, user: { name: 
           id: contentId,
           role: "textbox",
           "aria-multiline": "true",
-          "aria-label": "Content",
+          "aria-label": options?.label ?? "Content",
           class:
+            options?.className ??
             "co-editor-content min-h-32 rounded-md border border-stone-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-brand-600",
         },
       },

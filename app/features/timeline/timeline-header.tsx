@@ -83,6 +83,9 @@ export function TimelineHeader({
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          <Button asChild variant="outline">
+            <Link to={`/timeline/${timeline.id}/manuscript`}>Manuscript</Link>
+          </Button>
           <ExportMenu timelineId={timeline.id} shareCode={shareCode} importInto={canEdit ? timeline : undefined} />
           {isOwner ? (
             premium ? (

@@ -1,0 +1,183 @@
+import { Focus } from "lucide-react";
+import { Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
+import type { Session } from "~/features/co-writing/doc-session";
+import { ManuscriptContext, type ManuscriptApi, wordsText } from "~/features/manuscript/manuscript-context";
+import { useNearViewport } from "~/features/manuscript/near-viewport";
+import { manuscriptRuns } from "~/features/manuscript/runs";
+import { SceneText } from "~/features/manuscript/scene-text";
+import { Button } from "~/ui/button";
+import { errorToast } from "~/lib/toast";
+import type { ManuscriptChapter, ManuscriptScene } from "../../../worker/services/manuscript-page";
+import type { TimelineView } from "../../../worker/services/timelines";
+
+// The manuscript: every scene's text in story order under its chapter headings, one continuous page in a readable
+// measure. The text is the server's HTML; editors mount over the scenes near the viewport (writers only).
+
+const SceneEditor = lazy(() => import("~/features/manuscript/scene-editor").then((m) => ({ default: m.SceneEditor })));
+
+const SAVED_MS = 3000;
+
+// Focus mode: no navigation, banner or help button; the other scenes and paragraphs dimmed.
+const styles = `
+.ms-text p + p { text-indent: 1.5em; margin-top: 0; }
+.ms-text > * + * { margin-top: 0.6em; }
+.ms-root[data-focus] .ms-scene:not([data-active]) { opacity: 0.35; transition: opacity 200ms; }
+.ms-root[data-focus] .ms-editor > :not(.has-focus) { opacity: 0.5; }
+body:has(.ms-root[data-focus]) :is(header:has(> nav[aria-label="Main"]), [aria-label="Email verification"], [aria-label$="help assistant"]) {
+  display: none;
+}
+`;
+
+type Props = {
+  timeline: TimelineView;
+  chapters: ManuscriptChapter[];
+  scenes: ManuscriptScene[];
+  shareCode: string | null;
+  me: { id: number; name: string };
+};
+
+export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Props) {
+  const canEdit = timeline.accessLevel !== "viewer";
+  const back = shareCode ? `/timeline/${timeline.id}?share=${encodeURIComponent(shareCode)}` : `/timeline/${timeline.id}`;
+  const runs = useMemo(() => manuscriptRuns(scenes), [scenes]);
+  const chapterTitle = useMemo(() => new Map(chapters.map((c) => [c.id, c.title])), [chapters]);
+
+  const [words, setWordsState] = useState<Record<number, number>>(() => Object.fromEntries(scenes.map((s) => [s.id, s.words])));
+  const [active, setActiveState] = useState<number | null>(scenes[0]?.id ?? null);
+  const [focus, setFocus] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const focusRef = useRef(false);
+  focusRef.current = focus;
+  const sessions = useRef(new Map<number, Session>());
+
+  const api = useMemo<ManuscriptApi>(
+    () => ({
+      timelineId: timeline.id,
+      shareCode,
+      me,
+      register: (id, session) => (session ? sessions.current.set(id, session) : sessions.current.delete(id)),
+      setWords: (id, n) => setWordsState((w) => (w[id] === n ? w : { ...w, [id]: n })),
+      setActive: setActiveState,
+      focusRef,
+    }),
+    [timeline.id, shareCode, me],
+  );
+
+  const save = useCallback(async () => {
+    const results = await Promise.all([...sessions.current.values()].map((s) => s.save()));
+    const failed = results.find((r) => !r.ok);
+    if (failed && !failed.ok) return errorToast(failed.error);
+    setSaved(true);
+  }, []);
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setSaved(false), SAVED_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        void save();
+      } else if (canEdit && mod && e.shiftKey && e.key.toLowerCase() === "f") {
+        e.preventDefault();
+        setFocus((f) => !f);
+      } else if (e.key === "Escape" && focusRef.current) {
+        setFocus(false);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [save, canEdit]);
+
+  const activeScene = scenes.find((s) => s.id === active);
+  const book = scenes.reduce((sum, s) => sum + (words[s.id] ?? 0), 0);
+  const chapter =
+    activeScene?.chapterId != null
+      ? scenes.filter((s) => s.chapterId === activeScene.chapterId).reduce((sum, s) => sum + (words[s.id] ?? 0), 0)
+      : null;
+
+  return (
+    <ManuscriptContext.Provider value={api}>
+      <style>{styles}</style>
+      <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-32" data-focus={focus || undefined}>
+        <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans">
+          <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+            {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
+            <span aria-hidden="true">←</span> Back to timeline
+          </Link>
+          {canEdit ? (
+            <Button
+              variant={focus ? "default" : "outline"}
+              size="sm"
+              aria-pressed={focus}
+              aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
+              title="Focus mode (Ctrl+Shift+F; Esc leaves)"
+              onClick={() => setFocus((f) => !f)}
+            >
+              <Focus aria-hidden="true" className="h-4 w-4" /> Focus mode
+            </Button>
+          ) : null}
+        </div>
+        <h1 className="mb-10 text-center font-serif text-4xl font-bold break-words">{timeline.title}</h1>
+        {scenes.length === 0 ? <p className="text-stone-700">No scenes yet.</p> : null}
+        {runs.map((run) => (
+          <div key={`${run.chapterId ?? "none"}-${run.scenes[0].id}`}>
+            {run.chapterId != null ? (
+              <h2 className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words">{chapterTitle.get(run.chapterId)}</h2>
+            ) : null}
+            {run.scenes.map((scene) => (
+              <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />
+            ))}
+          </div>
+        ))}
+      </main>
+      <footer className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700">
+        <p aria-live="polite" data-testid="manuscript-status" className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2">
+          {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
+          {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}
+          <span>Book: {wordsText(book)}</span>
+          {saved ? <span className="font-medium text-emerald-800">Saved</span> : null}
+        </p>
+      </footer>
+    </ManuscriptContext.Provider>
+  );
+}
+
+const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene: ManuscriptScene; canEdit: boolean; active: boolean }) {
+  const ref = useRef<HTMLElement>(null);
+  const near = useNearViewport(ref, canEdit);
+  const [html, setHtml] = useState(scene.html);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (near) setOpen(true);
+  }, [near]);
+  const release = useCallback((next: string | null) => {
+    if (next !== null) setHtml(next);
+    setOpen(false);
+  }, []);
+  const fallback = <SceneText html={html} />;
+  return (
+    <section
+      ref={ref}
+      aria-labelledby={`scene-${scene.id}-title`}
+      data-testid="manuscript-scene"
+      data-active={active || undefined}
+      className="ms-scene mb-12"
+    >
+      <h3 id={`scene-${scene.id}-title`} className="mb-3 font-sans text-xs font-semibold tracking-wider text-stone-600 uppercase">
+        {scene.title}
+      </h3>
+      {open ? (
+        <Suspense fallback={fallback}>
+          <SceneEditor sceneId={scene.id} title={scene.title} html={html} near={near} onRelease={release} />
+        </Suspense>
+      ) : (
+        fallback
+      )}
+    </section>
+  );
+});

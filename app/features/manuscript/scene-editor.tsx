@@ -1,0 +1,119 @@
+import { EditorContent } from "@tiptap/react";
+import { useEffect, useMemo, useState } from "react";
+import { caretColor } from "~/features/co-writing/co-editor-context";
+import { Session, useSessionTick } from "~/features/co-writing/doc-session";
+import { useDocEditor, useSessionEnd } from "~/features/co-writing/session-editor-hooks";
+import { useManuscript } from "~/features/manuscript/manuscript-context";
+import { SCENE_TEXT_CLASS, SceneText } from "~/features/manuscript/scene-text";
+import { manuscriptExtensions } from "~/features/manuscript/smart-typing";
+import { yDocToMarkdown } from "../../../db/domain/rich-text";
+import { markdownToHtml } from "../../../db/domain/render-text";
+import { countWords } from "../../../db/domain/word-count";
+
+// A manuscript scene's editor: the co-writing session of the timeline's cards (shared doc, carets, offline copy,
+// versions), mounted only while the scene is near the viewport. Loaded lazily, after the page reads.
+
+type Props = {
+  sceneId: number;
+  title: string;
+  /** The scene's text as the page rendered it: shown until the doc has synced. */
+  html: string;
+  /** Near the viewport: when it is not, the editor lets go once everything typed is saved. */
+  near: boolean;
+  /** The editor let go: the scene's text as HTML now (null: as it was). */
+  onRelease: (html: string | null) => void;
+};
+
+const RECOUNT_MS = 300;
+const TYPEWRITER_AT = 0.4;
+
+export function SceneEditor(props: Props) {
+  const { timelineId, shareCode } = useManuscript();
+  const [session, setSession] = useState<Session | null>(null);
+  useEffect(() => {
+    const s = new Session(timelineId, props.sceneId, shareCode);
+    setSession(s);
+    return () => {
+      setSession(null);
+      s.destroy();
+    };
+  }, [timelineId, props.sceneId, shareCode]);
+  if (!session) return <SceneText html={props.html} />;
+  return <Editing key={session.eventId} session={session} {...props} />;
+}
+
+function Editing({ session, sceneId, title, html, near, onRelease }: Props & { session: Session }) {
+  useSessionTick(session);
+  const ms = useManuscript();
+  const user = useMemo(() => ({ name: ms.me.name, color: caretColor(ms.me.id) }), [ms.me]);
+  const extensions = useMemo(manuscriptExtensions, []);
+  const editor = useDocEditor(session, `scene-${sceneId}-text`, user, {
+    extensions,
+    label: `Text of ${title}`,
+    className: `${SCENE_TEXT_CLASS} ms-editor rounded-sm focus-visible:outline-2 focus-visible:outline-offset-8 focus-visible:outline-brand-600`,
+  });
+  useSessionEnd(session, () => onRelease(null), null);
+
+  const { register, setWords, setActive, focusRef } = ms;
+  useEffect(() => {
+    register(sceneId, session);
+    return () => register(sceneId, null);
+  }, [register, sceneId, session]);
+
+  // Only this scene is recounted as it changes, at most every 300 ms.
+  useEffect(() => {
+    if (!editor) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const recount = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        setWords(sceneId, countWords(editor.getText()));
+      }, RECOUNT_MS);
+    };
+    const focus = () => setActive(sceneId);
+    // Typewriter scrolling: the caret's line stays at 40% of the screen's height while typing in focus mode.
+    const typewriter = ({ transaction }: { transaction: { docChanged: boolean } }) => {
+      if (!focusRef.current || !transaction.docChanged || !editor.isFocused) return;
+      requestAnimationFrame(() => {
+        if (editor.isDestroyed) return;
+        const { top } = editor.view.coordsAtPos(editor.state.selection.head);
+        const off = top - window.innerHeight * TYPEWRITER_AT;
+        if (Math.abs(off) > 4) window.scrollBy({ top: off, behavior: "instant" });
+      });
+    };
+    editor.on("update", recount);
+    editor.on("focus", focus);
+    editor.on("transaction", typewriter);
+    return () => {
+      editor.off("update", recount);
+      editor.off("focus", focus);
+      editor.off("transaction", typewriter);
+      clearTimeout(timer);
+    };
+  }, [editor, sceneId, setWords, setActive, focusRef]);
+
+  // Far from the viewport and all saved: back to rendered text (the doc's socket closes).
+  const release = !near && session.ready && session.allSaved;
+  useEffect(() => {
+    if (release) onRelease(markdownToHtml(yDocToMarkdown(session.ydoc), 3));
+  }, [release, onRelease, session]);
+
+  // My access ended: the editor keeps my text on screen to copy, and says why nothing more is saved.
+  const trouble = session.ended
+    ? session.ended
+    : session.connection === "disconnected"
+      ? "Offline — changes will sync"
+      : session.problem
+        ? `Not saved: ${session.problem}`
+        : null;
+  return (
+    <>
+      {session.ready && editor ? <EditorContent editor={editor} /> : <SceneText html={html} />}
+      {trouble ? (
+        <p role="status" className="mt-2 font-sans text-xs text-stone-700">
+          {trouble}
+        </p>
+      ) : null}
+    </>
+  );
+}
