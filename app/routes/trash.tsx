@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Page, PageHeading } from "~/ui/page";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -39,25 +38,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const { db, room } = app(context);
   const form = await request.formData();
+  const kind = String(form.get("kind") ?? "");
+  const id = Number(form.get("id"));
   try {
-    const kind = trashKind(String(form.get("kind") ?? ""));
-    const id = Number(form.get("id"));
-    if (!Number.isSafeInteger(id) || id < 1) return { ok: false as const, error: "Not found" };
-    const restored = await restoreFromTrash({ db, room }, user, kind, id);
-    return { ok: true as const, title: restored.title, kind, timelineId: "timelineId" in restored ? restored.timelineId : restored.id };
+    if (!Number.isSafeInteger(id) || id < 1) return { ok: false as const, kind, id, error: "Not found" };
+    const restored = await restoreFromTrash({ db, room }, user, trashKind(kind), id);
+    return { ok: true as const, kind, id, title: restored.title };
   } catch (error) {
-    if (error instanceof HttpError) return { ok: false as const, error: error.message };
+    if (error instanceof HttpError) return { ok: false as const, kind, id, error: error.message };
     throw error;
   }
 }
 
-function TrashEntry({ item, onRestored }: { item: TrashRow; onRestored: (title: string) => void }) {
-  const fetcher = useFetcher<typeof action>();
-  const pending = fetcher.state !== "idle";
-  const result = fetcher.data;
-  useEffect(() => {
-    if (result?.ok) onRestored(result.title);
-  }, [result, onRestored]);
+type Restore = Awaited<ReturnType<typeof action>>;
+
+/** One deleted item. A plain form (no fetcher: nothing new in the shared router code every page loads). */
+function TrashEntry({ item, result }: { item: TrashRow; result: Restore | undefined }) {
+  const navigation = useNavigation();
+  const pending = navigation.formData?.get("id") === String(item.id) && navigation.formData?.get("kind") === item.kind;
   const kindLabel = item.kind === "event" ? "Scene" : "Timeline";
   const by = item.deletedBy?.name ?? "a former writer";
   return (
@@ -76,21 +74,21 @@ function TrashEntry({ item, onRestored }: { item: TrashRow; onRestored: (title: 
             </p>
           ) : null}
         </div>
-        <fetcher.Form method="post">
+        <Form method="post">
           <input type="hidden" name="kind" value={item.kind} />
           <input type="hidden" name="id" value={item.id} />
           <Button type="submit" variant="outline" disabled={pending} aria-label={`Restore ${kindLabel.toLowerCase()} ${item.title}`}>
             {pending ? "Restoring..." : "Restore"}
           </Button>
-        </fetcher.Form>
+        </Form>
       </Card>
     </li>
   );
 }
 
-export default function Trash({ loaderData }: Route.ComponentProps) {
+export default function Trash({ loaderData, actionData }: Route.ComponentProps) {
   const { items, days } = loaderData;
-  const [restored, setRestored] = useState<string | null>(null);
+  const restored = actionData?.ok ? actionData.title : null;
   return (
     <Page className="max-w-3xl">
       <PageHeading>Trash</PageHeading>
@@ -110,7 +108,11 @@ export default function Trash({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="space-y-3" aria-label="Deleted items">
           {items.map((item) => (
-            <TrashEntry key={`${item.kind}-${item.id}`} item={item} onRestored={setRestored} />
+            <TrashEntry
+              key={`${item.kind}-${item.id}`}
+              item={item}
+              result={actionData && !actionData.ok && actionData.kind === item.kind && actionData.id === item.id ? actionData : undefined}
+            />
           ))}
         </ul>
       )}

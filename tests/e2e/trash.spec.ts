@@ -14,7 +14,10 @@ import {
 type Timeline = { id: number; title: string };
 
 test.describe("trash", () => {
-  test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores too", async ({ page, request }) => {
+  test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores a deleted timeline", async ({
+    page,
+    request,
+  }) => {
     const user = await createUser(request);
     const timeline = await apiAs<Timeline>(request, user, "POST", "/api/timelines", { title: "The Drowned Bell" });
     for (const title of ["Arrival", "Storm", "Rescue"]) {
@@ -48,10 +51,16 @@ test.describe("trash", () => {
     await openTimeline(page, timeline.id);
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
 
-    // Undo on the delete's toast brings it straight back.
-    await page.getByRole("button", { name: "Delete Rescue" }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
-    await toast(page, "Event moved to Trash").getByRole("button", { name: "Undo" }).click();
-    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
+    // Deleting a timeline: Undo on the toast brings it straight back.
+    await page.goto("/timeline");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Delete The Drowned Bell" }).click();
+    const sure = page.getByRole("alertdialog", { name: "Are you sure?" });
+    await expect(sure).toContainText("move the timeline and all its events to Trash");
+    await sure.getByRole("button", { name: "Delete Timeline" }).click();
+    const moved = toast(page, "Timeline moved to Trash");
+    await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toHaveCount(0);
+    await moved.getByRole("button", { name: "Undo" }).click();
+    await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toBeVisible();
   });
 });

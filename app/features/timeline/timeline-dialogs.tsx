@@ -65,7 +65,7 @@ export function TimelineDialogs({
         open={deleting !== null}
         onOpenChange={(o) => !o && onDeleting(null)}
         title="Delete this event?"
-        description={`"${deleting?.title ?? ""}" will move to Trash. You can restore it from Trash for 30 days.`}
+        description={`"${deleting?.title ?? ""}" will move to Trash for 30 days.`}
         confirmLabel="Delete Event"
         pendingLabel="Deleting..."
         pending={deletePending}
