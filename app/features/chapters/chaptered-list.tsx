@@ -41,6 +41,7 @@ export function ChapteredList({
   // is read here, before dnd-kit's own pointerup (which then must not reorder the run).
   const dragged = useRef<{ scene: Scene; chapterId: number | null } | null>(null);
   const crossed = useRef(false);
+  const dragging = useRef(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const latest = useRef({ all, groups, moveScene: context.moveScene });
   latest.current = { all, groups, moveScene: context.moveScene };
@@ -56,7 +57,7 @@ export function ChapteredList({
     const up = (e: PointerEvent) => {
       const from = dragged.current;
       dragged.current = null;
-      if (!from) return;
+      if (!from || !dragging.current) return;
       const under = document.elementsFromPoint(e.clientX, e.clientY);
       const zone = under.map((el) => el.closest<HTMLElement>("[data-chapter-drop]")).find(Boolean);
       if (!zone) return;
@@ -105,6 +106,10 @@ export function ChapteredList({
                 {...list}
                 layout={layout}
                 events={group.scenes}
+                onDragging={(active) => {
+                  dragging.current = active;
+                  list.onDragging(active);
+                }}
                 onMove={(eventId, from, to) => {
                   if (crossed.current) {
                     crossed.current = false;
