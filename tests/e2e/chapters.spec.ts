@@ -90,17 +90,16 @@ test.describe("chapters on the timeline screen", () => {
       await section.getByLabel("Move a scene into this chapter").selectOption({ label: scene });
       await section.getByRole("button", { name: "Move here" }).click();
       await expect(sectionTitles(page, chapter)).toContainText([scene]);
+      await page.getByRole("button", { name: `${chapter} settings` }).click();
     }
     await expect(sectionTitles(page, "Chapter One")).toHaveText(["Arrival", "Storm"]);
     await expect(chapterSection(page, "Chapter One")).toContainText("2 scenes · 10 words");
 
-    // Mouse: Rescue's card dragged onto Chapter Three's header.
-    const handle = page.getByRole("button", { name: "Reorder Rescue" });
-    await handle.scrollIntoViewIfNeeded();
-    const from = await handle.boundingBox();
-    const header = chapterSection(page, "Chapter Three").getByTestId("chapter-header");
-    await header.scrollIntoViewIfNeeded();
-    const to = await header.boundingBox();
+    // Mouse: Rescue's card dragged onto Chapter Three's header (both in view).
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const from = await page.getByRole("button", { name: "Reorder Rescue" }).boundingBox();
+    const to = await chapterSection(page, "Chapter Three").getByTestId("chapter-header").boundingBox();
     if (!from || !to) throw new Error("not visible");
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
@@ -109,6 +108,7 @@ test.describe("chapters on the timeline screen", () => {
     await page.mouse.up();
     await expect(sectionTitles(page, "Chapter Three")).toHaveText(["Rescue"]);
     await expect(page.getByRole("heading", { name: "No chapter" })).toHaveCount(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
     const chapters = await apiAs<Chapter[]>(request, owner, "GET", `/api/timelines/${timeline.id}/chapters`);
     const three = chapters.find((c) => c.title === "Chapter Three");
     await expect

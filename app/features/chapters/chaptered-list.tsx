@@ -6,7 +6,7 @@ import type { ChapterView, Scene } from "./chapters-api";
 import { ChapterHeader } from "./chapter-header";
 import { useChapters } from "./chapters-store";
 
-type Group = { chapter: ChapterView | null; scenes: Scene[] };
+type Group = { key: string; chapter: ChapterView | null; scenes: Scene[] };
 
 /**
  * The story in chapters: runs of scenes in story order, each under its chapter's header (scenes in no chapter
@@ -58,7 +58,9 @@ export function ChapteredList({
       const from = dragged.current;
       dragged.current = null;
       if (!from || !dragging.current) return;
-      const under = document.elementsFromPoint(e.clientX, e.clientY);
+      // Under the pointer, leaving out the dragged card's overlay (it is rendered inside the card's own chapter).
+      const overlay = '[data-testid="drag-overlay"]';
+      const under = document.elementsFromPoint(e.clientX, e.clientY).filter((el) => !el.closest(overlay) && !el.querySelector(overlay));
       const zone = under.map((el) => el.closest<HTMLElement>("[data-chapter-drop]")).find(Boolean);
       if (!zone) return;
       const chapterId = zone.dataset.chapterDrop === "none" ? null : Number(zone.dataset.chapterDrop);
@@ -81,13 +83,12 @@ export function ChapteredList({
 
   return (
     <div ref={rootRef} className="space-y-6">
-      {groups.map((group, i) => {
-        const key = group.chapter ? `chapter-${group.chapter.id}` : `none-${i}`;
+      {groups.map((group) => {
         const shut = group.chapter !== null && collapsed.has(group.chapter.id);
         const chapterScenes = group.chapter ? all.filter((s) => s.chapterId === group.chapter?.id) : group.scenes;
         return (
           <section
-            key={key}
+            key={group.key}
             data-chapter-drop={group.chapter ? group.chapter.id : "none"}
             aria-label={group.chapter ? group.chapter.title : "No chapter"}
           >
@@ -127,18 +128,29 @@ export function ChapteredList({
   );
 }
 
-/** Runs of consecutive scenes of one chapter (or of none), in story order; empty chapters after them. */
+/**
+ * The groups in story order: each chapter once, where its first scene is (its scenes are one run in story order;
+ * while a move is on its way they may briefly not be), runs of scenes in no chapter between them, and chapters
+ * without a scene yet after them.
+ */
 export function groupScenes(scenes: Scene[], chapters: ChapterView[]): Group[] {
   const byId = new Map(chapters.map((c) => [c.id, c]));
   const groups: Group[] = [];
-  const seen = new Set<number>();
+  const ofChapter = new Map<number, Group>();
   for (const scene of scenes) {
     const chapter = (scene.chapterId != null && byId.get(scene.chapterId)) || null;
     const last = groups[groups.length - 1];
-    if (last && last.chapter === chapter) last.scenes.push(scene);
-    else groups.push({ chapter, scenes: [scene] });
-    if (chapter) seen.add(chapter.id);
+    if (chapter) {
+      const held = ofChapter.get(chapter.id);
+      if (held) held.scenes.push(scene);
+      else {
+        const group = { key: `chapter-${chapter.id}`, chapter, scenes: [scene] };
+        ofChapter.set(chapter.id, group);
+        groups.push(group);
+      }
+    } else if (last && last.chapter === null) last.scenes.push(scene);
+    else groups.push({ key: `none-${scene.id}`, chapter: null, scenes: [scene] });
   }
-  for (const chapter of chapters) if (!seen.has(chapter.id)) groups.push({ chapter, scenes: [] });
+  for (const chapter of chapters) if (!ofChapter.has(chapter.id)) groups.push({ key: `chapter-${chapter.id}`, chapter, scenes: [] });
   return groups;
 }
