@@ -62,6 +62,10 @@ export const RoomNotificationSchema = z.object({
 });
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
+/** What a `sync` says changed; absent: anything (reload everything). */
+export const SyncScopeSchema = z.enum(["map", "chapters"]);
+export type SyncScope = z.infer<typeof SyncScopeSchema>;
+
 export const ServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("presence"), presence: z.object({ users: z.array(PresenceUserSchema) }) }),
   z.object({
@@ -72,7 +76,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
     change: ChangeBodySchema,
   }),
   // scope "map": only the mind map changed (positions, idea nodes, custom edges); lists need no reload.
-  z.object({ type: z.literal("sync"), scope: z.literal("map").optional() }),
+  // scope "chapters": the chapters changed (and with them maybe the scenes' order): reload both.
+  z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
 ]);
@@ -100,7 +105,10 @@ export type RoomChange = {
     | "link-role"
     | "sessions-revoked"
     | "access-ended"
-    | "map-changed";
+    | "map-changed"
+    | "chapter-added"
+    | "chapter-edited"
+    | "chapter-deleted";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */

@@ -72,7 +72,13 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "sessions-revoked": (n) => `${n} signed out`,
   "access-ended": (n) => `${n} changed who can access this timeline`,
   "map-changed": (n) => `${n} changed the mind map`,
+  "chapter-added": (n, s) => `${n} added the chapter "${s ?? "a chapter"}"`,
+  "chapter-edited": (n, s) => `${n} changed the chapter "${s ?? "a chapter"}"`,
+  "chapter-deleted": (n, s) => `${n} removed the chapter "${s ?? "a chapter"}"`,
 };
+
+/** Chapter writes: everyone reloads the chapters and the scenes' order. */
+const chapterActions = new Set<RoomChange["action"]>(["chapter-added", "chapter-edited", "chapter-deleted"]);
 
 /** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
 const accessActions = new Set<RoomChange["action"]>([
@@ -214,7 +220,12 @@ export class TimelineRoom extends Server {
     if (change.action === "link-reset" || change.action === "link-off" || change.action === "link-role") {
       await this.applyLinkChange(change);
     }
-    const sync: ServerMessage = change.action === "map-changed" ? { type: "sync", scope: "map" } : { type: "sync" };
+    const sync: ServerMessage =
+      change.action === "map-changed"
+        ? { type: "sync", scope: "map" }
+        : chapterActions.has(change.action)
+          ? { type: "sync", scope: "chapters" }
+          : { type: "sync" };
     this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
     if (!quietActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
+import { chapterIdField, targetWords } from "./validation-chapters";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -88,6 +89,7 @@ export type CreateTimeline = z.infer<typeof CreateTimelineSchema>;
 export const UpdateTimelineSchema = z.object({
   title: timelineTitle.optional(),
   description: optionalDescription.optional(),
+  targetWords: targetWords.optional(),
 });
 export type UpdateTimeline = z.infer<typeof UpdateTimelineSchema>;
 
@@ -186,6 +188,7 @@ export const CreateEventSchema = z
     timelineId: z.unknown().optional(),
     position: z.unknown().optional(),
     attachments: z.unknown().optional(),
+    chapterId: chapterIdField.optional(),
     ...storyFields,
   })
   .superRefine(checkStoryFields);
@@ -202,11 +205,13 @@ export const UpdateEventSchema = z
       .optional(),
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
+    chapterId: chapterIdField.optional(),
     ...storyFields,
   })
   .refine(
     (v) =>
       v.title !== undefined ||
+      v.chapterId !== undefined ||
       v.content !== undefined ||
       v.position !== undefined ||
       v.entityIds !== undefined ||
@@ -284,5 +289,6 @@ export const ShareWithUserSchema = z.object({
 });
 
 export * from "./validation-ai";
+export * from "./validation-chapters";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

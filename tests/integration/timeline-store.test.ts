@@ -55,6 +55,8 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyStart: null,
     storyEnd: null,
     storyLabel: null,
+    chapterId: null,
+    wordCount: 0,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     ...fields,

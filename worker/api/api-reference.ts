@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   CharacterSchema,
   ContinueSceneSchema,
+  CreateChapterSchema,
   CreateEntitySchema,
   CreateEventSchema,
   CreateMapEdgeSchema,
@@ -22,6 +23,7 @@ import {
   StripeKeysSchema,
   SuggestPlotSchema,
   TransformSchema,
+  UpdateChapterSchema,
   UpdateEntitySchema,
   UpdateEventSchema,
   UpdateMapEdgeSchema,
@@ -59,7 +61,7 @@ Timelines
 GET /api/timelines | session | 200 | | The writer's timelines (owned and shared) | Timeline list (weak ETag, 304 on If-None-Match)
 POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
 GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
-PATCH /api/timelines/{id} | session | 200 | 403 | Rename or describe a timeline (owner) | The timeline
+PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, or set its word target (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Delete a timeline and everything in it (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
 POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
@@ -89,6 +91,11 @@ GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (chara
 POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+Chapters
+GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
+POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, last (\`eventIds\` move into it) | The chapter
+PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
+DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -152,6 +159,8 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/events/{id}": UpdateEventSchema,
   "POST /api/timelines/{id}/entities": CreateEntitySchema,
   "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "POST /api/timelines/{id}/chapters": CreateChapterSchema,
+  "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -230,6 +239,10 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/entities": { query: [share] },
   "PATCH /api/entities/{id}": { query: [share] },
   "DELETE /api/entities/{id}": { query: [share] },
+  "GET /api/timelines/{id}/chapters": { query: [share] },
+  "POST /api/timelines/{id}/chapters": { query: [share] },
+  "PATCH /api/chapters/{id}": { query: [share] },
+  "DELETE /api/chapters/{id}": { query: [share] },
   "GET /api/timelines/{id}/map": { query: [share] },
   "PUT /api/timelines/{id}/map/positions": { query: [share] },
   "POST /api/timelines/{id}/map/nodes": { query: [share] },

@@ -14,6 +14,7 @@ import { aiApi } from "./ai";
 import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
+import { chaptersApi } from "./chapters";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
@@ -54,6 +55,7 @@ export const api = new Hono<ApiEnv>()
   .route("/account", accountApi)
   .route("/admin", adminApi)
   .route("/config", configApi)
+  .route("/", chaptersApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

@@ -3,6 +3,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
+import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventEntities, events } from "../../db/schema";
 import { requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
@@ -20,6 +21,10 @@ export type EventView = {
   storyStart: string | null;
   storyEnd: string | null;
   storyLabel: string | null;
+  /** The chapter the scene is in (null: none). */
+  chapterId: number | null;
+  /** Words in the content (CJK characters one each). */
+  wordCount: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -43,6 +48,8 @@ export const eventColumns = {
   storyStart: events.storyStart,
   storyEnd: events.storyEnd,
   storyLabel: events.storyLabel,
+  chapterId: events.chapterId,
+  wordCount: events.wordCount,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
 };
@@ -50,6 +57,9 @@ export const eventColumns = {
 type EventRow = Omit<Event, "storySort" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"> & {
   entityIds?: unknown;
   attachments?: unknown;
+  chapterId?: number | null;
+  /** Null or absent: not counted yet (an old row), counted from the content here. */
+  wordCount?: number | null;
 };
 
 function parseIds(value: unknown): number[] {
@@ -82,6 +92,8 @@ export const toEventView = (e: EventRow | EventView): EventView => ({
   storyStart: e.storyStart ?? null,
   storyEnd: e.storyEnd ?? null,
   storyLabel: e.storyLabel ?? null,
+  chapterId: e.chapterId ?? null,
+  wordCount: e.wordCount ?? countWords(e.content),
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
 });
@@ -152,7 +164,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 }
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
-const LIST_FORMAT = 1;
+const LIST_FORMAT = 2;
 /** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
 export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
 /** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */

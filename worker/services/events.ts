@@ -2,6 +2,7 @@ import { type SQL, and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Event, type User, entities, eventEntities, events, files, timelineShares, timelines } from "../../db/schema";
 import { isStoryRangeOrdered, storySortKey } from "../../db/domain/story-date";
+import { countWords } from "../../db/domain/word-count";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -9,6 +10,7 @@ import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, ca
 import { deleteObjects, eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventColumns, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
+import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -103,7 +105,7 @@ export async function persistEventText(
     .update(events)
     .set({
       ...(title !== undefined && { title }),
-      ...(content !== undefined && { content }),
+      ...(content !== undefined && { content, wordCount: countWords(content) }),
       version: sql`${events.version} + CASE WHEN ${textChanges} THEN 1 ELSE 0 END`,
       ...set,
       updatedAt: nowIso(),
@@ -140,6 +142,8 @@ export async function createEvent(
   const storyStart = input.storyStart ?? null;
   const storyEnd = input.storyEnd ?? null;
   checkStoryRange(storyStart, storyEnd);
+  const chapterId = input.chapterId ?? null;
+  await requireTimelineChapter(db, timelineId, chapterId);
   const now = nowIso();
   const insert = db
     .insert(events)
@@ -147,6 +151,7 @@ export async function createEvent(
       timelineId,
       title: input.title,
       content: input.content,
+      wordCount: countWords(input.content),
       position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId})`,
       attachments: [],
       povEntityId: povValue(timelineId, povEntityId),
@@ -166,7 +171,12 @@ export async function createEvent(
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
   ]);
-  const row: Event = inserted[0];
+  let row: Event = inserted[0];
+  if (chapterId !== null) {
+    // At the end of its chapter's scenes.
+    await placeInChapter(db, timelineId, row.id, chapterId);
+    row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
+  }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
   return toEventView({ ...row, entityIds });
 }
@@ -285,7 +295,15 @@ export async function updateEvent(
     latest = row;
   }
 
-  if (input.position !== undefined && input.position !== latest.position) {
+  if (input.chapterId !== undefined) {
+    // Into (or out of) a chapter: contiguous with its scenes, at `position` when that is inside its range.
+    await requireTimelineChapter(db, event.timelineId, input.chapterId);
+    await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position);
+    const fresh = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
+    if (!fresh) throw notFound(EVENT_NOT_FOUND);
+    moved = fresh.position !== latest.position || fresh.chapterId !== latest.chapterId;
+    latest = toEventView(fresh);
+  } else if (input.position !== undefined && input.position !== latest.position) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const from = latest.position;
       const position = await moveEvent(db, event, from, input.position);
@@ -300,12 +318,18 @@ export async function updateEvent(
       latest = toEventView(fresh);
       if (fresh.position === input.position) break;
     }
+    if (moved) {
+      // Dropped among another chapter's scenes: it joins that chapter (the story order stays one order).
+      await settleChapterAfterMove(db, event.timelineId, eventId);
+      const fresh = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
+      if (fresh) latest = toEventView(fresh);
+    }
   }
 
   if (textLive) {
     // The doc wrote the text: the response carries the row as it is now.
     const fresh = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
-    latest = toEventView({ ...fresh.event, position: latest.position });
+    latest = toEventView({ ...fresh.event, position: latest.position, chapterId: latest.chapterId });
   }
   if (moved || edited || storyEdited) {
     const action = moved && !edited && !storyEdited ? "reordered" : "edited";

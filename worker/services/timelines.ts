@@ -6,6 +6,7 @@ import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessOf, requireTimelineAccess, callerShare } from "./access";
 import { deleteObjects } from "./attachment-store";
+import { timelineWordCount } from "./chapters";
 import { type Deps, type FileDeps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
@@ -22,11 +23,15 @@ export type TimelineView = {
   isShared: boolean;
   isOwner: boolean;
   accessLevel: Exclude<Access, "none">;
+  /** The sum of its scenes' word counts. */
+  wordCount: number;
+  /** The writer's target for the whole book (null: none). */
+  targetWords: number | null;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
 };
 
-export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none">, isShared: boolean): TimelineView {
+export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none">, isShared: boolean, wordCount = 0): TimelineView {
   const isOwner = access === "owner";
   return {
     id: timeline.id,
@@ -39,6 +44,8 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     isShared,
     isOwner,
     accessLevel: access,
+    wordCount,
+    targetWords: timeline.targetWords ?? null,
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -47,7 +54,15 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
 export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<TimelineView[]> {
   const hasShares = exists(db.select({ one: sql`1` }).from(timelineShares).where(eq(timelineShares.timelineId, timelines.id)));
   const rows = await db
-    .select({ timeline: timelines, shareLevel: timelineShares.accessLevel, hasShares: sql<number>`${hasShares}` })
+    .select({
+      timeline: timelines,
+      shareLevel: timelineShares.accessLevel,
+      hasShares: sql<number>`${hasShares}`,
+      wordCount:
+        sql<number>`(SELECT coalesce(sum(e.word_count), 0) FROM events e WHERE e.timeline_id = "timelines"."id" AND e.deleted_at IS NULL)`.mapWith(
+          Number,
+        ),
+    })
     .from(timelines)
     .leftJoin(timelineShares, callerShare(user))
     .where(or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id)))
@@ -55,7 +70,7 @@ export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<Tim
   return rows.map((r) => {
     const access = accessOf(r.timeline, user, r.shareLevel) as Exclude<Access, "none">;
     const isShared = access !== "owner" || Boolean(r.hasShares);
-    return toTimelineView(r.timeline, access, isShared);
+    return toTimelineView(r.timeline, access, isShared, r.wordCount);
   });
 }
 
@@ -88,7 +103,8 @@ export async function createTimeline(db: Db, user: User, input: CreateTimeline):
 
 export async function getTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   const { timeline, access, hasShares } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares);
+  const wordCount = await timelineWordCount(db, timelineId);
+  return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares, wordCount);
 }
 
 export async function updateTimeline({ db, room }: Deps, user: User, timelineId: number, input: UpdateTimeline) {
@@ -96,9 +112,10 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   const changes: Partial<Timeline> = { updatedAt: nowIso() };
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
+  if (input.targetWords !== undefined) changes.targetWords = input.targetWords;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
-  return toTimelineView(updated, "owner", false);
+  return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));
 }
 
 /** Cascades to events, files, shares and notifications (foreign keys); the attachments' bytes go after their rows. */

@@ -1,3 +1,4 @@
+import { countWords } from "../../db/domain/word-count";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { storySortKey } from "../../db/domain/story-date";
@@ -48,6 +49,7 @@ export async function importIntoTimeline(
     index,
     title: e.title,
     content: e.content,
+    wordCount: countWords(e.content),
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
@@ -82,11 +84,11 @@ export async function importIntoTimeline(
       raw(sql`
         WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId})
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, created_at, updated_at)
+                            story_start, story_end, story_label, story_sort, word_count, created_at, updated_at)
         SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
                CASE WHEN json_type(j.value, '$.pov') = 'object' THEN ${entityOf("$.pov")} END,
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), ${now}, ${now}
+               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'), ${now}, ${now}
         FROM base, json_each(${json}) j ORDER BY j.key`),
     ),
     ...chunks(links).map((json) =>

@@ -1,3 +1,4 @@
+import { countWords } from "../../db/domain/word-count";
 import { type SQL, eq, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
@@ -151,6 +152,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     position,
     title: e.title,
     content: e.content,
+    wordCount: countWords(e.content),
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
@@ -183,11 +185,11 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
       raw(sql`
         WITH ${codex}
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, created_at, updated_at)
+                            story_start, story_end, story_label, story_sort, word_count, created_at, updated_at)
         SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), json_extract(j.value, '$.position'), '[]', 1,
                (SELECT id FROM codex WHERE idx = json_extract(j.value, '$.pov')),
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), ${now}, ${now}
+               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'), ${now}, ${now}
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),

@@ -181,7 +181,13 @@ export async function restoreVersion(
   const now = nowIso();
   const update = db
     .update(events)
-    .set({ title: version.title, content: version.content, version: sql`${events.version} + 1`, updatedAt: now })
+    .set({
+      title: version.title,
+      content: version.content,
+      wordCount: countWords(version.content),
+      version: sql`${events.version} + 1`,
+      updatedAt: now,
+    })
     .where(eq(events.id, version.eventId))
     .returning(eventColumns);
   // The version just recorded (the newest of the event) says which one it brought back.

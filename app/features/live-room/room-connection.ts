@@ -7,6 +7,7 @@ import {
   type RoomNotification,
   type ServerMessage,
   ServerMessageSchema,
+  type SyncScope,
 } from "../../../durable-objects/protocol";
 import { type AccessEnd, accessEndOf } from "~/features/co-writing/co-editor-context";
 import { showToast } from "~/lib/toast";
@@ -66,7 +67,7 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
 /** What the page does with the room's news. */
 export type RoomHandlers = {
   /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
-  onSync: (scope?: "map") => void;
+  onSync: (scope?: SyncScope) => void;
   /** Someone else typed into an event: show their text. */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
   /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
