@@ -164,7 +164,7 @@ test.describe("chapters on the timeline screen", () => {
     await page.getByRole("button", { name: "Set target" }).click();
     await page.getByLabel("Target words for the book").fill("abc");
     await page.getByRole("button", { name: "Save target" }).click();
-    await expect(page.getByText("Target must be a whole number of words")).toBeVisible();
+    await expect(page.getByText("Target must be a whole number of words between 1 and 10,000,000, or empty")).toBeVisible();
     await page.getByLabel("Target words for the book").fill("1000");
     await page.getByRole("button", { name: "Save target" }).click();
     const bar = page.getByRole("progressbar", { name: "Book target" });

@@ -43,10 +43,14 @@ export function chapterTitleError(title: string): string | null {
   return null;
 }
 
-/** A word target as typed: a whole number above 0, or empty for none. */
-export function parseTarget(text: string): { value: number | null } | { error: string } {
+export const targetMessage = "Target must be a whole number of words between 1 and 10,000,000, or empty";
+export const dailyGoalMessage = "Daily goal must be a whole number of words between 1 and 10,000,000, or empty";
+
+/** A word target as typed: a whole number from 1 to 10 million, or empty for none (the server's rule). */
+export function parseTarget(text: string, message = targetMessage): { value: number | null } | { error: string } {
   const trimmed = text.trim().replace(/[,\s]/g, "");
   if (!trimmed) return { value: null };
-  if (!/^\d{1,9}$/.test(trimmed) || Number(trimmed) < 1) return { error: "Target must be a whole number of words" };
-  return { value: Number(trimmed) };
+  const n = Number(trimmed);
+  if (!/^\d{1,9}$/.test(trimmed) || n < 1 || n > 10_000_000) return { error: message };
+  return { value: n };
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import type { ChapterContext } from "./chapter-kit";
-import { callApi, parseTarget, wordsText } from "./chapters-api";
+import { callApi, dailyGoalMessage, parseTarget, wordsText } from "./chapters-api";
 
 type Day = { date: string; words: number };
 type Writer = { userId?: number; name?: string; userName?: string; days: Day[] };
@@ -42,8 +42,8 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
   }, [context.api, timelineId, byWriter]);
 
   const saveGoal = async () => {
-    const parsed = parseTarget(goal);
-    if ("error" in parsed) return setGoalError(parsed.error.replace("Target", "Daily goal"));
+    const parsed = parseTarget(goal, dailyGoalMessage);
+    if ("error" in parsed) return setGoalError(parsed.error);
     setGoalError(null);
     try {
       await callApi(context.api, "PATCH", "/api/account", { dailyGoalWords: parsed.value });
