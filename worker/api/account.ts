@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { RegisterSchema, limits } from "../../db/domain/validation";
+import { RegisterSchema, dailyGoalWords, limits, messages } from "../../db/domain/validation";
 import { clearSessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import * as account from "../services/account";
@@ -9,7 +9,10 @@ import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 
 /** the product's rules for a name and a new password, as at registration. */
-export const UpdateAccountSchema = z.object({ name: RegisterSchema.shape.name });
+export const UpdateAccountSchema = z
+  .object({ name: RegisterSchema.shape.name.optional(), dailyGoalWords: dailyGoalWords.optional() })
+  // An empty body is a missing name, as before the goal existed.
+  .refine((v) => v.name !== undefined || v.dailyGoalWords !== undefined, { message: messages.name });
 const typedPassword = z.string().max(limits.passwordMax).optional();
 export const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
 export const DeleteAccountSchema = z.object({ password: typedPassword });
@@ -36,7 +39,7 @@ export const accountApi = new Hono<ApiEnv>()
     });
   })
   .patch("/", jsonBody(UpdateAccountSchema), async (c) => {
-    return c.json(await account.updateName(c.var.db, currentUser(c), c.req.valid("json").name));
+    return c.json(await account.updateAccount(c.var.db, currentUser(c), c.req.valid("json")));
   })
   .post("/password", jsonBody(ChangePasswordSchema), async (c) => {
     const user = await account.changePassword(accountDeps(c), limiter(c), currentUser(c), c.var.session!.sessionId, c.req.valid("json"));

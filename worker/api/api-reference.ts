@@ -96,6 +96,7 @@ GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in 
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, last (\`eventIds\` move into it) | The chapter
 PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
+GET /api/timelines/{id}/progress | session | 200 | 400 | Words written per day (UTC) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -126,7 +127,7 @@ POST /api/subscription/create-checkout-session | session | 200 | 502 503 | Start
 POST /api/subscription/upgrade | session | 200 | 502 503 | Confirm a paid checkout | \`{success, user}\`
 POST /api/subscription/downgrade | session | 200 | 502 503 | Cancel Premium | \`{success, user}\`
 Account
-PATCH /api/account | session | 200 | | Change the display name | The public user
+PATCH /api/account | session | 200 | 400 | Change the display name or the daily word goal (\`dailyGoalWords\`, null clears it) | The public user and \`dailyGoalWords\`
 POST /api/account/password | session | 200 | 403 429 | Set or change the password (other sessions end) | \`{success, user}\`
 DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
 GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
@@ -243,6 +244,9 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/chapters": { query: [share] },
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
+  "GET /api/timelines/{id}/progress": {
+    query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
+  },
   "GET /api/timelines/{id}/map": { query: [share] },
   "PUT /api/timelines/{id}/map/positions": { query: [share] },
   "POST /api/timelines/{id}/map/nodes": { query: [share] },

@@ -1,11 +1,13 @@
 import { Hono } from "hono";
-import { CreateChapterSchema, UpdateChapterSchema, chapterMessages } from "../../db/domain/validation";
+import { CreateChapterSchema, ProgressQuerySchema, UpdateChapterSchema, chapterMessages } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
+import { badRequest } from "../lib/errors";
 import * as chaptersService from "../services/chapters";
+import { timelineProgress } from "../services/progress";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
-/** Chapters, mounted at the API root like the codex: each route carries its full path and its own auth check. */
+/** Chapters and progress, mounted at the API root like the codex: each route carries its full path and its own auth check. */
 export const chaptersApi = new Hono<ApiEnv>()
   .get("/timelines/:id/chapters", requireAuth, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
@@ -15,6 +17,16 @@ export const chaptersApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const chapter = await chaptersService.createChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(chapter, 201);
+  })
+  .get("/timelines/:id/progress", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const by = ProgressQuerySchema.safeParse({ by: c.req.query("by") });
+    if (!by.success) throw badRequest(by.error.issues[0]?.message ?? "By must be writer");
+    const progress = await timelineProgress(c.var.db, currentUser(c), id, {
+      shareCode: c.req.valid("query").share,
+      byWriter: by.data.by === "writer",
+    });
+    return c.json(progress);
   })
   .patch("/chapters/:id", requireAuth, shareQuery, jsonBody(UpdateChapterSchema), async (c) => {
     const id = idParam(c.req.param("id"), chapterMessages.notFound);

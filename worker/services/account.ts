@@ -33,10 +33,23 @@ export type AccountDeps = Deps & {
   removeDocs?: DocRemover;
 };
 
-/** PATCH /api/account {name}. */
-export async function updateName(db: Db, user: User, name: string): Promise<PublicUser> {
-  const updated = await db.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, user.id)).returning().get();
-  return toPublicUser(updated);
+/** PATCH /api/account {name?, dailyGoalWords?}: the public user and the writer's daily goal. */
+export async function updateAccount(
+  db: Db,
+  user: User,
+  input: { name?: string; dailyGoalWords?: number | null },
+): Promise<PublicUser & { dailyGoalWords: number | null }> {
+  const updated = await db
+    .update(users)
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.dailyGoalWords !== undefined && { dailyGoalWords: input.dailyGoalWords }),
+      updatedAt: nowIso(),
+    })
+    .where(eq(users.id, user.id))
+    .returning()
+    .get();
+  return { ...toPublicUser(updated), dailyGoalWords: updated.dailyGoalWords ?? null };
 }
 
 async function signedInRecently(db: Db, sessionId: string) {
