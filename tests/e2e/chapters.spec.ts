@@ -177,6 +177,15 @@ test.describe("chapters on the timeline screen", () => {
     const panel = page.getByRole("dialog", { name: "Progress" });
     await expect(panel.getByRole("table")).toHaveCount(1);
     await expect(panel.getByText("Words written", { exact: true })).toBeVisible();
+    await expect(panel.getByRole("table")).toContainText("Words");
+    await panel.getByLabel("Per writer").check();
+    await expect(panel.getByText("Words written by Olive Owner", { exact: true })).toBeVisible();
+    await panel.getByLabel("Daily goal (words)").fill("0");
+    await panel.getByRole("button", { name: "Save goal" }).click();
+    await expect(panel.getByText("Daily goal must be a whole number of words between 1 and 10,000,000, or empty")).toBeVisible();
+    await panel.getByLabel("Daily goal (words)").fill("500");
+    await panel.getByRole("button", { name: "Save goal" }).click();
+    await expect(toast(page, "Daily goal saved")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "chapters-progress-panel");
     await page.keyboard.press("Escape");
