@@ -129,6 +129,7 @@ test.describe("chapters on the timeline screen", () => {
     await section.getByRole("button", { name: "Save chapter" }).click();
     await expect(chapterHeading(page, "The Rescue")).toBeVisible();
     await expect(page.getByRole("progressbar", { name: "The Rescue: target" })).toHaveAttribute("aria-valuemax", "100");
+    await expect(chapterSection(page, "The Rescue")).toContainText("1 scene · 5 of 100 words");
     await expect(chapterHeading(other.page, "The Rescue")).toBeVisible();
 
     // Reorder: Chapter Two up (its scene follows), then back down with Alt+ArrowDown on its header.

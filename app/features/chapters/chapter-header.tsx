@@ -39,7 +39,8 @@ export function ChapterHeader({
   const panelId = useId();
   const { store } = context;
   const words = scenes.length || !chapter ? sumWords(scenes) : chapter.wordCount;
-  const counts = `${scenes.length} ${scenes.length === 1 ? "scene" : "scenes"} · ${wordsText(words)}`;
+  const target = chapter?.targetWords;
+  const counts = `${scenes.length} ${scenes.length === 1 ? "scene" : "scenes"} · ${target ? `${words.toLocaleString("en-US")} of ${wordsText(target)}` : wordsText(words)}`;
   if (!chapter) {
     return (
       <div className="mb-3 flex items-baseline gap-3 border-b border-stone-200 pb-2">
@@ -105,9 +106,7 @@ export function ChapterHeader({
             </span>
           ) : null}
         </p>
-        {chapter.targetWords ? (
-          <ProgressBar label={`${chapter.title}: target`} value={words} max={chapter.targetWords} className="w-40" />
-        ) : null}
+        {target ? <ProgressBar label={`${chapter.title}: target`} value={words} max={target} className="w-40" /> : null}
         {editable ? (
           <div className="ml-auto flex items-center gap-1">
             <Button
