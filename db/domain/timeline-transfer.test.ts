@@ -152,7 +152,8 @@ describe("Markdown outline", () => {
     expect(markdown).toContain(
       "*Story time: -450-03-15 – -450-03-16 · Day 3, dusk*\n*Characters: Mara (POV)*\n*Places: Harbor*\n*Things: Lantern*",
     );
-    expect(markdown).toContain("\\# not a heading");
+    // A scene's own heading goes two levels down, under its event's `##`.
+    expect(markdown).toContain("\n### not a heading\n");
     const result = parseMarkdownOutline(markdown);
     if (!result.ok) throw new Error(result.error);
     expect(result.document.timeline).toEqual(original.timeline);

@@ -16,6 +16,7 @@ import { exportSlug } from "../../db/domain/timeline-transfer";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 import { effectiveTier } from "./plans";
+import { listChapterRows } from "./chapters";
 import { renderTextExport, toTimelineDocument } from "./transfer";
 import { toPublicUser } from "./users";
 
@@ -120,8 +121,12 @@ export function exportAccount(db: Db, bucket: R2Bucket, user: User): ReadableStr
     const folders = folderNames(owned);
     for (const timeline of owned) {
       const folder = `timelines/${folders.get(timeline.id)}`;
-      const [events, entities] = await Promise.all([listEventsForTimeline(db, timeline.id), listEntitiesForTimeline(db, timeline.id)]);
-      const doc = toTimelineDocument(timeline, events, entities);
+      const [events, entities, chapters] = await Promise.all([
+        listEventsForTimeline(db, timeline.id),
+        listEntitiesForTimeline(db, timeline.id),
+        listChapterRows(db, timeline.id),
+      ]);
+      const doc = toTimelineDocument(timeline, events, entities, chapters);
       const slug = exportSlug(timeline.title);
       await addText(`${folder}/${slug}.json`, renderTextExport(doc, "json"));
       await addText(`${folder}/${slug}.md`, renderTextExport(doc, "md"));

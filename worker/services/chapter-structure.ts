@@ -1,13 +1,13 @@
 // A timeline's story order with chapters, read and written as a whole: the rules are the pure functions of
 // db/domain/chapter-order.ts; this file loads the order, applies them and writes what changed in one batch.
 import { type SQL, and, asc, eq, isNull, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { type Scene, chapterAfterMove, moveToChapter } from "../../db/domain/chapter-order";
 import { chapterMessages } from "../../db/domain/validation-chapters";
 import { countWords } from "../../db/domain/word-count";
 import { chapters, events } from "../../db/schema";
 import { badRequest } from "../lib/errors";
-import { rawStatement } from "./transfer";
 
 type Placed = Scene & { position: number };
 
@@ -47,10 +47,17 @@ export const chapterOrderStatement = (timelineId: number, order: readonly number
   sql`UPDATE chapters SET position = j.key FROM json_each(${JSON.stringify(order)}) j
       WHERE chapters.id = j.value AND chapters.timeline_id = ${timelineId} AND chapters.position IS NOT j.key`;
 
+const dialect = new SQLiteAsyncDialect();
+
 /** Raw statements in one transaction (D1's own batch: Drizzle's cannot take raw SQL with parameters). */
 export async function runAll(db: Db, statements: SQL[]) {
   if (statements.length === 0) return;
-  await db.$client.batch(statements.map((s) => rawStatement(db, s)));
+  await db.$client.batch(
+    statements.map((s) => {
+      const { sql: text, params } = dialect.sqlToQuery(s);
+      return db.$client.prepare(text).bind(...params);
+    }),
+  );
 }
 
 /** 400 unless the chapter is one of this timeline's (another timeline's and a missing one alike). */

@@ -52,6 +52,14 @@ export async function listChaptersOf(db: Db, timelineId: number): Promise<Chapte
     .orderBy(asc(chapters.position), asc(chapters.id));
 }
 
+/** The chapters' ids, titles and targets in order (no counts), for exports. */
+export const listChapterRows = (db: Db, timelineId: number) =>
+  db
+    .select({ id: chapters.id, title: chapters.title, targetWords: chapters.targetWords })
+    .from(chapters)
+    .where(eq(chapters.timelineId, timelineId))
+    .orderBy(asc(chapters.position), asc(chapters.id));
+
 /** A new chapter, last in the chapters' order; `eventIds` move into it (in story order), as moves into a chapter do. */
 export async function createChapter(
   { db, room }: Deps,

@@ -55,7 +55,11 @@ export async function importIntoTimeline(
     storyLabel: e.storyLabel,
     storySort: storySortKey(e.storyStart),
     pov: e.pov !== null ? ref(e.pov) : null,
+    chapter: e.chapter ?? null,
   }));
+  // The file's chapters go after the timeline's own, its events (at the end) into them.
+  const chapterRows = (doc.chapters ?? []).map((c) => ({ title: c.title, targetWords: c.targetWords }));
+  const firstNewChapter = sql`((SELECT count(*) FROM chapters WHERE timeline_id = ${timelineId}) - ${chapterRows.length})`;
   const links = doc.events.flatMap((e, index) => {
     const refs = new Map<string, EntityRef>();
     for (const name of e.entities) {
@@ -80,15 +84,24 @@ export async function importIntoTimeline(
                json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), ${now}, ${now}
         FROM json_each(${json}) j ORDER BY j.key`),
     ),
+    ...chunks(chapterRows).map((json) =>
+      raw(sql`
+        WITH base AS MATERIALIZED (SELECT count(*) AS at FROM chapters WHERE timeline_id = ${timelineId})
+        INSERT INTO chapters (timeline_id, title, position, target_words, created_at, updated_at)
+        SELECT ${timelineId}, json_extract(j.value, '$.title'), base.at + j.key, json_extract(j.value, '$.targetWords'), ${now}, ${now}
+        FROM base, json_each(${json}) j ORDER BY j.key`),
+    ),
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL)
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, word_count, created_at, updated_at)
+                            story_start, story_end, story_label, story_sort, word_count, chapter_id, created_at, updated_at)
         SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
                CASE WHEN json_type(j.value, '$.pov') = 'object' THEN ${entityOf("$.pov")} END,
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'), ${now}, ${now}
+               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
+               (SELECT c.id FROM chapters c WHERE c.timeline_id = ${timelineId} AND c.position = ${firstNewChapter} + json_extract(j.value, '$.chapter')),
+               ${now}, ${now}
         FROM base, json_each(${json}) j ORDER BY j.key`),
     ),
     ...chunks(links).map((json) =>

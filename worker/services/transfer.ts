@@ -20,6 +20,7 @@ import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
 import { authorOf } from "./deps";
+import { type ChapterView, listChapterRows } from "./chapters";
 import { type EntityView, listEntitiesForTimeline } from "./entities";
 import { type EventView, listEventsForTimeline } from "./events";
 import { isPremium } from "./plans";
@@ -46,9 +47,13 @@ export function toTimelineDocument(
   timeline: Pick<Timeline, "title" | "description">,
   events: EventView[],
   entities: EntityView[],
+  chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
 ): TimelineDocument {
   const byId = new Map(entities.map((e) => [e.id, e]));
   const order = new Map(entities.map((e, i) => [e.id, i]));
+  const chapterIndex = new Map(chapters.map((c, i) => [c.id, i]));
+  // A timeline without chapters exports exactly as before they existed.
+  const withChapters = chapters.length > 0;
   return {
     format: TRANSFER_FORMAT,
     version: TRANSFER_VERSION,
@@ -66,16 +71,22 @@ export function toTimelineDocument(
         entities: linked.map((id) => byId.get(id)!.name),
         pov: event.povEntityId !== null ? (byId.get(event.povEntityId)?.name ?? null) : null,
         attachments: attachmentsOf(event.attachments),
+        ...(withChapters && { chapter: event.chapterId === null ? null : (chapterIndex.get(event.chapterId) ?? null) }),
       };
     }),
+    ...(withChapters && { chapters: chapters.map((c) => ({ title: c.title, targetWords: c.targetWords })) }),
   };
 }
 
 /** The timeline as a document, for anyone who may read it. One query for access, one each for events and codex. */
 export async function exportTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  const [events, entities] = await Promise.all([listEventsForTimeline(db, timelineId), listEntitiesForTimeline(db, timelineId)]);
-  return toTimelineDocument(timeline, events, entities);
+  const [events, entities, chapters] = await Promise.all([
+    listEventsForTimeline(db, timelineId),
+    listEntitiesForTimeline(db, timelineId),
+    listChapterRows(db, timelineId),
+  ]);
+  return toTimelineDocument(timeline, events, entities, chapters);
 }
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
@@ -172,7 +183,9 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     storyLabel: e.storyLabel,
     storySort: storySortKey(e.storyStart),
     pov: e.pov !== null ? (entityIndex.get(e.pov) ?? null) : null,
+    chapter: e.chapter ?? null,
   }));
+  const chapterRows = (doc.chapters ?? []).map((c) => ({ title: c.title, targetWords: c.targetWords }));
   const links = doc.events.flatMap((e, position) =>
     [...new Set(e.entities.map((name) => entityIndex.get(name)).filter((i): i is number => i !== undefined))].map((i) => [position, i]),
   );
@@ -195,15 +208,26 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),
     ),
+    // The chapters in file order: the n-th chapter of the new timeline (position n) is the file's chapter n.
+    ...chunks(chapterRows).map((json) =>
+      raw(sql`
+        INSERT INTO chapters (timeline_id, title, position, target_words, created_at, updated_at)
+        SELECT t.id, json_extract(j.value, '$.title'), j.key, json_extract(j.value, '$.targetWords'), ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
+    ),
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH ${codex}
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, word_count, created_at, updated_at)
+                            story_start, story_end, story_label, story_sort, word_count, chapter_id, created_at, updated_at)
         SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), json_extract(j.value, '$.position'), '[]', 1,
                (SELECT id FROM codex WHERE idx = json_extract(j.value, '$.pov')),
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'), ${now}, ${now}
+               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
+               (SELECT c.id FROM chapters c WHERE c.timeline_id = t.id AND c.position = json_extract(j.value, '$.chapter')),
+               ${now}, ${now}
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),

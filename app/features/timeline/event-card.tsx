@@ -185,6 +185,9 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             ) : null}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
+          {event.wordCount == null ? null : (
+            <p className="mt-0.5 text-xs text-stone-600">{event.wordCount.toLocaleString("en-US")} words</p>
+          )}
           <div
             id={contentId}
             className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}

@@ -1,4 +1,4 @@
-import { Suspense, lazy } from "react";
+import { type ReactNode, Suspense, lazy } from "react";
 import type { MindMapProps } from "~/features/mind-map/types";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
 import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/features/timeline/event-card";
@@ -41,6 +41,7 @@ export function TimelineBody({
   coWrite,
   map,
   list,
+  chaptered,
   onOpenFromLanes,
 }: {
   layout: TimelineLayout;
@@ -57,6 +58,8 @@ export function TimelineBody({
   coWrite: CoWriteApi;
   map: MindMapProps;
   list: ListProps;
+  /** The list in chapters, when the timeline has any (story order, list layouts). */
+  chaptered?: ReactNode;
   onOpenFromLanes: (event: EventView) => void;
 }) {
   if (layout === "map") {
@@ -76,6 +79,7 @@ export function TimelineBody({
     );
   }
   const listProps = { ...list, layout };
+  if (chaptered) return chaptered;
   return (
     <CoWriteContext.Provider value={coWrite}>
       {dated.length || (missing && !undated.length) ? (

@@ -1,5 +1,5 @@
 import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
-import { Suspense, lazy } from "react";
+import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import { ExportMenu } from "~/features/transfer/export-menu";
@@ -31,6 +31,8 @@ export function TimelineHeader({
   shareCode,
   onShare,
   onAdd,
+  progress,
+  tools,
 }: {
   timeline: TimelineView;
   room: Room;
@@ -43,6 +45,10 @@ export function TimelineHeader({
   shareCode?: string | null;
   onShare: () => void;
   onAdd: () => void;
+  /** The book's word count and target (loaded after hydration). */
+  progress?: ReactNode;
+  /** More actions beside 'Add Event' (loaded after hydration). */
+  tools?: ReactNode;
 }) {
   const access = timeline.accessLevel;
   return (
@@ -81,6 +87,7 @@ export function TimelineHeader({
               </Suspense>
             ) : null}
           </div>
+          {progress}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <Button asChild variant="outline">
@@ -100,6 +107,7 @@ export function TimelineHeader({
               </Button>
             )
           ) : null}
+          {tools}
           {canEdit ? (
             <Button onClick={onAdd} onPointerEnter={() => void loadForms()}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event

@@ -8,6 +8,7 @@ import { EventHistoryContext } from "~/features/co-writing/event-history-context
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { Page } from "~/ui/page";
 import { TimelineBody } from "~/features/timeline/timeline-body";
+import { TimelineEvents } from "~/features/timeline/timeline-events";
 import { TimelineHeader } from "~/features/timeline/timeline-header";
 import { TimelineJump } from "~/features/timeline/timeline-jump";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
@@ -27,6 +28,7 @@ import type { EntityView } from "../../../worker/services/entities";
 import type { EventPage, EventView } from "../../../worker/services/events";
 import type { TimelineView } from "../../../worker/services/timelines";
 
+type ChapterKit = typeof import("~/features/chapters/chapter-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
@@ -66,6 +68,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   // The dialogs' code loads when the first of them opens, and stays.
   const [dialogsUsed, setDialogsUsed] = useState(false);
+  // Chapters, word counts and targets load just after hydration: a timeline without chapters looks as it did.
+  const [kit, setKit] = useState<ChapterKit>();
+  const [chaptered, setChaptered] = useState(false);
+  useEffect(() => void setTimeout(() => import("~/features/chapters/chapter-kit").then(setKit)), []);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
     if (anyDialog) setDialogsUsed(true);
@@ -206,6 +212,20 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     onSave: writes.save,
     onDelete: setDeleting,
   };
+  const chapters = kit?.chapterParts({
+    timeline,
+    shareCode,
+    store,
+    room,
+    view,
+    live,
+    refresh,
+    dated,
+    isOwner,
+    list,
+    setChaptered,
+    TimelineEvents,
+  });
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =
     viewTotal > 0
@@ -230,6 +250,8 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
             shareCode={shareCode}
             onShare={() => setSharing(true)}
             onAdd={() => setAdding(true)}
+            progress={chapters?.progress}
+            tools={chapters?.tools}
           />
           <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
             <section aria-label="Timeline events" className="min-w-0">
@@ -269,6 +291,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                 coWrite={coWrite}
                 map={map}
                 list={list}
+                chaptered={chaptered && chapters?.list}
                 onOpenFromLanes={openFromLanes}
               />
             </section>

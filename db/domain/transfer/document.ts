@@ -1,5 +1,6 @@
 // What every import format becomes (the StoryWeave JSON document) and the rules all of them check.
 import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../rules";
+import { isStoryOrderValid } from "../chapter-order";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "../story-date";
 import { EventContentSchema, EventTitleSchema } from "../validation";
 
@@ -7,7 +8,7 @@ export const TRANSFER_FORMAT = "storyweave-timeline";
 export const TRANSFER_VERSION = 1;
 
 /** What one import may create (the request body is also capped at 1 MB: 413). */
-export const importLimits = { events: 5000, entities: 1000, linksPerEvent: 100, storyLabel: 100 } as const;
+export const importLimits = { events: 5000, entities: 1000, chapters: 1000, linksPerEvent: 100, storyLabel: 100 } as const;
 
 export type TransferAttachment = { filename: string; contentType: string; size: number };
 export type TransferEntity = { kind: EntityKind; name: string; aliases: string[]; description: string; color: string };
@@ -22,7 +23,10 @@ export type TransferEvent = {
   /** The point-of-view entry's name: one of `entities`. */
   pov: string | null;
   attachments: TransferAttachment[];
+  /** The chapter it is in: an index into the document's `chapters` (absent or null: none). */
+  chapter?: number | null;
 };
+export type TransferChapter = { title: string; targetWords: number | null };
 /** The JSON export, and what every import format becomes. Events in story order. */
 export type TimelineDocument = {
   format: typeof TRANSFER_FORMAT;
@@ -30,6 +34,8 @@ export type TimelineDocument = {
   timeline: { title: string; description: string | null };
   entities: TransferEntity[];
   events: TransferEvent[];
+  /** In order; absent when the timeline has none (files from before chapters have none). */
+  chapters?: TransferChapter[];
 };
 
 export type ParseResult = { ok: true; document: TimelineDocument } | { ok: false; error: string };
@@ -68,6 +74,21 @@ export function checkTimeline(where: string, title: string, description: string 
   if (!title) fail(where, "title is required");
   if (title.length > limits.timelineTitle) fail(where, tooLong("title", limits.timelineTitle));
   if (description && description.length > limits.timelineDescription) fail(where, tooLong("description", limits.timelineDescription));
+}
+
+/** A chapter's scenes together in story order, the chapters in their order (as the timeline keeps them). */
+export function checkChapterOrder(where: string, doc: TimelineDocument) {
+  const chapters = doc.chapters ?? [];
+  if (chapters.length === 0) return;
+  const seq = doc.events.map((e, id) => ({ id, chapterId: e.chapter ?? null }));
+  if (
+    !isStoryOrderValid(
+      seq,
+      chapters.map((_, i) => i),
+    )
+  ) {
+    fail(where, "the events of a chapter must be together, and the chapters in their order");
+  }
 }
 
 export function checkCounts(where: string, events: number, entities: number) {

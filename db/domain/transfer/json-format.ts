@@ -1,15 +1,19 @@
 // The StoryWeave JSON document.
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
+import { chapterLimits } from "../validation-chapters";
 import {
   TRANSFER_FORMAT,
   TRANSFER_VERSION,
   type ParseResult,
+  type TransferChapter,
   type TransferEntity,
   type TransferEvent,
+  checkChapterOrder,
   checkCounts,
   checkEvent,
   checkTimeline,
   fail,
+  importLimits,
   newDocument,
   run,
   tooLong,
@@ -108,7 +112,15 @@ export function parseTimelineJson(text: string): ParseResult {
     const doc = newDocument(title, description);
     doc.entities = rawEntities.map((raw, i) => jsonEntity(`Codex entry ${i + 1}`, raw));
     const names = new Set(doc.entities.map((e) => e.name));
-    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names));
+    const rawChapters = root.chapters ?? [];
+    if (!Array.isArray(rawChapters)) return fail("File", "chapters must be a list");
+    if (rawChapters.length > importLimits.chapters) fail("File", `at most ${importLimits.chapters} chapters can be imported at once`);
+    const chapters = rawChapters.map((raw, i) => jsonChapter(`Chapter ${i + 1}`, raw));
+    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length));
+    if (chapters.length > 0) {
+      doc.chapters = chapters;
+      checkChapterOrder("File", doc);
+    }
     return doc;
   });
 }
@@ -132,7 +144,19 @@ export function jsonEntity(where: string, raw: unknown): TransferEntity {
   return { kind: kind as EntityKind, name, aliases: cleanAliases, description, color: (color as string).toLowerCase() };
 }
 
-function jsonEvent(where: string, raw: unknown, names: Set<string>): TransferEvent {
+function jsonChapter(where: string, raw: unknown): TransferChapter {
+  if (!isObject(raw)) return fail(where, "must be an object");
+  const title = typeof raw.title === "string" ? raw.title.trim() : "";
+  if (!title) fail(where, "title is required");
+  if (title.length > chapterLimits.title) fail(where, tooLong("title", chapterLimits.title));
+  const target = raw.targetWords ?? null;
+  if (target !== null && !(Number.isInteger(target) && (target as number) >= 1 && (target as number) <= chapterLimits.targetWords)) {
+    fail(where, "target must be a whole number of words between 1 and 10,000,000");
+  }
+  return { title, targetWords: target as number | null };
+}
+
+function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount = 0): TransferEvent {
   if (!isObject(raw)) return fail(where, "must be an object");
   const title = typeof raw.title === "string" ? raw.title.trim() : "";
   if (raw.content !== undefined && raw.content !== null && typeof raw.content !== "string") fail(where, "content must be text");
@@ -153,6 +177,13 @@ function jsonEvent(where: string, raw: unknown, names: Set<string>): TransferEve
     // The files themselves are not in the document: their metadata travels, the bytes do not.
     attachments: [],
   };
+  const chapter = raw.chapter ?? null;
+  if (chapter !== null) {
+    if (!Number.isInteger(chapter) || (chapter as number) < 0 || (chapter as number) >= chapterCount) {
+      fail(where, "chapter must be the number of one of the file's chapters (counting from 0)");
+    }
+    event.chapter = chapter as number;
+  }
   checkEvent(where, event);
   return event;
 }

@@ -21,6 +21,7 @@ import {
   run,
   tooLong,
 } from "./document";
+import { chapterLimits } from "../validation-chapters";
 import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "./markdown-codex";
 
 const STORY_TIME = "Story time";
@@ -50,15 +51,18 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
 }
 
 /**
- * Lines that would read as a heading of the outline or as one of the lines above are escaped with a
+ * Content lines that would read as a heading or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
-const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things): )/;
+const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters): )/;
 const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
 const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
 
-/** The level events' headings have (`## Event`); a scene's own headings go below it. */
+/** The level events' headings have (`## Event`, `### Event` under `## Chapter`); a scene's own headings go below it. */
 const EVENT_LEVEL = 2;
+const CHAPTERED_EVENT_LEVEL = 3;
+/** Under the title of an outline with chapters (so a scene's own `###` heading is never read as an event). */
+const CHAPTERS_LINE = /^\*Chapters: \d+\*$/;
 /** An ATX heading as the editor writes it: `## Text` (CommonMark allows up to three spaces before it). */
 const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -115,15 +119,39 @@ function readContent(lines: NumberedLine[], shift = EVENT_LEVEL) {
 
 export function renderMarkdown(doc: TimelineDocument) {
   const out = [`# ${doc.timeline.title}`, ""];
+  if (doc.chapters?.length) out.push(`*Chapters: ${doc.chapters.length}*`, "");
   if (doc.timeline.description) out.push(...doc.timeline.description.split("\n").map(escapeLine), "");
-  for (const event of doc.events) {
-    out.push(`## ${event.title}`, "");
-    const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
-    if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
-    if (event.content) out.push(...contentLines(event.content), "");
-  }
+  if (doc.chapters?.length) renderChapteredEvents(doc, out);
+  else for (const event of doc.events) renderEvent(doc, event, "##", out);
   out.push(...renderCodex(doc.entities));
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+function renderEvent(doc: TimelineDocument, event: TransferEvent, level: "##" | "###", out: string[]) {
+  out.push(`${level} ${event.title}`, "");
+  const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
+  if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
+  if (event.content) out.push(...contentLines(event.content, level.length), "");
+}
+
+/**
+ * A timeline with chapters: `## Chapter` over its events' `### Event` sections. Events in no chapter before the
+ * first chapter come first; events in no chapter after a chapter stand under a bare `##` (no chapter from here).
+ */
+function renderChapteredEvents(doc: TimelineDocument, out: string[]) {
+  const chapters = doc.chapters ?? [];
+  let current: number | null = null;
+  for (const event of doc.events) {
+    const chapter = event.chapter ?? null;
+    if (chapter !== current) {
+      out.push(chapter === null ? NO_CHAPTER : `## ${chapters[chapter]?.title ?? ""}`, "");
+      current = chapter;
+    }
+    renderEvent(doc, event, "###", out);
+  }
+  // Chapters with no events yet still travel.
+  const used = new Set(doc.events.map((e) => e.chapter ?? null));
+  for (const [i, chapter] of chapters.entries()) if (!used.has(i)) out.push(`## ${chapter.title}`, "");
 }
 
 /** The story time line, or a label-only line when the label alone would not read back as itself. */
@@ -143,6 +171,9 @@ function storyTimeLine(event: Pick<TransferEvent, "storyStart" | "storyEnd" | "s
 
 const H1 = /^#(?!#)\s*(.*)$/;
 const H2 = /^##(?!#)\s*(.*)$/;
+const H3 = /^###(?!#)\s*(.*)$/;
+/** In an outline with chapters, a bare `##`: the events after it are in no chapter. */
+const NO_CHAPTER = "##";
 const META = /^\*(Story time|Story label|Characters|Places|Things): (.*)\*$/;
 
 type NumberedLine = { line: number; text: string };
@@ -172,6 +203,56 @@ function parseStoryTime(where: string, value: string) {
   return { storyStart: null, storyEnd: null, storyLabel: value.trim() || null };
 }
 
+type Section = { line: number; heading: string; body: NumberedLine[]; chapter: number | null };
+
+/** `## Event` sections (an outline without chapters). */
+function plainSections(lines: NumberedLine[]) {
+  const sections: Section[] = [];
+  const descriptionLines: NumberedLine[] = [];
+  walkFences(
+    lines,
+    (l) => l.text,
+    (l, inCode) => {
+      const h2 = inCode ? null : H2.exec(l.text);
+      if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [], chapter: null });
+      else (sections.at(-1)?.body ?? descriptionLines).push(l);
+    },
+  );
+  return { sections, descriptionLines, chapters: [] as string[] };
+}
+
+/**
+ * `## Chapter` headings over `### Event` sections (an outline with chapters); a bare `##` ends the chapter. The
+ * codex keeps its last `## Codex` section (`codexAt`, -1: none), whose entries are `###` too.
+ */
+function chapteredSections(lines: NumberedLine[], codexAt: number) {
+  const sections: Section[] = [];
+  const descriptionLines: NumberedLine[] = [];
+  const chapters: string[] = [];
+  let chapter: number | null = null;
+  walkFences(
+    codexAt < 0 ? lines : lines.slice(0, codexAt),
+    (l) => l.text,
+    (l, inCode) => {
+      const h3 = inCode ? null : H3.exec(l.text);
+      const h2 = h3 || inCode ? null : H2.exec(l.text);
+      if (h3) sections.push({ line: l.line, heading: h3[1].trim(), body: [], chapter });
+      else if (h2) {
+        const heading = h2[1].trim();
+        if (!heading) chapter = null;
+        else {
+          if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
+          chapters.push(heading);
+          chapter = chapters.length - 1;
+        }
+      } else (sections.at(-1)?.body ?? descriptionLines).push(l);
+    },
+  );
+  // The codex is read as the last section, as in an outline without chapters.
+  if (codexAt >= 0) sections.push({ line: lines[codexAt].line, heading: CODEX_HEADING, body: lines.slice(codexAt + 1), chapter: null });
+  return { sections, descriptionLines, chapters };
+}
+
 export function parseMarkdownOutline(text: string): ParseResult {
   return run(() => {
     const lines: NumberedLine[] = text.split(/\r\n|\r|\n/).map((t, i) => ({ line: i + 1, text: t }));
@@ -181,17 +262,13 @@ export function parseMarkdownOutline(text: string): ParseResult {
     const title = titleMatch[1].trim();
     checkTimeline(`Line ${first.line}`, title, null);
 
-    const sections: { line: number; heading: string; body: NumberedLine[] }[] = [];
-    const descriptionLines: NumberedLine[] = [];
-    walkFences(
-      lines.slice(first.line),
-      (l) => l.text,
-      (l, inCode) => {
-        const h2 = inCode ? null : H2.exec(l.text);
-        if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [] });
-        else (sections.at(-1)?.body ?? descriptionLines).push(l);
-      },
-    );
+    // Chapters when the line under the title says so (a scene's own headings are `###` in an outline without them).
+    let body = lines.slice(first.line);
+    const marker = body.findIndex((l) => l.text.trim());
+    const chaptered = marker >= 0 && CHAPTERS_LINE.test(body[marker].text.trim());
+    if (chaptered) body = body.slice(marker + 1);
+    const codexAt = body.findLastIndex((l) => H2.exec(l.text)?.[1].trim() === CODEX_HEADING);
+    const { sections, descriptionLines, chapters } = chaptered ? chapteredSections(body, codexAt) : plainSections(body);
     const description = joinLines(descriptionLines) || null;
     if (description && description.length > limits.timelineDescription) {
       fail(`Line ${trimBlankLines(descriptionLines)[0].line}`, tooLong("description", limits.timelineDescription));
@@ -205,11 +282,13 @@ export function parseMarkdownOutline(text: string): ParseResult {
     if (codex) sections.pop();
 
     const doc = newDocument(title, description);
+    if (chapters.length > 0) doc.chapters = chapters.map((c) => ({ title: c, targetWords: null }));
     doc.entities = codex ?? [];
     const addEntity = codexOf(doc);
     for (const section of sections) {
       const where = `Line ${section.line}`;
       const event: TransferEvent = { ...emptyEvent(), title: section.heading };
+      if (chaptered) event.chapter = section.chapter;
       const body = trimBlankLines(section.body);
       let i = 0;
       for (; i < body.length; i++) {
@@ -228,7 +307,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
           }
         }
       }
-      event.content = readContent(body.slice(i));
+      event.content = readContent(body.slice(i), chaptered ? CHAPTERED_EVENT_LEVEL : EVENT_LEVEL);
       if (codex) {
         const order = new Map(doc.entities.map((e, index) => [e.name, index]));
         event.entities.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));

@@ -1,0 +1,232 @@
+import { Plus } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
+import type { ListProps } from "~/features/timeline/timeline-body";
+import type { TimelineEvents } from "~/features/timeline/timeline-events";
+import type { TimelineLayout } from "~/features/timeline/timeline-view";
+import type { LocalChange } from "~/features/timeline/timeline-store";
+import type { MutationOutcome } from "~/lib/use-mutation";
+import { errorToast } from "~/lib/toast";
+import { Button } from "~/ui/button";
+import type { EventView } from "../../../worker/services/events";
+import { type ApiContext, callApi, chapterTitleError, type Scene } from "./chapters-api";
+import { ChaptersStore, useChapters } from "./chapters-store";
+import { BookProgress } from "./book-progress";
+import { ChapteredList } from "./chaptered-list";
+
+/**
+ * Chapters on the timeline screen. This module loads after the page has hydrated (none of it is in the first
+ * paint's JavaScript): a timeline without chapters shows exactly what it showed before.
+ */
+
+type Write = <T>(
+  run: () => Promise<MutationOutcome<T>>,
+  options?: { change?: LocalChange; result?: (data: T) => LocalChange | undefined },
+) => Promise<MutationOutcome<T>>;
+
+export type ChapterContext = {
+  store: ChaptersStore;
+  api: ApiContext;
+  /** Moves a scene into a chapter (null: out of every chapter), at story position `to` when given. */
+  moveScene: (scene: Scene, chapterId: number | null, to?: number) => Promise<void>;
+};
+
+type Held = {
+  context: ChapterContext;
+  latest: { headers: Record<string, string>; write: Write; refresh: () => void };
+};
+const held = new Map<number, Held>();
+
+/**
+ * The screen's chapter context: one store per timeline for the page's life. Called on every render of the
+ * screen (not a hook): it keeps the room's latest headers and the screen's latest write and refresh.
+ */
+export function chapterContext(options: {
+  timelineId: number;
+  shareCode?: string | null;
+  headers: Record<string, string>;
+  write: Write;
+  refresh: () => void;
+}): ChapterContext {
+  const { timelineId, shareCode, headers, write, refresh } = options;
+  let entry = held.get(timelineId);
+  if (!entry) {
+    const latest = { headers, write, refresh };
+    const api: ApiContext = { shareCode, headers: () => latest.headers };
+    const store = new ChaptersStore(timelineId, api);
+    const moveScene = async (scene: Scene, chapterId: number | null, to?: number) => {
+      const body = to === undefined ? { chapterId } : { chapterId, position: to };
+      const outcome = await latest.write(
+        async (): Promise<MutationOutcome<EventView>> => {
+          try {
+            return { ok: true, data: await callApi<EventView>(api, "PATCH", `/api/events/${scene.id}`, body) };
+          } catch (error) {
+            errorToast(error instanceof Error ? error.message : "Failed to update event");
+            return { ok: false, error };
+          }
+        },
+        { change: to === undefined ? undefined : { kind: "move", eventId: scene.id, to }, result: (event) => ({ kind: "event", event }) },
+      );
+      if (outcome.ok) {
+        latest.refresh();
+        void store.load();
+      }
+    };
+    entry = { context: { store, api, moveScene }, latest };
+    held.set(timelineId, entry);
+  }
+  Object.assign(entry.latest, { headers, write, refresh });
+  entry.context.store.onChanged = refresh;
+  return entry.context;
+}
+
+/** Keeps the chapters fresh (on arrival and on every room sync) and tells the screen whether there are any. */
+export function ChapterSync({
+  context,
+  tick,
+  onChaptered,
+}: {
+  context: ChapterContext;
+  tick: number;
+  onChaptered: (any: boolean) => void;
+}) {
+  const { chapters, loaded } = useChapters(context.store);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every room sync (a new tick) reads the chapters again
+  useEffect(() => void context.store.load(), [context.store, tick]);
+  const any = loaded && chapters.length > 0;
+  useEffect(() => onChaptered(any), [any, onChaptered]);
+  return null;
+}
+
+/** 'Add chapter': a title, then the chapter is appended to the book (editors). */
+export function AddChapter({ context }: { context: ChapterContext }) {
+  const [open, setOpen] = useState(false);
+  const [title, setTitle] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const submit = async () => {
+    const problem = chapterTitleError(title);
+    setError(problem);
+    if (problem) return;
+    setPending(true);
+    const ok = await context.store.create(title);
+    setPending(false);
+    if (ok) {
+      setTitle("");
+      setOpen(false);
+    }
+  };
+  if (!open) {
+    return (
+      <Button variant="outline" onClick={() => setOpen(true)}>
+        <Plus aria-hidden="true" className="h-4 w-4" /> Add Chapter
+      </Button>
+    );
+  }
+  return (
+    <form
+      className="flex flex-wrap items-start gap-2"
+      aria-label="Add chapter"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <div>
+        <label htmlFor="new-chapter-title" className="sr-only">
+          Chapter title
+        </label>
+        <input
+          id="new-chapter-title"
+          // biome-ignore lint/a11y/noAutofocus: the writer just asked for this field
+          autoFocus
+          value={title}
+          maxLength={250}
+          placeholder="Chapter title"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "new-chapter-error" : undefined}
+          onChange={(e) => setTitle(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setOpen(false);
+          }}
+          className="h-10 w-56 rounded-md border border-stone-300 bg-white px-3 text-sm"
+        />
+        {error ? (
+          <p id="new-chapter-error" className="mt-1 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" disabled={pending}>
+        {pending ? "Adding..." : "Add"}
+      </Button>
+      <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
+
+/** The screen's own objects, as it has them (so the first paint's code passes them along as they are). */
+export type ChapterScreen = {
+  timeline: { id: number; wordCount?: number | null; targetWords?: number | null };
+  shareCode?: string | null;
+  store: { events: Scene[]; complete: boolean; write: Write };
+  room: { writeHeaders: Record<string, string> };
+  view: { chronological: boolean; layout: TimelineLayout };
+  live: { canEdit: boolean; coWrite: CoWriteApi; mapTick: number };
+  refresh: () => void;
+  /** What the view shows. */
+  dated: Scene[];
+  isOwner: boolean;
+  list: ListProps;
+  setChaptered: (any: boolean) => void;
+  TimelineEvents: typeof TimelineEvents;
+};
+
+/**
+ * What the screen shows of chapters, as the screen's parts: under the title (the book's words and target),
+ * beside 'Add Event', and the list in chapters (story order, the list layouts, once every event is here).
+ */
+export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tools: ReactNode; list: ReactNode } {
+  const { timeline, store, view, live, refresh } = screen;
+  const context = chapterContext({
+    timelineId: timeline.id,
+    shareCode: screen.shareCode,
+    headers: screen.room.writeHeaders,
+    write: store.write,
+    refresh,
+  });
+  const { layout } = view;
+  return {
+    progress: (
+      <>
+        <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} />
+        <BookProgress
+          context={context}
+          timeline={timeline}
+          events={store.events}
+          complete={store.complete}
+          canEdit={live.canEdit}
+          refresh={refresh}
+        />
+      </>
+    ),
+    tools: live.canEdit ? <AddChapter context={context} /> : null,
+    list:
+      !view.chronological && store.complete && (layout === "vertical" || layout === "horizontal") ? (
+        <CoWriteContext.Provider value={live.coWrite}>
+          <ChapteredList
+            context={context}
+            events={screen.dated}
+            all={store.events}
+            list={screen.list}
+            layout={layout}
+            canDelete={screen.isOwner}
+            List={screen.TimelineEvents}
+          />
+        </CoWriteContext.Provider>
+      ) : null,
+  };
+}

@@ -1,0 +1,153 @@
+import { useEffect, useState } from "react";
+import { errorToast, showToast } from "~/lib/toast";
+import { Button } from "~/ui/button";
+import type { ChapterContext } from "./chapter-kit";
+import { callApi, dailyGoalMessage, parseTarget, wordsText } from "./chapters-api";
+
+type Day = { date: string; words: number };
+type Writer = { userId?: number; name?: string; userName?: string; days: Day[] };
+export type Progress = {
+  wordCount: number;
+  targetWords: number | null;
+  days: Day[];
+  dailyGoal?: number | null;
+  streak?: number;
+  writers?: Writer[];
+};
+
+const dayLabel = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** 'Words written' per day for the last 30 days (per writer on request), the daily goal and the streak. */
+export function ProgressPanel({ context, timelineId }: { context: ChapterContext; timelineId: number }) {
+  const [byWriter, setByWriter] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [goal, setGoal] = useState("");
+  const [goalError, setGoalError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setFailed(false);
+    callApi<Progress>(context.api, "GET", `/api/timelines/${timelineId}/progress${byWriter ? "?by=writer" : ""}`)
+      .then((p) => {
+        if (!live) return;
+        setProgress(p);
+        setGoal((g) => g || (p.dailyGoal ? String(p.dailyGoal) : ""));
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [context.api, timelineId, byWriter]);
+
+  const saveGoal = async () => {
+    const parsed = parseTarget(goal, dailyGoalMessage);
+    if ("error" in parsed) return setGoalError(parsed.error);
+    setGoalError(null);
+    try {
+      await callApi(context.api, "PATCH", "/api/account", { dailyGoalWords: parsed.value });
+      setProgress((p) => (p ? { ...p, dailyGoal: parsed.value } : p));
+      showToast({ title: "Success", description: parsed.value ? "Daily goal saved" : "Daily goal removed" });
+    } catch (e) {
+      errorToast(e instanceof Error ? e.message : "Failed to save the daily goal");
+    }
+  };
+
+  if (failed) return <p className="text-sm text-red-700">Failed to load progress</p>;
+  if (!progress) return <p className="text-sm text-stone-600">Loading progress...</p>;
+  const writers = byWriter && progress.writers?.length ? progress.writers : null;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-stone-700">
+          {wordsText(progress.wordCount)} in the book
+          {progress.streak ? <span className="ml-2 font-medium text-brand-700">{progress.streak}-day streak</span> : null}
+        </p>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={byWriter} onChange={(e) => setByWriter(e.target.checked)} />
+          Per writer
+        </label>
+      </div>
+      {writers ? (
+        writers.map((w, i) => (
+          <WordsChart
+            key={w.userId ?? i}
+            title={`Words written by ${w.name ?? w.userName ?? "a writer"}`}
+            days={w.days}
+            goal={progress.dailyGoal ?? null}
+          />
+        ))
+      ) : (
+        <WordsChart title="Words written" days={progress.days} goal={progress.dailyGoal ?? null} />
+      )}
+      <form
+        noValidate
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saveGoal();
+        }}
+      >
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          Daily goal (words)
+          <input
+            className="h-9 w-32 rounded-md border border-stone-300 bg-white px-2 text-sm"
+            inputMode="numeric"
+            value={goal}
+            aria-invalid={goalError ? true : undefined}
+            onChange={(e) => setGoal(e.target.value)}
+          />
+        </label>
+        <Button type="submit" size="sm">
+          Save goal
+        </Button>
+        {goalError ? <p className="w-full text-sm text-red-700">{goalError}</p> : null}
+      </form>
+    </div>
+  );
+}
+
+/** A small bar chart (SVG, hidden from screen readers) with the same numbers as a visually hidden table. */
+function WordsChart({ title, days, goal }: { title: string; days: Day[]; goal: number | null }) {
+  const width = 300;
+  const height = 80;
+  const max = Math.max(1, goal ?? 0, ...days.map((d) => d.words));
+  const step = days.length ? width / days.length : width;
+  const y = (words: number) => height - (Math.max(0, words) / max) * height;
+  return (
+    <figure className="space-y-1">
+      <figcaption className="text-sm font-medium">{title}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} className="h-24 w-full" aria-hidden="true" preserveAspectRatio="none">
+        {days.map((d, i) => (
+          <rect
+            key={d.date}
+            x={i * step + 1}
+            width={Math.max(1, step - 2)}
+            y={y(d.words)}
+            height={height - y(d.words)}
+            className="fill-brand-600"
+          />
+        ))}
+        {goal ? <line x1={0} x2={width} y1={y(goal)} y2={y(goal)} className="stroke-amber-600" strokeDasharray="4 3" /> : null}
+      </svg>
+      <table className="sr-only">
+        <caption>{title}, last 30 days</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Words</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.date}>
+              <td>{dayLabel(d.date)}</td>
+              <td>{d.words.toLocaleString("en-US")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,218 @@
+import type { Page } from "@playwright/test";
+import {
+  apiAs,
+  cardTitles,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  openTimeline,
+  screenshot,
+  test,
+  toast,
+  writerPage,
+} from "./fixtures";
+
+type Timeline = { id: number; title: string };
+type EventRow = { id: number; title: string; chapterId: number | null };
+type Chapter = { id: number; title: string; position: number };
+
+const chapterHeading = (page: Page, title: string) => page.getByRole("heading", { level: 3, name: title, exact: true });
+const chapterSection = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
+const sectionTitles = (page: Page, title: string) => chapterSection(page, title).getByTestId("event-card").locator("h3");
+
+async function addChapter(page: Page, title: string) {
+  await page.getByRole("button", { name: "Add Chapter" }).click();
+  await page.getByPlaceholder("Chapter title").fill(title);
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(chapterHeading(page, title)).toBeVisible();
+}
+
+async function openSettings(page: Page, chapter: string) {
+  const settings = page.getByRole("button", { name: `${chapter} settings` });
+  if ((await settings.getAttribute("aria-expanded")) !== "true") await settings.click();
+  return chapterSection(page, chapter);
+}
+
+test.describe("chapters on the timeline screen", () => {
+  test("a writer builds chapters, moves scenes, renames, reorders, collapses, deletes; targets; live and read-only", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    const scenes = ["Arrival", "Storm", "Wreck", "Rescue"];
+    for (const title of scenes) {
+      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} comes to the village.` });
+    }
+    const collab = await createUser(request, { name: "Cole Collab" });
+    const viewer = await createUser(request, { name: "Vera Viewer" });
+    for (const [who, accessLevel] of [
+      [collab, "collaborator"],
+      [viewer, "viewer"],
+    ] as const) {
+      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: who.email, accessLevel });
+    }
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const other = await writerPage(browser, collab, timeline.id);
+
+    // Without chapters the screen is as before; every card shows its word count.
+    await expect(page.getByRole("heading", { name: "No chapter" })).toHaveCount(0);
+    await expect(page.getByTestId("event-card").filter({ hasText: "Arrival" })).toContainText("5 words");
+    await expect(page.getByTestId("book-progress")).toContainText("20 words");
+
+    // Add: the title is required; then three chapters. The collaborator sees them without reloading.
+    await page.getByRole("button", { name: "Add Chapter" }).click();
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await expect(page.getByText("Chapter title is required")).toBeVisible();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await addChapter(page, "Chapter One");
+    await expect(chapterHeading(other.page, "Chapter One")).toBeVisible();
+    await addChapter(page, "Chapter Two");
+    await addChapter(page, "Chapter Three");
+    await expect(page.getByRole("heading", { name: "No chapter" })).toBeVisible();
+    await expect(chapterHeading(other.page, "Chapter Three")).toBeVisible();
+
+    // Keyboard: a scene moves into a chapter from the chapter's settings.
+    for (const [scene, chapter] of [
+      ["Arrival", "Chapter One"],
+      ["Storm", "Chapter One"],
+      ["Wreck", "Chapter Two"],
+    ] as const) {
+      const section = await openSettings(page, chapter);
+      await section.getByLabel("Move a scene into this chapter").selectOption({ label: scene });
+      await section.getByRole("button", { name: "Move here" }).click();
+      await expect(sectionTitles(page, chapter)).toContainText([scene]);
+      await page.getByRole("button", { name: `${chapter} settings` }).click();
+    }
+    await expect(sectionTitles(page, "Chapter One")).toHaveText(["Arrival", "Storm"]);
+    await expect(chapterSection(page, "Chapter One")).toContainText("2 scenes · 10 words");
+
+    // Mouse: Rescue's card dragged onto Chapter Three's header (both in view).
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const from = await page.getByRole("button", { name: "Reorder Rescue" }).boundingBox();
+    const to = await chapterSection(page, "Chapter Three").getByTestId("chapter-header").boundingBox();
+    if (!from || !to) throw new Error("not visible");
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y - 20, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 20 });
+    await page.mouse.up();
+    await expect(sectionTitles(page, "Chapter Three")).toHaveText(["Rescue"]);
+    await expect(page.getByRole("heading", { name: "No chapter" })).toHaveCount(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const chapters = await apiAs<Chapter[]>(request, owner, "GET", `/api/timelines/${timeline.id}/chapters`);
+    const three = chapters.find((c) => c.title === "Chapter Three");
+    await expect
+      .poll(
+        async () =>
+          (await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`)).find((e) => e.title === "Rescue")
+            ?.chapterId,
+      )
+      .toBe(three?.id);
+
+    // Rename (required), and a chapter target.
+    let section = await openSettings(page, "Chapter Three");
+    await section.getByLabel("Chapter title").fill(" ");
+    await section.getByRole("button", { name: "Save chapter" }).click();
+    await expect(section.getByText("Chapter title is required")).toBeVisible();
+    await section.getByLabel("Chapter title").fill("The Rescue");
+    await section.getByLabel("Target words").fill("100");
+    await section.getByRole("button", { name: "Save chapter" }).click();
+    await expect(chapterHeading(page, "The Rescue")).toBeVisible();
+    await expect(page.getByRole("progressbar", { name: "The Rescue: target" })).toHaveAttribute("aria-valuemax", "100");
+    await expect(chapterSection(page, "The Rescue")).toContainText("1 scene · 5 of 100 words");
+    await expect(chapterHeading(other.page, "The Rescue")).toBeVisible();
+
+    // Reorder: Chapter Two up (its scene follows), then back down with Alt+ArrowDown on its header.
+    await page.getByRole("button", { name: "Move Chapter Two up" }).click();
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Arrival", "Storm", "Rescue"]);
+    await expect
+      .poll(async () => (await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`)).map((e) => e.title))
+      .toEqual(["Wreck", "Arrival", "Storm", "Rescue"]);
+    await chapterSection(page, "Chapter Two").getByTestId("chapter-header").focus();
+    await page.keyboard.press("Alt+ArrowDown");
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Wreck", "Rescue"]);
+
+    // Collapse: Chapter One's scenes are hidden, also after a reload.
+    await page.getByRole("button", { name: "Collapse Chapter One" }).click();
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Rescue"]);
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Expand Chapter One" })).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Wreck", "Rescue"]);
+    await page.getByRole("button", { name: "Expand Chapter One" }).click();
+
+    // Delete: the scenes stay, in no chapter.
+    section = await openSettings(page, "Chapter Two");
+    await section.getByRole("button", { name: "Delete chapter" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Delete chapter" });
+    await expect(confirm).toContainText("Its scenes are kept");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(toast(page, "Chapter deleted")).toBeVisible();
+    await expect(chapterHeading(page, "Chapter Two")).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "No chapter" })).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Wreck", "Rescue"]);
+
+    // The book's target: 'x of y words' with a progress bar.
+    await page.getByRole("button", { name: "Set target" }).click();
+    await page.getByLabel("Target words for the book").fill("abc");
+    await page.getByRole("button", { name: "Save target" }).click();
+    await expect(page.getByText("Target must be a whole number of words between 1 and 10,000,000, or empty")).toBeVisible();
+    await page.getByLabel("Target words for the book").fill("1000");
+    await page.getByRole("button", { name: "Save target" }).click();
+    const bar = page.getByRole("progressbar", { name: "Book target" });
+    await expect(bar).toHaveAttribute("aria-valuemax", "1000");
+    await expect(bar).toHaveAttribute("aria-valuenow", "20");
+    await expect(page.getByTestId("book-progress")).toContainText("20 of 1,000 words");
+
+    // The progress panel: words per day as a chart and a table for screen readers.
+    await page.getByRole("button", { name: "Progress", exact: true }).click();
+    const panel = page.getByRole("dialog", { name: "Progress" });
+    await expect(panel.getByRole("table")).toHaveCount(1);
+    await expect(panel.getByText("Words written", { exact: true })).toBeVisible();
+    await expect(panel.getByRole("table")).toContainText("Words");
+    await panel.getByLabel("Per writer").check();
+    await expect(panel.getByText("Words written by Olive Owner", { exact: true })).toBeVisible();
+    await panel.getByLabel("Daily goal (words)").fill("0");
+    await panel.getByRole("button", { name: "Save goal" }).click();
+    await expect(panel.getByText("Daily goal must be a whole number of words between 1 and 10,000,000, or empty")).toBeVisible();
+    await panel.getByLabel("Daily goal (words)").fill("500");
+    await panel.getByRole("button", { name: "Save goal" }).click();
+    await expect(toast(page, "Daily goal saved")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "chapters-progress-panel");
+    await page.keyboard.press("Escape");
+
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "chapters-1280");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, "chapters-390");
+
+    // A viewer sees the headers but no controls.
+    const v = await writerPage(browser, viewer, timeline.id);
+    await expect(chapterHeading(v.page, "Chapter One")).toBeVisible();
+    await expect(chapterHeading(v.page, "The Rescue")).toBeVisible();
+    for (const name of [
+      "Add Chapter",
+      "Move Chapter One up",
+      "Move Chapter One down",
+      "Chapter One settings",
+      "Set target",
+      "Change target",
+    ]) {
+      await expect(v.page.getByRole("button", { name, exact: true })).toHaveCount(0);
+    }
+    await expectNoSeriousA11yViolations(v.page);
+    await v.page.close();
+    await other.page.close();
+  });
+});
