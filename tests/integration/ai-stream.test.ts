@@ -315,6 +315,19 @@ describe("story context (story-context.ts)", () => {
     expect(sse.events.at(-1)).toMatchObject({ done: true, result: expect.any(String) });
   });
 
+  it("with chapters, the bible lists the scenes in story order under their chapters", async () => {
+    const s = await story();
+    const [first, second, third, fourth] = s.events;
+    const post = (title: string, eventIds: number[]) =>
+      call("POST", `/api/timelines/${s.timelineId}/chapters`, { token: s.owner.token, body: { title, eventIds } });
+    expect((await post("The Bell", [first.id, second.id])).status).toBe(201);
+    expect((await post("The Flood", [fourth.id])).status).toBe(201);
+    const res = await call("POST", `/api/events/${third.id}/continue`, { token: s.owner.token, body: { instruction: "[[chapters]]" } });
+    expect(res.status, res.text).toBe(200);
+    const seen = await lastRequestWith("[[chapters]]");
+    expect(seen.user).toMatch(/Chapter 1: The Bell\n\d+\. Scene 1: [^\n]*\n\d+\. Scene 2: [^\n]*\nChapter 2: The Flood\n\d+\. Scene 4: /);
+  });
+
   it("the bible is trimmed to AI_CONTEXT_BUDGET_TOKENS: nearest in full, far ones summarised or left out", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline("Long Story");
     const events = [];

@@ -242,6 +242,13 @@ describe("word counts", () => {
     expect(timeline).toMatchObject({ wordCount: 11, targetWords: null });
     const listedTimelines = (await call("GET", "/api/timelines", { token: t })).json;
     expect(listedTimelines.find((x: { id: number }) => x.id === timelineId)).toMatchObject({ wordCount: 11 });
+    // Restoring the first version counts its words again.
+    const versions = (await call("GET", `/api/events/${ja.id}/versions`, { token: t })).json;
+    const firstVersion = versions.at(-1);
+    const restored = await call("POST", `/api/event-versions/${firstVersion.id}/restore`, { token: t });
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.json).toMatchObject({ content: "猫が好きです。", wordCount: 6 });
+    expect((await call("GET", `/api/timelines/${timelineId}`, { token: t })).json.wordCount).toBe(12);
   });
 
   it("counts old rows (no count stored yet) when read", async () => {

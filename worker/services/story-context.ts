@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../env";
+import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 
@@ -34,10 +35,10 @@ type Timelineish = { id: number; title: string; description: string | null };
  * without it the story's end is the centre (plot suggestions: what comes next).
  */
 export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timelineish, currentEventId?: number): Promise<string> {
-  const [events, codex] = await Promise.all([
-    listEventsForTimeline(db, timeline.id, "chronological"),
-    listEntitiesForTimeline(db, timeline.id),
-  ]);
+  const [chapters, codex] = await Promise.all([listChapterRows(db, timeline.id), listEntitiesForTimeline(db, timeline.id)]);
+  // With chapters the scenes are listed in story order under their chapters; without, in story time.
+  const events = await listEventsForTimeline(db, timeline.id, chapters.length > 0 ? "position" : "chronological");
+  const chapterTitle = new Map(chapters.map((c, i) => [c.id, `Chapter ${i + 1}: ${c.title}`]));
   let budget = contextBudgetChars(env);
   const take = (line: string) => {
     if (line.length + 1 > budget) return false;
@@ -73,14 +74,23 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
     else if (take(label + short)) chosen.set(index, label + short);
     else if (take(label + event.title)) chosen.set(index, label + event.title);
   }
-  const eventLines = [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([, line]) => line);
+  const eventLines: string[] = [];
+  let chapterAt: number | null = null;
+  for (const [index, line] of [...chosen.entries()].sort((a, b) => a[0] - b[0])) {
+    const chapterId = events[index].chapterId;
+    if (chapters.length > 0 && chapterId !== chapterAt) {
+      eventLines.push(chapterId === null ? "(No chapter)" : (chapterTitle.get(chapterId) ?? "(No chapter)"));
+      chapterAt = chapterId;
+    }
+    eventLines.push(line);
+  }
 
   const parts = [header.join("\n")];
   if (codexLines.length) parts.push(`Codex (characters, places, things):\n${codexLines.join("\n")}`);
   const before = currentEventId === undefined ? "Events so far" : "Nearby events";
   parts.push(
     events.length > (currentEventId === undefined ? 0 : 1)
-      ? `${before} (${events.length} in the story${eventLines.length < events.length ? `, ${eventLines.length} shown` : ""}):\n${eventLines.join("\n")}`
+      ? `${before} (${events.length} in the story${chosen.size < events.length ? `, ${chosen.size} shown` : ""}):\n${eventLines.join("\n")}`
       : "No other events yet.",
   );
   return parts.join("\n\n");
