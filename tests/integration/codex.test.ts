@@ -2,7 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sortChronologically } from "../../db/domain/story-order";
+import { createDb } from "../../db/client";
 import worker from "../../worker/index";
+import { purgeTrash } from "../../worker/services/trash";
 import type { EventView } from "../../worker/services/events";
 import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 
@@ -307,6 +309,8 @@ describe("entities", () => {
   });
 });
 
+const DAY = 24 * 3600_000;
+
 describe("links", () => {
   it("events carry entityIds, povEntityId and story fields in every event JSON", async () => {
     const tl = await createTimeline(owner.token);
@@ -318,6 +322,7 @@ describe("links", () => {
     expect(plain).toMatchObject({ entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, storyLabel: null });
     expect(Object.keys(plain).sort()).toEqual([
       "attachments",
+      "chapterId",
       "content",
       "createdAt",
       "entityIds",
@@ -331,6 +336,7 @@ describe("links", () => {
       "title",
       "updatedAt",
       "version",
+      "wordCount",
     ]);
 
     const made = await createEvent(owner.token, tl.id, {
@@ -464,7 +470,7 @@ describe("links", () => {
     expect(n!.n).toBe(0);
   });
 
-  it("deleting an event removes its links; deleting a timeline removes its codex and links", async () => {
+  it("an event purged from Trash loses its links; a purged timeline loses its codex and links", async () => {
     const fx = await fixture();
     const keep = await fixture();
     const links = (sql: string, id: number) =>
@@ -473,11 +479,15 @@ describe("links", () => {
         .first<{ n: number }>()
         .then((r) => r!.n);
     expect((await call("DELETE", `/api/events/${fx.eventId}`, { token: owner.token })).status).toBe(200);
+    // In Trash the links wait for a restore; the purge after 30 days takes them.
+    expect(await links("SELECT count(*) AS n FROM event_entities WHERE event_id = ?", fx.eventId)).toBe(1);
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * DAY);
     expect(await links("SELECT count(*) AS n FROM event_entities WHERE event_id = ?", fx.eventId)).toBe(0);
     expect(await links("SELECT count(*) AS n FROM entities WHERE timeline_id = ?", fx.timelineId)).toBe(2);
 
     const ev = await createEvent(owner.token, fx.timelineId, { entityIds: [fx.entityId, fx.otherEntityId] });
     expect((await call("DELETE", `/api/timelines/${fx.timelineId}`, { token: owner.token })).status).toBe(200);
+    await purgeTrash(createDb(env.DB), { files: env.FILES }, Date.now() + 31 * DAY);
     expect(await links("SELECT count(*) AS n FROM entities WHERE timeline_id = ?", fx.timelineId)).toBe(0);
     expect(await links("SELECT count(*) AS n FROM event_entities WHERE event_id = ?", ev.id)).toBe(0);
     expect(await links("SELECT count(*) AS n FROM event_entities WHERE event_id = ?", keep.eventId)).toBe(1);

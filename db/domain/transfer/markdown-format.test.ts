@@ -164,4 +164,19 @@ describe("Markdown outline with its codex", () => {
     const result = parseMarkdownOutline("# T\n\n## A\n\n\\## The harbour\n\nText.\n");
     expect(result.ok && result.document.events[0].content).toBe("## The harbour\n\nText.");
   });
+
+  it("with or without chapters, a scene that starts with its own heading reads back as one scene", () => {
+    const opening = event({ title: "Dawn", content: "# The harbour\n\nText." });
+    const plain: TimelineDocument = { ...tricky(), entities: [], events: [opening, event({ title: "Noon" })] };
+    expect(roundTrip(plain).document).toEqual(plain);
+    const chaptered: TimelineDocument = {
+      ...plain,
+      chapters: [{ title: "One", targetWords: null }],
+      events: [{ ...opening, chapter: 0 }, { ...event({ title: "Noon" }), chapter: null }],
+    };
+    const { markdown, document } = roundTrip(chaptered);
+    expect(markdown).toContain("*Chapters: 1*\n");
+    expect(markdown).toContain("\n## One\n\n### Dawn\n\n#### The harbour\n");
+    expect(document).toEqual(chaptered);
+  });
 });
