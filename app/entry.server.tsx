@@ -6,11 +6,14 @@ import appCss from "./app.css?inline";
 import { appContext } from "./context";
 import { SCRIPTS_AFTER_FIRST_PAINT, startScriptsAfterFirstPaint } from "./lib/after-first-paint";
 import { InlineCss } from "./lib/inline-css";
+import { setServerStoryAssistant } from "./features/assistant/lazy-story-assistant";
+import { StoryAssistant } from "./features/assistant/story-assistant";
 import FormattedText from "./ui/formatted-text";
 import { setServerFormattedText } from "./ui/lazy-formatted-text";
 
 // Stored text is rendered formatted on the server; the browser's copy of the renderer loads after hydration.
 setServerFormattedText(FormattedText);
+setServerStoryAssistant(StoryAssistant);
 
 const inlineCss = { __html: appCss };
 

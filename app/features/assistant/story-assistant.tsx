@@ -37,7 +37,9 @@ const TOOLS: { value: Tool; label: string; Icon: typeof Lightbulb }[] = [
  * tablist (arrows, Home and End move and select; one tab stop) rather than radix Tabs, which the
  * timeline page would otherwise load before its first paint.
  */
-export function StoryAssistant({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
+export type StoryAssistantProps = { timelineId: number; shareCode?: string | null };
+
+export function StoryAssistant({ timelineId, shareCode }: StoryAssistantProps) {
   const [active, setActive] = useState<Tool>("plot");
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const id = useId();

@@ -6,7 +6,7 @@ import { listEventsPage } from "../../../worker/services/events";
 import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
-import { StoryAssistant } from "~/features/assistant/story-assistant";
+import { LazyStoryAssistant } from "~/features/assistant/lazy-story-assistant";
 import { TimelineNotFound, TimelineScreen } from "~/features/timeline/timeline-screen";
 import { eventViewOf, firstScreenOf, onlyViewChanged } from "~/features/timeline/timeline-view";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
@@ -106,7 +106,7 @@ function Timeline({
   const { id, accessLevel } = loaderData.timeline;
   // The same element while the timeline is the same, so the memoized screen skips the route's re-renders.
   const assistant = useMemo(
-    () => (accessLevel === "viewer" ? undefined : <StoryAssistant timelineId={id} shareCode={shareCode} />),
+    () => (accessLevel === "viewer" ? undefined : <LazyStoryAssistant timelineId={id} shareCode={shareCode} />),
     [id, accessLevel, shareCode],
   );
   return (
