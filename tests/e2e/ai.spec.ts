@@ -212,6 +212,8 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
 
     const assistant = page.getByRole("complementary", { name: "Story Assistant" });
     await expect(assistant.getByRole("tab", { name: "Plot Ideas" })).toBeVisible();
+    // The panel is server-rendered; its code comes just after the page's.
+    await expect(assistant.locator("[data-live]")).toBeVisible();
     await expect(assistant.getByRole("button", { name: "Suggest Plot Idea" })).toBeDisabled();
     await assistant.getByLabel("What should happen next?").fill("   ");
     await expect(assistant.getByRole("button", { name: "Suggest Plot Idea" })).toBeDisabled();

@@ -1,5 +1,5 @@
 import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
-import { type KeyboardEvent, lazy, Suspense, useId, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Label, Textarea } from "~/ui/input";
@@ -37,12 +37,26 @@ const TOOLS: { value: Tool; label: string; Icon: typeof Lightbulb }[] = [
  * tablist (arrows, Home and End move and select; one tab stop) rather than radix Tabs, which the
  * timeline page would otherwise load before its first paint.
  */
+/**
+ * The panel is server-rendered and its code arrives after the page has hydrated: text typed into a field in that
+ * moment is in the page but not yet in the panel's state. Taken in once, when the panel comes to life.
+ */
+function useTypedEarly(id: string, set: (value: string) => void) {
+  useEffect(() => {
+    const typed = (document.getElementById(id) as HTMLTextAreaElement | null)?.value;
+    if (typed) set(typed);
+  }, [id, set]);
+}
+
 export type StoryAssistantProps = { timelineId: number; shareCode?: string | null };
 
 export function StoryAssistant({ timelineId, shareCode }: StoryAssistantProps) {
   const [active, setActive] = useState<Tool>("plot");
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const id = useId();
+  // Set once the panel's code runs in the browser (it comes after the page's): tests wait for it.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = TOOLS.findIndex((t) => t.value === active);
     const next =
@@ -61,7 +75,7 @@ export function StoryAssistant({ timelineId, shareCode }: StoryAssistantProps) {
     tabs.current[next]?.focus();
   };
   return (
-    <Card className="p-4 lg:sticky lg:top-20">
+    <Card className="p-4 lg:sticky lg:top-20" data-live={live || undefined}>
       <h2 className="mb-3 flex items-center gap-2 font-semibold">Story Assistant</h2>
       <div
         role="tablist"
@@ -102,6 +116,7 @@ export function StoryAssistant({ timelineId, shareCode }: StoryAssistantProps) {
 
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
   const [prompt, setPrompt] = useState("");
+  useTypedEarly("plot-prompt", setPrompt);
   // One editable text (title line, then content); applying splits it by the product's rules.
   const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
@@ -198,6 +213,7 @@ function StreamPreview({
 
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
+  useTypedEarly("character-prompt", setDescription);
   const [profile, setProfile] = useState("");
   const stream = useAiStream((error) => aiStreamErrorToast(error, "Failed to generate character profile"));
   const pending = stream.streaming;

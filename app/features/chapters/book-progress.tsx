@@ -3,7 +3,7 @@ import { Suspense, lazy, useState } from "react";
 import { showToast, errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
-import type { ChapterContext } from "./chapter-kit";
+import type { ChapterContext } from "./chapter-context";
 import { callApi, parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 

@@ -3,7 +3,7 @@ import { useId, useState } from "react";
 import { cn } from "~/lib/cn";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
-import type { ChapterContext } from "./chapter-kit";
+import type { ChapterContext } from "./chapter-context";
 import { type ChapterView, chapterTitleError, parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 

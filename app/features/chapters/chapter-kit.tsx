@@ -12,6 +12,7 @@ import type { EventView } from "../../../worker/services/events";
 import { type ApiContext, callApi, chapterTitleError, type Scene } from "./chapters-api";
 import { ChaptersStore, useChapters } from "./chapters-store";
 import { BookProgress } from "./book-progress";
+import type { ChapterContext } from "./chapter-context";
 import { ChapteredList } from "./chaptered-list";
 
 /**
@@ -24,12 +25,7 @@ type Write = <T>(
   options?: { change?: LocalChange; result?: (data: T) => LocalChange | undefined },
 ) => Promise<MutationOutcome<T>>;
 
-export type ChapterContext = {
-  store: ChaptersStore;
-  api: ApiContext;
-  /** Moves a scene into a chapter (null: out of every chapter), at story position `to` when given. */
-  moveScene: (scene: Scene, chapterId: number | null, to?: number) => Promise<void>;
-};
+export type { ChapterContext };
 
 type Held = {
   context: ChapterContext;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { Layout, TimelineEvents } from "~/features/timeline/timeline-events";
-import type { ChapterContext } from "./chapter-kit";
+import type { ChapterContext } from "./chapter-context";
 import type { ChapterView, Scene } from "./chapters-api";
 import { ChapterHeader } from "./chapter-header";
 import { useChapters } from "./chapters-store";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
-import type { ChapterContext } from "./chapter-kit";
+import type { ChapterContext } from "./chapter-context";
 import { callApi, dailyGoalMessage, parseTarget, wordsText } from "./chapters-api";
 
 type Day = { date: string; words: number };

@@ -186,7 +186,9 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           {event.wordCount == null ? null : (
-            <p className="mt-0.5 text-xs text-stone-600">{event.wordCount.toLocaleString("en-US")} words</p>
+            <p className="mt-0.5 text-xs text-stone-600">
+              {event.wordCount.toLocaleString("en-US")} {event.wordCount === 1 ? "word" : "words"}
+            </p>
           )}
           <div
             id={contentId}

@@ -172,7 +172,10 @@ describe("Markdown outline with its codex", () => {
     const chaptered: TimelineDocument = {
       ...plain,
       chapters: [{ title: "One", targetWords: null }],
-      events: [{ ...opening, chapter: 0 }, { ...event({ title: "Noon" }), chapter: null }],
+      events: [
+        { ...opening, chapter: 0 },
+        { ...event({ title: "Noon" }), chapter: null },
+      ],
     };
     const { markdown, document } = roundTrip(chaptered);
     expect(markdown).toContain("*Chapters: 1*\n");
