@@ -118,6 +118,9 @@ function WordsChart({ title, days, goal }: { title: string; days: Day[]; goal: n
   return (
     <figure className="space-y-1">
       <figcaption className="text-sm font-medium">{title}</figcaption>
+      {days.every((d) => d.words === 0) ? (
+        <p className="text-sm text-stone-600">No words written in the last 30 days yet: the bars fill in as the story grows.</p>
+      ) : null}
       <svg viewBox={`0 0 ${width} ${height}`} className="h-24 w-full" aria-hidden="true" preserveAspectRatio="none">
         {days.map((d, i) => (
           <rect
@@ -129,6 +132,7 @@ function WordsChart({ title, days, goal }: { title: string; days: Day[]; goal: n
             className="fill-brand-600"
           />
         ))}
+        <line x1={0} x2={width} y1={height - 0.5} y2={height - 0.5} className="stroke-stone-300" />
         {goal ? <line x1={0} x2={width} y1={y(goal)} y2={y(goal)} className="stroke-amber-600" strokeDasharray="4 3" /> : null}
       </svg>
       <table className="sr-only">
