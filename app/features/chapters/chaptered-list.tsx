@@ -130,8 +130,8 @@ export function ChapteredList({
 
 /**
  * The groups in story order: each chapter once, where its first scene is (its scenes are one run in story order;
- * while a move is on its way they may briefly not be), runs of scenes in no chapter between them, and chapters
- * without a scene yet after them.
+ * while a move is on its way they may briefly not be), runs of scenes in no chapter between them, and a chapter
+ * without a scene yet where its scenes will go: right after the chapter before it (first of all when none is).
  */
 export function groupScenes(scenes: Scene[], chapters: ChapterView[]): Group[] {
   const byId = new Map(chapters.map((c) => [c.id, c]));
@@ -151,6 +151,15 @@ export function groupScenes(scenes: Scene[], chapters: ChapterView[]): Group[] {
     } else if (last && last.chapter === null) last.scenes.push(scene);
     else groups.push({ key: `none-${scene.id}`, chapter: null, scenes: [scene] });
   }
-  for (const chapter of chapters) if (!ofChapter.has(chapter.id)) groups.push({ key: `chapter-${chapter.id}`, chapter, scenes: [] });
+  const ordered = [...chapters].sort((a, b) => a.position - b.position);
+  for (const [i, chapter] of ordered.entries()) {
+    if (ofChapter.has(chapter.id)) continue;
+    const group: Group = { key: `chapter-${chapter.id}`, chapter, scenes: [] };
+    const before = i > 0 ? ofChapter.get(ordered[i - 1].id) : undefined;
+    const firstChapter = groups.findIndex((g) => g.chapter !== null);
+    const at = before ? groups.indexOf(before) + 1 : i === 0 && firstChapter >= 0 ? firstChapter : groups.length;
+    groups.splice(at, 0, group);
+    ofChapter.set(chapter.id, group);
+  }
   return groups;
 }
