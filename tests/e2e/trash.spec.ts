@@ -14,7 +14,7 @@ import {
 type Timeline = { id: number; title: string };
 
 test.describe("trash", () => {
-  test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores a deleted timeline", async ({
+  test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores a deleted scene and a deleted timeline", async ({
     page,
     request,
   }) => {
@@ -49,6 +49,13 @@ test.describe("trash", () => {
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await openTimeline(page, timeline.id);
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
+
+    // Undo on a scene's delete toast brings it straight back, in its place.
+    await page.getByRole("button", { name: "Delete Rescue" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
+    await expect(cardTitles(page)).toHaveText(["Arrival", "Storm"]);
+    await toast(page, "Event moved to Trash").getByRole("button", { name: "Undo" }).click();
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
 
     // Deleting a timeline: Undo on the toast brings it straight back.

@@ -92,7 +92,19 @@ export function useEventWrites({
   const deleteEvent = useMutation(
     (event: EventView) =>
       unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query }, { headers: headers.current })),
-    { success: { title: "Success", description: "Event moved to Trash" }, error: () => "Failed to delete event", revalidate: false },
+    {
+      // Undo brings it back from Trash (its code loads when pressed).
+      success: (_, event) => ({
+        title: "Success",
+        description: "Event moved to Trash",
+        action: {
+          label: "Undo",
+          onClick: () => void import("~/features/trash/undo").then((m) => m.undoDelete("event", event.id, refresh)),
+        },
+      }),
+      error: () => "Failed to delete event",
+      revalidate: false,
+    },
   );
   const remove = async (event: EventView) => {
     const outcome = await write(() => deleteEvent.run(event), { result: () => ({ kind: "delete", eventId: event.id }) });
