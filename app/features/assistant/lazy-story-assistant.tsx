@@ -1,4 +1,5 @@
 import { type ComponentType, Suspense, lazy } from "react";
+import { idle } from "~/lib/when-idle";
 import type { StoryAssistantProps } from "./story-assistant";
 
 // The Story Assistant beside the timeline: the server renders it in place (entry.server registers it); in the
@@ -10,9 +11,7 @@ export const setServerStoryAssistant = (component: ComponentType<StoryAssistantP
   server = component;
 };
 
-const Loaded = lazy(() =>
-  new Promise((r) => setTimeout(r, 300)).then(() => import("./story-assistant").then((m) => ({ default: m.StoryAssistant }))),
-);
+const Loaded = lazy(() => idle(2000).then(() => import("./story-assistant").then((m) => ({ default: m.StoryAssistant }))));
 
 export function LazyStoryAssistant(props: StoryAssistantProps) {
   const Assistant = server ?? Loaded;

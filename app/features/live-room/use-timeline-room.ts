@@ -5,6 +5,7 @@ import type { PresenceUser, RoomNotification } from "../../../durable-objects/pr
 import { writingHereText } from "~/features/co-writing/co-editor-context";
 import type { RoomHandlers } from "~/features/live-room/room-connection";
 import { showToast } from "~/lib/toast";
+import { whenIdle } from "~/lib/when-idle";
 
 export const BANNER_MS = 5000;
 
@@ -38,8 +39,6 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     setConnectionId(id);
     // The room's code (partysocket and the protocol's schemas) loads once the hydrated page is idle, so it never
     // competes with the first screen's JavaScript; a busy page still connects within a second.
-    const whenIdle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
     const load = () =>
       import("~/features/live-room/room-connection").then(
         ({ connectRoom }) => {
@@ -53,11 +52,11 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
           showToast({ title: "Connection Error", description: "Failed to connect to the collaboration server", variant: "destructive" });
         },
       );
-    const idle = whenIdle(load, { timeout: 1000 });
+    const cancelIdle = whenIdle(load, 1000);
 
     return () => {
       left = true;
-      cancelIdle(idle);
+      cancelIdle();
       socketRef.current = null;
       setConnectionId(null);
       send(socket, JSON.stringify({ type: "leave", timelineId }));

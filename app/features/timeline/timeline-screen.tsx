@@ -15,6 +15,7 @@ import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
 import { useFreshData } from "~/lib/use-fresh-data";
 import { useMutation } from "~/lib/use-mutation";
+import { whenIdle } from "~/lib/when-idle";
 import { useStoryHints } from "~/features/timeline/use-story-hints";
 import { useTimelineEvents } from "~/features/timeline/use-timeline-events";
 import { useTimelineLive } from "~/features/timeline/use-timeline-live";
@@ -71,7 +72,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Chapters, word counts and targets load just after hydration: a timeline without chapters looks as it did.
   const [kit, setKit] = useState<ChapterKit>();
   const [chaptered, setChaptered] = useState(false);
-  useEffect(() => void setTimeout(() => import("~/features/chapters/chapter-kit").then(setKit)), []);
+  useEffect(() => whenIdle(() => void import("~/features/chapters/chapter-kit").then(setKit), 1500), []);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
     if (anyDialog) setDialogsUsed(true);
