@@ -205,6 +205,47 @@ describe("ETag and 304 on the events and timelines reads", () => {
     expect((await get("/api/timelines", friend.token, friendListAfter)).status).toBe(200);
   });
 
+  it("reads a list's session and timeline access in one round trip to D1, for the right writer only", async () => {
+    const tl = await createTimeline(owner.token, { title: "One trip" });
+    await createEvent(owner.token, tl.id, { title: "Harbour" });
+    const path = `/api/timelines/${tl.id}/events`;
+    const timed = async (token: string | null, etag?: string) => {
+      const ctx = createExecutionContext();
+      const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+      if (etag) headers["If-None-Match"] = etag;
+      const request = new Request(ORIGIN + path, { headers });
+      const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, SERVER_TIMING: "1" }, ctx);
+      await waitOnExecutionContext(ctx);
+      const trips = res.headers.get("Server-Timing")?.match(/statements=(\d+) roundtrips=(\d+)/);
+      return { res, statements: Number(trips?.[1]), roundTrips: Number(trips?.[2]), text: await res.text() };
+    };
+    const first = await timed(owner.token);
+    expect(first.res.status).toBe(200);
+    // Cached now: the session and the access (two statements) are the whole request, in one batch.
+    const again = await timed(owner.token);
+    expect(again.res.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect({ statements: again.statements, roundTrips: again.roundTrips }).toEqual({ statements: 2, roundTrips: 1 });
+    const etag = again.res.headers.get("ETag") as string;
+    expect((await timed(owner.token, etag)).res.status).toBe(304);
+    // The batch decides for the session's own writer: a stranger's session gets 404, a collaborator the list.
+    const stranger = await timed(friend.token, etag);
+    expect(stranger.res.status).toBe(404);
+    expect(JSON.parse(stranger.text)).toEqual({ error: "Timeline not found" });
+    const reader = await registerUser();
+    await shareByEmail(tl.id, owner.token, reader.email, "viewer");
+    const shared = await timed(reader.token);
+    expect(shared.res.status).toBe(200);
+    expect(shared.text).toBe(first.text);
+    // A forged token, an ended session and no session: 401, whatever the timeline.
+    expect((await timed("forged-token-that-names-no-session")).res.status).toBe(401);
+    await call("POST", "/api/auth/logout", { token: reader.token });
+    expect((await timed(reader.token)).res.status).toBe(401);
+    expect((await timed(null)).res.status).toBe(401);
+    // A path that only looks like a list still goes the usual way.
+    expect((await call("GET", `/api/timelines/${tl.id}/events/`, { token: owner.token })).status).not.toBe(500);
+  });
+
   it("never answers 304 to a caller without access, nor without a session", async () => {
     const tl = await createTimeline(owner.token, { title: "Private" });
     const path = `/api/timelines/${tl.id}/events`;

@@ -8,6 +8,7 @@ import { badRequest, forbidden, unauthorized } from "../lib/errors";
 import { type AuthVia, clientKey } from "../lib/request-auth";
 import { type LiveDocs, type RoomNotifier, createDocRemover } from "../lib/room";
 import { type RateRule, createLimiter, spend } from "../services/rate-limits";
+import type { TimelineAccessRow } from "../services/access";
 import type { SessionUser } from "../services/sessions";
 
 export type ApiEnv = {
@@ -19,6 +20,8 @@ export type ApiEnv = {
     token: string | null;
     room: RoomNotifier;
     docs: LiveDocs;
+    /** The access row of the timeline whose events list is asked for, read with the session (else null). */
+    timelineRow: TimelineAccessRow | null;
   };
 };
 

@@ -7,7 +7,7 @@ import { limits } from "../../db/domain/validation";
 import { HttpError, UNEXPECTED, forbidden } from "../lib/errors";
 import { isCrossSiteMutation } from "../lib/request-auth";
 import { createLiveDocs, createRoomNotifier } from "../lib/room";
-import { authenticate } from "../services/sessions";
+import { authenticate, authenticateWithTimeline } from "../services/sessions";
 import { accountApi } from "./account";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
@@ -30,6 +30,8 @@ const apiBodyLimit = bodyLimit({
   onError: (c) => c.json({ error: "Request body is too large" }, 413),
 });
 
+const EVENTS_LIST_PATH = /^\/api\/timelines\/(\d{1,15})\/events$/;
+
 export const api = new Hono<ApiEnv>()
   .basePath("/api")
   .use((c, next) =>
@@ -40,7 +42,16 @@ export const api = new Hono<ApiEnv>()
     if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");
     const db = createDb(c.env.DB);
     c.set("db", db);
-    const auth = await authenticate(c.req.raw, db, (p) => c.executionCtx.waitUntil(p));
+    const defer = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    // A timeline's events list (refetched by every open page on each change) reads its session and the
+    // timeline's access in one round trip.
+    const listOf = c.req.method === "GET" ? EVENTS_LIST_PATH.exec(c.req.path) : null;
+    const timelineId = listOf ? Number(listOf[1]) : 0;
+    const auth =
+      Number.isSafeInteger(timelineId) && timelineId > 0
+        ? await authenticateWithTimeline(c.req.raw, db, timelineId, defer)
+        : { ...(await authenticate(c.req.raw, db, defer)), timeline: null };
+    c.set("timelineRow", auth.timeline);
     c.set("room", createRoomNotifier(c.env, c.executionCtx, c.req.raw, auth.session?.user.id));
     c.set("docs", createLiveDocs(c.env));
     c.set("session", auth.session);

@@ -101,7 +101,8 @@ export const timelinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share, order } = c.req.valid("query");
     // The ETag comes from the timeline's events revision, checked before the list is read (or serialized).
-    const list = await eventsService.eventsListSnapshot(c.var.db, currentUser(c), id, share, order);
+    const row = c.var.timelineRow?.timeline.id === id ? c.var.timelineRow : null;
+    const list = await eventsService.eventsListSnapshot(c.var.db, currentUser(c), id, share, order, row);
     // The JSON as serialized once (and cached). Typed as `c.json` would be for the RPC client: a browser
     // hands a 304 to the page as the 200 it kept.
     const res = matchesEtag(c.req.header("If-None-Match"), list.etag)

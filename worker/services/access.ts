@@ -11,6 +11,33 @@ export const TIMELINE_NOT_FOUND = "Timeline not found";
 const rank: Record<Access, number> = { none: 0, viewer: 1, collaborator: 2, owner: 3 };
 const best = (a: Access, b: Access) => (rank[a] >= rank[b] ? a : b);
 
+/** Who a query asks for: a writer's id, or SQL that yields it (the writer of a session, in a batch). */
+type UserRef = { id: number | SQL<number> };
+
+/** The row `loadTimelineAccess` reads (one statement): the timeline, the writer's share, and what decides access. */
+export function timelineAccessRow(db: Db, user: UserRef, timelineId: number) {
+  return db
+    .select({
+      ...accessColumns(user),
+      userId: sql<number>`${user.id}`.mapWith(Number),
+      hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
+    })
+    .from(timelines)
+    .leftJoin(timelineShares, callerShare(user))
+    .where(eq(timelines.id, timelineId))
+    .limit(1);
+}
+export type TimelineAccessRow = Awaited<ReturnType<typeof timelineAccessRow>>[number];
+
+/** What a timeline's access row grants `user`, with a share code the client presents. */
+export function accessFromRow(row: TimelineAccessRow, user: Pick<User, "id">, shareCode?: string | null) {
+  return {
+    timeline: row.timeline,
+    access: accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode),
+    hasShares: Boolean(row.hasShares),
+  };
+}
+
 /**
  * access from ownership, a timeline_shares row, or a share code the client presents
  * (granting the link's role, unless the owner removed this writer while this code was the link). One query.
@@ -21,35 +48,22 @@ export async function loadTimelineAccess(
   timelineId: number,
   shareCode?: string | null,
 ): Promise<{ timeline: Timeline; access: Access; hasShares: boolean } | null> {
-  const row = await db
-    .select({
-      ...accessColumns(user),
-      hasShares: sql<number>`EXISTS (SELECT 1 FROM timeline_shares s2 WHERE s2.timeline_id = ${timelines.id})`,
-    })
-    .from(timelines)
-    .leftJoin(timelineShares, callerShare(user))
-    .where(eq(timelines.id, timelineId))
-    .get();
-  if (!row) return null;
-  return {
-    timeline: row.timeline,
-    access: accessOf(row.timeline, user, row.shareLevel, row.linkRemoved ? null : shareCode),
-    hasShares: Boolean(row.hasShares),
-  };
+  const row = (await timelineAccessRow(db, user, timelineId))[0];
+  return row ? accessFromRow(row, user, shareCode) : null;
 }
 
 /**
  * The caller's own share of a timeline: the condition to left-join `timelineShares` on, for a select joined to
  * `timelines` whose timeline id is `timelineId` (the row's own column, so the join can use its index).
  */
-export const callerShare = (user: Pick<User, "id">, timelineId: SQLiteColumn | SQL = timelines.id) =>
+export const callerShare = (user: UserRef, timelineId: SQLiteColumn | SQL = timelines.id) =>
   and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, user.id));
 
 /**
  * What a select joined to `timelines` and left-joined to the caller's share (`callerShare`) reads to decide
  * access: spread into its columns, then pass the row to `requireRowAccess`.
  */
-export const accessColumns = (user: Pick<User, "id">) => ({
+export const accessColumns = (user: UserRef) => ({
   timeline: timelines,
   shareLevel: timelineShares.accessLevel,
   linkRemoved: linkRemovedFor(user),
@@ -59,7 +73,7 @@ export const accessColumns = (user: Pick<User, "id">) => ({
  * For a select joined to `timelines`: 1 when the owner removed this writer while the timeline's current
  * share code was its link, so that code grants them nothing (pass `null` as the code to `accessOf`).
  */
-export const linkRemovedFor = (user: Pick<User, "id">) =>
+export const linkRemovedFor = (user: UserRef) =>
   sql<number>`EXISTS (SELECT 1 FROM ${shareLinkRemovals} r WHERE r.timeline_id = ${timelines.id}
     AND r.user_id = ${user.id} AND r.share_code = ${timelines.shareCode})`;
 
@@ -86,8 +100,10 @@ export async function requireTimelineAccess(
   timelineId: number,
   need: Exclude<Access, "none">,
   shareCode?: string | null,
+  /** The timeline's access row when the request already read it (with its session). */
+  row?: TimelineAccessRow | null,
 ) {
-  const found = await loadTimelineAccess(db, user, timelineId, shareCode);
+  const found = row ? accessFromRow(row, user, shareCode) : await loadTimelineAccess(db, user, timelineId, shareCode);
   if (!found || found.access === "none") throw notFound(TIMELINE_NOT_FOUND);
   if (!hasAccess(found.access, need)) throw forbidden(deniedMessage(need));
   return found;

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventEntities, events } from "../../db/schema";
-import { requireTimelineAccess } from "./access";
+import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
 export type EventView = {
@@ -208,8 +208,10 @@ export async function eventsListSnapshot(
   timelineId: number,
   shareCode?: string | null,
   order: EventOrder = "position",
+  /** The timeline's access row, when the request read it with its session. */
+  row?: TimelineAccessRow | null,
 ) {
-  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode, row);
   const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}`;
   return {
     etag: `W/"ev.${key}"`,

@@ -5,6 +5,7 @@ import { sessions, type User, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type AuthVia, tokenFromRequest } from "../lib/request-auth";
 import { DAY, HOUR, isoIn, nowIso } from "../lib/time";
+import { type TimelineAccessRow, timelineAccessRow } from "./access";
 import { endAccess } from "./access-end";
 import type { Deps } from "./deps";
 import type { UnreadNotification } from "./notifications";
@@ -37,14 +38,9 @@ export async function createSession(db: Db, userId: number) {
   return token;
 }
 
-/**
- * Resolves an opaque token to its user; slides the expiry at most once an hour, never past 30 days
- * from sign-in (a session that old is refused however recently it was used).
- */
-export async function getSessionUser(db: Db, token: string, defer: (p: Promise<unknown>) => void = () => {}): Promise<SessionUser | null> {
-  if (!token || token.length > 200) return null;
-  const id = await sha256Hex(token);
-  const row = await db
+/** The one statement that reads a session (by its stored id) with its user and unread notifications. */
+function sessionRow(db: Db, id: string) {
+  return db
     .select({
       user: users,
       expiresAt: sessions.expiresAt,
@@ -58,7 +54,15 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, id), gt(sessions.expiresAt, nowIso()), gt(sessions.createdAt, absoluteCutoff())))
-    .get();
+    .limit(1);
+}
+type SessionRow = Awaited<ReturnType<typeof sessionRow>>[number];
+
+/**
+ * The session a row found (null: none, or past its end); slides the expiry at most once an hour, never past
+ * 30 days from sign-in (a session that old is refused however recently it was used).
+ */
+function sessionOf(db: Db, id: string, row: SessionRow | undefined, defer: (p: Promise<unknown>) => void): SessionUser | null {
   if (!row) return null;
   const absoluteEnd = Date.parse(row.createdAt) + SESSION_ABSOLUTE_LIFETIME_MS;
   let expiresAt = new Date(Math.min(Date.parse(row.expiresAt), absoluteEnd)).toISOString();
@@ -75,12 +79,52 @@ export async function getSessionUser(db: Db, token: string, defer: (p: Promise<u
   return { user: row.user, sessionId: id, expiresAt, signedInAt: row.createdAt, unread };
 }
 
+/** Resolves an opaque token to its session and user (one statement). */
+export async function getSessionUser(db: Db, token: string, defer: (p: Promise<unknown>) => void = () => {}): Promise<SessionUser | null> {
+  if (!token || token.length > 200) return null;
+  const id = await sha256Hex(token);
+  return sessionOf(db, id, (await sessionRow(db, id))[0], defer);
+}
+
+/**
+ * `getSessionUser` and a timeline's access row for that session's writer, in one round trip to the database
+ * (a batch): for the calls that need both before anything else, such as a timeline's events list.
+ */
+export async function getSessionWithTimeline(
+  db: Db,
+  token: string,
+  timelineId: number,
+  defer: (p: Promise<unknown>) => void = () => {},
+): Promise<{ session: SessionUser | null; timeline: TimelineAccessRow | null }> {
+  if (!token || token.length > 200) return { session: null, timeline: null };
+  const id = await sha256Hex(token);
+  const sessionUserId = sql<number>`(SELECT ${sessions.userId} FROM ${sessions} WHERE ${sessions.id} = ${id})`;
+  const [rows, access] = await db.batch([sessionRow(db, id), timelineAccessRow(db, { id: sessionUserId }, timelineId)]);
+  const session = sessionOf(db, id, rows[0], defer);
+  const row = access[0];
+  // The same session named both rows in one batch; the check keeps it so should either statement change.
+  return { session, timeline: session && row && row.userId === session.user.id ? row : null };
+}
+
 /** One helper for the API, the page loaders and the room's upgrade check. */
 export async function authenticate(request: Request, db: Db, defer?: (p: Promise<unknown>) => void): Promise<RequestAuth> {
   const found = tokenFromRequest(request);
   if (!found) return { session: null, via: null, token: null };
   const session = await getSessionUser(db, found.token, defer);
   return { session, via: session ? found.via : null, token: found.token };
+}
+
+/** `authenticate`, reading `timelineId`'s access row for the writer in the same round trip. */
+export async function authenticateWithTimeline(
+  request: Request,
+  db: Db,
+  timelineId: number,
+  defer?: (p: Promise<unknown>) => void,
+): Promise<RequestAuth & { timeline: TimelineAccessRow | null }> {
+  const found = tokenFromRequest(request);
+  if (!found) return { session: null, via: null, token: null, timeline: null };
+  const { session, timeline } = await getSessionWithTimeline(db, found.token, timelineId, defer);
+  return { session, via: session ? found.via : null, token: found.token, timeline };
 }
 
 /** Sessions signed in before this instant have reached their absolute end. */
