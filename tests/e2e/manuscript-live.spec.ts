@@ -104,7 +104,7 @@ test("the open manuscript shows a co-writer's new scene, renamed chapter and ren
   await expect(page.getByRole("button", { name: "Active collaborators (1)" })).toBeVisible();
 });
 
-test("a chapter filter chosen in the filters survives a reload and shows only that chapter's scenes, in the list and the lanes", async ({
+test("a chapter filter chosen in the filters survives a reload and shows only that chapter's scenes, in the list, the lanes and the map", async ({
   page,
   request,
 }) => {
@@ -141,4 +141,11 @@ test("a chapter filter chosen in the filters survives a reload and shows only th
   await expect(lanes.getByRole("button")).toHaveCount(1);
   await expect(lanes.getByRole("button")).toContainText("Storm");
   await expect(lanes.getByTestId("lane-chapter")).toHaveText("Chapter: Two: The Storm");
+
+  // So does the map: the other scenes' nodes are hidden.
+  await page.goto(`/timeline/${timelineId}?layout=map&chapter=${chapters.two.id}`);
+  await waitForHydration(page);
+  await expect(page.getByRole("group", { name: "Event: Storm" })).toBeVisible();
+  await expect(page.getByRole("group", { name: /^Event: / })).toHaveCount(1);
+  await expect(page.getByRole("group", { name: "Event: Prologue" })).toHaveCount(0);
 });
