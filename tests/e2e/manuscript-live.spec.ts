@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
   apiAs,
+  card,
   cardTitles,
   createUser,
   docText,
@@ -69,6 +70,8 @@ test("the open manuscript shows a co-writer's new scene, renamed chapter and ren
   const other = await writerPage(browser, collaborator, timelineId);
   const here = page.getByRole("button", { name: "Active collaborators (2)" });
   await expect(here).toBeVisible();
+  // They see where I am writing, on that scene's card.
+  await expect(card(other.page, "The letter").getByText("Olive Owner is writing here")).toBeVisible();
 
   // They add a scene to the storm chapter, rename the first chapter, then rename a scene.
   const added = await apiAs<Row>(request, collaborator, "POST", `/api/timelines/${timelineId}/events`, {
