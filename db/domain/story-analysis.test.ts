@@ -131,8 +131,27 @@ describe("filters", () => {
     expect(f({ entityIds: [1], text: "storm", dated: "undated" })).toEqual([b.id]);
   });
 
+  it("keeps one chapter's scenes, or the scenes in no chapter", () => {
+    const scenes = [
+      { ...a, chapterId: 4 },
+      { ...b, chapterId: null },
+      { ...c, chapterId: 4 },
+    ];
+    const f = (over: Partial<EventFilter>) => filterEvents(scenes, { ...noFilter, ...over }).map((e) => e.id);
+    expect(f({ chapter: 4 })).toEqual([a.id, c.id]);
+    expect(f({ chapter: "none" })).toEqual([b.id]);
+    expect(f({ chapter: 9 })).toEqual([]);
+    expect(f({ chapter: 4, text: "storm" })).toEqual([a.id]);
+    expect(isFiltering({ ...noFilter, chapter: "none" })).toBe(true);
+    expect(filterToParams({ ...noFilter, chapter: 4 }, new URLSearchParams()).toString()).toBe("chapter=4");
+    expect(filterFromParams(new URLSearchParams("chapter=none"))).toEqual({ ...noFilter, chapter: "none" });
+    expect(filterFromParams(new URLSearchParams("chapter=12"))).toEqual({ ...noFilter, chapter: 12 });
+    for (const junk of ["0", "-3", "2.5", "x", "", "1e3"])
+      expect(filterFromParams(new URLSearchParams({ chapter: junk })).chapter).toBeNull();
+  });
+
   it("round-trips through the address and ignores junk in it", () => {
-    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated" };
+    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated", chapter: null };
     const params = filterToParams(filter, new URLSearchParams("order=chronological"));
     expect(params.toString()).toBe("order=chronological&entity=3%2C7&match=all&q=storm&dated=undated");
     expect(filterFromParams(params)).toEqual(filter);

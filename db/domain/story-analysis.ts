@@ -153,11 +153,16 @@ export type EventFilter = {
   match: "any" | "all";
   text: string;
   dated: "dated" | "undated" | null;
+  /** The scenes of one chapter (its id), of none ('none'), or of every chapter (null). */
+  chapter: number | "none" | null;
 };
 
-export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null };
+export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null, chapter: null };
 
-/** The filter kept in the address, so a filtered view can be shared: `?entity=1,2&match=all&q=storm&dated=undated`. */
+/**
+ * The filter kept in the address, so a filtered view can be shared:
+ * `?entity=1,2&match=all&q=storm&dated=undated&chapter=4` (`chapter=none`: scenes in no chapter).
+ */
 export function filterFromParams(params: URLSearchParams): EventFilter {
   const entityIds = [
     ...new Set(
@@ -168,11 +173,14 @@ export function filterFromParams(params: URLSearchParams): EventFilter {
     ),
   ];
   const dated = params.get("dated");
+  const chapter = params.get("chapter");
+  const chapterId = Number(chapter);
   return {
     entityIds,
     match: params.get("match") === "all" ? "all" : "any",
     text: (params.get("q") ?? "").slice(0, 200),
     dated: dated === "dated" || dated === "undated" ? dated : null,
+    chapter: chapter === "none" ? "none" : chapter && /^\d{1,12}$/.test(chapter) && chapterId > 0 ? chapterId : null,
   };
 }
 
@@ -184,13 +192,14 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
   set("match", filter.entityIds.length > 1 && filter.match === "all" ? "all" : null);
   set("q", filter.text.trim() ? filter.text : null);
   set("dated", filter.dated);
+  set("chapter", filter.chapter === null ? null : String(filter.chapter));
   return next;
 }
 
-export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null;
+export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null;
 
 /** The events `filter` keeps, in their order. Text matches title or content, any case. */
-export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart">>(
+export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null }>(
   events: E[],
   filter: EventFilter,
 ): E[] {
@@ -207,6 +216,7 @@ export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "e
       const isDated = Boolean(event.storyStart && storySpan({ storyStart: event.storyStart, storyEnd: null }));
       if ((filter.dated === "dated") !== isDated) return false;
     }
+    if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;
     return true;
   });
 }

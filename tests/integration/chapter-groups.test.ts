@@ -33,4 +33,10 @@ describe("chapter groups", () => {
       [2, []],
     ]);
   });
+
+  it("a filtered view heads only the chapters it shows scenes of", () => {
+    const chapters = [chapter(1, 0), chapter(2, 1), chapter(3, 2)];
+    expect(shape(groupScenes([scene(11, 2)], chapters, false))).toEqual([[2, [11]]]);
+    expect(shape(groupScenes([scene(9, null)], chapters, false))).toEqual([[null, [9]]]);
+  });
 });

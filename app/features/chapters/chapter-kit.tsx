@@ -9,7 +9,7 @@ import type { MutationOutcome } from "~/lib/use-mutation";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import type { EventView } from "../../../worker/services/events";
-import { type ApiContext, callApi, chapterTitleError, type Scene } from "./chapters-api";
+import { type ApiContext, type ChapterView, callApi, chapterTitleError, type Scene } from "./chapters-api";
 import { ChaptersStore, useChapters } from "./chapters-store";
 import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
@@ -76,21 +76,27 @@ export function chapterContext(options: {
   return entry.context;
 }
 
-/** Keeps the chapters fresh (on arrival and on every room sync) and tells the screen whether there are any. */
+/** Keeps the chapters fresh (on arrival and on every room sync) and tells the screen which there are. */
 export function ChapterSync({
   context,
   tick,
   onChaptered,
+  onChapters,
 }: {
   context: ChapterContext;
   tick: number;
   onChaptered: (any: boolean) => void;
+  /** The chapters in order, once loaded (the filters and the lanes name them). */
+  onChapters?: (chapters: ChapterView[]) => void;
 }) {
   const { chapters, loaded } = useChapters(context.store);
   // biome-ignore lint/correctness/useExhaustiveDependencies: every room sync (a new tick) reads the chapters again
   useEffect(() => void context.store.load(), [context.store, tick]);
   const any = loaded && chapters.length > 0;
   useEffect(() => onChaptered(any), [any, onChaptered]);
+  useEffect(() => {
+    if (loaded) onChapters?.(chapters);
+  }, [loaded, chapters, onChapters]);
   return null;
 }
 
@@ -170,7 +176,7 @@ export type ChapterScreen = {
   shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };
   room: { writeHeaders: Record<string, string> };
-  view: { chronological: boolean; layout: TimelineLayout };
+  view: { chronological: boolean; filtering?: boolean; layout: TimelineLayout };
   live: { canEdit: boolean; coWrite: CoWriteApi; mapTick: number };
   refresh: () => void;
   /** What the view shows. */
@@ -178,6 +184,7 @@ export type ChapterScreen = {
   isOwner: boolean;
   list: ListProps;
   setChaptered: (any: boolean) => void;
+  setChapters?: (chapters: ChapterView[]) => void;
   TimelineEvents: typeof TimelineEvents;
 };
 
@@ -198,7 +205,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   return {
     progress: (
       <>
-        <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} />
+        <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} onChapters={screen.setChapters} />
         <BookProgress
           context={context}
           timeline={timeline}
@@ -220,6 +227,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
             list={screen.list}
             layout={layout}
             canDelete={screen.isOwner}
+            filtering={view.filtering}
             List={screen.TimelineEvents}
           />
         </CoWriteContext.Provider>

@@ -20,6 +20,7 @@ export function ChapteredList({
   list,
   layout,
   canDelete,
+  filtering = false,
   List,
 }: {
   context: ChapterContext;
@@ -30,11 +31,13 @@ export function ChapteredList({
   list: ListProps;
   layout: Layout;
   canDelete: boolean;
+  /** The view is filtered: only the chapters with a scene shown have a header. */
+  filtering?: boolean;
   /** The screen's list (given, not imported: this module stays out of the first paint's chunks). */
   List: typeof TimelineEvents;
 }) {
   const { chapters, collapsed } = useChapters(context.store);
-  const groups = groupScenes(events, chapters);
+  const groups = groupScenes(events, chapters, !filtering);
   const indexOf = (id: number) => all.findIndex((e) => e.id === id);
 
   // A card dragged out of its run and dropped over another chapter: dnd-kit sees only its own run, so the drop
@@ -133,7 +136,7 @@ export function ChapteredList({
  * while a move is on its way they may briefly not be), runs of scenes in no chapter between them, and a chapter
  * without a scene yet where its scenes will go: right after the chapter before it (first of all when none is).
  */
-export function groupScenes(scenes: Scene[], chapters: ChapterView[]): Group[] {
+export function groupScenes(scenes: Scene[], chapters: ChapterView[], withEmpty = true): Group[] {
   const byId = new Map(chapters.map((c) => [c.id, c]));
   const groups: Group[] = [];
   const ofChapter = new Map<number, Group>();
@@ -151,6 +154,7 @@ export function groupScenes(scenes: Scene[], chapters: ChapterView[]): Group[] {
     } else if (last && last.chapter === null) last.scenes.push(scene);
     else groups.push({ key: `none-${scene.id}`, chapter: null, scenes: [scene] });
   }
+  if (!withEmpty) return groups;
   const ordered = [...chapters].sort((a, b) => a.position - b.position);
   for (const [i, chapter] of ordered.entries()) {
     if (ofChapter.has(chapter.id)) continue;

@@ -6,6 +6,7 @@ import { ManuscriptContext, type ManuscriptApi, wordsText } from "~/features/man
 import { useNearViewport } from "~/features/manuscript/near-viewport";
 import { manuscriptRuns } from "~/features/manuscript/runs";
 import { SceneText } from "~/features/manuscript/scene-text";
+import { useManuscriptLive } from "~/features/manuscript/use-manuscript-live";
 import { Button } from "~/ui/button";
 import { errorToast } from "~/lib/toast";
 import type { ManuscriptChapter, ManuscriptScene } from "../../../worker/services/manuscript-page";
@@ -15,6 +16,8 @@ import type { TimelineView } from "../../../worker/services/timelines";
 // measure. The text is the server's HTML; editors mount over the scenes near the viewport (writers only).
 
 const SceneEditor = lazy(() => import("~/features/manuscript/scene-editor").then((m) => ({ default: m.SceneEditor })));
+// Who is here: nothing to show until the room has connected (after hydration), so its code loads then.
+const PresenceStack = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack })));
 
 const SAVED_MS = 3000;
 
@@ -37,31 +40,55 @@ type Props = {
   me: { id: number; name: string };
 };
 
-export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Props) {
+export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: loadedMe }: Props) {
+  // The same writer on every reload of the page's data: the editors' context stays as it is.
+  const me = useMemo(() => ({ id: loadedMe.id, name: loadedMe.name }), [loadedMe.id, loadedMe.name]);
   const canEdit = timeline.accessLevel !== "viewer";
   const back = shareCode ? `/timeline/${timeline.id}?share=${encodeURIComponent(shareCode)}` : `/timeline/${timeline.id}`;
   const runs = useMemo(() => manuscriptRuns(scenes), [scenes]);
   const chapterTitle = useMemo(() => new Map(chapters.map((c) => [c.id, c.title])), [chapters]);
 
-  const [words, setWordsState] = useState<Record<number, number>>(() => Object.fromEntries(scenes.map((s) => [s.id, s.words])));
+  // Counts from the open editors (as typed); every other scene counts as the server last read it.
+  const [typedWords, setWordsState] = useState<Record<number, number>>({});
+  const words = useMemo<Record<number, number>>(
+    () => ({ ...Object.fromEntries(scenes.map((s) => [s.id, s.words])), ...typedWords }),
+    [scenes, typedWords],
+  );
   const [active, setActiveState] = useState<number | null>(scenes[0]?.id ?? null);
   const [focus, setFocus] = useState(false);
   const [saved, setSaved] = useState(false);
   const focusRef = useRef(false);
   focusRef.current = focus;
   const sessions = useRef(new Map<number, Session>());
+  const live = useManuscriptLive({ timelineId: timeline.id, shareCode, myUserId: me.id, editorsOpen: () => sessions.current.size > 0 });
+  const { setWriting } = live;
+  // Fresh data from the server: the scenes without an open editor count as it read them.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new loader data (the scenes) is the signal
+  useEffect(() => {
+    setWordsState((w) => {
+      const kept = Object.entries(w).filter(([id]) => sessions.current.has(Number(id)));
+      return kept.length === Object.keys(w).length ? w : Object.fromEntries(kept);
+    });
+  }, [scenes]);
 
   const api = useMemo<ManuscriptApi>(
     () => ({
       timelineId: timeline.id,
       shareCode,
       me,
-      register: (id, session) => (session ? sessions.current.set(id, session) : sessions.current.delete(id)),
+      register: (id, session) => {
+        if (session) return void sessions.current.set(id, session);
+        sessions.current.delete(id);
+        setWriting(id, false);
+      },
       setWords: (id, n) => setWordsState((w) => (w[id] === n ? w : { ...w, [id]: n })),
-      setActive: setActiveState,
+      setActive: (id) => {
+        setActiveState(id);
+        setWriting(id, true);
+      },
       focusRef,
     }),
-    [timeline.id, shareCode, me],
+    [timeline.id, shareCode, me, setWriting],
   );
 
   const save = useCallback(async () => {
@@ -109,6 +136,13 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Pr
             {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
             <span aria-hidden="true">←</span> Back to timeline
           </Link>
+          {live.users.length > 0 ? (
+            <div className="mr-auto ml-2">
+              <Suspense fallback={null}>
+                <PresenceStack users={live.users} myUserId={me.id} />
+              </Suspense>
+            </div>
+          ) : null}
           {canEdit ? (
             <Button
               variant={focus ? "default" : "outline"}
@@ -124,16 +158,15 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me }: Pr
         </div>
         <h1 className="mb-10 text-center font-serif text-4xl font-bold break-words">{timeline.title}</h1>
         {scenes.length === 0 ? <p className="text-stone-700">No scenes yet.</p> : null}
-        {runs.map((run) => (
-          <div key={`${run.chapterId ?? "none"}-${run.scenes[0].id}`}>
-            {run.chapterId != null ? (
-              <h2 className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words">{chapterTitle.get(run.chapterId)}</h2>
-            ) : null}
-            {run.scenes.map((scene) => (
-              <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />
-            ))}
-          </div>
-        ))}
+        {/* One flat list keyed by scene: a scene added, moved or put in another chapter leaves the others' editors open. */}
+        {runs.flatMap((run, i) => [
+          run.chapterId != null ? (
+            <h2 key={`chapter-${run.chapterId}-${i}`} className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words">
+              {chapterTitle.get(run.chapterId)}
+            </h2>
+          ) : null,
+          ...run.scenes.map((scene) => <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />),
+        ])}
       </main>
       <footer className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700">
         <p aria-live="polite" data-testid="manuscript-status" className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2">
@@ -151,6 +184,12 @@ const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene:
   const ref = useRef<HTMLElement>(null);
   const near = useNearViewport(ref, canEdit);
   const [html, setHtml] = useState(scene.html);
+  // The server's text changed (a co-writer saved it): shown where no editor is open (an open one has the doc).
+  const [served, setServed] = useState(scene.html);
+  if (served !== scene.html) {
+    setServed(scene.html);
+    setHtml(scene.html);
+  }
   const [open, setOpen] = useState(false);
   useEffect(() => {
     if (near) setOpen(true);

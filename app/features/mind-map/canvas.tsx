@@ -31,6 +31,7 @@ export function MindMapCanvas({
   premium,
   roomHeaders,
   syncTick,
+  shownEventIds,
   onOpenEvent,
   onOpenEntity,
   onLink,
@@ -102,6 +103,18 @@ export function MindMapCanvas({
       requestAnimationFrame(fitReadable);
     }
   }, [nodes.length, fitReadable]);
+
+  // The filters' view: events they leave out are hidden (with their edges), kept in place for when they return.
+  const shownNodes = useMemo(
+    () =>
+      shownEventIds
+        ? nodes.map((n) => {
+            const { kind, refId } = n.data.view;
+            return kind === "event" && refId !== null && !shownEventIds.has(refId) ? { ...n, hidden: true } : n;
+          })
+        : nodes,
+    [nodes, shownEventIds],
+  );
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -254,7 +267,7 @@ export function MindMapCanvas({
       >
         <EditContext.Provider value={editState}>
           <ReactFlow
-            nodes={nodes}
+            nodes={shownNodes}
             edges={edges}
             nodeTypes={nodeTypes}
             onNodesChange={onNodesChange}

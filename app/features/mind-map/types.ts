@@ -9,6 +9,8 @@ export type MindMapProps = {
   roomHeaders: Record<string, string>;
   /** Bumped whenever the room says data changed (map or not): the map refetches. */
   syncTick: number;
+  /** The events the timeline's filters keep (null: every event): the others' nodes are hidden. */
+  shownEventIds?: ReadonlySet<number> | null;
   onOpenEvent: (eventId: number) => void;
   onOpenEntity: (entityId: number) => void;
   /** Drawing an edge between an event and a codex entry links them (the event's PATCH). */

@@ -5,12 +5,14 @@ import { cn } from "~/lib/cn";
 import { entityKinds } from "../../../db/domain/rules";
 import { type EventFilter, isFiltering, noFilter } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
+import type { ChapterOption } from "~/features/timeline/event-filters";
 
 /** The open 'Filters' panel (event-filters.tsx); its code loads when it first opens. */
 export function FilterPanel({
   panelId,
   filter,
   entities,
+  chapters,
   text,
   setText,
   onChange,
@@ -18,6 +20,8 @@ export function FilterPanel({
   panelId: string;
   filter: EventFilter;
   entities: EntityView[];
+  /** Undefined until they have loaded. */
+  chapters?: ChapterOption[];
   text: string;
   setText: (text: string) => void;
   onChange: (update: (current: EventFilter) => EventFilter) => void;
@@ -79,6 +83,29 @@ export function FilterPanel({
           <option value="dated">Dated only</option>
           <option value="undated">Undated only</option>
         </select>
+        {chapters?.length || filter.chapter !== null ? (
+          <select
+            aria-label="Chapter"
+            value={filter.chapter ?? ""}
+            onChange={(e) => {
+              const value = e.target.value;
+              const chapter = value === "none" ? "none" : value ? Number(value) : null;
+              onChange((f) => ({ ...f, chapter }));
+            }}
+            className="h-10 max-w-56 rounded-md border border-stone-300 bg-white px-2 text-sm"
+          >
+            <option value="">All chapters</option>
+            {chapters?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+            {typeof filter.chapter === "number" && !chapters?.some((c) => c.id === filter.chapter) ? (
+              <option value={filter.chapter}>{chapters ? "A removed chapter" : "This chapter"}</option>
+            ) : null}
+            <option value="none">No chapter</option>
+          </select>
+        ) : null}
         {active ? (
           <button
             type="button"

@@ -6,23 +6,30 @@ import type { EntityView } from "../../../worker/services/entities";
 
 const TEXT_DEBOUNCE_MS = 300;
 
+/** A chapter as the filters name it. */
+export type ChapterOption = { id: number; title: string };
+
 // the panel's code loads when it first opens (or, with a filter in the address, with the page).
 const loadPanel = () => import("~/features/timeline/event-filter-panel");
 const FilterPanel = lazy(() => loadPanel().then((m) => ({ default: m.FilterPanel })));
 
 /**
- * Filters that combine: codex entries (any or all of them), text, dated or undated. The screen keeps
+ * Filters that combine: codex entries (any or all of them), text, dated or undated, a chapter (when the
+ * timeline has chapters). The screen keeps
  * the filter in the address, so a filtered view can be shared. Folded behind a 'Filters' button until asked for;
  * an active filter (e.g. from a shared address) opens it.
  */
 export function EventFilters({
   filter,
   entities,
+  chapters,
   onChange,
   children,
 }: {
   filter: EventFilter;
   entities: EntityView[];
+  /** The timeline's chapters in order, once known (none: no chapter filter). */
+  chapters?: ChapterOption[];
   /** Gets the change as a function of the latest filter, so quick successive changes add up. */
   onChange: (update: (current: EventFilter) => EventFilter) => void;
   /** Shown on the same row as the 'Filters' button (the jump box). */
@@ -43,7 +50,7 @@ export function EventFilters({
   useEffect(() => {
     if (active) setOpen(true);
   }, [active]);
-  const count = filter.entityIds.length + (filter.text.trim() ? 1 : 0) + (filter.dated ? 1 : 0);
+  const count = filter.entityIds.length + (filter.text.trim() ? 1 : 0) + (filter.dated ? 1 : 0) + (filter.chapter !== null ? 1 : 0);
 
   return (
     <div className="mb-4 space-y-3">
@@ -67,7 +74,15 @@ export function EventFilters({
       </div>
       {open ? (
         <Suspense fallback={<div id={panelId} className="h-16 rounded-lg border border-stone-200 bg-white" />}>
-          <FilterPanel panelId={panelId} filter={filter} entities={entities} text={text} setText={setText} onChange={onChange} />
+          <FilterPanel
+            panelId={panelId}
+            filter={filter}
+            entities={entities}
+            chapters={chapters}
+            text={text}
+            setText={setText}
+            onChange={onChange}
+          />
         </Suspense>
       ) : null}
     </div>

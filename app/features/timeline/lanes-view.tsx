@@ -20,6 +20,8 @@ type Props = {
   /** Already in the order to show (story or chronological) and filtered. */
   events: EventView[];
   entities: EntityView[];
+  /** The timeline's chapters: a card names its scene's chapter. */
+  chapters?: { id: number; title: string }[];
   kind: LaneKind;
   onOpenEvent: (event: EventView) => void;
 };
@@ -30,8 +32,9 @@ type Props = {
  * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
  * 1,000-event timeline keeps only the visible columns in the DOM.
  */
-export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
+export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Props) {
   const id = useId();
+  const chapterTitles = useMemo(() => new Map(chapters?.map((c) => [c.id, c.title])), [chapters]);
   const lanes = useMemo(() => buildLanes(events, entities, kind), [events, entities, kind]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const columns = useVirtualizer({
@@ -184,6 +187,12 @@ export function LanesView({ events, entities, kind, onOpenEvent }: Props) {
                         )}
                         style={isPov ? { borderColor: color, backgroundColor: `${color}14` } : undefined}
                       >
+                        {event.chapterId != null && chapterTitles.has(event.chapterId) ? (
+                          <span className="max-w-full truncate text-xs font-medium text-stone-600" data-testid="lane-chapter">
+                            <span className="sr-only">Chapter: </span>
+                            {chapterTitles.get(event.chapterId)}
+                          </span>
+                        ) : null}
                         <span className="line-clamp-2 font-medium">{event.title}</span>
                         {event.storyLabel || event.storyStart ? (
                           <span className="truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStart}</span>

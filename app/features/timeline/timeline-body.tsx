@@ -38,6 +38,7 @@ export function TimelineBody({
   missing,
   entities,
   laneKind,
+  chapters,
   coWrite,
   map,
   list,
@@ -55,6 +56,8 @@ export function TimelineBody({
   missing: number;
   entities: EntityView[];
   laneKind: LaneKind;
+  /** The timeline's chapters, once loaded (the lanes' cards name theirs). */
+  chapters?: { id: number; title: string }[];
   coWrite: CoWriteApi;
   map: MindMapProps;
   list: ListProps;
@@ -74,7 +77,7 @@ export function TimelineBody({
   if (layout === "lanes") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading lanes...</Card>}>
-        <LanesView events={[...dated, ...undated]} entities={entities} kind={laneKind} onOpenEvent={onOpenFromLanes} />
+        <LanesView events={[...dated, ...undated]} entities={entities} chapters={chapters} kind={laneKind} onOpenEvent={onOpenFromLanes} />
       </Suspense>
     );
   }

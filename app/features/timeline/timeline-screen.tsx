@@ -3,7 +3,7 @@ import { useRevalidator } from "react-router";
 import { CodexPanel, createEntityRequest, useEntityMap } from "~/features/codex/codex";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import type { CardCodex } from "~/features/timeline/event-card";
-import { EventFilters } from "~/features/timeline/event-filters";
+import { type ChapterOption, EventFilters } from "~/features/timeline/event-filters";
 import { EventHistoryContext } from "~/features/co-writing/event-history-context";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { Page } from "~/ui/page";
@@ -72,6 +72,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Chapters, word counts and targets load just after hydration: a timeline without chapters looks as it did.
   const [kit, setKit] = useState<ChapterKit>();
   const [chaptered, setChaptered] = useState(false);
+  const [chapterList, setChapterList] = useState<ChapterOption[]>();
   useEffect(() => whenIdle(() => void import("~/features/chapters/chapter-kit").then(setKit), 1500), []);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
@@ -122,7 +123,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     onSuccess: (created) => setEntities((list) => [...list, created]),
   });
   const selectEntity = useCallback(
-    (entity: EntityView) => setFilter({ entityIds: [entity.id], match: "any", text: "", dated: null }),
+    (entity: EntityView) => setFilter({ entityIds: [entity.id], match: "any", text: "", dated: null, chapter: null }),
     [setFilter],
   );
   const latestCreate = useRef(createFromPicker.run);
@@ -139,6 +140,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const dated = useMemo(() => (sorted ? sorted.filter(isDated) : shown), [sorted, shown]);
   const undated = sorted ? sorted.filter((e) => !isDated(e)) : [];
   const canReorder = !chronological && !filtering && complete;
+  const shownEventIds = useMemo(() => (filtering ? new Set(shown.map((e) => e.id)) : null), [filtering, shown]);
   // Until every event is here, the rows the view still lacks are placeholders (the scroll height is right);
   // a filter the server did not apply is known only once every event is here.
   const viewTotal = complete || !serverFilters(filter) ? shown.length : Math.max(shown.length, page.total);
@@ -179,6 +181,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     premium,
     roomHeaders: room.writeHeaders,
     syncTick: mapTick,
+    shownEventIds,
     onOpenEvent: (eventId: number) => {
       const event = events.find((e) => e.id === eventId);
       if (event) openFromLanes(event);
@@ -225,6 +228,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     isOwner,
     list,
     setChaptered,
+    setChapters: setChapterList,
     TimelineEvents,
   });
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
@@ -270,7 +274,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   onLaneKind={setLaneKind}
                 />
               </div>
-              <EventFilters filter={filter} entities={entities} onChange={setFilter}>
+              <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
                 {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
               </EventFilters>
               {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
@@ -289,6 +293,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                 missing={missing}
                 entities={entities}
                 laneKind={laneKind}
+                chapters={chapterList}
                 coWrite={coWrite}
                 map={map}
                 list={list}

@@ -16,7 +16,7 @@ export function layoutFromParams(params: URLSearchParams): TimelineLayout {
 }
 
 /** A filter the server's first screenful applies itself: none, or one codex entry. */
-export const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.entityIds.length <= 1;
+export const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.chapter === null && f.entityIds.length <= 1;
 
 /** The view in the address: order and (when the server can apply it) the codex filter. */
 export function eventViewOf(url: URL): { order: EventOrder; entityId: number | null } {
@@ -35,7 +35,7 @@ export function firstScreenOf(all: EventView[], url: URL): EventPage {
   return { events: sorted.slice(0, FIRST_SCREEN_EVENTS), total: shown.length, all: all.length };
 }
 
-const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "layout"]);
+const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "chapter", "layout"]);
 
 /** Only the view changed (order, filter, layout): the screen already holds every event, nothing to reload. */
 export function onlyViewChanged(current: URL, next: URL) {
