@@ -50,12 +50,12 @@ test.describe("beat-sheet templates", () => {
     await makePremium(request, user);
     const timeline = await apiAs<Timeline>(request, user, "POST", "/api/timelines", { title: "Salt Roads" });
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
-    // 100 + 500 + 100 + 300 words: half the story falls in 'Crossing', and the scene called 'Midpoint' starts at 60%.
+    // 100 + 600 + 100 + 200 words: half the story falls in 'Crossing', and the scene called 'Midpoint' starts at 70%.
     for (const [title, n] of [
       ["Harbor", 100],
-      ["Crossing", 500],
+      ["Crossing", 600],
       ["Midpoint", 100],
-      ["Home", 300],
+      ["Home", 200],
     ] as const) {
       await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: words(n) });
     }
@@ -72,7 +72,7 @@ test.describe("beat-sheet templates", () => {
     const midpoint = crossing.getByTestId("beat-marker").filter({ hasText: "Beat: Midpoint" });
     await expect(midpoint).toBeVisible();
     await expect(midpoint).toHaveAttribute("data-warning", "true");
-    await expect(midpoint).toContainText("lands at 60%, expected 50%");
+    await expect(midpoint).toContainText("lands at 70%, expected 50%");
     await expect(
       page
         .locator("li")
