@@ -1,5 +1,5 @@
 import { BookMarked, Flag } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { cn } from "~/lib/cn";
 import { errorToast, showToast } from "~/lib/toast";
@@ -36,7 +36,6 @@ export function StructureTools(props: StructureToolsProps) {
   const [structure, setStructure] = useState<StructureView | null>(null);
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
   // What the overlay depends on: the scenes' order and their words.
   const key = events.map((e) => `${e.id}:${e.wordCount ?? 0}`).join(",");
 
@@ -58,7 +57,7 @@ export function StructureTools(props: StructureToolsProps) {
   }, [timelineId, shareCode, key, structureTemplateId, structure?.templateId]);
 
   return (
-    <div ref={rootRef} className="flex flex-wrap items-center gap-2">
+    <>
       <Button type="button" variant="outline" size="sm" onClick={() => setOpen(true)}>
         <Flag aria-hidden="true" className="mr-1.5 h-4 w-4" />
         Structure
@@ -71,10 +70,8 @@ export function StructureTools(props: StructureToolsProps) {
       )}
       <StructureDialog {...props} open={open} onOpenChange={setOpen} structure={structure} onStructure={setStructure} />
       <SaveTemplateDialog timelineId={timelineId} title={props.timelineTitle} open={saving} onOpenChange={setSaving} />
-      {props.showMarkers && structure && structure.beats.length > 0 ? (
-        <BeatMarkers root={rootRef} structure={structure} events={events} />
-      ) : null}
-    </div>
+      {props.showMarkers && structure && structure.beats.length > 0 ? <BeatMarkers structure={structure} events={events} /> : null}
+    </>
   );
 }
 
@@ -185,11 +182,11 @@ function SaveTemplateDialog(props: { timelineId: number; title: string; open: bo
 }
 
 /** Finds (or makes) the slot before each marked scene's card, again whenever the list's rows change. */
-function useSlots(root: React.RefObject<HTMLDivElement | null>, eventIds: number[]) {
+function useSlots(eventIds: number[]) {
   const [slots, setSlots] = useState<Map<number, HTMLElement>>(new Map());
   const wanted = eventIds.join(",");
   useEffect(() => {
-    const section = root.current?.closest("section") ?? document.body;
+    const section = document.querySelector<HTMLElement>('section[aria-label="Timeline events"]') ?? document.body;
     const ids = wanted ? wanted.split(",").map(Number) : [];
     const place = () => {
       const next = new Map<number, HTMLElement>();
@@ -213,25 +210,17 @@ function useSlots(root: React.RefObject<HTMLDivElement | null>, eventIds: number
       observer.disconnect();
       for (const slot of section.querySelectorAll("[data-beat-slot]")) slot.remove();
     };
-  }, [root, wanted]);
+  }, [wanted]);
   return slots;
 }
 
-function BeatMarkers({
-  root,
-  structure,
-  events,
-}: {
-  root: React.RefObject<HTMLDivElement | null>;
-  structure: StructureView;
-  events: OverlayScene[];
-}) {
+function BeatMarkers({ structure, events }: { structure: StructureView; events: OverlayScene[] }) {
   const byEvent = new Map<number, OverlayBeat[]>();
   for (const beat of structure.beats) {
     if (beat.eventId === null) continue;
     byEvent.set(beat.eventId, [...(byEvent.get(beat.eventId) ?? []), beat]);
   }
-  const slots = useSlots(root, [...byEvent.keys()]);
+  const slots = useSlots([...byEvent.keys()]);
   return (
     <>
       {[...slots].map(([eventId, slot]) =>

@@ -29,7 +29,6 @@ import type { EventPage, EventView } from "../../../worker/services/events";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
-type StructureKit = typeof import("~/features/structure/structure-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
@@ -49,7 +48,6 @@ export type TimelineScreenProps = {
   assistant?: ReactNode;
 };
 
-type StructureEvents = Parameters<StructureKit["StructureTools"]>[0]["events"];
 const isDated = (e: EventView) => Boolean(e.storyStart && storySortKey(e.storyStart) !== null);
 
 /** Memoized: the route's own re-renders (same loader data) do not render the whole screen again. */
@@ -73,15 +71,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Chapters, word counts and targets load just after hydration: a timeline without chapters looks as it did.
   const [kit, setKit] = useState<ChapterKit>();
   const [chaptered, setChaptered] = useState(false);
-  const [structureKit, setStructureKit] = useState<StructureKit>();
-  useEffect(
-    () =>
-      void setTimeout(() => {
-        void import("~/features/chapters/chapter-kit").then(setKit);
-        void import("~/features/structure/structure-kit").then(setStructureKit);
-      }),
-    [],
-  );
+  useEffect(() => void setTimeout(() => import("~/features/chapters/chapter-kit").then(setKit)), []);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
     if (anyDialog) setDialogsUsed(true);
@@ -270,18 +260,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                 <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
                   Jump to Codex ({entities.length})
                 </a>
-                {structureKit ? (
-                  <structureKit.StructureTools
-                    timelineId={timeline.id}
-                    timelineTitle={timeline.title}
-                    structureTemplateId={timeline.structureTemplateId}
-                    shareCode={shareCode}
-                    headers={room.writeHeaders}
-                    canEdit={canEdit}
-                    events={events as StructureEvents}
-                    showMarkers={!chronological && (layout === "vertical" || layout === "horizontal")}
-                  />
-                ) : null}
                 <TimelineToolbar
                   chronological={chronological}
                   layout={layout}
