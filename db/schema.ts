@@ -140,6 +140,8 @@ export const timelines = sqliteTable(
     eventsRevision: integer("events_revision").notNull().default(0),
     /** The book's word target (null: none set). The timeline's word count is the sum of its scenes'. */
     targetWords: integer("target_words"),
+    /** The beat sheet overlaid on the story: a built-in's id ("save-the-cat") or a writer's own ("u-12"); null: none. */
+    structureTemplateId: text("structure_template_id"),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
@@ -223,6 +225,30 @@ export const chapters = sqliteTable(
   },
   (t) => [index("chapters_timeline_position_idx").on(t.timelineId, t.position)],
 );
+
+// A writer's own templates, private to them: a timeline's chapters and scene titles kept to start a book from.
+// `body` is open for more parts (e.g. plotlines) as the product gains them.
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    body: text("body", { mode: "json" }).$type<TemplateBody>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("templates_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** What an own template keeps: chapters in order, scenes in story order (each in a chapter by index, or none). */
+export type TemplateBody = {
+  chapters: { title: string }[];
+  scenes: { title: string; chapter: number | null }[];
+  [part: string]: unknown;
+};
 
 // Which codex entities appear in which event.
 export const eventEntities = sqliteTable(
@@ -495,3 +521,4 @@ export type Notification = typeof notifications.$inferSelect;
 export type MapNode = typeof mapNodes.$inferSelect;
 export type MapEdge = typeof mapEdges.$inferSelect;
 export type Chapter = typeof chapters.$inferSelect;
+export type Template = typeof templates.$inferSelect;

@@ -3,6 +3,7 @@ import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 import { chapterIdField, targetWords } from "./validation-chapters";
+import { templateIdField } from "./validation-templates";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -83,6 +84,8 @@ export const CreateTimelineSchema = z.object({
   title: timelineTitle,
   description: optionalDescription,
   createdAt: z.string().max(40).optional(),
+  /** Start from a structure: one placeholder scene per beat (or the scenes and chapters of an own template). */
+  templateId: templateIdField.nullish(),
 });
 export type CreateTimeline = z.infer<typeof CreateTimelineSchema>;
 

@@ -34,6 +34,7 @@ import {
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
 import { TokenSchema } from "./auth";
 import { NameVersionSchema } from "./versions";
+import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 
 /**
  * The API reference's rows: one per route, as a table that reads like the router. Columns, split on `|`:
@@ -100,6 +101,12 @@ POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, las
 PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
 GET /api/timelines/{id}/progress | session | 200 | 400 | Words written per day (UTC) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
+Templates
+GET /api/templates | session | 200 | | The built-in beat sheets, then the caller's own templates (\`u-<n>\`) | \`[{id, name, description, builtIn, beats: [{title, description, at}]}]\`
+POST /api/templates | session | 201 | 400 | Save a timeline's chapters and scene titles as the caller's own template | The template
+DELETE /api/templates/{id} | session | 200 | 400 | Delete one of the caller's own templates | \`{success: true}\`
+GET /api/timelines/{id}/structure | session | 200 | | The beat sheet overlaid on the story: each beat's place and the scene there | \`{templateId, basis, beats: [{title, description, at, eventId}]}\`
+PUT /api/timelines/{id}/structure | session | 200 | 400 403 | Set or clear (\`null\`) the overlaid beat sheet | As the GET
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -165,6 +172,8 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/entities/{id}": UpdateEntitySchema,
   "POST /api/timelines/{id}/chapters": CreateChapterSchema,
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
+  "POST /api/templates": CreateTemplateSchema,
+  "PUT /api/timelines/{id}/structure": StructureSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -247,6 +256,8 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/chapters": { query: [share] },
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
+  "GET /api/timelines/{id}/structure": { query: [share] },
+  "PUT /api/timelines/{id}/structure": { query: [share] },
   "GET /api/timelines/{id}/progress": {
     query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
   },

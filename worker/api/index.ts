@@ -19,6 +19,7 @@ import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
 import { openApiRoutes } from "./openapi";
+import { templatesApi } from "./templates";
 import { trashApi } from "./trash";
 import { eventsApi, timelinesApi } from "./timelines";
 import { transferApi } from "./transfer";
@@ -69,6 +70,7 @@ export const api = new Hono<ApiEnv>()
   .route("/admin", adminApi)
   .route("/config", configApi)
   .route("/", chaptersApi)
+  .route("/", templatesApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

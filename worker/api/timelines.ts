@@ -13,6 +13,7 @@ import { TIMELINE_NOT_FOUND } from "../services/access";
 import { type ListBody, gzipOf } from "../services/event-list";
 import * as eventsService from "../services/events";
 import * as sharing from "../services/sharing";
+import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
 import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, requireAuth } from "./context";
 import { eventListQuery, idParam, shareQuery } from "./params";
@@ -46,7 +47,7 @@ export const timelinesApi = new Hono<ApiEnv>()
   .use(requireAuth)
   .get("/", revalidated, withEtag, async (c) => c.json(await timelinesService.listTimelines(c.var.db, currentUser(c))))
   .post("/", jsonBody(CreateTimelineSchema), async (c) => {
-    const timeline = await timelinesService.createTimeline(c.var.db, currentUser(c), c.req.valid("json"));
+    const timeline = await createTimelineFrom(c.var.db, currentUser(c), c.req.valid("json"));
     return c.json(timeline, 201);
   })
   // Reads only: the code grants the link's level for this request; joining is the POST below.

@@ -26,6 +26,8 @@ export type TimelineView = {
   wordCount: number;
   /** The writer's target for the whole book (null: none). */
   targetWords: number | null;
+  /** The beat sheet overlaid on the story (a template id), or null. */
+  structureTemplateId: string | null;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
 };
@@ -45,6 +47,7 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     accessLevel: access,
     wordCount,
     targetWords: timeline.targetWords ?? null,
+    structureTemplateId: timeline.structureTemplateId ?? null,
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }

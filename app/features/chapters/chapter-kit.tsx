@@ -14,6 +14,8 @@ import { ChaptersStore, useChapters } from "./chapters-store";
 import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
 import { ChapteredList } from "./chaptered-list";
+// The beat-sheet overlay rides in this after-hydration chunk: nothing of it is in the first paint.
+import { StructureTools } from "~/features/structure/structure-kit";
 
 /**
  * Chapters on the timeline screen. This module loads after the page has hydrated (none of it is in the first
@@ -172,7 +174,13 @@ export function AddChapter({ context }: { context: ChapterContext }) {
 
 /** The screen's own objects, as it has them (so the first paint's code passes them along as they are). */
 export type ChapterScreen = {
-  timeline: { id: number; wordCount?: number | null; targetWords?: number | null };
+  timeline: {
+    id: number;
+    title: string;
+    wordCount?: number | null;
+    targetWords?: number | null;
+    structureTemplateId?: string | null;
+  };
   shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };
   room: { writeHeaders: Record<string, string> };
@@ -216,7 +224,21 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
         />
       </>
     ),
-    tools: live.canEdit ? <AddChapter context={context} /> : null,
+    tools: (
+      <>
+        {live.canEdit ? <AddChapter context={context} /> : null}
+        <StructureTools
+          timelineId={timeline.id}
+          timelineTitle={timeline.title}
+          structureTemplateId={timeline.structureTemplateId ?? null}
+          shareCode={screen.shareCode}
+          headers={screen.room.writeHeaders}
+          canEdit={live.canEdit}
+          events={store.events}
+          showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}
+        />
+      </>
+    ),
     list:
       !view.chronological && store.complete && (layout === "vertical" || layout === "horizontal") ? (
         <CoWriteContext.Provider value={live.coWrite}>

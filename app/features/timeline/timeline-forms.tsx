@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useState } from "react";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
@@ -7,6 +7,9 @@ import { client, shareParam, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { TimelineView } from "../../../worker/services/timelines";
+
+// The template list loads with the dialog's first opening, never with a page.
+const StructureSelect = lazy(() => import("~/features/structure/structure-select").then((m) => ({ default: m.StructureSelect })));
 
 type TimelineDialogProps = {
   open: boolean;
@@ -21,8 +24,9 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
   const editing = Boolean(timeline);
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
+  const [templateId, setTemplateId] = useState("");
   const saveTimeline = useMutation(
-    (fields: { title: string; description: string | null }) =>
+    (fields: { title: string; description: string | null; templateId?: string | null }) =>
       timeline
         ? unwrap(
             client.api.timelines[":id"].$patch({
@@ -39,6 +43,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
       onSuccess: (saved) => {
         setTitle("");
         setDescription("");
+        setTemplateId("");
         onOpenChange(false);
         onSaved?.(saved);
       },
@@ -63,7 +68,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
     }
     const parsed = CreateTimelineSchema.safeParse({ title, description });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
-    await saveTimeline.run(parsed.data);
+    await saveTimeline.run(editing || !templateId ? parsed.data : { ...parsed.data, templateId });
   }
 
   return (
@@ -90,6 +95,11 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
             placeholder="What is this story about? (optional)"
           />
         </div>
+        {editing ? null : (
+          <Suspense fallback={null}>
+            <StructureSelect value={templateId} onChange={setTemplateId} />
+          </Suspense>
+        )}
         <div className="flex justify-end gap-2">
           {editing ? (
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>

@@ -1,0 +1,26 @@
+import type { TemplateView } from "../../../db/domain/templates/built-in";
+import type { StructureView } from "../../../worker/services/templates";
+
+export type { StructureView, TemplateView };
+
+/** A JSON call to our API; a refusal throws an Error with the server's message. */
+export async function structureCall<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; shareCode?: string | null; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const url = new URL(path, window.location.origin);
+  if (options.shareCode) url.searchParams.set("share", options.shareCode);
+  const res = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    headers: { ...(options.body === undefined ? {} : { "Content-Type": "application/json" }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error((data as { error?: string } | null)?.error ?? "Something went wrong. Please try again.");
+  return data as T;
+}
+
+/** The built-in beat sheets and the writer's own templates. */
+export const loadTemplates = () => structureCall<TemplateView[]>("GET", "/api/templates");
