@@ -147,6 +147,9 @@ export function unlinkedMentions<E extends StoryEntity>(event: Pick<StoryEvent, 
   });
 }
 
+/** A chapter as the filters name it. */
+export type ChapterOption = { id: number; title: string };
+
 export type EventFilter = {
   entityIds: number[];
   /** 'any': linked to at least one of the entries; 'all': linked to every one. */

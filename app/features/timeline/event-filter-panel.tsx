@@ -3,9 +3,8 @@ import { ColorDot, kindHeadings } from "~/features/codex/codex";
 import { Input } from "~/ui/input";
 import { cn } from "~/lib/cn";
 import { entityKinds } from "../../../db/domain/rules";
-import { type EventFilter, isFiltering, noFilter } from "../../../db/domain/story-analysis";
+import { type ChapterOption, type EventFilter, isFiltering, noFilter } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
-import type { ChapterOption } from "~/features/timeline/event-filters";
 
 /** The open 'Filters' panel (event-filters.tsx); its code loads when it first opens. */
 export function FilterPanel({

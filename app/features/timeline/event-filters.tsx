@@ -1,13 +1,13 @@
 import { ListFilter } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useEffect, useId, useState } from "react";
 import { cn } from "~/lib/cn";
-import { type EventFilter, isFiltering } from "../../../db/domain/story-analysis";
+import { type ChapterOption, type EventFilter, isFiltering } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 
 const TEXT_DEBOUNCE_MS = 300;
 
 /** A chapter as the filters name it. */
-export type ChapterOption = { id: number; title: string };
+export type { ChapterOption };
 
 // the panel's code loads when it first opens (or, with a filter in the address, with the page).
 const loadPanel = () => import("~/features/timeline/event-filter-panel");
