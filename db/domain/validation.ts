@@ -3,6 +3,7 @@ import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 import { chapterIdField, targetWords } from "./validation-chapters";
+import { plotlineIdsField } from "./validation-plotlines";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -206,12 +207,14 @@ export const UpdateEventSchema = z
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
     chapterId: chapterIdField.optional(),
+    plotlineIds: plotlineIdsField.optional(),
     ...storyFields,
   })
   .refine(
     (v) =>
       v.title !== undefined ||
       v.chapterId !== undefined ||
+      v.plotlineIds !== undefined ||
       v.content !== undefined ||
       v.position !== undefined ||
       v.entityIds !== undefined ||
@@ -290,5 +293,6 @@ export const ShareWithUserSchema = z.object({
 
 export * from "./validation-ai";
 export * from "./validation-chapters";
+export * from "./validation-plotlines";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

@@ -7,6 +7,7 @@ import {
   CreateEventSchema,
   CreateMapEdgeSchema,
   CreateMapNodeSchema,
+  CreatePlotlineSchema,
   CreateTimelineSchema,
   EnhanceSchema,
   ForgotPasswordSchema,
@@ -28,6 +29,7 @@ import {
   UpdateEventSchema,
   UpdateMapEdgeSchema,
   UpdateMapNodeSchema,
+  UpdatePlotlineSchema,
   UpdateTimelineSchema,
   UpgradeSchema,
 } from "../../db/domain/validation";
@@ -100,6 +102,11 @@ POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, las
 PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
 GET /api/timelines/{id}/progress | session | 200 | 400 | Words written per day (UTC) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
+Plotlines
+GET /api/timelines/{id}/plotlines | session | 200 | | The timeline's plotlines in order | Plotline list
+POST /api/timelines/{id}/plotlines | session | 201 | 400 403 | Add a plotline, last (\`color\` '#rrggbb', else the palette's next) | The plotline
+PATCH /api/plotlines/{id} | session | 200 | 400 403 | Rename, recolor or move a plotline | The plotline
+DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (edit access); its scenes stay and leave it | \`{success: true}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -165,6 +172,8 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/entities/{id}": UpdateEntitySchema,
   "POST /api/timelines/{id}/chapters": CreateChapterSchema,
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
+  "POST /api/timelines/{id}/plotlines": CreatePlotlineSchema,
+  "PATCH /api/plotlines/{id}": UpdatePlotlineSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -247,6 +256,10 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/chapters": { query: [share] },
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
+  "GET /api/timelines/{id}/plotlines": { query: [share] },
+  "POST /api/timelines/{id}/plotlines": { query: [share] },
+  "PATCH /api/plotlines/{id}": { query: [share] },
+  "DELETE /api/plotlines/{id}": { query: [share] },
   "GET /api/timelines/{id}/progress": {
     query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
   },

@@ -11,6 +11,7 @@ import { eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventColumns, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
+import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -251,7 +252,8 @@ export async function updateEvent(
     input.povEntityId !== undefined ||
     input.storyStart !== undefined ||
     input.storyEnd !== undefined ||
-    input.storyLabel !== undefined;
+    input.storyLabel !== undefined ||
+    input.plotlineIds !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
 
@@ -259,6 +261,7 @@ export async function updateEvent(
   let pov: number | null | undefined = input.povEntityId;
   if (storyEdited) {
     if (input.entityIds) await requireTimelineEntities(db, event.timelineId, input.entityIds);
+    if (input.plotlineIds) await requireTimelinePlotlines(db, event.timelineId, input.plotlineIds);
     const linked = input.entityIds ?? latest.entityIds;
     if (pov != null && !linked.includes(pov)) throw badRequest(storyMessages.povNotLinked);
     // Unlinking the POV entity clears the POV, as deleting the entity does.
@@ -285,7 +288,10 @@ export async function updateEvent(
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },
       // Links first, in the same transaction, so the returned row already carries them.
-      before: (guard) => (input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+      before: (guard) => [
+        ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+        ...(input.plotlineIds ? plotlineStatements(db, eventId, event.timelineId, input.plotlineIds, guard) : []),
+      ],
     });
     if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
