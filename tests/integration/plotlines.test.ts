@@ -66,7 +66,10 @@ describe("plotlines", () => {
       json: { error: "Plotline not found" },
     });
 
-    const renamed = await call("PATCH", `/api/plotlines/${main.id}`, { token: collab.token, body: { title: "The heist", color: "#dc2626" } });
+    const renamed = await call("PATCH", `/api/plotlines/${main.id}`, {
+      token: collab.token,
+      body: { title: "The heist", color: "#dc2626" },
+    });
     expect(renamed).toMatchObject({ status: 200, json: { title: "The heist", color: "#dc2626", position: 0 } });
     // Collaborators may delete a plotline too (an edit, like the rest of the plan).
     expect(await call("DELETE", `/api/plotlines/${romance.id}`, { token: collab.token })).toMatchObject({
@@ -192,10 +195,12 @@ describe("plotlines", () => {
     expect(added).toEqual([{ type: "sync", scope: "plotlines" }]);
     expect(ServerMessageSchema.safeParse(added[0]).success).toBe(true);
     expect(watcher.messages.find((m) => m.type === "notification")?.notification.message).toBe('Olive Owner added the plotline "Main"');
-    expect(await syncsAfter(() => call("PATCH", `/api/plotlines/${id}`, { token: owner.token, body: { position: 0, title: "M" } }))).toEqual([
-      { type: "sync", scope: "plotlines" },
-    ]);
-    expect(await syncsAfter(() => call("PATCH", `/api/events/${scene.id}`, { token: owner.token, body: { plotlineIds: [id] } }))).toHaveLength(1);
+    expect(
+      await syncsAfter(() => call("PATCH", `/api/plotlines/${id}`, { token: owner.token, body: { position: 0, title: "M" } })),
+    ).toEqual([{ type: "sync", scope: "plotlines" }]);
+    expect(
+      await syncsAfter(() => call("PATCH", `/api/events/${scene.id}`, { token: owner.token, body: { plotlineIds: [id] } })),
+    ).toHaveLength(1);
     expect(await syncsAfter(() => call("DELETE", `/api/plotlines/${id}`, { token: owner.token }))).toEqual([
       { type: "sync", scope: "plotlines" },
     ]);
@@ -222,7 +227,11 @@ describe("plotlines", () => {
     ]);
     expect(exported.json.events.map((e: { plotlines?: number[] }) => e.plotlines)).toEqual([[0, 1], undefined, [1]]);
 
-    const imported = await call("POST", "/api/timelines/import", { token: t, rawBody: exported.text, headers: { "Content-Type": "application/json" } });
+    const imported = await call("POST", "/api/timelines/import", {
+      token: t,
+      rawBody: exported.text,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(imported.status, imported.text).toBe(201);
     const again = await call("GET", `/api/timelines/${imported.json.id}/export?format=json`, { token: t });
     expect(again.text).toBe(exported.text);
@@ -250,7 +259,11 @@ describe("plotlines", () => {
     ]);
 
     const bad = JSON.stringify({ ...exported.json, events: [{ ...exported.json.events[0], plotlines: [7] }] });
-    const refused = await call("POST", "/api/timelines/import", { token: t, rawBody: bad, headers: { "Content-Type": "application/json" } });
+    const refused = await call("POST", "/api/timelines/import", {
+      token: t,
+      rawBody: bad,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(refused).toMatchObject({ status: 400 });
     expect(refused.json.error).toContain("plotlines must be a list of the numbers of the file's plotlines");
   });

@@ -1,11 +1,6 @@
 import { and, asc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import {
-  type CreatePlotline,
-  type UpdatePlotline,
-  defaultPlotlineColor,
-  plotlineMessages,
-} from "../../db/domain/validation-plotlines";
+import { type CreatePlotline, type UpdatePlotline, defaultPlotlineColor, plotlineMessages } from "../../db/domain/validation-plotlines";
 import { type User, eventPlotlines, plotlines, timelineShares, timelines } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -24,7 +19,11 @@ const plotlineColumns = {
 
 /** The timeline's plotlines in order. */
 export const listPlotlinesOf = (db: Db, timelineId: number): Promise<PlotlineView[]> =>
-  db.select(plotlineColumns).from(plotlines).where(eq(plotlines.timelineId, timelineId)).orderBy(asc(plotlines.position), asc(plotlines.id));
+  db
+    .select(plotlineColumns)
+    .from(plotlines)
+    .where(eq(plotlines.timelineId, timelineId))
+    .orderBy(asc(plotlines.position), asc(plotlines.id));
 
 /** Read access, as the events list. */
 export async function listPlotlines(db: Db, user: User, timelineId: number, shareCode?: string | null) {
@@ -166,11 +165,7 @@ export function plotlineStatements(db: Db, eventId: number, timelineId: number, 
         .select({ eventId: sql<number>`${eventId}`.as("event_id"), plotlineId: plotlines.id })
         .from(plotlines)
         .where(
-          and(
-            eq(plotlines.timelineId, timelineId),
-            sql`${plotlines.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-            guard,
-          ),
+          and(eq(plotlines.timelineId, timelineId), sql`${plotlines.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`, guard),
         ),
     )
     .onConflictDoNothing();
