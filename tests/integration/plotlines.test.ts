@@ -169,8 +169,24 @@ describe("plotlines", () => {
     // The refused writes changed nothing.
     expect((await eventsOf(owner.token, timelineId))[0].plotlineIds).toHaveLength(2);
 
+    // Every answer that carries the scene carries its plotlines: a move, a trash and restore.
+    const second = await createEvent(owner.token, timelineId, { title: "Aftermath" });
+    const moved = await patch(owner.token, { position: 1 });
+    expect(moved.json.plotlineIds).toHaveLength(2);
+    expect((await call("DELETE", `/api/events/${scene.id}`, { token: owner.token })).status).toBe(200);
+    const restored = await call("POST", `/api/trash/event/${scene.id}/restore`, { token: owner.token });
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.json.plotlineIds).toHaveLength(2);
+    // A PATCH that changes nothing answers the scene as it is.
+    expect((await patch(owner.token, { position: restored.json.position })).json.plotlineIds).toHaveLength(2);
+    expect(
+      (await call("GET", `/api/timelines/${timelineId}/events`, { token: owner.token })).json.find((e: Ev) => e.id === scene.id)
+        .plotlineIds,
+    ).toHaveLength(2);
+    expect(second.plotlineIds).toEqual([]);
+
     await call("DELETE", `/api/plotlines/${romance.id}`, { token: owner.token });
-    expect((await eventsOf(owner.token, timelineId))[0].plotlineIds).toEqual([main.id]);
+    expect((await eventsOf(owner.token, timelineId)).find((e) => e.id === scene.id)?.plotlineIds).toEqual([main.id]);
     expect((await patch(owner.token, { plotlineIds: [] })).json.plotlineIds).toEqual([]);
   });
 

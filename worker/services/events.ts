@@ -8,7 +8,7 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventColumns, linkedEntityIds, toEventView } from "./event-list";
+import { type EventView, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
@@ -188,6 +188,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .select({
       event: events,
       entityIds: linkedEntityIds,
+      plotlineIds: eventPlotlineIds,
       attachments: eventAttachmentsJson,
       ...accessColumns(user),
     })
@@ -198,7 +199,10 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .get();
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
-  return { event: { ...found.event, entityIds: found.entityIds, attachments: found.attachments }, access };
+  return {
+    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, attachments: found.attachments },
+    access,
+  };
 }
 
 /**
