@@ -249,6 +249,36 @@ export type TemplateBody = {
   scenes: { title: string; chapter: number | null }[];
   [part: string]: unknown;
 };
+// A timeline's plotlines (main plot, subplots, arcs), in order; a scene belongs to any number of them.
+export const plotlines = sqliteTable(
+  "plotlines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    color: text("color").notNull(),
+    position: integer("position").notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("plotlines_timeline_position_idx").on(t.timelineId, t.position)],
+);
+
+// Which scenes belong to which plotline.
+export const eventPlotlines = sqliteTable(
+  "event_plotlines",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    plotlineId: integer("plotline_id")
+      .notNull()
+      .references(() => plotlines.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.plotlineId] }), index("event_plotlines_plotline_idx").on(t.plotlineId)],
+);
 
 // Which codex entities appear in which event.
 export const eventEntities = sqliteTable(
@@ -522,3 +552,4 @@ export type MapNode = typeof mapNodes.$inferSelect;
 export type MapEdge = typeof mapEdges.$inferSelect;
 export type Chapter = typeof chapters.$inferSelect;
 export type Template = typeof templates.$inferSelect;
+export type Plotline = typeof plotlines.$inferSelect;

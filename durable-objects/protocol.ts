@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters"]);
+export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines"]);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
@@ -77,6 +77,7 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   }),
   // scope "map": only the mind map changed (positions, idea nodes, custom edges); lists need no reload.
   // scope "chapters": the chapters changed (and with them maybe the scenes' order): reload both.
+  // scope "plotlines": the plotlines changed (and with them maybe the scenes' plotlineIds): reload both.
   z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
@@ -108,7 +109,10 @@ export type RoomChange = {
     | "map-changed"
     | "chapter-added"
     | "chapter-edited"
-    | "chapter-deleted";
+    | "chapter-deleted"
+    | "plotline-added"
+    | "plotline-edited"
+    | "plotline-deleted";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */

@@ -75,10 +75,15 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "chapter-added": (n, s) => `${n} added the chapter "${s ?? "a chapter"}"`,
   "chapter-edited": (n, s) => `${n} changed the chapter "${s ?? "a chapter"}"`,
   "chapter-deleted": (n, s) => `${n} removed the chapter "${s ?? "a chapter"}"`,
+  "plotline-added": (n, s) => `${n} added the plotline "${s ?? "a plotline"}"`,
+  "plotline-edited": (n, s) => `${n} changed the plotline "${s ?? "a plotline"}"`,
+  "plotline-deleted": (n, s) => `${n} removed the plotline "${s ?? "a plotline"}"`,
 };
 
 /** Chapter writes: everyone reloads the chapters and the scenes' order. */
 const chapterActions = new Set<RoomChange["action"]>(["chapter-added", "chapter-edited", "chapter-deleted"]);
+/** Plotline writes: everyone reloads the plotlines and the scenes' plotlines. */
+const plotlineActions = new Set<RoomChange["action"]>(["plotline-added", "plotline-edited", "plotline-deleted"]);
 
 /** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
 const accessActions = new Set<RoomChange["action"]>([
@@ -225,7 +230,9 @@ export class TimelineRoom extends Server {
         ? { type: "sync", scope: "map" }
         : chapterActions.has(change.action)
           ? { type: "sync", scope: "chapters" }
-          : { type: "sync" };
+          : plotlineActions.has(change.action)
+            ? { type: "sync", scope: "plotlines" }
+            : { type: "sync" };
     this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
     if (!quietActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);

@@ -4,6 +4,7 @@ import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 import { chapterIdField, targetWords } from "./validation-chapters";
 import { templateIdField } from "./validation-templates";
+import { plotlineIdsField } from "./validation-plotlines";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -209,12 +210,14 @@ export const UpdateEventSchema = z
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
     chapterId: chapterIdField.optional(),
+    plotlineIds: plotlineIdsField.optional(),
     ...storyFields,
   })
   .refine(
     (v) =>
       v.title !== undefined ||
       v.chapterId !== undefined ||
+      v.plotlineIds !== undefined ||
       v.content !== undefined ||
       v.position !== undefined ||
       v.entityIds !== undefined ||
@@ -293,5 +296,6 @@ export const ShareWithUserSchema = z.object({
 
 export * from "./validation-ai";
 export * from "./validation-chapters";
+export * from "./validation-plotlines";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

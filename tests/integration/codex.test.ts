@@ -327,6 +327,7 @@ describe("links", () => {
       "createdAt",
       "entityIds",
       "id",
+      "plotlineIds",
       "position",
       "povEntityId",
       "storyEnd",

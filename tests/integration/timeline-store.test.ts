@@ -56,6 +56,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyEnd: null,
     storyLabel: null,
     chapterId: null,
+    plotlineIds: [],
     wordCount: 0,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",

@@ -7,6 +7,7 @@ import {
   CreateEventSchema,
   CreateMapEdgeSchema,
   CreateMapNodeSchema,
+  CreatePlotlineSchema,
   CreateTimelineSchema,
   EnhanceSchema,
   ForgotPasswordSchema,
@@ -28,6 +29,7 @@ import {
   UpdateEventSchema,
   UpdateMapEdgeSchema,
   UpdateMapNodeSchema,
+  UpdatePlotlineSchema,
   UpdateTimelineSchema,
   UpgradeSchema,
 } from "../../db/domain/validation";
@@ -107,6 +109,11 @@ POST /api/templates | session | 201 | 400 | Save a timeline's chapters and scene
 DELETE /api/templates/{id} | session | 200 | 400 | Delete one of the caller's own templates | \`{success: true}\`
 GET /api/timelines/{id}/structure | session | 200 | | The beat sheet overlaid on the story: each beat's place and the scene there | \`{templateId, basis, beats: [{title, description, at, eventId}]}\`
 PUT /api/timelines/{id}/structure | session | 200 | 400 403 | Set or clear (\`null\`) the overlaid beat sheet | As the GET
+Plotlines
+GET /api/timelines/{id}/plotlines | session | 200 | | The timeline's plotlines in order | Plotline list
+POST /api/timelines/{id}/plotlines | session | 201 | 400 403 | Add a plotline, last (\`color\` '#rrggbb', else the palette's next) | The plotline
+PATCH /api/plotlines/{id} | session | 200 | 400 403 | Rename, recolor or move a plotline | The plotline
+DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (edit access); its scenes stay and leave it | \`{success: true}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -174,6 +181,8 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "POST /api/templates": CreateTemplateSchema,
   "PUT /api/timelines/{id}/structure": StructureSchema,
+  "POST /api/timelines/{id}/plotlines": CreatePlotlineSchema,
+  "PATCH /api/plotlines/{id}": UpdatePlotlineSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -258,6 +267,10 @@ const details: Record<string, Details> = {
   "DELETE /api/chapters/{id}": { query: [share] },
   "GET /api/timelines/{id}/structure": { query: [share] },
   "PUT /api/timelines/{id}/structure": { query: [share] },
+  "GET /api/timelines/{id}/plotlines": { query: [share] },
+  "POST /api/timelines/{id}/plotlines": { query: [share] },
+  "PATCH /api/plotlines/{id}": { query: [share] },
+  "DELETE /api/plotlines/{id}": { query: [share] },
   "GET /api/timelines/{id}/progress": {
     query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
   },

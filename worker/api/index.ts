@@ -15,6 +15,7 @@ import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
+import { plotlinesApi } from "./plotlines";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
@@ -71,6 +72,7 @@ export const api = new Hono<ApiEnv>()
   .route("/config", configApi)
   .route("/", chaptersApi)
   .route("/", templatesApi)
+  .route("/", plotlinesApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

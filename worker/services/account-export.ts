@@ -17,6 +17,7 @@ import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 import { effectiveTier } from "./plans";
 import { listChapterRows } from "./chapters";
+import { listPlotlinesOf } from "./plotlines";
 import { renderTextExport, toTimelineDocument } from "./transfer";
 import { toPublicUser } from "./users";
 
@@ -121,12 +122,13 @@ export function exportAccount(db: Db, bucket: R2Bucket, user: User): ReadableStr
     const folders = folderNames(owned);
     for (const timeline of owned) {
       const folder = `timelines/${folders.get(timeline.id)}`;
-      const [events, entities, chapters] = await Promise.all([
+      const [events, entities, chapters, plotlines] = await Promise.all([
         listEventsForTimeline(db, timeline.id),
         listEntitiesForTimeline(db, timeline.id),
         listChapterRows(db, timeline.id),
+        listPlotlinesOf(db, timeline.id),
       ]);
-      const doc = toTimelineDocument(timeline, events, entities, chapters);
+      const doc = toTimelineDocument(timeline, events, entities, chapters, plotlines);
       const slug = exportSlug(timeline.title);
       await addText(`${folder}/${slug}.json`, renderTextExport(doc, "json"));
       await addText(`${folder}/${slug}.md`, renderTextExport(doc, "md"));

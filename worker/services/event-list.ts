@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
-import { type Event, type User, eventEntities, events } from "../../db/schema";
+import { type Event, type User, eventEntities, eventPlotlines, events } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
@@ -23,6 +23,8 @@ export type EventView = {
   storyLabel: string | null;
   /** The chapter the scene is in (null: none). */
   chapterId: number | null;
+  /** The plotlines the scene belongs to. */
+  plotlineIds: number[];
   /** Words in the content (CJK characters one each). */
   wordCount: number;
   createdAt: string;
@@ -33,6 +35,9 @@ export type EventOrder = "position" | "chronological";
 
 /** An event's linked entity ids, fetched inside the event's own SELECT (no query per event). */
 export const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntities.entityId}) FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id})`;
+
+/** An event's plotline ids, fetched inside the event's own SELECT. */
+export const eventPlotlineIds = sql<string>`(SELECT json_group_array(${eventPlotlines.plotlineId}) FROM ${eventPlotlines} WHERE ${eventPlotlines.eventId} = ${events.id})`;
 
 export const eventColumns = {
   id: events.id,
@@ -49,6 +54,7 @@ export const eventColumns = {
   storyEnd: events.storyEnd,
   storyLabel: events.storyLabel,
   chapterId: events.chapterId,
+  plotlineIds: eventPlotlineIds,
   wordCount: events.wordCount,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
@@ -56,6 +62,7 @@ export const eventColumns = {
 
 type EventRow = Omit<Event, "storySort" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"> & {
   entityIds?: unknown;
+  plotlineIds?: unknown;
   attachments?: unknown;
   chapterId?: number | null;
   /** Null or absent: not counted yet (an old row), counted from the content here. */
@@ -93,6 +100,7 @@ export const toEventView = (e: EventRow | EventView): EventView => ({
   storyEnd: e.storyEnd ?? null,
   storyLabel: e.storyLabel ?? null,
   chapterId: e.chapterId ?? null,
+  plotlineIds: parseIds(e.plotlineIds),
   wordCount: e.wordCount ?? countWords(e.content),
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
@@ -165,7 +173,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 }
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
-const LIST_FORMAT = 2;
+const LIST_FORMAT = 3;
 /** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
 export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
 /** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */

@@ -8,9 +8,10 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventColumns, linkedEntityIds, toEventView } from "./event-list";
+import { type EventView, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
+import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -187,6 +188,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .select({
       event: events,
       entityIds: linkedEntityIds,
+      plotlineIds: eventPlotlineIds,
       attachments: eventAttachmentsJson,
       ...accessColumns(user),
     })
@@ -197,7 +199,10 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
     .get();
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
-  return { event: { ...found.event, entityIds: found.entityIds, attachments: found.attachments }, access };
+  return {
+    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, attachments: found.attachments },
+    access,
+  };
 }
 
 /**
@@ -251,7 +256,8 @@ export async function updateEvent(
     input.povEntityId !== undefined ||
     input.storyStart !== undefined ||
     input.storyEnd !== undefined ||
-    input.storyLabel !== undefined;
+    input.storyLabel !== undefined ||
+    input.plotlineIds !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
 
@@ -259,6 +265,7 @@ export async function updateEvent(
   let pov: number | null | undefined = input.povEntityId;
   if (storyEdited) {
     if (input.entityIds) await requireTimelineEntities(db, event.timelineId, input.entityIds);
+    if (input.plotlineIds) await requireTimelinePlotlines(db, event.timelineId, input.plotlineIds);
     const linked = input.entityIds ?? latest.entityIds;
     if (pov != null && !linked.includes(pov)) throw badRequest(storyMessages.povNotLinked);
     // Unlinking the POV entity clears the POV, as deleting the entity does.
@@ -285,7 +292,10 @@ export async function updateEvent(
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },
       // Links first, in the same transaction, so the returned row already carries them.
-      before: (guard) => (input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+      before: (guard) => [
+        ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
+        ...(input.plotlineIds ? plotlineStatements(db, eventId, event.timelineId, input.plotlineIds, guard) : []),
+      ],
     });
     if (!row) {
       const current = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();

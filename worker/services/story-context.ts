@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
+import { listPlotlinesOf } from "./plotlines";
 
 /**
  * The story bible timeline AI tools send: built here on the
@@ -39,6 +40,10 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
   // With chapters the scenes are listed in story order under their chapters; without, in story time.
   const events = await listEventsForTimeline(db, timeline.id, chapters.length > 0 ? "position" : "chronological");
   const chapterTitle = new Map(chapters.map((c, i) => [c.id, `Chapter ${i + 1}: ${c.title}`]));
+  const plotlineTitle = new Map((await listPlotlinesOf(db, timeline.id)).map((p) => [p.id, p.title]));
+  const plotlineNames = (ids: number[]) => ids.flatMap((id) => plotlineTitle.get(id) ?? []).join(", ");
+  /** ' [Plotlines: Main plot, Romance]' after a scene's title, when it belongs to any. */
+  const plotlinesOf = (ids: number[]) => (plotlineNames(ids) ? ` [Plotlines: ${plotlineNames(ids)}]` : "");
   let budget = contextBudgetChars(env);
   const take = (line: string) => {
     if (line.length + 1 > budget) return false;
@@ -67,12 +72,13 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
   const chosen = new Map<number, string>();
   for (const { event, index, distance } of order) {
     const content = oneLine(event.content);
-    const full = `${event.title}: ${cut(content, FULL_EVENT)}`;
-    const short = content ? `${event.title}: ${cut(content, SUMMARY)}` : event.title;
+    const title = event.title + plotlinesOf(event.plotlineIds);
+    const full = `${title}: ${cut(content, FULL_EVENT)}`;
+    const short = content ? `${title}: ${cut(content, SUMMARY)}` : title;
     const label = `${index + 1}. `;
     if (distance <= NEAR && take(label + full)) chosen.set(index, label + full);
     else if (take(label + short)) chosen.set(index, label + short);
-    else if (take(label + event.title)) chosen.set(index, label + event.title);
+    else if (take(label + title)) chosen.set(index, label + title);
   }
   const eventLines: string[] = [];
   let chapterAt: number | null = null;
@@ -87,11 +93,14 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
 
   const parts = [header.join("\n")];
   if (codexLines.length) parts.push(`Codex (characters, places, things):\n${codexLines.join("\n")}`);
+  if (plotlineTitle.size > 0) parts.push(`Plotlines: ${[...plotlineTitle.values()].join(", ")}`);
   const before = currentEventId === undefined ? "Events so far" : "Nearby events";
   parts.push(
     events.length > (currentEventId === undefined ? 0 : 1)
       ? `${before} (${events.length} in the story${chosen.size < events.length ? `, ${chosen.size} shown` : ""}):\n${eventLines.join("\n")}`
       : "No other events yet.",
   );
+  const current = events.find((e) => e.id === currentEventId);
+  if (current && plotlineNames(current.plotlineIds)) parts.push(`This scene's plotlines: ${plotlineNames(current.plotlineIds)}`);
   return parts.join("\n\n");
 }

@@ -60,6 +60,9 @@ export async function importIntoTimeline(
   // The file's chapters go after the timeline's own, its events (at the end) into them.
   const chapterRows = (doc.chapters ?? []).map((c) => ({ title: c.title, targetWords: c.targetWords }));
   const firstNewChapter = sql`((SELECT count(*) FROM chapters WHERE timeline_id = ${timelineId}) - ${chapterRows.length})`;
+  // The file's plotlines join the timeline's by title (case ignored); the others go after its own.
+  const plotlineRows = (doc.plotlines ?? []).map((p) => ({ title: p.title, color: p.color }));
+  const inPlotlines = doc.events.flatMap((e, index) => (e.plotlines ?? []).map((p) => ({ index, title: plotlineRows[p]?.title })));
   const links = doc.events.flatMap((e, index) => {
     const refs = new Map<string, EntityRef>();
     for (const name of e.entities) {
@@ -91,6 +94,16 @@ export async function importIntoTimeline(
         SELECT ${timelineId}, json_extract(j.value, '$.title'), base.at + j.key, json_extract(j.value, '$.targetWords'), ${now}, ${now}
         FROM base, json_each(${json}) j ORDER BY j.key`),
     ),
+    ...chunks(plotlineRows).map((json) =>
+      raw(sql`
+        WITH base AS MATERIALIZED (SELECT count(*) AS at FROM plotlines WHERE timeline_id = ${timelineId}),
+             fresh AS MATERIALIZED (SELECT j.key, j.value FROM json_each(${json}) j
+               WHERE NOT EXISTS (SELECT 1 FROM plotlines p WHERE p.timeline_id = ${timelineId} AND lower(p.title) = lower(json_extract(j.value, '$.title'))))
+        INSERT INTO plotlines (timeline_id, title, color, position, created_at, updated_at)
+        SELECT ${timelineId}, json_extract(f.value, '$.title'), json_extract(f.value, '$.color'),
+               base.at + (row_number() OVER (ORDER BY f.key)) - 1, ${now}, ${now}
+        FROM base, fresh f ORDER BY f.key`),
+    ),
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL)
@@ -109,6 +122,13 @@ export async function importIntoTimeline(
         INSERT OR IGNORE INTO event_entities (event_id, entity_id)
         SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
                ${entityOf("$")}
+        FROM json_each(${json}) j`),
+    ),
+    ...chunks(inPlotlines).map((json) =>
+      raw(sql`
+        INSERT OR IGNORE INTO event_plotlines (event_id, plotline_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
+               (SELECT p.id FROM plotlines p WHERE p.timeline_id = ${timelineId} AND lower(p.title) = lower(json_extract(j.value, '$.title')) ORDER BY p.position LIMIT 1)
         FROM json_each(${json}) j`),
     ),
     // Each imported event's first version, by the importer.

@@ -23,6 +23,7 @@ import { authorOf } from "./deps";
 import { type ChapterView, listChapterRows } from "./chapters";
 import { type EntityView, listEntitiesForTimeline } from "./entities";
 import { type EventView, listEventsForTimeline } from "./events";
+import { type PlotlineView, listPlotlinesOf } from "./plotlines";
 import { isPremium } from "./plans";
 import { FREE_LIMIT_MESSAGE, type TimelineView, toTimelineView } from "./timelines";
 import { renderManuscriptDocx } from "./docx/manuscript";
@@ -48,7 +49,9 @@ export function toTimelineDocument(
   events: EventView[],
   entities: EntityView[],
   chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
+  plotlines: Pick<PlotlineView, "id" | "title" | "color">[] = [],
 ): TimelineDocument {
+  const plotlineIndex = new Map(plotlines.map((p, i) => [p.id, i]));
   const byId = new Map(entities.map((e) => [e.id, e]));
   const order = new Map(entities.map((e, i) => [e.id, i]));
   const chapterIndex = new Map(chapters.map((c, i) => [c.id, i]));
@@ -72,21 +75,26 @@ export function toTimelineDocument(
         pov: event.povEntityId !== null ? (byId.get(event.povEntityId)?.name ?? null) : null,
         attachments: attachmentsOf(event.attachments),
         ...(withChapters && { chapter: event.chapterId === null ? null : (chapterIndex.get(event.chapterId) ?? null) }),
+        ...(event.plotlineIds.length > 0 && {
+          plotlines: event.plotlineIds.flatMap((id) => plotlineIndex.get(id) ?? []).sort((a, b) => a - b),
+        }),
       };
     }),
     ...(withChapters && { chapters: chapters.map((c) => ({ title: c.title, targetWords: c.targetWords })) }),
+    ...(plotlines.length > 0 && { plotlines: plotlines.map((p) => ({ title: p.title, color: p.color })) }),
   };
 }
 
 /** The timeline as a document, for anyone who may read it. One query for access, one each for events and codex. */
 export async function exportTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  const [events, entities, chapters] = await Promise.all([
+  const [events, entities, chapters, plotlines] = await Promise.all([
     listEventsForTimeline(db, timelineId),
     listEntitiesForTimeline(db, timelineId),
     listChapterRows(db, timelineId),
+    listPlotlinesOf(db, timelineId),
   ]);
-  return toTimelineDocument(timeline, events, entities, chapters);
+  return toTimelineDocument(timeline, events, entities, chapters, plotlines);
 }
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
@@ -186,6 +194,8 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     chapter: e.chapter ?? null,
   }));
   const chapterRows = (doc.chapters ?? []).map((c) => ({ title: c.title, targetWords: c.targetWords }));
+  const plotlineRows = (doc.plotlines ?? []).map((p) => ({ title: p.title, color: p.color }));
+  const inPlotlines = doc.events.flatMap((e, position) => (e.plotlines ?? []).map((i) => [position, i]));
   const links = doc.events.flatMap((e, position) =>
     [...new Set(e.entities.map((name) => entityIndex.get(name)).filter((i): i is number => i !== undefined))].map((i) => [position, i]),
   );
@@ -217,6 +227,15 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),
     ),
+    // The plotlines in file order: the n-th plotline of the new timeline (position n) is the file's plotline n.
+    ...chunks(plotlineRows).map((json) =>
+      raw(sql`
+        INSERT INTO plotlines (timeline_id, title, color, position, created_at, updated_at)
+        SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.color'), j.key, ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
+    ),
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH ${codex}
@@ -238,6 +257,14 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         INSERT INTO event_entities (event_id, entity_id)
         SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[0]')),
                (SELECT id FROM codex WHERE idx = json_extract(j.value, '$[1]'))
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}`),
+    ),
+    ...chunks(inPlotlines).map((json) =>
+      raw(sql`
+        INSERT INTO event_plotlines (event_id, plotline_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[0]')),
+               (SELECT p.id FROM plotlines p WHERE p.timeline_id = t.id AND p.position = json_extract(j.value, '$[1]'))
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
     ),

@@ -5,6 +5,7 @@ import { Card } from "~/ui/card";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
+import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
 import type { EntityKind } from "../../../db/domain/rules";
@@ -16,6 +17,7 @@ import type { EventView } from "../../../worker/services/events";
 // which keeps the card where the writer's eyes are when the editor closes).
 const loadStoryFields = () => import("~/features/timeline/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
+const PlotlinePicker = lazy(() => import("~/features/plotlines/plotline-picker").then((m) => ({ default: m.PlotlinePicker })));
 // Version history (and the diff library) loads when a card's History is first opened.
 const loadHistory = () => import("~/features/co-writing/event-history");
 const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
@@ -41,6 +43,8 @@ export type EventChanges = {
   storyStart: string | null;
   storyEnd: string | null;
   storyLabel: string | null;
+  /** Sent only when the writer changed the scene's plotlines. */
+  plotlineIds?: number[];
 };
 
 /** The codex as the cards see it. */
@@ -89,6 +93,8 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [story, setStory] = useState(() => storyValuesOf(event));
+  const { plotlines } = usePlotlines();
+  const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -97,6 +103,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
 
   function startEdit() {
     setStory(storyValuesOf(event));
+    setPlotlineIds(event.plotlineIds ?? []);
     setEditing(true);
     void loadCoEditor();
     void loadStoryFields();
@@ -110,6 +117,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
       storyStart: story.storyStart.trim() || null,
       storyEnd: story.storyEnd.trim() || null,
       storyLabel: story.storyLabel.trim() || null,
+      ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
     });
     return result.ok;
   }
@@ -132,6 +140,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 byId={codex.byId}
                 onCreateEntity={codex.onCreate}
               />
+              <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
             </Suspense>
           </CoEditor>
         </Suspense>
@@ -210,6 +219,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             </button>
           ) : null}
           <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
+          <PlotlineChips ids={event.plotlineIds ?? []} />
           {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
           {hints && canEdit && codex.onLink ? (
             <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} />

@@ -20,16 +20,19 @@ import { useStoryHints } from "~/features/timeline/use-story-hints";
 import { useTimelineEvents } from "~/features/timeline/use-timeline-events";
 import { useTimelineLive } from "~/features/timeline/use-timeline-live";
 import { useTimelineView } from "~/features/timeline/use-timeline-view";
-import { serverFilters } from "~/features/timeline/timeline-view";
+import { plotlineFromParams, serverFilters } from "~/features/timeline/timeline-view";
+import { type CardPlotlines, PlotlinesContext } from "~/features/plotlines/plotline-context";
 import type { EntityKind } from "../../../db/domain/rules";
 import { filterEvents } from "../../../db/domain/story-analysis";
 import { storySortKey } from "../../../db/domain/story-date";
 import { sortChronologically } from "../../../db/domain/story-order";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventPage, EventView } from "../../../worker/services/events";
+import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
+type PlotlineKit = typeof import("~/features/plotlines/plotline-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
@@ -40,6 +43,8 @@ export type TimelineScreenProps = {
   page: EventPage;
   /** The codex (characters, places, things), loaded with the page. */
   entities: EntityView[];
+  /** The timeline's plotlines, loaded with the page (the cards' chips). */
+  plotlines?: PlotlineView[];
   premium: boolean;
   myUserId: number;
   /** Shared mode (/timeline/shared/{code}): the code is sent along with every call. */
@@ -74,6 +79,11 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [chaptered, setChaptered] = useState(false);
   const [chapterList, setChapterList] = useState<ChapterOption[]>();
   useEffect(() => whenIdle(() => void import("~/features/chapters/chapter-kit").then(setKit), 1500), []);
+  // Plotlines' manager and filter: after hydration too (the chips come with the page).
+  const [plotKit, setPlotKit] = useState<PlotlineKit>();
+  useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
+  const plotlines = props.plotlines ?? [];
+  const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
     if (anyDialog) setDialogsUsed(true);
@@ -135,15 +145,21 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const byId = useEntityMap(entities);
 
   // What is shown: story order (draggable) or chronological (by story start, undated last, like the server).
-  const shown = useMemo(() => filterEvents(events, filter), [events, filter]);
+  const shown = useMemo(
+    () => filterEvents(events, filter).filter((e) => plotlineId === null || e.plotlineIds?.includes(plotlineId)),
+    [events, filter, plotlineId],
+  );
   const sorted = useMemo(() => (chronological ? sortChronologically(shown) : null), [chronological, shown]);
   const dated = useMemo(() => (sorted ? sorted.filter(isDated) : shown), [sorted, shown]);
   const undated = sorted ? sorted.filter((e) => !isDated(e)) : [];
-  const canReorder = !chronological && !filtering && complete;
-  const shownEventIds = useMemo(() => (filtering ? new Set(shown.map((e) => e.id)) : null), [filtering, shown]);
+  const canReorder = !chronological && !filtering && plotlineId === null && complete;
+  const shownEventIds = useMemo(
+    () => (filtering || plotlineId !== null ? new Set(shown.map((e) => e.id)) : null),
+    [filtering, plotlineId, shown],
+  );
   // Until every event is here, the rows the view still lacks are placeholders (the scroll height is right);
   // a filter the server did not apply is known only once every event is here.
-  const viewTotal = complete || !serverFilters(filter) ? shown.length : Math.max(shown.length, page.total);
+  const viewTotal = complete || !serverFilters(filter) || plotlineId !== null ? shown.length : Math.max(shown.length, page.total);
   const missing = viewTotal - shown.length;
   const hints = useStoryHints({ chronological, events, dated, entities });
   const codex = useMemo<CardCodex>(
@@ -231,6 +247,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     setChapters: setChapterList,
     TimelineEvents,
   });
+  const cardPlotlines = useMemo<CardPlotlines>(
+    () => ({ plotlines, onSelect: (id) => view.setParam("plotline", String(id)) }),
+    [plotlines, view.setParam],
+  );
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =
     viewTotal > 0
@@ -241,99 +261,116 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
 
   return (
     <EventHistoryContext.Provider value={writes.historyActions}>
-      <AttachmentsContext.Provider value={attachmentsApi}>
-        <Page>
-          <TimelineHeader
-            timeline={timeline}
-            room={room}
-            myUserId={props.myUserId}
-            ended={ended}
-            viewOnly={viewOnly}
-            isOwner={isOwner}
-            canEdit={canEdit}
-            premium={premium}
-            shareCode={shareCode}
-            onShare={() => setSharing(true)}
-            onAdd={() => setAdding(true)}
-            progress={chapters?.progress}
-            tools={chapters?.tools}
-          />
-          <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
-            <section aria-label="Timeline events" className="min-w-0">
-              <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-                <h2 className="text-lg font-semibold">Events</h2>
-                <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
-                  Jump to Codex ({entities.length})
-                </a>
-                <TimelineToolbar
-                  chronological={chronological}
+      <PlotlinesContext.Provider value={cardPlotlines}>
+        <AttachmentsContext.Provider value={attachmentsApi}>
+          <Page>
+            <TimelineHeader
+              timeline={timeline}
+              room={room}
+              myUserId={props.myUserId}
+              ended={ended}
+              viewOnly={viewOnly}
+              isOwner={isOwner}
+              canEdit={canEdit}
+              premium={premium}
+              shareCode={shareCode}
+              onShare={() => setSharing(true)}
+              onAdd={() => setAdding(true)}
+              progress={chapters?.progress}
+              tools={chapters?.tools}
+            />
+            <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+              <section aria-label="Timeline events" className="min-w-0">
+                <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+                  <h2 className="text-lg font-semibold">Events</h2>
+                  <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+                    Jump to Codex ({entities.length})
+                  </a>
+                  <TimelineToolbar
+                    chronological={chronological}
+                    layout={layout}
+                    laneKind={laneKind}
+                    onOrder={view.setOrder}
+                    onLayout={setLayout}
+                    onLaneKind={setLaneKind}
+                  />
+                  {plotKit && canEdit ? (
+                    <plotKit.PlotlinesButton
+                      timelineId={timeline.id}
+                      api={{ shareCode, headers: () => room.writeHeaders }}
+                      plotlines={plotlines}
+                      onChanged={refresh}
+                    />
+                  ) : null}
+                </div>
+                <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
+                  {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
+                  {plotKit ? (
+                    <plotKit.PlotlineFilter
+                      plotlines={plotlines}
+                      value={plotlineId}
+                      onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
+                    />
+                  ) : null}
+                </EventFilters>
+                {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
+                  <p className="mb-4 text-sm text-stone-600">
+                    {chronological
+                      ? "Switch to Story order to reorder events by dragging."
+                      : "Clear the filters to reorder events by dragging."}
+                  </p>
+                ) : null}
+                <TimelineBody
                   layout={layout}
+                  empty={events.length === 0 && page.all === 0}
+                  emptyView={emptyView}
+                  dated={dated}
+                  undated={undated}
+                  missing={missing}
+                  entities={entities}
                   laneKind={laneKind}
-                  onOrder={view.setOrder}
-                  onLayout={setLayout}
-                  onLaneKind={setLaneKind}
+                  chapters={chapterList}
+                  coWrite={coWrite}
+                  map={map}
+                  list={list}
+                  chaptered={chaptered && chapters?.list}
+                  onOpenFromLanes={openFromLanes}
                 />
+              </section>
+              <div className="min-w-0 space-y-6">
+                <CodexPanel
+                  {...codexApi}
+                  entities={entities}
+                  canEdit={canEdit}
+                  canDelete={isOwner}
+                  onChange={setEntities}
+                  onSelect={selectEntity}
+                  editRequest={codexRequest}
+                />
+                {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
               </div>
-              <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
-                {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
-              </EventFilters>
-              {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
-                <p className="mb-4 text-sm text-stone-600">
-                  {chronological
-                    ? "Switch to Story order to reorder events by dragging."
-                    : "Clear the filters to reorder events by dragging."}
-                </p>
-              ) : null}
-              <TimelineBody
-                layout={layout}
-                empty={events.length === 0 && page.all === 0}
-                emptyView={emptyView}
-                dated={dated}
-                undated={undated}
-                missing={missing}
-                entities={entities}
-                laneKind={laneKind}
-                chapters={chapterList}
-                coWrite={coWrite}
-                map={map}
-                list={list}
-                chaptered={chaptered && chapters?.list}
-                onOpenFromLanes={openFromLanes}
-              />
-            </section>
-            <div className="min-w-0 space-y-6">
-              <CodexPanel
-                {...codexApi}
-                entities={entities}
-                canEdit={canEdit}
-                canDelete={isOwner}
-                onChange={setEntities}
-                onSelect={selectEntity}
-                editRequest={codexRequest}
-              />
-              {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
             </div>
-          </div>
-          {dialogsUsed || anyDialog ? (
-            <Suspense fallback={null}>
-              <TimelineDialogs
-                timelineId={timeline.id}
-                shareCode={shareCode}
-                roomHeaders={room.writeHeaders}
-                canShare={isOwner && premium}
-                sharing={sharing}
-                onSharing={setSharing}
-                adding={adding}
-                onAdding={setAdding}
-                deleting={deleting}
-                deletePending={writes.deleting}
-                onDeleting={setDeleting}
-                onConfirmDelete={(event) => void confirmDelete(event)}
-              />
-            </Suspense>
-          ) : null}
-        </Page>
-      </AttachmentsContext.Provider>
+            {dialogsUsed || anyDialog ? (
+              <Suspense fallback={null}>
+                <TimelineDialogs
+                  timelineId={timeline.id}
+                  shareCode={shareCode}
+                  roomHeaders={room.writeHeaders}
+                  canShare={isOwner && premium}
+                  sharing={sharing}
+                  onSharing={setSharing}
+                  adding={adding}
+                  onAdding={setAdding}
+                  deleting={deleting}
+                  deletePending={writes.deleting}
+                  onDeleting={setDeleting}
+                  onConfirmDelete={(event) => void confirmDelete(event)}
+                />
+              </Suspense>
+            ) : null}
+          </Page>
+        </AttachmentsContext.Provider>
+      </PlotlinesContext.Provider>
     </EventHistoryContext.Provider>
   );
 });

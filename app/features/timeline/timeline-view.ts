@@ -35,7 +35,13 @@ export function firstScreenOf(all: EventView[], url: URL): EventPage {
   return { events: sorted.slice(0, FIRST_SCREEN_EVENTS), total: shown.length, all: all.length };
 }
 
-const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "chapter", "layout"]);
+/** The Plotline filter in the address (`?plotline=3`): one plotline's scenes, or null for all. */
+export function plotlineFromParams(params: URLSearchParams): number | null {
+  const id = Number(params.get("plotline"));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "chapter", "layout", "plotline"]);
 
 /** Only the view changed (order, filter, layout): the screen already holds every event, nothing to reload. */
 export function onlyViewChanged(current: URL, next: URL) {

@@ -45,5 +45,5 @@ export function useTimelineView() {
     [update],
   );
 
-  return { chronological, layout, filter, filtering: isFiltering(filter), setOrder, setLayout, setFilter };
+  return { chronological, layout, filter, filtering: isFiltering(filter), setOrder, setLayout, setFilter, setParam, searchParams };
 }

@@ -3,6 +3,7 @@ import { type ShouldRevalidateFunctionArgs, data, redirect, useRouteError } from
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { listEventsPage } from "../../../worker/services/events";
+import { listPlotlinesOf } from "../../../worker/services/plotlines";
 import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
@@ -44,9 +45,13 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
   const url = new URL(request.url);
-  const [page, entities] = await Promise.all([listEventsPage(db, id, eventViewOf(url)), listEntitiesForTimeline(db, id)]);
+  const [page, entities, plotlines] = await Promise.all([
+    listEventsPage(db, id, eventViewOf(url)),
+    listEntitiesForTimeline(db, id),
+    listPlotlinesOf(db, id),
+  ]);
   const openShare = url.searchParams.has("share");
-  return { invite: null, timeline, page, entities, premium: isPremium(user), userId: user.id, openShare };
+  return { invite: null, timeline, page, entities, plotlines, premium: isPremium(user), userId: user.id, openShare };
 }
 
 /**
@@ -63,13 +68,17 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     const invite = await previewShareLink(db, user, shareCode);
     if (!invite.joined) return { invite, timeline: null };
     const { events, ...shared } = await openSharedTimeline(db, user, shareCode);
-    const entities = await listEntitiesForTimeline(db, shared.timeline.id);
+    const [entities, plotlines] = await Promise.all([
+      listEntitiesForTimeline(db, shared.timeline.id),
+      listPlotlinesOf(db, shared.timeline.id),
+    ]);
     // Only the first screenful goes into the HTML; the screen fetches the rest after hydration.
     return {
       invite: null,
       timeline: shared.timeline,
       page: firstScreenOf(events, url),
       entities,
+      plotlines,
       premium: isPremium(user),
       userId: user.id,
       openShare: false,
@@ -115,6 +124,7 @@ function Timeline({
       timeline={loaderData.timeline}
       page={loaderData.page}
       entities={loaderData.entities}
+      plotlines={loaderData.plotlines}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={shareCode}

@@ -8,7 +8,7 @@ export const TRANSFER_FORMAT = "storyweave-timeline";
 export const TRANSFER_VERSION = 1;
 
 /** What one import may create (the request body is also capped at 1 MB: 413). */
-export const importLimits = { events: 5000, entities: 1000, chapters: 1000, linksPerEvent: 100, storyLabel: 100 } as const;
+export const importLimits = { events: 5000, entities: 1000, chapters: 1000, plotlines: 200, linksPerEvent: 100, storyLabel: 100 } as const;
 
 export type TransferAttachment = { filename: string; contentType: string; size: number };
 export type TransferEntity = { kind: EntityKind; name: string; aliases: string[]; description: string; color: string };
@@ -25,8 +25,11 @@ export type TransferEvent = {
   attachments: TransferAttachment[];
   /** The chapter it is in: an index into the document's `chapters` (absent or null: none). */
   chapter?: number | null;
+  /** The plotlines it belongs to: indexes into the document's `plotlines` (absent: none). */
+  plotlines?: number[];
 };
 export type TransferChapter = { title: string; targetWords: number | null };
+export type TransferPlotline = { title: string; color: string };
 /** The JSON export, and what every import format becomes. Events in story order. */
 export type TimelineDocument = {
   format: typeof TRANSFER_FORMAT;
@@ -36,6 +39,8 @@ export type TimelineDocument = {
   events: TransferEvent[];
   /** In order; absent when the timeline has none (files from before chapters have none). */
   chapters?: TransferChapter[];
+  /** In order; absent when the timeline has none. */
+  plotlines?: TransferPlotline[];
 };
 
 export type ParseResult = { ok: true; document: TimelineDocument } | { ok: false; error: string };

@@ -1,11 +1,13 @@
 // The StoryWeave JSON document.
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
 import { chapterLimits } from "../validation-chapters";
+import { plotlineLimits } from "../plotline-rules";
 import {
   TRANSFER_FORMAT,
   TRANSFER_VERSION,
   type ParseResult,
   type TransferChapter,
+  type TransferPlotline,
   type TransferEntity,
   type TransferEvent,
   checkChapterOrder,
@@ -116,11 +118,16 @@ export function parseTimelineJson(text: string): ParseResult {
     if (!Array.isArray(rawChapters)) return fail("File", "chapters must be a list");
     if (rawChapters.length > importLimits.chapters) fail("File", `at most ${importLimits.chapters} chapters can be imported at once`);
     const chapters = rawChapters.map((raw, i) => jsonChapter(`Chapter ${i + 1}`, raw));
-    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length));
+    const rawPlotlines = root.plotlines ?? [];
+    if (!Array.isArray(rawPlotlines)) return fail("File", "plotlines must be a list");
+    if (rawPlotlines.length > importLimits.plotlines) fail("File", `at most ${importLimits.plotlines} plotlines can be imported at once`);
+    const plotlines = rawPlotlines.map((raw, i) => jsonPlotline(`Plotline ${i + 1}`, raw));
+    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length));
     if (chapters.length > 0) {
       doc.chapters = chapters;
       checkChapterOrder("File", doc);
     }
+    if (plotlines.length > 0) doc.plotlines = plotlines;
     return doc;
   });
 }
@@ -156,7 +163,17 @@ function jsonChapter(where: string, raw: unknown): TransferChapter {
   return { title, targetWords: target as number | null };
 }
 
-function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount = 0): TransferEvent {
+function jsonPlotline(where: string, raw: unknown): TransferPlotline {
+  if (!isObject(raw)) return fail(where, "must be an object");
+  const title = typeof raw.title === "string" ? raw.title.trim() : "";
+  if (!title) fail(where, "title is required");
+  if (title.length > plotlineLimits.title) fail(where, tooLong("title", plotlineLimits.title));
+  const color = raw.color;
+  if (typeof color !== "string" || !/^#[0-9a-f]{6}$/i.test(color)) fail(where, "color must be a hex color like #a1b2c3");
+  return { title, color: (color as string).toLowerCase() };
+}
+
+function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount = 0, plotlineCount = 0): TransferEvent {
   if (!isObject(raw)) return fail(where, "must be an object");
   const title = typeof raw.title === "string" ? raw.title.trim() : "";
   if (raw.content !== undefined && raw.content !== null && typeof raw.content !== "string") fail(where, "content must be text");
@@ -184,6 +201,12 @@ function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount
     }
     event.chapter = chapter as number;
   }
+  const inPlotlines = raw.plotlines ?? [];
+  const isIndex = (p: unknown) => Number.isInteger(p) && (p as number) >= 0 && (p as number) < plotlineCount;
+  if (!Array.isArray(inPlotlines) || !inPlotlines.every(isIndex)) {
+    fail(where, "plotlines must be a list of the numbers of the file's plotlines (counting from 0)");
+  }
+  if ((inPlotlines as number[]).length > 0) event.plotlines = [...new Set(inPlotlines as number[])];
   checkEvent(where, event);
   return event;
 }
