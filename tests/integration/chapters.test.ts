@@ -112,6 +112,23 @@ describe("chapters", () => {
     expect(await call("POST", path, { token: owner.token, rawBody: "{not json" })).toMatchObject({ status: 400 });
   });
 
+  it("a body that is not an object (string, number, array) is answered in the product's words", async () => {
+    const { owner, timelineId } = await story(["A"]);
+    const chapter = await addChapter(owner.token, timelineId, { title: "One" });
+    for (const body of ["abc", 42, [1, 2], true]) {
+      const post = await call("POST", `/api/timelines/${timelineId}/chapters`, { token: owner.token, body });
+      expect(post).toMatchObject({ status: 400, json: { error: "Chapter title is required" } });
+      const patch = await call("PATCH", `/api/chapters/${chapter.id}`, { token: owner.token, body });
+      expect(patch).toMatchObject({ status: 400, json: { error: "Nothing to update" } });
+    }
+    // Other writes too: the first rule an empty body breaks.
+    const events = await call("POST", `/api/timelines/${timelineId}/events`, { token: owner.token, body: "abc" });
+    expect(events).toMatchObject({ status: 400, json: { error: "Please fill in both title and content" } });
+    // A write an empty body would pass is told what it needs.
+    const timeline = await call("PATCH", `/api/timelines/${timelineId}`, { token: owner.token, body: [1] });
+    expect(timeline).toMatchObject({ status: 400, json: { error: "Request body must be a JSON object" } });
+  });
+
   it("moves scenes into and out of chapters in one contiguous story order", async () => {
     const { owner, timelineId, ids } = await story(["a", "b", "c", "d", "e"]);
     const t = owner.token;
