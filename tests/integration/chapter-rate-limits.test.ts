@@ -26,11 +26,16 @@ describe("rate limits on chapters, restores and progress", () => {
       call("POST", `/api/timelines/${w.timelineId}/chapters`, { token: w.token, body: { title }, env: limited });
     const first = await add(a, "One");
     expect(first.status).toBe(201);
-    expect((await call("PATCH", `/api/chapters/${first.json.id}`, { token: a.token, body: { title: "Uno" }, env: limited })).status).toBe(200);
+    expect((await call("PATCH", `/api/chapters/${first.json.id}`, { token: a.token, body: { title: "Uno" }, env: limited })).status).toBe(
+      200,
+    );
     expect((await add(a, "Two")).status).toBe(201);
     expect((await call("DELETE", `/api/chapters/${first.json.id}`, { token: a.token, env: limited })).status).toBe(200);
     expectLimited(await add(a, "Five"), "chapter changes");
-    expectLimited(await call("PATCH", `/api/chapters/${first.json.id}`, { token: a.token, body: { title: "X" }, env: limited }), "chapter changes");
+    expectLimited(
+      await call("PATCH", `/api/chapters/${first.json.id}`, { token: a.token, body: { title: "X" }, env: limited }),
+      "chapter changes",
+    );
     // Reading is not a write; another writer writes on.
     expect((await call("GET", `/api/timelines/${a.timelineId}/chapters`, { token: a.token, env: limited })).status).toBe(200);
     expect((await add(b, "Mine")).status).toBe(201);
