@@ -248,7 +248,11 @@ const details: Record<string, Details> = {
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
   "GET /api/timelines/{id}/progress": {
-    query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
+    query: [
+      share,
+      { name: "by", description: "writer: also each writer's days", values: ["writer"] },
+      { name: "tz", description: "The writer's IANA time zone: days start at its midnight (default UTC)" },
+    ],
   },
   "GET /api/timelines/{id}/map": { query: [share] },
   "PUT /api/timelines/{id}/map/positions": { query: [share] },

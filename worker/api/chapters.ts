@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { CreateChapterSchema, ProgressQuerySchema, UpdateChapterSchema, chapterMessages } from "../../db/domain/validation";
+import { CreateChapterSchema, ProgressQuerySchema, UpdateChapterSchema, chapterMessages, firstIssue } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { badRequest } from "../lib/errors";
 import * as chaptersService from "../services/chapters";
@@ -22,11 +22,12 @@ export const chaptersApi = new Hono<ApiEnv>()
   })
   .get("/timelines/:id/progress", requireAuth, shareQuery, rateLimited("progress"), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const by = ProgressQuerySchema.safeParse({ by: c.req.query("by") });
-    if (!by.success) throw badRequest(by.error.issues[0]?.message ?? "By must be writer");
+    const query = ProgressQuerySchema.safeParse({ by: c.req.query("by"), tz: c.req.query("tz") });
+    if (!query.success) throw badRequest(firstIssue(query.error));
     const progress = await timelineProgress(c.var.db, currentUser(c), id, {
       shareCode: c.req.valid("query").share,
-      byWriter: by.data.by === "writer",
+      byWriter: query.data.by === "writer",
+      timeZone: query.data.tz,
     });
     return c.json(progress);
   })

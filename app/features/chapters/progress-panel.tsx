@@ -29,7 +29,10 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
   useEffect(() => {
     let live = true;
     setFailed(false);
-    callApi<Progress>(context.api, "GET", `/api/timelines/${timelineId}/progress${byWriter ? "?by=writer" : ""}`)
+    // Days start at the writer's own midnight.
+    const query = new URLSearchParams({ tz: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" });
+    if (byWriter) query.set("by", "writer");
+    callApi<Progress>(context.api, "GET", `/api/timelines/${timelineId}/progress?${query}`)
       .then((p) => {
         if (!live) return;
         setProgress(p);
