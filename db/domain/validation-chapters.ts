@@ -59,4 +59,20 @@ export const UpdateChapterSchema = z
   .refine((v) => v.title !== undefined || v.targetWords !== undefined || v.position !== undefined, { message: "Nothing to update" });
 export type UpdateChapter = z.infer<typeof UpdateChapterSchema>;
 
-export const ProgressQuerySchema = z.object({ by: z.enum(["writer"], { error: "By must be writer" }).optional() });
+export const TIME_ZONE_MESSAGE = "Time zone must be an IANA time zone such as Europe/Paris";
+
+/** A time zone the runtime knows by its IANA name ('Europe/Paris', 'UTC'). */
+export function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const ProgressQuerySchema = z.object({
+  by: z.enum(["writer"], { error: "By must be writer" }).optional(),
+  /** The writer's zone: days start at their midnight (default UTC). */
+  tz: z.string({ error: TIME_ZONE_MESSAGE }).max(64, TIME_ZONE_MESSAGE).refine(isTimeZone, TIME_ZONE_MESSAGE).optional(),
+});

@@ -112,6 +112,23 @@ describe("chapters", () => {
     expect(await call("POST", path, { token: owner.token, rawBody: "{not json" })).toMatchObject({ status: 400 });
   });
 
+  it("a body that is not an object (string, number, array) is answered in the product's words", async () => {
+    const { owner, timelineId } = await story(["A"]);
+    const chapter = await addChapter(owner.token, timelineId, { title: "One" });
+    for (const body of ["abc", 42, [1, 2], true]) {
+      const post = await call("POST", `/api/timelines/${timelineId}/chapters`, { token: owner.token, body });
+      expect(post).toMatchObject({ status: 400, json: { error: "Chapter title is required" } });
+      const patch = await call("PATCH", `/api/chapters/${chapter.id}`, { token: owner.token, body });
+      expect(patch).toMatchObject({ status: 400, json: { error: "Nothing to update" } });
+    }
+    // Other writes too: the first rule an empty body breaks.
+    const events = await call("POST", `/api/timelines/${timelineId}/events`, { token: owner.token, body: "abc" });
+    expect(events).toMatchObject({ status: 400, json: { error: "Please fill in both title and content" } });
+    // A write an empty body would pass is told what it needs.
+    const timeline = await call("PATCH", `/api/timelines/${timelineId}`, { token: owner.token, body: [1] });
+    expect(timeline).toMatchObject({ status: 400, json: { error: "Request body must be a JSON object" } });
+  });
+
   it("moves scenes into and out of chapters in one contiguous story order", async () => {
     const { owner, timelineId, ids } = await story(["a", "b", "c", "d", "e"]);
     const t = owner.token;
@@ -182,6 +199,37 @@ describe("chapters", () => {
       body: { title: "x", content: "y", chapterId: foreign.id },
     });
     expect(post).toMatchObject({ status: 400, json: { error: "Chapter must belong to this timeline" } });
+  });
+
+  it("many moves at once keep one story order: chapters contiguous, positions a permutation", async () => {
+    const titles = Array.from({ length: 14 }, (_, i) => `s${i}`);
+    const { owner, timelineId, ids } = await story(titles);
+    const t = owner.token;
+    const chapters: { id: number }[] = [];
+    for (let c = 0; c < 5; c++) {
+      chapters.push(await addChapter(t, timelineId, { title: `C${c}`, eventIds: [ids[`s${2 * c}`], ids[`s${2 * c + 1}`]] }));
+    }
+    // Moves of chapters and of scenes between chapters, all in flight together.
+    const moves = Array.from({ length: 24 }, (_, i) =>
+      i % 3 === 2
+        ? call("PATCH", `/api/events/${ids[`s${i % 14}`]}`, { token: t, body: { chapterId: chapters[(i * 7) % 5].id } })
+        : call("PATCH", `/api/chapters/${chapters[(i * 3) % 5].id}`, { token: t, body: { position: (i * 2) % 5 } }),
+    );
+    for (const res of await Promise.all(moves)) expect(res.status, res.text).toBe(200);
+    await order(t, timelineId);
+    const after = (await call("GET", `/api/timelines/${timelineId}/chapters`, { token: t })).json as { position: number }[];
+    expect(after.map((c) => c.position)).toEqual([0, 1, 2, 3, 4]);
+    // Deletes racing moves close the gap all the same.
+    const racing = [
+      call("DELETE", `/api/chapters/${chapters[1].id}`, { token: t }),
+      call("PATCH", `/api/chapters/${chapters[3].id}`, { token: t, body: { position: 0 } }),
+      call("DELETE", `/api/chapters/${chapters[4].id}`, { token: t }),
+      call("PATCH", `/api/chapters/${chapters[0].id}`, { token: t, body: { position: 2 } }),
+    ];
+    for (const res of await Promise.all(racing)) expect(res.status, res.text).toBe(200);
+    await order(t, timelineId);
+    const left = (await call("GET", `/api/timelines/${timelineId}/chapters`, { token: t })).json as { position: number }[];
+    expect(left.map((c) => c.position)).toEqual([0, 1, 2]);
   });
 
   it("reordering a chapter moves its scenes; deleting one keeps them", async () => {

@@ -12,7 +12,14 @@ export function uniqueEmail(prefix = "writer") {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 7)}@example.test`;
 }
 
-type CallOptions = { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string | Uint8Array<ArrayBuffer> };
+type CallOptions = {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
+  /** Bindings in place of the test config's (e.g. a lower rate limit). */
+  env?: Partial<typeof env>;
+};
 
 /** Calls the real Worker (API, guards, headers) inside workerd. */
 export async function call(method: string, path: string, opts: CallOptions = {}) {
@@ -24,7 +31,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   const ctx = createExecutionContext();
   const request = new Request(ORIGIN + path, { method, headers, body }) as Request<unknown, IncomingRequestCfProperties>;
-  const res = await worker.fetch(request, env, ctx);
+  const res = await worker.fetch(request, opts.env ? { ...env, ...opts.env } : env, ctx);
   await waitOnExecutionContext(ctx);
   const text = await res.text();
   let json: any = null;

@@ -77,6 +77,35 @@ describe("progress", () => {
     });
   });
 
+  it("?tz= counts days from the writer's midnight; a zone that is not one is refused", async () => {
+    const owner = await registerUser({ name: "Tia Tokyo" });
+    const timeline = await createTimeline(owner.token, { title: "Night owl" });
+    const scene = await createEvent(owner.token, timeline.id, { title: "Late", content: "x" });
+    await env.DB.prepare("DELETE FROM event_versions WHERE event_id = ?").bind(scene.id).run();
+    // 23:00 UTC yesterday: yesterday in UTC, already today (08:00) in Tokyo.
+    const midnight = new Date(`${dateOf(daysAgo(0))}T00:00:00.000Z`).getTime();
+    const at = new Date(midnight - 3600_000).toISOString();
+    await version(scene.id, timeline.id, { id: owner.user.id, name: "Tia Tokyo" }, "four words written late", at);
+    const path = `/api/timelines/${timeline.id}/progress`;
+    const words = (days: { date: string; words: number }[], date: string) => days.find((d) => d.date === date)?.words;
+    const utc = (await call("GET", path, { token: owner.token })).json;
+    expect(words(utc.days, dateOf(at))).toBe(4);
+    const tokyo = await call("GET", `${path}?tz=Asia/Tokyo`, { token: owner.token });
+    expect(tokyo.status, tokyo.text).toBe(200);
+    const tokyoDate = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Tokyo" }).format(new Date(at));
+    expect(tokyoDate).toBe(dateOf(daysAgo(0)));
+    expect(words(tokyo.json.days, tokyoDate)).toBe(4);
+    expect(words(tokyo.json.days, dateOf(at))).toBe(0);
+    // Today is Tokyo's today.
+    expect(tokyo.json.days.at(-1).date).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Tokyo" }).format(new Date()));
+    for (const bad of ["Mars/Olympus", "", "x".repeat(80), "Europe/Paris; DROP TABLE"]) {
+      expect(await call("GET", `${path}?tz=${encodeURIComponent(bad)}`, { token: owner.token })).toMatchObject({
+        status: 400,
+        json: { error: "Time zone must be an IANA time zone such as Europe/Paris" },
+      });
+    }
+  });
+
   it("a daily goal is a positive whole number or null", async () => {
     const writer = await registerUser();
     const patch = (body: unknown) => call("PATCH", "/api/account", { token: writer.token, body });

@@ -433,6 +433,31 @@ describe("import", () => {
     expect((await call("GET", `/api/timelines/${res.json.id}/export?format=md`, { token: owner.token })).text).toBe(markdown);
   });
 
+  it("Markdown round trip keeps chapter targets", async () => {
+    const fx = await storyFixture("Markdown chapter targets");
+    const events = (await call("GET", `/api/timelines/${fx.timelineId}/events`, { token: owner.token })).json as { id: number }[];
+    const chapter = (body: Record<string, unknown>) =>
+      call("POST", `/api/timelines/${fx.timelineId}/chapters`, { token: owner.token, body });
+    expect((await chapter({ title: "Opening", targetWords: 5000, eventIds: [events[0].id] })).status).toBe(201);
+    expect((await chapter({ title: "Middle", eventIds: [events[1].id] })).status).toBe(201);
+    expect((await chapter({ title: "Not yet written", targetWords: 12_500 })).status).toBe(201);
+    const markdown = (await call("GET", `/api/timelines/${fx.timelineId}/export?format=md`, { token: owner.token })).text;
+    expect(markdown).toContain("\n## Opening\n\n*Target: 5,000 words*\n\n### ");
+    expect(markdown).toContain("\n## Not yet written\n\n*Target: 12,500 words*\n");
+    const res = await importFile(owner.token, markdown, "text/markdown; charset=utf-8");
+    expect(res.status, res.text).toBe(201);
+    const targets = async (id: number) =>
+      (
+        (await call("GET", `/api/timelines/${id}/chapters`, { token: owner.token })).json as { title: string; targetWords: number | null }[]
+      ).map((c) => [c.title, c.targetWords]);
+    expect(await targets(res.json.id)).toEqual([
+      ["Opening", 5000],
+      ["Middle", null],
+      ["Not yet written", 12_500],
+    ]);
+    expect((await call("GET", `/api/timelines/${res.json.id}/export?format=md`, { token: owner.token })).text).toBe(markdown);
+  });
+
   it("a big import lands whole: 5,000 events with links, in order", async () => {
     const events = Array.from({ length: 5000 }, (_, i) => ({
       title: `Scene ${i + 1}`,

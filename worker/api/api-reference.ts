@@ -83,7 +83,7 @@ PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\
 DELETE /api/events/{id} | session | 200 | 403 | Move an event to Trash for 30 days (owner) | \`{success: true}\`
 Trash
 GET /api/trash | session | 200 | | What the writer may restore, newest first (purged after 30 days) | \`[{kind, id, title, timelineTitle, deletedAt, deletedBy: {id, name}|null}]\`
-POST /api/trash/{kind}/{id}/restore | session | 200 | 400 403 | Restore a trashed event or timeline (\`kind\`: event or timeline) | The event or the timeline
+POST /api/trash/{kind}/{id}/restore | session | 200 | 400 403 429 | Restore a trashed event or timeline (\`kind\`: event or timeline) | The event or the timeline
 GET /api/events/{id}/versions | session | 200 | | An event's saved versions | Version list
 GET /api/event-versions/{id} | session | 200 | | One saved version | The version
 PATCH /api/event-versions/{id} | session | 200 | 400 403 | Name a saved version (\`{name}\`, at most 100 characters; empty or null clears it) | \`{id, name}\`
@@ -99,10 +99,10 @@ PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The en
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
-POST /api/timelines/{id}/chapters | session | 201 | 400 403 | Add a chapter, last (\`eventIds\` move into it) | The chapter
-PATCH /api/chapters/{id} | session | 200 | 400 403 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
-DELETE /api/chapters/{id} | session | 200 | 403 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
-GET /api/timelines/{id}/progress | session | 200 | 400 | Words written per day (UTC) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
+POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
+PATCH /api/chapters/{id} | session | 200 | 400 403 429 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
+DELETE /api/chapters/{id} | session | 200 | 403 429 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
+GET /api/timelines/{id}/progress | session | 200 | 400 429 | Words written per day (UTC, or \`?tz=\` an IANA zone) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
 Templates
 GET /api/templates | session | 200 | | The built-in beat sheets, then the caller's own templates (\`u-<n>\`) | \`[{id, name, description, builtIn, beats: [{title, description, at}]}]\`
 POST /api/templates | session | 201 | 400 | Save a timeline's chapters and scene titles as the caller's own template | The template
@@ -272,7 +272,11 @@ const details: Record<string, Details> = {
   "PATCH /api/plotlines/{id}": { query: [share] },
   "DELETE /api/plotlines/{id}": { query: [share] },
   "GET /api/timelines/{id}/progress": {
-    query: [share, { name: "by", description: "writer: also each writer's days", values: ["writer"] }],
+    query: [
+      share,
+      { name: "by", description: "writer: also each writer's days", values: ["writer"] },
+      { name: "tz", description: "The writer's IANA time zone: days start at its midnight (default UTC)" },
+    ],
   },
   "GET /api/timelines/{id}/map": { query: [share] },
   "PUT /api/timelines/{id}/map/positions": { query: [share] },

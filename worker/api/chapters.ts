@@ -1,38 +1,41 @@
 import { Hono } from "hono";
-import { CreateChapterSchema, ProgressQuerySchema, UpdateChapterSchema, chapterMessages } from "../../db/domain/validation";
+import { CreateChapterSchema, ProgressQuerySchema, UpdateChapterSchema, chapterMessages, firstIssue } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { badRequest } from "../lib/errors";
 import * as chaptersService from "../services/chapters";
 import { timelineProgress } from "../services/progress";
-import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, jsonBody, rateLimited, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 /** Chapters and progress, mounted at the API root like the codex: each route carries its full path and its own auth check. */
+const chapterRate = rateLimited("chapterWrites");
+
 export const chaptersApi = new Hono<ApiEnv>()
   .get("/timelines/:id/chapters", requireAuth, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await chaptersService.listChapters(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
-  .post("/timelines/:id/chapters", requireAuth, shareQuery, jsonBody(CreateChapterSchema), async (c) => {
+  .post("/timelines/:id/chapters", requireAuth, shareQuery, jsonBody(CreateChapterSchema), chapterRate, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const chapter = await chaptersService.createChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(chapter, 201);
   })
-  .get("/timelines/:id/progress", requireAuth, shareQuery, async (c) => {
+  .get("/timelines/:id/progress", requireAuth, shareQuery, rateLimited("progress"), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const by = ProgressQuerySchema.safeParse({ by: c.req.query("by") });
-    if (!by.success) throw badRequest(by.error.issues[0]?.message ?? "By must be writer");
+    const query = ProgressQuerySchema.safeParse({ by: c.req.query("by"), tz: c.req.query("tz") });
+    if (!query.success) throw badRequest(firstIssue(query.error));
     const progress = await timelineProgress(c.var.db, currentUser(c), id, {
       shareCode: c.req.valid("query").share,
-      byWriter: by.data.by === "writer",
+      byWriter: query.data.by === "writer",
+      timeZone: query.data.tz,
     });
     return c.json(progress);
   })
-  .patch("/chapters/:id", requireAuth, shareQuery, jsonBody(UpdateChapterSchema), async (c) => {
+  .patch("/chapters/:id", requireAuth, shareQuery, jsonBody(UpdateChapterSchema), chapterRate, async (c) => {
     const id = idParam(c.req.param("id"), chapterMessages.notFound);
     return c.json(await chaptersService.updateChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share));
   })
-  .delete("/chapters/:id", requireAuth, shareQuery, async (c) => {
+  .delete("/chapters/:id", requireAuth, shareQuery, chapterRate, async (c) => {
     const id = idParam(c.req.param("id"), chapterMessages.notFound);
     return c.json(await chaptersService.deleteChapter(deps(c), currentUser(c), id, c.req.valid("query").share));
   });

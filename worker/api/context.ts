@@ -38,12 +38,24 @@ export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] 
   removeDocs: createDocRemover(c.env),
 });
 
-/** Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. */
+/** What a bare string, number or array body is told when an empty object would pass (no field names it). */
+export const NOT_AN_OBJECT = "Request body must be a JSON object";
+
+/**
+ * Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. A body that is not an
+ * object (a bare string, number or array) is answered as an empty one is (its first missing field), never
+ * with zod's own "expected object" wording.
+ */
 export const jsonBody = <T extends z.ZodType>(schema: T) =>
   validator("json", (value, _c): z.output<T> => {
     const parsed = schema.safeParse(value ?? {});
-    if (!parsed.success) throw badRequest(firstIssue(parsed.error));
-    return parsed.data;
+    if (parsed.success) return parsed.data;
+    const [first] = parsed.error.issues;
+    if (first?.code === "invalid_type" && first.path.length === 0 && first.expected === "object") {
+      const empty = schema.safeParse({});
+      throw badRequest(empty.success ? NOT_AN_OBJECT : firstIssue(empty.error));
+    }
+    throw badRequest(firstIssue(parsed.error));
   });
 
 /** 401 unless signed in. */

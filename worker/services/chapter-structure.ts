@@ -7,25 +7,76 @@ import { type Scene, chapterAfterMove, moveToChapter } from "../../db/domain/cha
 import { chapterMessages } from "../../db/domain/validation-chapters";
 import { countWords } from "../../db/domain/word-count";
 import { chapters, events } from "../../db/schema";
-import { badRequest } from "../lib/errors";
+import { HttpError, badRequest } from "../lib/errors";
 
 type Placed = Scene & { position: number };
 
-/** The timeline's scenes in story order and its chapters' ids in order. */
+/** The timeline's scenes in story order, its chapters' ids in order, and a stamp of both as read. */
 export async function loadStructure(db: Db, timelineId: number) {
-  const [seq, order] = await Promise.all([
+  const [seq, chapterRows] = await Promise.all([
     db
       .select({ id: events.id, chapterId: events.chapterId, position: events.position })
       .from(events)
       .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
       .orderBy(asc(events.position), asc(events.id)),
     db
-      .select({ id: chapters.id })
+      .select({ id: chapters.id, position: chapters.position })
       .from(chapters)
       .where(eq(chapters.timelineId, timelineId))
       .orderBy(asc(chapters.position), asc(chapters.id)),
   ]);
-  return { seq: seq as Placed[], order: order.map((c) => c.id) };
+  const stamp = `${seq.map((s) => `${s.id}:${s.position}:${s.chapterId ?? ""}`).join(",")}|${chapterRows.map((c) => `${c.id}:${c.position}`).join(",")}`;
+  return { seq: seq as Placed[], order: chapterRows.map((c) => c.id), stamp };
+}
+
+type Structure = Awaited<ReturnType<typeof loadStructure>>;
+
+/**
+ * A statement that fails (so its whole batch rolls back) unless the story order is still `stamp`: the same
+ * stamp as `loadStructure`'s, built in SQL.
+ */
+const unchangedSince = (timelineId: number, stamp: string) => sql`
+  SELECT CASE WHEN
+    (SELECT ifnull(group_concat(f, ','), '') FROM (SELECT id || ':' || position || ':' || ifnull(chapter_id, '') AS f
+      FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL ORDER BY position, id))
+    || '|' ||
+    (SELECT ifnull(group_concat(f, ','), '') FROM (SELECT id || ':' || position AS f
+      FROM chapters WHERE timeline_id = ${timelineId} ORDER BY position, id))
+    = ${stamp} THEN 1 ELSE json('story order changed') END`;
+
+const REWRITE_ATTEMPTS = 12;
+export const ORDER_BUSY = "The story order is changing right now. Please try again.";
+
+/**
+ * Rewrites the story order atomically: loads it, applies `change` (null: nothing to do) and writes the result in
+ * one batch that first checks the order is still the one read. When another write landed in between, it starts
+ * again from the new order, so concurrent moves never interleave.
+ */
+export async function rewriteOrder(
+  db: Db,
+  timelineId: number,
+  change: (current: Structure) => { seq: readonly Scene[]; order?: readonly number[] } | null,
+) {
+  for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
+    const current = await loadStructure(db, timelineId);
+    const next = change(current);
+    if (!next) return;
+    const writes = [
+      ...(next.order ? [chapterOrderStatement(timelineId, next.order)] : []),
+      ...orderStatements(timelineId, current.seq, next.seq),
+    ];
+    if (writes.length === 0) return;
+    try {
+      await runAll(db, [unchangedSince(timelineId, current.stamp), ...writes]);
+      return;
+    } catch (error) {
+      // Only a changed order is worth another try; anything else is a real failure.
+      if ((await loadStructure(db, timelineId)).stamp === current.stamp) throw error;
+      // A moment's pause, longer each time, so moves made at once do not keep colliding.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * (attempt + 1)));
+    }
+  }
+  throw new HttpError(409, ORDER_BUSY);
 }
 
 /** The statements that write a new story order (only the scenes whose place or chapter changed). */
@@ -73,18 +124,18 @@ export async function requireTimelineChapter(db: Db, timelineId: number, chapter
 
 /** Puts a scene in a chapter (or in none), contiguous with the chapter's scenes; `position` within its range. */
 export async function placeInChapter(db: Db, timelineId: number, eventId: number, chapterId: number | null, position?: number) {
-  const { seq, order } = await loadStructure(db, timelineId);
-  await runAll(db, orderStatements(timelineId, seq, moveToChapter(seq, order, eventId, chapterId, position)));
+  await rewriteOrder(db, timelineId, ({ seq, order }) => ({ seq: moveToChapter(seq, order, eventId, chapterId, position) }));
 }
 
 /** After a scene was dragged in story order: the chapter it now belongs to (see `chapterAfterMove`). */
 export async function settleChapterAfterMove(db: Db, timelineId: number, eventId: number) {
-  const { seq, order } = await loadStructure(db, timelineId);
-  if (order.length === 0) return;
-  const at = seq.find((s) => s.id === eventId);
-  const chapterId = chapterAfterMove(seq, order, eventId);
-  if (!at || at.chapterId === chapterId) return;
-  await db.update(events).set({ chapterId }).where(eq(events.id, eventId));
+  await rewriteOrder(db, timelineId, ({ seq, order }) => {
+    const at = seq.find((s) => s.id === eventId);
+    if (order.length === 0 || !at) return null;
+    const chapterId = chapterAfterMove(seq, order, eventId);
+    if (at.chapterId === chapterId) return null;
+    return { seq: seq.map((s) => (s.id === eventId ? { id: s.id, chapterId } : s)) };
+  });
 }
 
 /** Counts the words of scenes written before counts were kept (null), so sums are whole. */

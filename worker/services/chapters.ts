@@ -1,12 +1,12 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { moveChapter, moveToChapter } from "../../db/domain/chapter-order";
+import { type Scene, moveChapter, moveToChapter } from "../../db/domain/chapter-order";
 import { type CreateChapter, type UpdateChapter, chapterMessages } from "../../db/domain/validation-chapters";
 import { type User, chapters, events, timelineShares, timelines } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessColumns, callerShare, requireRowAccess, requireTimelineAccess } from "./access";
-import { chapterOrderStatement, fillWordCounts, loadStructure, orderStatements, runAll } from "./chapter-structure";
+import { fillWordCounts, loadStructure, rewriteOrder } from "./chapter-structure";
 import { type Deps, authorOf } from "./deps";
 
 export type ChapterView = {
@@ -85,11 +85,11 @@ export async function createChapter(
     })
     .returning({ id: chapters.id });
   if (before) {
-    const order = [...before.order, row.id];
-    const moving = before.seq.filter((s) => eventIds.includes(s.id));
-    let seq = before.seq.map((s) => ({ id: s.id, chapterId: s.chapterId }));
-    for (const scene of moving) seq = moveToChapter(seq, order, scene.id, row.id);
-    await runAll(db, orderStatements(timelineId, before.seq, seq));
+    await rewriteOrder(db, timelineId, ({ seq: current, order }) => {
+      let seq: Scene[] = current.map((s) => ({ id: s.id, chapterId: s.chapterId }));
+      for (const scene of current.filter((s) => eventIds.includes(s.id))) seq = moveToChapter(seq, order, scene.id, row.id);
+      return { seq };
+    });
   }
   room(timelineId, { action: "chapter-added", by: authorOf(user), subject: input.title });
   return chapterView(db, row.id);
@@ -126,12 +126,8 @@ export async function updateChapter(
       .where(eq(chapters.id, chapterId));
   }
   if (input.position !== undefined) {
-    const before = await loadStructure(db, chapter.timelineId);
-    const moved = moveChapter(before.seq, before.order, chapterId, input.position);
-    await runAll(db, [
-      chapterOrderStatement(chapter.timelineId, moved.order),
-      ...orderStatements(chapter.timelineId, before.seq, moved.seq),
-    ]);
+    const position = input.position;
+    await rewriteOrder(db, chapter.timelineId, ({ seq, order }) => moveChapter(seq, order, chapterId, position));
   }
   room(chapter.timelineId, { action: "chapter-edited", by: authorOf(user), subject: input.title ?? chapter.title });
   return chapterView(db, chapterId);
@@ -143,10 +139,14 @@ export async function deleteChapter({ db, room }: Deps, user: User, chapterId: n
   await db.batch([
     db.update(events).set({ chapterId: null }).where(eq(events.chapterId, chapterId)),
     db.delete(chapters).where(eq(chapters.id, chapterId)),
+    // The rest numbered 0..n-1 in their order as it is now (a move may have landed since it was read).
     db
       .update(chapters)
-      .set({ position: sql`${chapters.position} - 1` })
-      .where(and(eq(chapters.timelineId, chapter.timelineId), gt(chapters.position, chapter.position))),
+      .set({
+        position: sql`(SELECT count(*) FROM chapters c WHERE c.timeline_id = chapters.timeline_id
+          AND (c.position < chapters.position OR (c.position = chapters.position AND c.id < chapters.id)))`,
+      })
+      .where(eq(chapters.timelineId, chapter.timelineId)),
   ]);
   room(chapter.timelineId, { action: "chapter-deleted", by: authorOf(user), subject: chapter.title });
   return { success: true };

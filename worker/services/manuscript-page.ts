@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { markdownToHtml } from "../../db/domain/render-text";
 import { countWords } from "../../db/domain/word-count";
-import { type User, chapters, events } from "../../db/schema";
+import type { User } from "../../db/schema";
+import { loadBookRows } from "./manuscript";
 import { getTimeline } from "./timelines";
 
 // The manuscript view: every scene's text in story order under its chapter headings, rendered on the server so
@@ -21,18 +21,7 @@ export type ManuscriptChapter = { id: number; title: string };
 export async function loadManuscript(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   // The timeline page's access (own, shared, or by a share link); missing or not readable: the services' 404.
   const timeline = await getTimeline(db, user, timelineId, shareCode);
-  const [chapterRows, sceneRows] = await Promise.all([
-    db
-      .select({ id: chapters.id, title: chapters.title })
-      .from(chapters)
-      .where(eq(chapters.timelineId, timelineId))
-      .orderBy(asc(chapters.position), asc(chapters.id)),
-    db
-      .select({ id: events.id, title: events.title, content: events.content, chapterId: events.chapterId })
-      .from(events)
-      .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
-      .orderBy(asc(events.position), asc(events.id)),
-  ]);
+  const { chapters: chapterRows, scenes: sceneRows } = await loadBookRows(db, timelineId);
   const scenes: ManuscriptScene[] = sceneRows.map((e) => ({
     id: e.id,
     title: e.title,
@@ -40,5 +29,6 @@ export async function loadManuscript(db: Db, user: User, timelineId: number, sha
     html: markdownToHtml(e.content ?? "", 3),
     words: countWords(e.content ?? ""),
   }));
-  return { timeline, chapters: chapterRows satisfies ManuscriptChapter[], scenes };
+  const chapters: ManuscriptChapter[] = chapterRows.map((c) => ({ id: c.id, title: c.title }));
+  return { timeline, chapters, scenes };
 }

@@ -71,22 +71,33 @@ export function roundedWordCount(words: number) {
   return `about ${rounded.toLocaleString("en-US")} words`;
 }
 
-/** The timeline's book for anyone who may read it (share links included); trashed scenes never appear. */
-export async function loadManuscript(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<Manuscript> {
-  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  if (timeline.deletedAt) throw notFound(TIMELINE_NOT_FOUND);
-  const [owner, scenes, chapterRows] = await Promise.all([
-    db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, timeline.userId)).get(),
-    db
-      .select({ content: events.content, chapterId: events.chapterId })
-      .from(events)
-      .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
-      .orderBy(asc(events.position), asc(events.id)),
+/**
+ * The one read of a book's text: its chapters in order and its scenes in story order (trashed scenes left out).
+ * The manuscript page and the exports are both built from it. No access check: callers make theirs first.
+ */
+export async function loadBookRows(db: Db, timelineId: number) {
+  const [chapterRows, scenes] = await Promise.all([
     db
       .select({ id: chapters.id, title: chapters.title, position: chapters.position })
       .from(chapters)
       .where(eq(chapters.timelineId, timelineId))
       .orderBy(asc(chapters.position), asc(chapters.id)),
+    db
+      .select({ id: events.id, title: events.title, content: events.content, chapterId: events.chapterId })
+      .from(events)
+      .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
+      .orderBy(asc(events.position), asc(events.id)),
+  ]);
+  return { chapters: chapterRows, scenes };
+}
+
+/** The timeline's book for anyone who may read it (share links included); trashed scenes never appear. */
+export async function loadManuscript(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<Manuscript> {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  if (timeline.deletedAt) throw notFound(TIMELINE_NOT_FOUND);
+  const [owner, { scenes, chapters: chapterRows }] = await Promise.all([
+    db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, timeline.userId)).get(),
+    loadBookRows(db, timelineId),
   ]);
   const email = owner?.email ?? "";
   const name = owner?.name?.trim() || email.split("@")[0] || "Anonymous";

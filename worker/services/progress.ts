@@ -1,4 +1,4 @@
-// 'Words written': net words added per day (UTC) over the last 30 days, from the scenes' saved versions. A
+// 'Words written': net words added per day (the writer's days: UTC unless a time zone is given) over the last 30 days, from the scenes' saved versions. A
 // version's words minus the previous version's of the same scene is what its writer added (negative when they
 // cut); the first version of a scene counts from zero.
 import { asc, eq, isNull, sql } from "drizzle-orm";
@@ -21,11 +21,21 @@ export type Progress = {
   writers?: { userId: number | null; name: string; days: DayWords[] }[];
 };
 
-const dayOf = (iso: string) => iso.slice(0, 10);
+/** The calendar date ('2026-11-24') an instant falls on in `timeZone` (UTC when absent). */
+export function dateIn(timeZone?: string) {
+  if (!timeZone || timeZone === "UTC") return (iso: string) => iso.slice(0, 10);
+  const format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  return (iso: string) => {
+    const parts = format.formatToParts(new Date(iso));
+    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+    return `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+  };
+}
 
-/** The last `count` UTC dates, oldest first, ending today. */
-export function lastDays(now: Date, count = PROGRESS_DAYS) {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+/** The last `count` dates, oldest first, ending today (today in `timeZone`, UTC when absent). */
+export function lastDays(now: Date, count = PROGRESS_DAYS, timeZone?: string) {
+  const [y, m, d] = dateIn(timeZone)(now.toISOString()).split("-").map(Number);
+  const today = Date.UTC(y, m - 1, d);
   return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
 
@@ -48,7 +58,12 @@ export async function timelineProgress(
   db: Db,
   user: User,
   timelineId: number,
-  { shareCode, byWriter = false, now = new Date() }: { shareCode?: string | null; byWriter?: boolean; now?: Date },
+  {
+    shareCode,
+    byWriter = false,
+    now = new Date(),
+    timeZone,
+  }: { shareCode?: string | null; byWriter?: boolean; now?: Date; timeZone?: string },
 ): Promise<Progress> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   await fillVersionCounts(db, timelineId);
@@ -67,7 +82,8 @@ export async function timelineProgress(
     timelineWordCount(db, timelineId),
     db.select({ goal: users.dailyGoalWords }).from(users).where(eq(users.id, user.id)).get(),
   ]);
-  const dates = lastDays(now);
+  const dates = lastDays(now, PROGRESS_DAYS, timeZone);
+  const dayOf = dateIn(timeZone);
   const first = dates[0];
   const total = new Map<string, number>();
   const perWriter = new Map<string, { userId: number | null; name: string; days: Map<string, number> }>();
@@ -99,7 +115,7 @@ export async function timelineProgress(
       goal === null
         ? 0
         : streakOf(
-            lastDays(now, 366).map((date) => ({ date, words: mine.get(date) ?? 0 })),
+            lastDays(now, 366, timeZone).map((date) => ({ date, words: mine.get(date) ?? 0 })),
             goal,
           ),
     ...(byWriter && {

@@ -1,10 +1,11 @@
 import { BarChart3, Target } from "lucide-react";
 import { Suspense, lazy, useState } from "react";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { showToast, errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { ChapterContext } from "./chapter-context";
-import { callApi, parseTarget, type Scene, wordsText } from "./chapters-api";
+import { optionsOf, parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 
 // The chart and its table load when the writer opens the panel.
@@ -39,13 +40,14 @@ export function BookProgress({
     if ("error" in parsed) return setError(parsed.error);
     setError(null);
     try {
-      await callApi(context.api, "PATCH", `/api/timelines/${timeline.id}`, { targetWords: parsed.value });
+      const json = { targetWords: parsed.value };
+      await unwrap(client.api.timelines[":id"].$patch({ param: { id: String(timeline.id) }, json }, optionsOf(context.api)));
       setTarget(parsed.value);
       setEditing(false);
       showToast({ title: "Success", description: parsed.value ? "Target saved" : "Target removed" });
       refresh();
     } catch (e) {
-      errorToast(e instanceof Error ? e.message : "Failed to update timeline");
+      errorToast(errorMessage(e, "Failed to update timeline"));
     }
   };
 

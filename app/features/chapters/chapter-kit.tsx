@@ -6,10 +6,11 @@ import type { TimelineEvents } from "~/features/timeline/timeline-events";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import type { MutationOutcome } from "~/lib/use-mutation";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import type { EventView } from "../../../worker/services/events";
-import { type ApiContext, type ChapterView, callApi, chapterTitleError, type Scene } from "./chapters-api";
+import { type ApiContext, type ChapterView, chapterTitleError, optionsOf, queryOf, type Scene } from "./chapters-api";
 import { ChaptersStore, useChapters } from "./chapters-store";
 import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
@@ -57,9 +58,13 @@ export function chapterContext(options: {
       const outcome = await latest.write(
         async (): Promise<MutationOutcome<EventView>> => {
           try {
-            return { ok: true, data: await callApi<EventView>(api, "PATCH", `/api/events/${scene.id}`, body) };
+            const request = client.api.events[":id"].$patch(
+              { param: { id: String(scene.id) }, query: queryOf(api), json: body },
+              optionsOf(api),
+            );
+            return { ok: true, data: await unwrap(request) };
           } catch (error) {
-            errorToast(error instanceof Error ? error.message : "Failed to update event");
+            errorToast(errorMessage(error, "Failed to update event"));
             return { ok: false, error };
           }
         },

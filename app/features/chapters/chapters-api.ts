@@ -1,13 +1,8 @@
+import { shareParam } from "~/lib/client";
+import type { ChapterView } from "../../../worker/services/chapters";
 import type { EventView } from "../../../worker/services/events";
 
-export type ChapterView = {
-  id: number;
-  timelineId: number;
-  title: string;
-  position: number;
-  targetWords: number | null;
-  wordCount: number;
-};
+export type { ChapterView };
 
 /** An event as the chapter views read it: its chapter (null: none) and its word count (null: not counted yet). */
 export type Scene = EventView & { chapterId?: number | null; wordCount?: number | null };
@@ -18,20 +13,10 @@ export type ApiContext = {
   headers: () => Record<string, string>;
 };
 
-/** A JSON call to our API; a refusal throws an Error with the server's message. */
-export async function callApi<T>(ctx: ApiContext, method: string, path: string, body?: unknown): Promise<T> {
-  const url = new URL(path, window.location.origin);
-  if (ctx.shareCode) url.searchParams.set("share", ctx.shareCode);
-  const res = await fetch(url, {
-    method,
-    credentials: "same-origin",
-    headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...ctx.headers() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error((data as { error?: string } | null)?.error ?? "Something went wrong. Please try again.");
-  return data as T;
-}
+/** A chapter call's `?share=` (shared mode) for the typed client. */
+export const queryOf = (ctx: ApiContext) => shareParam(ctx.shareCode);
+/** A chapter call's request options for the typed client: the room's headers as they are when it is sent. */
+export const optionsOf = (ctx: ApiContext) => ({ headers: ctx.headers() });
 
 export const wordsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "word" : "words"}`;
 

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
-import { type ApiContext, type ChapterView, callApi } from "./chapters-api";
+import { type ApiContext, type ChapterView, optionsOf, queryOf } from "./chapters-api";
 
 type State = { chapters: ChapterView[]; loaded: boolean; collapsed: ReadonlySet<number> };
 
@@ -48,12 +49,10 @@ export class ChaptersStore {
   async load() {
     const seq = ++this.loadSeq;
     try {
-      const data = await callApi<ChapterView[] | { chapters: ChapterView[] }>(
-        this.api,
-        "GET",
-        `/api/timelines/${this.timelineId}/chapters`,
+      const data = await unwrap(
+        client.api.timelines[":id"].chapters.$get({ param: this.param, query: queryOf(this.api) }, optionsOf(this.api)),
       );
-      if (seq === this.loadSeq) this.set({ chapters: byPosition(Array.isArray(data) ? data : data.chapters), loaded: true });
+      if (seq === this.loadSeq) this.set({ chapters: byPosition(data), loaded: true });
     } catch {
       if (seq === this.loadSeq) this.set({ loaded: true });
     }
@@ -67,7 +66,7 @@ export class ChaptersStore {
       if (success) showToast({ title: "Success", description: success });
       return true;
     } catch (error) {
-      errorToast(error instanceof Error ? error.message : "Failed to update chapter");
+      errorToast(errorMessage(error, "Failed to update chapter"));
       return false;
     } finally {
       await this.load();
@@ -75,17 +74,31 @@ export class ChaptersStore {
     }
   }
 
+  private get param() {
+    return { id: String(this.timelineId) };
+  }
+
+  private patch(id: number, json: { title?: string; targetWords?: number | null; position?: number }) {
+    return unwrap(client.api.chapters[":id"].$patch({ param: { id: String(id) }, query: queryOf(this.api), json }, optionsOf(this.api)));
+  }
+
   create(title: string) {
     return this.write(
       null,
-      () => callApi(this.api, "POST", `/api/timelines/${this.timelineId}/chapters`, { title: title.trim() }),
+      () =>
+        unwrap(
+          client.api.timelines[":id"].chapters.$post(
+            { param: this.param, query: queryOf(this.api), json: { title: title.trim() } },
+            optionsOf(this.api),
+          ),
+        ),
       "Chapter added",
     );
   }
 
   update(id: number, changes: { title?: string; targetWords?: number | null }) {
     const local = this.state.chapters.map((c) => (c.id === id ? { ...c, ...changes } : c));
-    return this.write(local, () => callApi(this.api, "PATCH", `/api/chapters/${id}`, changes));
+    return this.write(local, () => this.patch(id, changes));
   }
 
   /** One place up (-1) or down (+1) in the book; its scenes follow it. */
@@ -103,12 +116,16 @@ export class ChaptersStore {
     if (from < 0 || from === to) return Promise.resolve(false);
     list.splice(to, 0, ...list.splice(from, 1));
     const local = list.map((c, position) => ({ ...c, position }));
-    return this.write(local, () => callApi(this.api, "PATCH", `/api/chapters/${id}`, { position: to }));
+    return this.write(local, () => this.patch(id, { position: to }));
   }
 
   remove(id: number) {
     const local = this.state.chapters.filter((c) => c.id !== id);
-    return this.write(local, () => callApi(this.api, "DELETE", `/api/chapters/${id}`), "Chapter deleted");
+    return this.write(
+      local,
+      () => unwrap(client.api.chapters[":id"].$delete({ param: { id: String(id) }, query: queryOf(this.api) }, optionsOf(this.api))),
+      "Chapter deleted",
+    );
   }
 
   toggle(id: number) {

@@ -1,19 +1,10 @@
 import { useEffect, useState } from "react";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
+import type { DayWords, Progress } from "../../../worker/services/progress";
 import type { ChapterContext } from "./chapter-context";
-import { callApi, dailyGoalMessage, parseTarget, wordsText } from "./chapters-api";
-
-type Day = { date: string; words: number };
-type Writer = { userId?: number; name?: string; userName?: string; days: Day[] };
-export type Progress = {
-  wordCount: number;
-  targetWords: number | null;
-  days: Day[];
-  dailyGoal?: number | null;
-  streak?: number;
-  writers?: Writer[];
-};
+import { dailyGoalMessage, optionsOf, parseTarget, queryOf, wordsText } from "./chapters-api";
 
 const dayLabel = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -29,7 +20,10 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
   useEffect(() => {
     let live = true;
     setFailed(false);
-    callApi<Progress>(context.api, "GET", `/api/timelines/${timelineId}/progress${byWriter ? "?by=writer" : ""}`)
+    // Days start at the writer's own midnight.
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    const query = { ...queryOf(context.api), tz, ...(byWriter && { by: "writer" }) };
+    unwrap(client.api.timelines[":id"].progress.$get({ param: { id: String(timelineId) }, query }, optionsOf(context.api)))
       .then((p) => {
         if (!live) return;
         setProgress(p);
@@ -46,11 +40,11 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
     if ("error" in parsed) return setGoalError(parsed.error);
     setGoalError(null);
     try {
-      await callApi(context.api, "PATCH", "/api/account", { dailyGoalWords: parsed.value });
+      await unwrap(client.api.account.$patch({ json: { dailyGoalWords: parsed.value } }));
       setProgress((p) => (p ? { ...p, dailyGoal: parsed.value } : p));
       showToast({ title: "Success", description: parsed.value ? "Daily goal saved" : "Daily goal removed" });
     } catch (e) {
-      errorToast(e instanceof Error ? e.message : "Failed to save the daily goal");
+      errorToast(errorMessage(e, "Failed to save the daily goal"));
     }
   };
 
@@ -73,7 +67,7 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
         writers.map((w, i) => (
           <WordsChart
             key={w.userId ?? i}
-            title={`Words written by ${w.name ?? w.userName ?? "a writer"}`}
+            title={`Words written by ${w.name || "a writer"}`}
             days={w.days}
             goal={progress.dailyGoal ?? null}
           />
@@ -109,7 +103,7 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
 }
 
 /** A small bar chart (SVG, hidden from screen readers) with the same numbers as a visually hidden table. */
-function WordsChart({ title, days, goal }: { title: string; days: Day[]; goal: number | null }) {
+function WordsChart({ title, days, goal }: { title: string; days: DayWords[]; goal: number | null }) {
   const width = 300;
   const height = 80;
   const max = Math.max(1, goal ?? 0, ...days.map((d) => d.words));

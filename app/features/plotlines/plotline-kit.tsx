@@ -1,12 +1,13 @@
 import { ArrowDown, ArrowUp, Spline, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { ConfirmDialog, Dialog } from "~/ui/dialog";
 import { Input } from "~/ui/input";
 import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/domain/plotline-rules";
 import type { PlotlineView } from "../../../worker/services/plotlines";
-import { type ApiContext, callApi } from "../chapters/chapters-api";
+import { type ApiContext, optionsOf, queryOf } from "../chapters/chapters-api";
 
 /**
  * Plotlines on the timeline screen: the manager (toolbar button and dialog) and the Plotline filter. This module
@@ -34,14 +35,17 @@ export function plotlineTitleError(title: string): string | null {
 
 type Tools = { timelineId: number; api: ApiContext; plotlines: PlotlineView[]; onChanged: () => void };
 
-/** Runs a write; a refusal shows the server's message. True when it landed. */
-async function send(tools: Tools, method: string, path: string, body?: unknown) {
+/** Runs a write through the typed API client; a refusal shows the server's message. True when it landed. */
+async function send(
+  tools: Tools,
+  request: (query: ReturnType<typeof queryOf>, options: ReturnType<typeof optionsOf>) => Parameters<typeof unwrap>[0],
+) {
   try {
-    await callApi(tools.api, method, path, body);
+    await unwrap(request(queryOf(tools.api), optionsOf(tools.api)));
     tools.onChanged();
     return true;
   } catch (error) {
-    errorToast(error instanceof Error ? error.message : "Something went wrong. Please try again.");
+    errorToast(errorMessage(error, "Something went wrong. Please try again."));
     return false;
   }
 }
@@ -76,7 +80,15 @@ function PlotlineManager(tools: Tools) {
     setError(problem);
     if (problem) return;
     setPending(true);
-    if (await send(tools, "POST", `/api/timelines/${tools.timelineId}/plotlines`, { title: title.trim() })) setTitle("");
+    if (
+      await send(tools, (query, options) =>
+        client.api.timelines[":id"].plotlines.$post(
+          { param: { id: String(tools.timelineId) }, query, json: { title: title.trim() } },
+          options,
+        ),
+      )
+    )
+      setTitle("");
     setPending(false);
   };
 
@@ -129,7 +141,9 @@ function PlotlineManager(tools: Tools) {
         onConfirm={() => {
           if (!deleting) return;
           setPending(true);
-          void send(tools, "DELETE", `/api/plotlines/${deleting.id}`).then(() => {
+          void send(tools, (query, options) =>
+            client.api.plotlines[":id"].$delete({ param: { id: String(deleting.id) }, query }, options),
+          ).then(() => {
             setPending(false);
             setDeleting(null);
           });
@@ -155,7 +169,8 @@ function PlotlineRow({
   const [title, setTitle] = useState(plotline.title);
   const [error, setError] = useState<string | null>(null);
   const id = `plotline-${plotline.id}`;
-  const patch = (body: Record<string, unknown>) => send(tools, "PATCH", `/api/plotlines/${plotline.id}`, body);
+  const patch = (json: { title?: string; color?: string; position?: number }) =>
+    send(tools, (query, options) => client.api.plotlines[":id"].$patch({ param: { id: String(plotline.id) }, query, json }, options));
   const rename = () => {
     if (title.trim() === plotline.title) return;
     const problem = plotlineTitleError(title);

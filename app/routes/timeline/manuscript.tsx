@@ -1,10 +1,9 @@
-import { Link, data, useRouteError } from "react-router";
+import { data } from "react-router";
 import { loadManuscript } from "../../../worker/services/manuscript-page";
-import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
 import { ManuscriptView } from "~/features/manuscript/manuscript-view";
-import { Button } from "~/ui/button";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
+import { TimelineNotFoundBoundary } from "~/ui/timeline-not-found-boundary";
 import type { Route } from "./+types/manuscript";
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -25,18 +24,6 @@ export default function Manuscript({ loaderData }: Route.ComponentProps) {
   return <ManuscriptView key={loaderData.timeline.id} {...loaderData} />;
 }
 
-// The timeline page's not-found, written out here: importing the timeline's own would split it out of the
-// timeline's first-paint chunk into a chunk of its own (more bytes before the timeline is interactive).
 export function ErrorBoundary() {
-  return isNotFound(useRouteError()) ? (
-    <main className="mx-auto w-full max-w-7xl px-4 pt-24 pb-24 text-center">
-      <h1 className="text-2xl font-bold">Timeline not found</h1>
-      <p className="mt-2 text-stone-600">It may have been deleted, or it was never shared with you.</p>
-      <Button asChild className="mt-6">
-        <Link to="/timeline">Return to Timelines</Link>
-      </Button>
-    </main>
-  ) : (
-    <GeneralErrorBoundary />
-  );
+  return <TimelineNotFoundBoundary />;
 }

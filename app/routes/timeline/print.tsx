@@ -1,13 +1,13 @@
 import { ArrowLeft, Printer } from "lucide-react";
-import { Link, data, useRouteError } from "react-router";
+import { Link, data } from "react-router";
 import { codexLines, formatStoryTime } from "../../../db/domain/timeline-transfer";
 import { exportTimeline } from "../../../worker/services/transfer";
-import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { Button } from "~/ui/button";
 import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
 import { app, requireUser } from "~/lib/session.server";
+import { TimelineNotFoundBoundary } from "~/ui/timeline-not-found-boundary";
 import type { Route } from "./+types/print";
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [
@@ -102,16 +102,5 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  return isNotFound(error) ? (
-    <main className="mx-auto max-w-3xl px-4 py-16 text-center">
-      <h1 className="font-serif text-3xl font-bold">Timeline not found</h1>
-      <p className="mt-2 text-stone-700">It may have been deleted, or it was never shared with you.</p>
-      <Button asChild className="mt-6">
-        <Link to="/timeline">Return to Timelines</Link>
-      </Button>
-    </main>
-  ) : (
-    <GeneralErrorBoundary />
-  );
+  return <TimelineNotFoundBoundary />;
 }

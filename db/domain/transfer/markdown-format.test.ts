@@ -165,6 +165,34 @@ describe("Markdown outline with its codex", () => {
     expect(result.ok && result.document.events[0].content).toBe("## The harbour\n\nText.");
   });
 
+  it("chapter targets: written under the chapter's heading and read back, empty chapters too", () => {
+    const doc: TimelineDocument = {
+      ...tricky(),
+      entities: [],
+      chapters: [
+        { title: "One", targetWords: 5000 },
+        { title: "Two", targetWords: null },
+        { title: "Empty", targetWords: 1 },
+      ],
+      events: [
+        { ...event({ title: "Dawn", content: "*Target: 9 words*\nText." }), chapter: 0 },
+        { ...event({ title: "Noon" }), chapter: 1 },
+        { ...event({ title: "Loose" }), chapter: null },
+      ],
+    };
+    const { markdown, document, again } = roundTrip(doc);
+    expect(markdown).toContain("\n## One\n\n*Target: 5,000 words*\n\n### Dawn\n\n\\*Target: 9 words*\nText.\n");
+    expect(markdown).toContain("\n## Two\n\n### Noon\n");
+    expect(markdown).toContain("\n## Empty\n\n*Target: 1 word*\n");
+    expect(document).toEqual(doc);
+    expect(again).toBe(markdown);
+  });
+
+  it("refuses a chapter target that is not a whole number of words in range", () => {
+    const result = parseMarkdownOutline("# T\n\n*Chapters: 1*\n\n## One\n\n*Target: 10,000,001 words*\n\n### A\n");
+    expect(result).toEqual({ ok: false, error: expect.stringMatching(/^Line 7: Target must be a whole number/) });
+  });
+
   it("with or without chapters, a scene that starts with its own heading reads back as one scene", () => {
     const opening = event({ title: "Dawn", content: "# The harbour\n\nText." });
     const plain: TimelineDocument = { ...tricky(), entities: [], events: [opening, event({ title: "Noon" })] };

@@ -6,6 +6,7 @@ import { parseStoryDate } from "../story-date";
 import {
   type ParseResult,
   type TimelineDocument,
+  type TransferChapter,
   type TransferEntity,
   type TransferEvent,
   checkCounts,
@@ -21,7 +22,7 @@ import {
   run,
   tooLong,
 } from "./document";
-import { chapterLimits } from "../validation-chapters";
+import { chapterLimits, chapterMessages } from "../validation-chapters";
 import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "./markdown-codex";
 
 const STORY_TIME = "Story time";
@@ -54,7 +55,7 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
  * Content lines that would read as a heading or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
-const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters): )/;
+const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target): )/;
 const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
 const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
 
@@ -63,6 +64,9 @@ const EVENT_LEVEL = 2;
 const CHAPTERED_EVENT_LEVEL = 3;
 /** Under the title of an outline with chapters (so a scene's own `###` heading is never read as an event). */
 const CHAPTERS_LINE = /^\*Chapters: \d+\*$/;
+/** Under a chapter's heading: its word target, `*Target: 5,000 words*`. */
+const TARGET_LINE = /^\*Target: ([\d,]+) words?\*$/;
+const targetLine = (words: number) => `*Target: ${fmt(words)} word${words === 1 ? "" : "s"}*`;
 /** An ATX heading as the editor writes it: `## Text` (CommonMark allows up to three spaces before it). */
 const ATX = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -144,14 +148,27 @@ function renderChapteredEvents(doc: TimelineDocument, out: string[]) {
   for (const event of doc.events) {
     const chapter = event.chapter ?? null;
     if (chapter !== current) {
-      out.push(chapter === null ? NO_CHAPTER : `## ${chapters[chapter]?.title ?? ""}`, "");
+      if (chapter === null) out.push(NO_CHAPTER, "");
+      else renderChapterHeading(chapters[chapter], out);
       current = chapter;
     }
     renderEvent(doc, event, "###", out);
   }
   // Chapters with no events yet still travel.
   const used = new Set(doc.events.map((e) => e.chapter ?? null));
-  for (const [i, chapter] of chapters.entries()) if (!used.has(i)) out.push(`## ${chapter.title}`, "");
+  for (const [i, chapter] of chapters.entries()) if (!used.has(i)) renderChapterHeading(chapter, out);
+}
+
+function renderChapterHeading(chapter: TransferChapter | undefined, out: string[]) {
+  out.push(`## ${chapter?.title ?? ""}`, "");
+  if (chapter?.targetWords) out.push(targetLine(chapter.targetWords), "");
+}
+
+/** A chapter's `*Target: …*` line read back: a whole number of words in the chapters' range. */
+function readTarget(where: string, digits: string) {
+  const words = Number(digits.replaceAll(",", ""));
+  if (!Number.isInteger(words) || words < 1 || words > chapterLimits.targetWords) fail(where, chapterMessages.targetWords);
+  return words;
 }
 
 /** The story time line, or a label-only line when the label alone would not read back as itself. */
@@ -218,7 +235,7 @@ function plainSections(lines: NumberedLine[]) {
       else (sections.at(-1)?.body ?? descriptionLines).push(l);
     },
   );
-  return { sections, descriptionLines, chapters: [] as string[] };
+  return { sections, descriptionLines, chapters: [] as TransferChapter[] };
 }
 
 /**
@@ -228,24 +245,30 @@ function plainSections(lines: NumberedLine[]) {
 function chapteredSections(lines: NumberedLine[], codexAt: number) {
   const sections: Section[] = [];
   const descriptionLines: NumberedLine[] = [];
-  const chapters: string[] = [];
+  const chapters: TransferChapter[] = [];
   let chapter: number | null = null;
+  /** Right under a chapter's heading, before any other text: where its target line may stand. */
+  let targetMayFollow = false;
   walkFences(
     codexAt < 0 ? lines : lines.slice(0, codexAt),
     (l) => l.text,
     (l, inCode) => {
       const h3 = inCode ? null : H3.exec(l.text);
       const h2 = h3 || inCode ? null : H2.exec(l.text);
+      const target = targetMayFollow && !inCode ? TARGET_LINE.exec(l.text.trim()) : null;
+      if (l.text.trim() && !h2) targetMayFollow = false;
       if (h3) sections.push({ line: l.line, heading: h3[1].trim(), body: [], chapter });
       else if (h2) {
         const heading = h2[1].trim();
         if (!heading) chapter = null;
         else {
           if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
-          chapters.push(heading);
+          chapters.push({ title: heading, targetWords: null });
           chapter = chapters.length - 1;
+          targetMayFollow = true;
         }
-      } else (sections.at(-1)?.body ?? descriptionLines).push(l);
+      } else if (target && chapter !== null) chapters[chapter].targetWords = readTarget(`Line ${l.line}`, target[1]);
+      else (sections.at(-1)?.body ?? descriptionLines).push(l);
     },
   );
   // The codex is read as the last section, as in an outline without chapters.
@@ -282,7 +305,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
     if (codex) sections.pop();
 
     const doc = newDocument(title, description);
-    if (chapters.length > 0) doc.chapters = chapters.map((c) => ({ title: c, targetWords: null }));
+    if (chapters.length > 0) doc.chapters = chapters;
     doc.entities = codex ?? [];
     const addEntity = codexOf(doc);
     for (const section of sections) {

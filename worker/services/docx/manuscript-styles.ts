@@ -1,5 +1,5 @@
-import { AlignmentType, type IStylesOptions, LineRuleType } from "docx";
-import { CODE_STYLE, INDENT_STEP, MAX_HEADING, QUOTE_STYLE, SCENE_BREAK_STYLE } from "./styles";
+import { AlignmentType, LineRuleType } from "docx";
+import { INDENT_STEP, styleSet } from "./styles";
 
 // Standard manuscript format (William Shunn's, the one agents and editors ask for): 12 pt Times New Roman,
 // double-spaced, every paragraph's first line indented half an inch, no space between paragraphs, black text.
@@ -30,68 +30,35 @@ const heading = (level: number) => ({
   },
 });
 
-export const manuscriptStyles: IStylesOptions = {
-  default: {
-    document: {
-      run: { font: MANUSCRIPT_FONT, size: MANUSCRIPT_SIZE },
-      paragraph: {
-        spacing: { line: DOUBLE_SPACING, lineRule: LineRuleType.AUTO, before: 0, after: 0 },
-        indent: { firstLine: INDENT_STEP },
-      },
+const singleSpaced = { line: 240, lineRule: LineRuleType.AUTO };
+
+export const manuscriptStyles = styleSet({
+  document: {
+    run: { font: MANUSCRIPT_FONT, size: MANUSCRIPT_SIZE },
+    paragraph: {
+      spacing: { line: DOUBLE_SPACING, lineRule: LineRuleType.AUTO, before: 0, after: 0 },
+      indent: { firstLine: INDENT_STEP },
     },
-    title: { run, paragraph: { outlineLevel: 0, alignment: AlignmentType.CENTER, indent: unindented } },
-    heading1: heading(1),
-    heading2: heading(2),
-    heading3: heading(3),
-    heading4: heading(4),
-    heading5: heading(5),
-    heading6: heading(6),
   },
-  paragraphStyles: [
-    ...Array.from({ length: MAX_HEADING - 6 }, (_, i) => i + 7).map((level) => ({
-      id: `Heading${level}`,
-      name: `Heading ${level}`,
-      basedOn: "Normal",
-      next: "Normal",
-      quickFormat: true,
-      ...heading(level),
-    })),
-    {
-      id: QUOTE_STYLE,
-      name: "Quote",
-      basedOn: "Normal",
-      next: "Normal",
-      quickFormat: true,
-      paragraph: { indent: { left: INDENT_STEP, right: INDENT_STEP, firstLine: 0 } },
-    },
-    {
-      id: CODE_STYLE,
-      name: "Source Code",
-      basedOn: "Normal",
-      next: "Normal",
-      run: { font: "Courier New" },
-      paragraph: { indent: unindented },
-    },
-    {
-      id: SCENE_BREAK_STYLE,
-      name: "Scene Break",
-      basedOn: "Normal",
-      next: "Normal",
-      paragraph: { alignment: AlignmentType.CENTER, indent: unindented },
-    },
+  title: { run, paragraph: { outlineLevel: 0, alignment: AlignmentType.CENTER, indent: unindented } },
+  heading,
+  quote: { paragraph: { indent: { left: INDENT_STEP, right: INDENT_STEP, firstLine: 0 } } },
+  code: { run: { font: "Courier New" }, paragraph: { indent: unindented } },
+  sceneBreak: { paragraph: { alignment: AlignmentType.CENTER, indent: unindented } },
+  more: [
     {
       id: "TitlePageLine",
       name: "Title Page Line",
       basedOn: "Normal",
       next: "Normal",
-      paragraph: { indent: unindented, spacing: { line: 240, lineRule: LineRuleType.AUTO } },
+      paragraph: { indent: unindented, spacing: singleSpaced },
     },
     {
       id: "ManuscriptHeader",
       name: "Manuscript Header",
       basedOn: "Normal",
       next: "Normal",
-      paragraph: { alignment: AlignmentType.RIGHT, indent: unindented, spacing: { line: 240, lineRule: LineRuleType.AUTO } },
+      paragraph: { alignment: AlignmentType.RIGHT, indent: unindented, spacing: singleSpaced },
     },
   ],
-};
+});

@@ -1,4 +1,14 @@
-import { AlignmentType, type ILevelsOptions, type IStylesOptions, LevelFormat, type NumberingDefinition } from "docx";
+import {
+  AlignmentType,
+  type IDocumentDefaultsOptions,
+  type ILevelsOptions,
+  type IParagraphStyleOptions,
+  type IParagraphStylePropertiesOptions,
+  type IRunStylePropertiesOptions,
+  type IStylesOptions,
+  LevelFormat,
+  type NumberingDefinition,
+} from "docx";
 
 // The Word file's styles and list definitions. Headings are Word's built-in "Heading N" styles with their
 // outline level written in the style (w:outlineLvl), which is what LibreOffice's Navigator, a table of
@@ -33,51 +43,65 @@ const heading = (level: number) => ({
   paragraph: { outlineLevel: level - 1, keepNext: true, keepLines: true, spacing: { before: level === 1 ? 360 : 240, after: 120 } },
 });
 
-export const documentStyles: IStylesOptions = {
-  default: {
-    title: { paragraph: { outlineLevel: 0, keepNext: true } },
-    heading1: heading(1),
-    heading2: heading(2),
-    heading3: heading(3),
-    heading4: heading(4),
-    heading5: heading(5),
-    heading6: heading(6),
+/** A style's look: its run (font) and paragraph properties. */
+type Look = { run?: IRunStylePropertiesOptions; paragraph?: IParagraphStylePropertiesOptions };
+
+const paragraphStyle = (id: string, name: string, look: Look, quickFormat = false): IParagraphStyleOptions => ({
+  id,
+  name,
+  basedOn: "Normal",
+  next: "Normal",
+  ...(quickFormat && { quickFormat: true }),
+  ...look,
+});
+
+/**
+ * The styles every export has, in one shape: Word's title and Heading 1 to 9 (7 to 9 are not among docx's
+ * defaults, so they are written as paragraph styles), the quote, code and scene-break styles, and any more.
+ */
+export function styleSet(looks: {
+  document?: IDocumentDefaultsOptions;
+  title: Look;
+  heading: (level: number) => Look;
+  quote: Look;
+  code: Look;
+  sceneBreak: Look;
+  more?: IParagraphStyleOptions[];
+}): IStylesOptions {
+  const { heading } = looks;
+  return {
+    default: {
+      ...(looks.document && { document: looks.document }),
+      title: looks.title,
+      heading1: heading(1),
+      heading2: heading(2),
+      heading3: heading(3),
+      heading4: heading(4),
+      heading5: heading(5),
+      heading6: heading(6),
+    },
+    paragraphStyles: [
+      ...Array.from({ length: MAX_HEADING - 6 }, (_, i) => i + 7).map((level) =>
+        paragraphStyle(`Heading${level}`, `Heading ${level}`, heading(level), true),
+      ),
+      paragraphStyle(QUOTE_STYLE, "Quote", looks.quote, true),
+      paragraphStyle(CODE_STYLE, "Source Code", looks.code),
+      paragraphStyle(SCENE_BREAK_STYLE, "Scene Break", looks.sceneBreak),
+      ...(looks.more ?? []),
+    ],
+  };
+}
+
+export const documentStyles = styleSet({
+  title: { paragraph: { outlineLevel: 0, keepNext: true } },
+  heading,
+  quote: {
+    run: { italics: true, color: "404040" },
+    paragraph: { indent: { left: INDENT_STEP, right: INDENT_STEP }, spacing: { before: 120, after: 120 } },
   },
-  paragraphStyles: [
-    ...[7, 8, 9].map((level) => ({
-      id: `Heading${level}`,
-      name: `Heading ${level}`,
-      basedOn: "Normal",
-      next: "Normal",
-      quickFormat: true,
-      ...heading(level),
-    })),
-    {
-      id: QUOTE_STYLE,
-      name: "Quote",
-      basedOn: "Normal",
-      next: "Normal",
-      quickFormat: true,
-      run: { italics: true, color: "404040" },
-      paragraph: { indent: { left: INDENT_STEP, right: INDENT_STEP }, spacing: { before: 120, after: 120 } },
-    },
-    {
-      id: CODE_STYLE,
-      name: "Source Code",
-      basedOn: "Normal",
-      next: "Normal",
-      run: { font: "Courier New", size: 20 },
-      paragraph: { spacing: { before: 0, after: 0 } },
-    },
-    {
-      id: SCENE_BREAK_STYLE,
-      name: "Scene Break",
-      basedOn: "Normal",
-      next: "Normal",
-      paragraph: { alignment: AlignmentType.CENTER, spacing: { before: 240, after: 240 } },
-    },
-  ],
-};
+  code: { run: { font: "Courier New", size: 20 }, paragraph: { spacing: { before: 0, after: 0 } } },
+  sceneBreak: { paragraph: { alignment: AlignmentType.CENTER, spacing: { before: 240, after: 240 } } },
+});
 
 const BULLETS = ["•", "◦", "▪"];
 const NUMBER_FORMATS = [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN];

@@ -1,0 +1,22 @@
+import { Link, useRouteError } from "react-router";
+import { Button } from "~/ui/button";
+import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
+
+/**
+ * The error boundary of the pages around a timeline (manuscript, print): its 404 is the timeline page's
+ * 'Timeline not found', anything else the general error page. The timeline page keeps its own copy in its
+ * first-paint chunk (timeline-not-found.tsx); importing this one there would split it into a chunk of its own.
+ */
+export function TimelineNotFoundBoundary() {
+  return isNotFound(useRouteError()) ? (
+    <main className="mx-auto w-full max-w-7xl px-4 pt-24 pb-24 text-center">
+      <h1 className="text-2xl font-bold">Timeline not found</h1>
+      <p className="mt-2 text-stone-600">It may have been deleted, or it was never shared with you.</p>
+      <Button asChild className="mt-6">
+        <Link to="/timeline">Return to Timelines</Link>
+      </Button>
+    </main>
+  ) : (
+    <GeneralErrorBoundary />
+  );
+}
