@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters"]);
+export const SyncScopeSchema = z.enum(["map", "chapters", "comments"]);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
@@ -77,7 +77,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   }),
   // scope "map": only the mind map changed (positions, idea nodes, custom edges); lists need no reload.
   // scope "chapters": the chapters changed (and with them maybe the scenes' order): reload both.
-  z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional() }),
+  // scope "comments": a scene's comments changed (`eventId`): its open editors refresh their panel; lists need no reload.
+  z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional(), eventId: z.number().optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
 ]);
@@ -108,7 +109,8 @@ export type RoomChange = {
     | "map-changed"
     | "chapter-added"
     | "chapter-edited"
-    | "chapter-deleted";
+    | "chapter-deleted"
+    | "comments-changed";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */
@@ -121,6 +123,8 @@ export type RoomChange = {
   sessionIds?: string[];
   /** access-ended: whose access ended or shrank, and why (see `AccessEnd`). */
   ended?: AccessEnd;
+  /** comments-changed: the scene whose comments changed. */
+  eventId?: number;
   /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
   origin?: string;
 };

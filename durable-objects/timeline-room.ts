@@ -75,6 +75,7 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "chapter-added": (n, s) => `${n} added the chapter "${s ?? "a chapter"}"`,
   "chapter-edited": (n, s) => `${n} changed the chapter "${s ?? "a chapter"}"`,
   "chapter-deleted": (n, s) => `${n} removed the chapter "${s ?? "a chapter"}"`,
+  "comments-changed": (n) => `${n} commented`,
 };
 
 /** Chapter writes: everyone reloads the chapters and the scenes' order. */
@@ -89,8 +90,8 @@ const accessActions = new Set<RoomChange["action"]>([
   "link-off",
   "link-role",
 ]);
-/** Mind map writes (a drag saves often): open maps refetch, nobody gets a notification. */
-const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed"]);
+/** Mind map writes (a drag saves often) and comments (their panel shows them): a scoped refetch, no notification. */
+const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed", "comments-changed"]);
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
@@ -223,9 +224,11 @@ export class TimelineRoom extends Server {
     const sync: ServerMessage =
       change.action === "map-changed"
         ? { type: "sync", scope: "map" }
-        : chapterActions.has(change.action)
-          ? { type: "sync", scope: "chapters" }
-          : { type: "sync" };
+        : change.action === "comments-changed"
+          ? { type: "sync", scope: "comments", eventId: change.eventId }
+          : chapterActions.has(change.action)
+            ? { type: "sync", scope: "chapters" }
+            : { type: "sync" };
     this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
     if (!quietActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);

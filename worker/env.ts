@@ -50,6 +50,7 @@ export interface Env {
   RATE_AI_PER_CLIENT_PER_HOUR?: string;
   RATE_AI_TEST_PER_ACCOUNT_PER_HOUR?: string;
   RATE_EXPORT_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_COMMENTS_PER_ACCOUNT_PER_HOUR?: string;
   RATE_IMPORT_PER_ACCOUNT_PER_HOUR?: string;
   RATE_IMPORT_PER_CLIENT_PER_HOUR?: string;
   /** Premium is unlimited but rate-limited per minute against abuse. */

@@ -3,6 +3,7 @@ import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { hexColor } from "./validation-map";
 import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 import { chapterIdField, targetWords } from "./validation-chapters";
+import { viewersCanCommentField } from "./validation-comments";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -90,6 +91,7 @@ export const UpdateTimelineSchema = z.object({
   title: timelineTitle.optional(),
   description: optionalDescription.optional(),
   targetWords: targetWords.optional(),
+  viewersCanComment: viewersCanCommentField.optional(),
 });
 export type UpdateTimeline = z.infer<typeof UpdateTimelineSchema>;
 
@@ -290,5 +292,6 @@ export const ShareWithUserSchema = z.object({
 
 export * from "./validation-ai";
 export * from "./validation-chapters";
+export * from "./validation-comments";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

@@ -15,6 +15,7 @@ import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
+import { commentsApi } from "./comments";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
@@ -58,6 +59,7 @@ export const api = new Hono<ApiEnv>()
   .route("/admin", adminApi)
   .route("/config", configApi)
   .route("/", chaptersApi)
+  .route("/", commentsApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

@@ -22,6 +22,7 @@ export const RATE_RULES = {
   importAccount: { env: "RATE_IMPORT_PER_ACCOUNT_PER_HOUR", limit: 60, windowMs: HOUR, what: "imports" },
   importClient: { env: "RATE_IMPORT_PER_CLIENT_PER_HOUR", limit: 600, windowMs: HOUR, what: "imports" },
   accountExport: { env: "RATE_EXPORT_PER_ACCOUNT_PER_HOUR", limit: 10, windowMs: HOUR, what: "data downloads" },
+  comments: { env: "RATE_COMMENTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "comments" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;

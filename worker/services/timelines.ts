@@ -26,6 +26,8 @@ export type TimelineView = {
   wordCount: number;
   /** The writer's target for the whole book (null: none). */
   targetWords: number | null;
+  /** Viewers may comment on its scenes (the owner's setting). */
+  viewersCanComment: boolean;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
 };
@@ -45,6 +47,7 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     accessLevel: access,
     wordCount,
     targetWords: timeline.targetWords ?? null,
+    viewersCanComment: timeline.viewersCanComment ?? true,
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -112,6 +115,7 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   if (input.targetWords !== undefined) changes.targetWords = input.targetWords;
+  if (input.viewersCanComment !== undefined) changes.viewersCanComment = input.viewersCanComment;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));
