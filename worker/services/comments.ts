@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type CreateComment, type UpdateComment, commentMessages } from "../../db/domain/validation-comments";
 import { type User, comments, events, timelineShares, timelines } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../lib/errors";
+import { badRequest, forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessColumns, callerShare, canEdit, deniedMessage, requireRowAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
