@@ -29,6 +29,9 @@ async function openEditor(page: Page) {
 
 /** Selects `text` in the editor's first paragraph (a DOM selection, as a mouse drag makes). */
 async function select(content: Locator, text: string) {
+  // Focus first: the editor puts back its own last selection when it regains focus.
+  await content.focus();
+  await content.page().waitForTimeout(100);
   await content.evaluate((el, text) => {
     const walker = document.createTreeWalker(el.querySelector("p") as HTMLElement, NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => (n.parentElement?.closest(".collaboration-carets__caret") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
@@ -36,7 +39,6 @@ async function select(content: Locator, text: string) {
     for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
       const at = n.data.indexOf(text);
       if (at < 0) continue;
-      (el as HTMLElement).focus();
       const range = document.createRange();
       range.setStart(n, at);
       range.setEnd(n, at + text.length);
@@ -47,20 +49,6 @@ async function select(content: Locator, text: string) {
     }
     throw new Error(`no "${text}" in the editor`);
   }, text);
-}
-
-/** Puts the caret at the very start of the first paragraph. */
-async function caretAtStart(content: Locator) {
-  await content.evaluate((el) => {
-    const p = el.querySelector("p") as HTMLElement;
-    (el as HTMLElement).focus();
-    const range = document.createRange();
-    range.setStart(p, 0);
-    range.collapse(true);
-    const selection = window.getSelection() as Selection;
-    selection.removeAllRanges();
-    selection.addRange(range);
-  });
 }
 
 const highlight = (page: Page) => page.locator(".co-editor-content .comment-highlight");
@@ -108,13 +96,29 @@ test.describe("comments", () => {
     await expect(ownerThread).toContainText("It tolls twice in chapter two.");
 
     // Olive inserts text before the commented words: the highlight stays on "rang" for both.
-    await caretAtStart(ownerContent);
+    await ownerContent.focus();
+    await page.keyboard.press("Control+Home");
     await page.keyboard.type("Loud: ", { delay: 40 });
     await expect.poll(() => docText(maraContent)).toBe("Loud: The bell rang at dawn.");
     await expect(highlight(page)).toHaveText("rang");
     await expect(highlight(m.page)).toHaveText("rang");
     // The highlight is not part of the text: the saved doc has no trace of it.
     expect(await docText(ownerContent)).toBe("Loud: The bell rang at dawn.");
+
+    // A comment whose words are deleted keeps its quote, marked as removed.
+    await select(maraContent, "dawn");
+    await m.page.getByRole("button", { name: "Comment", exact: true }).click();
+    await panel(m.page).getByTestId("comment-box").getByRole("textbox").fill("Which dawn?");
+    await panel(m.page).getByTestId("comment-box").getByRole("button", { name: "Post comment" }).click();
+    const dawn = panel(page).getByTestId("comment-thread").filter({ hasText: "Which dawn?" });
+    await expect(dawn.getByTestId("comment-quote")).toHaveText("“dawn”");
+    await select(ownerContent, "dawn");
+    await page.keyboard.press("Backspace");
+    await expect.poll(() => docText(maraContent)).toBe("Loud: The bell rang at .");
+    await expect(dawn.getByTestId("comment-quote")).toHaveText("“dawn” (text removed)");
+    await expect(panel(m.page).getByTestId("comment-thread").filter({ hasText: "Which dawn?" })).toContainText("(text removed)");
+    await dawn.getByRole("button", { name: "Delete" }).click();
+    await expect(panel(m.page).getByTestId("comment-thread")).toHaveCount(1);
 
     // Mara resolves the thread: it leaves both panels and the highlight goes.
     await maraThread.getByRole("button", { name: "Resolve" }).click();
