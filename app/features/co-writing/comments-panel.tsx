@@ -1,11 +1,11 @@
 import type { Editor } from "@tiptap/core";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Button } from "~/ui/button";
-import { Textarea } from "~/ui/input";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import type { CommentView } from "../../../worker/services/comments";
 import { COMMENTS_CHANGED } from "./co-editor-context";
+import { CommentBox } from "./comment-box";
 import { rangeOfAnchor, showComments } from "./comment-anchors";
 
 // The co-writing editor's comments: threads on the scene's text (or the whole scene) with replies, resolve and
@@ -114,7 +114,7 @@ export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, c
               key={root.id}
               data-testid="comment-thread"
               data-comment-id={root.id}
-              className={`rounded-md border p-2 ${active === root.id ? "border-amber-500" : "border-stone-200"} ${root.resolved ? "opacity-70" : ""}`}
+              className={`rounded-md border p-2 ${active === root.id ? "border-amber-500" : "border-stone-200"} ${root.resolved ? "bg-stone-50" : ""}`}
               onFocus={() => setActive(root.id)}
               onMouseEnter={() => setActive(root.id)}
             >
@@ -182,12 +182,24 @@ function Thread({ items, myUserId, isOwner, onEdit, onDelete }: ThreadProps) {
           )}
           <div className="flex gap-2">
             {c.authorId === myUserId && editing !== c.id ? (
-              <Button variant="link" size="sm" className="h-6 text-xs" onClick={() => setEditing(c.id)}>
+              <Button
+                variant="link"
+                size="sm"
+                className="h-6 text-xs"
+                aria-label={`Edit comment by ${c.authorName}`}
+                onClick={() => setEditing(c.id)}
+              >
                 Edit
               </Button>
             ) : null}
             {c.authorId === myUserId || isOwner ? (
-              <Button variant="link" size="sm" className="h-6 text-xs" onClick={() => void onDelete(c.id)}>
+              <Button
+                variant="link"
+                size="sm"
+                className="h-6 text-xs"
+                aria-label={`Delete comment by ${c.authorName}`}
+                onClick={() => void onDelete(c.id)}
+              >
                 Delete
               </Button>
             ) : null}
@@ -230,67 +242,6 @@ function ThreadActions({
       <Button variant="outline" size="sm" className="h-7" onClick={() => void onResolve(!resolved)}>
         {resolved ? "Reopen" : "Resolve"}
       </Button>
-    </div>
-  );
-}
-
-type BoxProps = {
-  label: string;
-  quote?: string;
-  initial?: string;
-  submit: string;
-  onSubmit: (body: string) => Promise<boolean>;
-  onCancel: () => void;
-};
-
-function CommentBox({ label, quote, initial = "", submit, onSubmit, onCancel }: BoxProps) {
-  const id = useId();
-  const [body, setBody] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function send() {
-    const text = body.trim();
-    if (!text) return setError("Comment cannot be empty");
-    if (text.length > 5000) return setError("Comment must be 5,000 characters or less");
-    setBusy(true);
-    setError(null);
-    await onSubmit(text);
-    setBusy(false);
-  }
-  return (
-    <div className="space-y-1.5 rounded-md bg-stone-50 p-2" data-testid="comment-box">
-      {quote ? <p className="line-clamp-2 text-xs text-stone-600 italic">“{quote}”</p> : null}
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <Textarea
-        id={id}
-        value={body}
-        rows={3}
-        maxLength={5000}
-        placeholder={label}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        autoFocus
-        onChange={(e) => setBody(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) void send();
-          if (e.key === "Escape") onCancel();
-        }}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-xs text-red-700" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" size="sm" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-        <Button size="sm" onClick={() => void send()} disabled={busy}>
-          {submit}
-        </Button>
-      </div>
     </div>
   );
 }
