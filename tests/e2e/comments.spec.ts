@@ -1,5 +1,17 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, login, makePremium, openTimeline, type TestUser, test, writerPage } from "./fixtures";
+import {
+  apiAs,
+  createUser,
+  docText,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  openTimeline,
+  type TestUser,
+  test,
+  writerPage,
+} from "./fixtures";
 
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
@@ -94,6 +106,7 @@ test.describe("comments", () => {
     await expect(ownerThread.getByTestId("comment")).toHaveCount(2);
     await expect(ownerThread).toContainText("Mara Collab");
     await expect(ownerThread).toContainText("It tolls twice in chapter two.");
+    await expectNoSeriousA11yViolations(page);
 
     // Olive inserts text before the commented words: the highlight stays on "rang" for both.
     await ownerContent.focus();
@@ -127,6 +140,17 @@ test.describe("comments", () => {
     await expect(highlight(page)).toHaveCount(0);
     await expect(highlight(m.page)).toHaveCount(0);
     await expect(panel(page).getByRole("button", { name: "Show resolved (1)" })).toBeVisible();
+
+    // The owner turns off viewers' comments in the Share dialog.
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByLabel("Viewers can comment")).toBeChecked();
+    await dialog.getByLabel("Viewers can comment").uncheck();
+    await expect
+      .poll(
+        async () => (await apiAs<{ viewersCanComment: boolean }>(request, owner, "GET", `/api/timelines/${timeline.id}`)).viewersCanComment,
+      )
+      .toBe(false);
     await m.context.close();
   });
 });
