@@ -142,6 +142,8 @@ export const timelines = sqliteTable(
     targetWords: integer("target_words"),
     /** The beat sheet overlaid on the story: a built-in's id ("save-the-cat") or a writer's own ("u-12"); null: none. */
     structureTemplateId: text("structure_template_id"),
+    /** Readers (viewers) may comment on its scenes; the owner can turn it off. */
+    viewersCanComment: integer("viewers_can_comment", { mode: "boolean" }).notNull().default(true),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
@@ -379,6 +381,34 @@ export const eventVersions = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("event_versions_event_idx").on(t.eventId, t.createdAt)],
+);
+
+// Comments on a scene's text. A thread is its first comment (threadId null) and the replies naming it.
+// `anchorFrom`/`anchorTo` are Yjs relative positions (base64) in the scene's shared doc, kept opaque;
+// `quote` is the text they were made on. `authorName` stays as it was, like versions ('Deleted writer').
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    threadId: integer("thread_id").references((): AnySQLiteColumn => comments.id, { onDelete: "cascade" }),
+    authorId: integer("author_id").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    body: text("body").notNull(),
+    anchorFrom: text("anchor_from"),
+    anchorTo: text("anchor_to"),
+    quote: text("quote"),
+    resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("comments_event_idx").on(t.eventId, t.createdAt),
+    index("comments_thread_idx").on(t.threadId),
+    index("comments_author_idx").on(t.authorId),
+  ],
 );
 
 export const collaborativeSessions = sqliteTable(

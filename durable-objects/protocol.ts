@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines"]);
+export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments"]);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
@@ -78,7 +78,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   // scope "map": only the mind map changed (positions, idea nodes, custom edges); lists need no reload.
   // scope "chapters": the chapters changed (and with them maybe the scenes' order): reload both.
   // scope "plotlines": the plotlines changed (and with them maybe the scenes' plotlineIds): reload both.
-  z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional() }),
+  // scope "comments": a scene's comments changed (`eventId`): its open editors refresh their panel; lists need no reload.
+  z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional(), eventId: z.number().optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
 ]);
@@ -112,7 +113,8 @@ export type RoomChange = {
     | "chapter-deleted"
     | "plotline-added"
     | "plotline-edited"
-    | "plotline-deleted";
+    | "plotline-deleted"
+    | "comments-changed";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */
@@ -125,6 +127,8 @@ export type RoomChange = {
   sessionIds?: string[];
   /** access-ended: whose access ended or shrank, and why (see `AccessEnd`). */
   ended?: AccessEnd;
+  /** comments-changed: the scene whose comments changed. */
+  eventId?: number;
   /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
   origin?: string;
 };

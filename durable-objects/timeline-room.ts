@@ -78,6 +78,7 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "plotline-added": (n, s) => `${n} added the plotline "${s ?? "a plotline"}"`,
   "plotline-edited": (n, s) => `${n} changed the plotline "${s ?? "a plotline"}"`,
   "plotline-deleted": (n, s) => `${n} removed the plotline "${s ?? "a plotline"}"`,
+  "comments-changed": (n) => `${n} commented`,
 };
 
 /** Chapter writes: everyone reloads the chapters and the scenes' order. */
@@ -94,8 +95,8 @@ const accessActions = new Set<RoomChange["action"]>([
   "link-off",
   "link-role",
 ]);
-/** Mind map writes (a drag saves often): open maps refetch, nobody gets a notification. */
-const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed"]);
+/** Mind map writes (a drag saves often) and comments (their panel shows them): a scoped refetch, no notification. */
+const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed", "comments-changed"]);
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
@@ -228,11 +229,13 @@ export class TimelineRoom extends Server {
     const sync: ServerMessage =
       change.action === "map-changed"
         ? { type: "sync", scope: "map" }
-        : chapterActions.has(change.action)
-          ? { type: "sync", scope: "chapters" }
-          : plotlineActions.has(change.action)
-            ? { type: "sync", scope: "plotlines" }
-            : { type: "sync" };
+        : change.action === "comments-changed"
+          ? { type: "sync", scope: "comments", eventId: change.eventId }
+          : chapterActions.has(change.action)
+            ? { type: "sync", scope: "chapters" }
+            : plotlineActions.has(change.action)
+              ? { type: "sync", scope: "plotlines" }
+              : { type: "sync" };
     this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
     if (!quietActions.has(change.action)) {
       const exclude = this.userConnections(change.by.userId).map((c) => c.id);

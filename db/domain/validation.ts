@@ -5,6 +5,7 @@ import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-da
 import { chapterIdField, targetWords } from "./validation-chapters";
 import { templateIdField } from "./validation-templates";
 import { plotlineIdsField } from "./validation-plotlines";
+import { viewersCanCommentField } from "./validation-comments";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -94,6 +95,7 @@ export const UpdateTimelineSchema = z.object({
   title: timelineTitle.optional(),
   description: optionalDescription.optional(),
   targetWords: targetWords.optional(),
+  viewersCanComment: viewersCanCommentField.optional(),
 });
 export type UpdateTimeline = z.infer<typeof UpdateTimelineSchema>;
 
@@ -297,5 +299,6 @@ export const ShareWithUserSchema = z.object({
 export * from "./validation-ai";
 export * from "./validation-chapters";
 export * from "./validation-plotlines";
+export * from "./validation-comments";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

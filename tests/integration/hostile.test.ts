@@ -59,6 +59,11 @@ const FIELDS = [
   "premium",
   "isPremium",
   "endDate",
+  "body",
+  "anchor",
+  "threadId",
+  "resolved",
+  "viewersCanComment",
 ];
 const everyField = (value: unknown) => Object.fromEntries(FIELDS.map((f) => [f, value]));
 

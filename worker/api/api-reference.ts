@@ -3,6 +3,7 @@ import {
   CharacterSchema,
   ContinueSceneSchema,
   CreateChapterSchema,
+  CreateCommentSchema,
   CreateEntitySchema,
   CreateEventSchema,
   CreateMapEdgeSchema,
@@ -25,6 +26,7 @@ import {
   SuggestPlotSchema,
   TransformSchema,
   UpdateChapterSchema,
+  UpdateCommentSchema,
   UpdateEntitySchema,
   UpdateEventSchema,
   UpdateMapEdgeSchema,
@@ -64,7 +66,7 @@ Timelines
 GET /api/timelines | session | 200 | | The writer's timelines (owned and shared) | Timeline list (weak ETag, 304 on If-None-Match)
 POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
 GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
-PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, or set its word target (owner) | The timeline
+PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, set its word target, or let viewers comment (\`viewersCanComment\`) (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Move a timeline and everything in it to Trash for 30 days (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
 POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
@@ -114,6 +116,11 @@ GET /api/timelines/{id}/plotlines | session | 200 | | The timeline's plotlines i
 POST /api/timelines/{id}/plotlines | session | 201 | 400 403 | Add a plotline, last (\`color\` '#rrggbb', else the palette's next) | The plotline
 PATCH /api/plotlines/{id} | session | 200 | 400 403 | Rename, recolor or move a plotline | The plotline
 DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (edit access); its scenes stay and leave it | \`{success: true}\`
+Comments
+GET /api/events/{id}/comments | session | 200 | | A scene's comments, oldest first (threads and their replies) | Comment list
+POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scene or its selected text (\`anchor\`), or reply (\`threadId\`); viewers when the owner allows | The comment
+PATCH /api/comments/{id} | session | 200 | 400 403 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
+DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -183,6 +190,8 @@ const bodies: Record<string, z.ZodType> = {
   "PUT /api/timelines/{id}/structure": StructureSchema,
   "POST /api/timelines/{id}/plotlines": CreatePlotlineSchema,
   "PATCH /api/plotlines/{id}": UpdatePlotlineSchema,
+  "POST /api/events/{id}/comments": CreateCommentSchema,
+  "PATCH /api/comments/{id}": UpdateCommentSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,
@@ -271,6 +280,10 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/plotlines": { query: [share] },
   "PATCH /api/plotlines/{id}": { query: [share] },
   "DELETE /api/plotlines/{id}": { query: [share] },
+  "GET /api/events/{id}/comments": { query: [share] },
+  "POST /api/events/{id}/comments": { query: [share] },
+  "PATCH /api/comments/{id}": { query: [share] },
+  "DELETE /api/comments/{id}": { query: [share] },
   "GET /api/timelines/{id}/progress": {
     query: [
       share,

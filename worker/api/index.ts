@@ -16,6 +16,7 @@ import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
 import { plotlinesApi } from "./plotlines";
+import { commentsApi } from "./comments";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
@@ -73,6 +74,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", chaptersApi)
   .route("/", templatesApi)
   .route("/", plotlinesApi)
+  .route("/", commentsApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

@@ -3,6 +3,7 @@ import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from "fflate";
 import type { Db } from "../../db/client";
 import {
   aiUsage,
+  comments,
   events as eventRows,
   files,
   ideas,
@@ -27,7 +28,7 @@ import { toPublicUser } from "./users";
 
 /** The profile, plan and AI use as account.json holds them: never the password hash, tokens or Stripe ids. */
 async function accountSummary(db: Db, user: User) {
-  const [methods, plans, uses, savedIdeas] = await Promise.all([
+  const [methods, plans, uses, savedIdeas, written] = await Promise.all([
     db
       .select({ provider: oauthAccounts.provider, linkedAt: oauthAccounts.createdAt })
       .from(oauthAccounts)
@@ -54,6 +55,19 @@ async function accountSummary(db: Db, user: User) {
       .from(ideas)
       .where(eq(ideas.userId, user.id))
       .orderBy(asc(ideas.id)),
+    // Every comment the writer made, in anyone's timeline: theirs to take along.
+    db
+      .select({
+        comment: comments,
+        eventTitle: eventRows.title,
+        timelineId: timelines.id,
+        timelineTitle: timelines.title,
+      })
+      .from(comments)
+      .innerJoin(eventRows, eq(eventRows.id, comments.eventId))
+      .innerJoin(timelines, eq(timelines.id, eventRows.timelineId))
+      .where(eq(comments.authorId, user.id))
+      .orderBy(asc(comments.id)),
   ]);
   return {
     exportedAt: new Date().toISOString(),
@@ -62,6 +76,19 @@ async function accountSummary(db: Db, user: User) {
     plan: { tier: effectiveTier(user), endDate: user.subscriptionEndDate, history: plans },
     aiUsage: { total: uses.length, requests: uses },
     ideas: savedIdeas,
+    comments: written.map((c) => ({
+      id: c.comment.id,
+      timelineId: c.timelineId,
+      timelineTitle: c.timelineTitle,
+      eventId: c.comment.eventId,
+      eventTitle: c.eventTitle,
+      threadId: c.comment.threadId,
+      body: c.comment.body,
+      quote: c.comment.quote,
+      resolved: c.comment.resolved,
+      createdAt: c.comment.createdAt,
+      updatedAt: c.comment.updatedAt,
+    })),
   };
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { RECENT_SIGN_IN_MS, signInMethodMessages } from "../../db/domain/sign-in-rules";
-import { eventVersions, events, type User, sessions, timelines, users } from "../../db/schema";
+import { comments, eventVersions, events, type User, sessions, timelines, users } from "../../db/schema";
 import type { Env } from "../env";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { HttpError, badRequest, forbidden } from "../lib/errors";
@@ -125,7 +125,7 @@ export async function changePassword(
  * DELETE /api/account: the password (when the writer has one and gives it) or a sign-in within the last
  * minutes. Then everything the writer owns goes: their timelines with all that is in them, the
  * attachments' bytes, shares, sign-in methods and sessions (foreign keys cascade from the user and
- * the timelines). Versions they wrote in other writers' timelines stay, under 'Deleted writer'.
+ * the timelines). Versions and comments they wrote in other writers' timelines stay, under 'Deleted writer'.
  */
 export async function deleteAccount(deps: AccountDeps, limiter: Limiter, user: User, sessionId: string, password?: string) {
   const { db } = deps;
@@ -161,6 +161,7 @@ export async function deleteAccount(deps: AccountDeps, limiter: Limiter, user: U
 
   await db.batch([
     db.update(eventVersions).set({ authorName: DELETED_WRITER }).where(eq(eventVersions.authorId, user.id)),
+    db.update(comments).set({ authorName: DELETED_WRITER }).where(eq(comments.authorId, user.id)),
     db.delete(timelines).where(eq(timelines.userId, user.id)),
     db.delete(users).where(eq(users.id, user.id)),
   ]);

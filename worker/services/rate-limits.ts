@@ -26,6 +26,7 @@ export const RATE_RULES = {
   trashRestores: { env: "RATE_RESTORES_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "restores from Trash" },
   planWrites: { env: "RATE_PLAN_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "changes to plotlines and templates" },
   progress: { env: "RATE_PROGRESS_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "progress requests" },
+  comments: { env: "RATE_COMMENTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "comments" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;

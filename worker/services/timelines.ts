@@ -28,6 +28,8 @@ export type TimelineView = {
   targetWords: number | null;
   /** The beat sheet overlaid on the story (a template id), or null. */
   structureTemplateId: string | null;
+  /** Viewers may comment on its scenes (the owner's setting). */
+  viewersCanComment: boolean;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
 };
@@ -48,6 +50,7 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     wordCount,
     targetWords: timeline.targetWords ?? null,
     structureTemplateId: timeline.structureTemplateId ?? null,
+    viewersCanComment: timeline.viewersCanComment ?? true,
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -115,6 +118,7 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
   if (input.targetWords !== undefined) changes.targetWords = input.targetWords;
+  if (input.viewersCanComment !== undefined) changes.viewersCanComment = input.viewersCanComment;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));

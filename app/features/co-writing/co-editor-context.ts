@@ -10,6 +10,8 @@ export type CoWriteApi = {
   myUserId: number;
   /** My name as the room knows it (the doc's server sets it on my caret for the others too). */
   myName: string;
+  /** I own the timeline (I may delete anyone's comment). */
+  isOwner?: boolean;
   /** My editor for this event opened (true) or closed (false): the room says 'Mara is writing here'. */
   setEditing: (eventId: number, open: boolean) => void;
   /** The editor's latest text, shown in my own read-mode card at once (the room relays it to the others). */
@@ -17,6 +19,9 @@ export type CoWriteApi = {
   /** The room said my access ended (removed, signed out): how. Open editors stop and offer their text. */
   ended: AccessEnd | null;
 };
+
+/** A window event (detail: the event id): the room says that scene's comments changed; its open editor refetches them. */
+export const COMMENTS_CHANGED = "storyweave:comments-changed";
 
 export const CoWriteContext = createContext<CoWriteApi | null>(null);
 export const useCoWrite = () => useContext(CoWriteContext);

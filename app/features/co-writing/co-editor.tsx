@@ -2,6 +2,8 @@ import { EditorContent } from "@tiptap/react";
 import { type ReactNode, Suspense, lazy, useEffect, useMemo, useState } from "react";
 import { accessEndedText } from "~/features/co-writing/access-ended";
 import { caretColor, useCoWrite } from "~/features/co-writing/co-editor-context";
+import { CommentAnchors, anchorOfSelection } from "~/features/co-writing/comment-anchors";
+import { CommentsPanel, type Draft, useComments } from "~/features/co-writing/comments-panel";
 import { Session, otherWriters, useSessionTick } from "~/features/co-writing/doc-session";
 import { editorTarget } from "~/features/co-writing/editor-target";
 import { Toolbar } from "~/features/co-writing/editor-toolbar";
@@ -17,6 +19,9 @@ import type { EventView } from "../../../worker/services/events";
 
 // The co-writing editor: a card's edit mode. One Y.Doc per event, shared through the event's
 // EventDoc (y-partyserver) and kept in IndexedDB for offline work. Loaded lazily by event-card.tsx.
+
+/** The card editor's own extensions: comments' highlights. */
+const cardExtensions = { extensions: [CommentAnchors] };
 
 const SceneAssist = lazy(() => import("~/features/assistant/scene-assist").then((m) => ({ default: m.SceneAssist })));
 
@@ -65,7 +70,9 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
   const myName = api?.myName ?? "";
   const user = useMemo(() => ({ name: myName, color: caretColor(api?.myUserId ?? 0) }), [myName, api?.myUserId]);
   const contentId = `event-${event.id}-content`;
-  const editor = useDocEditor(session, contentId, user);
+  const editor = useDocEditor(session, contentId, user, cardExtensions);
+  const comments = useComments(event.id, api?.shareCode ?? null);
+  const [draft, setDraft] = useState<Draft | null>(null);
   useSessionEnd(session, onClose, api?.ended ? accessEndedText[api.ended] : null);
   const showText = api?.showText;
 
@@ -116,13 +123,44 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
         <p className="text-sm font-medium" aria-hidden="true">
           Content
         </p>
-        {editor ? <Toolbar editor={editor} /> : null}
-        {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
-        {session.ready ? (
-          <EditorContent editor={editor} />
-        ) : (
-          <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
-        )}
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          {editor ? <Toolbar editor={editor} /> : null}
+          {editor && session.ready && !editor.state.selection.empty ? (
+            <Button
+              variant="outline"
+              size="sm"
+              // Keeps the editor's selection: the anchor is taken from it on click.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => {
+                const anchor = anchorOfSelection(editor.state);
+                if (anchor) setDraft({ anchor });
+              }}
+            >
+              Comment
+            </Button>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-3 md:flex-row">
+          <div className="min-w-0 flex-1">
+            {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
+            {session.ready ? (
+              <EditorContent editor={editor} />
+            ) : (
+              <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
+            )}
+          </div>
+          <CommentsPanel
+            editor={session.ready ? editor : null}
+            eventId={event.id}
+            shareCode={api?.shareCode ?? null}
+            myUserId={api?.myUserId ?? 0}
+            isOwner={api?.isOwner ?? false}
+            comments={comments}
+            draft={draft}
+            onDraft={setDraft}
+            onDraftDone={() => setDraft(null)}
+          />
+        </div>
         <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-stone-600">
           <p role="status" data-testid="co-editor-status">
             {session.ready || session.connection !== "connected" ? status : "Connecting…"}

@@ -66,8 +66,11 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
 
 /** What the page does with the room's news. */
 export type RoomHandlers = {
-  /** The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map. */
-  onSync: (scope?: SyncScope) => void;
+  /**
+   * The server says someone else changed data (any write but our own), or we reconnected; "map": only the mind map;
+   * "comments": only the comments of scene `eventId`.
+   */
+  onSync: (scope?: SyncScope, eventId?: number) => void;
   /** Someone else typed into an event: show their text. */
   onRemoteChange: (eventId: number, change: ChangeBody) => void;
   /** The room closed us for good: access removed or signed out (`why`, in the page's words), or the timeline deleted (null). */
@@ -148,7 +151,7 @@ export function connectRoom({
         break;
       case "sync":
         // scope "map": only the mind map changed; the lists (and the page's data) need no reload.
-        handlers.current.onSync(msg.scope);
+        handlers.current.onSync(msg.scope, msg.eventId);
         break;
       case "change":
         // Live typing only: a move reaches us as the server's `sync` after it is saved.

@@ -10,6 +10,7 @@ import { client, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ShareListItem } from "../../../worker/services/sharing";
+import { ViewerComments } from "./viewer-comments";
 
 type Role = "viewer" | "collaborator";
 const roleLabels: Record<Role, string> = { viewer: "Viewer (can only view)", collaborator: "Collaborator (can edit)" };
@@ -36,6 +37,7 @@ export function ShareDialog({ open, onOpenChange, timelineId }: { open: boolean;
           {open ? <ShareUserTab timelineId={timelineId} /> : null}
         </Tabs.Content>
       </Tabs.Root>
+      {open ? <ViewerComments timelineId={timelineId} /> : null}
     </Dialog>
   );
 }

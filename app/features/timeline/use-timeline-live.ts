@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { AccessEnd, CoWriteApi } from "~/features/co-writing/co-editor-context";
+import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
 import { pendingDocs } from "~/lib/offline-docs";
@@ -41,7 +41,9 @@ export function useTimelineLive({
     timelineId: timeline.id,
     shareCode,
     myUserId,
-    onSync: (scope) => {
+    onSync: (scope, eventId) => {
+      // A scene's comments: its open editor's panel refetches; the cards and the map are unchanged.
+      if (scope === "comments") return void window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
       setMapTick((t) => t + 1);
       if (scope !== "map") refresh();
     },
@@ -81,11 +83,12 @@ export function useTimelineLive({
       shareCode: shareCode ?? null,
       myUserId,
       myName,
+      isOwner: access === "owner",
       setEditing: room.setEditing,
       showText: (eventId, text) => patch(eventId, text),
       ended,
     }),
-    [timeline.id, shareCode, myUserId, myName, room.setEditing, ended, patch],
+    [timeline.id, shareCode, myUserId, myName, access, room.setEditing, ended, patch],
   );
 
   return { room, ended, viewOnly, canEdit, coWrite, mapTick };

@@ -1,0 +1,87 @@
+import { Extension } from "@tiptap/core";
+import { type EditorState, Plugin, PluginKey } from "@tiptap/pm/state";
+import { Decoration, DecorationSet } from "@tiptap/pm/view";
+import { absolutePositionToRelativePosition, relativePositionToAbsolutePosition, ySyncPluginKey } from "@tiptap/y-tiptap";
+import * as Y from "yjs";
+import type { CommentView } from "../../../worker/services/comments";
+
+// Comments' anchors in the co-writing editor: Yjs relative positions in the doc's `content`, so a highlight
+// follows the text as anyone edits it. The highlight is a decoration: it never enters the doc or its exports.
+
+type Anchor = NonNullable<CommentView["anchor"]>;
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** The y-tiptap binding of the editor's doc (null until the sync plugin has bound it). */
+function bindingOf(state: EditorState) {
+  const sync = ySyncPluginKey.getState(state) as { binding?: { type: Y.XmlFragment; doc: Y.Doc; mapping: Map<never, never> } } | undefined;
+  return sync?.binding?.type && sync.binding.doc ? sync.binding : null;
+}
+
+/** The selection as a comment's anchor (null: nothing selected). */
+export function anchorOfSelection(state: EditorState): Anchor | null {
+  const { from, to } = state.selection;
+  const binding = bindingOf(state);
+  if (from === to || !binding) return null;
+  const encode = (pos: number) =>
+    toBase64(Y.encodeRelativePosition(absolutePositionToRelativePosition(pos, binding.type, binding.mapping)));
+  return { from: encode(from), to: encode(to), quote: state.doc.textBetween(from, to, " ").slice(0, 1000) };
+}
+
+/** Where the anchor's text is now: null when it was deleted (or the anchor cannot be read). */
+export function rangeOfAnchor(state: EditorState, anchor: Anchor): { from: number; to: number } | null {
+  const binding = bindingOf(state);
+  if (!binding) return null;
+  try {
+    const at = (text: string) =>
+      relativePositionToAbsolutePosition(binding.doc, binding.type, Y.decodeRelativePosition(fromBase64(text)), binding.mapping);
+    const from = at(anchor.from);
+    const to = at(anchor.to);
+    if (from === null || to === null || to <= from || to > state.doc.content.size) return null;
+    return state.doc.textBetween(from, to, " ").trim() ? { from, to } : null;
+  } catch {
+    return null;
+  }
+}
+
+type Shown = { comments: CommentView[]; active: number | null };
+export const commentAnchorsKey = new PluginKey<Shown>("commentAnchors");
+
+/** Tells the editor which comments to highlight (open threads with an anchor) and which one is selected. */
+export function showComments(state: EditorState, shown: Shown) {
+  return state.tr.setMeta(commentAnchorsKey, shown).setMeta("addToHistory", false);
+}
+
+export const CommentAnchors = Extension.create({
+  name: "commentAnchors",
+  addProseMirrorPlugins() {
+    return [
+      new Plugin<Shown>({
+        key: commentAnchorsKey,
+        state: {
+          init: () => ({ comments: [], active: null }),
+          apply: (tr, value) => (tr.getMeta(commentAnchorsKey) as Shown | undefined) ?? value,
+        },
+        props: {
+          decorations(state) {
+            const shown = commentAnchorsKey.getState(state);
+            if (!shown?.comments.length) return null;
+            const decorations: Decoration[] = [];
+            for (const c of shown.comments) {
+              const range = c.anchor && !c.resolved && !c.threadId ? rangeOfAnchor(state, c.anchor) : null;
+              if (!range) continue;
+              decorations.push(
+                Decoration.inline(range.from, range.to, {
+                  class: c.id === shown.active ? "comment-highlight comment-highlight-active" : "comment-highlight",
+                  "data-comment-id": String(c.id),
+                }),
+              );
+            }
+            return DecorationSet.create(state.doc, decorations);
+          },
+        },
+      }),
+    ];
+  },
+});

@@ -1,0 +1,247 @@
+import type { Editor } from "@tiptap/core";
+import { useCallback, useEffect, useState } from "react";
+import { Button } from "~/ui/button";
+import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
+import type { CommentView } from "../../../worker/services/comments";
+import { COMMENTS_CHANGED } from "./co-editor-context";
+import { CommentBox } from "./comment-box";
+import { rangeOfAnchor, showComments } from "./comment-anchors";
+
+// The co-writing editor's comments: threads on the scene's text (or the whole scene) with replies, resolve and
+// delete, refetched when the room says this scene's comments changed.
+
+type Anchor = NonNullable<CommentView["anchor"]>;
+/** An open comment box: on the selected text (its anchor) or on the whole scene (null). */
+export type Draft = { anchor: Anchor | null };
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** The scene's comments, kept fresh: reloaded after my writes and when the room says someone else's changed them. */
+export function useComments(eventId: number, shareCode: string | null) {
+  const [list, setList] = useState<CommentView[]>([]);
+  const reload = useCallback(async () => {
+    try {
+      const query = shareParam(shareCode);
+      setList(await unwrap(client.api.events[":id"].comments.$get({ param: { id: String(eventId) }, query })));
+    } catch (error) {
+      errorToast(errorMessage(error, "Could not load the comments"));
+    }
+  }, [eventId, shareCode]);
+  useEffect(() => {
+    void reload();
+    const onChanged = (e: Event) => {
+      if ((e as CustomEvent<number>).detail === eventId) void reload();
+    };
+    window.addEventListener(COMMENTS_CHANGED, onChanged);
+    return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
+  }, [eventId, reload]);
+  return { list, reload };
+}
+
+type Props = {
+  editor: Editor | null;
+  eventId: number;
+  shareCode: string | null;
+  myUserId: number;
+  isOwner: boolean;
+  comments: ReturnType<typeof useComments>;
+  draft: Draft | null;
+  onDraftDone: () => void;
+  onDraft: (draft: Draft) => void;
+};
+
+export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft }: Props) {
+  const [showResolved, setShowResolved] = useState(false);
+  const [active, setActive] = useState<number | null>(null);
+  const { list, reload } = comments;
+  const query = shareParam(shareCode);
+
+  // The editor highlights the open threads' text (a decoration: never part of the doc).
+  useEffect(() => {
+    if (editor && !editor.isDestroyed) editor.view.dispatch(showComments(editor.state, { comments: list, active }));
+  }, [editor, list, active]);
+
+  async function run(action: () => Promise<unknown>, fallback: string) {
+    try {
+      await action();
+      await reload();
+      return true;
+    } catch (error) {
+      errorToast(errorMessage(error, fallback));
+      return false;
+    }
+  }
+  const post = (body: string, extra: { anchor?: Anchor | null; threadId?: number }) =>
+    run(
+      () => unwrap(client.api.events[":id"].comments.$post({ param: { id: String(eventId) }, query, json: { body, ...extra } })),
+      "Could not post the comment",
+    );
+  const patch = (id: number, json: { body?: string; resolved?: boolean }) =>
+    run(() => unwrap(client.api.comments[":id"].$patch({ param: { id: String(id) }, query, json })), "Could not save the comment");
+  const remove = (id: number) =>
+    run(() => unwrap(client.api.comments[":id"].$delete({ param: { id: String(id) }, query })), "Could not delete the comment");
+
+  const threads = list.filter((c) => !c.threadId && (showResolved || !c.resolved));
+  const resolvedCount = list.filter((c) => !c.threadId && c.resolved).length;
+  return (
+    <aside aria-label="Comments" data-testid="comments-panel" className="space-y-2 text-sm md:w-64 md:shrink-0">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="font-medium">Comments</h3>
+        <Button variant="link" size="sm" onClick={() => onDraft({ anchor: null })}>
+          Comment on the scene
+        </Button>
+      </div>
+      {draft ? (
+        <CommentBox
+          label={draft.anchor ? "Comment on the selected text" : "Comment on the scene"}
+          quote={draft.anchor?.quote}
+          submit="Post comment"
+          onCancel={onDraftDone}
+          onSubmit={async (body) => {
+            const ok = await post(body, { anchor: draft.anchor });
+            if (ok) onDraftDone();
+            return ok;
+          }}
+        />
+      ) : null}
+      {threads.length === 0 && !draft ? <p className="text-stone-600">No open comments. Select text and press Comment.</p> : null}
+      <ul className="space-y-2">
+        {threads.map((root) => {
+          const removed = root.anchor && editor ? !rangeOfAnchor(editor.state, root.anchor) : false;
+          return (
+            <li
+              key={root.id}
+              data-testid="comment-thread"
+              data-comment-id={root.id}
+              className={`rounded-md border p-2 ${active === root.id ? "border-amber-500" : "border-stone-200"} ${root.resolved ? "bg-stone-50" : ""}`}
+              onFocus={() => setActive(root.id)}
+              onMouseEnter={() => setActive(root.id)}
+            >
+              {root.anchor ? (
+                <blockquote className="mb-1 border-l-2 border-amber-500 pl-2 text-stone-700 italic" data-testid="comment-quote">
+                  “{root.anchor.quote}”{removed ? <span className="not-italic text-stone-600"> (text removed)</span> : null}
+                </blockquote>
+              ) : null}
+              <Thread
+                items={list.filter((c) => c.id === root.id || c.threadId === root.id)}
+                myUserId={myUserId}
+                isOwner={isOwner}
+                onEdit={(id, body) => patch(id, { body })}
+                onDelete={remove}
+              />
+              <ThreadActions
+                resolved={root.resolved}
+                onReply={(body) => post(body, { threadId: root.id })}
+                onResolve={(resolved) => patch(root.id, { resolved })}
+              />
+            </li>
+          );
+        })}
+      </ul>
+      {resolvedCount > 0 ? (
+        <Button variant="link" size="sm" onClick={() => setShowResolved((v) => !v)}>
+          {showResolved ? "Hide resolved" : `Show resolved (${resolvedCount})`}
+        </Button>
+      ) : null}
+    </aside>
+  );
+}
+
+type ThreadProps = {
+  items: CommentView[];
+  myUserId: number;
+  isOwner: boolean;
+  onEdit: (id: number, body: string) => Promise<boolean>;
+  onDelete: (id: number) => Promise<boolean>;
+};
+
+function Thread({ items, myUserId, isOwner, onEdit, onDelete }: ThreadProps) {
+  const [editing, setEditing] = useState<number | null>(null);
+  return (
+    <ol className="space-y-1.5">
+      {items.map((c) => (
+        <li key={c.id} data-testid="comment" className={c.threadId ? "border-l border-stone-200 pl-2" : ""}>
+          <p className="text-xs text-stone-600">
+            <span className="font-medium text-ink">{c.authorName}</span> · <time dateTime={c.createdAt}>{when(c.createdAt)}</time>
+          </p>
+          {editing === c.id ? (
+            <CommentBox
+              label="Edit comment"
+              initial={c.body}
+              submit="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={async (body) => {
+                const ok = await onEdit(c.id, body);
+                if (ok) setEditing(null);
+                return ok;
+              }}
+            />
+          ) : (
+            <p className="whitespace-pre-wrap break-words">{c.body}</p>
+          )}
+          <div className="flex gap-2">
+            {c.authorId === myUserId && editing !== c.id ? (
+              <Button
+                variant="link"
+                size="sm"
+                className="h-6 text-xs"
+                aria-label={`Edit comment by ${c.authorName}`}
+                onClick={() => setEditing(c.id)}
+              >
+                Edit
+              </Button>
+            ) : null}
+            {c.authorId === myUserId || isOwner ? (
+              <Button
+                variant="link"
+                size="sm"
+                className="h-6 text-xs"
+                aria-label={`Delete comment by ${c.authorName}`}
+                onClick={() => void onDelete(c.id)}
+              >
+                Delete
+              </Button>
+            ) : null}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function ThreadActions({
+  resolved,
+  onReply,
+  onResolve,
+}: {
+  resolved: boolean;
+  onReply: (body: string) => Promise<boolean>;
+  onResolve: (resolved: boolean) => Promise<boolean>;
+}) {
+  const [replying, setReplying] = useState(false);
+  if (replying) {
+    return (
+      <CommentBox
+        label="Reply"
+        submit="Reply"
+        onCancel={() => setReplying(false)}
+        onSubmit={async (body) => {
+          const ok = await onReply(body);
+          if (ok) setReplying(false);
+          return ok;
+        }}
+      />
+    );
+  }
+  return (
+    <div className="mt-1 flex gap-2">
+      <Button variant="outline" size="sm" className="h-7" onClick={() => setReplying(true)}>
+        Reply
+      </Button>
+      <Button variant="outline" size="sm" className="h-7" onClick={() => void onResolve(!resolved)}>
+        {resolved ? "Reopen" : "Resolve"}
+      </Button>
+    </div>
+  );
+}

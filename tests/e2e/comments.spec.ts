@@ -1,0 +1,156 @@
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  docText,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  openTimeline,
+  type TestUser,
+  test,
+  writerPage,
+} from "./fixtures";
+
+// Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
+// replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
+
+type Timeline = { id: number; title: string };
+
+async function setup(request: APIRequestContext) {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
+  const mara: TestUser = await createUser(request, { name: "Mara Collab" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: mara.email,
+    accessLevel: "collaborator",
+  });
+  return { owner, mara, timeline };
+}
+
+async function openEditor(page: Page) {
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  await expect(content).toContainText("The bell rang at dawn.");
+  return content;
+}
+
+/** Selects `text` in the editor's first paragraph (a DOM selection, as a mouse drag makes). */
+async function select(content: Locator, text: string) {
+  // Focus first: the editor puts back its own last selection when it regains focus.
+  await content.focus();
+  await content.page().waitForTimeout(100);
+  await content.evaluate((el, text) => {
+    const walker = document.createTreeWalker(el.querySelector("p") as HTMLElement, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => (n.parentElement?.closest(".collaboration-carets__caret") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      const at = n.data.indexOf(text);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(n, at);
+      range.setEnd(n, at + text.length);
+      const selection = window.getSelection() as Selection;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return;
+    }
+    throw new Error(`no "${text}" in the editor`);
+  }, text);
+}
+
+const highlight = (page: Page) => page.locator(".co-editor-content .comment-highlight");
+const panel = (page: Page) => page.getByTestId("comments-panel");
+
+test.describe("comments", () => {
+  test("select text and comment; a second writer sees it and replies; the highlight follows edits; resolve hides it", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const { owner, mara, timeline } = await setup(request);
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    const ownerContent = await openEditor(page);
+
+    // Olive selects "rang" and comments on it.
+    await select(ownerContent, "rang");
+    await page.getByRole("button", { name: "Comment", exact: true }).click();
+    const box = panel(page).getByTestId("comment-box");
+    await expect(box).toContainText("“rang”");
+    await box.getByRole("textbox").fill("Too quiet? Let it toll.");
+    await box.getByRole("button", { name: "Post comment" }).click();
+    const ownerThread = panel(page).getByTestId("comment-thread");
+    await expect(ownerThread).toHaveCount(1);
+    await expect(ownerThread.getByTestId("comment-quote")).toHaveText("“rang”");
+    await expect(ownerThread).toContainText("Olive Owner");
+    await expect(ownerThread).toContainText("Too quiet? Let it toll.");
+    await expect(highlight(page)).toHaveText("rang");
+
+    // Mara opens the same scene: the comment is there with its highlight; she replies.
+    const m = await writerPage(browser, mara, timeline.id);
+    const maraContent = await openEditor(m.page);
+    const maraThread = panel(m.page).getByTestId("comment-thread");
+    await expect(maraThread).toContainText("Too quiet? Let it toll.");
+    await expect(highlight(m.page)).toHaveText("rang");
+    await maraThread.getByRole("button", { name: "Reply" }).click();
+    await maraThread.getByRole("textbox").fill("It tolls twice in chapter two.");
+    await maraThread.getByRole("button", { name: "Reply" }).click();
+    await expect(maraThread.getByTestId("comment")).toHaveCount(2);
+    // Olive's panel shows the reply without a reload (the room says the scene's comments changed).
+    await expect(ownerThread.getByTestId("comment")).toHaveCount(2);
+    await expect(ownerThread).toContainText("Mara Collab");
+    await expect(ownerThread).toContainText("It tolls twice in chapter two.");
+    await expectNoSeriousA11yViolations(page);
+
+    // Olive inserts text before the commented words: the highlight stays on "rang" for both.
+    await ownerContent.focus();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.type("Loud: ", { delay: 40 });
+    await expect.poll(() => docText(maraContent)).toBe("Loud: The bell rang at dawn.");
+    await expect(highlight(page)).toHaveText("rang");
+    await expect(highlight(m.page)).toHaveText("rang");
+    // The highlight is not part of the text: the saved doc has no trace of it.
+    expect(await docText(ownerContent)).toBe("Loud: The bell rang at dawn.");
+
+    // A comment whose words are deleted keeps its quote, marked as removed.
+    await select(maraContent, "dawn");
+    await m.page.getByRole("button", { name: "Comment", exact: true }).click();
+    await panel(m.page).getByTestId("comment-box").getByRole("textbox").fill("Which dawn?");
+    await panel(m.page).getByTestId("comment-box").getByRole("button", { name: "Post comment" }).click();
+    const dawn = panel(page).getByTestId("comment-thread").filter({ hasText: "Which dawn?" });
+    await expect(dawn.getByTestId("comment-quote")).toHaveText("“dawn”");
+    await select(ownerContent, "dawn");
+    await page.keyboard.press("Backspace");
+    await expect.poll(() => docText(maraContent)).toBe("Loud: The bell rang at .");
+    await expect(dawn.getByTestId("comment-quote")).toHaveText("“dawn” (text removed)");
+    await expect(panel(m.page).getByTestId("comment-thread").filter({ hasText: "Which dawn?" })).toContainText("(text removed)");
+    await dawn.getByRole("button", { name: "Delete" }).click();
+    await expect(panel(m.page).getByTestId("comment-thread")).toHaveCount(1);
+
+    // Mara resolves the thread: it leaves both panels and the highlight goes.
+    await maraThread.getByRole("button", { name: "Resolve" }).click();
+    await expect(panel(m.page).getByTestId("comment-thread")).toHaveCount(0);
+    await expect(panel(page).getByTestId("comment-thread")).toHaveCount(0);
+    await expect(highlight(page)).toHaveCount(0);
+    await expect(highlight(m.page)).toHaveCount(0);
+    await expect(panel(page).getByRole("button", { name: "Show resolved (1)" })).toBeVisible();
+
+    // The owner turns off viewers' comments in the Share dialog.
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByLabel("Viewers can comment")).toBeChecked();
+    await dialog.getByLabel("Viewers can comment").uncheck();
+    await expect
+      .poll(
+        async () => (await apiAs<{ viewersCanComment: boolean }>(request, owner, "GET", `/api/timelines/${timeline.id}`)).viewersCanComment,
+      )
+      .toBe(false);
+    await m.context.close();
+  });
+});
