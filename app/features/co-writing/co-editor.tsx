@@ -140,26 +140,29 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
             </Button>
           ) : null}
         </div>
-        <div className="flex flex-col gap-3 md:flex-row">
-          <div className="min-w-0 flex-1">
-            {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
-            {session.ready ? (
-              <EditorContent editor={editor} />
-            ) : (
-              <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
-            )}
+        {/* Comments beside the text only where the editor itself is wide (a card in the list is not). */}
+        <div className="@container">
+          <div className="flex flex-col gap-3 @2xl:flex-row">
+            <div className="min-w-0 flex-1">
+              {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
+              {session.ready ? (
+                <EditorContent editor={editor} />
+              ) : (
+                <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
+              )}
+            </div>
+            <CommentsPanel
+              editor={session.ready ? editor : null}
+              eventId={event.id}
+              shareCode={api?.shareCode ?? null}
+              myUserId={api?.myUserId ?? 0}
+              isOwner={api?.isOwner ?? false}
+              comments={comments}
+              draft={draft}
+              onDraft={setDraft}
+              onDraftDone={() => setDraft(null)}
+            />
           </div>
-          <CommentsPanel
-            editor={session.ready ? editor : null}
-            eventId={event.id}
-            shareCode={api?.shareCode ?? null}
-            myUserId={api?.myUserId ?? 0}
-            isOwner={api?.isOwner ?? false}
-            comments={comments}
-            draft={draft}
-            onDraft={setDraft}
-            onDraftDone={() => setDraft(null)}
-          />
         </div>
         <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-stone-600">
           <p role="status" data-testid="co-editor-status">

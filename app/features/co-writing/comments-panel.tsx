@@ -85,9 +85,17 @@ export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, c
   const threads = list.filter((c) => !c.threadId && (showResolved || !c.resolved));
   const resolvedCount = list.filter((c) => !c.threadId && c.resolved).length;
   return (
-    <aside aria-label="Comments" data-testid="comments-panel" className="space-y-2 text-sm md:w-64 md:shrink-0">
+    <aside aria-label="Comments" data-testid="comments-panel" className="space-y-2 text-sm @2xl:w-64 @2xl:shrink-0">
       <div className="flex items-center justify-between gap-2">
-        <h3 className="font-medium">Comments</h3>
+        <h3 className="font-medium">
+          Comments
+          {threads.length === 0 && !draft ? (
+            <span className="font-normal text-stone-600" title="Select text and press Comment">
+              {" "}
+              · none open
+            </span>
+          ) : null}
+        </h3>
         <Button variant="link" size="sm" onClick={() => onDraft({ anchor: null })}>
           Comment on the scene
         </Button>
@@ -105,7 +113,6 @@ export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, c
           }}
         />
       ) : null}
-      {threads.length === 0 && !draft ? <p className="text-stone-600">No open comments. Select text and press Comment.</p> : null}
       <ul className="space-y-2">
         {threads.map((root) => {
           const removed = root.anchor && editor ? !rangeOfAnchor(editor.state, root.anchor) : false;

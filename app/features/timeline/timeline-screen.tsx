@@ -15,6 +15,7 @@ import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
 import { useFreshData } from "~/lib/use-fresh-data";
 import { useMutation } from "~/lib/use-mutation";
+import { useSameValue } from "~/lib/use-same-value";
 import { whenIdle } from "~/lib/when-idle";
 import { useStoryHints } from "~/features/timeline/use-story-hints";
 import { useTimelineEvents } from "~/features/timeline/use-timeline-events";
@@ -32,6 +33,7 @@ import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
+const NO_PLOTLINES: PlotlineView[] = [];
 type PlotlineKit = typeof import("~/features/plotlines/plotline-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
@@ -82,7 +84,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Plotlines' manager and filter: after hydration too (the chips come with the page).
   const [plotKit, setPlotKit] = useState<PlotlineKit>();
   useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
-  const plotlines = props.plotlines ?? [];
+  const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding || deleting !== null;
   useEffect(() => {
