@@ -71,8 +71,13 @@ describe("plotlines", () => {
       body: { title: "The heist", color: "#dc2626" },
     });
     expect(renamed).toMatchObject({ status: 200, json: { title: "The heist", color: "#dc2626", position: 0 } });
-    // Collaborators may delete a plotline too (an edit, like the rest of the plan).
+    // Deleting is the owner's (a collaborator edits, the owner deletes), and nothing is removed on a refusal.
     expect(await call("DELETE", `/api/plotlines/${romance.id}`, { token: collab.token })).toMatchObject({
+      status: 403,
+      json: { error: "Only the owner of this timeline can do that" },
+    });
+    expect((await call("GET", path, { token: owner.token })).json.map((p: Plotline) => p.title)).toEqual(["The heist", "Romance"]);
+    expect(await call("DELETE", `/api/plotlines/${romance.id}`, { token: owner.token })).toMatchObject({
       status: 200,
       json: { success: true },
     });

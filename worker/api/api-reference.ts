@@ -115,7 +115,7 @@ Plotlines
 GET /api/timelines/{id}/plotlines | session | 200 | | The timeline's plotlines in order | Plotline list
 POST /api/timelines/{id}/plotlines | session | 201 | 400 403 | Add a plotline, last (\`color\` '#rrggbb', else the palette's next) | The plotline
 PATCH /api/plotlines/{id} | session | 200 | 400 403 | Rename, recolor or move a plotline | The plotline
-DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (edit access); its scenes stay and leave it | \`{success: true}\`
+DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (owner); its scenes stay and leave it | \`{success: true}\`
 Comments
 GET /api/events/{id}/comments | session | 200 | | A scene's comments, oldest first (threads and their replies) | Comment list
 POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scene or its selected text (\`anchor\`), or reply (\`threadId\`); viewers when the owner allows | The comment

@@ -127,7 +127,8 @@ export async function updatePlotline(
 
 /** Edit access, as the other plotline writes. Its scenes stay; they only leave it. The plotlines after it close the gap. */
 export async function deletePlotline({ db, room }: Deps, user: User, plotlineId: number, shareCode?: string | null) {
-  const plotline = await loadPlotlineWithAccess(db, user, plotlineId, "collaborator", shareCode);
+  // Deleting is the owner's, as for chapters and events; its scenes stay.
+  const plotline = await loadPlotlineWithAccess(db, user, plotlineId, "owner", shareCode);
   await db.batch([
     db.delete(eventPlotlines).where(eq(eventPlotlines.plotlineId, plotlineId)),
     db.delete(plotlines).where(eq(plotlines.id, plotlineId)),

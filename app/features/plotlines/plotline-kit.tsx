@@ -33,7 +33,14 @@ export function plotlineTitleError(title: string): string | null {
   return null;
 }
 
-type Tools = { timelineId: number; api: ApiContext; plotlines: PlotlineView[]; onChanged: () => void };
+type Tools = {
+  timelineId: number;
+  api: ApiContext;
+  plotlines: PlotlineView[];
+  onChanged: () => void;
+  /** Only the owner deletes a plotline. */
+  canDelete: boolean;
+};
 
 /** Runs a write through the typed API client; a refusal shows the server's message. True when it landed. */
 async function send(
@@ -103,7 +110,7 @@ function PlotlineManager(tools: Tools) {
             plotline={p}
             first={i === 0}
             last={i === plotlines.length - 1}
-            onDelete={() => setDeleting(p)}
+            onDelete={tools.canDelete ? () => setDeleting(p) : undefined}
           />
         ))}
       </ol>
@@ -164,7 +171,7 @@ function PlotlineRow({
   plotline: PlotlineView;
   first: boolean;
   last: boolean;
-  onDelete: () => void;
+  onDelete?: () => void;
 }) {
   const [title, setTitle] = useState(plotline.title);
   const [error, setError] = useState<string | null>(null);
@@ -213,9 +220,11 @@ function PlotlineRow({
         >
           <ArrowDown aria-hidden="true" className="h-4 w-4" />
         </Button>
-        <Button size="icon" variant="ghost" className="text-red-700" onClick={onDelete} aria-label={`Delete ${plotline.title}`}>
-          <Trash2 aria-hidden="true" className="h-4 w-4" />
-        </Button>
+        {onDelete ? (
+          <Button size="icon" variant="ghost" className="text-red-700" onClick={onDelete} aria-label={`Delete ${plotline.title}`}>
+            <Trash2 aria-hidden="true" className="h-4 w-4" />
+          </Button>
+        ) : null}
       </div>
       {error ? (
         <p role="alert" className="text-sm text-red-700">

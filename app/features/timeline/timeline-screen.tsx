@@ -302,6 +302,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                       api={{ shareCode, headers: () => room.writeHeaders }}
                       plotlines={plotlines}
                       onChanged={refresh}
+                      canDelete={isOwner}
                     />
                   ) : null}
                 </div>
