@@ -1,4 +1,5 @@
 import { type ComponentType, Suspense, lazy } from "react";
+import { plainTextHtml } from "../../db/domain/plain-html";
 import type { FormattedTextProps } from "./formatted-text";
 
 let server: ComponentType<FormattedTextProps> | undefined;
@@ -13,6 +14,12 @@ const Loaded = lazy(() => new Promise((r) => setTimeout(r, 300)).then(() => impo
 
 /** Stored Markdown shown formatted, never as Markdown, without the parser in the page's first JavaScript. */
 export function LazyFormattedText(props: FormattedTextProps) {
+  // Plain prose needs no parser: its paragraphs at once, the same HTML the renderer gives.
+  const plain = plainTextHtml(props.text);
+  if (plain !== null) {
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: every text escaped (plain-html.ts)
+    return <div id={props.id} className={`formatted-text ${props.className ?? ""}`} dangerouslySetInnerHTML={{ __html: plain }} />;
+  }
   const Formatted = server ?? Loaded;
   return (
     <Suspense

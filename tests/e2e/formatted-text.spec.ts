@@ -103,3 +103,30 @@ test("formatted in the editor, shown formatted on the card and in print: no Mark
   await expectFormatted(printed.locator(".formatted-text"), "h4");
   await screenshot(page, "formatted-text-print");
 });
+
+test("plain prose shows without the renderer's code; formatting that arrives live loads it and shows formatted", async ({
+  page,
+  request,
+}) => {
+  const owner = await createUser(request, { name: "Petra Plain" });
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Plain Tides" });
+  const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "The lamp",
+    content: 'The lamp gutters; "well-known" tides turn (at 3 o\'clock).\n\nMorning.',
+  });
+  const renderer: string[] = [];
+  page.on("request", (req) => {
+    if (/\/assets\/formatted-text-/.test(req.url())) renderer.push(req.url());
+  });
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  const text = page.locator(`#event-${event.id}-text`);
+  await expect(text.locator("p")).toHaveText(['The lamp gutters; "well-known" tides turn (at 3 o\'clock).', "Morning."]);
+  await page.waitForTimeout(1000);
+  expect(renderer).toEqual([]);
+
+  // A co-writer formats the text (through the API): the card loads the renderer and shows it formatted.
+  await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { content: "The lamp **gutters**." });
+  await expect(text.locator("strong")).toHaveText("gutters");
+  expect(renderer.length).toBeGreaterThan(0);
+});

@@ -8,6 +8,7 @@ import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/cod
 import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
+import { plainTextHtml } from "../../../db/domain/plain-html";
 import type { EntityKind } from "../../../db/domain/rules";
 import type { ContinuityFlag } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
@@ -30,6 +31,18 @@ const CoEditor = lazy(() => loadCoEditor().then((m) => ({ default: m.CoEditor })
 const FormattedText = lazy(() =>
   (import.meta.env.SSR ? Promise.resolve() : new Promise((r) => setTimeout(r, 300))).then(() => import("~/ui/formatted-text")),
 );
+
+/** Plain prose as its paragraphs at once; formatted text through the renderer's lazy chunk. */
+function CardText({ text }: { text: string }) {
+  const plain = plainTextHtml(text);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: every text escaped (plain-html.ts)
+  if (plain !== null) return <div className="formatted-text" dangerouslySetInnerHTML={{ __html: plain }} />;
+  return (
+    <Suspense fallback={text.replace(/[\\*_~`#>]/g, "")}>
+      <FormattedText text={text} />
+    </Suspense>
+  );
+}
 
 export type SaveResult = { ok: true } | { ok: false };
 
@@ -203,9 +216,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             id={contentId}
             className={cn("mt-1 text-sm whitespace-pre-wrap break-words text-stone-700", long && !expanded && "line-clamp-5")}
           >
-            <Suspense fallback={event.content.replace(/[\\*_~`#>]/g, "")}>
-              <FormattedText text={event.content} />
-            </Suspense>
+            <CardText text={event.content} />
           </div>
           {long ? (
             <button
