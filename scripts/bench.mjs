@@ -2,7 +2,8 @@
 // with every byte count gzipped as Cloudflare serves it and Lighthouse behind a gzip proxy.
 // Rows: HTML of /timeline/{id} at 1,000 events; SSR p50 1,000 ÷ 30 events (same run, interleaved); Lighthouse
 // mobile at 1,000 and at 30 events; client JS the timeline page loads (gzip); events API ÷ /api/auth/me
-// throughput with 10 connections; HTML of /timeline (home) with the 1,000-event timeline selected.
+// throughput with 10 connections, gzip offered as a browser does (decided at workerd's own port, as the edge serves it;
+// the figure through vite preview's Node proxy is printed beside it); HTML of /timeline (home) with the 1,000-event timeline selected.
 // Also: time to hydrated in Chromium, the move of the last event to the top, and a 304 refetch. The manuscript
 // row: a 150-scene, 120,000-word book's manuscript page, its blocking time and typing latency (bench-manuscript.mjs).
 // Results in test-results/bench.json. BENCH_LIGHTHOUSE=0 skips Lighthouse; BENCH_TOOLS=<dir> is where
@@ -10,7 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { api, d1Counts, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
+import { api, d1Counts, findDirectPort, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
 import { benchManuscript } from "./bench-manuscript.mjs";
 import { lighthouseMobile, loadTool, startGzipProxy, throughput } from "./bench-tools.mjs";
 
@@ -20,7 +21,7 @@ const SMALL = 30;
 const RUNS = 30;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const { base, stop } = await startAppServer(PORT, { SERVER_TIMING: "1" });
+const { base, stop, pid } = await startAppServer(PORT, { SERVER_TIMING: "1" });
 const proxy = await startGzipProxy(base, PORT + 50);
 const results = { events: EVENTS, base };
 const gz = (text) => gzipSync(Buffer.from(text)).length;
@@ -103,6 +104,16 @@ try {
     eventsNotModified: etag ? await throughput(eventsUrl, { ...asBrowser, "If-None-Match": etag }) : null,
     eventsIdentity: await throughput(eventsUrl, auth),
   };
+  // The same pair at workerd's own port, as the edge serves it: no Node proxy (vite preview's) copying the bytes.
+  const direct = await findDirectPort(pid, "/auth/login", (res) => res.ok);
+  if (direct) {
+    const at = `http://127.0.0.1:${direct}`;
+    results.throughput.direct = {
+      events: await throughput(`${at}/api/timelines/${big.id}/events`, asBrowser),
+      me: await throughput(`${at}/api/auth/me`, asBrowser),
+    };
+    results.throughput.direct.ratio = results.throughput.direct.events.rps / results.throughput.direct.me.rps;
+  }
   results.throughput.ratio = results.throughput.events.rps / results.throughput.me.rps;
 
   // 4. Move the last event to the top: one batched write; positions stay 0..n-1.
@@ -230,9 +241,14 @@ const rows = [
   ["client JS for /timeline/{id} until hydrated (gzip)", kb(r.clientJs.gzip), "≤ 150 KB", r.clientJs.gzip <= 150 * 1024],
   [
     "events API at 1,000 ÷ /api/auth/me, req/s, 10 conns, gzip offered",
-    `${r.throughput.ratio.toFixed(2)}× (${r.throughput.events.rps.toFixed(0)} ÷ ${r.throughput.me.rps.toFixed(0)})`,
+    [
+      r.throughput.direct
+        ? `${r.throughput.direct.ratio.toFixed(2)}× at workerd (${r.throughput.direct.events.rps.toFixed(0)} ÷ ${r.throughput.direct.me.rps.toFixed(0)}); `
+        : "",
+      `${r.throughput.ratio.toFixed(2)}× through vite preview (${r.throughput.events.rps.toFixed(0)} ÷ ${r.throughput.me.rps.toFixed(0)})`,
+    ].join(""),
     "≥ 0.5×",
-    r.throughput.ratio >= 0.5,
+    (r.throughput.direct?.ratio ?? r.throughput.ratio) >= 0.5,
   ],
   ["HTML of /timeline (home), 1,000-event timeline (gzip)", kb(r.home.htmlGzip), "≤ 150 KB", r.home.htmlGzip <= 150 * 1024],
   [
