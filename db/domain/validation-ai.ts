@@ -34,6 +34,13 @@ export const SuggestPlotSchema = z.object({
     .int("Timeline id must be an integer")
     .positive("Timeline id must be an integer"),
   prompt: aiText(messages.ideasPrompt),
+  /** 'Suggest a scene for this beat': the title of a beat of the timeline's structure. */
+  beat: z
+    .string({ error: "Beat must be text" })
+    .trim()
+    .min(1, "Beat must be text")
+    .max(200, "Please keep the beat under 200 characters")
+    .optional(),
 });
 
 // 'Continue this scene' and Describe / Rewrite / Expand on a selection.

@@ -1,12 +1,15 @@
 import type { Db } from "../../db/client";
 import { parseSuggestion } from "../../db/domain/rules";
-import type { User } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { type User, events } from "../../db/schema";
+import { badRequest } from "../lib/errors";
 import type { Env } from "../env";
 import { requireTimelineAccess } from "./access";
 import { type StreamOptions, runTool } from "./ai";
 import { loadEventWithAccess } from "./events";
 import type { SessionUser } from "./sessions";
 import { buildStoryBible } from "./story-context";
+import { timelineStructure } from "./templates";
 
 /**
  * POST /api/story/suggest-plot: one next event for a timeline. Access is
@@ -18,13 +21,14 @@ export async function suggestPlot(
   db: Db,
   env: Env,
   session: SessionUser,
-  input: { timelineId: number; prompt: string },
+  input: { timelineId: number; prompt: string; beat?: string },
   shareCode?: string | null,
   stream: StreamOptions = {},
 ) {
   const { timeline } = await requireTimelineAccess(db, session.user, input.timelineId, "collaborator", shareCode);
+  const forBeat = input.beat === undefined ? "" : await beatRequest(db, timeline, input.beat);
   const bible = await buildStoryBible(db, env, timeline);
-  const { text, usage } = await runTool(db, env, session, "plot", `${bible}\n\nWhat the writer asks: ${input.prompt}`, stream);
+  const { text, usage } = await runTool(db, env, session, "plot", `${bible}\n\n${forBeat}What the writer asks: ${input.prompt}`, stream);
   const suggestion = parseSuggestion(text) ?? { title: "Untitled suggestion", content: "No content provided" };
   return { suggestion, text, usage };
 }
@@ -96,4 +100,20 @@ export async function transformText(
   const message = [bible, `Instruction: ${instruction}`, `Passage:\n${input.text}`].filter(Boolean).join("\n\n");
   const { text, usage } = await runTool(db, env, session, "transform", message, { ...stream, tool: input.mode });
   return { result: text, usage };
+}
+
+export const BEAT_NOT_FOUND = "That beat is not in this timeline's structure";
+
+/** 'Suggest a scene for this beat': which beat, where it should fall and the scene there now. */
+async function beatRequest(db: Db, timeline: { id: number; structureTemplateId: string | null }, title: string) {
+  const structure = await timelineStructure(db, timeline);
+  const beat = structure?.beats.find((b) => b.title.toLowerCase() === title.toLowerCase());
+  if (!beat) throw badRequest(BEAT_NOT_FOUND);
+  const there =
+    beat.eventId === null ? null : await db.select({ title: events.title }).from(events).where(eq(events.id, beat.eventId)).get();
+  return [
+    `Suggest one scene for the beat "${beat.title}" of ${structure?.name}: ${beat.description}`,
+    `It should fall at ${Math.round(beat.at * 100)}% of the story${there ? `, where the scene "${there.title}" is now` : ""}.`,
+    "",
+  ].join("\n");
 }

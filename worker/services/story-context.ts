@@ -4,6 +4,7 @@ import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 import { listPlotlinesOf } from "./plotlines";
+import { timelineStructure } from "./templates";
 
 /**
  * The story bible timeline AI tools send: built here on the
@@ -20,6 +21,8 @@ const FULL_EVENT = 1500;
 const SUMMARY = 160;
 /** Events this close to the current one (or to the end) are sent in full when the budget allows. */
 const NEAR = 2;
+/** Beats of a structure listed (an own template has one per scene it kept). */
+const MAX_BEATS = 40;
 
 export function contextBudgetChars(env: Partial<Env>) {
   const n = Number(env.AI_CONTEXT_BUDGET_TOKENS);
@@ -29,7 +32,7 @@ export function contextBudgetChars(env: Partial<Env>) {
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
-type Timelineish = { id: number; title: string; description: string | null };
+type Timelineish = { id: number; title: string; description: string | null; structureTemplateId?: string | null };
 
 /**
  * `currentEventId`: the scene being written (it is left out of the list: the caller sends it in full);
@@ -101,6 +104,18 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
       : "No other events yet.",
   );
   const current = events.find((e) => e.id === currentEventId);
+  if (current?.chapterId != null && chapterTitle.has(current.chapterId))
+    parts.push(`This scene is in ${chapterTitle.get(current.chapterId)}`);
   if (current && plotlineNames(current.plotlineIds)) parts.push(`This scene's plotlines: ${plotlineNames(current.plotlineIds)}`);
+  const structure = await timelineStructure(db, timeline);
+  if (structure) {
+    const titleOf = new Map(events.map((e) => [e.id, e.title]));
+    const beats = structure.beats
+      .slice(0, MAX_BEATS)
+      .map((b) => `- ${b.title} (${Math.round(b.at * 100)}%)${b.eventId !== null ? `: ${titleOf.get(b.eventId) ?? ""}` : ""}`);
+    parts.push(`Structure (${structure.name}), each beat with the scene where it falls:\n${beats.join("\n")}`);
+    const own = structure.beats.filter((b) => b.eventId === currentEventId);
+    if (current && own.length) parts.push(`This scene falls on: ${own.map((b) => `${b.title} (${b.description})`).join("; ")}`);
+  }
   return parts.join("\n\n");
 }

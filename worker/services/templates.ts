@@ -99,6 +99,13 @@ async function storyScenes(db: Db, timelineId: number) {
 
 export type StructureView = { templateId: string | null } & Overlay;
 
+/** The beat sheet overlaid on a timeline, placed on its scenes (the caller checked access); null: none. */
+export async function timelineStructure(db: Db, timeline: { id: number; structureTemplateId?: string | null }) {
+  const found = timeline.structureTemplateId ? await findTemplate(db, timeline.structureTemplateId, null) : null;
+  if (!found) return null;
+  return { name: found.view.name, ...structureOverlay(found.view.beats, await storyScenes(db, timeline.id)) };
+}
+
 export async function getStructure(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<StructureView> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const found = timeline.structureTemplateId ? await findTemplate(db, timeline.structureTemplateId, null) : null;
