@@ -1,4 +1,6 @@
+import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 import {
+  adminApiToken,
   apiAs,
   card,
   createUser,
@@ -102,5 +104,48 @@ test.describe("beat-sheet templates", () => {
     expect(templates.filter((t) => !t.builtIn).map((t) => [t.name, t.beats.map((b) => b.title)])).toEqual([
       ["Salt shape", ["Harbor", "Crossing", "Midpoint", "Home"]],
     ]);
+  });
+
+  test("'Suggest a scene for this beat' writes the AI's scene into the beat's empty scene", async ({ page, request }) => {
+    const admin = await adminApiToken(request);
+    const key = await request.post("/api/config/openai-key", {
+      headers: { Authorization: `Bearer ${admin}` },
+      data: { apiKey: FAKE_OPENAI_KEY },
+    });
+    expect(key.status(), await key.text()).toBe(200);
+    const user = await createUser(request, { name: "Bo Beats" });
+    await makePremium(request, user);
+    const book = await apiAs<Timeline>(request, user, "POST", "/api/timelines", { title: "Bell Book", templateId: "three-act" });
+    const structure = await apiAs<{ beats: { title: string; eventId: number }[] }>(
+      request,
+      user,
+      "PUT",
+      `/api/timelines/${book.id}/structure`,
+      {
+        templateId: "three-act",
+      },
+    );
+    expect(structure.beats.map((b) => b.title)).toContain("Midpoint");
+    const before = await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${book.id}/events`);
+    // The book's placeholder scene for the beat is named like it.
+    const midpointScene = before.find((e) => e.title === "Midpoint")!.id;
+
+    await login(page, user);
+    await openTimeline(page, book.id);
+    const marker = page.getByTestId("beat-marker").filter({ hasText: "Beat: Midpoint" });
+    await marker.getByRole("button", { name: "Suggest a scene for this beat: Midpoint" }).click();
+    const dialog = page.getByRole("dialog", { name: "Suggest a scene: Midpoint" });
+    await expect(dialog).toContainText("It should fall at 50% of the story");
+    await dialog.getByLabel("What should happen? (optional)").fill("The bell rings for the first time");
+    await dialog.getByRole("button", { name: "Suggest", exact: true }).click();
+    const suggested = dialog.getByRole("region", { name: "Suggested scene" });
+    await expect(suggested).toContainText("A Bell Beneath the Tide");
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole("button", { name: "Write it into 'Midpoint'" }).click();
+    await expect(toast(page, "Scene added")).toBeVisible();
+    const after = await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${book.id}/events`);
+    expect(after).toHaveLength(before.length);
+    expect(after.find((e) => e.id === midpointScene)!.title).toBe("A Bell Beneath the Tide");
+    await expect(card(page, "A Bell Beneath the Tide")).toBeVisible();
   });
 });

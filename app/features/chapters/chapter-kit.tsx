@@ -241,6 +241,10 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
           canEdit={live.canEdit}
           events={store.events}
           showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}
+          onScenesChanged={refresh}
+          onSceneWritten={(event) =>
+            void store.write(async () => ({ ok: true, data: event }), { result: (e) => ({ kind: "event", event: e }) })
+          }
         />
       </>
     ),

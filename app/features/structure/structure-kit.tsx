@@ -7,6 +7,8 @@ import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { type OverlayBeat, type OverlayScene, beatDrift } from "../../../db/domain/templates/overlay";
+import type { EventView } from "../../../worker/services/events";
+import { BeatSuggestionDialog, SuggestBeatButton } from "./beat-suggestion";
 import { type StructureView, type TemplateView, loadTemplates, structureCall } from "./structure-api";
 
 /**
@@ -27,6 +29,10 @@ export type StructureToolsProps = {
   events: OverlayScene[];
   /** Markers are shown (story order, a list layout). */
   showMarkers: boolean;
+  /** The screen reads its scenes again (after a scene suggested for a beat was written). */
+  onScenesChanged?: () => void;
+  /** A scene the server answered with after a write here, shown at once. */
+  onSceneWritten?: (event: EventView) => void;
 };
 
 const percent = (n: number) => `${Math.round(n * 100)}%`;
@@ -70,7 +76,7 @@ export function StructureTools(props: StructureToolsProps) {
       )}
       <StructureDialog {...props} open={open} onOpenChange={setOpen} structure={structure} onStructure={setStructure} />
       <SaveTemplateDialog timelineId={timelineId} title={props.timelineTitle} open={saving} onOpenChange={setSaving} />
-      {props.showMarkers && structure && structure.beats.length > 0 ? <BeatMarkers structure={structure} events={events} /> : null}
+      {props.showMarkers && structure && structure.beats.length > 0 ? <BeatMarkers {...props} structure={structure} /> : null}
     </>
   );
 }
@@ -214,28 +220,42 @@ function useSlots(eventIds: number[]) {
   return slots;
 }
 
-function BeatMarkers({ structure, events }: { structure: StructureView; events: OverlayScene[] }) {
+function BeatMarkers(props: StructureToolsProps & { structure: StructureView }) {
+  const { structure, events } = props;
   const byEvent = new Map<number, OverlayBeat[]>();
   for (const beat of structure.beats) {
     if (beat.eventId === null) continue;
     byEvent.set(beat.eventId, [...(byEvent.get(beat.eventId) ?? []), beat]);
   }
   const slots = useSlots([...byEvent.keys()]);
+  const [suggesting, setSuggesting] = useState<OverlayBeat | null>(null);
   return (
     <>
+      {suggesting ? (
+        <BeatSuggestionDialog
+          timelineId={props.timelineId}
+          shareCode={props.shareCode}
+          headers={props.headers}
+          beat={suggesting}
+          events={events}
+          onPlaced={props.onScenesChanged}
+          onWritten={props.onSceneWritten}
+          onClose={() => setSuggesting(null)}
+        />
+      ) : null}
       {[...slots].map(([eventId, slot]) =>
         createPortal(
           <div className="mb-2 space-y-1">
             {(byEvent.get(eventId) ?? []).map((beat) => {
               const drift = beatDrift(beat, events, structure.basis);
               return (
-                <p
+                <div
                   key={beat.title}
                   data-testid="beat-marker"
                   data-warning={drift !== null ? "true" : undefined}
                   title={beat.description}
                   className={cn(
-                    "flex items-center gap-1.5 rounded border-l-4 px-2 py-1 text-xs font-medium",
+                    "flex flex-wrap items-center gap-1.5 rounded border-l-4 px-2 py-1 text-xs font-medium",
                     drift !== null ? "border-amber-500 bg-amber-50 text-amber-900" : "border-brand-500 bg-brand-50 text-brand-900",
                   )}
                 >
@@ -244,7 +264,8 @@ function BeatMarkers({ structure, events }: { structure: StructureView; events: 
                   <span className="font-normal">
                     {drift !== null ? `(lands at ${percent(drift)}, expected ${percent(beat.at)})` : `(${percent(beat.at)})`}
                   </span>
-                </p>
+                  {props.canEdit ? <SuggestBeatButton beat={beat} onSuggest={setSuggesting} /> : null}
+                </div>
               );
             })}
           </div>,
