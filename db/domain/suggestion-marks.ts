@@ -25,14 +25,14 @@ export const suggestionMarkExtensions = (color?: (userId: number) => string) => 
     inclusive: false,
     excludes: "deletion modification insertion",
     addAttributes: () => idAttribute,
-        renderHTML: ({ mark }) => ["ins", { ...look(mark.attrs.id, color), "data-suggestion": "insertion" }, 0],
+    renderHTML: ({ mark }) => ["ins", { ...look(mark.attrs.id, color), "data-suggestion": "insertion" }, 0],
   }),
   Mark.create({
     name: SuggestionMarks.deletion,
     inclusive: false,
     excludes: "insertion modification deletion",
     addAttributes: () => idAttribute,
-        renderHTML: ({ mark }) => ["del", { ...look(mark.attrs.id, color), "data-suggestion": "deletion" }, 0],
+    renderHTML: ({ mark }) => ["del", { ...look(mark.attrs.id, color), "data-suggestion": "deletion" }, 0],
   }),
   Mark.create({
     name: SuggestionMarks.modification,
@@ -48,4 +48,3 @@ export const suggestionMarkExtensions = (color?: (userId: number) => string) => 
     renderHTML: () => ["span", { "data-suggestion": "modification" }, 0],
   }),
 ];
-

@@ -16,7 +16,8 @@ import { listSuggestions, suggestionAuthor, suggestionId } from "./suggestions";
 
 const ins = (text: string, id = "s:7:1700000000000:ab:Mara") => ({ type: "text", text, marks: [{ type: "insertion", attrs: { id } }] });
 const del = (text: string, id = "s:7:1700000000000:cd:Mara") => ({ type: "text", text, marks: [{ type: "deletion", attrs: { id } }] });
-const t = (text: string, marks: string[] = []) => (marks.length ? { type: "text", text, marks: marks.map((type) => ({ type })) } : { type: "text", text });
+const t = (text: string, marks: string[] = []) =>
+  marks.length ? { type: "text", text, marks: marks.map((type) => ({ type })) } : { type: "text", text };
 const p = (...content: JSONContent[]) => ({ type: "paragraph", content });
 const doc = (...content: JSONContent[]) => ({ type: "doc", content });
 

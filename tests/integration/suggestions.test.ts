@@ -11,7 +11,11 @@ import { call } from "./helpers";
 
 const firstText = (c: DocClient, index = 0) => (c.doc.getXmlFragment(DocFields.content).get(index) as Y.XmlElement).get(0) as Y.XmlText;
 const suggestions = (c: DocClient) => listSuggestions(yXmlFragmentToProsemirrorJSON(c.doc.getXmlFragment(DocFields.content)));
-const plain = (t: Y.XmlText) => t.toDelta().map((op: { insert: string }) => op.insert).join("");
+const plain = (t: Y.XmlText) =>
+  t
+    .toDelta()
+    .map((op: { insert: string }) => op.insert)
+    .join("");
 /** The scene's text as the timeline's events API gives it (what cards, exports and word counts read). */
 async function apiContent(timelineId: number, eventId: number, token: string) {
   const events = (await call("GET", `/api/timelines/${timelineId}/events`, { token })).json as Array<{ id: number; content: string }>;
@@ -89,7 +93,11 @@ describe("suggestions in the shared doc", () => {
     const b = await openDoc(timeline.id, event.id, owner.token);
     firstText(b).insert(firstText(b).length, " Then the rain.");
     expect("version" in (await b.save()) || "version" in reply).toBe(true);
-    await waitUntil(async () => (await apiContent(timeline.id, event.id, owner.token)).includes("Then the rain."), "an ordinary edit saved", 8000);
+    await waitUntil(
+      async () => ((await apiContent(timeline.id, event.id, owner.token)) ?? "").includes("Then the rain."),
+      "an ordinary edit saved",
+      8000,
+    );
     a.close();
     b.close();
   });
