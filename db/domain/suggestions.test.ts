@@ -10,7 +10,7 @@ import {
 import { EditorState, TextSelection } from "@tiptap/pm/state";
 import { describe, expect, it } from "vitest";
 import { jsonToMarkdown, markdownToJson, richTextSchema } from "./rich-text";
-import { listSuggestions, suggestionAuthor, suggestionId } from "./suggestions";
+import { listSuggestions, newSuggestionsForOwner, suggestionAuthor, suggestionId } from "./suggestions";
 
 // Pending suggestions are not in the saved text: inserted text is left out, deleted text stays as it was.
 
@@ -55,6 +55,22 @@ describe("saved Markdown with pending suggestions", () => {
 });
 
 describe("suggestion ids", () => {
+  it("name the new suggestions someone else made on the owner's scene", () => {
+    const before = doc(p(t("The "), ins("old ", "s:7:1:a:Mara"), t("bell.")));
+    const after = doc(
+      p(
+        t("The "),
+        ins("old ", "s:7:1:a:Mara"),
+        ins("grey ", "s:7:2:b:Mara"),
+        t("bell "),
+        ins("x", "s:1:3:c:Olive"),
+        del("rang", "s:7:2:b:Mara"),
+      ),
+    );
+    expect(newSuggestionsForOwner(before, after, 1).map((s) => [s.id, s.name, s.text])).toEqual([["s:7:2:b:Mara", "Mara", "grey "]]);
+    expect(newSuggestionsForOwner(after, after, 1)).toEqual([]);
+  });
+
   it("say who suggested and when", () => {
     const id = suggestionId(12, "Ana: the editor", 1_700_000_000_000);
     expect(suggestionAuthor(id)).toEqual({ userId: 12, name: "Ana: the editor", at: 1_700_000_000_000 });

@@ -75,3 +75,16 @@ export function listSuggestions(doc: JSONContent): Suggestion[] {
   walk(doc);
   return [...found.values()];
 }
+
+/**
+ * The suggestions in `after` that were not in `before` (by id), made by someone other than `ownerId`: what a
+ * `suggestion` notification to the scene's owner is about (the doc's server can call it when it saves).
+ */
+export function newSuggestionsForOwner(before: JSONContent, after: JSONContent, ownerId: number): Suggestion[] {
+  const known = new Set(listSuggestions(before).map((s) => s.id));
+  const fresh = new Map<string, Suggestion>();
+  for (const s of listSuggestions(after)) {
+    if (!known.has(s.id) && s.userId !== null && s.userId !== ownerId && !fresh.has(s.id)) fresh.set(s.id, s);
+  }
+  return [...fresh.values()];
+}
