@@ -75,6 +75,16 @@ test("a collaborator suggests an insertion and a deletion; the owner sees both c
   expect(before.content).toBe("The bell rang.");
   await expectNoSeriousA11yViolations(page);
 
+  // A new paragraph's words are suggestions too; Cole's Ctrl+Z takes them back.
+  await c.page.keyboard.press("End");
+  await c.page.keyboard.press("Enter");
+  await c.page.keyboard.type("Next");
+  await expect(ownerContent.locator("ins[data-suggestion]", { hasText: "Next" })).toHaveCount(1);
+  await expect(list.getByTestId("suggestion")).toHaveCount(3);
+  await c.page.keyboard.press("ControlOrMeta+z");
+  await expect(ownerContent).not.toContainText("Next");
+  await expect(list.getByTestId("suggestion")).toHaveCount(2);
+
   await list.getByRole("button", { name: "Accept: Insert “old”" }).click();
   await list.getByRole("button", { name: "Reject: Delete “rang”" }).click();
   await expect(list).toHaveCount(0);

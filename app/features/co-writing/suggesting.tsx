@@ -11,7 +11,8 @@ import {
   transformToSuggestionTransaction,
 } from "@handlewithcare/prosemirror-suggest-changes";
 import { Extension } from "@tiptap/core";
-import type { Command } from "@tiptap/pm/state";
+import type { Command, Transaction } from "@tiptap/pm/state";
+import { ReplaceAroundStep, ReplaceStep } from "@tiptap/pm/transform";
 import type { Editor } from "@tiptap/react";
 import { useEffect, useState } from "react";
 import { caretColor } from "~/features/co-writing/co-editor-context";
@@ -26,6 +27,20 @@ import { type Suggestion, listSuggestions, suggestionId } from "../../../db/doma
 export type EditorMode = "editing" | "suggesting";
 const MODE_KEY = "storyweave:editor-mode";
 
+/**
+ * A paragraph break or pasted paragraphs: the library marks such blocks with node marks, which the shared doc does
+ * not carry (and text typed in them would then go unmarked to the others), so they apply as plain edits.
+ */
+const insertsBlocks = (tr: Transaction) =>
+  tr.steps.some((step) => {
+    if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return false;
+    let block = step.slice.openStart > 0;
+    step.slice.content.forEach((node) => {
+      if (node.isBlock) block = true;
+    });
+    return block;
+  });
+
 /** The suggestion plugin, and every transaction of mine made a suggestion while the mode is on. */
 export const Suggesting = Extension.create<{ userId: number; name: string }>({
   name: "suggesting",
@@ -35,7 +50,8 @@ export const Suggesting = Extension.create<{ userId: number; name: string }>({
     const state = this.editor.state;
     const ySync = (tr.getMeta("y-sync$") ?? {}) as { isUndoRedoOperation?: boolean; isChangeOrigin?: boolean };
     const skip = "skip" in ((tr.getMeta(suggestChangesKey) as object | undefined) ?? {});
-    const track = isSuggestChangesEnabled(state) && tr.docChanged && !ySync.isUndoRedoOperation && !ySync.isChangeOrigin && !skip;
+    const track =
+      isSuggestChangesEnabled(state) && tr.docChanged && !ySync.isUndoRedoOperation && !ySync.isChangeOrigin && !skip && !insertsBlocks(tr);
     next(track ? transformToSuggestionTransaction(tr, state, () => suggestionId(this.options.userId, this.options.name)) : tr);
   },
 });
