@@ -1,4 +1,5 @@
 import type { JSONContent } from "@tiptap/core";
+import { withoutSuggestions } from "./suggestions";
 
 // The editor's document as plain CommonMark. Characters a writer typed stay as typed and are escaped only where
 // a CommonMark reader (and the editor's own parser) would otherwise read them as syntax: emphasis delimiters
@@ -213,9 +214,12 @@ function blocks(nodes: JSONContent[]): string {
     .join("\n\n");
 }
 
-/** The editor's document (its JSON) as CommonMark; an empty paragraph is an extra blank line. */
+/**
+ * The editor's document (its JSON) as CommonMark; an empty paragraph is an extra blank line. Pending suggestions
+ * are not in it: the text is as it was before them.
+ */
 export function serializeMarkdown(doc: JSONContent): string {
-  return blocks(doc.content ?? [])
+  return blocks(withoutSuggestions(doc).content ?? [])
     .replaceAll(LAZY, "")
     .replace(/\s+$/, "");
 }

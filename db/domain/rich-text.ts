@@ -1,10 +1,11 @@
-import { type JSONContent, getSchema } from "@tiptap/core";
+import { Extension, type JSONContent, getSchema } from "@tiptap/core";
 import { MarkdownManager } from "@tiptap/markdown";
 import StarterKit from "@tiptap/starter-kit";
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import * as Y from "yjs";
 import { MAX_NESTING, PARSE_BUDGET, emphasisCost, nestingOf, plainLinesJson } from "./markdown-guard";
 import { serializeMarkdown } from "./markdown-serialize";
+import { suggestionMarkExtensions } from "./suggestion-marks";
 
 // The event text's shared schema and its Markdown form, used by the co-writing editor in the
 // browser and by the EventDoc Durable Object on the server. No DOM: both sides build the same schema.
@@ -31,11 +32,22 @@ export const isSaveRequest = (value: unknown): value is SaveRequest =>
 
 /**
  * The formatting writers use (bold, italic, headings, lists, quotes, scene breaks as horizontal rules).
- * Undo/redo comes from the Collaboration extension (per writer), so StarterKit's own history is off.
+ * Undo/redo comes from the Collaboration extension (per writer), so StarterKit's own history is off. Suggested
+ * insertions and deletions are marks (suggestions.ts); `suggestionColor` gives them their author's colour.
  */
-export function richTextExtensions() {
-  return [StarterKit.configure({ undoRedo: false, link: false, underline: false, trailingNode: false })];
+export function richTextExtensions(suggestionColor?: (userId: number) => string) {
+  return [
+    StarterKit.configure({ undoRedo: false, link: false, underline: false, trailingNode: false }),
+    SuggestedBlocks,
+    ...suggestionMarkExtensions(suggestionColor),
+  ];
 }
+
+/** Suggested blocks carry the suggestion marks too (the editor's copy only: the shared doc keeps text marks). */
+const SuggestedBlocks = Extension.create({
+  name: "suggestedBlocks",
+  extendNodeSchema: (extension) => (extension.name === "doc" ? { marks: "insertion modification deletion" } : {}),
+});
 
 /** The editor's Markdown reader (the same in the browser and on the server). */
 const storyMarkdown = () => new MarkdownManager({ extensions: richTextExtensions() });

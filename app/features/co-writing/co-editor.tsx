@@ -7,6 +7,7 @@ import { CommentsPanel, type Draft, useComments } from "~/features/co-writing/co
 import { Session, otherWriters, useSessionTick } from "~/features/co-writing/doc-session";
 import { editorTarget } from "~/features/co-writing/editor-target";
 import { Toolbar } from "~/features/co-writing/editor-toolbar";
+import { ModeSwitch, Suggesting, SuggestionsList, useEditorMode } from "~/features/co-writing/suggesting";
 import { EndedEditor } from "~/features/co-writing/ended-editor";
 import { useDocEditor, useSessionEnd } from "~/features/co-writing/session-editor-hooks";
 import { TitleInput } from "~/features/co-writing/title-input";
@@ -20,8 +21,8 @@ import type { EventView } from "../../../worker/services/events";
 // The co-writing editor: a card's edit mode. One Y.Doc per event, shared through the event's
 // EventDoc (y-partyserver) and kept in IndexedDB for offline work. Loaded lazily by event-card.tsx.
 
-/** The card editor's own extensions: comments' highlights. */
-const cardExtensions = { extensions: [CommentAnchors] };
+/** The card editor's own extensions: comments' highlights, Suggesting mode. */
+const cardExtensions = (userId: number, name: string) => ({ extensions: [CommentAnchors, Suggesting.configure({ userId, name })] });
 
 const SceneAssist = lazy(() => import("~/features/assistant/scene-assist").then((m) => ({ default: m.SceneAssist })));
 
@@ -70,7 +71,8 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
   const myName = api?.myName ?? "";
   const user = useMemo(() => ({ name: myName, color: caretColor(api?.myUserId ?? 0) }), [myName, api?.myUserId]);
   const contentId = `event-${event.id}-content`;
-  const editor = useDocEditor(session, contentId, user, cardExtensions);
+  const editor = useDocEditor(session, contentId, user, cardExtensions(api?.myUserId ?? 0, myName));
+  const [mode, setMode] = useEditorMode(editor);
   const comments = useComments(event.id, api?.shareCode ?? null);
   const [draft, setDraft] = useState<Draft | null>(null);
   useSessionEnd(session, onClose, api?.ended ? accessEndedText[api.ended] : null);
@@ -125,6 +127,7 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
         </p>
         <div className="flex flex-wrap items-center justify-between gap-2">
           {editor ? <Toolbar editor={editor} /> : null}
+          {editor ? <ModeSwitch mode={mode} onMode={setMode} disabled={!session.ready} /> : null}
           {editor && session.ready && !editor.state.selection.empty ? (
             <Button
               variant="outline"
@@ -146,7 +149,10 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
             <div className="min-w-0 flex-1">
               {/* Shown once the doc has synced: nobody types into a doc that is not there yet. */}
               {session.ready ? (
-                <EditorContent editor={editor} />
+                <>
+                  <EditorContent editor={editor} />
+                  {editor ? <SuggestionsList editor={editor} /> : null}
+                </>
               ) : (
                 <div aria-hidden="true" className="min-h-32 animate-pulse rounded-md border border-stone-200 bg-stone-50" />
               )}

@@ -3,6 +3,7 @@ import CollaborationCaret from "@tiptap/extension-collaboration-caret";
 import type { Extensions } from "@tiptap/core";
 import { useEditor } from "@tiptap/react";
 import { useEffect, useRef } from "react";
+import { caretColor } from "~/features/co-writing/co-editor-context";
 import type { Session } from "~/features/co-writing/doc-session";
 import { errorToast } from "~/lib/toast";
 import { DocFields, richTextExtensions } from "../../../db/domain/rich-text";
@@ -23,7 +24,7 @@ export function useDocEditor(
   const editor = useEditor(
     {
       extensions: [
-        ...richTextExtensions(),
+        ...richTextExtensions(caretColor),
         AutoDirection,
         ...(options?.extensions ?? []),
         Collaboration.configure({ document: session.ydoc, field: DocFields.content }),

@@ -1,0 +1,103 @@
+import type { Page } from "@playwright/test";
+import {
+  apiAs,
+  createUser,
+  docText,
+  expect,
+  expectNoSeriousA11yViolations,
+  login,
+  makePremium,
+  openTimeline,
+  test,
+  writerPage,
+} from "./fixtures";
+
+// Suggesting mode: a writer's typing and deleting become tracked changes in the author's colour, seen live by
+// the others, who accept or reject them; the card and the saved text hold only what was accepted.
+
+type EventRow = { id: number; title: string; content: string };
+
+async function openEditor(page: Page) {
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  await expect(content).toContainText("The bell rang.");
+  return content;
+}
+
+test("a collaborator suggests an insertion and a deletion; the owner sees both coloured, accepts one and rejects the other", async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  const cole = await createUser(request, { name: "Cole Collab" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: cole.email,
+    accessLevel: "collaborator",
+  });
+
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  const c = await writerPage(browser, cole, timeline.id);
+  const coleContent = await openEditor(c.page);
+  const ownerContent = await openEditor(page);
+
+  // Cole switches to Suggesting (kept in his browser), inserts a word and deletes another.
+  await c.page.getByRole("button", { name: "Suggesting" }).click();
+  await expect(c.page.getByRole("button", { name: "Suggesting" })).toHaveAttribute("aria-pressed", "true");
+  await coleContent.click();
+  await c.page.keyboard.press("Home");
+  for (let i = 0; i < 4; i++) await c.page.keyboard.press("ArrowRight");
+  await c.page.keyboard.type("old ");
+  await c.page.keyboard.press("End");
+  await c.page.keyboard.press("ArrowLeft");
+  for (let i = 0; i < 5; i++) await c.page.keyboard.press("Backspace");
+
+  // The owner sees both in Cole's colour, with who suggested them; the text is all still there.
+  const inserted = ownerContent.locator("ins[data-suggestion]");
+  const deleted = ownerContent.locator("del[data-suggestion]");
+  // (docText: without Cole's caret label, which sits in the text where his caret is.)
+  await expect.poll(() => docText(inserted)).toBe("old");
+  await expect.poll(() => docText(deleted)).toBe("rang");
+  await expect(inserted).toHaveAttribute("title", /^Suggested by Cole Collab, /);
+  await expect(inserted).toHaveAttribute("style", /--suggestion-color/);
+  await expect.poll(() => docText(ownerContent)).toBe("The old bell rang.");
+  const list = page.getByRole("region", { name: "Suggestions" });
+  await expect(list.getByTestId("suggestion")).toHaveCount(2);
+  // Until accepted, the saved text (what cards, exports and word counts read) is the text before them.
+  await expect(c.page.getByTestId("co-editor-status")).toHaveText("All changes saved");
+  const [before] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+  expect(before.content).toBe("The bell rang.");
+  await expectNoSeriousA11yViolations(page);
+
+  // A new paragraph's words are suggestions too; Cole's Ctrl+Z takes them back.
+  await c.page.keyboard.press("End");
+  await c.page.keyboard.press("Enter");
+  await c.page.keyboard.type("Next");
+  await expect(ownerContent.locator("ins[data-suggestion]", { hasText: "Next" })).toHaveCount(1);
+  await expect(list.getByTestId("suggestion")).toHaveCount(3);
+  await c.page.keyboard.press("ControlOrMeta+z");
+  await expect(ownerContent).not.toContainText("Next");
+  await expect(list.getByTestId("suggestion")).toHaveCount(2);
+
+  await list.getByRole("button", { name: "Accept: Insert “old”" }).click();
+  await list.getByRole("button", { name: "Reject: Delete “rang”" }).click();
+  await expect(list).toHaveCount(0);
+  await expect(inserted).toHaveCount(0);
+  await expect(deleted).toHaveCount(0);
+  await expect.poll(() => docText(coleContent)).toBe("The old bell rang.");
+  await expect(coleContent.locator("[data-suggestion]")).toHaveCount(0);
+
+  // Saved: the card shows the accepted text.
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
+  await expect(page.getByTestId("event-card")).toContainText("The old bell rang.");
+  const [after] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+  expect(after.content).toBe("The old bell rang.");
+  await c.context.close();
+});

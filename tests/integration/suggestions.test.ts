@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import type * as Y from "yjs";
+import { DocFields } from "../../db/domain/rich-text";
+import { listSuggestions, suggestionId } from "../../db/domain/suggestions";
+import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
+import { type DocClient, openDoc, setupSharedScene, storedEvent, waitUntil } from "./doc-helpers";
+import { call } from "./helpers";
+
+// Suggested edits in the shared doc, by real Yjs clients through the Worker: marks on the text, as the editor's
+// Suggesting mode writes them. D1 (what exports, word counts and cards read) keeps the text before them.
+
+const firstText = (c: DocClient, index = 0) => (c.doc.getXmlFragment(DocFields.content).get(index) as Y.XmlElement).get(0) as Y.XmlText;
+const suggestions = (c: DocClient) => listSuggestions(yXmlFragmentToProsemirrorJSON(c.doc.getXmlFragment(DocFields.content)));
+const plain = (t: Y.XmlText) =>
+  t
+    .toDelta()
+    .map((op: { insert: string }) => op.insert)
+    .join("");
+/** The scene's text as the timeline's events API gives it (what cards, exports and word counts read). */
+async function apiContent(timelineId: number, eventId: number, token: string) {
+  const events = (await call("GET", `/api/timelines/${timelineId}/events`, { token })).json as Array<{ id: number; content: string }>;
+  return events.find((e) => e.id === eventId)?.content;
+}
+
+describe("suggestions in the shared doc", () => {
+  it("are seen live by the other writer; D1 leaves the insertion out and keeps the deleted text until accepted", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("The storm breaks over the harbour.");
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const b = await openDoc(timeline.id, event.id, owner.token);
+    const insId = suggestionId(collab.user.id, "Mara");
+    const delId = suggestionId(collab.user.id, "Mara");
+    a.doc.transact(() => {
+      const t = firstText(a);
+      t.insert(4, "great ", { insertion: { id: insId } });
+      // "over the harbour" → "over the " with "harbour" marked deleted.
+      t.format(plain(t).indexOf("harbour"), "harbour".length, { deletion: { id: delId } });
+    });
+    const seen = await waitUntil(() => (suggestions(b).length === 2 ? suggestions(b) : null), "the other writer sees both");
+    expect(seen.map(({ kind, text, name, userId }) => ({ kind, text, name, userId }))).toEqual([
+      { kind: "insertion", text: "great ", name: "Mara", userId: collab.user.id },
+      { kind: "deletion", text: "harbour", name: "Mara", userId: collab.user.id },
+    ]);
+    // Saving writes the text before the suggestions.
+    const reply = await a.save();
+    expect("version" in reply).toBe(true);
+    expect((await storedEvent(event.id)).content).toBe("The storm breaks over the harbour.");
+    expect(await apiContent(timeline.id, event.id, owner.token)).toBe("The storm breaks over the harbour.");
+
+    // The owner accepts both: the insertion's mark goes, the deleted text goes.
+    b.doc.transact(() => {
+      const t = firstText(b);
+      const text = plain(t);
+      t.format(text.indexOf("great "), "great ".length, { insertion: null });
+      t.delete(text.indexOf("harbour"), "harbour".length);
+    });
+    await waitUntil(() => suggestions(a).length === 0, "the suggester sees them accepted");
+    expect("version" in (await b.save())).toBe(true);
+    expect(await apiContent(timeline.id, event.id, owner.token)).toBe("The great storm breaks over the .");
+    a.close();
+    b.close();
+  });
+
+  it("rejected suggestions leave the text as it was", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const t = firstText(a);
+    t.insert(0, "Slowly, ", { insertion: { id: suggestionId(collab.user.id, "Mara") } });
+    t.format(plain(t).indexOf("boats"), 5, { deletion: { id: suggestionId(collab.user.id, "Mara") } });
+    expect("version" in (await a.save())).toBe(true);
+    expect(await apiContent(timeline.id, event.id, owner.token)).toBe("Mara runs for the boats.");
+    // Rejecting: the inserted text goes, the deleted text loses its mark.
+    t.delete(0, "Slowly, ".length);
+    t.format(plain(t).indexOf("boats"), 5, { deletion: null });
+    expect(suggestions(a)).toEqual([]);
+    expect(await apiContent(timeline.id, event.id, owner.token)).toBe("Mara runs for the boats.");
+    a.close();
+  });
+
+  it("malformed suggestion marks never break saving", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const t = firstText(a);
+    t.insert(0, "X ", { insertion: "not an object" });
+    t.insert(0, "Y ", { insertion: { id: { nested: [1, 2] } } });
+    t.format(0, 1, { deletion: 42 });
+    t.insert(t.length, " Z", { deletion: { id: null }, bold: {} });
+    const reply = await a.save();
+    // Either the server refused the hostile update or it saved it; in both cases the text is saved and readable.
+    const content = await apiContent(timeline.id, event.id, owner.token);
+    expect(content).not.toContain("X ");
+    expect(content).toContain("Mara runs for the boats.");
+    // A writer's ordinary edit after it still saves.
+    const b = await openDoc(timeline.id, event.id, owner.token);
+    firstText(b).insert(firstText(b).length, " Then the rain.");
+    expect("version" in (await b.save()) || "version" in reply).toBe(true);
+    await waitUntil(
+      async () => ((await apiContent(timeline.id, event.id, owner.token)) ?? "").includes("Then the rain."),
+      "an ordinary edit saved",
+      8000,
+    );
+    a.close();
+    b.close();
+  });
+});
