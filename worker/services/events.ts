@@ -276,7 +276,13 @@ export async function updateEvent(
     );
   }
 
-  if (edited || storyEdited) {
+  // A move across the plotline grid (chapter and plotlines, nothing else): one batch with the story order's write.
+  const gridMove =
+    input.chapterId !== undefined &&
+    input.plotlineIds !== undefined &&
+    !edited &&
+    Object.entries(input).every(([key, value]) => value === undefined || ["chapterId", "plotlineIds", "position"].includes(key));
+  if ((edited || storyEdited) && !gridMove) {
     const row = await persistEventText(db, {
       eventId,
       author: user,
@@ -308,7 +314,14 @@ export async function updateEvent(
   if (input.chapterId !== undefined) {
     // Into (or out of) a chapter: contiguous with its scenes, at `position` when that is inside its range.
     await requireTimelineChapter(db, event.timelineId, input.chapterId);
-    await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position);
+    const alongside =
+      gridMove && input.plotlineIds
+        ? [
+            ...plotlineStatements(db, eventId, event.timelineId, input.plotlineIds).map((s) => s.getSQL()),
+            sql`UPDATE events SET updated_at = ${nowIso()} WHERE id = ${eventId}`,
+          ]
+        : [];
+    await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position, alongside);
     const fresh = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
     if (!fresh) throw notFound(EVENT_NOT_FOUND);
     moved = fresh.position !== latest.position || fresh.chapterId !== latest.chapterId;
