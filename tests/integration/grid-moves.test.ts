@@ -43,7 +43,10 @@ function recordingDb(log: { kind: "single" | "batch"; sql: string[] }[]) {
           return (statements: D1PreparedStatement[]) => {
             const sqls = statements.map((s) => text.get(s) ?? "?");
             if (sqls.some(isWrite)) log.push({ kind: "batch", sql: sqls.filter(isWrite) });
-            return value.call(target, statements.map((s) => real.get(s) ?? s));
+            return value.call(
+              target,
+              statements.map((s) => real.get(s) ?? s),
+            );
           };
         }
         return value.bind(target);
@@ -145,7 +148,8 @@ describe("grid moves", () => {
     });
 
     const other = await createTimeline(owner.token, { title: "Elsewhere" });
-    const foreignChapter = (await call("POST", `/api/timelines/${other.id}/chapters`, { token: owner.token, body: { title: "X" } })).json.id;
+    const foreignChapter = (await call("POST", `/api/timelines/${other.id}/chapters`, { token: owner.token, body: { title: "X" } })).json
+      .id;
     const foreignPlotline = (await call("POST", `/api/timelines/${other.id}/plotlines`, { token: owner.token, body: { title: "Y" } })).json
       .id;
     const badChapter = await call("PATCH", `/api/events/${scene.id}`, {

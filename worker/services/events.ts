@@ -145,6 +145,8 @@ export async function createEvent(
   checkStoryRange(storyStart, storyEnd);
   const chapterId = input.chapterId ?? null;
   await requireTimelineChapter(db, timelineId, chapterId);
+  const plotlineIds = input.plotlineIds ?? [];
+  await requireTimelinePlotlines(db, timelineId, plotlineIds);
   const now = nowIso();
   const insert = db
     .insert(events)
@@ -171,6 +173,7 @@ export async function createEvent(
     insert,
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
+    ...(plotlineIds.length > 0 ? plotlineStatements(db, newest, timelineId, plotlineIds).slice(1) : []),
   ]);
   let row: Event = inserted[0];
   if (chapterId !== null) {
@@ -179,7 +182,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds });
+  return toEventView({ ...row, entityIds, plotlineIds });
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {

@@ -1,0 +1,408 @@
+import {
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  MeasuringStrategy,
+  PointerSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+} from "@dnd-kit/core";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { EventView } from "../../../worker/services/events";
+import type { PlotlineView } from "../../../worker/services/plotlines";
+import {
+  CARD_HEIGHT,
+  CELL_TOP,
+  COLUMN_WIDTH,
+  ColumnHeader,
+  type DragData,
+  type DropData,
+  GridCard,
+  GridCell,
+  RowHeader,
+} from "./grid-cell";
+import { buildGrid, cellKey, cellName, moveInGrid } from "./grid-model";
+import { type GridWriteProps, useGridWrites } from "./use-grid-writes";
+
+const HEAD_HEIGHT = 44; // px: the chapters' header row
+const COLLAPSED_HEIGHT = 96; // px: a collapsed row shows its header only
+const MIN_ROW_HEIGHT = CELL_TOP + CARD_HEIGHT + 8;
+const narrow = () => typeof window !== "undefined" && !window.matchMedia("(min-width: 640px)").matches;
+
+export type AddPreset = { chapterId: number | null; plotlineIds: number[]; where: string };
+
+export type GridProps = GridWriteProps & {
+  /** Already in the order to show and filtered. */
+  events: EventView[];
+  plotlines: PlotlineView[];
+  chapters: { id: number; title: string }[];
+  canEdit: boolean;
+  onAdd: (preset: AddPreset) => void;
+  onOpen: (event: EventView) => void;
+};
+
+type Spot = { row: number; column: number; eventId: number };
+
+/**
+ * The Grid layout: plotlines as rows, chapters as columns. Windowed both ways (rows, columns, and the cards of a
+ * tall cell), so a 1,000-scene book keeps only what is in view in the DOM. Editors drag a card to another cell
+ * (pointer or touch), or pick it up with Space or Enter, choose a cell with the arrow keys and drop it with
+ * Space or Enter (Escape cancels).
+ */
+export function PlotlineGrid(props: GridProps) {
+  const { events, plotlines, chapters, canEdit, onAdd, onOpen } = props;
+  const id = useId();
+  const writes = useGridWrites(props);
+  const grid = useMemo(() => buildGrid(events, plotlines, chapters), [events, plotlines, chapters]);
+  const { rows, columns, cells } = grid;
+  const plotlineById = useMemo(() => new Map(plotlines.map((p) => [p.id, p])), [plotlines]);
+  const [headerWidth, setHeaderWidth] = useState(160);
+  useEffect(() => setHeaderWidth(narrow() ? 112 : 160), []);
+
+  const counts = rows.map((row) => columns.map((column) => cells.get(cellKey(row.id, column.id))?.length ?? 0));
+  const heights = rows.map((row, r) =>
+    writes.collapsed.has(String(row.id ?? "none"))
+      ? COLLAPSED_HEIGHT
+      : Math.max(MIN_ROW_HEIGHT, CELL_TOP + Math.max(...counts[r]) * CARD_HEIGHT + 8),
+  );
+  const scrollRef = useRef<HTMLElement>(null);
+  const rowWindow = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => heights[i],
+    overscan: 2,
+    initialRect: { width: 1024, height: 700 },
+  });
+  const columnWindow = useVirtualizer({
+    count: columns.length,
+    horizontal: true,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => COLUMN_WIDTH,
+    overscan: 2,
+    paddingStart: headerWidth,
+    initialRect: { width: 1024, height: 700 },
+  });
+  const heightsKey = heights.join();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the rows' heights (their cards, collapsed) are the trigger
+  useLayoutEffect(() => rowWindow.measure(), [heightsKey, rowWindow]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the header's width is the trigger
+  useLayoutEffect(() => columnWindow.measure(), [headerWidth, columnWindow]);
+
+  // The roving tab stop and the keyboard's carried card.
+  const [active, setActive] = useState<Spot | null>(null);
+  const [carry, setCarry] = useState<{ spot: Spot; event: EventView; target: { row: number; column: number } } | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const focusNext = useRef<Spot | "grid" | null>(null);
+  const firstSpot = (): Spot | null => {
+    for (let r = 0; r < rows.length; r++) {
+      for (let c = 0; c < columns.length; c++) {
+        const list = cells.get(cellKey(rows[r].id, columns[c].id));
+        if (list?.length) return { row: r, column: c, eventId: list[0].id };
+      }
+    }
+    return null;
+  };
+  const cardsAt = (r: number, c: number) => cells.get(cellKey(rows[r]?.id ?? null, columns[c]?.id ?? null)) ?? [];
+  const stillThere = active && cardsAt(active.row, active.column).some((e) => e.id === active.eventId);
+  const stop = stillThere ? active : firstSpot();
+
+  /** Scrolls a card (or a cell's top) into view: both windows, and the card inside a tall row. */
+  const reveal = (row: number, column: number, index = 0) => {
+    const el = scrollRef.current;
+    const rowItem = rowWindow.measurementsCache[row];
+    if (!el || !rowItem) return;
+    const top = HEAD_HEIGHT + rowItem.start + (index ? CELL_TOP + index * CARD_HEIGHT : 0);
+    const bottom = HEAD_HEIGHT + rowItem.start + CELL_TOP + (index + 1) * CARD_HEIGHT;
+    if (top - HEAD_HEIGHT < el.scrollTop) el.scrollTop = top - HEAD_HEIGHT;
+    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
+    const left = headerWidth + column * COLUMN_WIDTH;
+    if (left - headerWidth < el.scrollLeft) el.scrollLeft = left - headerWidth;
+    else if (left + COLUMN_WIDTH > el.scrollLeft + el.clientWidth) el.scrollLeft = left + COLUMN_WIDTH - el.clientWidth;
+  };
+
+  // The focus follows the keyboard once the card is rendered (the windows may mount it a frame later).
+  useEffect(() => {
+    const want = focusNext.current;
+    if (!want) return;
+    let frame = 0;
+    let tries = 0;
+    const apply = () => {
+      const target =
+        want === "grid"
+          ? scrollRef.current
+          : scrollRef.current?.querySelector<HTMLElement>(`[data-card="${want.row}:${want.column}:${want.eventId}"]`);
+      if (!target) {
+        if (tries++ < 30) frame = requestAnimationFrame(apply);
+        return;
+      }
+      focusNext.current = null;
+      target.focus({ preventScroll: want === "grid" });
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
+  });
+
+  const goTo = (spot: Spot) => {
+    const index = cardsAt(spot.row, spot.column).findIndex((e) => e.id === spot.eventId);
+    focusNext.current = spot;
+    setActive(spot);
+    reveal(spot.row, spot.column, Math.max(0, index));
+  };
+
+  function navigate(e: KeyboardEvent, spot: Spot) {
+    const list = cardsAt(spot.row, spot.column);
+    const at = list.findIndex((x) => x.id === spot.eventId);
+    const across = (dr: number, dc: number) => {
+      for (let r = spot.row + dr, c = spot.column + dc; r >= 0 && r < rows.length && c >= 0 && c < columns.length; r += dr, c += dc) {
+        const there = cardsAt(r, c);
+        if (there.length) return goTo({ row: r, column: c, eventId: there[Math.min(Math.max(at, 0), there.length - 1)].id });
+      }
+    };
+    if (e.key === "ArrowDown" && at < list.length - 1) goTo({ ...spot, eventId: list[at + 1].id });
+    else if (e.key === "ArrowUp" && at > 0) goTo({ ...spot, eventId: list[at - 1].id });
+    else if (e.key === "ArrowDown") across(1, 0);
+    else if (e.key === "ArrowUp") across(-1, 0);
+    else if (e.key === "ArrowRight") across(0, 1);
+    else if (e.key === "ArrowLeft") across(0, -1);
+    else return false;
+    return true;
+  }
+
+  const drop = async (event: EventView, from: number | null, row: number, column: number) => {
+    const target = { row: rows[row].id, column: columns[column].id };
+    const change = moveInGrid(event, from, target);
+    const same = change.chapterId === (event.chapterId ?? null) && change.plotlineIds.join() === (event.plotlineIds ?? []).join();
+    const where = cellName(rows[row], columns[column]);
+    if (same) return setAnnouncement(`${event.title} stays in ${where}.`);
+    setAnnouncement(`Moved to ${where}`);
+    focusNext.current = { row, column, eventId: event.id };
+    setActive({ row, column, eventId: event.id });
+    if (!(await writes.move(event, change))) setAnnouncement(`${event.title} could not be moved.`);
+  };
+
+  function onCardKey(e: KeyboardEvent, spot: Spot, event: EventView) {
+    if (carry) return;
+    if (canEdit && (e.key === " " || e.key === "Enter")) {
+      e.preventDefault();
+      props.store.setDragging(true);
+      setCarry({ spot, event, target: { row: spot.row, column: spot.column } });
+      setAnnouncement(
+        `Picked up ${event.title} in ${cellName(rows[spot.row], columns[spot.column])}. Arrow keys choose a cell, Space or Enter drops it, Escape cancels.`,
+      );
+      focusNext.current = "grid";
+      return;
+    }
+    if (!canEdit && e.key === "Enter") return onOpen(event);
+    if (e.key.toLowerCase() === "o" && !e.ctrlKey && !e.metaKey) return onOpen(event);
+    if (navigate(e, spot)) e.preventDefault();
+  }
+
+  function onGridKey(e: KeyboardEvent) {
+    if (!carry) return;
+    const { row, column } = carry.target;
+    const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const step = moves[e.key];
+    e.preventDefault();
+    if (step) {
+      const next = {
+        row: Math.min(rows.length - 1, Math.max(0, row + step[0])),
+        column: Math.min(columns.length - 1, Math.max(0, column + step[1])),
+      };
+      setCarry({ ...carry, target: next });
+      setAnnouncement(cellName(rows[next.row], columns[next.column]));
+      reveal(next.row, next.column);
+    } else if (e.key === " " || e.key === "Enter") {
+      setCarry(null);
+      props.store.setDragging(false);
+      void drop(carry.event, rows[carry.spot.row].id, row, column);
+    } else if (e.key === "Escape") {
+      setCarry(null);
+      props.store.setDragging(false);
+      setAnnouncement(`Move cancelled. ${carry.event.title} is back in ${cellName(rows[carry.spot.row], columns[carry.spot.column])}.`);
+      goTo(carry.spot);
+    }
+  }
+
+  // Pointer and touch: dnd-kit. The store holds still (no one else's sync moves the card) until the drop.
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
+  );
+  const [dragged, setDragged] = useState<EventView | null>(null);
+  const setDragging = props.store.setDragging;
+  // Leaving the grid mid-move lets the list take the room's changes again.
+  useEffect(() => () => setDragging(false), [setDragging]);
+  const onDragEnd = ({ active: a, over }: DragEndEvent) => {
+    setDragged(null);
+    props.store.setDragging(false);
+    const data = a.data.current as DragData | undefined;
+    const to = over?.data.current as DropData | undefined;
+    if (data && to) void drop(data.event, data.from, to.row, to.column);
+  };
+
+  const visibleRows = rowWindow.getVirtualItems();
+  const visibleColumns = columnWindow.getVirtualItems();
+  const scrollTop = rowWindow.scrollOffset ?? 0;
+  const viewHeight = rowWindow.scrollRect?.height ?? 700;
+  const width = columnWindow.getTotalSize();
+
+  return (
+    <DndContext
+      id={id}
+      sensors={sensors}
+      measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+      onDragStart={({ active: a }) => {
+        setDragged((a.data.current as DragData).event);
+        props.store.setDragging(true);
+      }}
+      onDragCancel={() => {
+        setDragged(null);
+        props.store.setDragging(false);
+      }}
+      onDragEnd={onDragEnd}
+      accessibility={{
+        announcements: {
+          onDragStart: ({ active: a }) => `Picked up ${(a.data.current as DragData).event.title}.`,
+          onDragOver: ({ over }) => (over ? `Over ${(over.data.current as DropData).name}.` : "Not over a cell."),
+          onDragEnd: () => "",
+          onDragCancel: () => "Move cancelled.",
+        },
+      }}
+    >
+      <p className="sr-only" aria-live="assertive" data-testid="grid-announcement">
+        {announcement}
+      </p>
+      <section
+        ref={scrollRef}
+        tabIndex={-1}
+        onKeyDown={onGridKey}
+        aria-label="Plotline grid"
+        className="relative max-h-[75vh] overflow-auto overscroll-x-contain rounded-xl border border-stone-200 bg-white focus:outline-2 focus:outline-brand-500"
+        data-testid="grid-scroll"
+      >
+        <table
+          aria-label="Scenes by plotline and chapter"
+          aria-describedby={`${id}-keys`}
+          aria-rowcount={rows.length + 1}
+          aria-colcount={columns.length + 1}
+          className="block"
+          style={{ width }}
+        >
+          <caption id={`${id}-keys`} className="sr-only">
+            Plotlines as rows, chapters as columns. Arrow keys move between scenes, O opens one.
+            {canEdit ? " Space or Enter picks a scene up; arrow keys choose a cell; Space or Enter drops it; Escape cancels." : ""}
+          </caption>
+          <thead className="sticky top-0 z-20 block">
+            <tr aria-rowindex={1} className="relative flex" style={{ height: HEAD_HEIGHT, width }}>
+              <th
+                scope="col"
+                aria-colindex={1}
+                className="sticky left-0 z-30 flex shrink-0 items-center border-r border-b border-stone-200 bg-stone-100 px-2 text-left text-xs font-semibold text-stone-700"
+                style={{ width: headerWidth }}
+              >
+                Plotline
+              </th>
+              {visibleColumns.map((v) => (
+                <ColumnHeader
+                  key={columns[v.index].id ?? "none"}
+                  column={columns[v.index]}
+                  index={v.index}
+                  left={v.start}
+                  canMove={canEdit && columns[v.index].id !== null}
+                  first={v.index === 0}
+                  last={v.index >= columns.length - 2}
+                  onMove={(step) => void writes.moveChapter(columns[v.index].id as number, step)}
+                />
+              ))}
+            </tr>
+          </thead>
+          <tbody className="relative block" style={{ height: rowWindow.getTotalSize() }}>
+            {visibleRows.map((v) => {
+              const row = rows[v.index];
+              const collapsed = writes.collapsed.has(String(row.id ?? "none"));
+              const plotline = row.id === null ? null : plotlineById.get(row.id);
+              const total = new Set(columns.flatMap((c) => (cells.get(cellKey(row.id, c.id)) ?? []).map((e) => e.id))).size;
+              // The cards of this row inside the vertical view (with a card's margin either side).
+              const from = Math.floor((scrollTop - HEAD_HEIGHT - v.start - CELL_TOP) / CARD_HEIGHT) - 1;
+              const to = Math.ceil((scrollTop + viewHeight - v.start - CELL_TOP) / CARD_HEIGHT) + 1;
+              return (
+                <tr
+                  key={row.id ?? "none"}
+                  aria-rowindex={v.index + 2}
+                  className="absolute left-0 flex border-b border-stone-200"
+                  style={{ top: v.start, height: heights[v.index], width }}
+                  data-testid="grid-row"
+                >
+                  <RowHeader
+                    row={row}
+                    count={total}
+                    collapsed={collapsed}
+                    canMove={canEdit && plotline != null}
+                    first={v.index === 0}
+                    last={v.index >= rows.length - 2}
+                    onToggle={() => writes.toggleRow(String(row.id ?? "none"))}
+                    onMove={(step) => plotline && void writes.movePlotline(plotline, step)}
+                  />
+                  {collapsed
+                    ? null
+                    : visibleColumns.map((c) => {
+                        const column = columns[c.index];
+                        const list = cells.get(cellKey(row.id, column.id)) ?? [];
+                        const name = cellName(row, column);
+                        return (
+                          <GridCell
+                            key={column.id ?? "none"}
+                            id={cellKey(row.id, column.id)}
+                            rowIndex={v.index}
+                            columnIndex={c.index}
+                            left={c.start}
+                            name={name}
+                            targeted={carry?.target.row === v.index && carry.target.column === c.index}
+                            canEdit={canEdit}
+                            onAdd={() => onAdd({ chapterId: column.id, plotlineIds: row.id === null ? [] : [row.id], where: name })}
+                          >
+                            {list.slice(Math.max(0, from), Math.max(0, to)).map((event, i) => {
+                              const index = Math.max(0, from) + i;
+                              const spot = { row: v.index, column: c.index, eventId: event.id };
+                              return (
+                                <GridCard
+                                  key={event.id}
+                                  event={event}
+                                  row={row}
+                                  rowIndex={v.index}
+                                  columnIndex={c.index}
+                                  top={CELL_TOP + index * CARD_HEIGHT}
+                                  plotlines={plotlineById}
+                                  canEdit={canEdit}
+                                  tabbable={stop?.row === v.index && stop.column === c.index && stop.eventId === event.id}
+                                  carried={carry?.event.id === event.id}
+                                  onKeyDown={(e) => onCardKey(e, spot, event)}
+                                  onFocus={() => setActive(spot)}
+                                  onOpen={() => onOpen(event)}
+                                />
+                              );
+                            })}
+                          </GridCell>
+                        );
+                      })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+      <DragOverlay>
+        {dragged ? (
+          <div
+            className="w-44 rounded-md border border-brand-300 bg-white p-2 text-sm font-medium shadow-lg"
+            data-testid="grid-drag-overlay"
+          >
+            {dragged.title}
+          </div>
+        ) : null}
+      </DragOverlay>
+    </DndContext>
+  );
+}
