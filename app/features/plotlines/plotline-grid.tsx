@@ -1,5 +1,8 @@
 import {
+  type CollisionDetection,
   DndContext,
+  pointerWithin,
+  rectIntersection,
   type DragEndEvent,
   DragOverlay,
   MeasuringStrategy,
@@ -29,7 +32,6 @@ import { type GridWriteProps, useGridWrites } from "./use-grid-writes";
 const HEAD_HEIGHT = 44; // px: the chapters' header row
 const COLLAPSED_HEIGHT = 96; // px: a collapsed row shows its header only
 const MIN_ROW_HEIGHT = CELL_TOP + CARD_HEIGHT + 8;
-const narrow = () => typeof window !== "undefined" && !window.matchMedia("(min-width: 640px)").matches;
 
 export type AddPreset = { chapterId: number | null; plotlineIds: number[]; where: string };
 
@@ -41,6 +43,12 @@ export type GridProps = GridWriteProps & {
   canEdit: boolean;
   onAdd: (preset: AddPreset) => void;
   onOpen: (event: EventView) => void;
+};
+
+/** The cell under the pointer (a card is smaller than a cell); else the one the card overlaps most. */
+const underPointer: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  return hits.length ? hits : rectIntersection(args);
 };
 
 type Spot = { row: number; column: number; eventId: number };
@@ -59,7 +67,13 @@ export function PlotlineGrid(props: GridProps) {
   const { rows, columns, cells } = grid;
   const plotlineById = useMemo(() => new Map(plotlines.map((p) => [p.id, p])), [plotlines]);
   const [headerWidth, setHeaderWidth] = useState(160);
-  useEffect(() => setHeaderWidth(narrow() ? 112 : 160), []);
+  useEffect(() => {
+    const wide = window.matchMedia("(min-width: 640px)");
+    const apply = () => setHeaderWidth(wide.matches ? 160 : 112);
+    apply();
+    wide.addEventListener("change", apply);
+    return () => wide.removeEventListener("change", apply);
+  }, []);
 
   const counts = rows.map((row) => columns.map((column) => cells.get(cellKey(row.id, column.id))?.length ?? 0));
   const heights = rows.map((row, r) =>
@@ -252,6 +266,7 @@ export function PlotlineGrid(props: GridProps) {
     <DndContext
       id={id}
       sensors={sensors}
+      collisionDetection={underPointer}
       measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
       onDragStart={({ active: a }) => {
         setDragged((a.data.current as DragData).event);
@@ -279,7 +294,7 @@ export function PlotlineGrid(props: GridProps) {
         tabIndex={-1}
         onKeyDown={onGridKey}
         aria-label="Plotline grid"
-        className="relative max-h-[75vh] overflow-auto overscroll-x-contain rounded-xl border border-stone-200 bg-white focus:outline-2 focus:outline-brand-500"
+        className="relative max-h-[75vh] overflow-auto overscroll-x-contain rounded-xl border border-stone-200 bg-white focus-visible:outline-2 focus-visible:outline-brand-500"
         data-testid="grid-scroll"
       >
         <table

@@ -34,7 +34,7 @@ export function TimelineToolbar({
           Chronological
         </LayoutButton>
       </fieldset>
-      <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+      <fieldset className="inline-flex flex-wrap rounded-md border border-stone-300 bg-white p-0.5">
         <legend className="sr-only">Layout</legend>
         <LayoutButton
           active={layout === "vertical"}
