@@ -94,7 +94,14 @@ export function TimelineBody({
   if (layout === "lanes") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading lanes...</Card>}>
-        <LanesView events={[...dated, ...undated]} entities={entities} chapters={chapters} kind={laneKind} onOpenEvent={onOpenFromLanes} />
+        <LanesView
+          events={[...dated, ...undated]}
+          entities={entities}
+          chapters={chapters}
+          kind={laneKind}
+          onOpenEvent={onOpenFromLanes}
+          onLink={list.codex.onLink}
+        />
       </Suspense>
     );
   }
