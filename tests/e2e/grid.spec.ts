@@ -158,4 +158,46 @@ test.describe("the plotline grid", () => {
     await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
   });
+
+  test("lanes: a scene dropped into a character's lane, by mouse or by keyboard, is linked to that character", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Lane Links" });
+    const base = `/api/timelines/${timeline.id}`;
+    const ada = await apiAs(request, owner, "POST", `${base}/entities`, { kind: "character", name: "Ada" });
+    const mara = await apiAs(request, owner, "POST", `${base}/entities`, { kind: "character", name: "Mara" });
+    await apiAs(request, owner, "POST", `${base}/events`, { title: "Storm", content: "Rain.", entityIds: [mara.id] });
+    await apiAs(request, owner, "POST", `${base}/events`, { title: "Calm", content: "Sun." });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await login(page, owner);
+    await openTimeline(page, `/timeline/${timeline.id}?layout=lanes`);
+    const lane = (name: string) => page.getByTestId("lane").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
+    await expect(lane("No character").getByRole("button", { name: /Calm/ })).toBeVisible();
+
+    // Mouse: Calm into Ada's lane.
+    await lane("No character").getByRole("button", { name: /Calm/ }).dragTo(lane("Ada"));
+    await expect(lane("Ada").getByRole("button", { name: /Calm/ })).toBeVisible();
+    await expect(lane("No character")).toHaveCount(0);
+
+    // Keyboard: Storm (Mara's) up into Ada's lane.
+    await lane("Mara").getByRole("button", { name: /Storm/ }).focus();
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("lanes-announcement")).toContainText("Picked up Storm");
+    await page.keyboard.press("ArrowUp");
+    await expect(page.getByTestId("lanes-announcement")).toHaveText("Ada");
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("lanes-announcement")).toHaveText("Linked Ada to Storm");
+    await expect(lane("Ada").getByRole("button", { name: /Storm/ })).toBeVisible();
+    await expect(lane("Mara").getByRole("button", { name: /Storm/ })).toBeVisible();
+    await expect(page).toHaveURL(/layout=lanes/);
+    const stored = await apiAs<{ title: string; entityIds: number[] }[]>(request, owner, "GET", `${base}/events`);
+    expect(stored.map((e) => [e.title, [...e.entityIds].sort()])).toEqual([
+      ["Storm", [ada.id, mara.id].sort()],
+      ["Calm", [ada.id]],
+    ]);
+    await expectNoSeriousA11yViolations(page);
+  });
 });
