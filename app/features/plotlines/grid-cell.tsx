@@ -7,6 +7,7 @@ import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { GridColumn, GridRow } from "./grid-model";
 
 export const COLUMN_WIDTH = 200; // px
+export const HEAD_HEIGHT = 44; // px: the chapters' header row
 export const CARD_HEIGHT = 76; // px: one compact card and its gap
 export const CELL_TOP = 36; // px: room for the cell's '+' above its cards
 
