@@ -195,6 +195,7 @@ export const CreateEventSchema = z
     position: z.unknown().optional(),
     attachments: z.unknown().optional(),
     chapterId: chapterIdField.optional(),
+    plotlineIds: plotlineIdsField.optional(),
     ...storyFields,
   })
   .superRefine(checkStoryFields);

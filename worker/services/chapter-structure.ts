@@ -56,14 +56,16 @@ export async function rewriteOrder(
   db: Db,
   timelineId: number,
   change: (current: Structure) => { seq: readonly Scene[]; order?: readonly number[] } | null,
+  alongside: SQL[] = [],
 ) {
   for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
     const current = await loadStructure(db, timelineId);
     const next = change(current);
-    if (!next) return;
+    if (!next && alongside.length === 0) return;
     const writes = [
-      ...(next.order ? [chapterOrderStatement(timelineId, next.order)] : []),
-      ...orderStatements(timelineId, current.seq, next.seq),
+      ...(next?.order ? [chapterOrderStatement(timelineId, next.order)] : []),
+      ...(next ? orderStatements(timelineId, current.seq, next.seq) : []),
+      ...alongside,
     ];
     if (writes.length === 0) return;
     try {
@@ -123,8 +125,16 @@ export async function requireTimelineChapter(db: Db, timelineId: number, chapter
 }
 
 /** Puts a scene in a chapter (or in none), contiguous with the chapter's scenes; `position` within its range. */
-export async function placeInChapter(db: Db, timelineId: number, eventId: number, chapterId: number | null, position?: number) {
-  await rewriteOrder(db, timelineId, ({ seq, order }) => ({ seq: moveToChapter(seq, order, eventId, chapterId, position) }));
+export async function placeInChapter(
+  db: Db,
+  timelineId: number,
+  eventId: number,
+  chapterId: number | null,
+  position?: number,
+  /** Written in the same batch as the move, even when the scene's place does not change (its plotlines). */
+  alongside: SQL[] = [],
+) {
+  await rewriteOrder(db, timelineId, ({ seq, order }) => ({ seq: moveToChapter(seq, order, eventId, chapterId, position) }), alongside);
 }
 
 /** After a scene was dragged in story order: the chapter it now belongs to (see `chapterAfterMove`). */

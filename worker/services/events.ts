@@ -145,6 +145,8 @@ export async function createEvent(
   checkStoryRange(storyStart, storyEnd);
   const chapterId = input.chapterId ?? null;
   await requireTimelineChapter(db, timelineId, chapterId);
+  const plotlineIds = input.plotlineIds ?? [];
+  await requireTimelinePlotlines(db, timelineId, plotlineIds);
   const now = nowIso();
   const insert = db
     .insert(events)
@@ -171,6 +173,7 @@ export async function createEvent(
     insert,
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
+    ...(plotlineIds.length > 0 ? plotlineStatements(db, newest, timelineId, plotlineIds).slice(1) : []),
   ]);
   let row: Event = inserted[0];
   if (chapterId !== null) {
@@ -179,7 +182,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds });
+  return toEventView({ ...row, entityIds, plotlineIds });
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
@@ -276,7 +279,13 @@ export async function updateEvent(
     );
   }
 
-  if (edited || storyEdited) {
+  // A move across the plotline grid (chapter and plotlines, nothing else): one batch with the story order's write.
+  const gridMove =
+    input.chapterId !== undefined &&
+    input.plotlineIds !== undefined &&
+    !edited &&
+    Object.entries(input).every(([key, value]) => value === undefined || ["chapterId", "plotlineIds", "position"].includes(key));
+  if ((edited || storyEdited) && !gridMove) {
     const row = await persistEventText(db, {
       eventId,
       author: user,
@@ -308,7 +317,14 @@ export async function updateEvent(
   if (input.chapterId !== undefined) {
     // Into (or out of) a chapter: contiguous with its scenes, at `position` when that is inside its range.
     await requireTimelineChapter(db, event.timelineId, input.chapterId);
-    await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position);
+    const alongside =
+      gridMove && input.plotlineIds
+        ? [
+            ...plotlineStatements(db, eventId, event.timelineId, input.plotlineIds).map((s) => s.getSQL()),
+            sql`UPDATE events SET updated_at = ${nowIso()} WHERE id = ${eventId}`,
+          ]
+        : [];
+    await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position, alongside);
     const fresh = await db.select(eventColumns).from(events).where(eq(events.id, eventId)).get();
     if (!fresh) throw notFound(EVENT_NOT_FOUND);
     moved = fresh.position !== latest.position || fresh.chapterId !== latest.chapterId;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type CreatePlotline, type UpdatePlotline, defaultPlotlineColor, plotlineMessages } from "../../db/domain/validation-plotlines";
 import { type User, eventPlotlines, plotlines, timelineShares, timelines } from "../../db/schema";
@@ -156,7 +156,7 @@ export async function requireTimelinePlotlines(db: Db, timelineId: number, ids: 
  * Replaces the scene's plotlines with these (of its timeline only). `guard` makes the statements no-ops when a
  * conflict refuses the write they belong to.
  */
-export function plotlineStatements(db: Db, eventId: number, timelineId: number, ids: number[], guard = sql`1`) {
+export function plotlineStatements(db: Db, eventId: number | SQL, timelineId: number, ids: number[], guard = sql`1`) {
   const remove = db.delete(eventPlotlines).where(and(eq(eventPlotlines.eventId, eventId), guard));
   if (ids.length === 0) return [remove] as const;
   const insert = db

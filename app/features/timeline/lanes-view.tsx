@@ -24,6 +24,8 @@ type Props = {
   chapters?: { id: number; title: string }[];
   kind: LaneKind;
   onOpenEvent: (event: EventView) => void;
+  /** Editors: a scene dropped into an entry's lane is linked to it. */
+  onLink?: (event: EventView, entity: EntityView) => void;
 };
 
 /**
@@ -32,7 +34,7 @@ type Props = {
  * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
  * 1,000-event timeline keeps only the visible columns in the DOM.
  */
-export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Props) {
+export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink }: Props) {
   const id = useId();
   const chapterTitles = useMemo(() => new Map(chapters?.map((c) => [c.id, c.title])), [chapters]);
   const lanes = useMemo(() => buildLanes(events, entities, kind), [events, entities, kind]);
@@ -48,6 +50,18 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
     initialRect: { width: 1024, height: 600 },
   });
   const [active, setActive] = useState<{ lane: number; column: number } | null>(null);
+  // A scene carried by the keyboard (Space) to another lane, or dragged by the pointer over one.
+  const [carry, setCarry] = useState<{ event: EventView; lane: number; target: number } | null>(null);
+  const [dropLane, setDropLane] = useState<number | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const laneName = (index: number) => lanes[index]?.entity?.name ?? laneNames[kind].none;
+  function linkTo(event: EventView, laneIndex: number) {
+    const entity = lanes[laneIndex]?.entity ? entities.find((e) => e.id === lanes[laneIndex].entity!.id) : undefined;
+    if (!entity || !onLink) return setAnnouncement(`${event.title} stays as it is.`);
+    if (event.entityIds.includes(entity.id)) return setAnnouncement(`${event.title} is already linked to ${entity.name}.`);
+    setAnnouncement(`Linked ${entity.name} to ${event.title}`);
+    onLink(event, entity);
+  }
   const focusNext = useRef(false);
 
   // The roving tab stop: the active cell, else the first scene of the first lane that has one.
@@ -91,7 +105,28 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
     columns.scrollToIndex(column, { align: "auto" });
   }
 
-  function onKeyDown(e: KeyboardEvent, laneIndex: number, column: number) {
+  function onKeyDown(e: KeyboardEvent, laneIndex: number, column: number, event: EventView) {
+    if (carry) {
+      e.preventDefault();
+      if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+        const target = Math.min(lanes.length - 1, Math.max(0, carry.target + (e.key === "ArrowUp" ? -1 : 1)));
+        setCarry({ ...carry, target });
+        setAnnouncement(laneName(target));
+      } else if (e.key === " " || e.key === "Enter") {
+        setCarry(null);
+        linkTo(carry.event, carry.target);
+      } else if (e.key === "Escape") {
+        setCarry(null);
+        setAnnouncement("Cancelled.");
+      }
+      return;
+    }
+    if (onLink && e.key === " ") {
+      e.preventDefault();
+      setCarry({ event, lane: laneIndex, target: laneIndex });
+      setAnnouncement(`Picked up ${event.title}. Up and down choose a lane, Space links it, Escape cancels.`);
+      return;
+    }
     const cells = lanes[laneIndex].cells;
     const at = cells.findIndex((c) => c.column === column);
     const nearestIn = (index: number) => {
@@ -121,6 +156,9 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
 
   return (
     <div ref={scrollRef} className="overflow-x-auto rounded-xl border border-stone-200 bg-white" data-testid="lanes-scroll">
+      <p className="sr-only" aria-live="assertive" data-testid="lanes-announcement">
+        {announcement}
+      </p>
       <table
         aria-label={`Lanes by ${laneNames[kind].label}`}
         aria-describedby={`${id}-keys`}
@@ -131,6 +169,7 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
       >
         <caption id={`${id}-keys`} className="sr-only">
           Arrow keys move between scenes, Home and End to a lane's ends, Enter opens a scene.
+          {onLink ? ` Space picks a scene up; up and down choose a ${laneNames[kind].label}'s lane; Space links it; Escape cancels.` : ""}
         </caption>
         <tbody className="block">
           {lanes.map((lane, laneIndex) => {
@@ -141,8 +180,24 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
               <tr
                 key={lane.entity?.id ?? "none"}
                 aria-rowindex={laneIndex + 1}
-                className="relative flex h-28 border-b border-stone-100 last:border-b-0"
+                className={cn(
+                  "relative flex h-28 border-b border-stone-100 last:border-b-0",
+                  (carry?.target === laneIndex || dropLane === laneIndex) && "bg-brand-50 outline-2 -outline-offset-2 outline-brand-500",
+                )}
                 data-testid="lane"
+                onDragOver={(e) => {
+                  if (!onLink || !lane.entity) return;
+                  e.preventDefault();
+                  e.dataTransfer.dropEffect = "link";
+                  setDropLane(laneIndex);
+                }}
+                onDragLeave={() => setDropLane((current) => (current === laneIndex ? null : current))}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  setDropLane(null);
+                  const dropped = events.find((x) => String(x.id) === e.dataTransfer.getData("text/x-storyweave-event"));
+                  if (dropped) linkTo(dropped, laneIndex);
+                }}
               >
                 <th
                   scope="row"
@@ -171,7 +226,17 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent }: Pro
                         tabIndex={isStop ? 0 : -1}
                         data-lane={laneIndex}
                         data-column={column}
-                        onKeyDown={(e) => onKeyDown(e, laneIndex, column)}
+                        onKeyDown={(e) => onKeyDown(e, laneIndex, column, event)}
+                        // Space picks up rather than opens (a button's click comes with the key's release).
+                        onKeyUp={(e) => {
+                          if (onLink && e.key === " ") e.preventDefault();
+                        }}
+                        draggable={Boolean(onLink)}
+                        onDragStart={(e) => {
+                          e.dataTransfer.setData("text/x-storyweave-event", String(event.id));
+                          e.dataTransfer.effectAllowed = "link";
+                        }}
+                        onDragEnd={() => setDropLane(null)}
                         onFocus={() => {
                           focusedInside.current = true;
                           setActive({ lane: laneIndex, column });

@@ -13,6 +13,9 @@ import type { EventView } from "../../../worker/services/events";
 // The Lanes layout: loaded only when opened.
 const LanesView = lazy(() => import("~/features/timeline/lanes-view").then((m) => ({ default: m.LanesView })));
 const MindMapView = lazy(loadMindMap);
+// The Grid layout (plotlines by chapters): loaded only when opened.
+const PlotlineGrid = lazy(() => import("~/features/plotlines/plotline-grid").then((m) => ({ default: m.PlotlineGrid })));
+type GridProps = import("~/features/plotlines/plotline-grid").GridProps;
 
 export type ListProps = {
   jumpers: Set<(eventId: number) => boolean>;
@@ -44,6 +47,7 @@ export function TimelineBody({
   list,
   chaptered,
   onOpenFromLanes,
+  grid,
 }: {
   layout: TimelineLayout;
   /** The timeline has no event at all. */
@@ -64,6 +68,8 @@ export function TimelineBody({
   /** The list in chapters, when the timeline has any (story order, list layouts). */
   chaptered?: ReactNode;
   onOpenFromLanes: (event: EventView) => void;
+  /** The grid's own props (its events and chapters come from here). */
+  grid: Omit<GridProps, "events" | "chapters" | "onOpen">;
 }) {
   if (layout === "map") {
     return (
@@ -72,12 +78,30 @@ export function TimelineBody({
       </Suspense>
     );
   }
+  if (layout === "grid") {
+    return (
+      <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading grid...</Card>}>
+        {chapters ? (
+          <PlotlineGrid {...grid} events={[...dated, ...undated]} chapters={chapters} onOpen={onOpenFromLanes} />
+        ) : (
+          <Card className="p-10 text-center text-stone-700">Loading grid...</Card>
+        )}
+      </Suspense>
+    );
+  }
   if (empty) return <Card className="p-10 text-center text-stone-700">No events yet. Add your first event to this timeline!</Card>;
   if (emptyView !== null) return <Card className="p-10 text-center text-stone-700">{emptyView}</Card>;
   if (layout === "lanes") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading lanes...</Card>}>
-        <LanesView events={[...dated, ...undated]} entities={entities} chapters={chapters} kind={laneKind} onOpenEvent={onOpenFromLanes} />
+        <LanesView
+          events={[...dated, ...undated]}
+          entities={entities}
+          chapters={chapters}
+          kind={laneKind}
+          onOpenEvent={onOpenFromLanes}
+          onLink={list.codex.onLink}
+        />
       </Suspense>
     );
   }

@@ -2,6 +2,7 @@ import { Suspense, lazy, useEffect, useState } from "react";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
 import { ConfirmDialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
+import type { AddPreset } from "~/features/plotlines/plotline-grid";
 
 const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
 
@@ -40,7 +41,8 @@ export function TimelineDialogs({
   canShare: boolean;
   sharing: boolean;
   onSharing: (open: boolean) => void;
-  adding: boolean;
+  /** Open; with a grid cell's chapter and plotline to give the new event. */
+  adding: boolean | AddPreset;
   onAdding: (open: boolean) => void;
   deleting: EventView | null;
   deletePending: boolean;
@@ -48,7 +50,7 @@ export function TimelineDialogs({
   onConfirmDelete: (event: EventView) => void;
 }) {
   const shareMounted = useMountedOnce(sharing);
-  const addMounted = useMountedOnce(adding);
+  const addMounted = useMountedOnce(adding !== false);
   return (
     <>
       {canShare && shareMounted ? (
@@ -58,7 +60,14 @@ export function TimelineDialogs({
       ) : null}
       {addMounted ? (
         <Suspense fallback={null}>
-          <EventDialog open={adding} onOpenChange={onAdding} timelineId={timelineId} shareCode={shareCode} roomHeaders={roomHeaders} />
+          <EventDialog
+            open={adding !== false}
+            onOpenChange={onAdding}
+            timelineId={timelineId}
+            shareCode={shareCode}
+            roomHeaders={roomHeaders}
+            preset={typeof adding === "object" ? adding : undefined}
+          />
         </Suspense>
       ) : null}
       <ConfirmDialog

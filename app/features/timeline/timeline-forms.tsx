@@ -122,10 +122,13 @@ export function EventDialog({
   timelineId,
   shareCode,
   roomHeaders,
+  preset,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   timelineId: number | null;
+  /** Added from a cell of the plotline grid: its chapter and plotline. */
+  preset?: { chapterId: number | null; plotlineIds: number[]; where: string };
   shareCode?: string | null;
   /** On the timeline screen: names this page's room connection, so its own reload is the only one. */
   roomHeaders?: Record<string, string>;
@@ -139,7 +142,12 @@ export function EventDialog({
           {
             param: { id: String(id) },
             query: shareParam(shareCode),
-            json: { ...fields, timelineId: id, attachments: [] },
+            json: {
+              ...fields,
+              timelineId: id,
+              attachments: [],
+              ...(preset && { chapterId: preset.chapterId, plotlineIds: preset.plotlineIds }),
+            },
           },
           { headers: roomHeaders },
         ),
@@ -168,6 +176,7 @@ export function EventDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Create New Event">
       <form onSubmit={submit} noValidate className="space-y-4">
+        {preset ? <p className="text-sm text-stone-700">In {preset.where}</p> : null}
         <div className="space-y-1.5">
           <Label htmlFor="event-title">Title</Label>
           <Input

@@ -30,6 +30,7 @@ import { sortChronologically } from "../../../db/domain/story-order";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventPage, EventView } from "../../../worker/services/events";
 import type { PlotlineView } from "../../../worker/services/plotlines";
+import type { AddPreset } from "~/features/plotlines/plotline-grid";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
@@ -71,7 +72,8 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const { chronological, filter, filtering, layout, setLayout, setFilter } = view;
   const [codexRequest, setCodexRequest] = useState<{ entity: EntityView } | null>(null);
   const [laneKind, setLaneKind] = useState<LaneKind>("character");
-  const [adding, setAdding] = useState(false);
+  // true, or the cell of the grid whose chapter and plotline the new event gets.
+  const [adding, setAdding] = useState<boolean | AddPreset>(false);
   const [deleting, setDeleting] = useState<EventView | null>(null);
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   // The dialogs' code loads when the first of them opens, and stays.
@@ -86,7 +88,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
-  const anyDialog = sharing || adding || deleting !== null;
+  const anyDialog = sharing || adding !== false || deleting !== null;
   useEffect(() => {
     if (anyDialog) setDialogsUsed(true);
   }, [anyDialog]);
@@ -183,11 +185,11 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     setPendingJump(event.id);
   };
   const jumpTo = (event: EventView) => {
-    if (layout === "lanes" || layout === "map") return openFromLanes(event);
+    if (layout === "lanes" || layout === "map" || layout === "grid") return openFromLanes(event);
     for (const jump of jumpers) if (jump(event.id)) break;
   };
   useEffect(() => {
-    if (pendingJump === null || layout === "lanes" || layout === "map") return;
+    if (pendingJump === null || layout === "lanes" || layout === "map" || layout === "grid") return;
     for (const jump of jumpers) if (jump(pendingJump)) break;
     setPendingJump(null);
   }, [pendingJump, layout, jumpers]);
@@ -316,7 +318,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     />
                   ) : null}
                 </EventFilters>
-                {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
+                {canEdit && (chronological || filtering) && layout !== "lanes" && layout !== "grid" && events.length > 1 ? (
                   <p className="mb-4 text-sm text-stone-600">
                     {chronological
                       ? "Switch to Story order to reorder events by dragging."
@@ -338,6 +340,16 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   list={list}
                   chaptered={chaptered && chapters?.list}
                   onOpenFromLanes={openFromLanes}
+                  grid={{
+                    timelineId: timeline.id,
+                    shareCode,
+                    headers: room.writeHeaders,
+                    store,
+                    refresh,
+                    plotlines,
+                    canEdit,
+                    onAdd: setAdding,
+                  }}
                 />
               </section>
               <div className="min-w-0 space-y-6">

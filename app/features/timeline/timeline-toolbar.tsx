@@ -1,4 +1,4 @@
-import { ChartGantt, Columns3, Network, Rows3 } from "lucide-react";
+import { ChartGantt, Columns3, Grid3x3, Network, Rows3 } from "lucide-react";
 import type { ReactNode } from "react";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { cn } from "~/lib/cn";
@@ -34,7 +34,7 @@ export function TimelineToolbar({
           Chronological
         </LayoutButton>
       </fieldset>
-      <fieldset className="inline-flex rounded-md border border-stone-300 bg-white p-0.5">
+      <fieldset className="inline-flex flex-wrap rounded-md border border-stone-300 bg-white p-0.5">
         <legend className="sr-only">Layout</legend>
         <LayoutButton
           active={layout === "vertical"}
@@ -56,6 +56,9 @@ export function TimelineToolbar({
           icon={<ChartGantt aria-hidden="true" className="h-4 w-4" />}
         >
           Lanes
+        </LayoutButton>
+        <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon={<Grid3x3 aria-hidden="true" className="h-4 w-4" />}>
+          Grid
         </LayoutButton>
         <LayoutButton
           active={layout === "map"}

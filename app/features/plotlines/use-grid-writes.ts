@@ -1,0 +1,112 @@
+import { useCallback, useRef, useState } from "react";
+import { chapterContext } from "~/features/chapters/chapter-kit";
+import type { LocalChange } from "~/features/timeline/timeline-store";
+import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
+import type { MutationOutcome } from "~/lib/use-mutation";
+import type { EventView } from "../../../worker/services/events";
+import type { PlotlineView } from "../../../worker/services/plotlines";
+
+type Write = <T>(
+  run: () => Promise<MutationOutcome<T>>,
+  options?: { change?: LocalChange; result?: (data: T) => LocalChange | undefined },
+) => Promise<MutationOutcome<T>>;
+
+export type GridWriteProps = {
+  timelineId: number;
+  shareCode?: string | null;
+  headers: Record<string, string>;
+  store: { write: Write; setDragging: (active: boolean) => void };
+  refresh: () => void;
+};
+
+async function attempt<T>(run: () => Promise<T>, fallback: string): Promise<MutationOutcome<T>> {
+  try {
+    return { ok: true, data: await run() };
+  } catch (error) {
+    errorToast(errorMessage(error, fallback));
+    return { ok: false, error };
+  }
+}
+
+const collapsedKey = (timelineId: number) => `storyweave:collapsed-plotlines:${timelineId}`;
+
+function readCollapsed(timelineId: number): Set<string> {
+  try {
+    const saved = JSON.parse(window.localStorage.getItem(collapsedKey(timelineId)) ?? "[]");
+    return new Set(Array.isArray(saved) ? saved.filter((x): x is string => typeof x === "string") : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * The grid's writes: a card's move (chapter and plotlines in one PATCH, shown at once and undone if refused),
+ * the rows' and columns' order, and which rows this browser keeps collapsed.
+ */
+export function useGridWrites({ timelineId, shareCode, headers, store, refresh }: GridWriteProps) {
+  const latest = useRef({ headers, store, refresh });
+  latest.current = { headers, store, refresh };
+  const query = shareParam(shareCode);
+
+  const move = useCallback(
+    async (event: EventView, change: { chapterId: number | null; plotlineIds: number[] }) => {
+      const { store, refresh } = latest.current;
+      const outcome = await store.write(
+        () =>
+          attempt(
+            () =>
+              unwrap(
+                client.api.events[":id"].$patch(
+                  { param: { id: String(event.id) }, query, json: change },
+                  { headers: latest.current.headers },
+                ),
+              ),
+            "Failed to update event",
+          ),
+        { change: { kind: "event", event: { ...event, ...change } }, result: (data) => ({ kind: "event", event: data }) },
+      );
+      // The other scenes' places in the story order changed too.
+      if (outcome.ok) refresh();
+      return outcome.ok;
+    },
+    [query],
+  );
+
+  const movePlotline = async (plotline: PlotlineView, step: number) => {
+    const sent = await attempt(
+      () =>
+        unwrap(
+          client.api.plotlines[":id"].$patch(
+            { param: { id: String(plotline.id) }, query, json: { position: Math.max(0, plotline.position + step) } },
+            { headers: latest.current.headers },
+          ),
+        ),
+      "Something went wrong. Please try again.",
+    );
+    if (sent.ok) latest.current.refresh();
+  };
+
+  const moveChapter = (chapterId: number, step: number) => {
+    const { store, refresh } = latest.current;
+    const context = chapterContext({ timelineId, shareCode, headers: latest.current.headers, write: store.write, refresh });
+    return context.store.move(chapterId, step);
+  };
+
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() =>
+    typeof window === "undefined" ? new Set() : readCollapsed(timelineId),
+  );
+  const toggleRow = (key: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(key)) next.add(key);
+      try {
+        window.localStorage.setItem(collapsedKey(timelineId), JSON.stringify([...next]));
+      } catch {
+        // Private mode: collapsed for this visit only.
+      }
+      return next;
+    });
+
+  return { move, movePlotline, moveChapter, collapsed, toggleRow };
+}
