@@ -1,7 +1,7 @@
 // What every import format becomes (the StoryWeave JSON document) and the rules all of them check.
 import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../rules";
 import { isStoryOrderValid } from "../chapter-order";
-import { type Calendar, GREGORIAN, machineReason, parseMachine, storyRangeOrdered } from "../calendar";
+import { type Calendar, GREGORIAN, machineReason, parseMachine, storyDisplay, storyRangeOrdered } from "../calendar";
 import { storyDateReason } from "../story-date";
 import { EventContentSchema, EventTitleSchema } from "../validation";
 
@@ -61,6 +61,15 @@ export function checkStoryDate(where: string, field: "start" | "end" | "date", v
   const parsed = parseMachine(cal, value);
   if (!parsed.ok)
     fail(where, `${field} ${value} ${parsed.reason === "format" ? storyDateReason.format : machineReason(cal, parsed.reason)}`);
+}
+
+/** The document for reading (print, Word): story dates in its calendar's words instead of the stored form. */
+export function datesInWords(doc: TimelineDocument): TimelineDocument {
+  const cal = doc.calendar ?? GREGORIAN;
+  return {
+    ...doc,
+    events: doc.events.map((e) => ({ ...e, storyStart: storyDisplay(cal, e.storyStart), storyEnd: storyDisplay(cal, e.storyEnd) })),
+  };
 }
 
 export function checkEvent(where: string, event: TransferEvent, cal: Calendar = GREGORIAN) {
