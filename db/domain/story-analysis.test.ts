@@ -102,6 +102,12 @@ describe("storyGap", () => {
     expect(storyGap(at("2024-03-05"), at("2024-03-05"))).toBe("Same time");
     expect(storyGap(at(null), at("2024"))).toBeNull();
   });
+  it("compares days, never hours, when only one of the two has a time", () => {
+    expect(storyGap(at("2031-10-11T21:00"), at("2031-10-12"))).toBe("The next day");
+    expect(storyGap(at("2031-10-11T09:00"), at("2031-10-11"))).toBe("The same day");
+    expect(storyGap(at("2031-10-11"), at("2031-10-12T06:00"))).toBe("The next day");
+    expect(storyGap(at("2031-10-11T21:00"), at("2031-10-14"))).toBe("3 days later");
+  });
 });
 
 describe("unlinkedMentions", () => {

@@ -113,9 +113,19 @@ export function storyGap(previous: Pick<StoryEvent, "storyStart" | "storyEnd">, 
   const b = storySpan(next);
   if (!a || !b || !previous.storyStart || !next.storyStart) return null;
   if (a.from === b.from && a.to === b.to) return "Same time";
-  if (b.from < a.to) return "Overlaps";
   const prevEnd = parseStoryDate(previous.storyEnd ?? previous.storyStart);
   const nextStart = parseStoryDate(next.storyStart);
+  // A scene dated to the day beside a timed one: only the days can be compared, never the hours.
+  if (prevEnd.ok && nextStart.ok && prevEnd.date.day !== undefined && nextStart.date.day !== undefined) {
+    if ((prevEnd.date.hour === undefined) !== (nextStart.date.hour === undefined)) {
+      const dayOf = (d: StoryDate) => approxDays({ year: d.year, month: d.month, day: d.day });
+      const days = Math.round(dayOf(nextStart.date) - dayOf(prevEnd.date));
+      if (days === 0) return "The same day";
+      if (days === 1) return "The next day";
+      if (days > 1 && days < 30) return `${days} days later`;
+    }
+  }
+  if (b.from < a.to) return "Overlaps";
   if (!prevEnd.ok || !nextStart.ok) return null;
   // From the day the previous one ends to the day the next one starts, as a writer counts ('3 days later').
   const days = approxDays(nextStart.date) - approxDays(prevEnd.date);

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { entityKinds, entityLimits, limits, messages } from "./rules";
 import { hexColor } from "./validation-map";
-import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "./story-date";
 import { chapterIdField, targetWords } from "./validation-chapters";
 import { templateIdField } from "./validation-templates";
 import { plotlineIdsField } from "./validation-plotlines";
@@ -122,22 +121,17 @@ export const storyMessages = {
   povNotLinked: "The point of view must be one of the linked entities",
 } as const;
 
-/** A story date or null; an empty string clears it. */
+/**
+ * A story date as the writer typed it, or null; an empty string clears it. The service reads it in the
+ * timeline's calendar (db/domain/calendar), which decides whether it is a date.
+ */
 const storyDate = (field: "Start" | "End") =>
   z
-    .string({ error: `${field} ${storyDateReason.format}` })
+    .string({ error: `Story ${field.toLowerCase()} must be a date written as text` })
     .trim()
-    .max(20, `${field} ${storyDateReason.format}`)
+    .max(100, `Story ${field.toLowerCase()} must be at most 100 characters`)
     .nullable()
-    .transform((v, ctx) => {
-      if (!v) return null;
-      const parsed = parseStoryDate(v);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: `${field} ${storyDateReason[parsed.reason]}` });
-        return z.NEVER;
-      }
-      return v;
-    });
+    .transform((v) => v || null);
 
 export const maxLinkedEntities = 100;
 
@@ -175,9 +169,6 @@ type StoryFieldsInput = {
 
 /** The rules that need two fields, when both are in the same request (the service re-checks the merged event). */
 function checkStoryFields(v: StoryFieldsInput, ctx: z.RefinementCtx) {
-  if (v.storyStart && v.storyEnd && !isStoryRangeOrdered(v.storyStart, v.storyEnd)) {
-    ctx.addIssue({ code: "custom", message: storyMessages.endBeforeStart, path: ["storyEnd"] });
-  }
   if (v.storyStart === null && v.storyEnd) {
     ctx.addIssue({ code: "custom", message: storyMessages.endWithoutStart, path: ["storyEnd"] });
   }

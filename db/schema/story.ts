@@ -30,6 +30,8 @@ export const timelines = sqliteTable(
     structureTemplateId: text("structure_template_id"),
     /** Readers (viewers) may comment on its scenes; the owner can turn it off. */
     viewersCanComment: integer("viewers_can_comment", { mode: "boolean" }).notNull().default(true),
+    /** The story's calendar as JSON (db/domain/calendar); null: Gregorian. */
+    calendar: text("calendar"),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
@@ -76,6 +78,9 @@ export const events = sqliteTable(
     // Story time, `[-]Y[-MM[-DD[THH:mm]]]` as the writer typed it (db/domain/story-date.ts).
     storyStart: text("story_start"),
     storyEnd: text("story_end"),
+    /** What the writer typed for the dates, kept so a change of calendar can read it again. */
+    storyStartText: text("story_start_text"),
+    storyEndText: text("story_end_text"),
     storyLabel: text("story_label"),
     // Computed from story_start by the service: text order is wrong for negative and 5-6 digit years.
     storySort: integer("story_sort"),

@@ -105,7 +105,7 @@ test.describe("the codex and story time", () => {
     // After a reload: chips (POV marked) and the story time line.
     await openTimeline(page, `/timeline/${timeline.id}`);
     const ambush = card(page, "The Ambush");
-    await expect(ambush.getByText("Story time: 2024-03-20 – 2024-03-22 · Day 3, dusk")).toBeVisible();
+    await expect(ambush.getByText("Story time: 20 March 2024 – 22 March 2024 · Day 3, dusk")).toBeVisible();
     await expect(ambush.getByTestId("entity-chip")).toHaveCount(3);
     await expect(ambush.getByRole("button", { name: "Mara (POV)" })).toBeVisible();
     await expect(cardTitles(page)).toHaveText(["Departure", "The Ambush", "Homecoming"]);

@@ -62,7 +62,7 @@ test.describe("export and import", () => {
     await expect(page.getByRole("heading", { level: 1, name: "The Salt Road" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Prologue", "Departure", "The Ambush"]);
     const departure = page.getByRole("article", { name: "Departure" });
-    await expect(departure).toContainText("Story time:1203-04-01 · First light");
+    await expect(departure).toContainText("Story time:1 April 1203 · First light");
     await expect(departure).toContainText("Characters:Mara (POV)");
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "transfer-print-screen");

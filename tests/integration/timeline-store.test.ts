@@ -54,6 +54,8 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     povEntityId: null,
     storyStart: null,
     storyEnd: null,
+    storyStartDisplay: null,
+    storyEndDisplay: null,
     storyLabel: null,
     chapterId: null,
     plotlineIds: [],

@@ -308,7 +308,7 @@ describe("export: format × role", () => {
     const arrival = text.indexOf("Arrival");
     expect(text.slice(arrival, arrival + 7)).toEqual([
       "Arrival",
-      "Story time: -450-03-15 – -450-03-16 · Day 3, dusk",
+      "Story time: 15 March 451 BC – 16 March 451 BC · Day 3, dusk",
       "Characters: Mara (POV)",
       "Places: Harbor",
       "The ships come in.",

@@ -37,6 +37,7 @@ import {
 } from "../../db/domain/validation";
 import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "./account";
 import { TokenSchema } from "./auth";
+import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 
@@ -116,6 +117,8 @@ GET /api/timelines/{id}/plotlines | session | 200 | | The timeline's plotlines i
 POST /api/timelines/{id}/plotlines | session | 201 | 400 403 | Add a plotline, last (\`color\` '#rrggbb', else the palette's next) | The plotline
 PATCH /api/plotlines/{id} | session | 200 | 400 403 | Rename, recolor or move a plotline | The plotline
 DELETE /api/plotlines/{id} | session | 200 | 403 | Delete a plotline (owner); its scenes stay and leave it | \`{success: true}\`
+GET /api/timelines/{id}/calendar | session | 200 | | The timeline's calendar (Gregorian unless the owner set one) | The calendar
+PUT /api/timelines/{id}/calendar | session | 200 | 400 403 409 429 | Set the calendar (owner); a structural change with dated scenes needs \`convert: true\` | The calendar, or 409 \`{message, changes}\`
 Comments
 GET /api/events/{id}/comments | session | 200 | | A scene's comments, oldest first (threads and their replies) | Comment list
 POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scene or its selected text (\`anchor\`), or reply (\`threadId\`); viewers when the owner allows | The comment
@@ -190,6 +193,7 @@ const bodies: Record<string, z.ZodType> = {
   "PUT /api/timelines/{id}/structure": StructureSchema,
   "POST /api/timelines/{id}/plotlines": CreatePlotlineSchema,
   "PATCH /api/plotlines/{id}": UpdatePlotlineSchema,
+  "PUT /api/timelines/{id}/calendar": CalendarBodySchema,
   "POST /api/events/{id}/comments": CreateCommentSchema,
   "PATCH /api/comments/{id}": UpdateCommentSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
@@ -280,6 +284,8 @@ const details: Record<string, Details> = {
   "POST /api/timelines/{id}/plotlines": { query: [share] },
   "PATCH /api/plotlines/{id}": { query: [share] },
   "DELETE /api/plotlines/{id}": { query: [share] },
+  "GET /api/timelines/{id}/calendar": { query: [share] },
+  "PUT /api/timelines/{id}/calendar": { query: [share] },
   "GET /api/events/{id}/comments": { query: [share] },
   "POST /api/events/{id}/comments": { query: [share] },
   "PATCH /api/comments/{id}": { query: [share] },

@@ -15,6 +15,7 @@ import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
 import { authApi } from "./auth";
 import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
+import { calendarApi } from "./calendar";
 import { plotlinesApi } from "./plotlines";
 import { commentsApi } from "./comments";
 import { entitiesApi } from "./entities";
@@ -74,6 +75,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", chaptersApi)
   .route("/", templatesApi)
   .route("/", plotlinesApi)
+  .route("/", calendarApi)
   .route("/", commentsApi)
   .route("/", aiApi)
   .route("/", entitiesApi)

@@ -2,6 +2,7 @@
 // view, and the list's snapshot (ETag and per-isolate cache) for the API.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventEntities, eventPlotlines, events } from "../../db/schema";
@@ -20,6 +21,9 @@ export type EventView = {
   povEntityId: number | null;
   storyStart: string | null;
   storyEnd: string | null;
+  /** The dates in the timeline calendar's words ('13 October 2031, 9:00'); null when there is no date. */
+  storyStartDisplay: string | null;
+  storyEndDisplay: string | null;
   storyLabel: string | null;
   /** The chapter the scene is in (null: none). */
   chapterId: number | null;
@@ -53,6 +57,7 @@ export const eventColumns = {
   storyStart: events.storyStart,
   storyEnd: events.storyEnd,
   storyLabel: events.storyLabel,
+  calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
   wordCount: events.wordCount,
@@ -60,14 +65,38 @@ export const eventColumns = {
   updatedAt: events.updatedAt,
 };
 
-type EventRow = Omit<Event, "storySort" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"> & {
+type EventRow = Omit<
+  Event,
+  "storySort" | "storyStartText" | "storyEndText" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"
+> & {
   entityIds?: unknown;
   plotlineIds?: unknown;
   attachments?: unknown;
   chapterId?: number | null;
   /** Null or absent: not counted yet (an old row), counted from the content here. */
   wordCount?: number | null;
+  /** The timeline's calendar (JSON); absent or null: Gregorian. */
+  calendar?: string | null;
 };
+
+/** Calendars by their JSON, so a list of a thousand events parses its timeline's calendar once. */
+const calendars = new Map<string, ReturnType<typeof storedCalendar>>();
+function calendarOf(json: string | null | undefined) {
+  if (!json) return storedCalendar(null);
+  let cal = calendars.get(json);
+  if (!cal) {
+    if (calendars.size > 64) calendars.clear();
+    cal = storedCalendar(json);
+    calendars.set(json, cal);
+  }
+  return cal;
+}
+
+function displays(e: EventRow | EventView) {
+  if ("storyStartDisplay" in e && e.storyStartDisplay !== undefined) return { start: e.storyStartDisplay, end: e.storyEndDisplay };
+  const cal = calendarOf("calendar" in e ? e.calendar : null);
+  return { start: storyDisplay(cal, e.storyStart), end: storyDisplay(cal, e.storyEnd) };
+}
 
 function parseIds(value: unknown): number[] {
   let list: unknown = value;
@@ -86,25 +115,30 @@ function parseIds(value: unknown): number[] {
     : [];
 }
 
-export const toEventView = (e: EventRow | EventView): EventView => ({
-  id: e.id,
-  timelineId: e.timelineId,
-  title: e.title,
-  content: e.content,
-  position: e.position,
-  attachments: parseAttachments(e.attachments),
-  version: e.version,
-  entityIds: parseIds(e.entityIds),
-  povEntityId: e.povEntityId ?? null,
-  storyStart: e.storyStart ?? null,
-  storyEnd: e.storyEnd ?? null,
-  storyLabel: e.storyLabel ?? null,
-  chapterId: e.chapterId ?? null,
-  plotlineIds: parseIds(e.plotlineIds),
-  wordCount: e.wordCount ?? countWords(e.content),
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
+export const toEventView = (e: EventRow | EventView): EventView => {
+  const display = displays(e);
+  return {
+    id: e.id,
+    timelineId: e.timelineId,
+    title: e.title,
+    content: e.content,
+    position: e.position,
+    attachments: parseAttachments(e.attachments),
+    version: e.version,
+    entityIds: parseIds(e.entityIds),
+    povEntityId: e.povEntityId ?? null,
+    storyStart: e.storyStart ?? null,
+    storyEnd: e.storyEnd ?? null,
+    storyStartDisplay: display.start,
+    storyEndDisplay: display.end,
+    storyLabel: e.storyLabel ?? null,
+    chapterId: e.chapterId ?? null,
+    plotlineIds: parseIds(e.plotlineIds),
+    wordCount: e.wordCount ?? countWords(e.content),
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+};
 
 /** The SQL of an order; chronological is `sortChronologically`'s rule (story start's key, undated last, then position). */
 const orderOf = (order: EventOrder) =>
@@ -173,7 +207,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 }
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
-const LIST_FORMAT = 3;
+const LIST_FORMAT = 4;
 /** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
 export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
 /** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */

@@ -1,7 +1,7 @@
 import { type SQL, and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
-import { isStoryRangeOrdered, storySortKey } from "../../db/domain/story-date";
+import { storedCalendar } from "../../db/domain/calendar";
 import { countWords } from "../../db/domain/word-count";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
@@ -12,6 +12,7 @@ import { type EventView, eventColumns, eventPlotlineIds, linkedEntityIds, toEven
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
+import { checkStoryRange, storyColumns } from "./story-dates";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -42,12 +43,6 @@ async function requireTimelineEntities(db: Db, timelineId: number, ids: number[]
     .where(and(eq(entities.timelineId, timelineId), inIds(ids)))
     .get();
   if (Number(found?.n ?? 0) !== ids.length) throw badRequest(storyMessages.foreignEntity);
-}
-
-/** The story range of the event as it will be after the write; refused when it does not hold. */
-function checkStoryRange(start: string | null, end: string | null) {
-  if (end && !start) throw badRequest(storyMessages.endWithoutStart);
-  if (start && end && !isStoryRangeOrdered(start, end)) throw badRequest(storyMessages.endBeforeStart);
 }
 
 /** The POV as stored: only an entity of this timeline (a concurrent delete leaves it null, never a broken key). */
@@ -84,7 +79,9 @@ type TextWrite = {
   /** Live co-writing: fold into the author's newest version when it is younger than this. */
   coalesceWithinMs?: number;
   /** Other columns of the same UPDATE (story fields, the POV). */
-  set?: Partial<Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyLabel" | "storySort">> & { povEntityId?: SQL };
+  set?: Partial<
+    Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storyLabel" | "storySort">
+  > & { povEntityId?: SQL };
   /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
   before?: (guard: SQL) => readonly BatchItem[];
 };
@@ -135,14 +132,14 @@ export async function createEvent(
   input: CreateEvent,
   shareCode?: string | null,
 ): Promise<EventView> {
-  await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const calendar = storedCalendar(timeline.calendar);
   const entityIds = input.entityIds ?? [];
   const povEntityId = input.povEntityId ?? null;
   await requireTimelineEntities(db, timelineId, entityIds);
   if (povEntityId !== null && !entityIds.includes(povEntityId)) throw badRequest(storyMessages.povNotLinked);
-  const storyStart = input.storyStart ?? null;
-  const storyEnd = input.storyEnd ?? null;
-  checkStoryRange(storyStart, storyEnd);
+  const story = storyColumns(calendar, { storyStart: input.storyStart ?? null, storyEnd: input.storyEnd ?? null });
+  checkStoryRange(calendar, story.storyStart ?? null, story.storyEnd ?? null);
   const chapterId = input.chapterId ?? null;
   await requireTimelineChapter(db, timelineId, chapterId);
   const plotlineIds = input.plotlineIds ?? [];
@@ -158,10 +155,8 @@ export async function createEvent(
       position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId} AND ${events.deletedAt} IS NULL)`,
       attachments: [],
       povEntityId: povValue(timelineId, povEntityId),
-      storyStart,
-      storyEnd,
+      ...story,
       storyLabel: input.storyLabel ?? null,
-      storySort: storySortKey(storyStart),
       createdAt: now,
       updatedAt: now,
     })
@@ -182,7 +177,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds, plotlineIds });
+  return toEventView({ ...row, entityIds, plotlineIds, calendar: timeline.calendar });
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
@@ -193,6 +188,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       entityIds: linkedEntityIds,
       plotlineIds: eventPlotlineIds,
       attachments: eventAttachmentsJson,
+      calendar: timelines.calendar,
       ...accessColumns(user),
     })
     .from(events)
@@ -203,7 +199,13 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
   return {
-    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, attachments: found.attachments },
+    event: {
+      ...found.event,
+      entityIds: found.entityIds,
+      plotlineIds: found.plotlineIds,
+      attachments: found.attachments,
+      calendar: found.calendar,
+    },
     access,
   };
 }
@@ -263,6 +265,8 @@ export async function updateEvent(
     input.plotlineIds !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
+  const calendar = storedCalendar(event.calendar);
+  const story = storyColumns(calendar, input);
 
   // The event as it will be: links within its timeline, the POV among them, the range in order.
   let pov: number | null | undefined = input.povEntityId;
@@ -274,8 +278,9 @@ export async function updateEvent(
     // Unlinking the POV entity clears the POV, as deleting the entity does.
     if (pov === undefined && latest.povEntityId !== null && !linked.includes(latest.povEntityId)) pov = null;
     checkStoryRange(
-      input.storyStart !== undefined ? input.storyStart : latest.storyStart,
-      input.storyEnd !== undefined ? input.storyEnd : latest.storyEnd,
+      calendar,
+      story.storyStart !== undefined ? story.storyStart : latest.storyStart,
+      story.storyEnd !== undefined ? story.storyEnd : latest.storyEnd,
     );
   }
 
@@ -295,8 +300,7 @@ export async function updateEvent(
       // everything else in the same request.
       baseVersion: edited ? input.baseVersion : undefined,
       set: {
-        ...(input.storyStart !== undefined && { storyStart: input.storyStart, storySort: storySortKey(input.storyStart) }),
-        ...(input.storyEnd !== undefined && { storyEnd: input.storyEnd }),
+        ...story,
         ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },

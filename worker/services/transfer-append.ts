@@ -1,7 +1,7 @@
 import { countWords } from "../../db/domain/word-count";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { storySortKey } from "../../db/domain/story-date";
+import { storedCalendar, storySort } from "../../db/domain/calendar";
 import type { TimelineDocument } from "../../db/domain/timeline-transfer";
 import type { User } from "../../db/schema";
 import { nowIso } from "../lib/time";
@@ -43,6 +43,7 @@ export async function importIntoTimeline(
   const ref = (name: string) => byName.get(name.toLowerCase()) ?? null;
 
   const now = nowIso();
+  const calendar = storedCalendar(timeline.calendar);
   const count = doc.events.length;
   const entityRows = created.map((e) => ({ kind: e.kind, name: e.name, aliases: e.aliases, description: e.description, color: e.color }));
   const eventRows = doc.events.map((e, index) => ({
@@ -53,7 +54,7 @@ export async function importIntoTimeline(
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
-    storySort: storySortKey(e.storyStart),
+    storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? ref(e.pov) : null,
     chapter: e.chapter ?? null,
   }));

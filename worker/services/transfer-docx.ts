@@ -1,5 +1,6 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from "docx";
 import { type TimelineDocument, type TransferEvent, codexLines, formatStoryTime } from "../../db/domain/timeline-transfer";
+import { datesInWords } from "../../db/domain/transfer/document";
 import { contentParagraphs } from "./docx/blocks";
 import { isRightToLeft, plainRuns } from "./docx/inline";
 import { ListNumbering, documentStyles } from "./docx/styles";
@@ -67,7 +68,7 @@ function titlePage(doc: TimelineDocument) {
 /** `notes: false` leaves the planning notes (story time, codex) out. */
 export async function renderDocx(doc: TimelineDocument, { notes = true }: { notes?: boolean } = {}): Promise<ArrayBuffer> {
   const numbering = new ListNumbering();
-  const events = doc.events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
+  const events = datesInWords(doc).events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
   const document = new Document({
     title: doc.timeline.title,
     description: doc.timeline.description ?? undefined,

@@ -4,7 +4,7 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { FREE_TIMELINE_LIMIT } from "../../db/domain/rules";
 import { type Timeline, type User, timelines } from "../../db/schema";
-import { storySortKey } from "../../db/domain/story-date";
+import { GREGORIAN, storedCalendar, storySort } from "../../db/domain/calendar";
 import {
   type DocxStyle,
   type ExportFormat,
@@ -45,7 +45,7 @@ function attachmentsOf(list: unknown[]): TransferAttachment[] {
 }
 
 export function toTimelineDocument(
-  timeline: Pick<Timeline, "title" | "description">,
+  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null },
   events: EventView[],
   entities: EntityView[],
   chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
@@ -82,6 +82,7 @@ export function toTimelineDocument(
     }),
     ...(withChapters && { chapters: chapters.map((c) => ({ title: c.title, targetWords: c.targetWords })) }),
     ...(plotlines.length > 0 && { plotlines: plotlines.map((p) => ({ title: p.title, color: p.color })) }),
+    ...(timeline.calendar && { calendar: storedCalendar(timeline.calendar) }),
   };
 }
 
@@ -170,6 +171,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
   const marker = `import-${crypto.randomUUID()}`;
   const now = nowIso();
   const premium = isPremium(user) ? 1 : 0;
+  const calendar = doc.calendar ?? GREGORIAN;
   const entityIndex = new Map<string, number>();
   doc.entities.forEach((e, i) => {
     if (!entityIndex.has(e.name)) entityIndex.set(e.name, i);
@@ -189,7 +191,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
-    storySort: storySortKey(e.storyStart),
+    storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? (entityIndex.get(e.pov) ?? null) : null,
     chapter: e.chapter ?? null,
   }));
@@ -206,8 +208,8 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
 
   const statements = [
     raw(sql`
-      INSERT INTO timelines (user_id, title, description, share_code, created_at, updated_at)
-      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${now}, ${now}
+      INSERT INTO timelines (user_id, title, description, share_code, calendar, created_at, updated_at)
+      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null}, ${now}, ${now}
       WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`

@@ -231,9 +231,15 @@ export function EntityChips({
   );
 }
 
-/** 'Story time: 2024-03-15 – 2024-03-20 · Day 3, dusk', or nothing when the event has no story time. */
-export function storyTimeText(event: { storyStart: string | null; storyEnd: string | null; storyLabel: string | null }) {
-  const range = [event.storyStart, event.storyEnd].filter(Boolean).join(" – ");
+/** 'Story time: 15 March 2024 – 20 March 2024 · Ides', or nothing when the event has no story time. */
+export function storyTimeText(event: {
+  storyStart: string | null;
+  storyEnd: string | null;
+  storyStartDisplay?: string | null;
+  storyEndDisplay?: string | null;
+  storyLabel: string | null;
+}) {
+  const range = [event.storyStartDisplay ?? event.storyStart, event.storyEndDisplay ?? event.storyEnd].filter(Boolean).join(" – ");
   const text = [range, event.storyLabel].filter(Boolean).join(" · ");
   return text ? `Story time: ${text}` : null;
 }

@@ -260,7 +260,9 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                         ) : null}
                         <span className="line-clamp-2 font-medium">{event.title}</span>
                         {event.storyLabel || event.storyStart ? (
-                          <span className="truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStart}</span>
+                          <span className="truncate text-xs text-stone-600">
+                            {event.storyLabel ?? event.storyStartDisplay ?? event.storyStart}
+                          </span>
                         ) : null}
                         {isPov ? (
                           <span className="mt-auto inline-flex items-center gap-1 text-xs font-semibold text-stone-800">

@@ -100,8 +100,8 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           <Input
             id={`${idPrefix}-start`}
             value={value.storyStart}
-            placeholder="e.g. 2024-03-15"
-            maxLength={20}
+            placeholder="e.g. 13 October 2031, 9:00"
+            maxLength={100}
             onChange={(e) => set({ storyStart: e.target.value })}
           />
         </div>
@@ -110,8 +110,8 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           <Input
             id={`${idPrefix}-end`}
             value={value.storyEnd}
-            placeholder="e.g. 2024-03-20"
-            maxLength={20}
+            placeholder="e.g. 20 October 2031"
+            maxLength={100}
             onChange={(e) => set({ storyEnd: e.target.value })}
           />
         </div>

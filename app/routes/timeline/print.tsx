@@ -1,6 +1,7 @@
 import { ArrowLeft, Printer } from "lucide-react";
 import { Link, data } from "react-router";
 import { codexLines, formatStoryTime } from "../../../db/domain/timeline-transfer";
+import { datesInWords } from "../../../db/domain/transfer/document";
 import { exportTimeline } from "../../../worker/services/transfer";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { Button } from "~/ui/button";
@@ -20,7 +21,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!id) throw data("Timeline not found", { status: 404 });
   const shareCode = new URL(request.url).searchParams.get("share");
   // The same document the exports are made from: same access rules (share links too), same story order.
-  const doc = await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound);
+  const doc = datesInWords(await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound));
   return { doc, timelineId: id, shareCode };
 }
 

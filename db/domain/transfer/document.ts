@@ -1,7 +1,8 @@
 // What every import format becomes (the StoryWeave JSON document) and the rules all of them check.
 import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../rules";
 import { isStoryOrderValid } from "../chapter-order";
-import { isStoryRangeOrdered, parseStoryDate, storyDateReason } from "../story-date";
+import { type Calendar, GREGORIAN, machineReason, parseMachine, storyDisplay, storyRangeOrdered } from "../calendar";
+import { storyDateReason } from "../story-date";
 import { EventContentSchema, EventTitleSchema } from "../validation";
 
 export const TRANSFER_FORMAT = "storyweave-timeline";
@@ -41,6 +42,8 @@ export type TimelineDocument = {
   chapters?: TransferChapter[];
   /** In order; absent when the timeline has none. */
   plotlines?: TransferPlotline[];
+  /** The calendar its story dates are written in; absent: Gregorian. */
+  calendar?: Calendar;
 };
 
 export type ParseResult = { ok: true; document: TimelineDocument } | { ok: false; error: string };
@@ -53,21 +56,32 @@ export const fail = (where: string, message: string): never => {
   throw new ImportError(`${where}: ${message}`);
 };
 
-export function checkStoryDate(where: string, field: "start" | "end" | "date", value: string) {
-  const parsed = parseStoryDate(value);
-  if (!parsed.ok) fail(where, `${field} ${value} ${storyDateReason[parsed.reason]}`);
+/** A stored-form story date of the file, read in the file's calendar (Gregorian unless it carries one). */
+export function checkStoryDate(where: string, field: "start" | "end" | "date", value: string, cal: Calendar = GREGORIAN) {
+  const parsed = parseMachine(cal, value);
+  if (!parsed.ok)
+    fail(where, `${field} ${value} ${parsed.reason === "format" ? storyDateReason.format : machineReason(cal, parsed.reason)}`);
 }
 
-export function checkEvent(where: string, event: TransferEvent) {
+/** The document for reading (print, Word): story dates in its calendar's words instead of the stored form. */
+export function datesInWords(doc: TimelineDocument): TimelineDocument {
+  const cal = doc.calendar ?? GREGORIAN;
+  return {
+    ...doc,
+    events: doc.events.map((e) => ({ ...e, storyStart: storyDisplay(cal, e.storyStart), storyEnd: storyDisplay(cal, e.storyEnd) })),
+  };
+}
+
+export function checkEvent(where: string, event: TransferEvent, cal: Calendar = GREGORIAN) {
   if (!event.title) fail(where, "title is required");
   const maxTitle = EventTitleSchema.maxLength ?? Number.POSITIVE_INFINITY;
   const maxContent = EventContentSchema.maxLength ?? Number.POSITIVE_INFINITY;
   if (event.title.length > maxTitle) fail(where, tooLong("title", maxTitle));
   if (event.content.length > maxContent) fail(where, tooLong("content", maxContent));
-  if (event.storyStart) checkStoryDate(where, "start", event.storyStart);
-  if (event.storyEnd) checkStoryDate(where, "end", event.storyEnd);
+  if (event.storyStart) checkStoryDate(where, "start", event.storyStart, cal);
+  if (event.storyEnd) checkStoryDate(where, "end", event.storyEnd, cal);
   if (event.storyEnd && !event.storyStart) fail(where, "an end needs a start");
-  if (event.storyStart && event.storyEnd && !isStoryRangeOrdered(event.storyStart, event.storyEnd)) {
+  if (event.storyStart && event.storyEnd && !storyRangeOrdered(cal, event.storyStart, event.storyEnd)) {
     fail(where, "end must not be before start");
   }
   if (event.storyLabel && event.storyLabel.length > importLimits.storyLabel) fail(where, tooLong("story label", importLimits.storyLabel));

@@ -1,4 +1,5 @@
 // The StoryWeave JSON document.
+import { type Calendar, GREGORIAN, validateCalendar } from "../calendar";
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
 import { chapterLimits } from "../validation-chapters";
 import { plotlineLimits } from "../plotline-rules";
@@ -122,7 +123,14 @@ export function parseTimelineJson(text: string): ParseResult {
     if (!Array.isArray(rawPlotlines)) return fail("File", "plotlines must be a list");
     if (rawPlotlines.length > importLimits.plotlines) fail("File", `at most ${importLimits.plotlines} plotlines can be imported at once`);
     const plotlines = rawPlotlines.map((raw, i) => jsonPlotline(`Plotline ${i + 1}`, raw));
-    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length));
+    let calendar: Calendar = GREGORIAN;
+    if (root.calendar != null) {
+      const checked = validateCalendar(root.calendar);
+      if (!checked.ok) return fail("Calendar", checked.error);
+      calendar = checked.calendar;
+      if (calendar.kind !== "gregorian") doc.calendar = calendar;
+    }
+    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length, calendar));
     if (chapters.length > 0) {
       doc.chapters = chapters;
       checkChapterOrder("File", doc);
@@ -173,7 +181,14 @@ function jsonPlotline(where: string, raw: unknown): TransferPlotline {
   return { title, color: (color as string).toLowerCase() };
 }
 
-function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount = 0, plotlineCount = 0): TransferEvent {
+function jsonEvent(
+  where: string,
+  raw: unknown,
+  names: Set<string>,
+  chapterCount = 0,
+  plotlineCount = 0,
+  cal: Calendar = GREGORIAN,
+): TransferEvent {
   if (!isObject(raw)) return fail(where, "must be an object");
   const title = typeof raw.title === "string" ? raw.title.trim() : "";
   if (raw.content !== undefined && raw.content !== null && typeof raw.content !== "string") fail(where, "content must be text");
@@ -207,6 +222,6 @@ function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount
     fail(where, "plotlines must be a list of the numbers of the file's plotlines (counting from 0)");
   }
   if ((inPlotlines as number[]).length > 0) event.plotlines = [...new Set(inPlotlines as number[])];
-  checkEvent(where, event);
+  checkEvent(where, event, cal);
   return event;
 }

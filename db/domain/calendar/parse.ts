@@ -1,0 +1,131 @@
+// Natural story dates in a calendar's words: "13 Oct 2031 9am", "13 October 2031, 9:00", "October 2031",
+// "2031", "14 Frostmoon 1203 AR", "Day 3, dusk", and the machine form "2031-10-13T09:00" itself.
+import { daysInMonth, monthsOf } from "./arithmetic";
+import { looksMachine, machineReason, parseMachine } from "./machine";
+import type { CalDate, Calendar, Era } from "./types";
+import { NAMED_TIMES, exampleDate, yearFromEra } from "./words";
+
+export type ParseResult = { ok: true; date: CalDate } | { ok: false; error: string };
+
+type Time = { hour: number; minute: number };
+
+/** Takes a trailing time ("9am", "9:30 pm", "21:00", "at dusk") off the text. */
+function takeTime(text: string, hoursPerDay: number): { rest: string; time?: Time } | null {
+  const named = /(?:^|[\s,]+)(?:at\s+)?(midnight|dawn|noon|dusk)$/i.exec(text);
+  if (named) return { rest: text.slice(0, named.index), time: { hour: NAMED_TIMES[named[1].toLowerCase()] ?? 0, minute: 0 } };
+  const m = /(?:^|[\s,]+)(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text);
+  if (!m || (m[2] === undefined && m[3] === undefined)) return { rest: text };
+  let hour = Number(m[1]);
+  const minute = Number(m[2] ?? 0);
+  if (m[3]) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (m[3].toLowerCase().startsWith("p") ? 12 : 0);
+  }
+  if (hour >= hoursPerDay || minute > 59) return null;
+  return { rest: text.slice(0, m.index), time: { hour, minute } };
+}
+
+function withTime(date: CalDate, time?: Time): CalDate | null {
+  if (!time) return date;
+  if (date.day === undefined) return null;
+  return { ...date, ...time };
+}
+
+function parseRelative(cal: Calendar, text: string): CalDate | null {
+  const timed = takeTime(text, 24);
+  if (!timed) return null;
+  const week = cal.relativeUnit === "week";
+  const m = week ? /^week\s+(-?\d{1,6})(?:[\s,]+day\s+(\d))?$/i.exec(timed.rest.trim()) : /^day\s+(-?\d{1,6})$/i.exec(timed.rest.trim());
+  if (!m) return null;
+  const date: CalDate = { year: Number(m[1]) };
+  if (timed.time || m[2]) Object.assign(date, { month: 1, day: Number(m[2] ?? 1) });
+  if (date.day !== undefined && date.day > 7) return null;
+  return withTime(date, timed.time);
+}
+
+/** The month a word names: its full name, or a prefix of at least 3 letters only one month has. */
+function monthOf(cal: Calendar, word: string) {
+  const w = word.toLowerCase().replace(/\.$/, "");
+  const names = monthsOf(cal).map((m) => m.name.toLowerCase());
+  const exact = names.indexOf(w);
+  if (exact >= 0) return exact + 1;
+  if (w.length < 3) return 0;
+  const starts = names.flatMap((n, i) => (n.startsWith(w) ? [i + 1] : []));
+  return starts.length === 1 ? (starts[0] ?? 0) : 0;
+}
+
+/** Takes an era's abbreviation or name off the end (or the start) of the text. */
+function takeEra(cal: Calendar, text: string): { rest: string; era?: Era } {
+  const lower = text.toLowerCase();
+  const words = cal.eras.flatMap((era) => [era.abbreviation, era.name].map((w) => ({ era, w: w.toLowerCase() })));
+  words.sort((a, b) => b.w.length - a.w.length);
+  for (const { era, w } of words) {
+    if (lower.endsWith(` ${w}`)) return { rest: text.slice(0, -w.length), era };
+    if (lower.startsWith(`${w} `)) return { rest: text.slice(w.length), era };
+  }
+  return { rest: text };
+}
+
+function parseWords(cal: Calendar, text: string): CalDate | null {
+  const timed = takeTime(text, cal.hoursPerDay);
+  if (!timed) return null;
+  const { rest, era } = takeEra(cal, timed.rest.trim());
+  // A month's name may hold spaces or digits ("Deep Winter", "Month 11"): find whole names first, longest first.
+  let month = 0;
+  let text2 = ` ${rest.toLowerCase()} `;
+  const names = monthsOf(cal)
+    .map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 }))
+    .sort((a, b) => b.name.length - a.name.length);
+  for (const { name, index } of names) {
+    const at = text2.search(new RegExp(`[\\s,]${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s,]`));
+    if (at >= 0) {
+      month = index;
+      text2 = `${text2.slice(0, at + 1)}\u0000${text2.slice(at + 1 + name.length)}`;
+      break;
+    }
+  }
+  const tokens = text2.split(/[\s,]+/).filter((t) => t && t !== "of" && t !== "the");
+  const nums: number[] = [];
+  let order = "";
+  for (const t of tokens) {
+    const n = /^(-?\d{1,6})(?:st|nd|rd|th)?$/i.exec(t);
+    if (n) {
+      nums.push(Number(n[1]));
+      order += "n";
+    } else if (t === "\u0000") order += "m";
+    else if (!month && monthOf(cal, t)) {
+      month = monthOf(cal, t);
+      order += "m";
+    } else return null;
+  }
+  let date: CalDate;
+  if (order === "n") date = { year: nums[0] ?? 0 };
+  else if (order === "mn") date = { year: nums[0] ?? 0, month };
+  else if (order === "nmn") date = { year: nums[1] ?? 0, month, day: nums[0] };
+  else if (order === "mnn") date = { year: nums[1] ?? 0, month, day: nums[0] };
+  else return null;
+  // Without an era word the year is the calendar's own count, as the machine form reads it.
+  if (era) {
+    if (date.year < 1) return null;
+    date.year = yearFromEra(era, date.year);
+  }
+  if (Math.abs(date.year) > 999999) return null;
+  if (date.day !== undefined && (date.day < 1 || date.day > daysInMonth(cal, date.year, date.month ?? 1))) return null;
+  return withTime(date, timed.time);
+}
+
+/**
+ * Reads what a writer typed as a date in the calendar. `field` names it in refusals: machine-shaped text gets
+ * the precise reason ("Start has a month outside 01-13"), anything else an example in the calendar's words.
+ */
+export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End"): ParseResult {
+  const value = text.trim();
+  const refusal = `Story ${field.toLowerCase()} must be a date like ${exampleDate(cal)}`;
+  if (looksMachine(value)) {
+    const m = parseMachine(cal, value);
+    if (m.ok) return m;
+    return { ok: false, error: m.reason === "format" ? refusal : `${field} ${machineReason(cal, m.reason)}` };
+  }
+  const date = value.length <= 100 ? (cal.kind === "relative" ? parseRelative(cal, value) : parseWords(cal, value)) : null;
+  return date ? { ok: true, date } : { ok: false, error: refusal };
+}
