@@ -6,6 +6,8 @@ import { chapterIdField, targetWords } from "./validation-chapters";
 import { templateIdField } from "./validation-templates";
 import { plotlineIdsField } from "./validation-plotlines";
 import { viewersCanCommentField } from "./validation-comments";
+import { afterField, lifespanFields, lifespanMessages } from "./validation-lifespans";
+import { isLifespanOrdered } from "./lifespans";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -195,6 +197,7 @@ export const CreateEventSchema = z
     position: z.unknown().optional(),
     attachments: z.unknown().optional(),
     chapterId: chapterIdField.optional(),
+    after: afterField.optional(),
     ...storyFields,
   })
   .superRefine(checkStoryFields);
@@ -213,6 +216,7 @@ export const UpdateEventSchema = z
     baseVersion: z.number().int().min(1).optional(),
     chapterId: chapterIdField.optional(),
     plotlineIds: plotlineIdsField.optional(),
+    after: afterField.optional(),
     ...storyFields,
   })
   .refine(
@@ -220,6 +224,7 @@ export const UpdateEventSchema = z
       v.title !== undefined ||
       v.chapterId !== undefined ||
       v.plotlineIds !== undefined ||
+      v.after !== undefined ||
       v.content !== undefined ||
       v.position !== undefined ||
       v.entityIds !== undefined ||
@@ -267,7 +272,8 @@ export const CreateEntitySchema = z.object({
   aliases: entityFields.aliases.optional(),
   description: entityFields.description.optional(),
   color: entityFields.color.optional(),
-});
+  ...lifespanFields,
+}).refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
 export type CreateEntity = z.infer<typeof CreateEntitySchema>;
 
 export const UpdateEntitySchema = z
@@ -277,8 +283,10 @@ export const UpdateEntitySchema = z
     aliases: entityFields.aliases.optional(),
     description: entityFields.description.optional(),
     color: entityFields.color.optional(),
+    ...lifespanFields,
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" })
+  .refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
 export type UpdateEntity = z.infer<typeof UpdateEntitySchema>;
 
 // Sharing.
@@ -300,5 +308,6 @@ export * from "./validation-ai";
 export * from "./validation-chapters";
 export * from "./validation-plotlines";
 export * from "./validation-comments";
+export * from "./validation-lifespans";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
-import { type Event, type User, eventEntities, eventPlotlines, events } from "../../db/schema";
+import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
@@ -25,6 +25,8 @@ export type EventView = {
   chapterId: number | null;
   /** The plotlines the scene belongs to. */
   plotlineIds: number[];
+  /** The scenes this one must come after in story time (live ones only). */
+  after: number[];
   /** Words in the content (CJK characters one each). */
   wordCount: number;
   createdAt: string;
@@ -38,6 +40,9 @@ export const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntit
 
 /** An event's plotline ids, fetched inside the event's own SELECT. */
 export const eventPlotlineIds = sql<string>`(SELECT json_group_array(${eventPlotlines.plotlineId}) FROM ${eventPlotlines} WHERE ${eventPlotlines.eventId} = ${events.id})`;
+
+/** The live scenes an event depends on, fetched inside the event's own SELECT (a trashed one is left out). */
+export const eventAfterIds = sql<string>`(SELECT json_group_array(d.after_event_id) FROM ${eventDependencies} d JOIN events a ON a.id = d.after_event_id AND a.deleted_at IS NULL WHERE d.event_id = ${events.id})`;
 
 export const eventColumns = {
   id: events.id,
@@ -55,6 +60,7 @@ export const eventColumns = {
   storyLabel: events.storyLabel,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
+  after: eventAfterIds,
   wordCount: events.wordCount,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
@@ -63,6 +69,7 @@ export const eventColumns = {
 type EventRow = Omit<Event, "storySort" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"> & {
   entityIds?: unknown;
   plotlineIds?: unknown;
+  after?: unknown;
   attachments?: unknown;
   chapterId?: number | null;
   /** Null or absent: not counted yet (an old row), counted from the content here. */
@@ -101,6 +108,7 @@ export const toEventView = (e: EventRow | EventView): EventView => ({
   storyLabel: e.storyLabel ?? null,
   chapterId: e.chapterId ?? null,
   plotlineIds: parseIds(e.plotlineIds),
+  after: parseIds(e.after),
   wordCount: e.wordCount ?? countWords(e.content),
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
@@ -173,7 +181,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 }
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
-const LIST_FORMAT = 3;
+const LIST_FORMAT = 4;
 /** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
 export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
 /** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */

@@ -8,10 +8,11 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
+import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
+import { dependencyStatements, requireDependencies } from "./dependencies";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -145,6 +146,8 @@ export async function createEvent(
   checkStoryRange(storyStart, storyEnd);
   const chapterId = input.chapterId ?? null;
   await requireTimelineChapter(db, timelineId, chapterId);
+  const after = input.after ?? [];
+  await requireDependencies(db, timelineId, null, after);
   const now = nowIso();
   const insert = db
     .insert(events)
@@ -171,6 +174,7 @@ export async function createEvent(
     insert,
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
+    ...(after.length > 0 ? dependencyStatements(db, newest, timelineId, after) : []),
   ]);
   let row: Event = inserted[0];
   if (chapterId !== null) {
@@ -179,7 +183,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds });
+  return toEventView({ ...row, entityIds, after });
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
@@ -189,6 +193,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       event: events,
       entityIds: linkedEntityIds,
       plotlineIds: eventPlotlineIds,
+      after: eventAfterIds,
       attachments: eventAttachmentsJson,
       ...accessColumns(user),
     })
@@ -200,7 +205,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
   return {
-    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, attachments: found.attachments },
+    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, after: found.after, attachments: found.attachments },
     access,
   };
 }
@@ -257,7 +262,8 @@ export async function updateEvent(
     input.storyStart !== undefined ||
     input.storyEnd !== undefined ||
     input.storyLabel !== undefined ||
-    input.plotlineIds !== undefined;
+    input.plotlineIds !== undefined ||
+    input.after !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
 
@@ -266,6 +272,7 @@ export async function updateEvent(
   if (storyEdited) {
     if (input.entityIds) await requireTimelineEntities(db, event.timelineId, input.entityIds);
     if (input.plotlineIds) await requireTimelinePlotlines(db, event.timelineId, input.plotlineIds);
+    if (input.after) await requireDependencies(db, event.timelineId, eventId, input.after);
     const linked = input.entityIds ?? latest.entityIds;
     if (pov != null && !linked.includes(pov)) throw badRequest(storyMessages.povNotLinked);
     // Unlinking the POV entity clears the POV, as deleting the entity does.
@@ -295,6 +302,7 @@ export async function updateEvent(
       before: (guard) => [
         ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
         ...(input.plotlineIds ? plotlineStatements(db, eventId, event.timelineId, input.plotlineIds, guard) : []),
+        ...(input.after ? dependencyStatements(db, eventId, event.timelineId, input.after, guard) : []),
       ],
     });
     if (!row) {

@@ -11,7 +11,16 @@ export const TRANSFER_VERSION = 1;
 export const importLimits = { events: 5000, entities: 1000, chapters: 1000, plotlines: 200, linksPerEvent: 100, storyLabel: 100 } as const;
 
 export type TransferAttachment = { filename: string; contentType: string; size: number };
-export type TransferEntity = { kind: EntityKind; name: string; aliases: string[]; description: string; color: string };
+export type TransferEntity = {
+  kind: EntityKind;
+  name: string;
+  aliases: string[];
+  description: string;
+  color: string;
+  /** A character's lifespan, story dates (absent: not known). */
+  born?: string | null;
+  died?: string | null;
+};
 export type TransferEvent = {
   title: string;
   content: string;
@@ -27,6 +36,8 @@ export type TransferEvent = {
   chapter?: number | null;
   /** The plotlines it belongs to: indexes into the document's `plotlines` (absent: none). */
   plotlines?: number[];
+  /** The scenes it must come after: indexes into the document's `events` (absent: none). */
+  after?: number[];
 };
 export type TransferChapter = { title: string; targetWords: number | null };
 export type TransferPlotline = { title: string; color: string };
@@ -53,7 +64,7 @@ export const fail = (where: string, message: string): never => {
   throw new ImportError(`${where}: ${message}`);
 };
 
-export function checkStoryDate(where: string, field: "start" | "end" | "date", value: string) {
+export function checkStoryDate(where: string, field: "start" | "end" | "date" | "born" | "died", value: string) {
   const parsed = parseStoryDate(value);
   if (!parsed.ok) fail(where, `${field} ${value} ${storyDateReason[parsed.reason]}`);
 }
