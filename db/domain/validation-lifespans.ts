@@ -37,4 +37,3 @@ export const afterField = z
   )
   .max(maxDependencies, dependencyMessages.tooMany)
   .transform((ids) => [...new Set(ids)].sort((a, b) => a - b));
-

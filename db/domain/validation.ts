@@ -265,15 +265,17 @@ const entityFields = {
   color: hexColor,
 };
 
-export const CreateEntitySchema = z.object({
-  kind: entityFields.kind,
-  name: entityFields.name,
-  // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
-  aliases: entityFields.aliases.optional(),
-  description: entityFields.description.optional(),
-  color: entityFields.color.optional(),
-  ...lifespanFields,
-}).refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
+export const CreateEntitySchema = z
+  .object({
+    kind: entityFields.kind,
+    name: entityFields.name,
+    // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
+    aliases: entityFields.aliases.optional(),
+    description: entityFields.description.optional(),
+    color: entityFields.color.optional(),
+    ...lifespanFields,
+  })
+  .refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
 export type CreateEntity = z.infer<typeof CreateEntitySchema>;
 
 export const UpdateEntitySchema = z

@@ -42,7 +42,7 @@ export const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntit
 export const eventPlotlineIds = sql<string>`(SELECT json_group_array(${eventPlotlines.plotlineId}) FROM ${eventPlotlines} WHERE ${eventPlotlines.eventId} = ${events.id})`;
 
 /** The live scenes an event depends on, fetched inside the event's own SELECT (a trashed one is left out). */
-export const eventAfterIds = sql<string>`(SELECT json_group_array(d.after_event_id) FROM ${eventDependencies} d JOIN events a ON a.id = d.after_event_id AND a.deleted_at IS NULL WHERE d.event_id = ${events.id})`;
+export const eventAfterIds = sql<string>`(SELECT json_group_array(d.after_event_id) FROM ${eventDependencies} d WHERE d.event_id = ${events.id} AND d.after_event_id IN (SELECT id FROM ${events} WHERE deleted_at IS NULL))`;
 
 export const eventColumns = {
   id: events.id,

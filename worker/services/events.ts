@@ -205,7 +205,13 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
   // A stranger must not learn that the event exists.
   const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
   return {
-    event: { ...found.event, entityIds: found.entityIds, plotlineIds: found.plotlineIds, after: found.after, attachments: found.attachments },
+    event: {
+      ...found.event,
+      entityIds: found.entityIds,
+      plotlineIds: found.plotlineIds,
+      after: found.after,
+      attachments: found.attachments,
+    },
     access,
   };
 }

@@ -190,7 +190,15 @@ function jsonPlotline(where: string, raw: unknown): TransferPlotline {
   return { title, color: (color as string).toLowerCase() };
 }
 
-function jsonEvent(where: string, raw: unknown, names: Set<string>, chapterCount = 0, plotlineCount = 0, eventCount = 0, self = -1): TransferEvent {
+function jsonEvent(
+  where: string,
+  raw: unknown,
+  names: Set<string>,
+  chapterCount = 0,
+  plotlineCount = 0,
+  eventCount = 0,
+  self = -1,
+): TransferEvent {
   if (!isObject(raw)) return fail(where, "must be an object");
   const title = typeof raw.title === "string" ? raw.title.trim() : "";
   if (raw.content !== undefined && raw.content !== null && typeof raw.content !== "string") fail(where, "content must be text");
