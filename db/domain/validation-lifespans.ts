@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dependencyMessages, lifespanMessages, maxDependencies } from "./lifespans";
+import { dependencyMessages, maxDependencies } from "./lifespans";
 import { parseStoryDate, storyDateReason } from "./story-date";
 
 // What the codex accepts for a character's lifespan, and an event's `after` list.
