@@ -61,8 +61,8 @@ describe("lifeFlags", () => {
       [mara, inn],
     );
     expect(flags).toEqual([
-      { eventId: 10, key: "born:1", message: "Mara is not born yet" },
-      { eventId: 12, key: "died:1", message: "Mara has died" },
+      { eventId: 10, otherEventId: 0, characterId: 1, message: "Mara is not born yet" },
+      { eventId: 12, otherEventId: -1, characterId: 1, message: "Mara has died" },
     ]);
   });
 
@@ -79,7 +79,7 @@ describe("lifeFlags", () => {
       ],
       [],
     );
-    expect(flags).toEqual([{ eventId: 2, key: "after:1", message: "Comes before The letter arrives, which it follows" }]);
+    expect(flags).toEqual([{ eventId: 2, otherEventId: 1, characterId: 0, message: "Comes before The letter arrives, which it follows" }]);
   });
 });
 

@@ -48,7 +48,8 @@ type Dated = { storyStart: string | null; storyEnd: string | null };
 export type LifeScene = Dated & { id: number; title: string; entityIds: number[]; after?: number[] };
 export type LifeEntity = { id: number; kind: string; name: string; born?: string | null; died?: string | null };
 
-export type LifeFlag = { eventId: number; key: string; message: string };
+/** As the continuity flags: `otherEventId` is the scene followed (0 before birth, -1 after death), `characterId` 0 for those. */
+export type LifeFlag = { eventId: number; otherEventId: number; characterId: number; message: string };
 
 const bounds = (value: string | null | undefined) => {
   if (!value) return null;
@@ -80,15 +81,17 @@ export function lifeFlags(events: LifeScene[], entities: LifeEntity[]): LifeFlag
       if (!c) continue;
       const born = bounds(c.born);
       const died = bounds(c.died);
-      if (born && span.to < born.from) flags.push({ eventId: event.id, key: `born:${id}`, message: `${c.name} is not born yet` });
-      else if (died && span.from > died.to) flags.push({ eventId: event.id, key: `died:${id}`, message: `${c.name} has died` });
+      if (born && span.to < born.from)
+        flags.push({ eventId: event.id, otherEventId: 0, characterId: id, message: `${c.name} is not born yet` });
+      else if (died && span.from > died.to)
+        flags.push({ eventId: event.id, otherEventId: -1, characterId: id, message: `${c.name} has died` });
     }
     const start = bounds(event.storyStart);
     for (const afterId of event.after ?? []) {
       const other = byId.get(afterId);
       const otherStart = bounds(other?.storyStart);
       if (!other || !start || !otherStart || start.to >= otherStart.from) continue;
-      flags.push({ eventId: event.id, key: `after:${afterId}`, message: `Comes before ${other.title}, which it follows` });
+      flags.push({ eventId: event.id, otherEventId: afterId, characterId: 0, message: `Comes before ${other.title}, which it follows` });
     }
   }
   return flags;
