@@ -114,17 +114,17 @@ describe("dependencies between scenes", () => {
   it("never answers a hostile body with a 500", async () => {
     const { owner, timelineId } = await sharedTimeline();
     const scene = await createEvent(owner.token, timelineId, { title: "Scene" });
-    const bodies = [{ after: null }, { after: {} }, { after: [[1]] }, { after: ["' OR 1=1 --"] }, { after: [1e308] }, { born: "2014" }];
+    const bodies = [{ after: null }, { after: {} }, { after: [[1]] }, { after: ["' OR 1=1 --"] }, { after: [1e308] }, { after: [0] }];
     for (const body of bodies) {
-      const res = await patchEvent(owner.token, scene.id, body);
-      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      const res = await patchEvent(owner.token, scene.id, { title: "Scene", ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
     }
     const entity = await call("POST", `/api/timelines/${timelineId}/entities`, {
       token: owner.token,
       body: { kind: "character", name: "M" },
     });
     for (const body of [{ born: 2014 }, { born: ["2014"] }, { died: {} }, { born: "x".repeat(10_000) }, { born: "2014-13" }]) {
-      const res = await call("PATCH", `/api/entities/${entity.json.id}`, { token: owner.token, body });
+      const res = await call("PATCH", `/api/entities/${entity.json.id}`, { token: owner.token, body: { name: "Mara", ...body } });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
   });
