@@ -5,6 +5,8 @@ import { chapterIdField, targetWords } from "./validation-chapters";
 import { templateIdField } from "./validation-templates";
 import { plotlineIdsField } from "./validation-plotlines";
 import { viewersCanCommentField } from "./validation-comments";
+import { afterField, lifespanFields, lifespanMessages } from "./validation-lifespans";
+import { isLifespanOrdered } from "./lifespans";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -187,6 +189,7 @@ export const CreateEventSchema = z
     attachments: z.unknown().optional(),
     chapterId: chapterIdField.optional(),
     plotlineIds: plotlineIdsField.optional(),
+    after: afterField.optional(),
     ...storyFields,
   })
   .superRefine(checkStoryFields);
@@ -205,6 +208,7 @@ export const UpdateEventSchema = z
     baseVersion: z.number().int().min(1).optional(),
     chapterId: chapterIdField.optional(),
     plotlineIds: plotlineIdsField.optional(),
+    after: afterField.optional(),
     ...storyFields,
   })
   .refine(
@@ -212,6 +216,7 @@ export const UpdateEventSchema = z
       v.title !== undefined ||
       v.chapterId !== undefined ||
       v.plotlineIds !== undefined ||
+      v.after !== undefined ||
       v.content !== undefined ||
       v.position !== undefined ||
       v.entityIds !== undefined ||
@@ -252,14 +257,17 @@ const entityFields = {
   color: hexColor,
 };
 
-export const CreateEntitySchema = z.object({
-  kind: entityFields.kind,
-  name: entityFields.name,
-  // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
-  aliases: entityFields.aliases.optional(),
-  description: entityFields.description.optional(),
-  color: entityFields.color.optional(),
-});
+export const CreateEntitySchema = z
+  .object({
+    kind: entityFields.kind,
+    name: entityFields.name,
+    // Optional in the output too, so the typed client (hc<Api>) may leave them out; the service fills them.
+    aliases: entityFields.aliases.optional(),
+    description: entityFields.description.optional(),
+    color: entityFields.color.optional(),
+    ...lifespanFields,
+  })
+  .refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
 export type CreateEntity = z.infer<typeof CreateEntitySchema>;
 
 export const UpdateEntitySchema = z
@@ -269,8 +277,10 @@ export const UpdateEntitySchema = z
     aliases: entityFields.aliases.optional(),
     description: entityFields.description.optional(),
     color: entityFields.color.optional(),
+    ...lifespanFields,
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" });
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "Nothing to update" })
+  .refine((v) => isLifespanOrdered(v.born, v.died), { message: lifespanMessages.diedBeforeBorn, path: ["died"] });
 export type UpdateEntity = z.infer<typeof UpdateEntitySchema>;
 
 // Sharing.
@@ -292,5 +302,6 @@ export * from "./validation-ai";
 export * from "./validation-chapters";
 export * from "./validation-plotlines";
 export * from "./validation-comments";
+export * from "./validation-lifespans";
 export { hexColor } from "./validation-map";
 export * from "./validation-map";

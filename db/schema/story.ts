@@ -54,6 +54,12 @@ export const entities = sqliteTable(
     aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     description: text("description").notNull().default(""),
     color: text("color").notNull(),
+    /** A character's lifespan, story dates as typed (db/domain/story-date.ts); null: not known. */
+    born: text("born"),
+    died: text("died"),
+    /** Their sort keys (storySortKey), kept by the service as events' story_sort is. */
+    bornSort: integer("born_sort"),
+    diedSort: integer("died_sort"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -185,4 +191,18 @@ export const eventEntities = sqliteTable(
       .references(() => entities.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.entityId] }), index("event_entities_entity_idx").on(t.entityId)],
+);
+
+// Dependencies: the scene `eventId` must come after `afterEventId` in story time (both of one timeline).
+export const eventDependencies = sqliteTable(
+  "event_dependencies",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    afterEventId: integer("after_event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.afterEventId] }), index("event_dependencies_after_idx").on(t.afterEventId)],
 );

@@ -213,9 +213,11 @@ describe("entities", () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.json).sort()).toEqual([
       "aliases",
+      "born",
       "color",
       "createdAt",
       "description",
+      "died",
       "id",
       "kind",
       "name",
@@ -321,6 +323,7 @@ describe("links", () => {
     const plain = await createEvent(owner.token, tl.id, { title: "Plain" });
     expect(plain).toMatchObject({ entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, storyLabel: null });
     expect(Object.keys(plain).sort()).toEqual([
+      "after",
       "attachments",
       "chapterId",
       "content",

@@ -59,6 +59,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyLabel: null,
     chapterId: null,
     plotlineIds: [],
+    after: [],
     wordCount: 0,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",

@@ -1,8 +1,10 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
-import { type CreateEntity, type UpdateEntity, defaultEntityColor } from "../../db/domain/validation";
-import { notFound } from "../lib/errors";
+import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
+import { isLifespanOrdered } from "../../db/domain/lifespans";
+import { storySortKey } from "../../db/domain/story-date";
+import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf } from "./deps";
@@ -20,6 +22,9 @@ export type EntityView = {
   aliases: string[];
   description: string;
   color: string;
+  /** A character's lifespan as story dates (null: not known). */
+  born: string | null;
+  died: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -32,6 +37,8 @@ const entityColumns = {
   aliases: entities.aliases,
   description: entities.description,
   color: entities.color,
+  born: entities.born,
+  died: entities.died,
   createdAt: entities.createdAt,
   updatedAt: entities.updatedAt,
 };
@@ -44,6 +51,8 @@ export const toEntityView = (e: Entity | EntityView): EntityView => ({
   aliases: Array.isArray(e.aliases) ? e.aliases.map(String) : [],
   description: e.description,
   color: e.color,
+  born: e.born ?? null,
+  died: e.died ?? null,
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
 });
@@ -80,6 +89,10 @@ export async function createEntity(
       aliases: input.aliases ?? [],
       description: input.description ?? "",
       color: input.color ?? defaultEntityColor[input.kind],
+      born: input.born ?? null,
+      died: input.died ?? null,
+      bornSort: storySortKey(input.born),
+      diedSort: storySortKey(input.died),
       createdAt: now,
       updatedAt: now,
     })
@@ -109,6 +122,9 @@ export async function updateEntity(
   shareCode?: string | null,
 ): Promise<EntityView> {
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
+  const born = input.born !== undefined ? input.born : entity.born;
+  const died = input.died !== undefined ? input.died : entity.died;
+  if (!isLifespanOrdered(born, died)) throw badRequest(lifespanMessages.diedBeforeBorn);
   const row = await db
     .update(entities)
     .set({
@@ -117,6 +133,8 @@ export async function updateEntity(
       ...(input.aliases !== undefined && { aliases: input.aliases }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.color !== undefined && { color: input.color }),
+      ...(input.born !== undefined && { born: input.born, bornSort: storySortKey(input.born) }),
+      ...(input.died !== undefined && { died: input.died, diedSort: storySortKey(input.died) }),
       updatedAt: nowIso(),
     })
     .where(eq(entities.id, entityId))

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
-import { type Event, type User, eventEntities, eventPlotlines, events } from "../../db/schema";
+import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
@@ -29,6 +29,8 @@ export type EventView = {
   chapterId: number | null;
   /** The plotlines the scene belongs to. */
   plotlineIds: number[];
+  /** The scenes this one must come after in story time (live ones only). */
+  after: number[];
   /** Words in the content (CJK characters one each). */
   wordCount: number;
   createdAt: string;
@@ -42,6 +44,9 @@ export const linkedEntityIds = sql<string>`(SELECT json_group_array(${eventEntit
 
 /** An event's plotline ids, fetched inside the event's own SELECT. */
 export const eventPlotlineIds = sql<string>`(SELECT json_group_array(${eventPlotlines.plotlineId}) FROM ${eventPlotlines} WHERE ${eventPlotlines.eventId} = ${events.id})`;
+
+/** The live scenes an event depends on, fetched inside the event's own SELECT (a trashed one is left out). */
+export const eventAfterIds = sql<string>`(SELECT json_group_array(d.after_event_id) FROM ${eventDependencies} d WHERE d.event_id = ${events.id} AND d.after_event_id IN (SELECT id FROM ${events} WHERE deleted_at IS NULL))`;
 
 export const eventColumns = {
   id: events.id,
@@ -60,6 +65,7 @@ export const eventColumns = {
   calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
+  after: eventAfterIds,
   wordCount: events.wordCount,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
@@ -71,6 +77,7 @@ type EventRow = Omit<
 > & {
   entityIds?: unknown;
   plotlineIds?: unknown;
+  after?: unknown;
   attachments?: unknown;
   chapterId?: number | null;
   /** Null or absent: not counted yet (an old row), counted from the content here. */
@@ -134,6 +141,7 @@ export const toEventView = (e: EventRow | EventView): EventView => {
     storyLabel: e.storyLabel ?? null,
     chapterId: e.chapterId ?? null,
     plotlineIds: parseIds(e.plotlineIds),
+    after: parseIds(e.after),
     wordCount: e.wordCount ?? countWords(e.content),
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,

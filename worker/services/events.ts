@@ -8,11 +8,12 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
+import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
+import { dependencyStatements, requireDependencies } from "./dependencies";
 import { versionStatements } from "./version-record";
 
 export const EVENT_NOT_FOUND = "Event not found";
@@ -144,6 +145,8 @@ export async function createEvent(
   await requireTimelineChapter(db, timelineId, chapterId);
   const plotlineIds = input.plotlineIds ?? [];
   await requireTimelinePlotlines(db, timelineId, plotlineIds);
+  const after = input.after ?? [];
+  await requireDependencies(db, timelineId, null, after);
   const now = nowIso();
   const insert = db
     .insert(events)
@@ -169,6 +172,7 @@ export async function createEvent(
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
     ...(plotlineIds.length > 0 ? plotlineStatements(db, newest, timelineId, plotlineIds).slice(1) : []),
+    ...(after.length > 0 ? dependencyStatements(db, newest, timelineId, after) : []),
   ]);
   let row: Event = inserted[0];
   if (chapterId !== null) {
@@ -177,7 +181,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds, plotlineIds, calendar: timeline.calendar });
+  return toEventView({ ...row, entityIds, plotlineIds, after, calendar: timeline.calendar });
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
@@ -187,6 +191,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       event: events,
       entityIds: linkedEntityIds,
       plotlineIds: eventPlotlineIds,
+      after: eventAfterIds,
       attachments: eventAttachmentsJson,
       calendar: timelines.calendar,
       ...accessColumns(user),
@@ -203,6 +208,7 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       ...found.event,
       entityIds: found.entityIds,
       plotlineIds: found.plotlineIds,
+      after: found.after,
       attachments: found.attachments,
       calendar: found.calendar,
     },
@@ -262,7 +268,8 @@ export async function updateEvent(
     input.storyStart !== undefined ||
     input.storyEnd !== undefined ||
     input.storyLabel !== undefined ||
-    input.plotlineIds !== undefined;
+    input.plotlineIds !== undefined ||
+    input.after !== undefined;
   let latest: EventView = toEventView(event);
   let moved = false;
   const calendar = storedCalendar(event.calendar);
@@ -273,6 +280,7 @@ export async function updateEvent(
   if (storyEdited) {
     if (input.entityIds) await requireTimelineEntities(db, event.timelineId, input.entityIds);
     if (input.plotlineIds) await requireTimelinePlotlines(db, event.timelineId, input.plotlineIds);
+    if (input.after) await requireDependencies(db, event.timelineId, eventId, input.after);
     const linked = input.entityIds ?? latest.entityIds;
     if (pov != null && !linked.includes(pov)) throw badRequest(storyMessages.povNotLinked);
     // Unlinking the POV entity clears the POV, as deleting the entity does.
@@ -308,6 +316,7 @@ export async function updateEvent(
       before: (guard) => [
         ...(input.entityIds ? linkStatements(db, eventId, event.timelineId, input.entityIds, guard) : []),
         ...(input.plotlineIds ? plotlineStatements(db, eventId, event.timelineId, input.plotlineIds, guard) : []),
+        ...(input.after ? dependencyStatements(db, eventId, event.timelineId, input.after, guard) : []),
       ],
     });
     if (!row) {

@@ -2,7 +2,17 @@
 // writers' idea and group nodes, the events' codex links and the custom edges, in one batch.
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type MapEdge, type MapNode, type User, entities, eventEntities, events, mapEdges, mapNodes } from "../../db/schema";
+import {
+  type MapEdge,
+  type MapNode,
+  type User,
+  entities,
+  eventDependencies,
+  eventEntities,
+  events,
+  mapEdges,
+  mapNodes,
+} from "../../db/schema";
 import type { MapNodeKind } from "../../db/domain/validation";
 import { requireTimelineAccess } from "./access";
 
@@ -24,6 +34,8 @@ export type MapNodeView = {
 
 export type MapEdgeView =
   | { id: string; kind: "link"; source: string; target: string }
+  /** A dependency: from the scene followed to the scene that must come after it. */
+  | { id: string; kind: "after"; source: string; target: string }
   | { id: string; kind: "custom"; source: string; target: string; label: string; color: string | null };
 
 export type MindMap = { nodes: MapNodeView[]; edges: MapEdgeView[] };
@@ -60,7 +72,7 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
 
 export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
   await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  const [eventRows, entityRows, nodeRows, linkRows, edgeRows] = await db.batch([
+  const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
       .select({ id: events.id, title: events.title })
       .from(events)
@@ -78,6 +90,11 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
       .innerJoin(events, eq(events.id, eventEntities.eventId))
       .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt))),
     db.select().from(mapEdges).where(eq(mapEdges.timelineId, timelineId)).orderBy(asc(mapEdges.id)),
+    db
+      .select({ eventId: eventDependencies.eventId, afterEventId: eventDependencies.afterEventId })
+      .from(eventDependencies)
+      .innerJoin(events, eq(events.id, eventDependencies.eventId))
+      .where(eq(events.timelineId, timelineId)),
   ]);
   const keys = new Map(nodeRows.map((r) => [r.id, keyOf(r)]));
   const placed = new Map(nodeRows.map((r) => [keyOf(r), r]));
@@ -129,6 +146,14 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
       }),
     ),
     ...edgeRows.map((r) => edgeView(r, keys)),
+    ...afterRows.map(
+      (d): MapEdgeView => ({
+        id: `after-${d.eventId}-${d.afterEventId}`,
+        kind: "after",
+        source: `event-${d.afterEventId}`,
+        target: `event-${d.eventId}`,
+      }),
+    ),
   ];
   // A scene in Trash is not on the map, nor are the arrows to it.
   const shown = new Set(nodes.map((n) => n.id));

@@ -45,7 +45,17 @@ export async function importIntoTimeline(
   const now = nowIso();
   const calendar = storedCalendar(timeline.calendar);
   const count = doc.events.length;
-  const entityRows = created.map((e) => ({ kind: e.kind, name: e.name, aliases: e.aliases, description: e.description, color: e.color }));
+  const entityRows = created.map((e) => ({
+    kind: e.kind,
+    name: e.name,
+    aliases: e.aliases,
+    description: e.description,
+    color: e.color,
+    born: e.born ?? null,
+    died: e.died ?? null,
+    bornSort: storySort(calendar, e.born),
+    diedSort: storySort(calendar, e.died),
+  }));
   const eventRows = doc.events.map((e, index) => ({
     index,
     title: e.title,
@@ -64,6 +74,8 @@ export async function importIntoTimeline(
   // The file's plotlines join the timeline's by title (case ignored); the others go after its own.
   const plotlineRows = (doc.plotlines ?? []).map((p) => ({ title: p.title, color: p.color }));
   const inPlotlines = doc.events.flatMap((e, index) => (e.plotlines ?? []).map((p) => ({ index, title: plotlineRows[p]?.title })));
+  // The file's dependencies name its events by index: the new ids are found by position.
+  const dependencies = doc.events.flatMap((e, index) => (e.after ?? []).map((i) => [index, i]));
   const links = doc.events.flatMap((e, index) => {
     const refs = new Map<string, EntityRef>();
     for (const name of e.entities) {
@@ -83,9 +95,10 @@ export async function importIntoTimeline(
   const statements = [
     ...chunks(entityRows).map((json) =>
       raw(sql`
-        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, created_at, updated_at)
+        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, born, died, born_sort, died_sort, created_at, updated_at)
         SELECT ${timelineId}, json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
-               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), ${now}, ${now}
+               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), json_extract(j.value, '$.born'),
+               json_extract(j.value, '$.died'), json_extract(j.value, '$.bornSort'), json_extract(j.value, '$.diedSort'), ${now}, ${now}
         FROM json_each(${json}) j ORDER BY j.key`),
     ),
     ...chunks(chapterRows).map((json) =>
@@ -130,6 +143,13 @@ export async function importIntoTimeline(
         INSERT OR IGNORE INTO event_plotlines (event_id, plotline_id)
         SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$.index')),
                (SELECT p.id FROM plotlines p WHERE p.timeline_id = ${timelineId} AND lower(p.title) = lower(json_extract(j.value, '$.title')) ORDER BY p.position LIMIT 1)
+        FROM json_each(${json}) j`),
+    ),
+    ...chunks(dependencies).map((json) =>
+      raw(sql`
+        INSERT OR IGNORE INTO event_dependencies (event_id, after_event_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$[0]')),
+               (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$[1]'))
         FROM json_each(${json}) j`),
     ),
     // Each imported event's first version, by the importer.

@@ -55,13 +55,22 @@ export function toTimelineDocument(
   const byId = new Map(entities.map((e) => [e.id, e]));
   const order = new Map(entities.map((e, i) => [e.id, i]));
   const chapterIndex = new Map(chapters.map((c, i) => [c.id, i]));
+  const eventIndex = new Map(events.map((e, i) => [e.id, i]));
   // A timeline without chapters exports exactly as before they existed.
   const withChapters = chapters.length > 0;
   return {
     format: TRANSFER_FORMAT,
     version: TRANSFER_VERSION,
     timeline: { title: timeline.title, description: timeline.description ?? null },
-    entities: entities.map((e) => ({ kind: e.kind, name: e.name, aliases: e.aliases, description: e.description, color: e.color })),
+    entities: entities.map((e) => ({
+      kind: e.kind,
+      name: e.name,
+      aliases: e.aliases,
+      description: e.description,
+      color: e.color,
+      ...(e.born && { born: e.born }),
+      ...(e.died && { died: e.died }),
+    })),
     // Story order is the order the writers dragged: listEventsForTimeline's position order.
     events: events.map((event) => {
       const linked = event.entityIds.filter((id) => byId.has(id)).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
@@ -78,6 +87,7 @@ export function toTimelineDocument(
         ...(event.plotlineIds.length > 0 && {
           plotlines: event.plotlineIds.flatMap((id) => plotlineIndex.get(id) ?? []).sort((a, b) => a - b),
         }),
+        ...(event.after.length > 0 && { after: event.after.flatMap((id) => eventIndex.get(id) ?? []).sort((a, b) => a - b) }),
       };
     }),
     ...(withChapters && { chapters: chapters.map((c) => ({ title: c.title, targetWords: c.targetWords })) }),
@@ -182,6 +192,10 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     aliases: e.aliases,
     description: e.description,
     color: e.color,
+    born: e.born ?? null,
+    died: e.died ?? null,
+    bornSort: storySort(calendar, e.born),
+    diedSort: storySort(calendar, e.died),
   }));
   const eventRows = doc.events.map((e, position) => ({
     position,
@@ -198,6 +212,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
   const chapterRows = (doc.chapters ?? []).map((c) => ({ title: c.title, targetWords: c.targetWords }));
   const plotlineRows = (doc.plotlines ?? []).map((p) => ({ title: p.title, color: p.color }));
   const inPlotlines = doc.events.flatMap((e, position) => (e.plotlines ?? []).map((i) => [position, i]));
+  const dependencies = doc.events.flatMap((e, position) => (e.after ?? []).map((i) => [position, i]));
   const links = doc.events.flatMap((e, position) =>
     [...new Set(e.entities.map((name) => entityIndex.get(name)).filter((i): i is number => i !== undefined))].map((i) => [position, i]),
   );
@@ -213,9 +228,10 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
       WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`
-        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, created_at, updated_at)
+        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, born, died, born_sort, died_sort, created_at, updated_at)
         SELECT t.id, json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
-               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), ${now}, ${now}
+               json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), json_extract(j.value, '$.born'),
+               json_extract(j.value, '$.died'), json_extract(j.value, '$.bornSort'), json_extract(j.value, '$.diedSort'), ${now}, ${now}
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),
@@ -267,6 +283,14 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
         INSERT INTO event_plotlines (event_id, plotline_id)
         SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[0]')),
                (SELECT p.id FROM plotlines p WHERE p.timeline_id = t.id AND p.position = json_extract(j.value, '$[1]'))
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}`),
+    ),
+    ...chunks(dependencies).map((json) =>
+      raw(sql`
+        INSERT OR IGNORE INTO event_dependencies (event_id, after_event_id)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[0]')),
+               (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[1]'))
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
     ),

@@ -26,6 +26,8 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
   const [description, setDescription] = useState("");
   const [color, setColor] = useState(defaultEntityColor.character);
   const [colorTouched, setColorTouched] = useState(false);
+  const [born, setBorn] = useState("");
+  const [died, setDied] = useState("");
 
   useEffect(() => {
     if (!open) return;
@@ -35,10 +37,20 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
     setDescription(entity?.description ?? "");
     setColor(entity?.color ?? defaultEntityColor.character);
     setColorTouched(Boolean(entity));
+    setBorn(entity?.born ?? "");
+    setDied(entity?.died ?? "");
   }, [open, entity]);
 
   const save = useMutation(
-    (fields: { kind: EntityKind; name: string; aliases: string[]; description: string; color: string }) =>
+    (fields: {
+      kind: EntityKind;
+      name: string;
+      aliases: string[];
+      description: string;
+      color: string;
+      born?: string | null;
+      died?: string | null;
+    }) =>
       entity
         ? unwrap(
             client.api.entities[":id"].$patch(
@@ -70,6 +82,8 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
         .filter(Boolean),
       description,
       color,
+      // A lifespan is a character's; other kinds keep what they had.
+      ...(kind === "character" && { born: born.trim() || null, died: died.trim() || null }),
     });
   }
 
@@ -112,6 +126,30 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
           <Label htmlFor={`${id}-description`}>Description</Label>
           <Textarea id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
+        {kind === "character" ? (
+          <div className="grid grid-cols-2 gap-3">
+            <div className="space-y-1.5">
+              <Label htmlFor={`${id}-born`}>Born</Label>
+              <Input
+                id={`${id}-born`}
+                value={born}
+                onChange={(e) => setBorn(e.target.value)}
+                placeholder="e.g. 2014-05-10"
+                maxLength={20}
+              />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={`${id}-died`}>Died</Label>
+              <Input
+                id={`${id}-died`}
+                value={died}
+                onChange={(e) => setDied(e.target.value)}
+                placeholder="Leave empty if alive"
+                maxLength={20}
+              />
+            </div>
+          </div>
+        ) : null}
         <div className="flex items-center gap-3">
           <Label htmlFor={`${id}-color`}>Color</Label>
           <input

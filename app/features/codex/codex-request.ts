@@ -10,7 +10,15 @@ export type CodexApi = {
 /** Creating a codex entry (the panel's dialog and the event card's picker share it). */
 export function createEntityRequest(
   { timelineId, shareCode, roomHeaders }: CodexApi,
-  fields: { kind: EntityKind; name: string; aliases?: string[]; description?: string; color?: string },
+  fields: {
+    kind: EntityKind;
+    name: string;
+    aliases?: string[];
+    description?: string;
+    color?: string;
+    born?: string | null;
+    died?: string | null;
+  },
 ) {
   return unwrap(
     client.api.timelines[":id"].entities.$post(

@@ -201,11 +201,14 @@ export function EntityChips({
   povId,
   byId,
   onSelect,
+  ages,
 }: {
   ids: number[];
   povId: number | null;
   byId: Map<number, EntityView>;
   onSelect?: (entity: EntityView) => void;
+  /** Ages at this scene: 'Mara (17)'. */
+  ages?: Record<number, number>;
 }) {
   const linked = ids.map((id) => byId.get(id)).filter((e): e is EntityView => Boolean(e));
   if (linked.length === 0) return null;
@@ -223,6 +226,7 @@ export function EntityChips({
             <ColorDot color={entity.color} />
             {entity.id === povId ? <Eye aria-hidden="true" className="h-3 w-3" /> : null}
             {entity.name}
+            {ages?.[entity.id] !== undefined ? ` (${ages[entity.id]})` : null}
             {entity.id === povId ? <span className="sr-only"> (POV)</span> : null}
           </button>
         </li>

@@ -121,19 +121,28 @@ export function MindMapCanvas({
       (map?.edges ?? []).map((e) =>
         e.kind === "link"
           ? { id: e.id, source: e.source, target: e.target, style: { stroke: "#a8a29e", strokeDasharray: "4 3" }, ariaLabel: "Link" }
-          : {
-              id: e.id,
-              source: e.source,
-              target: e.target,
-              label: e.label || undefined,
-              style: { stroke: e.color ?? "#57534e", strokeWidth: 2 },
-              markerEnd: { type: MarkerType.ArrowClosed, color: e.color ?? "#57534e" },
-              labelStyle: { fontSize: 12, fontWeight: 600 },
-              ariaLabel: e.label ? `Edge: ${e.label}` : "Edge",
-              selectable: advanced,
-              focusable: advanced,
-              selected: e.id === selectedEdgeId,
-            },
+          : e.kind === "after"
+            ? {
+                id: e.id,
+                source: e.source,
+                target: e.target,
+                style: { stroke: "#7c3aed", strokeDasharray: "6 4", strokeWidth: 1.5 },
+                markerEnd: { type: MarkerType.ArrowClosed, color: "#7c3aed" },
+                ariaLabel: "Comes after",
+              }
+            : {
+                id: e.id,
+                source: e.source,
+                target: e.target,
+                label: e.label || undefined,
+                style: { stroke: e.color ?? "#57534e", strokeWidth: 2 },
+                markerEnd: { type: MarkerType.ArrowClosed, color: e.color ?? "#57534e" },
+                labelStyle: { fontSize: 12, fontWeight: 600 },
+                ariaLabel: e.label ? `Edge: ${e.label}` : "Edge",
+                selectable: advanced,
+                focusable: advanced,
+                selected: e.id === selectedEdgeId,
+              },
       ),
     [map, advanced, selectedEdgeId],
   );

@@ -19,6 +19,7 @@ import type { EventView } from "../../../worker/services/events";
 const loadStoryFields = () => import("~/features/timeline/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
 const PlotlinePicker = lazy(() => import("~/features/plotlines/plotline-picker").then((m) => ({ default: m.PlotlinePicker })));
+const AfterPicker = lazy(() => import("~/features/timeline/after-picker").then((m) => ({ default: m.AfterPicker })));
 // Version history (and the diff library) loads when a card's History is first opened.
 const loadHistory = () => import("~/features/co-writing/event-history");
 const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));
@@ -58,6 +59,8 @@ export type EventChanges = {
   storyLabel: string | null;
   /** Sent only when the writer changed the scene's plotlines. */
   plotlineIds?: number[];
+  /** Sent only when the writer changed what the scene comes after. */
+  after?: number[];
 };
 
 /** The codex as the cards see it. */
@@ -70,7 +73,13 @@ export type CardCodex = {
   onLink?: (event: EventView, entity: EntityView) => void;
 };
 
-export type StoryHints = { gap: string | null; flags: ContinuityFlag[]; mentions: EntityView[] };
+export type StoryHints = {
+  gap: string | null;
+  flags: ContinuityFlag[];
+  mentions: EntityView[];
+  /** Characters' ages at this scene (chronological order): entity id → years. */
+  ages?: Record<number, number>;
+};
 
 const storyValuesOf = (event: EventView): StoryFieldValues => ({
   entityIds: event.entityIds,
@@ -108,6 +117,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [story, setStory] = useState(() => storyValuesOf(event));
   const { plotlines } = usePlotlines();
   const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
+  const [after, setAfter] = useState(event.after ?? []);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -117,6 +127,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   function startEdit() {
     setStory(storyValuesOf(event));
     setPlotlineIds(event.plotlineIds ?? []);
+    setAfter(event.after ?? []);
     setEditing(true);
     void loadCoEditor();
     void loadStoryFields();
@@ -131,6 +142,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
       storyEnd: story.storyEnd.trim() || null,
       storyLabel: story.storyLabel.trim() || null,
       ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
+      ...([...after].sort().join() !== [...(event.after ?? [])].sort().join() && { after }),
     });
     return result.ok;
   }
@@ -154,6 +166,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 onCreateEntity={codex.onCreate}
               />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
+              <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
             </Suspense>
           </CoEditor>
         </Suspense>
@@ -229,7 +242,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               {expanded ? "Show less" : "Show more"}
             </button>
           ) : null}
-          <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} />
+          <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} ages={hints?.ages} />
           <PlotlineChips ids={event.plotlineIds ?? []} />
           {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
           {hints && canEdit && codex.onLink ? (

@@ -3,6 +3,7 @@ import { Eye } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ColorDot } from "~/features/codex/codex";
 import { cn } from "~/lib/cn";
+import { ageAt } from "../../../db/domain/lifespans";
 import { buildLanes } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
@@ -176,6 +177,7 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
             const color = lane.entity ? (entities.find((e) => e.id === lane.entity!.id)?.color ?? "#78716c") : "#a8a29e";
             const name = lane.entity?.name ?? laneNames[kind].none;
             const shownCells = lane.cells.filter((c) => c.column >= from && c.column <= to);
+            const born = kind === "character" && lane.entity ? entities.find((e) => e.id === lane.entity?.id)?.born : null;
             return (
               <tr
                 key={lane.entity?.id ?? "none"}
@@ -214,6 +216,7 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                 </th>
                 {shownCells.map(({ event, column, isPov }) => {
                   const isStop = stop?.lane === laneIndex && stop.column === column;
+                  const age = ageAt(born, event.storyStart);
                   return (
                     <td
                       key={event.id}
@@ -262,6 +265,11 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                         {event.storyLabel || event.storyStart ? (
                           <span className="truncate text-xs text-stone-600">
                             {event.storyLabel ?? event.storyStartDisplay ?? event.storyStart}
+                          </span>
+                        ) : null}
+                        {age !== null && age >= 0 ? (
+                          <span className="text-xs text-stone-600" data-testid="lane-age">
+                            {name} ({age})
                           </span>
                         ) : null}
                         {isPov ? (

@@ -1,8 +1,10 @@
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { StoryHints } from "~/features/timeline/event-card";
 import { type ContinuityFlag, continuityFlags, storyGap, unlinkedMentions } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
+
+type LifeKit = typeof import("../../../db/domain/lifespans");
 
 /**
  * The story model's notes on the cards: in chronological order the gap to the previous dated event and
@@ -20,11 +22,17 @@ export function useStoryHints({
   entities: EntityView[];
 }) {
   const keptHints = useRef(new Map<number, StoryHints>());
+  // Ages, lifespans and dependencies: a chunk of their own, loaded once a chronological view is shown.
+  const [life, setLife] = useState<LifeKit | null>(null);
+  useEffect(() => {
+    if (chronological && !life) void import("../../../db/domain/lifespans").then(setLife);
+  }, [chronological, life]);
   return useMemo(() => {
     const flags = new Map<number, ContinuityFlag[]>();
     const gaps = new Map<number, string | null>();
     if (chronological) {
       for (const flag of continuityFlags(events, entities)) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
+      for (const flag of life?.lifeFlags(events, entities) ?? []) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
       for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, storyGap(dated[i - 1], dated[i]));
     }
     const cache = new WeakMap<EventView, StoryHints>();
@@ -33,6 +41,7 @@ export function useStoryHints({
       let found = cache.get(event);
       if (!found) {
         found = { gap: gaps.get(event.id) ?? null, flags: flags.get(event.id) ?? [], mentions: unlinkedMentions(event, entities) };
+        if (chronological && life) found.ages = Object.fromEntries(life.sceneAges(event, entities));
         // What a card was told before, while it still holds: its memoized card does not render again.
         const before = kept.get(event.id);
         if (before && JSON.stringify(before) === JSON.stringify(found)) found = before;
@@ -41,5 +50,5 @@ export function useStoryHints({
       }
       return found;
     };
-  }, [chronological, events, entities, dated]);
+  }, [chronological, events, entities, dated, life]);
 }

@@ -12,7 +12,16 @@ export const TRANSFER_VERSION = 1;
 export const importLimits = { events: 5000, entities: 1000, chapters: 1000, plotlines: 200, linksPerEvent: 100, storyLabel: 100 } as const;
 
 export type TransferAttachment = { filename: string; contentType: string; size: number };
-export type TransferEntity = { kind: EntityKind; name: string; aliases: string[]; description: string; color: string };
+export type TransferEntity = {
+  kind: EntityKind;
+  name: string;
+  aliases: string[];
+  description: string;
+  color: string;
+  /** A character's lifespan, story dates (absent: not known). */
+  born?: string | null;
+  died?: string | null;
+};
 export type TransferEvent = {
   title: string;
   content: string;
@@ -28,6 +37,8 @@ export type TransferEvent = {
   chapter?: number | null;
   /** The plotlines it belongs to: indexes into the document's `plotlines` (absent: none). */
   plotlines?: number[];
+  /** The scenes it must come after: indexes into the document's `events` (absent: none). */
+  after?: number[];
 };
 export type TransferChapter = { title: string; targetWords: number | null };
 export type TransferPlotline = { title: string; color: string };
@@ -57,7 +68,7 @@ export const fail = (where: string, message: string): never => {
 };
 
 /** A stored-form story date of the file, read in the file's calendar (Gregorian unless it carries one). */
-export function checkStoryDate(where: string, field: "start" | "end" | "date", value: string, cal: Calendar = GREGORIAN) {
+export function checkStoryDate(where: string, field: "start" | "end" | "date" | "born" | "died", value: string, cal: Calendar = GREGORIAN) {
   const parsed = parseMachine(cal, value);
   if (!parsed.ok)
     fail(where, `${field} ${value} ${parsed.reason === "format" ? storyDateReason.format : machineReason(cal, parsed.reason)}`);

@@ -3,6 +3,7 @@ import { type Calendar, GREGORIAN, validateCalendar } from "../calendar";
 import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
 import { chapterLimits } from "../validation-chapters";
 import { plotlineLimits } from "../plotline-rules";
+import { isLifespanOrdered, maxDependencies } from "../lifespans";
 import {
   TRANSFER_FORMAT,
   TRANSFER_VERSION,
@@ -14,6 +15,7 @@ import {
   checkChapterOrder,
   checkCounts,
   checkEvent,
+  checkStoryDate,
   checkTimeline,
   fail,
   importLimits,
@@ -130,7 +132,11 @@ export function parseTimelineJson(text: string): ParseResult {
       calendar = checked.calendar;
       if (calendar.kind !== "gregorian") doc.calendar = calendar;
     }
-    doc.events = root.events.map((raw, i) => jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length, calendar));
+    const eventCount = root.events.length;
+    doc.events = root.events.map((raw, i) =>
+      jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length, calendar, eventCount, i),
+    );
+    checkDependencyLoops(doc.events);
     if (chapters.length > 0) {
       doc.chapters = chapters;
       checkChapterOrder("File", doc);
@@ -156,7 +162,20 @@ export function jsonEntity(where: string, raw: unknown): TransferEntity {
   if (description.length > entityLimits.description) fail(where, tooLong("description", entityLimits.description));
   const color = raw.color ?? defaultEntityColor[kind as EntityKind];
   if (typeof color !== "string" || !/^#[0-9a-f]{6}$/i.test(color)) fail(where, "color must be a hex color like #a1b2c3");
-  return { kind: kind as EntityKind, name, aliases: cleanAliases, description, color: (color as string).toLowerCase() };
+  const born = optionalText(where, "born", raw.born);
+  const died = optionalText(where, "died", raw.died);
+  if (born) checkStoryDate(where, "born", born);
+  if (died) checkStoryDate(where, "died", died);
+  if (!isLifespanOrdered(born, died)) fail(where, "died must come after born");
+  return {
+    kind: kind as EntityKind,
+    name,
+    aliases: cleanAliases,
+    description,
+    color: (color as string).toLowerCase(),
+    ...(born && { born }),
+    ...(died && { died }),
+  };
 }
 
 function jsonChapter(where: string, raw: unknown): TransferChapter {
@@ -188,6 +207,8 @@ function jsonEvent(
   chapterCount = 0,
   plotlineCount = 0,
   cal: Calendar = GREGORIAN,
+  eventCount = 0,
+  self = -1,
 ): TransferEvent {
   if (!isObject(raw)) return fail(where, "must be an object");
   const title = typeof raw.title === "string" ? raw.title.trim() : "";
@@ -222,6 +243,37 @@ function jsonEvent(
     fail(where, "plotlines must be a list of the numbers of the file's plotlines (counting from 0)");
   }
   if ((inPlotlines as number[]).length > 0) event.plotlines = [...new Set(inPlotlines as number[])];
+  const after = raw.after ?? [];
+  const isEvent = (p: unknown) => Number.isInteger(p) && (p as number) >= 0 && (p as number) < eventCount && p !== self;
+  if (!Array.isArray(after) || !after.every(isEvent)) {
+    fail(where, "after must be a list of the numbers of the file's other events (counting from 0)");
+  }
+  const afterList = [...new Set(after as number[])];
+  if (afterList.length > maxDependencies) fail(where, `at most ${maxDependencies} dependencies`);
+  if (afterList.length > 0) event.after = afterList;
   checkEvent(where, event, cal);
   return event;
+}
+
+/** Refuses dependencies that loop (a scene after itself through others): walks the graph once, coloring scenes. */
+function checkDependencyLoops(events: TransferEvent[]) {
+  const state = new Uint8Array(events.length); // 0 unseen, 1 on the path, 2 done
+  for (let root = 0; root < events.length; root++) {
+    if (state[root]) continue;
+    const stack: [number, number][] = [[root, 0]];
+    state[root] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const next = events[top[0]].after?.[top[1]++];
+      if (next === undefined) {
+        state[top[0]] = 2;
+        stack.pop();
+      } else if (state[next] === 1) {
+        fail(`Event ${next + 1}`, "its dependencies make a loop");
+      } else if (state[next] === 0) {
+        state[next] = 1;
+        stack.push([next, 0]);
+      }
+    }
+  }
 }
