@@ -5,7 +5,7 @@ import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
 import { HelpAssistant } from "./features/assistant/help-assistant";
 import { TopNav } from "./ui/top-nav";
-import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
+import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { InlineCss, keptCss } from "./lib/inline-css";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
@@ -32,10 +32,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
   const { auth } = app(context);
   // The bell's count: the unread notifications read with the session (they stay unread until the inbox marks them).
-  const unread = auth.session?.unread.length ?? 0;
+  // The newest one not shown yet also appears once as a toast.
+  const unread = auth.session?.unread ?? [];
+  const { fresh, cookie } = freshNotification(request, unread);
+  const headers = new Headers();
+  if (flash) headers.append("Set-Cookie", clearFlashCookie(request));
+  if (cookie) headers.append("Set-Cookie", cookie);
   return data(
-    { user: publicUser(context), flash, unread, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
-    flash ? { headers: { "Set-Cookie": clearFlashCookie(request) } } : undefined,
+    {
+      user: publicUser(context),
+      flash,
+      unread: unread.length,
+      notification: fresh && { title: fresh.title, message: fresh.message },
+      nonce: import.meta.env.DEV ? undefined : app(context).nonce,
+    },
+    { headers },
   );
 }
 
@@ -103,6 +114,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (loaderData.flash) showToast(loaderData.flash);
   }, [loaderData.flash]);
+  useEffect(() => {
+    const latest = loaderData.notification;
+    if (latest) showToast({ title: latest.title, description: latest.message });
+  }, [loaderData.notification]);
   return <Outlet />;
 }
 
