@@ -86,8 +86,8 @@ function Notification({ item }: { item: InboxItem & { date: string } }) {
           </p>
         </div>
         {read ? null : (
-          <Button variant="link" size="sm" onClick={markRead} aria-label={`Mark "${item.title}" as read`}>
-            Mark as read
+          <Button variant="link" size="sm" onClick={markRead}>
+            Mark as read<span className="sr-only">: {item.title}</span>
           </Button>
         )}
       </div>
