@@ -1,4 +1,4 @@
-import { Form, Link, useFetcher } from "react-router";
+import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Page, PageHeading } from "~/ui/page";
@@ -64,8 +64,15 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
 
 function Notification({ item }: { item: InboxItem & { date: string } }) {
   const fetcher = useFetcher();
+  const navigate = useNavigate();
   const read = item.read || fetcher.state !== "idle";
   const markRead = () => fetcher.submit({ intent: "read-one", id: String(item.id) }, { method: "post" });
+  // Opening an unread one marks it read first, so the bell is right on the page it leads to.
+  const open = async (e: React.MouseEvent) => {
+    e.preventDefault();
+    await markRead();
+    navigate(item.path);
+  };
   return (
     <li
       data-testid="notification"
@@ -76,7 +83,7 @@ function Notification({ item }: { item: InboxItem & { date: string } }) {
         <div className="min-w-0">
           <p className="font-medium">
             {read ? null : <span className="sr-only">Unread: </span>}
-            <Link to={item.path} className="text-brand-700 hover:underline" onClick={read ? undefined : markRead}>
+            <Link to={item.path} className="text-brand-700 hover:underline" onClick={read ? undefined : open}>
               {item.title}
             </Link>
           </p>
