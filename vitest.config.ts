@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { startFakeMailServer } from "./tests/fakes/mail-server.mjs";
 import { fakeOAuthVars, startFakeOAuthServer } from "./tests/fakes/oauth-server.mjs";
 import { startFakeOpenAIServer } from "./tests/fakes/openai-server.mjs";
 import { startFakeStripeServer } from "./tests/fakes/stripe-server.mjs";
@@ -18,6 +19,11 @@ export default defineConfig(async () => {
   stripe.server.unref();
   const oauth = await startFakeOAuthServer(0);
   oauth.server.unref();
+  // The suite mails through the log (MAILER=log); a test that reads mail back points MAILER=http here.
+  const mail = await startFakeMailServer(0);
+  mail.unref();
+  const mailAddress = mail.address();
+  const fakeMailUrl = `http://127.0.0.1:${typeof mailAddress === "object" && mailAddress ? mailAddress.port : 0}`;
   return {
     plugins: [
       cloudflareTest({
@@ -36,6 +42,7 @@ export default defineConfig(async () => {
             RATE_AI_PREMIUM_PER_MINUTE: "6",
             STRIPE_API_BASE: stripe.url,
             ...fakeOAuthVars(oauth.url),
+            FAKE_MAIL_URL: fakeMailUrl,
           },
         },
       }),

@@ -5,8 +5,7 @@ import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
 import { HelpAssistant } from "./features/assistant/help-assistant";
 import { TopNav } from "./ui/top-nav";
-import { markNotificationsRead } from "../worker/services/notifications";
-import { clearFlashCookie, publicUser, readFlash } from "./lib/session.server";
+import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { InlineCss, keptCss } from "./lib/inline-css";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
@@ -31,22 +30,23 @@ function useToasterWanted() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flash = readFlash(request);
-  const { auth, db, ctx } = app(context);
-  // Stored notifications (e.g. a timeline shared with you) appear once, on the next page view.
-  const notifications = auth.session?.unread ?? [];
-  if (auth.session && notifications.length > 0) {
-    const userId = auth.session.user.id;
-    ctx.waitUntil(
-      markNotificationsRead(
-        db,
-        userId,
-        notifications.map((n) => n.id),
-      ),
-    );
-  }
+  const { auth } = app(context);
+  // The bell's count: the unread notifications read with the session (they stay unread until the inbox marks them).
+  // The newest one not shown yet also appears once as a toast.
+  const unread = auth.session?.unread ?? [];
+  const { fresh, cookie } = freshNotification(request, unread);
+  const headers = new Headers();
+  if (flash) headers.append("Set-Cookie", clearFlashCookie(request));
+  if (cookie) headers.append("Set-Cookie", cookie);
   return data(
-    { user: publicUser(context), flash, notifications, nonce: import.meta.env.DEV ? undefined : app(context).nonce },
-    flash ? { headers: { "Set-Cookie": clearFlashCookie(request) } } : undefined,
+    {
+      user: publicUser(context),
+      flash,
+      unread: unread.length,
+      notification: fresh && { title: fresh.title, message: fresh.message },
+      nonce: import.meta.env.DEV ? undefined : app(context).nonce,
+    },
+    { headers },
   );
 }
 
@@ -79,7 +79,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
-        <TopNav user={root?.user ?? null} />
+        <TopNav user={root?.user ?? null} unread={root?.unread ?? 0} />
         <NavigationProgress />
         {children}
         <HelpAssistant />
@@ -115,9 +115,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
     if (loaderData.flash) showToast(loaderData.flash);
   }, [loaderData.flash]);
   useEffect(() => {
-    const latest = loaderData.notifications[0];
+    const latest = loaderData.notification;
     if (latest) showToast({ title: latest.title, description: latest.message });
-  }, [loaderData.notifications]);
+  }, [loaderData.notification]);
   return <Outlet />;
 }
 

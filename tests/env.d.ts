@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS?: D1Migration[];
+      /** The fake mail API (tests/fakes/mail-server.mjs) the suite runs; tests that read mail point MAILER=http at it. */
+      FAKE_MAIL_URL?: string;
     }
   }
 }

@@ -6,11 +6,12 @@ import type { Env } from "./env";
 import { meterD1, serverTiming } from "./lib/d1-meter";
 import { openD1Session } from "./lib/d1-session";
 import { UNEXPECTED } from "./lib/errors";
-import { mailerConfigProblem } from "./lib/mailer";
+import { createMailer, mailerConfigProblem } from "./lib/mailer";
 import { isCrossSiteMutation } from "./lib/request-auth";
 import { createDocRemover, createRoomNotifier } from "./lib/room";
 import { createNonce, withSecurityHeaders } from "./lib/security-headers";
 import { handleRoomUpgrade } from "./room-upgrade";
+import { sendDailyDigests } from "./services/digest";
 import { purgeExpired } from "./services/purge";
 import { authenticate } from "./services/sessions";
 
@@ -75,6 +76,12 @@ export default {
       purgeExpired(createDb(env.DB), Date.now(), { files: env.FILES, removeDocs: createDocRemover(env) }).then(
         (purged) => console.log("[purge]", JSON.stringify(purged)),
         (error) => console.error("[purge] failed:", String(error)),
+      ),
+    );
+    ctx.waitUntil(
+      sendDailyDigests(createDb(env.DB), createMailer(env), env.APP_ORIGIN || "https://storyweave.app").then(
+        (sent) => console.log("[digest]", JSON.stringify(sent)),
+        (error) => console.error("[digest] failed:", String(error)),
       ),
     );
   },

@@ -76,3 +76,15 @@ export function readFlash(request: Request): Toast | null {
 }
 
 export const clearFlashCookie = (request: Request) => serializeCookie(request, FLASH_COOKIE, "", { maxAge: 0 });
+
+/**
+ * The newest unread notification not yet shown as a toast (shown once, on the next page view), and the cookie
+ * that remembers it; it stays unread in the inbox.
+ */
+export function freshNotification<N extends { id: number }>(request: Request, unread: N[]) {
+  const seen = Number(readCookie(request, SEEN_NOTIFICATION_COOKIE)) || 0;
+  const fresh = unread.find((n) => n.id > seen) ?? null;
+  const cookie = fresh ? serializeCookie(request, SEEN_NOTIFICATION_COOKIE, String(fresh.id), { maxAge: 30 * 24 * 3600 }) : null;
+  return { fresh, cookie };
+}
+const SEEN_NOTIFICATION_COOKIE = "sw_seen_notification";

@@ -5,6 +5,7 @@ import { AccountDataCard } from "~/features/account/account-data";
 import { AccountDeleteCard } from "~/features/account/account-delete";
 import { AccountPasswordCard } from "~/features/account/account-password";
 import { AccountProfileForm } from "~/features/account/account-profile";
+import { NotifyEmailSetting } from "~/features/account/notify-email";
 import { AdminUsers } from "~/features/admin/admin-users";
 import { SignInMethodsCard } from "~/features/account/sign-in-methods";
 import { UsageChart } from "~/features/admin/usage-chart";
@@ -49,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     premium: isPremium(user),
     isAdmin: user.role === "admin",
     hasPassword: Boolean(user.hashedPassword),
+    notifyEmail: user.notifyEmail,
     signInMethods: await signInMethodsOf(context),
     aiUsage: await monthlyUsage(db, user.id),
   };
@@ -121,6 +123,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
               </div>
             </dl>
             <AccountProfileForm name={user.name} />
+            <NotifyEmailSetting initial={loaderData.notifyEmail} />
           </CardContent>
         </Card>
         <Card>

@@ -1,4 +1,4 @@
-import { BookOpenText } from "lucide-react";
+import { Bell, BookOpenText } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { AccountTrigger } from "~/features/account/account-trigger";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
@@ -12,7 +12,7 @@ const navLink = ({ isActive }: { isActive: boolean }) =>
     isActive ? "bg-brand-50 text-brand-700" : "text-stone-700 hover:bg-stone-100",
   );
 
-export function TopNav({ user }: { user: PublicUser | null }) {
+export function TopNav({ user, unread = 0 }: { user: PublicUser | null; unread?: number }) {
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
@@ -35,7 +35,10 @@ export function TopNav({ user }: { user: PublicUser | null }) {
           ) : null}
         </div>
         {user ? (
-          <UserPanel user={user} />
+          <>
+            <NotificationBell unread={unread} />
+            <UserPanel user={user} />
+          </>
         ) : (
           <div className="flex items-center gap-2">
             <Button asChild variant="ghost" size="sm">
@@ -48,6 +51,25 @@ export function TopNav({ user }: { user: PublicUser | null }) {
         )}
       </nav>
     </header>
+  );
+}
+
+/** The inbox's bell with the unread count (read with the session, so it is right on the first paint). */
+function NotificationBell({ unread }: { unread: number }) {
+  return (
+    <Link
+      to="/notifications"
+      aria-label={unread ? `Notifications (${unread} unread)` : "Notifications"}
+      className="relative rounded-md p-2 text-stone-700 hover:bg-stone-100"
+      data-testid="notification-bell"
+    >
+      <Bell aria-hidden="true" className="h-5 w-5" />
+      {unread ? (
+        <span className="absolute -top-0.5 -right-0.5 min-w-4 rounded-full bg-red-700 px-1 text-center text-[10px] leading-4 font-bold text-white">
+          {unread}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 

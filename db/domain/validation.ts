@@ -296,6 +296,21 @@ export const ShareWithUserSchema = z.object({
     .max(limits.email, messages.email)
     .pipe(z.email({ error: messages.email })),
   accessLevel: ShareRoleSchema.default("viewer"),
+  /** For an address with no account: invite it (a sign-up link) instead of answering 404. */
+  invite: z.boolean({ error: "invite must be true or false" }).optional(),
+});
+
+export const NotifyEmailSchema = z.enum(["instant", "daily", "off"], { error: "Email notifications must be instant, daily or off" });
+export const MarkNotificationsReadSchema = z.object({
+  ids: z
+    .array(
+      z.number({ error: "ids must be notification ids" }).int("ids must be notification ids").positive("ids must be notification ids"),
+      {
+        error: "ids must be notification ids",
+      },
+    )
+    .max(500, "ids must be notification ids")
+    .optional(),
 });
 
 export * from "./validation-ai";

@@ -25,6 +25,12 @@ export const users = sqliteTable(
     lastLogin: text("last_login"),
     /** Words a day the writer aims for (null: no daily goal, no streak shown). */
     dailyGoalWords: integer("daily_goal_words"),
+    /** How notifications reach the writer by email: each at once, one daily digest, or not at all. */
+    notifyEmail: text("notify_email", { enum: ["instant", "daily", "off"] })
+      .notNull()
+      .default("instant"),
+    /** When the last daily digest was mailed (or the writer chose the digest): the next covers what came after. */
+    lastDigestAt: text("last_digest_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },

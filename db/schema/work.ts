@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, now } from "./columns";
 import { users } from "./accounts";
@@ -244,6 +245,31 @@ export const mapEdges = sqliteTable(
     index("map_edges_timeline_idx").on(t.timelineId),
     index("map_edges_source_idx").on(t.sourceId),
     index("map_edges_target_idx").on(t.targetId),
+  ],
+);
+
+// A share with an address that has no account yet: the SHA-256 of the mailed token (never the token), and
+// the level the owner chose. Once that address registers and is verified it becomes a timeline_shares row.
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    invitedByUserId: integer("invited_by_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    accessLevel: text("access_level", { enum: ["viewer", "collaborator"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_unique").on(t.tokenHash),
+    uniqueIndex("invitations_timeline_email_unique").on(t.timelineId, sql`lower(${t.email})`),
+    index("invitations_email_idx").on(sql`lower(${t.email})`),
   ],
 );
 

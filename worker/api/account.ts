@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { RegisterSchema, dailyGoalWords, limits, messages } from "../../db/domain/validation";
+import { NotifyEmailSchema, RegisterSchema, dailyGoalWords, limits, messages } from "../../db/domain/validation";
 import { clearSessionCookie } from "../lib/cookies";
 import { createMailer } from "../lib/mailer";
 import * as account from "../services/account";
@@ -10,9 +10,13 @@ import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } fr
 
 /** the product's rules for a name and a new password, as at registration. */
 export const UpdateAccountSchema = z
-  .object({ name: RegisterSchema.shape.name.optional(), dailyGoalWords: dailyGoalWords.optional() })
+  .object({
+    name: RegisterSchema.shape.name.optional(),
+    dailyGoalWords: dailyGoalWords.optional(),
+    notifyEmail: NotifyEmailSchema.optional(),
+  })
   // An empty body is a missing name, as before the goal existed.
-  .refine((v) => v.name !== undefined || v.dailyGoalWords !== undefined, { message: messages.name });
+  .refine((v) => v.name !== undefined || v.dailyGoalWords !== undefined || v.notifyEmail !== undefined, { message: messages.name });
 const typedPassword = z.string().max(limits.passwordMax).optional();
 export const ChangePasswordSchema = z.object({ currentPassword: typedPassword, newPassword: RegisterSchema.shape.password });
 export const DeleteAccountSchema = z.object({ password: typedPassword });

@@ -14,6 +14,7 @@ import {
   ForgotPasswordSchema,
   IdeasSchema,
   LoginSchema,
+  MarkNotificationsReadSchema,
   MapPositionsSchema,
   OpenAIKeySchema,
   RegisterSchema,
@@ -79,8 +80,9 @@ GET /api/timelines/{id}/share | session | 200 | 403 | The share link's state (ow
 POST /api/timelines/{id}/share/reset | session | 200 | 403 | Replace the link's code; the old link stops working | The new link
 DELETE /api/timelines/{id}/share | session | 200 | 403 | Turn off the share link | \`{success: true}\`
 GET /api/timelines/{id}/shares | session | 200 | 403 | People with access (owner) | Share list
-POST /api/timelines/{id}/share-with-user | session | 201 | 403 | Share with a registered writer by email | The share
+POST /api/timelines/{id}/share-with-user | session | 201 | 403 404 429 | Share with a registered writer by email (mailed an invitation); \`invite: true\` invites an address with no account | The share, or \`{invited: true, email, accessLevel}\`
 DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a person's access | \`{success: true}\`
+GET /api/timelines/{id}/people | session | 200 | | Who can read the timeline (the comment box's \`@\` offers them) | \`[{id, name}]\`
 Events
 PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
 DELETE /api/events/{id} | session | 200 | 403 | Move an event to Trash for 30 days (owner) | \`{success: true}\`
@@ -154,10 +156,13 @@ POST /api/subscription/create-checkout-session | session | 200 | 502 503 | Start
 POST /api/subscription/upgrade | session | 200 | 502 503 | Confirm a paid checkout | \`{success, user}\`
 POST /api/subscription/downgrade | session | 200 | 502 503 | Cancel Premium | \`{success, user}\`
 Account
-PATCH /api/account | session | 200 | 400 | Change the display name or the daily word goal (\`dailyGoalWords\`, null clears it) | The public user and \`dailyGoalWords\`
+PATCH /api/account | session | 200 | 400 | Change the display name, the daily word goal (\`dailyGoalWords\`, null clears it) or how notifications are mailed (\`notifyEmail\`: instant, daily or off) | The public user, \`dailyGoalWords\` and \`notifyEmail\`
 POST /api/account/password | session | 200 | 403 429 | Set or change the password (other sessions end) | \`{success, user}\`
 DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
 GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
+Notifications
+GET /api/notifications | session | 200 | | The inbox (mentions, replies, shares, suggestions), newest first; the last 5 are kept | \`{notifications: [{id, type, title, message, relatedId, relatedType, read, createdAt}], unread}\`
+POST /api/notifications/read | session | 200 | 400 | Mark notifications read (\`ids\`; all when absent); others' ids are ignored | \`{success: true}\`
 Admin
 GET /api/admin/users | admin | 200 | | All users | User list
 GET /api/admin/ai-usage | admin | 200 | | Completed AI uses per day, last 30 days | Day list
@@ -211,6 +216,7 @@ const bodies: Record<string, z.ZodType> = {
   "POST /api/events/{id}/continue": ContinueSceneSchema,
   "POST /api/subscription/upgrade": UpgradeSchema,
   "PATCH /api/account": UpdateAccountSchema,
+  "POST /api/notifications/read": MarkNotificationsReadSchema,
   "POST /api/account/password": ChangePasswordSchema,
   "DELETE /api/account": DeleteAccountSchema,
   "POST /api/admin/users/{id}/premium": SetPremiumSchema,
@@ -287,6 +293,7 @@ const details: Record<string, Details> = {
   "GET /api/timelines/{id}/calendar": { query: [share] },
   "PUT /api/timelines/{id}/calendar": { query: [share] },
   "GET /api/events/{id}/comments": { query: [share] },
+  "GET /api/timelines/{id}/people": { query: [share] },
   "POST /api/events/{id}/comments": { query: [share] },
   "PATCH /api/comments/{id}": { query: [share] },
   "DELETE /api/comments/{id}": { query: [share] },

@@ -5,6 +5,8 @@ import type { Db } from "../../db/client";
 import { firstIssue } from "../../db/domain/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
+import { createMailer } from "../lib/mailer";
+import type { NotifyMail } from "../services/notifications";
 import { type AuthVia, clientKey } from "../lib/request-auth";
 import { type LiveDocs, type RoomNotifier, createDocRemover } from "../lib/room";
 import { type RateRule, createLimiter, spend } from "../services/rate-limits";
@@ -25,14 +27,28 @@ export type ApiEnv = {
   };
 };
 
-/** The services' dependencies for a write: the database and the request's room notifier. */
-export const deps = (c: { var: ApiEnv["Variables"] }) => ({ db: c.var.db, room: c.var.room, docs: c.var.docs });
+type RequestContext = {
+  var: ApiEnv["Variables"];
+  env: ApiEnv["Bindings"];
+  req: { url: string };
+  executionCtx: { waitUntil(p: Promise<unknown>): void };
+};
+
+/** Notifications' emails: links to this origin, sent after the answer (waitUntil). */
+export const notifyMail = (c: RequestContext): NotifyMail => ({
+  origin: new URL(c.req.url).origin,
+  mailer: createMailer(c.env),
+  defer: (p) => c.executionCtx.waitUntil(p),
+});
+
+/** The services' dependencies for a write: the database, the request's room notifier and the notifications' mail. */
+export const deps = (c: RequestContext) => ({ db: c.var.db, room: c.var.room, docs: c.var.docs, mail: notifyMail(c) });
 
 /**
  * `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments),
  * and the events' shared docs, whose storage goes when they are deleted.
  */
-export const fileDeps = (c: { var: ApiEnv["Variables"]; env: ApiEnv["Bindings"] }) => ({
+export const fileDeps = (c: RequestContext) => ({
   ...deps(c),
   files: c.env.FILES,
   removeDocs: createDocRemover(c.env),

@@ -20,6 +20,7 @@ import { plotlinesApi } from "./plotlines";
 import { commentsApi } from "./comments";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
+import { notificationsApi } from "./notifications";
 import { oauthApi } from "./oauth";
 import { openApiRoutes } from "./openapi";
 import { templatesApi } from "./templates";
@@ -70,6 +71,7 @@ export const api = new Hono<ApiEnv>()
   .route("/trash", trashApi)
   .route("/subscription", billingApi)
   .route("/account", accountApi)
+  .route("/notifications", notificationsApi)
   .route("/admin", adminApi)
   .route("/config", configApi)
   .route("/", chaptersApi)

@@ -12,10 +12,11 @@ import {
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { type ListBody, gzipOf } from "../services/event-list";
 import * as eventsService from "../services/events";
+import { listPeople } from "../services/mentions";
 import * as sharing from "../services/sharing";
 import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
-import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
 /**
@@ -73,13 +74,17 @@ export const timelinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await sharing.turnOffShareLink(deps(c), currentUser(c), id));
   })
+  .get("/:id/people", shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await listPeople(c.var.db, currentUser(c), id, c.req.valid("query").share));
+  })
   .get("/:id/shares", async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await sharing.listShares(c.var.db, currentUser(c), id));
   })
   .post("/:id/share-with-user", jsonBody(ShareWithUserSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await sharing.shareWithUser(deps(c), currentUser(c), id, c.req.valid("json")), 201);
+    return c.json(await sharing.shareWithUser(deps(c), currentUser(c), id, c.req.valid("json"), limiter(c)), 201);
   })
   .delete("/:id/shares/:userId", async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

@@ -33,23 +33,26 @@ export type AccountDeps = Deps & {
   removeDocs?: DocRemover;
 };
 
-/** PATCH /api/account {name?, dailyGoalWords?}: the public user and the writer's daily goal. */
+/** PATCH /api/account {name?, dailyGoalWords?, notifyEmail?}: the public user, the daily goal and how notifications are mailed. */
 export async function updateAccount(
   db: Db,
   user: User,
-  input: { name?: string; dailyGoalWords?: number | null },
-): Promise<PublicUser & { dailyGoalWords: number | null }> {
+  input: { name?: string; dailyGoalWords?: number | null; notifyEmail?: User["notifyEmail"] },
+): Promise<PublicUser & { dailyGoalWords: number | null; notifyEmail: User["notifyEmail"] }> {
   const updated = await db
     .update(users)
     .set({
       ...(input.name !== undefined && { name: input.name }),
       ...(input.dailyGoalWords !== undefined && { dailyGoalWords: input.dailyGoalWords }),
+      ...(input.notifyEmail !== undefined && { notifyEmail: input.notifyEmail }),
+      // Choosing the digest starts its day now: the first one covers what comes after (earlier ones were mailed or not wanted).
+      ...(input.notifyEmail === "daily" && user.notifyEmail !== "daily" && { lastDigestAt: nowIso() }),
       updatedAt: nowIso(),
     })
     .where(eq(users.id, user.id))
     .returning()
     .get();
-  return { ...toPublicUser(updated), dailyGoalWords: updated.dailyGoalWords ?? null };
+  return { ...toPublicUser(updated), dailyGoalWords: updated.dailyGoalWords ?? null, notifyEmail: updated.notifyEmail };
 }
 
 async function signedInRecently(db: Db, sessionId: string) {

@@ -7,6 +7,7 @@ import { nowIso } from "../lib/time";
 import { type Access, accessColumns, callerShare, canEdit, deniedMessage, requireRowAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { EVENT_NOT_FOUND } from "./events";
+import { notifyAboutComment } from "./mentions";
 import { type Limiter, spend } from "./rate-limits";
 
 export type CommentView = {
@@ -80,7 +81,7 @@ export async function listComments(db: Db, user: User, eventId: number, shareCod
 
 /** A new thread (with its anchor) or a reply (`threadId`: a comment of this scene; a reply to a reply joins the same thread). */
 export async function createComment(
-  { db, room }: Deps,
+  { db, room, mail }: Deps,
   limiter: Limiter,
   user: User,
   eventId: number,
@@ -119,6 +120,7 @@ export async function createComment(
     .returning()
     .get();
   room(timeline.id, { action: "comments-changed", by: authorOf(user), eventId });
+  await notifyAboutComment(db, mail, user, timeline, row);
   return toCommentView(row);
 }
 

@@ -1,13 +1,15 @@
 import type { Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import type { DocRemover, LiveDocs, RoomNotifier } from "../lib/room";
+import type { NotifyMail } from "./notifications";
 
 /**
  * What a service that writes a timeline's data needs: the database and the timeline's room, which
  * it tells exactly once per write. The API and the loaders pass the same shape. `docs`
- * reaches an event's live shared text: a text edit while writers are in it merges there.
+ * reaches an event's live shared text: a text edit while writers are in it merges there. `mail` sends the
+ * notifications' emails (none without it).
  */
-export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs };
+export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs; mail?: NotifyMail };
 
 /** The author of a change as collaborators see it. */
 export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });

@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from "../lib/crypto";
 import { badRequest } from "../lib/errors";
 import type { Mailer } from "../lib/mailer";
 import { DAY, isoIn, nowIso } from "../lib/time";
+import { acceptInvitations } from "./invitations";
 import { type Limiter, spend } from "./rate-limits";
 import { type PublicUser, toPublicUser } from "./users";
 
@@ -88,5 +89,7 @@ export async function verifyEmail(db: Db, token: string, adminEmails?: string): 
     // The account is verified: its other links are of no more use.
     db.delete(verificationTokens).where(eq(verificationTokens.userId, user.id)),
   ]);
+  // The address is proven: timelines it was invited to before it had an account are shared with it now.
+  await acceptInvitations(db, updated[0]);
   return toPublicUser(updated[0]);
 }

@@ -27,6 +27,7 @@ export const RATE_RULES = {
   planWrites: { env: "RATE_PLAN_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "changes to plotlines and templates" },
   progress: { env: "RATE_PROGRESS_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "progress requests" },
   comments: { env: "RATE_COMMENTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "comments" },
+  invitations: { env: "RATE_INVITATIONS_PER_ACCOUNT_PER_HOUR", limit: 60, windowMs: HOUR, what: "invitations" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;

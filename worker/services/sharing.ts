@@ -7,7 +7,9 @@ import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, requireTimelineAc
 import { endAccess } from "./access-end";
 import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
+import { type InvitationSent, inviteByEmail, mailShare } from "./invitations";
 import { addNotification } from "./notifications";
+import { type Limiter, spend } from "./rate-limits";
 import { isPremium } from "./plans";
 import { type TimelineView, toTimelineView } from "./timelines";
 import { findUserByEmail } from "./users";
@@ -181,17 +183,25 @@ export async function joinSharedTimeline({ db, room }: Deps, user: User, shareCo
   return { timeline: toTimelineView(timeline, mode, mode !== "owner"), accessMode: mode };
 }
 
+/**
+ * Shares with a writer by email and mails them (always: an invitation naming the timeline and who shared it).
+ * An address with no account is SPEC's 404, unless `invite` asks for a pending invitation and a sign-up link.
+ * Every share or invitation counts against the owner's hourly budget of mails to others.
+ */
 export async function shareWithUser(
   deps: Deps,
   user: User,
   timelineId: number,
-  input: { userEmail: string; accessLevel: "viewer" | "collaborator" },
-): Promise<ShareListItem & { sharedWithUserEmail: string }> {
-  const { db, room } = deps;
+  input: { userEmail: string; accessLevel: "viewer" | "collaborator"; invite?: boolean },
+  limiter?: Limiter,
+): Promise<ShareListItem | InvitationSent> {
+  const { db, room, mail } = deps;
   const { timeline } = await requirePremiumOwner(db, user, timelineId);
   const recipient = await findUserByEmail(db, input.userEmail);
-  if (!recipient) throw notFound(UNKNOWN_RECIPIENT);
-  if (recipient.id === user.id) throw badRequest(SHARE_WITH_SELF);
+  if (recipient?.id === user.id) throw badRequest(SHARE_WITH_SELF);
+  if (!recipient && !input.invite) throw notFound(UNKNOWN_RECIPIENT);
+  if (limiter) await spend(limiter, "invitations", `user:${user.id}`);
+  if (!recipient) return inviteByEmail(db, mail, user, timeline, input);
   const before = await db
     .select({ accessLevel: timelineShares.accessLevel })
     .from(timelineShares)
@@ -208,13 +218,14 @@ export async function shareWithUser(
     .returning()
     .get();
   await addNotification(db, recipient.id, {
-    type: "timeline_shared",
+    type: "share",
     title: "Timeline shared with you",
     message: `${user.name ?? user.email} shared "${timeline.title}" with you`,
     relatedId: timelineId,
     relatedType: "timeline",
     timelineId,
   });
+  mailShare(mail, user, recipient, timeline);
   if (before?.accessLevel === "collaborator" && share.accessLevel === "viewer") {
     // A collaborator made a viewer: their editors close now; the room reconnects them read-only.
     await endAccess(deps, { userId: recipient.id, timelineId, reason: "viewer", by: authorOf(user) });

@@ -1,6 +1,7 @@
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Textarea } from "~/ui/input";
+import { matchPeople, mentionQuery, usePeople } from "./mention-picker";
 
 /** A comment's text box (new comment, reply or edit); the server's rules are checked here first, in its words. */
 type BoxProps = {
@@ -17,6 +18,24 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
   const [body, setBody] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // `@` offers the people who can read the timeline; choosing one writes `@Name `.
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [caret, setCaret] = useState(0);
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const typing = mentionQuery(body, caret);
+  const { people, myUserId } = usePeople(body.includes("@"));
+  const offered = typing && dismissed !== typing.start ? matchPeople(people, typing.query, myUserId) : [];
+  function mention(name: string) {
+    if (!typing) return;
+    const next = `${body.slice(0, typing.start)}@${name} ${body.slice(caret)}`;
+    const at = typing.start + name.length + 2;
+    setBody(next);
+    setCaret(at);
+    requestAnimationFrame(() => {
+      box.current?.focus();
+      box.current?.setSelectionRange(at, at);
+    });
+  }
   async function send() {
     const text = body.trim();
     if (!text) return setError("Comment cannot be empty");
@@ -33,6 +52,7 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
         {label}
       </label>
       <Textarea
+        ref={box}
         id={id}
         value={body}
         rows={3}
@@ -41,12 +61,39 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         autoFocus
-        onChange={(e) => setBody(e.target.value)}
+        onChange={(e) => {
+          setBody(e.target.value);
+          setCaret(e.target.selectionStart);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={(e) => {
+          if (offered[0] && (e.key === "Enter" || e.key === "Tab") && !e.metaKey && !e.ctrlKey && !e.shiftKey) {
+            e.preventDefault();
+            return mention(offered[0].name);
+          }
           if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) void send();
-          if (e.key === "Escape") onCancel();
+          if (e.key === "Escape") {
+            if (offered.length && typing) return setDismissed(typing.start);
+            onCancel();
+          }
         }}
       />
+      {offered.length ? (
+        <ul aria-label="Mention someone" className="flex flex-wrap gap-1" data-testid="mention-picker">
+          {offered.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                className="rounded border border-stone-300 bg-white px-2 py-0.5 text-xs hover:bg-brand-50"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => mention(p.name)}
+              >
+                @{p.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {error ? (
         <p id={`${id}-error`} className="text-xs text-red-700" role="alert">
           {error}

@@ -6,7 +6,7 @@ import { Button } from "~/ui/button";
 import { ConfirmDialog, Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
-import { client, unwrap } from "~/lib/client";
+import { client, errorMessage, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ShareListItem } from "../../../worker/services/sharing";
@@ -187,10 +187,15 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
   );
 }
 
+/** The server's answer for an address with no account. */
+const NO_ACCOUNT = "No user found with that email address";
+
 function ShareUserTab({ timelineId }: { timelineId: number }) {
   const [email, setEmail] = useState("");
   const [level, setLevel] = useState<Role>("viewer");
   const [shares, setShares] = useState<ShareListItem[]>([]);
+  // The address that has no account yet: the dialog offers to invite it instead.
+  const [unknown, setUnknown] = useState<{ userEmail: string; accessLevel: Role } | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -201,14 +206,22 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
   }, [timelineId]);
 
   const shareWithUser = useMutation(
-    (fields: { userEmail: string; accessLevel: Role }) =>
+    (fields: { userEmail: string; accessLevel: Role; invite?: boolean }) =>
       unwrap(client.api.timelines[":id"]["share-with-user"].$post({ param: { id: String(timelineId) }, json: fields })),
     {
-      success: (share) => ({ title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` }),
-      error: "Failed to share timeline with user",
+      success: (share) =>
+        "invited" in share
+          ? { title: "Invitation sent", description: `${share.email} can sign up and open this timeline.` }
+          : { title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` },
+      error: (error, fields) => {
+        const message = errorMessage(error, "Failed to share timeline with user");
+        if (message === NO_ACCOUNT && !fields.invite) return setUnknown({ userEmail: fields.userEmail, accessLevel: fields.accessLevel });
+        return message;
+      },
       revalidate: false,
       onSuccess: () => {
         setEmail("");
+        setUnknown(null);
         void load();
       },
     },
@@ -269,6 +282,16 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
           {pending ? "Sharing..." : "Share Timeline"}
         </Button>
       </form>
+      {unknown ? (
+        <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
+          <p>
+            {NO_ACCOUNT}: <span className="font-medium">{unknown.userEmail}</span>.
+          </p>
+          <Button size="sm" disabled={pending} onClick={() => void shareWithUser.run({ ...unknown, invite: true })}>
+            Send an invitation to sign up
+          </Button>
+        </div>
+      ) : null}
       {shares.length > 0 ? (
         <div>
           <p className="mb-2 text-sm font-semibold">Shared with:</p>

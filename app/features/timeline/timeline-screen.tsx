@@ -188,6 +188,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     if (layout === "lanes" || layout === "map" || layout === "grid") return openFromLanes(event);
     for (const jump of jumpers) if (jump(event.id)) break;
   };
+  // A notification's link (`?event=…&comment=…`) brings its scene into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the address the page opened with.
+  useEffect(() => {
+    const linked = Number(view.searchParams.get("event"));
+    if (Number.isSafeInteger(linked) && linked > 0) setPendingJump(linked);
+  }, []);
   useEffect(() => {
     if (pendingJump === null || layout === "lanes" || layout === "map" || layout === "grid") return;
     for (const jump of jumpers) if (jump(pendingJump)) break;

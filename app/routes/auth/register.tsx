@@ -5,6 +5,7 @@ import { sessionCookie } from "../../../worker/lib/cookies";
 import { createMailer } from "../../../worker/lib/mailer";
 import { clientKey } from "../../../worker/lib/request-auth";
 import * as auth from "../../../worker/services/auth";
+import { previewInvitation } from "../../../worker/services/invitations";
 import { configuredProviders } from "../../../worker/services/oauth";
 import { createLimiter } from "../../../worker/services/rate-limits";
 import { SESSION_TTL_MS } from "../../../worker/services/sessions";
@@ -18,8 +19,9 @@ import type { Route } from "./+types/register";
 
 export const meta = () => [{ title: "Register · StoryWeave" }];
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return { providers: configuredProviders(app(context).env), redirectTo: returnAddress(request) };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const invite = await previewInvitation(app(context).db, new URL(request.url).searchParams.get("invite"));
+  return { providers: configuredProviders(app(context).env), redirectTo: returnAddress(request), invite };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,8 +42,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     const headers = new Headers();
     headers.append("Set-Cookie", sessionCookie(request, result.token, SESSION_TTL_MS / 1000));
-    headers.append("Set-Cookie", flashCookie(request, { title: "Welcome!", description: "Your account is ready." }));
-    return redirect(returnAddress(request) ?? "/", { headers });
+    // Invited: the timeline opens once the address is verified (the emailed link comes back to it).
+    const invite = await previewInvitation(db, new URL(request.url).searchParams.get("invite"));
+    const invited = invite && invite.email.toLowerCase() === form.data.email.toLowerCase();
+    const welcome = invited
+      ? { title: "Welcome!", description: `Verify your email with the link we sent, and "${invite.timelineTitle}" opens for you.` }
+      : { title: "Welcome!", description: "Your account is ready." };
+    headers.append("Set-Cookie", flashCookie(request, welcome));
+    return redirect(invited ? "/timeline" : (returnAddress(request) ?? "/"), { headers });
   } catch (error) {
     return formError(error);
   }
@@ -59,10 +67,25 @@ export default function Register() {
 
   return (
     <AuthCard title="Register" description="Create your StoryWeave account and start weaving stories.">
+      {loaderData.invite ? (
+        <p className="mb-4 rounded-md border border-brand-200 bg-brand-50 p-3 text-sm" data-testid="invitation">
+          {loaderData.invite.inviterName} invited you to “{loaderData.invite.timelineTitle}”. Register with {loaderData.invite.email} and
+          verify it to open the timeline.
+        </p>
+      ) : null}
       <Form method="post" noValidate className="space-y-4">
         {result?.formError ? <FormAlert>{result.formError}</FormAlert> : null}
         <Field id="name" name="name" label="Name" autoComplete="name" required error={result?.fieldErrors?.name} />
-        <Field id="email" name="email" type="email" label="Email" autoComplete="email" required error={result?.fieldErrors?.email} />
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label="Email"
+          autoComplete="email"
+          required
+          defaultValue={loaderData.invite?.email}
+          error={result?.fieldErrors?.email}
+        />
         <Field
           id="password"
           name="password"

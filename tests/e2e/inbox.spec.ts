@@ -1,0 +1,115 @@
+import {
+  MAIL_API,
+  apiAs,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  latestVerifyLink,
+  login,
+  makePremium,
+  openTimeline,
+  test,
+  waitForHydration,
+  writerPage,
+} from "./fixtures";
+
+// The review loop's news: an @mention reaches the collaborator's bell and inbox with a link to the scene;
+// an invitation mailed to an address with no account brings a new writer into the timeline once verified.
+
+type Timeline = { id: number; title: string };
+
+test.describe("inbox and invitations", () => {
+  test("a collaborator @mentioned in a comment sees the bell's count and follows the link to the scene", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
+    const mara = await createUser(request, { name: "Mara Collab" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: mara.email,
+      accessLevel: "collaborator",
+    });
+    await apiAs(request, mara, "POST", "/api/notifications/read", {});
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Edit The bell" }).click();
+    await page.getByRole("button", { name: "Comment on the scene" }).click();
+    const box = page.getByRole("textbox", { name: "Comment on the scene" });
+    await box.pressSequentially("Please check this, @Ma");
+    await page.getByTestId("mention-picker").getByRole("button", { name: "@Mara Collab" }).click();
+    await expect(box).toHaveValue("Please check this, @Mara Collab ");
+    await box.pressSequentially("thanks");
+    await page.getByRole("button", { name: "Post comment" }).click();
+    await expect(page.getByTestId("comment").filter({ hasText: "@Mara Collab thanks" })).toBeVisible();
+
+    const other = await writerPage(browser, mara);
+    const bell = other.page.getByRole("link", { name: "Notifications (1 unread)" });
+    await expect(bell).toBeVisible();
+    await bell.click();
+    await expect(other.page).toHaveURL(/\/notifications$/);
+    await waitForHydration(other.page);
+    const item = other.page.getByTestId("notification").first();
+    await expect(item).toContainText('Olive Owner mentioned you in a comment on "The bell" in "The Drowned Bell"');
+    await expectNoSeriousA11yViolations(other.page);
+    await item.getByRole("link", { name: "Olive Owner mentioned you" }).click();
+    await expect(other.page).toHaveURL(new RegExp(`/timeline/${timeline.id}\\?event=\\d+&comment=\\d+$`));
+    await expect(other.page.getByRole("heading", { name: "The bell" })).toBeVisible();
+    await expect(other.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
+    await other.context.close();
+  });
+
+  test("the Share dialog invites an address with no account; its mailed link, taken by a new account, lands in the timeline after verifying", async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Invited Tales" });
+    const email = `newcomer-${Date.now().toString(36)}@example.test`;
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share Timeline" });
+    await dialog.getByRole("tab", { name: "Share with User" }).click();
+    await dialog.getByLabel("Email Address").fill(email);
+    await dialog.getByRole("button", { name: "Share Timeline" }).click();
+    await dialog.getByRole("button", { name: "Send an invitation to sign up" }).click();
+    await expect(page.getByText("Invitation sent").first()).toBeVisible();
+
+    let link = "";
+    await expect
+      .poll(async () => {
+        const { messages } = await (await request.get(`${MAIL_API}/messages?to=${encodeURIComponent(email)}`)).json();
+        link = messages.map((m: { text: string }) => m.text.match(/https?:\/\/\S+\/auth\/register\?\S+/)?.[0]).find(Boolean) ?? "";
+        return link;
+      })
+      .toContain("invite=");
+
+    const context = await browser.newContext();
+    const newcomer = await context.newPage();
+    await newcomer.goto(link);
+    await waitForHydration(newcomer);
+    await expect(newcomer.getByTestId("invitation")).toContainText("Olive Owner invited you to “Invited Tales”");
+    await expect(newcomer.getByLabel("Email")).toHaveValue(email);
+    await expectNoSeriousA11yViolations(newcomer);
+    await newcomer.getByLabel("Name").fill("Nia Newcomer");
+    await newcomer.getByLabel("Password").fill("secret-pass-1");
+    await newcomer.getByRole("button", { name: "Register" }).click();
+    await expect(newcomer).toHaveURL(/\/timeline$/);
+
+    await newcomer.goto(await latestVerifyLink(request, email));
+    await newcomer.getByRole("link", { name: "Continue" }).click();
+    await expect(newcomer).toHaveURL(new RegExp(`/timeline/${timeline.id}$`));
+    await expect(newcomer.getByRole("heading", { name: "Invited Tales" })).toBeVisible();
+    await context.close();
+  });
+});

@@ -1,0 +1,2 @@
+import type { Server } from "node:http";
+export function startFakeMailServer(port: number): Promise<Server>;
