@@ -17,6 +17,7 @@ import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
 import { plotlinesApi } from "./plotlines";
 import { commentsApi } from "./comments";
+import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { oauthApi } from "./oauth";
@@ -75,6 +76,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", templatesApi)
   .route("/", plotlinesApi)
   .route("/", commentsApi)
+  .route("/", reviewApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

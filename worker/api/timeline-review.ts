@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { validator } from "hono/validator";
+import { badRequest } from "../lib/errors";
+import { TIMELINE_NOT_FOUND } from "../services/access";
+import * as activityService from "../services/activity";
+import * as reviewService from "../services/timeline-comments";
+import { type ApiEnv, currentUser, requireAuth } from "./context";
+import { idParam } from "./params";
+
+export const reviewMessages = {
+  status: "Status must be open or resolved",
+  author: "Author must be a user id",
+};
+
+const share = (value: unknown) => (typeof value === "string" && value.length > 0 && value.length <= 100 ? value : undefined);
+
+/** `?status=open|resolved&author=<userId>&counts=1&share=` of the timeline's comments. */
+const commentsQuery = validator("query", (value): { share?: string; counts: boolean } & reviewService.TimelineCommentsFilter => {
+  const { status, author, counts } = value as Record<string, string | undefined>;
+  if (status !== undefined && status !== "open" && status !== "resolved") throw badRequest(reviewMessages.status);
+  if (author !== undefined && !/^\d{1,12}$/.test(author)) throw badRequest(reviewMessages.author);
+  return {
+    share: share(value.share),
+    counts: counts === "1" || counts === "true",
+    status,
+    author: author === undefined ? undefined : Number(author),
+  };
+});
+
+/** `?userId=&limit=&before=&share=` of the activity list. */
+const activityQuery = validator("query", (value) => {
+  const raw = value as Record<string, string | undefined>;
+  return { share: share(raw.share), ...activityService.parseActivityQuery(raw) };
+});
+
+/** A timeline's review: its comments across scenes (or the open-thread counts for its cards) and its activity. */
+export const reviewApi = new Hono<ApiEnv>()
+  .get("/timelines/:id/comments", requireAuth, commentsQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const { share: code, counts, ...filter } = c.req.valid("query");
+    if (counts) return c.json(await reviewService.countOpenComments(c.var.db, currentUser(c), id, code));
+    return c.json(await reviewService.listTimelineComments(c.var.db, currentUser(c), id, filter, code));
+  })
+  .get("/timelines/:id/activity", requireAuth, activityQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const { share: code, ...query } = c.req.valid("query");
+    return c.json(await activityService.listActivity(c.var.db, currentUser(c), id, query, code));
+  });
