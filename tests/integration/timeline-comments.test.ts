@@ -1,5 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import * as Y from "yjs";
+import worker from "../../worker/index";
+import { ORIGIN, call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
 
 /** An owner's timeline with two scenes, shared with a collaborator and a viewer, and a stranger. */
 async function team() {
@@ -122,5 +126,32 @@ describe("a timeline's comments", () => {
     // A trashed timeline is not found.
     expect((await call("DELETE", `/api/timelines/${timeline.id}`, { token: owner.token })).status).toBe(200);
     expect((await list(timeline.id, owner.token)).status).toBe(404);
+  });
+
+  it("a reader loads the scene's shared doc, so read mode anchors at the editor's relative positions", async () => {
+    const { owner, storm, viewer, stranger } = await team();
+    const state = async (token: string) => {
+      const ctx = createExecutionContext();
+      const headers = { Authorization: `Bearer ${token}` };
+      const res = await worker.fetch(new Request(`${ORIGIN}/api/events/${storm.id}/doc-state`, { headers }) as never, env, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const res = await state(viewer.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/octet-stream");
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, new Uint8Array(await res.arrayBuffer()));
+    const content = doc.getXmlFragment("content");
+    expect(content.toString()).toContain("The storm breaks over the harbour.");
+    // A position made on the reader's copy resolves in the doc as the writers have it (the same items).
+    const text = content.get(0).get(0) as Y.XmlText;
+    const anchorAt = Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(text, 4));
+    const again = new Y.Doc();
+    Y.applyUpdate(again, new Uint8Array(await (await state(owner.token)).arrayBuffer()));
+    const resolved = Y.createAbsolutePositionFromRelativePosition(Y.decodeRelativePosition(anchorAt), again);
+    expect(resolved?.index).toBe(4);
+    expect(resolved?.type).toBe(again.getXmlFragment("content").get(0).get(0));
+    expect((await state(stranger.token)).status).toBe(404);
   });
 });

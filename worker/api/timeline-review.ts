@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { validator } from "hono/validator";
-import { badRequest } from "../lib/errors";
+import { badRequest, notFound } from "../lib/errors";
+import { readDocState } from "../lib/room";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as activityService from "../services/activity";
+import { EVENT_NOT_FOUND, loadEventWithAccess } from "../services/events";
 import * as reviewService from "../services/timeline-comments";
 import { type ApiEnv, currentUser, requireAuth } from "./context";
-import { idParam } from "./params";
+import { idParam, shareQuery } from "./params";
 
 export const reviewMessages = {
   status: "Status must be open or resolved",
@@ -45,4 +47,13 @@ export const reviewApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share: code, ...query } = c.req.valid("query");
     return c.json(await activityService.listActivity(c.var.db, currentUser(c), id, query, code));
+  })
+  // Read mode's comments on the text: the scene's shared doc for any reader, so the selection becomes the same Yjs
+  // relative positions the editor makes (the doc socket is for writers only).
+  .get("/events/:id/doc-state", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
+    await loadEventWithAccess(c.var.db, currentUser(c), id, "viewer", c.req.valid("query").share);
+    const state = await readDocState(c.env, id);
+    if (!state) throw notFound(EVENT_NOT_FOUND);
+    return c.body(state as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/octet-stream", "Cache-Control": "no-store" });
   });
