@@ -145,13 +145,13 @@ describe("a timeline's comments", () => {
     const content = doc.getXmlFragment("content");
     expect(content.toString()).toContain("The storm breaks over the harbour.");
     // A position made on the reader's copy resolves in the doc as the writers have it (the same items).
-    const text = content.get(0).get(0) as Y.XmlText;
+    const text = (content.get(0) as Y.XmlElement).get(0) as Y.XmlText;
     const anchorAt = Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(text, 4));
     const again = new Y.Doc();
     Y.applyUpdate(again, new Uint8Array(await (await state(owner.token)).arrayBuffer()));
     const resolved = Y.createAbsolutePositionFromRelativePosition(Y.decodeRelativePosition(anchorAt), again);
     expect(resolved?.index).toBe(4);
-    expect(resolved?.type).toBe(again.getXmlFragment("content").get(0).get(0));
+    expect(resolved?.type).toBe((again.getXmlFragment("content").get(0) as Y.XmlElement).get(0));
     expect((await state(stranger.token)).status).toBe(404);
   });
 });

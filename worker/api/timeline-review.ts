@@ -16,36 +16,44 @@ export const reviewMessages = {
 
 const share = (value: unknown) => (typeof value === "string" && value.length > 0 && value.length <= 100 ? value : undefined);
 
-/** `?status=open|resolved&author=<userId>&counts=1&share=` of the timeline's comments. */
-const commentsQuery = validator("query", (value): { share?: string; counts: boolean } & reviewService.TimelineCommentsFilter => {
-  const { status, author, counts } = value as Record<string, string | undefined>;
+type Raw = Record<string, string | undefined>;
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** `?status=open|resolved&author=<userId>&counts=1&share=` of the timeline's comments (checked in the handler). */
+const commentsQuery = validator("query", (value): { share?: string; status?: string; author?: string; counts?: string } => ({
+  share: share(value.share),
+  status: text(value.status),
+  author: text(value.author),
+  counts: text(value.counts),
+}));
+
+function commentsFilter({ status, author }: Raw): reviewService.TimelineCommentsFilter {
   if (status !== undefined && status !== "open" && status !== "resolved") throw badRequest(reviewMessages.status);
   if (author !== undefined && !/^\d{1,12}$/.test(author)) throw badRequest(reviewMessages.author);
-  return {
-    share: share(value.share),
-    counts: counts === "1" || counts === "true",
-    status,
-    author: author === undefined ? undefined : Number(author),
-  };
-});
+  return { status, author: author === undefined ? undefined : Number(author) };
+}
 
-/** `?userId=&limit=&before=&share=` of the activity list. */
-const activityQuery = validator("query", (value) => {
-  const raw = value as Record<string, string | undefined>;
-  return { share: share(raw.share), ...activityService.parseActivityQuery(raw) };
-});
+/** `?userId=&limit=&before=&share=` of the activity list (checked in the handler). */
+const activityQuery = validator("query", (value): { share?: string; userId?: string; limit?: string; before?: string } => ({
+  share: share(value.share),
+  userId: text(value.userId),
+  limit: text(value.limit),
+  before: text(value.before),
+}));
 
 /** A timeline's review: its comments across scenes (or the open-thread counts for its cards) and its activity. */
 export const reviewApi = new Hono<ApiEnv>()
   .get("/timelines/:id/comments", requireAuth, commentsQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const { share: code, counts, ...filter } = c.req.valid("query");
-    if (counts) return c.json(await reviewService.countOpenComments(c.var.db, currentUser(c), id, code));
+    const { share: code, counts, ...raw } = c.req.valid("query");
+    const filter = commentsFilter(raw);
+    if (counts === "1" || counts === "true") return c.json(await reviewService.countOpenComments(c.var.db, currentUser(c), id, code));
     return c.json(await reviewService.listTimelineComments(c.var.db, currentUser(c), id, filter, code));
   })
   .get("/timelines/:id/activity", requireAuth, activityQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const { share: code, ...query } = c.req.valid("query");
+    const { share: code, ...raw } = c.req.valid("query");
+    const query = activityService.parseActivityQuery(raw);
     return c.json(await activityService.listActivity(c.var.db, currentUser(c), id, query, code));
   })
   // Read mode's comments on the text: the scene's shared doc for any reader, so the selection becomes the same Yjs

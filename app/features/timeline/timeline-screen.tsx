@@ -23,6 +23,7 @@ import { useTimelineLive } from "~/features/timeline/use-timeline-live";
 import { useTimelineView } from "~/features/timeline/use-timeline-view";
 import { plotlineFromParams, serverFilters } from "~/features/timeline/timeline-view";
 import { type CardPlotlines, PlotlinesContext } from "~/features/plotlines/plotline-context";
+import { ReviewContext } from "~/features/review/review-context";
 import type { EntityKind } from "../../../db/domain/rules";
 import { filterEvents } from "../../../db/domain/story-analysis";
 import { storySortKey } from "../../../db/domain/story-date";
@@ -35,6 +36,7 @@ import type { TimelineView } from "../../../worker/services/timelines";
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
 const NO_PLOTLINES: PlotlineView[] = [];
 type PlotlineKit = typeof import("~/features/plotlines/plotline-kit");
+type ReviewKit = typeof import("~/features/review/review-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
@@ -84,6 +86,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Plotlines' manager and filter: after hydration too (the chips come with the page).
   const [plotKit, setPlotKit] = useState<PlotlineKit>();
   useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
+  // Comments across the timeline, the cards' counts and the activity list: after hydration too.
+  const [review, setReview] = useState<ReviewKit>();
+  useEffect(() => whenIdle(() => void import("~/features/review/review-kit").then(setReview), 1500), []);
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding || deleting !== null;
@@ -265,113 +270,129 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     <EventHistoryContext.Provider value={writes.historyActions}>
       <PlotlinesContext.Provider value={cardPlotlines}>
         <AttachmentsContext.Provider value={attachmentsApi}>
-          <Page>
-            <TimelineHeader
-              timeline={timeline}
-              room={room}
-              myUserId={props.myUserId}
-              ended={ended}
-              viewOnly={viewOnly}
-              isOwner={isOwner}
-              canEdit={canEdit}
-              premium={premium}
-              shareCode={shareCode}
-              onShare={() => setSharing(true)}
-              onAdd={() => setAdding(true)}
-              progress={chapters?.progress}
-              tools={chapters?.tools}
-            />
-            <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
-              <section aria-label="Timeline events" className="min-w-0">
-                <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-                  <h2 className="text-lg font-semibold">Events</h2>
-                  <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
-                    Jump to Codex ({entities.length})
-                  </a>
-                  <TimelineToolbar
-                    chronological={chronological}
+          <ReviewContext.Provider value={review?.CardReview ?? null}>
+            <Page>
+              <TimelineHeader
+                timeline={timeline}
+                room={room}
+                myUserId={props.myUserId}
+                ended={ended}
+                viewOnly={viewOnly}
+                isOwner={isOwner}
+                canEdit={canEdit}
+                premium={premium}
+                shareCode={shareCode}
+                onShare={() => setSharing(true)}
+                onAdd={() => setAdding(true)}
+                progress={chapters?.progress}
+                tools={chapters?.tools}
+              />
+              <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+                <section aria-label="Timeline events" className="min-w-0">
+                  <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+                    <h2 className="text-lg font-semibold">Events</h2>
+                    <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+                      Jump to Codex ({entities.length})
+                    </a>
+                    <TimelineToolbar
+                      chronological={chronological}
+                      layout={layout}
+                      laneKind={laneKind}
+                      onOrder={view.setOrder}
+                      onLayout={setLayout}
+                      onLaneKind={setLaneKind}
+                    />
+                    {review ? (
+                      <review.ReviewTools
+                        timelineId={timeline.id}
+                        shareCode={shareCode ?? null}
+                        myUserId={props.myUserId}
+                        canEdit={canEdit}
+                        isOwner={isOwner}
+                        canComment={canEdit || (timeline.viewersCanComment && !ended)}
+                        onJump={(id) => {
+                          const event = events.find((e) => e.id === id);
+                          if (event) jumpTo(event);
+                        }}
+                      />
+                    ) : null}
+                    {plotKit && canEdit ? (
+                      <plotKit.PlotlinesButton
+                        timelineId={timeline.id}
+                        api={{ shareCode, headers: () => room.writeHeaders }}
+                        plotlines={plotlines}
+                        onChanged={refresh}
+                        canDelete={isOwner}
+                      />
+                    ) : null}
+                  </div>
+                  <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
+                    {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
+                    {plotKit ? (
+                      <plotKit.PlotlineFilter
+                        plotlines={plotlines}
+                        value={plotlineId}
+                        onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
+                      />
+                    ) : null}
+                  </EventFilters>
+                  {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
+                    <p className="mb-4 text-sm text-stone-600">
+                      {chronological
+                        ? "Switch to Story order to reorder events by dragging."
+                        : "Clear the filters to reorder events by dragging."}
+                    </p>
+                  ) : null}
+                  <TimelineBody
                     layout={layout}
+                    empty={events.length === 0 && page.all === 0}
+                    emptyView={emptyView}
+                    dated={dated}
+                    undated={undated}
+                    missing={missing}
+                    entities={entities}
                     laneKind={laneKind}
-                    onOrder={view.setOrder}
-                    onLayout={setLayout}
-                    onLaneKind={setLaneKind}
+                    chapters={chapterList}
+                    coWrite={coWrite}
+                    map={map}
+                    list={list}
+                    chaptered={chaptered && chapters?.list}
+                    onOpenFromLanes={openFromLanes}
                   />
-                  {plotKit && canEdit ? (
-                    <plotKit.PlotlinesButton
-                      timelineId={timeline.id}
-                      api={{ shareCode, headers: () => room.writeHeaders }}
-                      plotlines={plotlines}
-                      onChanged={refresh}
-                      canDelete={isOwner}
-                    />
-                  ) : null}
+                </section>
+                <div className="min-w-0 space-y-6">
+                  <CodexPanel
+                    {...codexApi}
+                    entities={entities}
+                    canEdit={canEdit}
+                    canDelete={isOwner}
+                    onChange={setEntities}
+                    onSelect={selectEntity}
+                    editRequest={codexRequest}
+                  />
+                  {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
                 </div>
-                <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
-                  {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
-                  {plotKit ? (
-                    <plotKit.PlotlineFilter
-                      plotlines={plotlines}
-                      value={plotlineId}
-                      onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
-                    />
-                  ) : null}
-                </EventFilters>
-                {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
-                  <p className="mb-4 text-sm text-stone-600">
-                    {chronological
-                      ? "Switch to Story order to reorder events by dragging."
-                      : "Clear the filters to reorder events by dragging."}
-                  </p>
-                ) : null}
-                <TimelineBody
-                  layout={layout}
-                  empty={events.length === 0 && page.all === 0}
-                  emptyView={emptyView}
-                  dated={dated}
-                  undated={undated}
-                  missing={missing}
-                  entities={entities}
-                  laneKind={laneKind}
-                  chapters={chapterList}
-                  coWrite={coWrite}
-                  map={map}
-                  list={list}
-                  chaptered={chaptered && chapters?.list}
-                  onOpenFromLanes={openFromLanes}
-                />
-              </section>
-              <div className="min-w-0 space-y-6">
-                <CodexPanel
-                  {...codexApi}
-                  entities={entities}
-                  canEdit={canEdit}
-                  canDelete={isOwner}
-                  onChange={setEntities}
-                  onSelect={selectEntity}
-                  editRequest={codexRequest}
-                />
-                {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
               </div>
-            </div>
-            {dialogsUsed || anyDialog ? (
-              <Suspense fallback={null}>
-                <TimelineDialogs
-                  timelineId={timeline.id}
-                  shareCode={shareCode}
-                  roomHeaders={room.writeHeaders}
-                  canShare={isOwner && premium}
-                  sharing={sharing}
-                  onSharing={setSharing}
-                  adding={adding}
-                  onAdding={setAdding}
-                  deleting={deleting}
-                  deletePending={writes.deleting}
-                  onDeleting={setDeleting}
-                  onConfirmDelete={(event) => void confirmDelete(event)}
-                />
-              </Suspense>
-            ) : null}
-          </Page>
+              {dialogsUsed || anyDialog ? (
+                <Suspense fallback={null}>
+                  <TimelineDialogs
+                    timelineId={timeline.id}
+                    shareCode={shareCode}
+                    roomHeaders={room.writeHeaders}
+                    canShare={isOwner && premium}
+                    sharing={sharing}
+                    onSharing={setSharing}
+                    adding={adding}
+                    onAdding={setAdding}
+                    deleting={deleting}
+                    deletePending={writes.deleting}
+                    onDeleting={setDeleting}
+                    onConfirmDelete={(event) => void confirmDelete(event)}
+                  />
+                </Suspense>
+              ) : null}
+            </Page>
+          </ReviewContext.Provider>
         </AttachmentsContext.Provider>
       </PlotlinesContext.Provider>
     </EventHistoryContext.Provider>
