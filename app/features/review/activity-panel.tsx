@@ -72,9 +72,8 @@ export function ActivityList({ scope, onOpenScene }: Props) {
       {items?.length === 0 ? <p className="text-stone-600">Nothing yet.</p> : null}
       <ol className="space-y-1.5">
         {(items ?? []).map((item) => (
-          <li key={item.cursor} data-testid="activity-item" className="flex flex-wrap items-baseline gap-x-1">
-            <span className="font-medium">{item.userName}</span>
-            <span>{verbs[item.type]}</span>
+          <li key={item.cursor} data-testid="activity-item" className="leading-relaxed">
+            <span className="font-medium">{item.userName}</span> <span>{verbs[item.type]}</span>{" "}
             {item.type === "scene-deleted" ? (
               <span className="font-medium">{item.eventTitle}</span>
             ) : (
@@ -82,7 +81,7 @@ export function ActivityList({ scope, onOpenScene }: Props) {
                 {item.eventTitle}
               </button>
             )}
-            <time dateTime={item.at} className="text-xs text-stone-600">
+            <time dateTime={item.at} className="ml-1 text-xs text-stone-600">
               · {when(item.at)}
             </time>
           </li>
