@@ -124,5 +124,18 @@ test.describe("the timeline's review", () => {
     await expect(commentsButton).toBeInViewport({ ratio: 1 });
     await screenshot(o.page, "review-timeline-390");
     await o.context.close();
+
+    // The owner turns viewers' comments off: Bea still reads the threads, without Comment or Reply.
+    await apiAs(request, owner, "PATCH", `/api/timelines/${timeline.id}`, { viewersCanComment: false });
+    await openTimeline(page, timeline.id);
+    await countButton(page, "Comments on The bell").click();
+    const readOnly = page.getByRole("dialog", { name: "Comments on The bell" });
+    await expect(readOnly.getByLabel("The bell: text")).toContainText("The gulls fell silent.");
+    await readOnly.getByRole("button", { name: "Show resolved (1)" }).click();
+    await expect(readOnly.getByTestId("comment-thread")).toContainText("Why do they go quiet?");
+    await expect(readOnly.getByRole("button", { name: "Comment", exact: true })).toHaveCount(0);
+    await expect(readOnly.getByRole("button", { name: "Comment on the scene" })).toHaveCount(0);
+    await expect(readOnly.getByRole("button", { name: "Reply" })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
   });
 });

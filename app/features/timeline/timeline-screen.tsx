@@ -270,79 +270,79 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     <EventHistoryContext.Provider value={writes.historyActions}>
       <PlotlinesContext.Provider value={cardPlotlines}>
         <AttachmentsContext.Provider value={attachmentsApi}>
-          <ReviewContext.Provider value={review?.CardReview ?? null}>
-            <Page>
-              <TimelineHeader
-                timeline={timeline}
-                room={room}
-                myUserId={props.myUserId}
-                ended={ended}
-                viewOnly={viewOnly}
-                isOwner={isOwner}
-                canEdit={canEdit}
-                premium={premium}
-                shareCode={shareCode}
-                onShare={() => setSharing(true)}
-                onAdd={() => setAdding(true)}
-                progress={chapters?.progress}
-                tools={chapters?.tools}
-              />
-              <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
-                <section aria-label="Timeline events" className="min-w-0">
-                  <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-                    <h2 className="text-lg font-semibold">Events</h2>
-                    <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
-                      Jump to Codex ({entities.length})
-                    </a>
-                    <TimelineToolbar
-                      chronological={chronological}
-                      layout={layout}
-                      laneKind={laneKind}
-                      onOrder={view.setOrder}
-                      onLayout={setLayout}
-                      onLaneKind={setLaneKind}
+          <Page>
+            <TimelineHeader
+              timeline={timeline}
+              room={room}
+              myUserId={props.myUserId}
+              ended={ended}
+              viewOnly={viewOnly}
+              isOwner={isOwner}
+              canEdit={canEdit}
+              premium={premium}
+              shareCode={shareCode}
+              onShare={() => setSharing(true)}
+              onAdd={() => setAdding(true)}
+              progress={chapters?.progress}
+              tools={chapters?.tools}
+            />
+            <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+              <section aria-label="Timeline events" className="min-w-0">
+                <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+                  <h2 className="text-lg font-semibold">Events</h2>
+                  <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
+                    Jump to Codex ({entities.length})
+                  </a>
+                  <TimelineToolbar
+                    chronological={chronological}
+                    layout={layout}
+                    laneKind={laneKind}
+                    onOrder={view.setOrder}
+                    onLayout={setLayout}
+                    onLaneKind={setLaneKind}
+                  />
+                  {review ? (
+                    <review.ReviewTools
+                      timelineId={timeline.id}
+                      shareCode={shareCode ?? null}
+                      myUserId={props.myUserId}
+                      canEdit={canEdit}
+                      isOwner={isOwner}
+                      canComment={canEdit || (timeline.viewersCanComment && !ended)}
+                      onJump={(id) => {
+                        const event = events.find((e) => e.id === id);
+                        if (event) jumpTo(event);
+                      }}
                     />
-                    {review ? (
-                      <review.ReviewTools
-                        timelineId={timeline.id}
-                        shareCode={shareCode ?? null}
-                        myUserId={props.myUserId}
-                        canEdit={canEdit}
-                        isOwner={isOwner}
-                        canComment={canEdit || (timeline.viewersCanComment && !ended)}
-                        onJump={(id) => {
-                          const event = events.find((e) => e.id === id);
-                          if (event) jumpTo(event);
-                        }}
-                      />
-                    ) : null}
-                    {plotKit && canEdit ? (
-                      <plotKit.PlotlinesButton
-                        timelineId={timeline.id}
-                        api={{ shareCode, headers: () => room.writeHeaders }}
-                        plotlines={plotlines}
-                        onChanged={refresh}
-                        canDelete={isOwner}
-                      />
-                    ) : null}
-                  </div>
-                  <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
-                    {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
-                    {plotKit ? (
-                      <plotKit.PlotlineFilter
-                        plotlines={plotlines}
-                        value={plotlineId}
-                        onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
-                      />
-                    ) : null}
-                  </EventFilters>
-                  {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
-                    <p className="mb-4 text-sm text-stone-600">
-                      {chronological
-                        ? "Switch to Story order to reorder events by dragging."
-                        : "Clear the filters to reorder events by dragging."}
-                    </p>
                   ) : null}
+                  {plotKit && canEdit ? (
+                    <plotKit.PlotlinesButton
+                      timelineId={timeline.id}
+                      api={{ shareCode, headers: () => room.writeHeaders }}
+                      plotlines={plotlines}
+                      onChanged={refresh}
+                      canDelete={isOwner}
+                    />
+                  ) : null}
+                </div>
+                <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
+                  {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
+                  {plotKit ? (
+                    <plotKit.PlotlineFilter
+                      plotlines={plotlines}
+                      value={plotlineId}
+                      onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
+                    />
+                  ) : null}
+                </EventFilters>
+                {canEdit && (chronological || filtering) && layout !== "lanes" && events.length > 1 ? (
+                  <p className="mb-4 text-sm text-stone-600">
+                    {chronological
+                      ? "Switch to Story order to reorder events by dragging."
+                      : "Clear the filters to reorder events by dragging."}
+                  </p>
+                ) : null}
+                <ReviewContext.Provider value={review?.CardReview ?? null}>
                   <TimelineBody
                     layout={layout}
                     empty={events.length === 0 && page.all === 0}
@@ -359,40 +359,40 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     chaptered={chaptered && chapters?.list}
                     onOpenFromLanes={openFromLanes}
                   />
-                </section>
-                <div className="min-w-0 space-y-6">
-                  <CodexPanel
-                    {...codexApi}
-                    entities={entities}
-                    canEdit={canEdit}
-                    canDelete={isOwner}
-                    onChange={setEntities}
-                    onSelect={selectEntity}
-                    editRequest={codexRequest}
-                  />
-                  {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
-                </div>
+                </ReviewContext.Provider>
+              </section>
+              <div className="min-w-0 space-y-6">
+                <CodexPanel
+                  {...codexApi}
+                  entities={entities}
+                  canEdit={canEdit}
+                  canDelete={isOwner}
+                  onChange={setEntities}
+                  onSelect={selectEntity}
+                  editRequest={codexRequest}
+                />
+                {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
               </div>
-              {dialogsUsed || anyDialog ? (
-                <Suspense fallback={null}>
-                  <TimelineDialogs
-                    timelineId={timeline.id}
-                    shareCode={shareCode}
-                    roomHeaders={room.writeHeaders}
-                    canShare={isOwner && premium}
-                    sharing={sharing}
-                    onSharing={setSharing}
-                    adding={adding}
-                    onAdding={setAdding}
-                    deleting={deleting}
-                    deletePending={writes.deleting}
-                    onDeleting={setDeleting}
-                    onConfirmDelete={(event) => void confirmDelete(event)}
-                  />
-                </Suspense>
-              ) : null}
-            </Page>
-          </ReviewContext.Provider>
+            </div>
+            {dialogsUsed || anyDialog ? (
+              <Suspense fallback={null}>
+                <TimelineDialogs
+                  timelineId={timeline.id}
+                  shareCode={shareCode}
+                  roomHeaders={room.writeHeaders}
+                  canShare={isOwner && premium}
+                  sharing={sharing}
+                  onSharing={setSharing}
+                  adding={adding}
+                  onAdding={setAdding}
+                  deleting={deleting}
+                  deletePending={writes.deleting}
+                  onDeleting={setDeleting}
+                  onConfirmDelete={(event) => void confirmDelete(event)}
+                />
+              </Suspense>
+            ) : null}
+          </Page>
         </AttachmentsContext.Provider>
       </PlotlinesContext.Provider>
     </EventHistoryContext.Provider>
