@@ -286,6 +286,16 @@ export class EventDoc extends YServer {
     await this.ctx.storage.deleteAll();
   }
 
+  /**
+   * DO RPC for a reader's comment on the text (`GET /api/events/{id}/doc-state`): the doc's state as one Yjs
+   * update, so read mode anchors a comment at the same relative positions as the editor. Null when the event is gone.
+   */
+  async readState(): Promise<Uint8Array | null> {
+    if (this.loading) await this.loading;
+    if (this.gone || this.loading === null) return null;
+    return Y.encodeStateAsUpdate(this.document);
+  }
+
   /** For tests and diagnostics: the doc as Markdown, and who is connected. */
   async inspect() {
     return {

@@ -92,6 +92,26 @@ export const eventVersions = sqliteTable(
   (t) => [index("event_versions_event_idx").on(t.eventId, t.createdAt)],
 );
 
+// What happened to a scene that its versions cannot tell: a move in the story order, a trip to Trash and back.
+// Additions and text edits are read from `event_versions`, comments from `comments`. `userName` stays as it was.
+export const sceneActivity = sqliteTable(
+  "scene_activity",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    timelineId: integer("timeline_id")
+      .notNull()
+      .references(() => timelines.id, { onDelete: "cascade" }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    userName: text("user_name").notNull(),
+    kind: text("kind", { enum: ["moved", "deleted", "restored"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("scene_activity_timeline_idx").on(t.timelineId, t.createdAt)],
+);
+
 // Comments on a scene's text. A thread is its first comment (threadId null) and the replies naming it.
 // `anchorFrom`/`anchorTo` are Yjs relative positions (base64) in the scene's shared doc, kept opaque;
 // `quote` is the text they were made on. `authorName` stays as it was, like versions ('Deleted writer').

@@ -126,6 +126,9 @@ GET /api/events/{id}/comments | session | 200 | | A scene's comments, oldest fir
 POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scene or its selected text (\`anchor\`), or reply (\`threadId\`); viewers when the owner allows | The comment
 PATCH /api/comments/{id} | session | 200 | 400 403 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
 DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
+GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment threads, newest thread first, each with \`eventTitle\`; \`?counts=1\`: open threads per scene | Comment list, or \`{counts: {eventId: n}}\`
+GET /api/events/{id}/doc-state | session | 200 | | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
+GET /api/timelines/{id}/activity | session | 200 | 400 | What changed, newest first: scenes added, edited, moved, deleted, restored and comments; paged with \`before\` (an item's \`cursor\`) | \`[{type, userId, userName, eventId, eventTitle, at, cursor}]\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`
@@ -297,6 +300,23 @@ const details: Record<string, Details> = {
   "POST /api/events/{id}/comments": { query: [share] },
   "PATCH /api/comments/{id}": { query: [share] },
   "DELETE /api/comments/{id}": { query: [share] },
+  "GET /api/timelines/{id}/comments": {
+    query: [
+      share,
+      { name: "status", description: "Only open or only resolved threads", values: ["open", "resolved"] },
+      { name: "author", description: "Only threads this user id started or replied to" },
+      { name: "counts", description: "1: only `{counts: {eventId: n}}`, the open threads per scene", values: ["1"] },
+    ],
+  },
+  "GET /api/events/{id}/doc-state": { query: [share], okType: "application/octet-stream" },
+  "GET /api/timelines/{id}/activity": {
+    query: [
+      share,
+      { name: "userId", description: "Only what this writer did" },
+      { name: "limit", description: "At most this many items (1-100, default 50)" },
+      { name: "before", description: "An item's cursor: the page after it" },
+    ],
+  },
   "GET /api/timelines/{id}/progress": {
     query: [
       share,

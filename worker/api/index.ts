@@ -18,6 +18,7 @@ import { chaptersApi } from "./chapters";
 import { calendarApi } from "./calendar";
 import { plotlinesApi } from "./plotlines";
 import { commentsApi } from "./comments";
+import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
 import { notificationsApi } from "./notifications";
@@ -79,6 +80,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", plotlinesApi)
   .route("/", calendarApi)
   .route("/", commentsApi)
+  .route("/", reviewApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", mindMapApi)

@@ -90,3 +90,9 @@ export function createLiveDocs(env: Env): LiveDocs {
     }
   };
 }
+
+/** The scene's shared doc as one Yjs update, for reading (the doc is started, and stored, if nobody had it open). */
+export async function readDocState(env: Env, eventId: number): Promise<Uint8Array | null> {
+  const stub = await getServerByName(env.EventDoc, String(eventId));
+  return stub.readState();
+}

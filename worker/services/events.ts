@@ -15,6 +15,7 @@ import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
 import { dependencyStatements, requireDependencies } from "./dependencies";
 import { versionStatements } from "./version-record";
+import { activityStatement } from "./activity";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -370,6 +371,7 @@ export async function updateEvent(
     const fresh = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
     latest = toEventView({ ...fresh.event, position: latest.position, chapterId: latest.chapterId });
   }
+  if (moved) await activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" });
   if (moved || edited || storyEdited) {
     const action = moved && !edited && !storyEdited ? "reordered" : "edited";
     room(event.timelineId, { action, by: authorOf(user), subject: latest.title });
@@ -395,6 +397,7 @@ export async function deleteEvent({ db, room, removeDocs }: FileDeps, user: User
       .where(and(eq(events.timelineId, event.timelineId), isNull(events.deletedAt), gt(events.position, event.position))),
   ]);
   if (trashed.length === 0) throw notFound(EVENT_NOT_FOUND);
+  await activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "deleted" });
   await removeDocs?.([eventId]);
   room(event.timelineId, { action: "deleted", by: authorOf(user) });
   return { success: true, timelineId: event.timelineId };

@@ -6,6 +6,7 @@ import { type User, events, files, timelineShares, timelines } from "../../db/sc
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import type { DocRemover } from "../lib/room";
 import { DAY } from "../lib/time";
+import { activityStatement } from "./activity";
 import { TIMELINE_NOT_FOUND } from "./access";
 import { deleteObjects } from "./attachment-store";
 import { type Deps, authorOf } from "./deps";
@@ -148,6 +149,7 @@ async function restoreEvent({ db, room }: Deps, user: User, eventId: number): Pr
       .returning({ id: events.id }),
   ]);
   if (restored.length === 0) throw notFound(EVENT_NOT_FOUND);
+  await activityStatement(db, { timelineId, eventId, user, kind: "restored" });
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator");
   room(timelineId, { action: "added", by: authorOf(user), subject: event.title });
   return toEventView(event);

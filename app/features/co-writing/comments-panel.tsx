@@ -49,9 +49,15 @@ type Props = {
   draft: Draft | null;
   onDraftDone: () => void;
   onDraft: (draft: Draft) => void;
+  /** Off for a viewer when the owner turned viewers' comments off: threads show, without Comment or Reply. */
+  canComment?: boolean;
+  /** Resolve and reopen: edit access. */
+  canResolve?: boolean;
 };
 
-export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft }: Props) {
+export function CommentsPanel(props: Props) {
+  const { editor, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft } = props;
+  const { canComment = true, canResolve = true } = props;
   const [showResolved, setShowResolved] = useState(false);
   const [active, setActive] = useState<number | null>(null);
   const { list, reload } = comments;
@@ -96,9 +102,11 @@ export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, c
             </span>
           ) : null}
         </h3>
-        <Button variant="link" size="sm" onClick={() => onDraft({ anchor: null })}>
-          Comment on the scene
-        </Button>
+        {canComment ? (
+          <Button variant="link" size="sm" onClick={() => onDraft({ anchor: null })}>
+            Comment on the scene
+          </Button>
+        ) : null}
       </div>
       {draft ? (
         <CommentBox
@@ -139,8 +147,8 @@ export function CommentsPanel({ editor, eventId, shareCode, myUserId, isOwner, c
               />
               <ThreadActions
                 resolved={root.resolved}
-                onReply={(body) => post(body, { threadId: root.id })}
-                onResolve={(resolved) => patch(root.id, { resolved })}
+                onReply={canComment ? (body) => post(body, { threadId: root.id }) : undefined}
+                onResolve={canResolve ? (resolved) => patch(root.id, { resolved }) : undefined}
               />
             </li>
           );
@@ -223,11 +231,11 @@ function ThreadActions({
   onResolve,
 }: {
   resolved: boolean;
-  onReply: (body: string) => Promise<boolean>;
-  onResolve: (resolved: boolean) => Promise<boolean>;
+  onReply?: (body: string) => Promise<boolean>;
+  onResolve?: (resolved: boolean) => Promise<boolean>;
 }) {
   const [replying, setReplying] = useState(false);
-  if (replying) {
+  if (replying && onReply) {
     return (
       <CommentBox
         label="Reply"
@@ -243,12 +251,16 @@ function ThreadActions({
   }
   return (
     <div className="mt-1 flex gap-2">
-      <Button variant="outline" size="sm" className="h-7" onClick={() => setReplying(true)}>
-        Reply
-      </Button>
-      <Button variant="outline" size="sm" className="h-7" onClick={() => void onResolve(!resolved)}>
-        {resolved ? "Reopen" : "Resolve"}
-      </Button>
+      {onReply ? (
+        <Button variant="outline" size="sm" className="h-7" onClick={() => setReplying(true)}>
+          Reply
+        </Button>
+      ) : null}
+      {onResolve ? (
+        <Button variant="outline" size="sm" className="h-7" onClick={() => void onResolve(!resolved)}>
+          {resolved ? "Reopen" : "Resolve"}
+        </Button>
+      ) : null}
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import { History } from "lucide-react";
-import { type ReactNode, Suspense, lazy, useRef, useState } from "react";
+import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
 import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-context";
+import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
 import { plainTextHtml } from "../../../db/domain/plain-html";
@@ -121,6 +122,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
+  const CardReview = useContext(ReviewContext);
   // The edit-mode card: the same element stays as the read-mode card when the editor closes.
   const cardRef = useRef<HTMLDivElement>(null);
 
@@ -251,6 +253,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
         <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 @md:col-span-1" : null)}>
+          {CardReview ? <CardReview event={event} /> : null}
           <Button
             size="icon"
             variant="ghost"

@@ -23,6 +23,7 @@ import { useTimelineLive } from "~/features/timeline/use-timeline-live";
 import { useTimelineView } from "~/features/timeline/use-timeline-view";
 import { plotlineFromParams, serverFilters } from "~/features/timeline/timeline-view";
 import { type CardPlotlines, PlotlinesContext } from "~/features/plotlines/plotline-context";
+import { ReviewContext } from "~/features/review/review-context";
 import type { EntityKind } from "../../../db/domain/rules";
 import { filterEvents } from "../../../db/domain/story-analysis";
 import { storySortKey } from "../../../db/domain/story-date";
@@ -36,6 +37,7 @@ import type { TimelineView } from "../../../worker/services/timelines";
 type ChapterKit = typeof import("~/features/chapters/chapter-kit");
 const NO_PLOTLINES: PlotlineView[] = [];
 type PlotlineKit = typeof import("~/features/plotlines/plotline-kit");
+type ReviewKit = typeof import("~/features/review/review-kit");
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
@@ -86,6 +88,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // Plotlines' manager and filter: after hydration too (the chips come with the page).
   const [plotKit, setPlotKit] = useState<PlotlineKit>();
   useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
+  // Comments across the timeline, the cards' counts and the activity list: after hydration too.
+  const [review, setReview] = useState<ReviewKit>();
+  useEffect(() => whenIdle(() => void import("~/features/review/review-kit").then(setReview), 1500), []);
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
@@ -304,6 +309,20 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     onLayout={setLayout}
                     onLaneKind={setLaneKind}
                   />
+                  {review ? (
+                    <review.ReviewTools
+                      timelineId={timeline.id}
+                      shareCode={shareCode ?? null}
+                      myUserId={props.myUserId}
+                      canEdit={canEdit}
+                      isOwner={isOwner}
+                      canComment={canEdit || (timeline.viewersCanComment && !ended)}
+                      onJump={(id) => {
+                        const event = events.find((e) => e.id === id);
+                        if (event) jumpTo(event);
+                      }}
+                    />
+                  ) : null}
                   {plotKit && canEdit ? (
                     <plotKit.PlotlinesButton
                       timelineId={timeline.id}
@@ -331,32 +350,34 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                       : "Clear the filters to reorder events by dragging."}
                   </p>
                 ) : null}
-                <TimelineBody
-                  layout={layout}
-                  empty={events.length === 0 && page.all === 0}
-                  emptyView={emptyView}
-                  dated={dated}
-                  undated={undated}
-                  missing={missing}
-                  entities={entities}
-                  laneKind={laneKind}
-                  chapters={chapterList}
-                  coWrite={coWrite}
-                  map={map}
-                  list={list}
-                  chaptered={chaptered && chapters?.list}
-                  onOpenFromLanes={openFromLanes}
-                  grid={{
-                    timelineId: timeline.id,
-                    shareCode,
-                    headers: room.writeHeaders,
-                    store,
-                    refresh,
-                    plotlines,
-                    canEdit,
-                    onAdd: setAdding,
-                  }}
-                />
+                <ReviewContext.Provider value={review?.CardReview ?? null}>
+                  <TimelineBody
+                    layout={layout}
+                    empty={events.length === 0 && page.all === 0}
+                    emptyView={emptyView}
+                    dated={dated}
+                    undated={undated}
+                    missing={missing}
+                    entities={entities}
+                    laneKind={laneKind}
+                    chapters={chapterList}
+                    coWrite={coWrite}
+                    map={map}
+                    list={list}
+                    chaptered={chaptered && chapters?.list}
+                    onOpenFromLanes={openFromLanes}
+                    grid={{
+                      timelineId: timeline.id,
+                      shareCode,
+                      headers: room.writeHeaders,
+                      store,
+                      refresh,
+                      plotlines,
+                      canEdit,
+                      onAdd: setAdding,
+                    }}
+                  />
+                </ReviewContext.Provider>
               </section>
               <div className="min-w-0 space-y-6">
                 <CodexPanel

@@ -1,0 +1,100 @@
+import { History, MessageSquare } from "lucide-react";
+import { Suspense, lazy, useEffect, useState } from "react";
+import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
+import { Button } from "~/ui/button";
+import { Dialog } from "~/ui/dialog";
+import type { EventView } from "../../../worker/services/events";
+import { ActivityList } from "./activity-panel";
+import { type ReviewScope, openScene, reloadCounts, setScope, useReview } from "./review-store";
+import { TimelineComments } from "./timeline-comments-panel";
+
+// The timeline's review, loaded after hydration: the Comments and Activity panels (toolbar buttons), the cards'
+// comment counts, and a scene's comments in read mode. The scene's text and its anchors (Tiptap, Yjs) load when
+// a scene's comments first open.
+
+const SceneComments = lazy(() => import("./scene-comments").then((m) => ({ default: m.SceneComments })));
+
+type ToolsProps = ReviewScope & { onJump: (eventId: number) => void };
+
+/** The toolbar's Comments and Activity buttons, and the one scene-comments dialog of the screen. */
+export function ReviewTools({ onJump, ...scope }: ToolsProps) {
+  const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
+  const [panel, setPanel] = useState<"comments" | "activity" | null>(null);
+  const scene = useReview((s) => s.openScene);
+  useEffect(() => {
+    setScope({ timelineId, shareCode, myUserId, canEdit, isOwner, canComment });
+    void reloadCounts();
+  }, [timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
+  useEffect(() => () => setScope(null), []);
+  useEffect(() => {
+    const onChanged = () => void reloadCounts();
+    window.addEventListener(COMMENTS_CHANGED, onChanged);
+    return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
+  }, []);
+  const open = (eventId: number, title: string) => {
+    setPanel(null);
+    openScene({ id: eventId, title });
+  };
+  return (
+    <>
+      <Button size="sm" variant="outline" onClick={() => setPanel("comments")}>
+        <MessageSquare aria-hidden="true" className="h-4 w-4" />
+        Comments
+      </Button>
+      <Button size="sm" variant="outline" onClick={() => setPanel("activity")}>
+        <History aria-hidden="true" className="h-4 w-4" />
+        Activity
+      </Button>
+      <Dialog
+        open={panel === "comments"}
+        onOpenChange={(o) => setPanel(o ? "comments" : null)}
+        title="Comments"
+        description="Every scene's threads, newest first."
+        className="max-w-2xl"
+      >
+        <TimelineComments scope={scope} onOpenScene={open} />
+      </Dialog>
+      <Dialog
+        open={panel === "activity"}
+        onOpenChange={(o) => setPanel(o ? "activity" : null)}
+        title="Activity"
+        description="What changed in this timeline, newest first."
+        className="max-w-2xl"
+      >
+        <ActivityList
+          scope={scope}
+          onOpenScene={(eventId) => {
+            setPanel(null);
+            onJump(eventId);
+          }}
+        />
+      </Dialog>
+      {scene ? (
+        <Suspense fallback={null}>
+          <SceneComments key={scene.id} scene={scene} scope={scope} onClose={() => openScene(null)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
+/** A card's comments button: '💬 3' while it has open threads, else a quiet icon; it opens the scene's comments. */
+export function CardReview({ event }: { event: EventView }) {
+  const open = useReview((s) => s.counts[String(event.id)] ?? 0);
+  const ready = useReview((s) => s.scope !== null);
+  if (!ready) return null;
+  const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
+  return (
+    <Button
+      size={open > 0 ? "sm" : "icon"}
+      variant="ghost"
+      className={open > 0 ? "h-9 px-2 text-amber-900" : undefined}
+      aria-label={label}
+      title={open > 0 ? label : "Comments"}
+      data-testid="comment-count"
+      onClick={() => openScene({ id: event.id, title: event.title })}
+    >
+      {open > 0 ? <span aria-hidden="true">💬 {open}</span> : <MessageSquare aria-hidden="true" className="h-4 w-4" />}
+    </Button>
+  );
+}

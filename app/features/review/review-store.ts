@@ -1,0 +1,59 @@
+import { useSyncExternalStore } from "react";
+import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
+import { client, shareParam, unwrap } from "~/lib/client";
+
+// The review's shared state on the timeline screen: who is looking (their rights), the open-thread counts per scene
+// and the scene whose comments are open. One timeline screen at a time, so one store; each card reads its own count.
+
+export type ReviewScope = {
+  timelineId: number;
+  shareCode: string | null;
+  myUserId: number;
+  canEdit: boolean;
+  isOwner: boolean;
+  /** Editors, and viewers while the owner lets them comment. */
+  canComment: boolean;
+};
+
+type State = { scope: ReviewScope | null; counts: Record<string, number>; openScene: { id: number; title: string } | null };
+
+let state: State = { scope: null, counts: {}, openScene: null };
+const listeners = new Set<() => void>();
+const set = (next: Partial<State>) => {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+};
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+export const useReview = <T>(select: (s: State) => T) =>
+  useSyncExternalStore(
+    subscribe,
+    () => select(state),
+    () => select(state),
+  );
+
+export const setScope = (scope: ReviewScope | null) => set({ scope, ...(scope === null && { counts: {}, openScene: null }) });
+export const openScene = (scene: { id: number; title: string } | null) => set({ openScene: scene });
+
+/** The open-thread counts, fetched after hydration and again whenever a scene's comments change. */
+export async function reloadCounts() {
+  const scope = state.scope;
+  if (!scope) return;
+  try {
+    const res = await unwrap(
+      client.api.timelines[":id"].comments.$get({
+        param: { id: String(scope.timelineId) },
+        query: { ...shareParam(scope.shareCode), counts: "1" },
+      }),
+    );
+    if ("counts" in res && state.scope === scope) set({ counts: res.counts });
+  } catch {
+    // The badges keep their last counts; the panels say what went wrong when opened.
+  }
+}
+
+/** After my own write: my other views of the comments (counts, panels, an open editor's panel) load again. */
+export const commentsChanged = (eventId: number) => window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
