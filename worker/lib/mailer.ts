@@ -1,5 +1,3 @@
-import type { Env } from "../env";
-
 export interface MailMessage {
   to: string;
   subject: string;
@@ -35,7 +33,10 @@ export class HttpMailer implements Mailer {
   }
 }
 
-export function createMailer(env: Env): Mailer {
+/** The Worker's mail settings (its env's own fields: this module stays below the env's bindings). */
+export type MailEnv = { MAILER?: string; MAIL_API_URL?: string; MAIL_API_KEY?: string; MAIL_FROM?: string; ENVIRONMENT?: string };
+
+export function createMailer(env: MailEnv): Mailer {
   if (env.MAILER === "http" && env.MAIL_API_URL && env.MAIL_API_KEY) {
     return new HttpMailer(env.MAIL_API_URL, env.MAIL_API_KEY, env.MAIL_FROM ?? "no-reply@storyweave.app");
   }
@@ -47,7 +48,7 @@ export function createMailer(env: Env): Mailer {
  * and verification links) to the log, so it is for local development only: `react-router dev`, or
  * ENVIRONMENT="development" (.dev.vars, the test configs). Anywhere else it refuses to start.
  */
-export function mailerConfigProblem(env: Env, dev: boolean): string | null {
+export function mailerConfigProblem(env: MailEnv, dev: boolean): string | null {
   if (env.MAILER === "http") {
     return env.MAIL_API_URL && env.MAIL_API_KEY ? null : "MAILER=http needs MAIL_API_URL and MAIL_API_KEY.";
   }

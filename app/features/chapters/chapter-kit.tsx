@@ -4,16 +4,13 @@ import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { TimelineEvents } from "~/features/timeline/timeline-events";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
-import type { LocalChange } from "~/features/timeline/timeline-store";
-import type { MutationOutcome } from "~/lib/use-mutation";
-import { client, errorMessage, unwrap } from "~/lib/client";
-import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
-import type { EventView } from "../../../worker/services/events";
-import { type ApiContext, type ChapterView, chapterTitleError, optionsOf, queryOf, type Scene } from "./chapters-api";
-import { ChaptersStore, useChapters } from "./chapters-store";
+import { type ChapterView, chapterTitleError, type Scene } from "./chapters-api";
+import { useChapters } from "./chapters-store";
 import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
+import { type Write, chapterContext } from "./chapter-screen-context";
+export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
 // The beat-sheet overlay rides in this after-hydration chunk: nothing of it is in the first paint.
 import { StructureTools } from "~/features/structure/structure-kit";
@@ -23,65 +20,7 @@ import { StructureTools } from "~/features/structure/structure-kit";
  * paint's JavaScript): a timeline without chapters shows exactly what it showed before.
  */
 
-type Write = <T>(
-  run: () => Promise<MutationOutcome<T>>,
-  options?: { change?: LocalChange; result?: (data: T) => LocalChange | undefined },
-) => Promise<MutationOutcome<T>>;
-
 export type { ChapterContext };
-
-type Held = {
-  context: ChapterContext;
-  latest: { headers: Record<string, string>; write: Write; refresh: () => void };
-};
-const held = new Map<number, Held>();
-
-/**
- * The screen's chapter context: one store per timeline for the page's life. Called on every render of the
- * screen (not a hook): it keeps the room's latest headers and the screen's latest write and refresh.
- */
-export function chapterContext(options: {
-  timelineId: number;
-  shareCode?: string | null;
-  headers: Record<string, string>;
-  write: Write;
-  refresh: () => void;
-}): ChapterContext {
-  const { timelineId, shareCode, headers, write, refresh } = options;
-  let entry = held.get(timelineId);
-  if (!entry) {
-    const latest = { headers, write, refresh };
-    const api: ApiContext = { shareCode, headers: () => latest.headers };
-    const store = new ChaptersStore(timelineId, api);
-    const moveScene = async (scene: Scene, chapterId: number | null, to?: number) => {
-      const body = to === undefined ? { chapterId } : { chapterId, position: to };
-      const outcome = await latest.write(
-        async (): Promise<MutationOutcome<EventView>> => {
-          try {
-            const request = client.api.events[":id"].$patch(
-              { param: { id: String(scene.id) }, query: queryOf(api), json: body },
-              optionsOf(api),
-            );
-            return { ok: true, data: await unwrap(request) };
-          } catch (error) {
-            errorToast(errorMessage(error, "Failed to update event"));
-            return { ok: false, error };
-          }
-        },
-        { change: to === undefined ? undefined : { kind: "move", eventId: scene.id, to }, result: (event) => ({ kind: "event", event }) },
-      );
-      if (outcome.ok) {
-        latest.refresh();
-        void store.load();
-      }
-    };
-    entry = { context: { store, api, moveScene }, latest };
-    held.set(timelineId, entry);
-  }
-  Object.assign(entry.latest, { headers, write, refresh });
-  entry.context.store.onChanged = refresh;
-  return entry.context;
-}
 
 /** Keeps the chapters fresh (on arrival and on every room sync) and tells the screen which there are. */
 export function ChapterSync({

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { chapterContext } from "~/features/chapters/chapter-kit";
+import { chapterContext } from "~/features/chapters/chapter-screen-context";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
