@@ -336,6 +336,8 @@ export async function updateEvent(
         ? [
             ...plotlineStatements(db, eventId, event.timelineId, input.plotlineIds).map((s) => s.getSQL()),
             sql`UPDATE events SET updated_at = ${nowIso()} WHERE id = ${eventId}`,
+            // A move across the grid is a move: recorded in the same batch.
+            activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" }).getSQL(),
           ]
         : [];
     await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position, alongside);
@@ -371,7 +373,9 @@ export async function updateEvent(
     const fresh = await loadEventWithAccess(db, user, eventId, "collaborator", shareCode);
     latest = toEventView({ ...fresh.event, position: latest.position, chapterId: latest.chapterId });
   }
-  if (moved) await activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" });
+  if (moved && !(gridMove && input.chapterId !== undefined && input.plotlineIds)) {
+    await activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" });
+  }
   if (moved || edited || storyEdited) {
     const action = moved && !edited && !storyEdited ? "reordered" : "edited";
     room(event.timelineId, { action, by: authorOf(user), subject: latest.title });
