@@ -293,6 +293,9 @@ export class EventDoc extends YServer {
   async readState(): Promise<Uint8Array | null> {
     if (this.loading) await this.loading;
     if (this.gone || this.loading === null) return null;
+    // Nobody is writing here: D1 may have moved on meanwhile (a REST edit, a restore), so the reader gets that text.
+    if ([...this.getConnections()].length === 0) await this.refreshFromD1();
+    if (this.gone) return null;
     return Y.encodeStateAsUpdate(this.document);
   }
 

@@ -14,3 +14,32 @@ export function whenIdle(run: () => void, timeout = 1000): () => void {
 
 /** `whenIdle` as a promise (for `lazy(() => idle().then(() => import(…)))`). */
 export const idle = (timeout = 1000) => new Promise<void>((resolve) => whenIdle(resolve, timeout));
+
+/**
+ * Runs `run` now when the browser is online, else once it is back online (a chunk or a fetch asked for while
+ * offline only fails). Returns a cancel.
+ */
+export function whenOnline(run: () => void): () => void {
+  if (navigator.onLine) {
+    run();
+    return () => undefined;
+  }
+  const back = () => {
+    window.removeEventListener("online", back);
+    run();
+  };
+  window.addEventListener("online", back);
+  return () => window.removeEventListener("online", back);
+}
+
+/** `whenIdle`, then `whenOnline`: for code a page fetches after hydration. Returns a cancel. */
+export function whenIdleOnline(run: () => void, timeout = 1000): () => void {
+  let cancelOnline: (() => void) | null = null;
+  const cancelIdle = whenIdle(() => {
+    cancelOnline = whenOnline(run);
+  }, timeout);
+  return () => {
+    cancelIdle();
+    cancelOnline?.();
+  };
+}

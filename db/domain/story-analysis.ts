@@ -115,6 +115,9 @@ export function storyGap(previous: Pick<StoryEvent, "storyStart" | "storyEnd">, 
   if (a.from === b.from && a.to === b.to) return "Same time";
   const prevEnd = parseStoryDate(previous.storyEnd ?? previous.storyStart);
   const nextStart = parseStoryDate(next.storyStart);
+  // A timed scene inside a day-long one overlaps it; a day-long scene after a timed one is 'the same day'.
+  const dayAfterTimed = prevEnd.ok && nextStart.ok && prevEnd.date.hour !== undefined && nextStart.date.hour === undefined;
+  if (b.from < a.to && !dayAfterTimed) return "Overlaps";
   // A scene dated to the day beside a timed one: only the days can be compared, never the hours.
   if (prevEnd.ok && nextStart.ok && prevEnd.date.day !== undefined && nextStart.date.day !== undefined) {
     if ((prevEnd.date.hour === undefined) !== (nextStart.date.hour === undefined)) {

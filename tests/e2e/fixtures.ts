@@ -126,7 +126,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
         // The browser logs every 4xx answer (validation, 404 page) and the AI upstream 502/503 answers;
         // those are expected, not errors.
         if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of (4\d\d|502|503)/.test(msg.text())) {
-          errors.push(msg.text());
+          // A failed load names what failed to load.
+          const at = msg.text().startsWith("Failed to load resource") ? ` (${msg.location().url})` : "";
+          errors.push(msg.text() + at);
         }
       });
       page.on("pageerror", (err) => errors.push(String(err)));

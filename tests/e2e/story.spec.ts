@@ -75,7 +75,8 @@ test.describe("the story model on the timeline screen", () => {
     ]);
     await expect(card(page, "Storm").getByTestId("story-gap")).toHaveText("2 days later");
     await expect(card(page, "Vigil").getByTestId("story-gap")).toHaveText("Overlaps");
-    await expect(card(page, "Letters").getByTestId("story-gap")).toHaveText("2 days later");
+    // Dated to the day after a timed scene: counted in calendar days (the 3rd at night → the 6th), never in hours.
+    await expect(card(page, "Letters").getByTestId("story-gap")).toHaveText("3 days later");
     await expect(card(page, "Homecoming").getByTestId("story-gap")).toHaveText("8 months later");
     await expect(card(page, "Storm").getByRole("list", { name: "Continuity" })).toHaveText("Mara is also in Tower at this time ('Vigil')");
     await expect(card(page, "Vigil").getByRole("list", { name: "Continuity" })).toHaveText("Mara is also in Harbor at this time ('Storm')");
@@ -102,8 +103,12 @@ test.describe("the story model on the timeline screen", () => {
     await page.reload();
     await waitForHydration(page);
     await expect(cardTitles(page)).toHaveText(["The Ambush"]);
+    // The parts the screen loads after hydration (chapters, plotlines, review) are in before the chips are used.
+    await expect(page.getByRole("button", { name: "Plotlines" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Comments", exact: true })).toBeVisible();
     await expect(page.getByRole("list", { name: "Filtered by" }).getByRole("listitem")).toHaveText(["Mara", "Ilse"]);
     await page.getByRole("button", { name: "Remove Mara from the filter" }).click();
+    await expect(page.getByRole("list", { name: "Filtered by" }).getByRole("listitem")).toHaveText(["Ilse"]);
     await page.getByRole("button", { name: "Remove Ilse from the filter" }).click();
     await page.getByLabel("Story dates").selectOption({ label: "Undated only" });
     await expect(page).toHaveURL(/dated=undated/);

@@ -61,8 +61,9 @@ test("Save and Cancel keep the scene where it was on screen and focus on its car
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const { timeline, events } = await longStory(request, owner, 40);
-  // Tall enough that the longest scene's editor (text, comments row, AI tools, story fields, Save) fits below the card's top.
-  await page.setViewportSize({ width: 1280, height: 1250 });
+  // Tall enough that the longest scene's editor (text, comments row, Editing/Suggesting, AI tools, story fields with
+  // the After list, Save) fits below the card's top.
+  await page.setViewportSize({ width: 1280, height: 1450 });
   await login(page, owner);
   await openTimeline(page, timeline.id);
   await virtualListReady(page);

@@ -29,7 +29,11 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
   useEffect(() => {
     const onChanged = () => void reloadCounts();
     window.addEventListener(COMMENTS_CHANGED, onChanged);
-    return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
+    window.addEventListener("online", onChanged);
+    return () => {
+      window.removeEventListener(COMMENTS_CHANGED, onChanged);
+      window.removeEventListener("online", onChanged);
+    };
   }, []);
   const open = (eventId: number, title: string) => {
     setPanel(null);

@@ -41,7 +41,8 @@ export const openScene = (scene: { id: number; title: string } | null) => set({ 
 /** The open-thread counts, fetched after hydration and again whenever a scene's comments change. */
 export async function reloadCounts() {
   const scope = state.scope;
-  if (!scope) return;
+  // Offline the fetch can only fail: the counts are fetched again when the browser is back online.
+  if (!scope || !navigator.onLine) return;
   try {
     const res = await unwrap(
       client.api.timelines[":id"].comments.$get({

@@ -1,5 +1,6 @@
 import { useContext, useEffect, useState } from "react";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
+import { whenOnline } from "~/lib/when-idle";
 import type { EventView } from "../../../worker/services/events";
 
 type Scene = Pick<EventView, "id" | "title" | "storyStart">;
@@ -24,12 +25,16 @@ export function AfterPicker({
   useEffect(() => {
     let live = true;
     const query = shareCode ? `&${new URLSearchParams({ share: shareCode })}` : "";
-    void fetch(`/api/timelines/${event.timelineId}/events?order=chronological${query}`)
-      .then((r) => (r.ok ? (r.json() as Promise<Scene[]>) : []))
-      .then((list) => live && setScenes(list.filter((s) => s.id !== event.id)))
-      .catch(() => live && setScenes([]));
+    // Offline the list is asked for once the browser is back online (a fetch now could only fail).
+    const cancel = whenOnline(() => {
+      void fetch(`/api/timelines/${event.timelineId}/events?order=chronological${query}`)
+        .then((r) => (r.ok ? (r.json() as Promise<Scene[]>) : []))
+        .then((list) => live && setScenes(list.filter((s) => s.id !== event.id)))
+        .catch(() => live && setScenes([]));
+    });
     return () => {
       live = false;
+      cancel();
     };
   }, [event.timelineId, event.id, shareCode]);
   if (!scenes || scenes.length === 0) return null;

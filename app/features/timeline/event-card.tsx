@@ -46,6 +46,12 @@ function CardText({ text }: { text: string }) {
   );
 }
 
+/** The review kit's comments button: its own consumer, so the kit's arrival renders this slot, not the card. */
+function CardReviewSlot({ event }: { event: EventView }) {
+  const CardReview = useContext(ReviewContext);
+  return CardReview ? <CardReview event={event} /> : null;
+}
+
 export type SaveResult = { ok: true } | { ok: false };
 
 /**
@@ -122,7 +128,6 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
-  const CardReview = useContext(ReviewContext);
   // The edit-mode card: the same element stays as the read-mode card when the editor closes.
   const cardRef = useRef<HTMLDivElement>(null);
 
@@ -253,7 +258,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
         <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 @md:col-span-1" : null)}>
-          {CardReview ? <CardReview event={event} /> : null}
+          <CardReviewSlot event={event} />
           <Button
             size="icon"
             variant="ghost"

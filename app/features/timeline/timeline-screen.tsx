@@ -16,7 +16,7 @@ import { useEventWrites } from "~/features/timeline/use-event-writes";
 import { useFreshData } from "~/lib/use-fresh-data";
 import { useMutation } from "~/lib/use-mutation";
 import { useSameValue } from "~/lib/use-same-value";
-import { whenIdle } from "~/lib/when-idle";
+import { whenIdleOnline } from "~/lib/when-idle";
 import { useStoryHints } from "~/features/timeline/use-story-hints";
 import { useTimelineEvents } from "~/features/timeline/use-timeline-events";
 import { useTimelineLive } from "~/features/timeline/use-timeline-live";
@@ -84,13 +84,13 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [kit, setKit] = useState<ChapterKit>();
   const [chaptered, setChaptered] = useState(false);
   const [chapterList, setChapterList] = useState<ChapterOption[]>();
-  useEffect(() => whenIdle(() => void import("~/features/chapters/chapter-kit").then(setKit), 1500), []);
+  useEffect(() => whenIdleOnline(() => void import("~/features/chapters/chapter-kit").then(setKit, () => undefined), 1500), []);
   // Plotlines' manager and filter: after hydration too (the chips come with the page).
   const [plotKit, setPlotKit] = useState<PlotlineKit>();
-  useEffect(() => whenIdle(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit), 1500), []);
+  useEffect(() => whenIdleOnline(() => void import("~/features/plotlines/plotline-kit").then(setPlotKit, () => undefined), 1500), []);
   // Comments across the timeline, the cards' counts and the activity list: after hydration too.
   const [review, setReview] = useState<ReviewKit>();
-  useEffect(() => whenIdle(() => void import("~/features/review/review-kit").then(setReview), 1500), []);
+  useEffect(() => whenIdleOnline(() => void import("~/features/review/review-kit").then(setReview, () => undefined), 1500), []);
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
