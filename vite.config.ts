@@ -26,6 +26,7 @@ const clientDeps = [
 // Only imported by code that loads on demand in the browser (co-writing editor, History, the Map, export).
 const lazyClientDeps = [
   "@dagrejs/dagre",
+  "@handlewithcare/prosemirror-suggest-changes",
   "@tanstack/react-virtual",
   "@tiptap/core",
   "@tiptap/extension-collaboration",
@@ -33,6 +34,9 @@ const lazyClientDeps = [
   "@tiptap/extension-typography",
   "@tiptap/extensions",
   "@tiptap/markdown",
+  "@tiptap/pm/state",
+  "@tiptap/pm/transform",
+  "@tiptap/pm/view",
   "@tiptap/react",
   "@tiptap/starter-kit",
   "@tiptap/y-tiptap",
