@@ -93,6 +93,8 @@ export default defineConfig({
   },
   server: { host: "127.0.0.1" },
   build: {
+    // BUILD_SOURCEMAP=1 maps the client's bytes to their sources (docs/testing.md: finding what first paint loads).
+    sourcemap: process.env.BUILD_SOURCEMAP === "1",
     modulePreload: {
       resolveDependencies: (_file, deps, { hostId }) => {
         const loaded = loadedWith(hostId);

@@ -1,5 +1,5 @@
+import { Suspense, lazy } from "react";
 import { Outlet } from "react-router";
-import { VerifyEmailBanner } from "~/features/account/verify-email-banner";
 import { requireUser, requireUserOrLogin } from "~/lib/session.server";
 import type { Route } from "./+types/protected-layout";
 
@@ -11,6 +11,9 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
+// Only writers who have not verified their address see the banner: its code is not in every page's first paint.
+const VerifyEmailBanner = lazy(() => import("~/features/account/verify-email-banner").then((m) => ({ default: m.VerifyEmailBanner })));
+
 export function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   return { isEmailVerified: user.isEmailVerified };
@@ -19,7 +22,11 @@ export function loader({ context }: Route.LoaderArgs) {
 export default function ProtectedLayout({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      {loaderData.isEmailVerified ? null : <VerifyEmailBanner />}
+      {loaderData.isEmailVerified ? null : (
+        <Suspense fallback={null}>
+          <VerifyEmailBanner />
+        </Suspense>
+      )}
       <Outlet />
     </>
   );

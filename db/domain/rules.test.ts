@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { characterNameFrom, entityLimits, mapRowId } from "./rules";
+import { entityLimits } from "./rules";
+import { characterNameFrom } from "./rules-ai";
+import { mapRowId } from "./rules-map";
 
 describe("characterNameFrom", () => {
   it("reads a labelled name line, whatever the markdown around it", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { TRANSFORM_TONES, limits, messages } from "./rules";
+import { limits, messages } from "./rules";
+import { TRANSFORM_TONES } from "./rules-ai";
 
 // What the AI, admin and billing endpoints accept.
 

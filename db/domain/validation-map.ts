@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAP_NODE_KEY, mapLimits } from "./rules";
+import { MAP_NODE_KEY, mapLimits } from "./rules-map";
 
 // What the mind map's endpoints accept.
 

@@ -6,7 +6,8 @@ import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, unwrap } from "~/lib/client";
-import { characterNameFrom, defaultEntityColor, entityLimits } from "../../../db/domain/rules";
+import { defaultEntityColor, entityLimits } from "../../../db/domain/rules";
+import { characterNameFrom } from "../../../db/domain/rules-ai";
 
 export type EditableTimeline = { id: number; title: string };
 

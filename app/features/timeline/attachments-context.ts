@@ -1,0 +1,16 @@
+import { createContext } from "react";
+import type { AttachmentView } from "../../../worker/services/attachment-store";
+
+/** What the timeline screen gives its cards: the share code, the room headers and a way to update an event. */
+export type AttachmentsApi = {
+  shareCode?: string | null;
+  roomHeaders: Record<string, string>;
+  onChange: (eventId: number, update: (list: AttachmentView[]) => AttachmentView[]) => void;
+};
+
+export const AttachmentsContext = createContext<AttachmentsApi | null>(null);
+
+export const query = (shareCode?: string | null) => (shareCode ? `?${new URLSearchParams({ share: shareCode })}` : "");
+
+/** The download (and thumbnail) URL of an attachment. */
+export const attachmentUrl = (id: number, shareCode?: string | null) => `/api/attachments/${id}${query(shareCode)}`;
