@@ -1,7 +1,8 @@
 // `npm test`: type check, lint, integration tests in workerd, end-to-end tests in Chromium.
 // Ends with the plain line "N passed, N failed" totalling every suite (CI reads it).
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { run } from "./lib.mjs";
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { offlineEnv, run } from "./lib.mjs";
 
 const only = process.argv.slice(2); // e.g. `npm test -- int e2e`
 const want = (name) => only.length === 0 || only.includes(name);
@@ -45,7 +46,36 @@ step("lint", () => {
   return { passed: ok, failed: 2 - ok };
 });
 
-step("int", () => {
+// Integration (workerd) and end-to-end (Chromium) suites run side by side: most of the browser suite's time is
+// spent waiting on pages, so together they take about as long as the browser suite alone. TEST_SERIAL=1 runs
+// them one after the other. The browser suite's output is kept in test-results/e2e.log and printed when it ends.
+const e2ePort = Number(process.env.E2E_PORT ?? 4319);
+const e2eResults = e2ePort === 4319 ? "test-results/e2e-results.json" : `test-results/port-${e2ePort}/e2e-results.json`;
+
+function e2eCounts(status) {
+  const report = readJson(e2eResults);
+  if (!report?.stats) return { passed: 0, failed: 1 };
+  const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
+  const extra = status !== 0 && unexpected === 0 ? 1 : 0;
+  return { passed: expected + flaky, failed: unexpected + extra };
+}
+
+function startE2e() {
+  // A fresh machine has no browser yet: get Debian's Chromium (bounded, never hangs) or stop with the command.
+  if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return null;
+  rmSync(e2eResults, { force: true });
+  const log = openSync("test-results/e2e.log", "w");
+  const child = spawn("playwright", ["test"], { stdio: ["ignore", log, log], env: offlineEnv });
+  const start = Date.now();
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      closeSync(log);
+      resolve({ code: code ?? 1, seconds: (Date.now() - start) / 1000 });
+    }),
+  );
+}
+
+function intSuite() {
   rmSync("test-results/int-results.json", { force: true });
   const res = run(
     "vitest",
@@ -56,22 +86,27 @@ step("int", () => {
   if (!report) return { passed: 0, failed: 1 };
   const failedCount = report.numFailedTests + (res.status !== 0 && report.numFailedTests === 0 ? 1 : 0);
   return { passed: report.numPassedTests, failed: failedCount };
-});
+}
 
-step("e2e", () => {
-  // A fresh machine has no browser yet: get Debian's Chromium (bounded, never hangs) or stop with the command.
-  if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return { passed: 0, failed: 1 };
-  // playwright.config.ts keeps each E2E_PORT's results apart (parallel runs on one machine).
-  const port = Number(process.env.E2E_PORT ?? 4319);
-  const results = port === 4319 ? "test-results/e2e-results.json" : `test-results/port-${port}/e2e-results.json`;
-  rmSync(results, { force: true });
-  const res = run("playwright", ["test"], { allowFailure: true });
-  const report = readJson(results);
-  if (!report?.stats) return { passed: 0, failed: 1 };
-  const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
-  const extra = res.status !== 0 && unexpected === 0 ? 1 : 0;
-  return { passed: expected + flaky, failed: unexpected + extra };
-});
+const together = want("int") && want("e2e") && process.env.TEST_SERIAL !== "1";
+const e2eRun = together ? startE2e() : null;
+if (together) console.log("\n(the browser suite runs alongside; its output follows the integration suite's)");
+step("int", intSuite);
+if (together) {
+  const done = e2eRun ? await e2eRun : null;
+  console.log("\n━━ e2e ━━");
+  if (existsSync("test-results/e2e.log")) process.stdout.write(readFileSync("test-results/e2e.log"));
+  const result = done ? e2eCounts(done.code) : { passed: 0, failed: 1 };
+  passed += result.passed;
+  failed += result.failed;
+  summary.push(`e2e: ${result.passed} passed, ${result.failed} failed (${done ? done.seconds.toFixed(1) : 0} s, alongside int)`);
+} else {
+  step("e2e", () => {
+    if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return { passed: 0, failed: 1 };
+    rmSync(e2eResults, { force: true });
+    return e2eCounts(run("playwright", ["test"], { allowFailure: true }).status);
+  });
+}
 
 console.log(`\n${summary.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
