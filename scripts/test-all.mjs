@@ -48,7 +48,8 @@ step("lint", () => {
 
 // Integration (workerd) and end-to-end (Chromium) suites run side by side: most of the browser suite's time is
 // spent waiting on pages, so together they take about as long as the browser suite alone. TEST_SERIAL=1 runs
-// them one after the other. The browser suite's output is kept in test-results/e2e.log and printed when it ends.
+// them one after the other. The browser suite's output is kept in e2e.log (not under test-results/, which
+// Playwright empties when it starts) and printed when it ends.
 const e2ePort = Number(process.env.E2E_PORT ?? 4319);
 const e2eResults = e2ePort === 4319 ? "test-results/e2e-results.json" : `test-results/port-${e2ePort}/e2e-results.json`;
 
@@ -64,7 +65,7 @@ function startE2e() {
   // A fresh machine has no browser yet: get Debian's Chromium (bounded, never hangs) or stop with the command.
   if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return null;
   rmSync(e2eResults, { force: true });
-  const log = openSync("test-results/e2e.log", "w");
+  const log = openSync("e2e.log", "w");
   const child = spawn("playwright", ["test"], { stdio: ["ignore", log, log], env: offlineEnv });
   const start = Date.now();
   return new Promise((resolve) =>
@@ -95,7 +96,7 @@ step("int", intSuite);
 if (together) {
   const done = e2eRun ? await e2eRun : null;
   console.log("\n━━ e2e ━━");
-  if (existsSync("test-results/e2e.log")) process.stdout.write(readFileSync("test-results/e2e.log"));
+  if (existsSync("e2e.log")) process.stdout.write(readFileSync("e2e.log"));
   const result = done ? e2eCounts(done.code) : { passed: 0, failed: 1 };
   passed += result.passed;
   failed += result.failed;
