@@ -114,7 +114,8 @@ describe("access ends at once, in the room and in the shared doc", () => {
     back.send({ type: "change", eventId: s.event.id, change: { type: "title", value: "Viewer's title" } });
     await back.waitFor((m) => m.type === "error" && m.error === "Viewers cannot edit this timeline", "refusal");
     await sleep(100);
-    expect(seen.messages.some((m) => m.type === "change")).toBe(false);
+    // (Other changes may still arrive: the doc saving what was typed before the downgrade, on a slow machine.)
+    expect(seen.messages.some((m) => m.type === "change" && JSON.stringify(m).includes("Viewer's title"))).toBe(false);
     // And no doc socket opens for them any more.
     await expect(openDoc(s.timelineId, s.event.id, s.collab.token)).rejects.toThrow(/403/);
     back.ws.close();
