@@ -16,7 +16,7 @@ import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
 import { dependencyStatements, requireDependencies } from "./dependencies";
 import { versionStatements } from "./version-record";
-import { activityStatement } from "./activity";
+import { activityStatement, movedIfMovedStatement } from "./activity";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -337,8 +337,8 @@ export async function updateEvent(
         ? [
             ...plotlineStatements(db, eventId, event.timelineId, input.plotlineIds).map((s) => s.getSQL()),
             sql`UPDATE events SET updated_at = ${nowIso()} WHERE id = ${eventId}`,
-            // A move across the grid is a move: recorded in the same batch.
-            activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" }).getSQL(),
+            // A move across the grid is a move: recorded in the same batch, when the scene's place changed.
+            movedIfMovedStatement(eventId, event.timelineId, user, { chapterId: latest.chapterId, position: latest.position }),
           ]
         : [];
     await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position, alongside);

@@ -204,3 +204,16 @@ export async function requireSeriesForImport(db: Db, user: Pick<User, "id">, ser
   if (found.books.length >= seriesLimits.books) throw badRequest(seriesMessages.tooManyBooks);
   return Math.max(0, ...found.books.map((b) => b.position)) + 1;
 }
+
+export type SeriesMention = { id: number; title: string; position: number };
+
+/** The series a book belongs to, for its screen's header ("Book 2 of …"); null when none. Access is the caller's. */
+export async function seriesOfBook(db: Db, timelineId: number): Promise<SeriesMention | null> {
+  const row = await db
+    .select({ id: series.id, title: series.title, position: timelines.seriesPosition })
+    .from(timelines)
+    .innerJoin(series, eq(series.id, timelines.seriesId))
+    .where(eq(timelines.id, timelineId))
+    .get();
+  return row ? { ...row, position: row.position ?? 1 } : null;
+}
