@@ -264,8 +264,12 @@ describe("series", () => {
     expect(trashed.timelines.map((b: { id: number }) => b.id)).toEqual([two.id]);
     await purgeExpired(createDb(env.DB), Date.now() + 31 * 24 * 3600_000, { files: env.FILES });
     expect(await env.DB.prepare("SELECT id FROM timelines WHERE id = ?").bind(one.id).first()).toBeNull();
-    expect(await names(owner.token, two.id)).toEqual(["Mara", "Oslo"]);
-    const scene = await sceneOf(owner.token, two.id, 0);
+    // The purge a month on also ended the session: sign in again.
+    const login = await call("POST", "/api/auth/login", { body: { email: owner.email, password: owner.password } });
+    expect(login.status, login.text).toBe(200);
+    const token = login.json.token as string;
+    expect(await names(token, two.id)).toEqual(["Mara", "Oslo"]);
+    const scene = await sceneOf(token, two.id, 0);
     expect(scene.povEntityId).toBe(mara.id);
   });
 });
