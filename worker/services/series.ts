@@ -99,8 +99,15 @@ export async function joinSeries(db: Db, seriesId: number, timelineId: number, p
     return db.$client.prepare(text).bind(...params);
   };
   const now = nowIso();
+  // Written only while the book is in no series (a concurrent join elsewhere wins, and nothing below runs).
+  const joined = sql`EXISTS (SELECT 1 FROM timelines jt WHERE jt.id = ${timelineId} AND jt.series_id = ${seriesId})`;
   const statements = [
-    built(db.update(timelines).set({ seriesId, seriesPosition: position, updatedAt: now }).where(eq(timelines.id, timelineId))),
+    built(
+      db
+        .update(timelines)
+        .set({ seriesId, seriesPosition: position, updatedAt: now })
+        .where(and(eq(timelines.id, timelineId), isNull(timelines.seriesId))),
+    ),
   ];
   for (const e of own) {
     const into = byName.get(key(e.name));
@@ -108,11 +115,11 @@ export async function joinSeries(db: Db, seriesId: number, timelineId: number, p
     into.aliases = merged(into.aliases, e.name === into.name ? e.aliases : [...e.aliases, e.name]);
     statements.push(
       raw(
-        sql`INSERT OR IGNORE INTO event_entities (event_id, entity_id) SELECT event_id, ${into.id} FROM event_entities WHERE entity_id = ${e.id}`,
+        sql`INSERT OR IGNORE INTO event_entities (event_id, entity_id) SELECT event_id, ${into.id} FROM event_entities WHERE entity_id = ${e.id} AND ${joined}`,
       ),
-      raw(sql`UPDATE events SET pov_entity_id = ${into.id} WHERE pov_entity_id = ${e.id}`),
+      raw(sql`UPDATE events SET pov_entity_id = ${into.id} WHERE pov_entity_id = ${e.id} AND ${joined}`),
       raw(sql`UPDATE map_nodes SET entity_id = ${into.id} WHERE entity_id = ${e.id}
-        AND NOT EXISTS (SELECT 1 FROM map_nodes m WHERE m.timeline_id = map_nodes.timeline_id AND m.entity_id = ${into.id})`),
+        AND NOT EXISTS (SELECT 1 FROM map_nodes m WHERE m.timeline_id = map_nodes.timeline_id AND m.entity_id = ${into.id}) AND ${joined}`),
       built(
         db
           .update(entities)
@@ -123,9 +130,9 @@ export async function joinSeries(db: Db, seriesId: number, timelineId: number, p
             ...(!into.died && e.died && { died: e.died, diedSort: e.diedSort }),
             updatedAt: now,
           })
-          .where(eq(entities.id, into.id)),
+          .where(and(eq(entities.id, into.id), joined)),
       ),
-      built(db.delete(entities).where(eq(entities.id, e.id))),
+      built(db.delete(entities).where(and(eq(entities.id, e.id), isNull(entities.seriesId), joined))),
     );
     if (!into.description && e.description) into.description = e.description;
     if (!into.born && e.born) into.born = e.born;
@@ -136,10 +143,16 @@ export async function joinSeries(db: Db, seriesId: number, timelineId: number, p
       db
         .update(entities)
         .set({ seriesId })
-        .where(and(eq(entities.timelineId, timelineId), isNull(entities.seriesId))),
+        .where(and(eq(entities.timelineId, timelineId), isNull(entities.seriesId), joined)),
     ),
   );
   await db.$client.batch(statements);
+  const book = await db
+    .select({ seriesId: timelines.seriesId, title: timelines.title })
+    .from(timelines)
+    .where(eq(timelines.id, timelineId))
+    .get();
+  if (book && book.seriesId !== seriesId) throw badRequest(seriesMessages.inAnotherSeries(book.title));
 }
 
 export async function createSeries(db: Db, user: Pick<User, "id">, input: CreateSeries): Promise<SeriesView> {
