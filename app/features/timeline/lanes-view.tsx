@@ -28,7 +28,7 @@ type Props = {
   onOpenEvent: (event: EventView) => void;
   /** Editors: a scene dropped into an entry's lane is linked to it. */
   onLink?: (event: EventView, entity: EntityView) => void;
-  /** Editors: a scene dropped into the 'No character' / 'No place' lane loses its links of that kind. */
+  /** With `onLink` (editors): a scene dropped into the 'No character' / 'No place' lane loses its links of that kind. */
   onSave?: (event: EventView, changes: EventChanges) => unknown;
 };
 
@@ -38,7 +38,8 @@ type Props = {
  * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
  * 1,000-event timeline keeps only the visible columns in the DOM.
  */
-export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink, onSave }: Props) {
+export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink, onSave: save }: Props) {
+  const onSave = onLink && save;
   const id = useId();
   const chapterTitles = useMemo(() => new Map(chapters?.map((c) => [c.id, c.title])), [chapters]);
   const lanes = useMemo(() => {

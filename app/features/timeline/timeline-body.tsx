@@ -101,7 +101,7 @@ export function TimelineBody({
           kind={laneKind}
           onOpenEvent={onOpenFromLanes}
           onLink={list.codex.onLink}
-          onSave={list.codex.onLink && list.onSave}
+          onSave={list.onSave}
         />
       </Suspense>
     );

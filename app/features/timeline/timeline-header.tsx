@@ -14,8 +14,6 @@ const AccessEndedBanner = lazy(loadAccessEnded);
 // Who is here and what they just did: nothing to show until the room has connected (after hydration), so their
 // code loads then, not with the first screen's JavaScript.
 const PresenceStack = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack })));
-// "Book 2 of …": rendered on the server, its code loaded after hydration.
-const SeriesMention = lazy(() => import("~/features/series/series-mention"));
 const NotificationBanner = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.NotificationBanner })));
 
 type Room = ReturnType<typeof useTimelineRoom>;
@@ -66,11 +64,6 @@ export function TimelineHeader({
       <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">
           <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
-          {timeline.series ? (
-            <Suspense fallback={null}>
-              <SeriesMention series={timeline.series} />
-            </Suspense>
-          ) : null}
           <div className="flex flex-wrap items-center gap-2">
             {timeline.isShared ? (
               <Badge className="gap-1">
