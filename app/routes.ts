@@ -23,6 +23,7 @@ export default [
     route("api-test", "routes/api-test.tsx"),
     route("account", "routes/account.tsx"),
     route("trash", "routes/trash.tsx"),
+    route("series/:id", "routes/series.tsx"),
     route("notifications", "routes/notifications.tsx"),
     route("upgrade", "routes/upgrade.tsx"),
     layout("routes/admin/layout.tsx", [route("admin", "routes/admin/dashboard.tsx"), route("admin/config", "routes/admin/config.tsx")]),

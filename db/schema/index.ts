@@ -1,5 +1,5 @@
 // The database schema, by topic (drizzle-kit reads this module: drizzle.config.ts).
-import type { chapters, entities, events, plotlines, templates, timelines } from "./story";
+import type { chapters, entities, events, plotlines, series, templates, timelines } from "./story";
 import type { users } from "./accounts";
 import type { mapEdges, mapNodes, notifications, timelineShares } from "./work";
 
@@ -18,3 +18,4 @@ export type MapEdge = typeof mapEdges.$inferSelect;
 export type Chapter = typeof chapters.$inferSelect;
 export type Template = typeof templates.$inferSelect;
 export type Plotline = typeof plotlines.$inferSelect;
+export type Series = typeof series.$inferSelect;

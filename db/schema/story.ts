@@ -2,7 +2,22 @@ import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, now } from "./columns";
 import { users } from "./accounts";
-// The story: timelines, their codex, events, chapters, plotlines and templates.
+// The story: series, timelines, their codex, events, chapters, plotlines and templates.
+
+// A series: books (timelines) of one writer that share one codex.
+export const series = sqliteTable(
+  "series",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("series_owner_idx").on(t.ownerId, t.createdAt)],
+);
 
 export const timelines = sqliteTable(
   "timelines",
@@ -32,16 +47,25 @@ export const timelines = sqliteTable(
     viewersCanComment: integer("viewers_can_comment", { mode: "boolean" }).notNull().default(true),
     /** The story's calendar as JSON (db/domain/calendar); null: Gregorian. */
     calendar: text("calendar"),
+    /** The series the book belongs to (null: none) and its place there (1 = book 1). */
+    seriesId: integer("series_id").references((): AnySQLiteColumn => series.id, { onDelete: "set null" }),
+    seriesPosition: integer("series_position"),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [index("timelines_user_idx").on(t.userId, t.createdAt), uniqueIndex("timelines_share_code_unique").on(t.shareCode)],
+  (t) => [
+    index("timelines_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("timelines_share_code_unique").on(t.shareCode),
+    index("timelines_series_idx").on(t.seriesId, t.seriesPosition),
+  ],
 );
 
-// The codex: a timeline's characters, places and things.
+// The codex: a timeline's characters, places and things. An entity of a series (series_id set) belongs to every
+// book of the series; its timeline_id is then the book it was created in (moved to another book of the series
+// when that one is purged).
 export const entities = sqliteTable(
   "entities",
   {
@@ -49,6 +73,7 @@ export const entities = sqliteTable(
     timelineId: integer("timeline_id")
       .notNull()
       .references(() => timelines.id, { onDelete: "cascade" }),
+    seriesId: integer("series_id").references((): AnySQLiteColumn => series.id, { onDelete: "set null" }),
     kind: text("kind", { enum: ["character", "place", "thing"] }).notNull(),
     name: text("name").notNull(),
     aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
@@ -63,7 +88,7 @@ export const entities = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [index("entities_timeline_idx").on(t.timelineId)],
+  (t) => [index("entities_timeline_idx").on(t.timelineId), index("entities_series_idx").on(t.seriesId)],
 );
 
 export const events = sqliteTable(

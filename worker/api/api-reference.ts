@@ -41,6 +41,7 @@ import { TokenSchema } from "./auth";
 import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
+import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema } from "../../db/domain/validation-series";
 
 /**
  * The API reference's rows: one per route, as a table that reads like the router. Columns, split on `|`:
@@ -102,6 +103,12 @@ GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (chara
 POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+Series
+GET /api/series | session | 200 | | The caller's own series, newest first, each with its books | Series list
+POST /api/series | session | 201 | 400 404 | Group own timelines (\`timelineIds\`, book 1 first) into a series sharing one codex; entries merge by name | \`{id, title, timelines: [{id, title, position, wordCount}]}\`
+GET /api/series/{id} | session | 200 | 404 | The series and the books of it the caller can read, in order, with word counts | As the POST
+PATCH /api/series/{id} | session | 200 | 400 403 | Rename the series or reorder its books (owner) | As the GET
+POST /api/series/{id}/books | session | 200 | 400 403 404 | Add an own timeline as the last book; its codex merges by name (owner) | As the GET
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
@@ -140,7 +147,7 @@ PATCH /api/map-edges/{id} | session | 200 | 403 | Label an edge | The edge
 DELETE /api/map-edges/{id} | session | 200 | 403 | Delete an edge | \`{success: true}\`
 Transfer
 GET /api/timelines/{id}/export | session | 200 | 400 | Download a timeline as JSON, Markdown or Word | The file (attachment)
-POST /api/timelines/import | session | 201 | 400 403 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, sent as its bytes | The new timeline
+POST /api/timelines/import | session | 201 | 400 403 404 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, sent as its bytes; \`?seriesId=\` adds it to a series (404 when not the caller's) | The new timeline
 POST /api/timelines/{id}/import | session | 200 | 400 403 413 415 | Add a file's events after the timeline's last one; its codex merges by name (case-insensitive) | \`{timeline, added: {events, entities}}\`
 AI
 GET /api/ai/usage | session | 200 | | This month's AI allowance and use | \`{used, limit, premium}\`
@@ -195,6 +202,9 @@ const bodies: Record<string, z.ZodType> = {
   "PATCH /api/events/{id}": UpdateEventSchema,
   "POST /api/timelines/{id}/entities": CreateEntitySchema,
   "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "POST /api/series": CreateSeriesSchema,
+  "PATCH /api/series/{id}": UpdateSeriesSchema,
+  "POST /api/series/{id}/books": AddBookSchema,
   "POST /api/timelines/{id}/chapters": CreateChapterSchema,
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "POST /api/templates": CreateTemplateSchema,
@@ -240,6 +250,10 @@ const dateOrder: Query = {
   name: "dateOrder",
   description: "How a sheet's dates like 3/4/2024 read: month first or day first (else the file's other dates decide, month first)",
   values: ["mdy", "dmy"],
+};
+const importSeries: Query = {
+  name: "seriesId",
+  description: "Adds the new timeline to one of the caller's series as its last book, its codex merged by name",
 };
 const importTypes = [
   "application/json",
@@ -345,7 +359,7 @@ const details: Record<string, Details> = {
     ],
     okType: "application/octet-stream",
   },
-  "POST /api/timelines/import": { query: [importTitle, dateOrder], rawBody: importTypes },
+  "POST /api/timelines/import": { query: [importTitle, dateOrder, importSeries], rawBody: importTypes },
   "POST /api/timelines/{id}/import": { query: [dateOrder, share], rawBody: importTypes },
   "POST /api/ideas/generate": ai,
   "POST /api/writing/enhance": ai,

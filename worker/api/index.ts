@@ -17,6 +17,7 @@ import { billingApi } from "./billing";
 import { chaptersApi } from "./chapters";
 import { calendarApi } from "./calendar";
 import { plotlinesApi } from "./plotlines";
+import { seriesApi } from "./series";
 import { commentsApi } from "./comments";
 import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
@@ -77,6 +78,7 @@ export const api = new Hono<ApiEnv>()
   .route("/config", configApi)
   .route("/", chaptersApi)
   .route("/", templatesApi)
+  .route("/series", seriesApi)
   .route("/", plotlinesApi)
   .route("/", calendarApi)
   .route("/", commentsApi)

@@ -15,6 +15,8 @@ import {
 } from "../../db/domain/timeline-transfer";
 import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
+import { seriesMessages } from "../../db/domain/validation-series";
+import { joinSeries, requireSeriesForImport } from "../services/series";
 import * as transfer from "../services/transfer";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
@@ -37,11 +39,12 @@ const exportQuery = validator("query", (value): ExportQuery => {
   return { format: format as ExportFormat, style: style as DocxStyle, notes: notes === "1", ...(share ? { share } : {}) };
 });
 
-type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string };
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number };
 
 /**
  * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
- * `?dateOrder=mdy|dmy` says how a sheet's dates like 3/4/2024 read (else the file's other dates decide).
+ * `?dateOrder=mdy|dmy` says how a sheet's dates like 3/4/2024 read (else the file's other dates decide),
+ * `?seriesId=` adds the new timeline to one of the writer's series as its last book.
  */
 const importQuery = validator("query", (value): ImportQuery => {
   const query: ImportQuery = {};
@@ -55,6 +58,7 @@ const importQuery = validator("query", (value): ImportQuery => {
     if (!dateOrders.includes(value.dateOrder as DateOrder)) throw badRequest("Date order must be mdy or dmy");
     query.dateOrder = value.dateOrder as DateOrder;
   }
+  if (value.seriesId !== undefined && value.seriesId !== "") query.seriesId = idParam(String(value.seriesId), seriesMessages.notFound);
   return query;
 });
 
@@ -90,8 +94,12 @@ export const transferApi = new Hono<ApiEnv>()
   })
   .post("/timelines/import", requireAuth, importRate, importQuery, async (c) => {
     const user = currentUser(c);
-    const doc = await parsedBody(c, c.req.valid("query"));
-    return c.json(await transfer.importTimeline(c.var.db, user, doc), 201);
+    const query = c.req.valid("query");
+    const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
+    const doc = await parsedBody(c, query);
+    const timeline = await transfer.importTimeline(c.var.db, user, doc);
+    if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
+    return c.json(timeline, 201);
   })
   // The same files appended to a timeline the writer may edit: events after its last, codex merged by name.
   .post("/timelines/:id/import", requireAuth, importRate, importQuery, async (c) => {

@@ -51,6 +51,21 @@ export function activityStatement(
   return db.insert(sceneActivity).values({ timelineId, eventId, userId: user.id, userName: authorOf(user).userName, kind, createdAt: now });
 }
 
+/**
+ * A grid move's 'moved', written in its batch after the new order: only when the scene's chapter or place
+ * changed (a move to another plotline of the same cell is not a move).
+ */
+export function movedIfMovedStatement(
+  eventId: number,
+  timelineId: number,
+  user: Pick<User, "id" | "name" | "email">,
+  from: { chapterId: number | null; position: number },
+) {
+  return sql`INSERT INTO scene_activity (timeline_id, event_id, user_id, user_name, kind, created_at)
+    SELECT ${timelineId}, ${eventId}, ${user.id}, ${authorOf(user).userName}, 'moved', ${nowIso()}
+    WHERE EXISTS (SELECT 1 FROM events WHERE id = ${eventId} AND (chapter_id IS NOT ${from.chapterId} OR position <> ${from.position}))`;
+}
+
 const CURSOR = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)~([vac]\d{1,12})$/;
 
 /** `?userId=&limit=&before=` as the list takes them; anything else is a 400 in the product's words. */

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
@@ -6,11 +6,12 @@ import { isLifespanOrdered } from "../../db/domain/lifespans";
 import { storySortKey } from "../../db/domain/story-date";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
+import { type Access, accessColumns, accessOf, callerShare, hasAccess, requireRowAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
-// The codex: a timeline's characters, places and things. Read: owner,
-// collaborator, viewer; create and edit: owner, collaborator; delete: owner.
+// The codex: a timeline's characters, places and things, or its series' when the timeline is a book of one
+// (shared by every book). Read: owner, collaborator, viewer of the book; create and edit: owner, collaborator;
+// delete: owner.
 
 export const ENTITY_NOT_FOUND = "Entity not found";
 
@@ -57,11 +58,26 @@ export const toEntityView = (e: Entity | EntityView): EntityView => ({
   updatedAt: e.updatedAt,
 });
 
+/**
+ * For a select from `entities`: the entry is in this timeline's codex (its series' when it is in one). The
+ * timeline id is bound or is SQL for it.
+ */
+export const inCodexOf = (timelineId: number | SQL) =>
+  sql`(${entities.seriesId} = (SELECT t.series_id FROM timelines t WHERE t.id = ${timelineId})
+    OR (${entities.seriesId} IS NULL AND ${entities.timelineId} = ${timelineId}))`;
+
+/** The timelines whose rooms hear of a change to this codex: the book, or every book of its series. */
+async function codexRooms(db: Db, timelineId: number, seriesId: number | null) {
+  if (seriesId === null) return [timelineId];
+  const rows = await db.select({ id: timelines.id }).from(timelines).where(eq(timelines.seriesId, seriesId));
+  return rows.map((r) => r.id);
+}
+
 export async function listEntitiesForTimeline(db: Db, timelineId: number): Promise<EntityView[]> {
   const rows = await db
     .select(entityColumns)
     .from(entities)
-    .where(eq(entities.timelineId, timelineId))
+    .where(inCodexOf(timelineId))
     .orderBy(sql`${entities.name} COLLATE NOCASE`, asc(entities.id));
   return rows.map(toEntityView);
 }
@@ -78,12 +94,13 @@ export async function createEntity(
   input: CreateEntity,
   shareCode?: string | null,
 ): Promise<EntityView> {
-  await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   const now = nowIso();
   const row = await db
     .insert(entities)
     .values({
       timelineId,
+      seriesId: timeline.seriesId,
       kind: input.kind,
       name: input.name,
       aliases: input.aliases ?? [],
@@ -98,19 +115,27 @@ export async function createEntity(
     })
     .returning()
     .get();
-  room(timelineId, { action: "entity-added", by: authorOf(user), subject: row.name });
+  for (const id of await codexRooms(db, timelineId, row.seriesId))
+    room(id, { action: "entity-added", by: authorOf(user), subject: row.name });
   return toEntityView(row);
 }
 
-/** The entity and the caller's access to its timeline, in one query; strangers get 404. */
+/**
+ * The entity and the caller's access, in one query: to its timeline, or for an entry of a series the best the
+ * caller has to any of its books. Strangers get 404.
+ */
 async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
-  const row = await db
+  const rows = await db
     .select({ entity: entities, ...accessColumns(user) })
     .from(entities)
-    .innerJoin(timelines, eq(timelines.id, entities.timelineId))
-    .leftJoin(timelineShares, callerShare(user, entities.timelineId))
-    .where(eq(entities.id, entityId))
-    .get();
+    .innerJoin(
+      timelines,
+      or(eq(timelines.id, entities.timelineId), and(isNotNull(entities.seriesId), eq(timelines.seriesId, entities.seriesId))),
+    )
+    .leftJoin(timelineShares, callerShare(user))
+    .where(eq(entities.id, entityId));
+  const accessIn = (r: (typeof rows)[number]) => accessOf(r.timeline, user, r.shareLevel, r.linkRemoved ? null : shareCode);
+  const row = rows.reduce<(typeof rows)[number] | undefined>((b, r) => (!b || !hasAccess(accessIn(b), accessIn(r)) ? r : b), undefined);
   return requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row.entity;
 }
 
@@ -142,7 +167,9 @@ export async function updateEntity(
     .get();
   // Deleted meanwhile (by the owner, or with its timeline).
   if (!row) throw notFound(ENTITY_NOT_FOUND);
-  room(entity.timelineId, { action: "entity-edited", by: authorOf(user), subject: row.name });
+  for (const id of await codexRooms(db, entity.timelineId, entity.seriesId)) {
+    room(id, { action: "entity-edited", by: authorOf(user), subject: row.name });
+  }
   return toEntityView(row);
 }
 
@@ -150,6 +177,8 @@ export async function updateEntity(
 export async function deleteEntity({ db, room }: Deps, user: User, entityId: number, shareCode?: string | null) {
   const entity = await loadEntityWithAccess(db, user, entityId, "owner", shareCode);
   await db.delete(entities).where(eq(entities.id, entityId));
-  room(entity.timelineId, { action: "entity-deleted", by: authorOf(user), subject: entity.name });
+  for (const id of await codexRooms(db, entity.timelineId, entity.seriesId)) {
+    room(id, { action: "entity-deleted", by: authorOf(user), subject: entity.name });
+  }
   return { success: true as const };
 }

@@ -10,12 +10,13 @@ import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, ca
 import { eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
+import { inCodexOf } from "./entities";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
 import { dependencyStatements, requireDependencies } from "./dependencies";
 import { versionStatements } from "./version-record";
-import { activityStatement } from "./activity";
+import { activityStatement, movedIfMovedStatement } from "./activity";
 
 export const EVENT_NOT_FOUND = "Event not found";
 export const EVENT_CONFLICT = "This event was changed by someone else since you started editing.";
@@ -42,14 +43,14 @@ async function requireTimelineEntities(db: Db, timelineId: number, ids: number[]
   const found = await db
     .select({ n: sql<number>`count(*)` })
     .from(entities)
-    .where(and(eq(entities.timelineId, timelineId), inIds(ids)))
+    .where(and(inCodexOf(timelineId), inIds(ids)))
     .get();
   if (Number(found?.n ?? 0) !== ids.length) throw badRequest(storyMessages.foreignEntity);
 }
 
 /** The POV as stored: only an entity of this timeline (a concurrent delete leaves it null, never a broken key). */
 const povValue = (timelineId: number, povEntityId: number | null) =>
-  povEntityId === null ? sql`NULL` : sql`(SELECT id FROM entities WHERE id = ${povEntityId} AND timeline_id = ${timelineId})`;
+  povEntityId === null ? sql`NULL` : sql`(SELECT id FROM ${entities} WHERE ${entities.id} = ${povEntityId} AND ${inCodexOf(timelineId)})`;
 
 /**
  * Replaces the event's links with these entities of its timeline. `guard` (a condition checked
@@ -64,7 +65,7 @@ function linkStatements(db: Db, eventId: SQL | number, timelineId: number, ids: 
       db
         .select({ eventId: sql<number>`${eventId}`.as("event_id"), entityId: entities.id })
         .from(entities)
-        .where(and(eq(entities.timelineId, timelineId), inIds(ids), guard)),
+        .where(and(inCodexOf(timelineId), inIds(ids), guard)),
     )
     .onConflictDoNothing();
   return [remove, insert] as const;
@@ -336,8 +337,8 @@ export async function updateEvent(
         ? [
             ...plotlineStatements(db, eventId, event.timelineId, input.plotlineIds).map((s) => s.getSQL()),
             sql`UPDATE events SET updated_at = ${nowIso()} WHERE id = ${eventId}`,
-            // A move across the grid is a move: recorded in the same batch.
-            activityStatement(db, { timelineId: event.timelineId, eventId, user, kind: "moved" }).getSQL(),
+            // A move across the grid is a move: recorded in the same batch, when the scene's place changed.
+            movedIfMovedStatement(eventId, event.timelineId, user, { chapterId: latest.chapterId, position: latest.position }),
           ]
         : [];
     await placeInChapter(db, event.timelineId, eventId, input.chapterId, input.position, alongside);

@@ -13,6 +13,7 @@ import {
   mapEdges,
   mapNodes,
 } from "../../db/schema";
+import { inCodexOf } from "./entities";
 import type { MapNodeKind } from "../../db/domain/validation";
 import { requireTimelineAccess } from "./access";
 
@@ -81,7 +82,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
     db
       .select({ id: entities.id, name: entities.name, color: entities.color, kind: entities.kind })
       .from(entities)
-      .where(eq(entities.timelineId, timelineId))
+      .where(inCodexOf(timelineId))
       .orderBy(asc(entities.id)),
     db.select().from(mapNodes).where(eq(mapNodes.timelineId, timelineId)).orderBy(asc(mapNodes.id)),
     db

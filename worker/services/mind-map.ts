@@ -2,6 +2,7 @@ import { type SQL, and, eq, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { type MapEdge, type MapNode, type User, entities, events, mapEdges, mapNodes, timelineShares, timelines } from "../../db/schema";
+import { inCodexOf } from "./entities";
 import {
   type CreateMapEdge,
   type CreateMapNode,
@@ -63,7 +64,7 @@ async function requireOwnNodes(db: Db, timelineId: number, keyList: string[]) {
     .select({
       events: sql<number>`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId}
         AND ${events.id} IN (SELECT value FROM json_each(${jsonIds(kinds.event)})))`,
-      entities: sql<number>`(SELECT count(*) FROM ${entities} WHERE ${entities.timelineId} = ${timelineId}
+      entities: sql<number>`(SELECT count(*) FROM ${entities} WHERE ${inCodexOf(timelineId)}
         AND ${entities.id} IN (SELECT value FROM json_each(${jsonIds(kinds.entity)})))`,
       ideas: sql<number>`(SELECT count(*) FROM ${mapNodes} WHERE ${mapNodes.timelineId} = ${timelineId} AND ${mapNodes.kind} = 'idea'
         AND ${mapNodes.id} IN (SELECT value FROM json_each(${jsonIds(kinds.idea)})))`,

@@ -1,3 +1,4 @@
+import type { SeriesMention } from "./series";
 import { and, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, events, timelineShares, timelines } from "../../db/schema";
@@ -32,6 +33,8 @@ export type TimelineView = {
   viewersCanComment: boolean;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
+  /** The series the book belongs to, set by the timeline screen's loader for its header. */
+  series?: SeriesMention | null;
 };
 
 export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none">, isShared: boolean, wordCount = 0): TimelineView {

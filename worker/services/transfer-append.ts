@@ -30,7 +30,10 @@ export async function importIntoTimeline(
 ) {
   const { timeline, access, hasShares } = await requireImportAccess(db, user, timelineId, shareCode);
   const existing = await db.$client
-    .prepare("SELECT id, name FROM entities WHERE timeline_id = ? ORDER BY id")
+    .prepare(
+      `SELECT id, name FROM entities WHERE series_id = (SELECT t.series_id FROM timelines t WHERE t.id = ?1)
+       OR (series_id IS NULL AND timeline_id = ?1) ORDER BY id`,
+    )
     .bind(timelineId)
     .all<{ id: number; name: string }>();
   const byName = new Map<string, EntityRef>();
@@ -95,8 +98,8 @@ export async function importIntoTimeline(
   const statements = [
     ...chunks(entityRows).map((json) =>
       raw(sql`
-        INSERT INTO entities (timeline_id, kind, name, aliases, description, color, born, died, born_sort, died_sort, created_at, updated_at)
-        SELECT ${timelineId}, json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
+        INSERT INTO entities (timeline_id, series_id, kind, name, aliases, description, color, born, died, born_sort, died_sort, created_at, updated_at)
+        SELECT ${timelineId}, (SELECT t.series_id FROM timelines t WHERE t.id = ${timelineId}), json_extract(j.value, '$.kind'), json_extract(j.value, '$.name'), json_extract(j.value, '$.aliases'),
                json_extract(j.value, '$.description'), json_extract(j.value, '$.color'), json_extract(j.value, '$.born'),
                json_extract(j.value, '$.died'), json_extract(j.value, '$.bornSort'), json_extract(j.value, '$.diedSort'), ${now}, ${now}
         FROM json_each(${json}) j ORDER BY j.key`),

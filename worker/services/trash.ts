@@ -2,7 +2,7 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { FREE_TIMELINE_LIMIT } from "../../db/domain/validation";
-import { type User, events, files, timelineShares, timelines } from "../../db/schema";
+import { type User, entities, events, files, timelineShares, timelines } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import type { DocRemover } from "../lib/room";
 import { DAY } from "../lib/time";
@@ -181,8 +181,15 @@ export async function purgeTrash(db: Db, { files: bucket, removeDocs }: TrashPur
     .from(files)
     .where(sql`${files.eventId} IN ${inEvents} OR ${files.timelineId} IN ${inTimelines}`);
   // Rows first (files, versions and links go with them), then the bytes and the docs.
+  // A series' entry created in a purged book stays with the series: it moves to the first book left.
+  const bookLeft = sql`(SELECT t.id FROM timelines t WHERE t.series_id = ${entities.seriesId} AND t.id NOT IN ${inTimelines}
+    ORDER BY t.series_position, t.id LIMIT 1)`;
   await db.batch([
     db.delete(events).where(sql`${events.id} IN ${inEvents}`),
+    db
+      .update(entities)
+      .set({ timelineId: bookLeft })
+      .where(sql`${entities.timelineId} IN ${inTimelines} AND ${entities.seriesId} IS NOT NULL AND ${bookLeft} IS NOT NULL`),
     db.delete(timelines).where(sql`${timelines.id} IN ${inTimelines}`),
   ]);
   await deleteObjects(

@@ -12,6 +12,8 @@ import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
+// "Book 2 of …" under a book's title: with this after-hydration chunk, nothing of it in the first paint.
+import SeriesMention from "~/features/series/series-mention";
 // The beat-sheet overlay rides in this after-hydration chunk: nothing of it is in the first paint.
 import { StructureTools } from "~/features/structure/structure-kit";
 
@@ -124,6 +126,7 @@ export type ChapterScreen = {
     wordCount?: number | null;
     targetWords?: number | null;
     structureTemplateId?: string | null;
+    series?: { id: number; title: string; position: number } | null;
   };
   shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };
@@ -157,6 +160,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   return {
     progress: (
       <>
+        {timeline.series ? <SeriesMention series={timeline.series} /> : null}
         <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} onChapters={screen.setChapters} />
         <BookProgress
           context={context}

@@ -7,6 +7,7 @@ import { ageAt } from "../../../db/domain/lifespans";
 import { buildLanes } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
+import type { EventChanges } from "~/features/timeline/event-card";
 
 export type LaneKind = "character" | "place";
 
@@ -27,6 +28,8 @@ type Props = {
   onOpenEvent: (event: EventView) => void;
   /** Editors: a scene dropped into an entry's lane is linked to it. */
   onLink?: (event: EventView, entity: EntityView) => void;
+  /** With `onLink` (editors): a scene dropped into the 'No character' / 'No place' lane loses its links of that kind. */
+  onSave?: (event: EventView, changes: EventChanges) => unknown;
 };
 
 /**
@@ -35,10 +38,15 @@ type Props = {
  * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
  * 1,000-event timeline keeps only the visible columns in the DOM.
  */
-export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink }: Props) {
+export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink, onSave: save }: Props) {
+  const onSave = onLink && save;
   const id = useId();
   const chapterTitles = useMemo(() => new Map(chapters?.map((c) => [c.id, c.title])), [chapters]);
-  const lanes = useMemo(() => buildLanes(events, entities, kind), [events, entities, kind]);
+  const lanes = useMemo(() => {
+    const built = buildLanes(events, entities, kind);
+    // An editor always has the 'No …' lane to drop a scene on, even when every scene has a link.
+    return onSave && built.every((l) => l.entity) ? [...built, { entity: null, cells: [] }] : built;
+  }, [events, entities, kind, onSave]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const columns = useVirtualizer({
     count: events.length,
@@ -57,11 +65,21 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
   const [announcement, setAnnouncement] = useState("");
   const laneName = (index: number) => lanes[index]?.entity?.name ?? laneNames[kind].none;
   function linkTo(event: EventView, laneIndex: number) {
-    const entity = lanes[laneIndex]?.entity ? entities.find((e) => e.id === lanes[laneIndex].entity!.id) : undefined;
+    const lane = lanes[laneIndex];
+    if (lane && !lane.entity) return unlinkAll(event);
+    const entity = lane?.entity ? entities.find((e) => e.id === lane.entity!.id) : undefined;
     if (!entity || !onLink) return setAnnouncement(`${event.title} stays as it is.`);
     if (event.entityIds.includes(entity.id)) return setAnnouncement(`${event.title} is already linked to ${entity.name}.`);
     setAnnouncement(`Linked ${entity.name} to ${event.title}`);
     onLink(event, entity);
+  }
+  function unlinkAll(event: EventView) {
+    const ofKind = new Set(entities.filter((e) => e.kind === kind).map((e) => e.id));
+    const kept = event.entityIds.filter((entityId) => !ofKind.has(entityId));
+    if (!onSave || kept.length === event.entityIds.length) return setAnnouncement(`${event.title} stays as it is.`);
+    setAnnouncement(`${event.title} now has no ${laneNames[kind].label}.`);
+    // Only the links are sent: the rest of the scene stays as it is (a POV among the removed ones is cleared).
+    onSave(event, { entityIds: kept } as EventChanges);
   }
   const focusNext = useRef(false);
 
@@ -188,7 +206,7 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                 )}
                 data-testid="lane"
                 onDragOver={(e) => {
-                  if (!onLink || !lane.entity) return;
+                  if (lane.entity ? !onLink : !onSave) return;
                   e.preventDefault();
                   e.dataTransfer.dropEffect = "link";
                   setDropLane(laneIndex);

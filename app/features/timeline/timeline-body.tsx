@@ -101,6 +101,7 @@ export function TimelineBody({
           kind={laneKind}
           onOpenEvent={onOpenFromLanes}
           onLink={list.codex.onLink}
+          onSave={list.onSave}
         />
       </Suspense>
     );

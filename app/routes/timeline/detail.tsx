@@ -2,6 +2,7 @@ import { Suspense, lazy, useMemo } from "react";
 import { type ShouldRevalidateFunctionArgs, data, redirect, useRouteError } from "react-router";
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
+import { seriesOfBook } from "../../../worker/services/series";
 import { listEventsPage } from "../../../worker/services/events";
 import { listPlotlinesOf } from "../../../worker/services/plotlines";
 import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
@@ -45,13 +46,23 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
   const url = new URL(request.url);
-  const [page, entities, plotlines] = await Promise.all([
+  const [page, entities, plotlines, series] = await Promise.all([
     listEventsPage(db, id, eventViewOf(url)),
     listEntitiesForTimeline(db, id),
     listPlotlinesOf(db, id),
+    seriesOfBook(db, id),
   ]);
   const openShare = url.searchParams.has("share");
-  return { invite: null, timeline, page, entities, plotlines, premium: isPremium(user), userId: user.id, openShare };
+  return {
+    invite: null,
+    timeline: { ...timeline, series },
+    page,
+    entities,
+    plotlines,
+    premium: isPremium(user),
+    userId: user.id,
+    openShare,
+  };
 }
 
 /**
@@ -68,14 +79,15 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     const invite = await previewShareLink(db, user, shareCode);
     if (!invite.joined) return { invite, timeline: null };
     const { events, ...shared } = await openSharedTimeline(db, user, shareCode);
-    const [entities, plotlines] = await Promise.all([
+    const [entities, plotlines, series] = await Promise.all([
       listEntitiesForTimeline(db, shared.timeline.id),
       listPlotlinesOf(db, shared.timeline.id),
+      seriesOfBook(db, shared.timeline.id),
     ]);
     // Only the first screenful goes into the HTML; the screen fetches the rest after hydration.
     return {
       invite: null,
-      timeline: shared.timeline,
+      timeline: { ...shared.timeline, series },
       page: firstScreenOf(events, url),
       entities,
       plotlines,

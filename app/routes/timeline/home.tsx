@@ -7,10 +7,12 @@ import { type EventPage, listEventsPage } from "../../../worker/services/events"
 import { isPremium } from "../../../worker/services/plans";
 import { FREE_TIMELINE_LIMIT } from "../../../db/domain/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
+import { type SeriesView, listSeries } from "../../../worker/services/series";
 import { Page, PageHeading } from "~/ui/page";
 import { TimelineCard } from "~/features/timeline/timeline-card";
 import { HomeEvents } from "~/features/timeline/timeline-home-events";
 import { ImportDialog } from "~/features/transfer/import-dialog";
+import { NewSeriesDialog } from "~/features/series/new-series-dialog";
 import { EventDialog, TimelineDialog } from "~/features/timeline/timeline-forms";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -29,25 +31,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const premium = isPremium(user);
   try {
-    const timelines = await listTimelines(db, user);
+    const [timelines, series] = await Promise.all([listTimelines(db, user), listSeries(db, user)]);
     const requested = Number(new URL(request.url).searchParams.get("timeline"));
     const selected = timelines.find((t) => t.id === requested) ?? timelines[0] ?? null;
     // The first screenful of the selected timeline's events and their count; the rest after hydration.
     const page: EventPage = selected ? await listEventsPage(db, selected.id, {}) : { events: [], total: 0, all: 0 };
-    return { ok: true as const, timelines, selectedId: selected?.id ?? null, page, premium };
+    return { ok: true as const, timelines, series, selectedId: selected?.id ?? null, page, premium };
   } catch (error) {
     console.error("[timeline home] failed to load:", error);
     const page: EventPage = { events: [], total: 0, all: 0 };
-    return { ok: false as const, timelines: [] as TimelineView[], selectedId: null, page, premium };
+    return { ok: false as const, timelines: [] as TimelineView[], series: [] as SeriesView[], selectedId: null, page, premium };
   }
 }
 
 export default function TimelineHome({ loaderData }: Route.ComponentProps) {
-  const { timelines, selectedId, page, premium } = loaderData;
+  const { timelines, series, selectedId, page, premium } = loaderData;
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [creating, setCreating] = useState(false);
+  const [creatingSeries, setCreatingSeries] = useState(false);
   const [addingEvent, setAddingEvent] = useState(false);
   const [editing, setEditing] = useState<TimelineView | null>(null);
   const [deleting, setDeleting] = useState<TimelineView | null>(null);
@@ -128,6 +131,11 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
               </Button>
             ) : null}
             <ImportDialog />
+            {owned > 0 ? (
+              <Button variant="outline" onClick={() => setCreatingSeries(true)}>
+                <Plus aria-hidden="true" className="h-4 w-4" /> New Series
+              </Button>
+            ) : null}
             <Button asChild variant="ghost">
               <Link to="/trash">Trash</Link>
             </Button>
@@ -176,6 +184,26 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
+      {series.length > 0 ? (
+        <section aria-labelledby="series-heading" className="mt-8">
+          <h2 id="series-heading" className="mb-3 font-serif text-2xl font-bold">
+            Your series
+          </h2>
+          <ul className="flex flex-wrap gap-3">
+            {series.map((s) => (
+              <li key={s.id}>
+                <Link to={`/series/${s.id}`} className="font-semibold text-brand-800 underline underline-offset-2">
+                  {s.title}
+                </Link>{" "}
+                <span className="text-sm text-stone-700">
+                  · {s.timelines.length} {s.timelines.length === 1 ? "book" : "books"}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {selected ? (
         <section aria-labelledby="events-heading" className="mt-10">
           <h2 id="events-heading" className="mb-4 font-serif text-2xl font-bold">
@@ -192,6 +220,11 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <TimelineDialog open={creating} onOpenChange={setCreating} onSaved={(t) => select(t.id)} />
+      <NewSeriesDialog
+        open={creatingSeries}
+        onOpenChange={setCreatingSeries}
+        timelines={timelines.filter((t) => t.isOwner).map((t) => ({ id: t.id, title: t.title }))}
+      />
       <TimelineDialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} timeline={editing} />
       <EventDialog open={addingEvent} onOpenChange={setAddingEvent} timelineId={selectedId} />
       <ConfirmDialog

@@ -1,0 +1,50 @@
+import { apiAs, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+
+type Timeline = { id: number; title: string };
+
+test.describe("lanes editing", () => {
+  test("a scene carried to the 'No character' lane loses its characters, not its places", async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const owner = await createUser(request, { name: "Lane Writer" });
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Lanes" });
+    const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+      kind: "character",
+      name: "Mara",
+    });
+    const harbor = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+      kind: "place",
+      name: "Harbor",
+    });
+    const storm = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "Storm",
+      content: "Rain.",
+      entityIds: [mara.id, harbor.id],
+      povEntityId: mara.id,
+    });
+
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Lanes" }).click();
+    const lanes = page.getByRole("table", { name: "Lanes by character" });
+    // Every scene has a character, yet an editor has the lane to drop on.
+    await expect(lanes.getByRole("rowheader")).toHaveText(["Mara1 event", "No character0 events"]);
+
+    await lanes.getByRole("button", { name: /^Storm/ }).focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("lanes-announcement")).toHaveText("Storm now has no character.");
+    await expect(toast(page, "Event updated successfully")).toBeVisible();
+    await expect(lanes.getByRole("rowheader")).toHaveText(["Mara0 events", "No character1 event"]);
+
+    const events = await apiAs<{ id: number; entityIds: number[]; povEntityId: number | null }[] | { events: never[] }>(
+      request,
+      owner,
+      "GET",
+      `/api/timelines/${timeline.id}/events`,
+    );
+    const list = Array.isArray(events) ? events : events.events;
+    const saved = list.find((e: { id: number }) => e.id === storm.id) as { entityIds: number[]; povEntityId: number | null };
+    expect(saved).toMatchObject({ entityIds: [harbor.id], povEntityId: null });
+  });
+});

@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema, seriesMessages } from "../../db/domain/validation-series";
+import * as seriesService from "../services/series";
+import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
+import { idParam } from "./params";
+
+/** Series: a writer's books sharing one codex. Every route needs a signed-in writer. */
+export const seriesApi = new Hono<ApiEnv>()
+  .use(requireAuth)
+  .get("/", async (c) => c.json(await seriesService.listSeries(c.var.db, currentUser(c))))
+  .post("/", jsonBody(CreateSeriesSchema), async (c) => {
+    return c.json(await seriesService.createSeries(c.var.db, currentUser(c), c.req.valid("json")), 201);
+  })
+  .get("/:id", async (c) => {
+    const id = idParam(c.req.param("id"), seriesMessages.notFound);
+    const { isOwner: _, ...view } = await seriesService.getSeries(c.var.db, currentUser(c), id);
+    return c.json(view);
+  })
+  .patch("/:id", jsonBody(UpdateSeriesSchema), async (c) => {
+    const id = idParam(c.req.param("id"), seriesMessages.notFound);
+    return c.json(await seriesService.updateSeries(c.var.db, currentUser(c), id, c.req.valid("json")));
+  })
+  .post("/:id/books", jsonBody(AddBookSchema), async (c) => {
+    const id = idParam(c.req.param("id"), seriesMessages.notFound);
+    return c.json(await seriesService.addBook(c.var.db, currentUser(c), id, c.req.valid("json").timelineId));
+  });
