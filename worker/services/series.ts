@@ -218,7 +218,9 @@ export async function requireSeriesForImport(db: Db, user: Pick<User, "id">, ser
   return Math.max(0, ...found.books.map((b) => b.position)) + 1;
 }
 
-export type SeriesMention = { id: number; title: string; position: number };
+import type { SeriesMention } from "./timelines";
+
+export type { SeriesMention };
 
 /** The series a book belongs to, for its screen's header ("Book 2 of …"); null when none. Access is the caller's. */
 export async function seriesOfBook(db: Db, timelineId: number): Promise<SeriesMention | null> {

@@ -1,4 +1,3 @@
-import type { SeriesMention } from "./series";
 import { and, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, events, timelineShares, timelines } from "../../db/schema";
@@ -11,6 +10,9 @@ import { type Deps, type FileDeps, authorOf } from "./deps";
 import { isPremium } from "./plans";
 
 export const FREE_LIMIT_MESSAGE = `Free plan is limited to ${FREE_TIMELINE_LIMIT} timelines. Upgrade to Premium for unlimited timelines.`;
+
+/** The series a book belongs to, as its screen's header names it ("Book 2 of …"). */
+export type SeriesMention = { id: number; title: string; position: number };
 
 export type TimelineView = {
   id: number;
