@@ -5,7 +5,7 @@ import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
 import { ActivityList } from "./activity-panel";
-import { type ReviewScope, openScene, reloadCounts, setScope, useReview } from "./review-store";
+import { type ReviewScope, openLinkedComment, openScene, reloadCounts, setScope, useReview } from "./review-store";
 import { TimelineComments } from "./timeline-comments-panel";
 
 // The timeline's review, loaded after hydration: the Comments and Activity panels (toolbar buttons), the cards'
@@ -16,14 +16,24 @@ const SceneComments = lazy(() => import("./scene-comments").then((m) => ({ defau
 
 type ToolsProps = ReviewScope & { onJump: (eventId: number) => void };
 
+/** The address whose `?comment=` was opened (once per address, not again when the rights change). */
+let linkedOpenedFor: string | null = null;
+
 /** The toolbar's Comments and Activity buttons, and the one scene-comments dialog of the screen. */
 export function ReviewTools({ onJump, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
   const [panel, setPanel] = useState<"comments" | "activity" | null>(null);
   const scene = useReview((s) => s.openScene);
   useEffect(() => {
-    setScope({ timelineId, shareCode, myUserId, canEdit, isOwner, canComment });
+    const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
+    setScope(next);
     void reloadCounts();
+    // A notification's link: its comment's thread opens once, with the page.
+    const linked = Number(new URLSearchParams(window.location.search).get("comment"));
+    if (Number.isSafeInteger(linked) && linked > 0 && linkedOpenedFor !== window.location.href) {
+      linkedOpenedFor = window.location.href;
+      void openLinkedComment(next, linked);
+    }
   }, [timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
   useEffect(() => () => setScope(null), []);
   useEffect(() => {
@@ -75,7 +85,7 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
       </Dialog>
       {scene ? (
         <Suspense fallback={null}>
-          <SceneComments key={scene.id} scene={scene} scope={scope} onClose={() => openScene(null)} />
+          <SceneComments key={scene.id} scene={scene} scope={scope} focus={scene.commentId} onClose={() => openScene(null)} />
         </Suspense>
       ) : null}
     </>

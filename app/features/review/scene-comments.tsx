@@ -18,9 +18,9 @@ import { type ReviewScope, commentsChanged } from "./review-store";
 // the open threads are highlighted where their text is now. The doc comes once per opening from
 // GET /api/events/{id}/doc-state; nothing typed here goes anywhere (the editor is not editable and has no provider).
 
-type Props = { scene: { id: number; title: string }; scope: ReviewScope; onClose: () => void };
+type Props = { scene: { id: number; title: string }; scope: ReviewScope; focus?: number; onClose: () => void };
 
-export function SceneComments({ scene, scope, onClose }: Props) {
+export function SceneComments({ scene, scope, focus, onClose }: Props) {
   const [open, setOpen] = useState(true);
   const [ydoc, setYdoc] = useState<Y.Doc | null>(null);
   const [failed, setFailed] = useState(false);
@@ -59,7 +59,7 @@ export function SceneComments({ scene, scope, onClose }: Props) {
       className="max-w-3xl"
     >
       {ydoc ? (
-        <ReadAndComment doc={ydoc} scene={scene} scope={scope} />
+        <ReadAndComment doc={ydoc} scene={scene} scope={scope} focus={focus} />
       ) : (
         <p className="text-sm text-stone-600">{failed ? "" : "Loading the scene…"}</p>
       )}
@@ -67,7 +67,7 @@ export function SceneComments({ scene, scope, onClose }: Props) {
   );
 }
 
-function ReadAndComment({ doc, scene, scope }: { doc: Y.Doc; scene: Props["scene"]; scope: ReviewScope }) {
+function ReadAndComment({ doc, scene, scope, focus }: { doc: Y.Doc; scene: Props["scene"]; scope: ReviewScope; focus?: number }) {
   const editor = useEditor(
     {
       extensions: [...richTextExtensions(), CommentAnchors, Collaboration.configure({ document: doc, field: DocFields.content })],
@@ -124,6 +124,7 @@ function ReadAndComment({ doc, scene, scope }: { doc: Y.Doc; scene: Props["scene
         onDraftDone={() => setDraft(null)}
         canComment={scope.canComment}
         canResolve={scope.canEdit}
+        focus={focus}
       />
     </div>
   );
