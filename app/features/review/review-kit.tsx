@@ -1,11 +1,11 @@
 import { History, MessageSquare } from "lucide-react";
-import { Suspense, lazy, useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
 import { ActivityList } from "./activity-panel";
-import { type ReviewScope, openLinkedComment, openScene, reloadCounts, setScope, useReview } from "./review-store";
+import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
 import { TimelineComments } from "./timeline-comments-panel";
 
 // The timeline's review, loaded after hydration: the Comments and Activity panels (toolbar buttons), the cards'
@@ -96,6 +96,14 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
 export function CardReview({ event }: { event: EventView }) {
   const open = useReview((s) => s.counts[String(event.id)] ?? 0);
   const ready = useReview((s) => s.scope !== null);
+  // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
+  const text = useRef(`${event.title}\n${event.content}`);
+  useEffect(() => {
+    const now = `${event.title}\n${event.content}`;
+    if (now === text.current) return;
+    text.current = now;
+    sceneTextChanged(event.id);
+  }, [event.id, event.title, event.content]);
   if (!ready) return null;
   const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
   return (

@@ -81,5 +81,15 @@ export async function reloadCounts() {
   }
 }
 
+/** A scene's text changed on its card (someone typing, a save): an open read view of it follows. */
+const textListeners = new Set<(eventId: number) => void>();
+export const sceneTextChanged = (eventId: number) => {
+  for (const l of textListeners) l(eventId);
+};
+export const onSceneText = (listener: (eventId: number) => void) => {
+  textListeners.add(listener);
+  return () => void textListeners.delete(listener);
+};
+
 /** After my own write: my other views of the comments (counts, panels, an open editor's panel) load again. */
 export const commentsChanged = (eventId: number) => window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
