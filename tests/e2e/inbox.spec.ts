@@ -35,8 +35,10 @@ test.describe("inbox and invitations", () => {
       accessLevel: "collaborator",
     });
     await apiAs(request, mara, "POST", "/api/notifications/read", {});
-    // Mara is already looking at the timeline: her bell counts without her navigating.
-    const other = await writerPage(browser, mara, timeline.id);
+    // Mara is on her account page (no timeline, no room): her bell counts without her navigating.
+    const other = await writerPage(browser, mara);
+    await other.page.goto("/account");
+    await waitForHydration(other.page);
     await expect(other.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
 
     await login(page, owner);
