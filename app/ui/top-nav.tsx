@@ -5,6 +5,7 @@ import { AccountTrigger } from "~/features/account/account-trigger";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 import { Button } from "~/ui/button";
 import { cn } from "~/lib/cn";
+import { whenIdleOnline } from "~/lib/when-idle";
 import { isAdmin, type PublicUser } from "~/lib/user";
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
@@ -67,11 +68,17 @@ function NotificationBell({ unread: loaded }: { unread: number }) {
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
-    void import("~/features/notifications/bell-live").then((m) => {
-      if (!gone) stop = m.watchUnread(setLive);
-    });
+    // Once the hydrated page is idle: nothing of it is in the first paint's scripts.
+    const cancel = whenIdleOnline(
+      () =>
+        void import("~/features/notifications/bell-live").then((m) => {
+          if (!gone) stop = m.watchUnread(setLive);
+        }),
+      3000,
+    );
     return () => {
       gone = true;
+      cancel();
       stop?.();
     };
   }, []);
