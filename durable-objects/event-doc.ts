@@ -4,6 +4,7 @@ import * as Y from "yjs";
 import { createDb } from "../db/client";
 import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/domain/rules";
 import { DocFields, MetaKeys, type SaveReply, type SavedMeta, seedFragment } from "../db/domain/rich-text";
+import { createMailer } from "../worker/lib/mailer";
 import { persistEventText } from "../worker/services/events";
 import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes } from "./close-codes";
@@ -12,6 +13,7 @@ import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection
 import { type Frame, readFrame } from "./doc-frames";
 import { DocGate, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
+import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
 import { type Author, loadDocState, storeDocState } from "./doc-storage";
 import { Origins, SAVE_FAILED, applyText, checkText, dropInvalidBlocks, markdownOf, mergeText, savedMarker } from "./doc-text";
@@ -54,6 +56,10 @@ export class EventDoc extends YServer {
   private typing: TypingRelay | null = null;
   /** What reaches the doc from a writer's socket (checked updates, carets bound to their socket, the rate). */
   private gate = new DocGate(() => this.document);
+  /** New suggested edits, told to the timeline's owner once per batch (when the doc saves). */
+  private suggestions = new SuggestionWatch();
+  /** The site's origin, from the writers' sockets: the links in notification emails. */
+  private origin: string | null = null;
   /**
    * The doc from storage and D1, once, when the first writer connects (y-partyserver's onLoad, run by partyserver's
    * onStart before the first socket is handled). The Worker's RPCs that need no doc (a REST edit while nobody is
@@ -104,6 +110,7 @@ export class EventDoc extends YServer {
     // over it). Otherwise this stores the doc and marks it saved (or names what keeps its text out of D1).
     if (unsavedBy) this.editors.set(unsavedBy.id, unsavedBy);
     await this.write({});
+    this.suggestions.start(doc);
     this.typing = new TypingRelay(
       () => ({ title: doc.getText(DocFields.title).toString(), content: markdownOf(doc) }),
       { title: row.title, content: row.content },
@@ -117,6 +124,7 @@ export class EventDoc extends YServer {
         this.editors.delete(state.userId);
         this.editors.set(state.userId, author);
         this.typing?.typed(author);
+        this.suggestions.wrote(state.userId, state.userName);
       }
     });
   }
@@ -140,6 +148,7 @@ export class EventDoc extends YServer {
       userName: decodeURIComponent(h.get(IdentityHeaders.userName) ?? "") || "Writer",
       share: new URL(ctx.request.url).searchParams.get("share") ?? undefined,
     }));
+    this.origin ??= new URL(ctx.request.url).origin;
     // The socket opens only after this returns. Once the room knows this doc, it tells it every access
     // that ends; an end between the Worker's check and that moment shows in D1, so access is read again.
     await this.room.register();
@@ -326,7 +335,18 @@ export class EventDoc extends YServer {
   private persist(opts: { author?: Author; explicit?: boolean; announce?: boolean }) {
     const run = this.saving.then(() => this.write(opts));
     this.saving = run.catch(() => undefined);
+    // Each save closes a batch of suggestions: their notification leaves after it (never per keystroke).
+    this.ctx.waitUntil(
+      run.then(() => this.tellSuggestions()).catch((error) => console.error("[doc] suggestion notice failed:", String(error))),
+    );
     return run;
+  }
+
+  private tellSuggestions() {
+    if (this.gone) return;
+    const origin = this.origin;
+    const mail = origin ? { origin, mailer: createMailer(this.env), defer: (p: Promise<unknown>) => this.ctx.waitUntil(p) } : undefined;
+    return this.suggestions.settle(this.document, createDb(this.env.DB), { eventId: this.eventId, timelineId: this.timelineId }, mail);
   }
 
   private async write({

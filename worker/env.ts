@@ -61,6 +61,8 @@ export interface Env {
   RATE_PLAN_WRITES_PER_ACCOUNT_PER_HOUR?: string;
   RATE_RESTORES_PER_ACCOUNT_PER_HOUR?: string;
   RATE_PROGRESS_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_DOC_STATE_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_ACTIVITY_PER_ACCOUNT_PER_HOUR?: string;
   /** Premium is unlimited but rate-limited per minute against abuse. */
   RATE_AI_PREMIUM_PER_MINUTE?: string;
   /** Story bible size for timeline AI tools, in tokens (chars/4; default 3000). */

@@ -1,9 +1,11 @@
 import { Bell, BookOpenText } from "lucide-react";
+import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { AccountTrigger } from "~/features/account/account-trigger";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 import { Button } from "~/ui/button";
 import { cn } from "~/lib/cn";
+import { whenIdleOnline } from "~/lib/when-idle";
 import { isAdmin, type PublicUser } from "~/lib/user";
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
@@ -54,8 +56,33 @@ export function TopNav({ user, unread = 0 }: { user: PublicUser | null; unread?:
   );
 }
 
-/** The inbox's bell with the unread count (read with the session, so it is right on the first paint). */
-function NotificationBell({ unread }: { unread: number }) {
+/**
+ * The inbox's bell with the unread count (read with the session, so it is right on the first paint); after
+ * hydration its live part keeps the count current (a new page's count wins again).
+ */
+function NotificationBell({ unread: loaded }: { unread: number }) {
+  const [live, setLive] = useState<number>();
+  // A new page's count (read with its session) replaces the live one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the loaded count changes.
+  useEffect(() => setLive(undefined), [loaded]);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    // Once the hydrated page is idle: nothing of it is in the first paint's scripts.
+    const cancel = whenIdleOnline(
+      () =>
+        void import("~/features/notifications/bell-live").then((m) => {
+          if (!gone) stop = m.watchUnread(setLive);
+        }),
+      3000,
+    );
+    return () => {
+      gone = true;
+      cancel();
+      stop?.();
+    };
+  }, []);
+  const unread = live ?? loaded;
   return (
     <Link
       to="/notifications"

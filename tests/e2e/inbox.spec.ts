@@ -35,6 +35,11 @@ test.describe("inbox and invitations", () => {
       accessLevel: "collaborator",
     });
     await apiAs(request, mara, "POST", "/api/notifications/read", {});
+    // Mara is on her account page (no timeline, no room): her bell counts without her navigating.
+    const other = await writerPage(browser, mara);
+    await other.page.goto("/account");
+    await waitForHydration(other.page);
+    await expect(other.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
 
     await login(page, owner);
     await openTimeline(page, timeline.id);
@@ -48,7 +53,8 @@ test.describe("inbox and invitations", () => {
     await page.getByRole("button", { name: "Post comment" }).click();
     await expect(page.getByTestId("comment").filter({ hasText: "@Mara Collab thanks" })).toBeVisible();
 
-    const other = await writerPage(browser, mara);
+    // Coming back to the window reads the count again (a poll also runs while it is in view).
+    await other.page.evaluate(() => window.dispatchEvent(new Event("focus")));
     const bell = other.page.getByRole("link", { name: "Notifications (1 unread)" });
     await expect(bell).toBeVisible();
     await bell.click();
@@ -60,6 +66,13 @@ test.describe("inbox and invitations", () => {
     await item.getByRole("link", { name: "Olive Owner mentioned you" }).click();
     await expect(other.page).toHaveURL(new RegExp(`/timeline/${timeline.id}\\?event=\\d+&comment=\\d+$`));
     await expect(other.page.getByRole("heading", { name: "The bell" })).toBeVisible();
+    // The link opens the scene's comments with that thread in view and marked.
+    const dialog = other.page.getByRole("dialog", { name: "Comments on The bell" });
+    const thread = dialog.locator('[data-testid="comment-thread"][aria-current="true"]');
+    await expect(thread).toContainText("@Mara Collab thanks");
+    await expect(thread).toBeInViewport();
+    await other.page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
     await expect(other.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
     await other.context.close();
   });

@@ -5,6 +5,8 @@ import { createMailer } from "../../worker/lib/mailer";
 import { sendDailyDigests } from "../../worker/services/digest";
 import { previewInvitation } from "../../worker/services/invitations";
 import { HOUR } from "../../worker/lib/time";
+import { purgeExpired } from "../../worker/services/purge";
+import { signIn, uniqueId } from "./oauth-helpers";
 import { call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail, uniqueEmail } from "./helpers";
 
 // Notifications mail through the fake mail API (tests/fakes/mail-server.mjs), read back as a writer would.
@@ -244,6 +246,41 @@ describe("invitations", () => {
     });
     // Used up: the link shows nothing any more.
     expect(await previewInvitation(createDb(env.DB), token)).toBeNull();
+  });
+
+  it("an invited address that signs up through OAuth (verified by the provider) lands in the timeline; an unverified one does not", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline("Provider story");
+    const email = uniqueEmail("oauth-invited");
+    const other = uniqueEmail("oauth-unverified");
+    for (const userEmail of [email, other]) {
+      const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
+        token: owner.token,
+        body: { userEmail, accessLevel: "viewer", invite: true },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    const verified = await signIn("github", { id: uniqueId(), name: "Gil Hub", email, emailVerified: true });
+    expect(verified.session).not.toBeNull();
+    const viewed = await call("GET", `/api/timelines/${timelineId}`, { headers: { Cookie: verified.session! } });
+    expect(viewed.json).toMatchObject({ id: timelineId, accessLevel: "viewer" });
+    const unverified = await signIn("github", { id: uniqueId(), name: "Una Hub", email: other, emailVerified: false });
+    expect(unverified.session).not.toBeNull();
+    expect((await call("GET", `/api/timelines/${timelineId}`, { headers: { Cookie: unverified.session! } })).status).toBe(404);
+  });
+
+  it("expired invitations are purged by the hourly clean-up; live ones stay", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline();
+    const [stale, fresh] = [uniqueEmail("stale"), uniqueEmail("fresh")];
+    for (const userEmail of [stale, fresh]) {
+      await call("POST", `/api/timelines/${timelineId}/share-with-user`, { token: owner.token, body: { userEmail, invite: true } });
+    }
+    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE lower(email) = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), stale)
+      .run();
+    const purged = await purgeExpired(createDb(env.DB));
+    expect(purged.invitations).toBeGreaterThanOrEqual(1);
+    const left = await env.DB.prepare("SELECT lower(email) AS email FROM invitations WHERE timeline_id = ?").bind(timelineId).all();
+    expect(left.results.map((r) => r.email)).toEqual([fresh]);
   });
 
   it("the invitation belongs to the invited address: another address that registers and verifies gets nothing", async () => {

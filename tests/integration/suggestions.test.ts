@@ -4,7 +4,7 @@ import { DocFields } from "../../db/domain/rich-text";
 import { listSuggestions, suggestionId } from "../../db/domain/suggestions";
 import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import { type DocClient, openDoc, setupSharedScene, storedEvent, waitUntil } from "./doc-helpers";
-import { call } from "./helpers";
+import { call, capturedMail } from "./helpers";
 
 // Suggested edits in the shared doc, by real Yjs clients through the Worker: marks on the text, as the editor's
 // Suggesting mode writes them. D1 (what exports, word counts and cards read) keeps the text before them.
@@ -99,6 +99,77 @@ describe("suggestions in the shared doc", () => {
       8000,
     );
     a.close();
+    b.close();
+  });
+});
+
+type Inbox = {
+  notifications: Array<{ type: string; title: string; message: string; relatedId: number; relatedType: string }>;
+  unread: number;
+};
+const inbox = async (token: string) => (await call("GET", "/api/notifications", { token })).json as Inbox;
+const suggestionNotices = async (token: string) => (await inbox(token)).notifications.filter((n) => n.type === "suggestion");
+
+describe("suggestion notifications", () => {
+  it("tell the timeline's owner once per batch of a collaborator's suggestions (not per keystroke), and mail them", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("The storm breaks over the harbour.");
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const mail = await capturedMail(async () => {
+      // Typed as the editor does: one transaction per keystroke, each with its own suggestion id.
+      for (const [i, ch] of [..."great "].entries())
+        firstText(a).insert(4 + i, ch, { insertion: { id: suggestionId(collab.user.id, "Mara") } });
+      expect("version" in (await a.save())).toBe(true);
+      await waitUntil(async () => (await suggestionNotices(owner.token)).length > 0, "the owner's notification", 8000);
+      // The mail leaves after the notification is stored.
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    const notices = await suggestionNotices(owner.token);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        type: "suggestion",
+        title: "Mara suggested edits",
+        message: `Mara suggested edits to "The storm" in "${timeline.title}"`,
+        relatedId: event.id,
+        relatedType: "event",
+      }),
+    ]);
+    expect(mail).toContain(`to=${owner.email} subject="Mara suggested edits"`);
+    expect(mail).toContain(`/timeline/${timeline.id}?event=${event.id}`);
+    // Another save with nothing new tells nobody; the next batch is a notification of its own.
+    expect("version" in (await a.save())).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await suggestionNotices(owner.token)).toHaveLength(1);
+    firstText(a).format(0, 3, { deletion: { id: suggestionId(collab.user.id, "Mara") } });
+    expect("version" in (await a.save())).toBe(true);
+    await waitUntil(async () => (await suggestionNotices(owner.token)).length === 2, "the second batch", 8000);
+    // The collaborator hears nothing of their own suggestions.
+    expect(await suggestionNotices(collab.token)).toEqual([]);
+    a.close();
+  });
+
+  it("are not sent for the owner's own suggestions, nor for a suggestion whose id names someone else", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
+    const o = await openDoc(timeline.id, event.id, owner.token);
+    firstText(o).insert(0, "Slowly, ", { insertion: { id: suggestionId(owner.user.id, "Olive Owner") } });
+    expect("version" in (await o.save())).toBe(true);
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    // The collaborator's client claims a third writer made it.
+    firstText(a).insert(0, "Then ", { insertion: { id: suggestionId(collab.user.id + 1000, "Someone Else") } });
+    expect("version" in (await a.save())).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await suggestionNotices(owner.token)).toEqual([]);
+    // Plain typing next to suggestions already there is no new suggestion.
+    a.close();
+    o.close();
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    b.type(" Fast.");
+    expect("version" in (await b.save())).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await suggestionNotices(owner.token)).toEqual([]);
+    // Their own suggestion, after all that, is the one notification.
+    firstText(b).insert(0, "At dawn, ", { insertion: { id: suggestionId(collab.user.id, "Mara") } });
+    expect("version" in (await b.save())).toBe(true);
+    await waitUntil(async () => (await suggestionNotices(owner.token)).length === 1, "the collaborator's own suggestion", 8000);
     b.close();
   });
 });

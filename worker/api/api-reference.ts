@@ -134,8 +134,8 @@ POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scen
 PATCH /api/comments/{id} | session | 200 | 400 403 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
 DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
 GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment threads, newest thread first, each with \`eventTitle\`; \`?counts=1\`: open threads per scene | Comment list, or \`{counts: {eventId: n}}\`
-GET /api/events/{id}/doc-state | session | 200 | | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
-GET /api/timelines/{id}/activity | session | 200 | 400 | What changed, newest first: scenes added, edited, moved, deleted, restored and comments; paged with \`before\` (an item's \`cursor\`) | \`[{type, userId, userName, eventId, eventTitle, at, cursor}]\`
+GET /api/events/{id}/doc-state | session | 200 | 429 | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
+GET /api/timelines/{id}/activity | session | 200 | 400 429 | What changed, newest first: scenes added, edited, moved, deleted, restored and comments; paged with \`before\` (an item's \`cursor\`) | \`[{type, userId, userName, eventId, eventTitle, at, cursor}]\`
 Mind map
 GET /api/timelines/{id}/map | session | 200 | | The map: positions, free nodes, edges | The map
 PUT /api/timelines/{id}/map/positions | session | 200 | 403 | Save node positions | \`{success: true}\`

@@ -6,7 +6,7 @@ import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as activityService from "../services/activity";
 import { EVENT_NOT_FOUND, loadEventWithAccess } from "../services/events";
 import * as reviewService from "../services/timeline-comments";
-import { type ApiEnv, currentUser, requireAuth } from "./context";
+import { type ApiEnv, currentUser, rateLimited, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 export const reviewMessages = {
@@ -50,7 +50,7 @@ export const reviewApi = new Hono<ApiEnv>()
     if (counts === "1" || counts === "true") return c.json(await reviewService.countOpenComments(c.var.db, currentUser(c), id, code));
     return c.json(await reviewService.listTimelineComments(c.var.db, currentUser(c), id, filter, code));
   })
-  .get("/timelines/:id/activity", requireAuth, activityQuery, async (c) => {
+  .get("/timelines/:id/activity", requireAuth, rateLimited("activity"), activityQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share: code, ...raw } = c.req.valid("query");
     const query = activityService.parseActivityQuery(raw);
@@ -58,7 +58,7 @@ export const reviewApi = new Hono<ApiEnv>()
   })
   // Read mode's comments on the text: the scene's shared doc for any reader, so the selection becomes the same Yjs
   // relative positions the editor makes (the doc socket is for writers only).
-  .get("/events/:id/doc-state", requireAuth, shareQuery, async (c) => {
+  .get("/events/:id/doc-state", requireAuth, rateLimited("docState"), shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
     await loadEventWithAccess(c.var.db, currentUser(c), id, "viewer", c.req.valid("query").share);
     const state = await readDocState(c.env, id);

@@ -53,10 +53,11 @@ export async function addNotification(db: Db, userId: number, n: NewNotification
   ]);
 }
 
-/** Where a notification leads: the exact comment (its scene opened), else the timeline. */
+/** Where a notification leads: the exact comment (its scene opened), else its scene, else the timeline. */
 export function notificationPath(n: { timelineId: number | null; eventId?: number | null; commentId?: number | null }) {
   if (!n.timelineId) return "/timeline";
   if (n.eventId && n.commentId) return `/timeline/${n.timelineId}?event=${n.eventId}&comment=${n.commentId}`;
+  if (n.eventId) return `/timeline/${n.timelineId}?event=${n.eventId}`;
   return `/timeline/${n.timelineId}`;
 }
 
@@ -107,6 +108,8 @@ export async function listInbox(db: Db, userId: number) {
       read: notifications.read,
       createdAt: notifications.createdAt,
       timelineId: notifications.timelineId,
+      relatedId: notifications.relatedId,
+      relatedType: notifications.relatedType,
       commentId: comments.id,
       eventId: comments.eventId,
     })
@@ -114,7 +117,11 @@ export async function listInbox(db: Db, userId: number) {
     .leftJoin(comments, and(eq(notifications.relatedType, "comment"), eq(comments.id, notifications.relatedId)))
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.id));
-  return rows.map(({ timelineId, commentId, eventId, ...n }) => ({ ...n, path: notificationPath({ timelineId, commentId, eventId }) }));
+  return rows.map(({ timelineId, relatedId, relatedType, commentId, eventId, ...n }) => ({
+    ...n,
+    // A suggestion is about its scene (the related event).
+    path: notificationPath({ timelineId, commentId, eventId: relatedType === "event" ? relatedId : eventId }),
+  }));
 }
 export type InboxItem = Awaited<ReturnType<typeof listInbox>>[number];
 

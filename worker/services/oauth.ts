@@ -11,6 +11,7 @@ import { roleFor } from "./email-verification";
 import { closeSessionSockets, createSession } from "./sessions";
 import { type AccountMail, mailSignInChange } from "./sign-in-methods";
 import { findUserByEmail, toPublicUser } from "./users";
+import { acceptInvitations } from "./invitations";
 
 /**
  * Sign-in with GitHub and Google through arctic's generic OAuth 2.0 client: the endpoints come from
@@ -207,6 +208,8 @@ export async function signInWithProfile(deps: OAuthSignInDeps, provider: OAuthPr
     throw error;
   }
   await db.insert(oauthAccounts).values({ userId: user.id, provider, providerId: profile.providerId }).onConflictDoNothing();
+  // An address the provider verified takes up the timelines it was invited to, as a verified sign-up does.
+  await acceptInvitations(db, user);
   return { token: await createSession(db, user.id), user: toPublicUser(user) };
 }
 
@@ -234,6 +237,7 @@ async function claimAccount(deps: OAuthSignInDeps, existing: User, provider: OAu
     existing.id,
     ended.map((s) => s.id),
   );
+  await acceptInvitations(db, { ...existing, isEmailVerified: true });
   const label = oauthProviderLabels[provider];
   mailSignInChange(
     deps.mail,

@@ -1,6 +1,6 @@
 import { and, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
+import { invitations, loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
 import { DAY } from "../lib/time";
 import { absoluteCutoff } from "./sessions";
 import { type TrashPurgeDeps, purgeTrash } from "./trash";
@@ -11,14 +11,15 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
 
 /**
  * The scheduled Worker's clean-up (cron in wrangler.toml): sessions past their sliding or absolute end,
- * reset tokens past their hour, verification tokens past their day, stale login-attempt and rate-limit counters.
+ * reset tokens past their hour, verification tokens past their day, invitations past their 14 days, stale
+ * login-attempt and rate-limit counters.
  * Free owners' event versions past their 30 days. Used tokens are already gone (reset clears its token, verification deletes its row). One batch.
  * With `trash` (the attachments' bucket and the docs), also what has been in Trash for more than 30 days.
  */
 export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeDeps) {
   const nowIso = new Date(now).toISOString();
   const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
-  const [s, r, v, a, l, ev] = await db.batch([
+  const [s, r, v, a, l, ev, inv] = await db.batch([
     db
       .delete(sessions)
       .where(or(lte(sessions.expiresAt, nowIso), lte(sessions.createdAt, absoluteCutoff(now))))
@@ -38,6 +39,7 @@ export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeD
     // Rate-limit windows are an hour at most: a day-old counter limits nothing.
     db.delete(rateLimits).where(lte(rateLimits.windowStart, staleAttempts)).returning({ key: rateLimits.key }),
     purgeOldVersions(db, now),
+    db.delete(invitations).where(lte(invitations.expiresAt, nowIso)).returning({ id: invitations.id }),
   ]);
   const trashed = trash ? await purgeTrash(db, trash, now) : { timelines: 0, events: 0 };
   return {
@@ -47,6 +49,7 @@ export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeD
     loginAttempts: a.length,
     rateLimits: l.length,
     eventVersions: ev.length,
+    invitations: inv.length,
     trashedTimelines: trashed.timelines,
     trashedEvents: trashed.events,
   };

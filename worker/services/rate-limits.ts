@@ -28,6 +28,8 @@ export const RATE_RULES = {
   progress: { env: "RATE_PROGRESS_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "progress requests" },
   comments: { env: "RATE_COMMENTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "comments" },
   invitations: { env: "RATE_INVITATIONS_PER_ACCOUNT_PER_HOUR", limit: 60, windowMs: HOUR, what: "invitations" },
+  docState: { env: "RATE_DOC_STATE_PER_ACCOUNT_PER_HOUR", limit: 1200, windowMs: HOUR, what: "scene loads" },
+  activity: { env: "RATE_ACTIVITY_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "activity requests" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;

@@ -1,5 +1,5 @@
 import type { Editor } from "@tiptap/core";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
@@ -53,15 +53,32 @@ type Props = {
   canComment?: boolean;
   /** Resolve and reopen: edit access. */
   canResolve?: boolean;
+  /** The thread a notification's link points at: brought into view and highlighted once it is loaded. */
+  focus?: number;
 };
 
 export function CommentsPanel(props: Props) {
   const { editor, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft } = props;
   const { canComment = true, canResolve = true } = props;
   const [showResolved, setShowResolved] = useState(false);
-  const [active, setActive] = useState<number | null>(null);
+  const [active, setActive] = useState<number | null>(props.focus ?? null);
   const { list, reload } = comments;
   const query = shareParam(shareCode);
+  const focused = useRef(false);
+  useEffect(() => {
+    const root = list.find((c) => c.id === props.focus);
+    if (!root || focused.current) return;
+    focused.current = true;
+    setActive(root.id);
+    if (root.resolved) setShowResolved(true);
+    // After the render that shows it (and its highlight in the text).
+    requestAnimationFrame(() => {
+      const inPanel = document.querySelector(`[data-testid="comment-thread"][data-comment-id="${root.id}"]`);
+      inPanel?.scrollIntoView({ block: "nearest" });
+      const inText = editor?.isDestroyed ? null : editor?.view.dom.querySelector(`.comment-highlight[data-comment-id="${root.id}"]`);
+      inText?.scrollIntoView({ block: "center" });
+    });
+  }, [list, props.focus, editor]);
 
   // The editor highlights the open threads' text (a decoration: never part of the doc).
   useEffect(() => {
@@ -129,6 +146,7 @@ export function CommentsPanel(props: Props) {
               key={root.id}
               data-testid="comment-thread"
               data-comment-id={root.id}
+              aria-current={props.focus === root.id ? "true" : undefined}
               className={`rounded-md border p-2 ${active === root.id ? "border-amber-500" : "border-stone-200"} ${root.resolved ? "bg-stone-50" : ""}`}
               onFocus={() => setActive(root.id)}
               onMouseEnter={() => setActive(root.id)}

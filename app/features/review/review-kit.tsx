@@ -1,11 +1,11 @@
 import { History, MessageSquare } from "lucide-react";
-import { Suspense, lazy, useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
 import { ActivityList } from "./activity-panel";
-import { type ReviewScope, openScene, reloadCounts, setScope, useReview } from "./review-store";
+import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
 import { TimelineComments } from "./timeline-comments-panel";
 
 // The timeline's review, loaded after hydration: the Comments and Activity panels (toolbar buttons), the cards'
@@ -16,14 +16,24 @@ const SceneComments = lazy(() => import("./scene-comments").then((m) => ({ defau
 
 type ToolsProps = ReviewScope & { onJump: (eventId: number) => void };
 
+/** The address whose `?comment=` was opened (once per address, not again when the rights change). */
+let linkedOpenedFor: string | null = null;
+
 /** The toolbar's Comments and Activity buttons, and the one scene-comments dialog of the screen. */
 export function ReviewTools({ onJump, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
   const [panel, setPanel] = useState<"comments" | "activity" | null>(null);
   const scene = useReview((s) => s.openScene);
   useEffect(() => {
-    setScope({ timelineId, shareCode, myUserId, canEdit, isOwner, canComment });
+    const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
+    setScope(next);
     void reloadCounts();
+    // A notification's link: its comment's thread opens once, with the page.
+    const linked = Number(new URLSearchParams(window.location.search).get("comment"));
+    if (Number.isSafeInteger(linked) && linked > 0 && linkedOpenedFor !== window.location.href) {
+      linkedOpenedFor = window.location.href;
+      void openLinkedComment(next, linked);
+    }
   }, [timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
   useEffect(() => () => setScope(null), []);
   useEffect(() => {
@@ -75,7 +85,7 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
       </Dialog>
       {scene ? (
         <Suspense fallback={null}>
-          <SceneComments key={scene.id} scene={scene} scope={scope} onClose={() => openScene(null)} />
+          <SceneComments key={scene.id} scene={scene} scope={scope} focus={scene.commentId} onClose={() => openScene(null)} />
         </Suspense>
       ) : null}
     </>
@@ -86,6 +96,14 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
 export function CardReview({ event }: { event: EventView }) {
   const open = useReview((s) => s.counts[String(event.id)] ?? 0);
   const ready = useReview((s) => s.scope !== null);
+  // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
+  const text = useRef(`${event.title}\n${event.content}`);
+  useEffect(() => {
+    const now = `${event.title}\n${event.content}`;
+    if (now === text.current) return;
+    text.current = now;
+    sceneTextChanged(event.id);
+  }, [event.id, event.title, event.content]);
   if (!ready) return null;
   const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
   return (

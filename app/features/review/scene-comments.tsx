@@ -11,38 +11,62 @@ import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { DocFields, richTextExtensions } from "../../../db/domain/rich-text";
-import { type ReviewScope, commentsChanged } from "./review-store";
+import { type ReviewScope, commentsChanged, onSceneText } from "./review-store";
+
+/** The read view fetches the scene's doc again at most this often while its text changes (the API's budget). */
+const FOLLOW_MS = 3000;
 
 // A scene's comments in read mode (viewers, or anyone not editing): the scene's text as its shared doc has it, read
 // only, so a selection becomes the same Yjs relative positions the co-writing editor makes (comment-anchors.ts), and
-// the open threads are highlighted where their text is now. The doc comes once per opening from
-// GET /api/events/{id}/doc-state; nothing typed here goes anywhere (the editor is not editable and has no provider).
+// the open threads are highlighted where their text is now. The doc comes from GET /api/events/{id}/doc-state when it
+// opens and again while the scene's text changes on its card (merged in: the same doc), so the text follows others'
+// edits; nothing typed here goes anywhere (the editor is not editable and has no provider).
 
-type Props = { scene: { id: number; title: string }; scope: ReviewScope; onClose: () => void };
+type Props = { scene: { id: number; title: string }; scope: ReviewScope; focus?: number; onClose: () => void };
 
-export function SceneComments({ scene, scope, onClose }: Props) {
+export function SceneComments({ scene, scope, focus, onClose }: Props) {
   const [open, setOpen] = useState(true);
   const [ydoc, setYdoc] = useState<Y.Doc | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
     const doc = new Y.Doc();
-    void (async () => {
-      try {
-        const res = await client.api.events[":id"]["doc-state"].$get({
-          param: { id: String(scene.id) },
-          query: shareParam(scope.shareCode),
-        });
-        if (!res.ok) throw new Error("Could not load the scene");
-        Y.applyUpdate(doc, new Uint8Array(await res.arrayBuffer()));
-        if (live) setYdoc(doc);
-      } catch (error) {
+    const load = async () => {
+      const res = await client.api.events[":id"]["doc-state"].$get({
+        param: { id: String(scene.id) },
+        query: shareParam(scope.shareCode),
+      });
+      if (!res.ok) throw new Error("Could not load the scene");
+      const update = new Uint8Array(await res.arrayBuffer());
+      if (live) Y.applyUpdate(doc, update);
+    };
+    void load().then(
+      () => live && setYdoc(doc),
+      (error) => {
         if (live) setFailed(true);
         errorToast(errorMessage(error, "Could not load the scene"));
-      }
-    })();
+      },
+    );
+    // Following the text: one fetch at a time, at most every FOLLOW_MS; a change meanwhile fetches once more after.
+    let busy = false;
+    let again = false;
+    const follow = () => {
+      if (!live) return;
+      if (busy) return void (again = true);
+      busy = true;
+      again = false;
+      void load()
+        .catch(() => undefined)
+        .then(() => new Promise((r) => setTimeout(r, FOLLOW_MS)))
+        .then(() => {
+          busy = false;
+          if (again) follow();
+        });
+    };
+    const stop = onSceneText((eventId) => eventId === scene.id && follow());
     return () => {
       live = false;
+      stop();
       doc.destroy();
     };
   }, [scene.id, scope.shareCode]);
@@ -59,7 +83,7 @@ export function SceneComments({ scene, scope, onClose }: Props) {
       className="max-w-3xl"
     >
       {ydoc ? (
-        <ReadAndComment doc={ydoc} scene={scene} scope={scope} />
+        <ReadAndComment doc={ydoc} scene={scene} scope={scope} focus={focus} />
       ) : (
         <p className="text-sm text-stone-600">{failed ? "" : "Loading the scene…"}</p>
       )}
@@ -67,7 +91,7 @@ export function SceneComments({ scene, scope, onClose }: Props) {
   );
 }
 
-function ReadAndComment({ doc, scene, scope }: { doc: Y.Doc; scene: Props["scene"]; scope: ReviewScope }) {
+function ReadAndComment({ doc, scene, scope, focus }: { doc: Y.Doc; scene: Props["scene"]; scope: ReviewScope; focus?: number }) {
   const editor = useEditor(
     {
       extensions: [...richTextExtensions(), CommentAnchors, Collaboration.configure({ document: doc, field: DocFields.content })],
@@ -124,6 +148,7 @@ function ReadAndComment({ doc, scene, scope }: { doc: Y.Doc; scene: Props["scene
         onDraftDone={() => setDraft(null)}
         canComment={scope.canComment}
         canResolve={scope.canEdit}
+        focus={focus}
       />
     </div>
   );
