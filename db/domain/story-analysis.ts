@@ -1,7 +1,9 @@
 // What the story model can tell a writer about a timeline, computed from the events and the codex the page
 // already holds: lanes (who is in which scene), continuity clashes, gaps between dated scenes, and codex names
 // mentioned in an event but not linked. Pure functions, no I/O: the page, tests and later the AI context use them.
-import { parseStoryDate, type StoryDate, storyDateKey } from "./story-date";
+import { daysBeforeYear, minutesPerDay, monthsOf, toAbsolute, toAbsoluteEnd } from "./calendar/arithmetic";
+import { parseMachine } from "./calendar/machine";
+import { type CalDate, type Calendar, GREGORIAN } from "./calendar/types";
 
 export type StoryEvent = {
   id: number;
@@ -14,14 +16,20 @@ export type StoryEvent = {
 };
 export type StoryEntity = { id: number; kind: "character" | "place" | "thing"; name: string; aliases: string[] };
 
-/** The span of story time an event covers, as sort keys: "2024" covers the whole year. Null when undated. */
-export function storySpan(event: Pick<StoryEvent, "storyStart" | "storyEnd">): { from: number; to: number } | null {
+/**
+ * The span of story time an event covers in the timeline's calendar, in absolute minutes, `to` excluded: "2024"
+ * covers the whole year, a timed date is one instant. Null when undated (or not a date of that calendar).
+ */
+export function storySpan(
+  event: Pick<StoryEvent, "storyStart" | "storyEnd">,
+  cal: Calendar = GREGORIAN,
+): { from: number; to: number } | null {
   if (!event.storyStart) return null;
-  const start = parseStoryDate(event.storyStart);
+  const start = parseMachine(cal, event.storyStart);
   if (!start.ok) return null;
-  const end = event.storyEnd ? parseStoryDate(event.storyEnd) : start;
+  const end = event.storyEnd ? parseMachine(cal, event.storyEnd) : start;
   const last = end.ok ? end.date : start.date;
-  return { from: storyDateKey(start.date, "lower"), to: storyDateKey(last, "upper") };
+  return { from: toAbsolute(cal, start.date), to: toAbsoluteEnd(cal, last) + (last.hour === undefined ? 1 : 0) };
 }
 
 const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
@@ -59,14 +67,14 @@ export type ContinuityFlag = { eventId: number; otherEventId: number; characterI
  * Two events of the same character whose story times overlap but whose places differ (each links at least one
  * place and they share none): the character would be in two places at once. One flag per event and clash.
  */
-export function continuityFlags(events: StoryEvent[], entities: StoryEntity[]): ContinuityFlag[] {
+export function continuityFlags(events: StoryEvent[], entities: StoryEntity[], cal: Calendar = GREGORIAN): ContinuityFlag[] {
   const byId = new Map(entities.map((e) => [e.id, e]));
   const dated = events
     .map((event) => {
       const ids = event.entityIds.map((id) => byId.get(id)).filter((e): e is StoryEntity => Boolean(e));
       return {
         event,
-        span: storySpan(event),
+        span: storySpan(event, cal),
         characters: ids.filter((e) => e.kind === "character"),
         places: new Set(ids.filter((e) => e.kind === "place").map((e) => e.id)),
       };
@@ -99,48 +107,68 @@ export function continuityFlags(events: StoryEvent[], entities: StoryEntity[]): 
   return flags;
 }
 
-const DAYS_PER_YEAR = 365.2425;
-/** Days since year 0 of a story date's first instant (months of equal length: good enough to put a gap in words). */
-const approxDays = (d: StoryDate) =>
-  d.year * DAYS_PER_YEAR + ((d.month ?? 1) - 1) * (DAYS_PER_YEAR / 12) + ((d.day ?? 1) - 1) + ((d.hour ?? 0) * 60 + (d.minute ?? 0)) / 1440;
+/** A calendar's average year and month in days (a relative calendar counts days, or weeks of 7). */
+function calendarUnits(cal: Calendar) {
+  const year = daysBeforeYear(cal, 4000) / 4000;
+  return { year, month: year / (monthsOf(cal).length || 1) };
+}
+
+const later = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"} later`;
+
+/** A number of days in the calendar's words: days, then its months and years (or a relative calendar's weeks). */
+function daysInWords(cal: Calendar, days: number) {
+  if (cal.kind === "relative") {
+    return cal.relativeUnit === "week" && days >= 7 ? later(Math.round(days / 7), "week") : later(Math.round(days), "day");
+  }
+  const unit = calendarUnits(cal);
+  if (days < Math.min(30, unit.month)) return later(Math.round(days), "day");
+  if (days < unit.year - unit.month / 2) return later(Math.max(1, Math.round(days / unit.month)), "month");
+  return later(Math.max(1, Math.round(days / unit.year)), "year");
+}
+
+/** The day a date falls on, counted from the calendar's start. */
+const dayIndex = (cal: Calendar, d: CalDate) =>
+  Math.floor(toAbsolute(cal, { year: d.year, month: d.month, day: d.day }) / minutesPerDay(cal));
 
 /**
- * How the next dated event (in chronological order) follows the previous one: 'Overlaps', 'Same time', or the
- * gap in words ('3 days later', '2 years later'). Null when either is undated.
+ * How the next dated event (in chronological order) follows the previous one, counted in the timeline's calendar
+ * (its days, months and years): 'Overlaps', 'Same time', or the gap in words ('3 days later', '2 years later').
+ * Null when either is undated.
  */
-export function storyGap(previous: Pick<StoryEvent, "storyStart" | "storyEnd">, next: Pick<StoryEvent, "storyStart" | "storyEnd">) {
-  const a = storySpan(previous);
-  const b = storySpan(next);
+export function storyGap(
+  previous: Pick<StoryEvent, "storyStart" | "storyEnd">,
+  next: Pick<StoryEvent, "storyStart" | "storyEnd">,
+  cal: Calendar = GREGORIAN,
+) {
+  const a = storySpan(previous, cal);
+  const b = storySpan(next, cal);
   if (!a || !b || !previous.storyStart || !next.storyStart) return null;
   if (a.from === b.from && a.to === b.to) return "Same time";
-  const prevEnd = parseStoryDate(previous.storyEnd ?? previous.storyStart);
-  const nextStart = parseStoryDate(next.storyStart);
+  const prevEnd = parseMachine(cal, previous.storyEnd ?? previous.storyStart);
+  const nextStart = parseMachine(cal, next.storyStart);
+  if (!prevEnd.ok || !nextStart.ok) return b.from < a.to ? "Overlaps" : null;
   // A timed scene inside a day-long one overlaps it; a day-long scene after a timed one is 'the same day'.
-  const dayAfterTimed = prevEnd.ok && nextStart.ok && prevEnd.date.hour !== undefined && nextStart.date.hour === undefined;
+  const dayAfterTimed = prevEnd.date.hour !== undefined && nextStart.date.hour === undefined;
   if (b.from < a.to && !dayAfterTimed) return "Overlaps";
   // A scene dated to the day beside a timed one: only the days can be compared, never the hours.
-  if (prevEnd.ok && nextStart.ok && prevEnd.date.day !== undefined && nextStart.date.day !== undefined) {
+  // ("Day 3" is a whole day in a relative calendar of days.)
+  const toDay = (d: CalDate) => d.day !== undefined || (cal.kind === "relative" && cal.relativeUnit !== "week");
+  if (toDay(prevEnd.date) && toDay(nextStart.date)) {
     if ((prevEnd.date.hour === undefined) !== (nextStart.date.hour === undefined)) {
-      const dayOf = (d: StoryDate) => approxDays({ year: d.year, month: d.month, day: d.day });
-      const days = Math.round(dayOf(nextStart.date) - dayOf(prevEnd.date));
+      const days = dayIndex(cal, nextStart.date) - dayIndex(cal, prevEnd.date);
       if (days === 0) return "The same day";
       if (days === 1) return "The next day";
-      if (days > 1 && days < 30) return `${days} days later`;
+      if (days > 1 && days < Math.min(30, calendarUnits(cal).month)) return `${days} days later`;
     }
   }
   if (b.from < a.to) return "Overlaps";
-  if (!prevEnd.ok || !nextStart.ok) return null;
   // From the day the previous one ends to the day the next one starts, as a writer counts ('3 days later').
-  const days = approxDays(nextStart.date) - approxDays(prevEnd.date);
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"} later`;
-  if (days < 1) {
-    const minutes = Math.round(days * 1440);
+  const minutes = toAbsolute(cal, nextStart.date) - toAbsolute(cal, prevEnd.date);
+  if (minutes < minutesPerDay(cal)) {
     if (minutes <= 0) return "Right after";
-    return minutes < 60 ? unit(minutes, "minute") : unit(Math.round(minutes / 60), "hour");
+    return minutes < 60 ? later(minutes, "minute") : later(Math.round(minutes / 60), "hour");
   }
-  if (days < 30) return unit(Math.round(days), "day");
-  if (days < DAYS_PER_YEAR - 15) return unit(Math.max(1, Math.round(days / (DAYS_PER_YEAR / 12))), "month");
-  return unit(Math.round(days / DAYS_PER_YEAR), "year");
+  return daysInWords(cal, minutes / minutesPerDay(cal));
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -214,6 +242,9 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
 
 export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null;
 
+/** A stored story date (the machine form, in any calendar). */
+const STORED_DATE = /^-?\d{1,6}(?:-\d{2,3}(?:-\d{2,4}(?:T\d{2}:\d{2})?)?)?$/;
+
 /** The events `filter` keeps, in their order. Text matches title or content, any case. */
 export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null }>(
   events: E[],
@@ -229,7 +260,7 @@ export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "e
     }
     if (text && !event.title.toLowerCase().includes(text) && !event.content.toLowerCase().includes(text)) return false;
     if (filter.dated) {
-      const isDated = Boolean(event.storyStart && storySpan({ storyStart: event.storyStart, storyEnd: null }));
+      const isDated = Boolean(event.storyStart && STORED_DATE.test(event.storyStart));
       if ((filter.dated === "dated") !== isDated) return false;
     }
     if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;

@@ -170,7 +170,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // a filter the server did not apply is known only once every event is here.
   const viewTotal = complete || !serverFilters(filter) || plotlineId !== null ? shown.length : Math.max(shown.length, page.total);
   const missing = viewTotal - shown.length;
-  const hints = useStoryHints({ chronological, events, dated, entities });
+  const hints = useStoryHints({ timelineId: timeline.id, shareCode, chronological, events, dated, entities });
   const codex = useMemo<CardCodex>(
     () => ({
       entities,

@@ -1,21 +1,29 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { StoryHints } from "~/features/timeline/event-card";
-import { type ContinuityFlag, continuityFlags, storyGap, unlinkedMentions } from "../../../db/domain/story-analysis";
+import { whenIdleOnline } from "~/lib/when-idle";
+import type { Calendar } from "../../../db/domain/calendar/types";
+import { type ContinuityFlag, unlinkedMentions } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
 type LifeKit = typeof import("../../../db/domain/lifespans");
+type TimeKit = typeof import("~/features/story-time/story-time-kit");
 
 /**
  * The story model's notes on the cards: in chronological order the gap to the previous dated event and
- * continuity clashes; always, codex names mentioned but not linked ('Link Mara?').
+ * continuity clashes (counted in the timeline's calendar, loaded with their arithmetic once chronological order is
+ * shown); always, codex names mentioned but not linked ('Link Mara?').
  */
 export function useStoryHints({
+  timelineId,
+  shareCode,
   chronological,
   events,
   dated,
   entities,
 }: {
+  timelineId: number;
+  shareCode?: string | null;
   chronological: boolean;
   events: EventView[];
   dated: EventView[];
@@ -27,13 +35,15 @@ export function useStoryHints({
   useEffect(() => {
     if (chronological && !life) void import("../../../db/domain/lifespans").then(setLife);
   }, [chronological, life]);
+  const time = useStoryTime(timelineId, shareCode, chronological, events);
   return useMemo(() => {
     const flags = new Map<number, ContinuityFlag[]>();
     const gaps = new Map<number, string | null>();
     if (chronological) {
-      for (const flag of continuityFlags(events, entities)) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
+      for (const flag of time?.kit.continuityFlags(events, entities, time.calendar) ?? [])
+        flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
       for (const flag of life?.lifeFlags(events, entities) ?? []) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
-      for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, storyGap(dated[i - 1], dated[i]));
+      if (time) for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, time.kit.storyGap(dated[i - 1], dated[i], time.calendar));
     }
     const cache = new WeakMap<EventView, StoryHints>();
     const kept = keptHints.current;
@@ -50,5 +60,30 @@ export function useStoryHints({
       }
       return found;
     };
-  }, [chronological, events, entities, dated, life]);
+  }, [chronological, events, entities, dated, life, time]);
+}
+
+/**
+ * The story-time kit and the timeline's calendar, once `active`; the calendar is read again when the dates' words
+ * change (a new calendar rewrites them).
+ */
+export function useStoryTime(timelineId: number, shareCode: string | null | undefined, active: boolean, events: EventView[]) {
+  const [time, setTime] = useState<{ kit: TimeKit; calendar: Calendar } | null>(null);
+  const words = useMemo(() => (active ? events.map((e) => e.storyStartDisplay).join("\n") : ""), [active, events]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the words only say when to read the calendar again.
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    const cancel = whenIdleOnline(() => {
+      void import("~/features/story-time/story-time-kit").then(async (kit) => {
+        const calendar = await kit.loadCalendar(timelineId, shareCode);
+        if (live) setTime((t) => (t && t.kit === kit && JSON.stringify(t.calendar) === JSON.stringify(calendar) ? t : { kit, calendar }));
+      });
+    }, 300);
+    return () => {
+      live = false;
+      cancel();
+    };
+  }, [active, timelineId, shareCode, words]);
+  return time;
 }
