@@ -115,6 +115,13 @@ function calendarUnits(cal: Calendar) {
 
 const later = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"} later`;
 
+/** A stretch of story time (in minutes) in the calendar's words: '3 hours later', '2 years later'. */
+export function durationInWords(cal: Calendar, minutes: number) {
+  if (minutes < minutesPerDay(cal))
+    return minutes < 60 ? later(Math.max(1, Math.round(minutes)), "minute") : later(Math.round(minutes / 60), "hour");
+  return daysInWords(cal, minutes / minutesPerDay(cal));
+}
+
 /** A number of days in the calendar's words: days, then its months and years (or a relative calendar's weeks). */
 function daysInWords(cal: Calendar, days: number) {
   if (cal.kind === "relative") {
