@@ -42,7 +42,8 @@ export function TimeRuler({ timelineId, shareCode, events, onOpen }: TimeRulerPr
   const [zoom, setZoom] = useState<number | null>(null);
   const [active, setActive] = useState<number | null>(null);
   const anchor = useRef<number | null>(null);
-  const focusActive = useRef(false);
+  // A scene chosen by the keyboard: scrolled into the window (and so rendered), then focused.
+  const [goal, setGoal] = useState<{ id: number } | null>(null);
 
   const { dated, undated } = useMemo(() => {
     if (!calendar) return { dated: [], undated: [] };
@@ -157,20 +158,17 @@ export function TimeRuler({ timelineId, shareCode, events, onOpen }: TimeRulerPr
   const current = active !== null && dated.some((d) => d.id === active) ? active : (dated[0]?.id ?? null);
   const placeOf = useMemo(() => new Map(placed.map((p) => [p.id, p])), [placed]);
 
-  // The chosen scene scrolls into the window (and so renders), then takes the focus.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per keyboard move, with the places of that moment.
   useLayoutEffect(() => {
     const el = scroller.current;
-    const place = current === null ? undefined : placeOf.get(current);
-    if (!el || !place || !focusActive.current) return;
+    const place = goal ? placeOf.get(goal.id) : undefined;
+    if (!el || !goal || !place) return;
     if (place.x < el.scrollLeft || place.x + LABEL > el.scrollLeft + el.clientWidth) el.scrollLeft = place.x - el.clientWidth / 3;
     const y = TICKS + place.row * ROW;
     if (y < el.scrollTop || y + ROW > el.scrollTop + el.clientHeight) el.scrollTop = y - ROW;
     setView({ left: el.scrollLeft, top: el.scrollTop, width: el.clientWidth, height: el.clientHeight });
-    requestAnimationFrame(() => {
-      el.querySelector<HTMLElement>(`[data-scene="${current}"]`)?.focus();
-      focusActive.current = false;
-    });
-  }, [current, placeOf]);
+    el.querySelector<HTMLElement>(`[data-scene="${goal.id}"]`)?.focus();
+  }, [goal]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === "+" || e.key === "=") zoomBy(1);
@@ -182,8 +180,8 @@ export function TimeRuler({ timelineId, shareCode, events, onOpen }: TimeRulerPr
       );
       const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: dated.length - 1 }[e.key] ?? at;
       const target = dated[Math.min(dated.length - 1, Math.max(0, next))];
-      focusActive.current = true;
       setActive(target.id);
+      setGoal({ id: target.id });
     } else return;
     e.preventDefault();
   };
