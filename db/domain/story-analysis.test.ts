@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   buildLanes,
-  continuityFlags,
   type EventFilter,
   filterEvents,
   filterFromParams,
@@ -10,11 +9,10 @@ import {
   noFilter,
   type StoryEntity,
   type StoryEvent,
-  storyGap,
-  storySpan,
   unlinkedMentions,
 } from "./story-analysis";
 import { PRESETS } from "./calendar/types";
+import { continuityFlags, storyGap, storySpan } from "./story-gaps";
 
 const mara: StoryEntity = { id: 1, kind: "character", name: "Mara", aliases: ["The Captain"] };
 const ilse: StoryEntity = { id: 2, kind: "character", name: "Ilse", aliases: [] };

@@ -3,7 +3,7 @@
 import { fromAbsolute, minutesPerDay, monthsOf, toAbsolute } from "./calendar/arithmetic";
 import type { Calendar } from "./calendar/types";
 import { dateInWords } from "./calendar/words";
-import { durationInWords } from "./story-analysis";
+import { durationInWords } from "./story-gaps";
 
 /** The zoom levels, in pixels per day: from centuries at a glance to a day across a phone's screen. */
 export const ZOOM_LEVELS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256];

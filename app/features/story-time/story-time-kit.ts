@@ -3,7 +3,7 @@
 import { client, shareParam, unwrap } from "~/lib/client";
 import { type Calendar, GREGORIAN } from "../../../db/domain/calendar/types";
 
-export { continuityFlags, storyGap } from "../../../db/domain/story-analysis";
+export { continuityFlags, storyGap } from "../../../db/domain/story-gaps";
 
 /** The timeline's calendar; Gregorian when it cannot be read (the gaps are then only approximate, never wrong order). */
 export async function loadCalendar(timelineId: number, shareCode: string | null | undefined): Promise<Calendar> {

@@ -2,7 +2,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useSta
 import { useStoryTime } from "~/features/timeline/use-story-hints";
 import { Card } from "~/ui/card";
 import { minutesPerDay } from "../../../db/domain/calendar/arithmetic";
-import { storySpan } from "../../../db/domain/story-analysis";
+import { storySpan } from "../../../db/domain/story-gaps";
 import {
   DEFAULT_ZOOM,
   layoutRuler,
