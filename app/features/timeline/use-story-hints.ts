@@ -1,13 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { StoryHints } from "~/features/timeline/event-card";
 import { whenIdleOnline } from "~/lib/when-idle";
-import type { Calendar } from "../../../db/domain/calendar/types";
 import { type ContinuityFlag, unlinkedMentions } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
 type LifeKit = typeof import("../../../db/domain/lifespans");
-type TimeKit = typeof import("~/features/story-time/story-time-kit");
+type StoryTime = import("~/features/story-time/story-time-kit").StoryTime;
 
 /**
  * The story model's notes on the cards: in chronological order the gap to the previous dated event and
@@ -40,10 +39,10 @@ export function useStoryHints({
     const flags = new Map<number, ContinuityFlag[]>();
     const gaps = new Map<number, string | null>();
     if (chronological) {
-      for (const flag of time?.kit.continuityFlags(events, entities, time.calendar) ?? [])
+      for (const flag of time?.continuityFlags(events, entities, time.calendar) ?? [])
         flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
       for (const flag of life?.lifeFlags(events, entities) ?? []) flags.set(flag.eventId, [...(flags.get(flag.eventId) ?? []), flag]);
-      if (time) for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, time.kit.storyGap(dated[i - 1], dated[i], time.calendar));
+      if (time) for (let i = 1; i < dated.length; i++) gaps.set(dated[i].id, time.storyGap(dated[i - 1], dated[i], time.calendar));
     }
     const cache = new WeakMap<EventView, StoryHints>();
     const kept = keptHints.current;
@@ -63,27 +62,14 @@ export function useStoryHints({
   }, [chronological, events, entities, dated, life, time]);
 }
 
-/**
- * The story-time kit and the timeline's calendar, once `active`; the calendar is read again when the dates' words
- * change (a new calendar rewrites them).
- */
+/** The timeline's calendar and its gap and overlap arithmetic (a lazy chunk), once `active`. */
 export function useStoryTime(timelineId: number, shareCode: string | null | undefined, active: boolean, events: EventView[]) {
-  const [time, setTime] = useState<{ kit: TimeKit; calendar: Calendar } | null>(null);
-  const words = useMemo(() => (active ? events.map((e) => e.storyStartDisplay).join("\n") : ""), [active, events]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the words only say when to read the calendar again.
+  const [time, setTime] = useState<StoryTime | null>(null);
   useEffect(() => {
     if (!active) return;
-    let live = true;
-    const cancel = whenIdleOnline(() => {
-      void import("~/features/story-time/story-time-kit").then(async (kit) => {
-        const calendar = await kit.loadCalendar(timelineId, shareCode);
-        if (live) setTime((t) => (t && t.kit === kit && JSON.stringify(t.calendar) === JSON.stringify(calendar) ? t : { kit, calendar }));
-      });
+    return whenIdleOnline(() => {
+      void import("~/features/story-time/story-time-kit").then((kit) => kit.storyTimeFor(timelineId, shareCode, events)).then(setTime);
     }, 300);
-    return () => {
-      live = false;
-      cancel();
-    };
-  }, [active, timelineId, shareCode, words]);
+  }, [active, timelineId, shareCode, events]);
   return time;
 }
