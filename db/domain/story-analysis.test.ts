@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   buildLanes,
-  continuityFlags,
   type EventFilter,
   filterEvents,
   filterFromParams,
@@ -10,10 +9,10 @@ import {
   noFilter,
   type StoryEntity,
   type StoryEvent,
-  storyGap,
-  storySpan,
   unlinkedMentions,
 } from "./story-analysis";
+import { PRESETS } from "./calendar/types";
+import { continuityFlags, storyGap, storySpan } from "./story-gaps";
 
 const mara: StoryEntity = { id: 1, kind: "character", name: "Mara", aliases: ["The Captain"] };
 const ilse: StoryEntity = { id: 2, kind: "character", name: "Ilse", aliases: [] };
@@ -166,5 +165,42 @@ describe("filters", () => {
     expect(filterToParams(noFilter, new URLSearchParams("entity=4&q=x")).toString()).toBe("");
     expect(isFiltering(noFilter)).toBe(false);
     expect(isFiltering({ ...noFilter, dated: "dated" })).toBe(true);
+  });
+});
+
+describe("story time in the timeline's calendar", () => {
+  const moons = PRESETS.thirteen.calendar;
+  const at = (storyStart: string | null, storyEnd: string | null = null) => ({ storyStart, storyEnd });
+  it("counts a 13 × 28 days calendar's own days, months and years", () => {
+    // 13 Frostmoon to 3 Snowmoon: 15 days left of a 28-day month, then 3.
+    expect(storyGap(at("1203-01-13"), at("1203-02-03"), moons)).toBe("18 days later");
+    expect(storyGap(at("1203-01-01"), at("1203-02-01"), moons)).toBe("1 month later");
+    expect(storyGap(at("1203-12-20"), at("1203-13-27"), moons)).toBe("1 month later");
+    expect(storyGap(at("1203-13-28"), at("1204-01-01"), moons)).toBe("1 day later");
+    expect(storyGap(at("1203-01"), at("1205-01"), moons)).toBe("2 years later");
+    expect(storyGap(at("1203-13-27T21:00"), at("1203-13-28"), moons)).toBe("The next day");
+  });
+  it("reads a relative calendar's days and weeks, and a custom day's hours", () => {
+    const days = PRESETS.dayN.calendar;
+    expect(storyGap(at("3"), at("40"), days)).toBe("37 days later");
+    expect(storyGap(at("3-01-01T18:00"), at("4"), days)).toBe("The next day");
+    expect(storyGap(at("2"), at("16"), { ...days, relativeUnit: "week" })).toBe("14 weeks later");
+    const longDays = { ...moons, hoursPerDay: 30 };
+    expect(storyGap(at("1203-01-01T20:00"), at("1203-01-02T01:00"), longDays)).toBe("11 hours later");
+  });
+  it("finds overlaps and clashes in the calendar's months", () => {
+    expect(storyGap(at("1203-13"), at("1203-13-28"), moons)).toBe("Overlaps");
+    const span = storySpan(ev({ storyStart: "1203-13" }), moons)!;
+    expect(span.to - span.from).toBe(28 * 1440);
+    const flags = continuityFlags(
+      [ev({ entityIds: [1, 10], storyStart: "1203-13-05" }), ev({ entityIds: [1, 11], storyStart: "1203-13" })],
+      codex,
+      moons,
+    );
+    expect(flags).toHaveLength(2);
+  });
+  it("counts a dated filter's scenes in any calendar", () => {
+    const festival = ev({ storyStart: "1203-13-05" });
+    expect(filterEvents([festival, ev({})], { ...noFilter, dated: "dated" })).toEqual([festival]);
   });
 });

@@ -1,7 +1,6 @@
 // What the story model can tell a writer about a timeline, computed from the events and the codex the page
-// already holds: lanes (who is in which scene), continuity clashes, gaps between dated scenes, and codex names
-// mentioned in an event but not linked. Pure functions, no I/O: the page, tests and later the AI context use them.
-import { parseStoryDate, type StoryDate, storyDateKey } from "./story-date";
+// already holds: lanes (who is in which scene), filters, and codex names mentioned in an event but not linked.
+// Story time counted in the timeline's calendar (gaps, overlaps, clashes) is in story-gaps.ts, a lazy chunk. Pure functions, no I/O: the page, tests and later the AI context use them.
 
 export type StoryEvent = {
   id: number;
@@ -13,18 +12,6 @@ export type StoryEvent = {
   storyEnd: string | null;
 };
 export type StoryEntity = { id: number; kind: "character" | "place" | "thing"; name: string; aliases: string[] };
-
-/** The span of story time an event covers, as sort keys: "2024" covers the whole year. Null when undated. */
-export function storySpan(event: Pick<StoryEvent, "storyStart" | "storyEnd">): { from: number; to: number } | null {
-  if (!event.storyStart) return null;
-  const start = parseStoryDate(event.storyStart);
-  if (!start.ok) return null;
-  const end = event.storyEnd ? parseStoryDate(event.storyEnd) : start;
-  const last = end.ok ? end.date : start.date;
-  return { from: storyDateKey(start.date, "lower"), to: storyDateKey(last, "upper") };
-}
-
-const overlaps = (a: { from: number; to: number }, b: { from: number; to: number }) => a.from < b.to && b.from < a.to;
 
 export type Lane<E extends StoryEvent> = {
   /** null: the events that link no entry of this kind. */
@@ -54,94 +41,6 @@ export function buildLanes<E extends StoryEvent>(ordered: E[], entities: StoryEn
 }
 
 export type ContinuityFlag = { eventId: number; otherEventId: number; characterId: number; message: string };
-
-/**
- * Two events of the same character whose story times overlap but whose places differ (each links at least one
- * place and they share none): the character would be in two places at once. One flag per event and clash.
- */
-export function continuityFlags(events: StoryEvent[], entities: StoryEntity[]): ContinuityFlag[] {
-  const byId = new Map(entities.map((e) => [e.id, e]));
-  const dated = events
-    .map((event) => {
-      const ids = event.entityIds.map((id) => byId.get(id)).filter((e): e is StoryEntity => Boolean(e));
-      return {
-        event,
-        span: storySpan(event),
-        characters: ids.filter((e) => e.kind === "character"),
-        places: new Set(ids.filter((e) => e.kind === "place").map((e) => e.id)),
-      };
-    })
-    .filter((d) => d.span && d.characters.length && d.places.size);
-  const flags: ContinuityFlag[] = [];
-  for (let i = 0; i < dated.length; i++) {
-    for (let j = i + 1; j < dated.length; j++) {
-      const a = dated[i];
-      const b = dated[j];
-      if (!overlaps(a.span!, b.span!) || [...a.places].some((p) => b.places.has(p))) continue;
-      for (const character of a.characters) {
-        if (!b.characters.some((c) => c.id === character.id)) continue;
-        const placeName = (d: typeof a) => [...d.places].map((id) => byId.get(id)!.name).join(", ");
-        flags.push({
-          eventId: a.event.id,
-          otherEventId: b.event.id,
-          characterId: character.id,
-          message: `${character.name} is also in ${placeName(b)} at this time ('${b.event.title}')`,
-        });
-        flags.push({
-          eventId: b.event.id,
-          otherEventId: a.event.id,
-          characterId: character.id,
-          message: `${character.name} is also in ${placeName(a)} at this time ('${a.event.title}')`,
-        });
-      }
-    }
-  }
-  return flags;
-}
-
-const DAYS_PER_YEAR = 365.2425;
-/** Days since year 0 of a story date's first instant (months of equal length: good enough to put a gap in words). */
-const approxDays = (d: StoryDate) =>
-  d.year * DAYS_PER_YEAR + ((d.month ?? 1) - 1) * (DAYS_PER_YEAR / 12) + ((d.day ?? 1) - 1) + ((d.hour ?? 0) * 60 + (d.minute ?? 0)) / 1440;
-
-/**
- * How the next dated event (in chronological order) follows the previous one: 'Overlaps', 'Same time', or the
- * gap in words ('3 days later', '2 years later'). Null when either is undated.
- */
-export function storyGap(previous: Pick<StoryEvent, "storyStart" | "storyEnd">, next: Pick<StoryEvent, "storyStart" | "storyEnd">) {
-  const a = storySpan(previous);
-  const b = storySpan(next);
-  if (!a || !b || !previous.storyStart || !next.storyStart) return null;
-  if (a.from === b.from && a.to === b.to) return "Same time";
-  const prevEnd = parseStoryDate(previous.storyEnd ?? previous.storyStart);
-  const nextStart = parseStoryDate(next.storyStart);
-  // A timed scene inside a day-long one overlaps it; a day-long scene after a timed one is 'the same day'.
-  const dayAfterTimed = prevEnd.ok && nextStart.ok && prevEnd.date.hour !== undefined && nextStart.date.hour === undefined;
-  if (b.from < a.to && !dayAfterTimed) return "Overlaps";
-  // A scene dated to the day beside a timed one: only the days can be compared, never the hours.
-  if (prevEnd.ok && nextStart.ok && prevEnd.date.day !== undefined && nextStart.date.day !== undefined) {
-    if ((prevEnd.date.hour === undefined) !== (nextStart.date.hour === undefined)) {
-      const dayOf = (d: StoryDate) => approxDays({ year: d.year, month: d.month, day: d.day });
-      const days = Math.round(dayOf(nextStart.date) - dayOf(prevEnd.date));
-      if (days === 0) return "The same day";
-      if (days === 1) return "The next day";
-      if (days > 1 && days < 30) return `${days} days later`;
-    }
-  }
-  if (b.from < a.to) return "Overlaps";
-  if (!prevEnd.ok || !nextStart.ok) return null;
-  // From the day the previous one ends to the day the next one starts, as a writer counts ('3 days later').
-  const days = approxDays(nextStart.date) - approxDays(prevEnd.date);
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"} later`;
-  if (days < 1) {
-    const minutes = Math.round(days * 1440);
-    if (minutes <= 0) return "Right after";
-    return minutes < 60 ? unit(minutes, "minute") : unit(Math.round(minutes / 60), "hour");
-  }
-  if (days < 30) return unit(Math.round(days), "day");
-  if (days < DAYS_PER_YEAR - 15) return unit(Math.max(1, Math.round(days / (DAYS_PER_YEAR / 12))), "month");
-  return unit(Math.round(days / DAYS_PER_YEAR), "year");
-}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -214,6 +113,9 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
 
 export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null;
 
+/** A stored story date (the machine form, in any calendar). */
+const STORED_DATE = /^-?\d{1,6}(?:-\d{2,3}(?:-\d{2,4}(?:T\d{2}:\d{2})?)?)?$/;
+
 /** The events `filter` keeps, in their order. Text matches title or content, any case. */
 export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null }>(
   events: E[],
@@ -229,7 +131,7 @@ export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "e
     }
     if (text && !event.title.toLowerCase().includes(text) && !event.content.toLowerCase().includes(text)) return false;
     if (filter.dated) {
-      const isDated = Boolean(event.storyStart && storySpan({ storyStart: event.storyStart, storyEnd: null }));
+      const isDated = Boolean(event.storyStart && STORED_DATE.test(event.storyStart));
       if ((filter.dated === "dated") !== isDated) return false;
     }
     if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;

@@ -16,6 +16,8 @@ const MindMapView = lazy(loadMindMap);
 // The Grid layout (plotlines by chapters): loaded only when opened.
 const PlotlineGrid = lazy(() => import("~/features/plotlines/plotline-grid").then((m) => ({ default: m.PlotlineGrid })));
 type GridProps = import("~/features/plotlines/plotline-grid").GridProps;
+// The time ruler (scenes at their true distance in story time): loaded only when opened.
+const TimeRuler = lazy(() => import("~/features/story-time/time-ruler").then((m) => ({ default: m.TimeRuler })));
 
 export type ListProps = {
   jumpers: Set<(eventId: number) => boolean>;
@@ -103,6 +105,13 @@ export function TimelineBody({
           onLink={list.codex.onLink}
           onSave={list.onSave}
         />
+      </Suspense>
+    );
+  }
+  if (layout === "ruler") {
+    return (
+      <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading ruler...</Card>}>
+        <TimeRuler timelineId={grid.timelineId} shareCode={grid.shareCode} events={[...dated, ...undated]} onOpen={onOpenFromLanes} />
       </Suspense>
     );
   }

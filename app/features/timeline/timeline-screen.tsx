@@ -170,7 +170,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // a filter the server did not apply is known only once every event is here.
   const viewTotal = complete || !serverFilters(filter) || plotlineId !== null ? shown.length : Math.max(shown.length, page.total);
   const missing = viewTotal - shown.length;
-  const hints = useStoryHints({ chronological, events, dated, entities });
+  const hints = useStoryHints({ timelineId: timeline.id, shareCode, chronological, events, dated, entities });
   const codex = useMemo<CardCodex>(
     () => ({
       entities,
@@ -190,7 +190,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     setPendingJump(event.id);
   };
   const jumpTo = (event: EventView) => {
-    if (layout === "lanes" || layout === "map" || layout === "grid") return openFromLanes(event);
+    if (layout === "lanes" || layout === "map" || layout === "grid" || layout === "ruler") return openFromLanes(event);
     for (const jump of jumpers) if (jump(event.id)) break;
   };
   // A notification's link (`?event=…&comment=…`) brings its scene into view.
@@ -200,7 +200,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     if (Number.isSafeInteger(linked) && linked > 0) setPendingJump(linked);
   }, []);
   useEffect(() => {
-    if (pendingJump === null || layout === "lanes" || layout === "map" || layout === "grid") return;
+    if (pendingJump === null || layout === "lanes" || layout === "map" || layout === "grid" || layout === "ruler") return;
     for (const jump of jumpers) if (jump(pendingJump)) break;
     setPendingJump(null);
   }, [pendingJump, layout, jumpers]);
@@ -343,7 +343,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     />
                   ) : null}
                 </EventFilters>
-                {canEdit && (chronological || filtering) && layout !== "lanes" && layout !== "grid" && events.length > 1 ? (
+                {canEdit &&
+                (chronological || filtering) &&
+                layout !== "lanes" &&
+                layout !== "grid" &&
+                layout !== "ruler" &&
+                events.length > 1 ? (
                   <p className="mb-4 text-sm text-stone-600">
                     {chronological
                       ? "Switch to Story order to reorder events by dragging."

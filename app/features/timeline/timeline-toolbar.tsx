@@ -1,4 +1,4 @@
-import { ChartGantt, Columns3, Grid3x3, Network, Rows3 } from "lucide-react";
+import { ChartGantt, Columns3, Grid3x3, Network, Rows3, Ruler } from "lucide-react";
 import type { ReactNode } from "react";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { cn } from "~/lib/cn";
@@ -59,6 +59,9 @@ export function TimelineToolbar({
         </LayoutButton>
         <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon={<Grid3x3 aria-hidden="true" className="h-4 w-4" />}>
           Grid
+        </LayoutButton>
+        <LayoutButton active={layout === "ruler"} onClick={() => onLayout("ruler")} icon={<Ruler aria-hidden="true" className="h-4 w-4" />}>
+          Ruler
         </LayoutButton>
         <LayoutButton
           active={layout === "map"}

@@ -5,7 +5,7 @@ import { type EventFilter, filterFromParams, filterToParams, isFiltering } from 
 
 /**
  * The timeline screen's view, kept in the address so it can be linked and survives a reload: the order
- * (`?order=chronological`), the filters and the layout (`?layout=horizontal|lanes|map|grid`).
+ * (`?order=chronological`), the filters and the layout (`?layout=horizontal|lanes|map|grid|ruler`).
  */
 export function useTimelineView() {
   const [searchParams, setSearchParams] = useSearchParams();
