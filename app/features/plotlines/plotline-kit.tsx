@@ -282,3 +282,6 @@ export function PlotlineFilter({
     </div>
   );
 }
+
+// The owner's Calendar button rides in this after-hydration module (its dialog is a chunk of its own).
+export { CalendarButton } from "~/features/calendar/calendar-button";

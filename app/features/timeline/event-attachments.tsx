@@ -17,6 +17,8 @@ export type AttachmentsApi = {
   shareCode?: string | null;
   roomHeaders: Record<string, string>;
   onChange: (eventId: number, update: (list: AttachmentView[]) => AttachmentView[]) => void;
+  /** The screen's own list of the timeline's events, as it is now (the edit form's 'After' picks from it). */
+  readonly scenes?: EventView[];
 };
 
 export const AttachmentsContext = createContext<AttachmentsApi | null>(null);
