@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
 import { isLifespanOrdered } from "../../db/domain/lifespans";
-import { storySortKey } from "../../db/domain/story-date";
+import { storedCalendar, storySort } from "../../db/domain/calendar";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
@@ -78,7 +78,9 @@ export async function createEntity(
   input: CreateEntity,
   shareCode?: string | null,
 ): Promise<EntityView> {
-  await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  // Sorted in the timeline's own calendar, as import and a change of calendar sort them.
+  const calendar = storedCalendar(timeline.calendar);
   const now = nowIso();
   const row = await db
     .insert(entities)
@@ -91,8 +93,8 @@ export async function createEntity(
       color: input.color ?? defaultEntityColor[input.kind],
       born: input.born ?? null,
       died: input.died ?? null,
-      bornSort: storySortKey(input.born),
-      diedSort: storySortKey(input.died),
+      bornSort: storySort(calendar, input.born),
+      diedSort: storySort(calendar, input.died),
       createdAt: now,
       updatedAt: now,
     })
@@ -111,7 +113,8 @@ async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: 
     .leftJoin(timelineShares, callerShare(user, entities.timelineId))
     .where(eq(entities.id, entityId))
     .get();
-  return requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row.entity;
+  const found = requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row;
+  return { ...found.entity, calendar: found.timeline.calendar };
 }
 
 export async function updateEntity(
@@ -122,6 +125,7 @@ export async function updateEntity(
   shareCode?: string | null,
 ): Promise<EntityView> {
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
+  const calendar = storedCalendar(entity.calendar);
   const born = input.born !== undefined ? input.born : entity.born;
   const died = input.died !== undefined ? input.died : entity.died;
   if (!isLifespanOrdered(born, died)) throw badRequest(lifespanMessages.diedBeforeBorn);
@@ -133,8 +137,8 @@ export async function updateEntity(
       ...(input.aliases !== undefined && { aliases: input.aliases }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.color !== undefined && { color: input.color }),
-      ...(input.born !== undefined && { born: input.born, bornSort: storySortKey(input.born) }),
-      ...(input.died !== undefined && { died: input.died, diedSort: storySortKey(input.died) }),
+      ...(input.born !== undefined && { born: input.born, bornSort: storySort(calendar, input.born) }),
+      ...(input.died !== undefined && { died: input.died, diedSort: storySort(calendar, input.died) }),
       updatedAt: nowIso(),
     })
     .where(eq(entities.id, entityId))

@@ -76,6 +76,7 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
 export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const calendar = storedCalendar(timeline.calendar);
+  const when = (e: { storyStart: string | null; storyLabel: string | null }) => e.storyLabel ?? storyDisplay(calendar, e.storyStart);
   const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
       .select({ id: events.id, title: events.title, storyStart: events.storyStart, storyLabel: events.storyLabel })
@@ -111,7 +112,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
         kind: "event",
         refId: e.id,
         label: e.title,
-        when: e.storyLabel ?? storyDisplay(calendar, e.storyStart),
+        ...(when(e) && { when: when(e) }),
         color: row?.color ?? null,
         entityKind: null,
         x: row?.x ?? null,
