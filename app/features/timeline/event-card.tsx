@@ -3,7 +3,7 @@ import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "re
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
-import { AttachFileButton, AttachmentsContext, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
+import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
 import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-context";
 import { ReviewContext } from "~/features/review/review-context";
@@ -129,7 +129,6 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
-  const shareCode = useContext(AttachmentsContext)?.shareCode;
   // The edit-mode card: the same element stays as the read-mode card when the editor closes.
   const cardRef = useRef<HTMLDivElement>(null);
 
@@ -144,12 +143,10 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
 
   /** After the doc's `saved`: the story fields (the text is saved by the co-writing doc). */
   async function saveStory() {
-    const shown = storyValuesOf(event);
     const result = await onSave({
       entityIds: story.entityIds,
       povEntityId: story.povEntityId,
-      ...(story.storyStart.trim() !== shown.storyStart.trim() && { storyStart: story.storyStart.trim() || null }),
-      ...(story.storyEnd.trim() !== shown.storyEnd.trim() && { storyEnd: story.storyEnd.trim() || null }),
+      ...(await loadStoryFields()).changedDates(storyValuesOf(event), story),
       storyLabel: story.storyLabel.trim() || null,
       ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
       ...([...after].sort().join() !== [...(event.after ?? [])].sort().join() && { after }),
@@ -175,7 +172,6 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 byId={codex.byId}
                 onCreateEntity={codex.onCreate}
                 timelineId={event.timelineId}
-                shareCode={shareCode}
               />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />

@@ -1,5 +1,6 @@
 import { X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useContext, useEffect, useId, useState } from "react";
+import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { ColorDot, matchesEntity } from "~/features/codex/codex";
 import { Input, Label } from "~/ui/input";
@@ -30,11 +31,24 @@ type Props = {
   onCreateEntity?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
   /** The timeline whose calendar reads the dates typed here. */
   timelineId: number;
-  shareCode?: string | null;
 };
 
+/**
+ * The dates to send: only those the writer changed (the form shows them in words, which the server would read
+ * back as the same date but keep as what was typed).
+ */
+export function changedDates(shown: StoryFieldValues, now: StoryFieldValues): { storyStart?: string | null; storyEnd?: string | null } {
+  const start = now.storyStart.trim();
+  const end = now.storyEnd.trim();
+  return {
+    ...(start !== shown.storyStart.trim() && { storyStart: start || null }),
+    ...(end !== shown.storyEnd.trim() && { storyEnd: end || null }),
+  };
+}
+
 /** The event card's edit mode for links, POV and story time. */
-export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity, timelineId, shareCode }: Props) {
+export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity, timelineId }: Props) {
+  const shareCode = useContext(AttachmentsContext)?.shareCode;
   const [calendar, setCalendar] = useState<Calendar | null>(null);
   useEffect(() => {
     let live = true;

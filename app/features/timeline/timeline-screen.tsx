@@ -337,14 +337,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                       canDelete={isOwner}
                     />
                   ) : null}
-                  {plotKit && isOwner ? (
-                    <plotKit.CalendarButton
-                      timelineId={timeline.id}
-                      shareCode={shareCode}
-                      headers={() => room.writeHeaders}
-                      onSaved={refresh}
-                    />
-                  ) : null}
                 </div>
                 <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
                   {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
