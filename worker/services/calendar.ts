@@ -15,7 +15,7 @@ import {
   toAbsolute,
   validateCalendar,
 } from "../../db/domain/calendar";
-import { type User, events, timelines } from "../../db/schema";
+import { type User, entities, events, timelines } from "../../db/schema";
 import { badRequest, conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
@@ -59,6 +59,7 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
   const after = checked.calendar;
   const convert = typeof body === "object" && body !== null && (body as { convert?: unknown }).convert === true;
   const moves: Array<Dated & { start: string | null; end: string | null }> = [];
+  const lives: Array<{ id: number; born: string | null; died: string | null }> = [];
   if (structureChanged(before, after)) {
     const dated: Dated[] = await db
       .select({
@@ -75,6 +76,13 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
     for (const e of dated) {
       moves.push({ ...e, start: moveDate(before, after, e.storyStart, e.startText), end: moveDate(before, after, e.storyEnd, e.endText) });
     }
+    // Characters' born and died move to the same moments, sorted in the new calendar like the scenes.
+    const codex = await db
+      .select({ id: entities.id, born: entities.born, died: entities.died })
+      .from(entities)
+      .where(sql`${entities.timelineId} = ${timelineId} AND (${entities.born} IS NOT NULL OR ${entities.died} IS NOT NULL)`);
+    for (const e of codex)
+      lives.push({ id: e.id, born: moveDate(before, after, e.born, null), died: moveDate(before, after, e.died, null) });
   }
   const changes = moves
     .filter((m) => !m.trashed)
@@ -90,12 +98,18 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
       .set({ storyStart: m.start, storyEnd: m.end, storySort: storySort(after, m.start) })
       .where(eq(events.id, m.id)),
   );
+  const lifespans = lives.map((l) =>
+    db
+      .update(entities)
+      .set({ born: l.born, died: l.died, bornSort: storySort(after, l.born), diedSort: storySort(after, l.died) })
+      .where(eq(entities.id, l.id)),
+  );
   // The list shows the dates in the calendar's words: its revision moves even when no scene did.
   const save = db
     .update(timelines)
     .set({ calendar: json, eventsRevision: sql`${timelines.eventsRevision} + 1`, updatedAt: nowIso() })
     .where(eq(timelines.id, timelineId));
-  await db.batch([save, ...updates]);
+  await db.batch([save, ...updates, ...lifespans]);
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: timeline.title });
   return after;
 }

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
 import { isLifespanOrdered } from "../../db/domain/lifespans";
-import { storySortKey } from "../../db/domain/story-date";
+import { storedCalendar, storySort } from "../../db/domain/calendar";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessColumns, accessOf, callerShare, hasAccess, requireRowAccess, requireTimelineAccess } from "./access";
@@ -95,6 +95,8 @@ export async function createEntity(
   shareCode?: string | null,
 ): Promise<EntityView> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  // Sorted in the timeline's own calendar, as import and a change of calendar sort them.
+  const calendar = storedCalendar(timeline.calendar);
   const now = nowIso();
   const row = await db
     .insert(entities)
@@ -108,8 +110,8 @@ export async function createEntity(
       color: input.color ?? defaultEntityColor[input.kind],
       born: input.born ?? null,
       died: input.died ?? null,
-      bornSort: storySortKey(input.born),
-      diedSort: storySortKey(input.died),
+      bornSort: storySort(calendar, input.born),
+      diedSort: storySort(calendar, input.died),
       createdAt: now,
       updatedAt: now,
     })
@@ -136,7 +138,10 @@ async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: 
     .where(eq(entities.id, entityId));
   const accessIn = (r: (typeof rows)[number]) => accessOf(r.timeline, user, r.shareLevel, r.linkRemoved ? null : shareCode);
   const row = rows.reduce<(typeof rows)[number] | undefined>((b, r) => (!b || !hasAccess(accessIn(b), accessIn(r)) ? r : b), undefined);
-  return requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row.entity;
+  const found = requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row;
+  // Born and died sort in the calendar of the book the entry was created in (a series' books may differ).
+  const home = rows.find((r) => r.timeline.id === found.entity.timelineId) ?? found;
+  return { ...found.entity, calendar: home.timeline.calendar };
 }
 
 export async function updateEntity(
@@ -147,6 +152,7 @@ export async function updateEntity(
   shareCode?: string | null,
 ): Promise<EntityView> {
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
+  const calendar = storedCalendar(entity.calendar);
   const born = input.born !== undefined ? input.born : entity.born;
   const died = input.died !== undefined ? input.died : entity.died;
   if (!isLifespanOrdered(born, died)) throw badRequest(lifespanMessages.diedBeforeBorn);
@@ -158,8 +164,8 @@ export async function updateEntity(
       ...(input.aliases !== undefined && { aliases: input.aliases }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.color !== undefined && { color: input.color }),
-      ...(input.born !== undefined && { born: input.born, bornSort: storySortKey(input.born) }),
-      ...(input.died !== undefined && { died: input.died, diedSort: storySortKey(input.died) }),
+      ...(input.born !== undefined && { born: input.born, bornSort: storySort(calendar, input.born) }),
+      ...(input.died !== undefined && { died: input.died, diedSort: storySort(calendar, input.died) }),
       updatedAt: nowIso(),
     })
     .where(eq(entities.id, entityId))

@@ -15,6 +15,7 @@ import {
 } from "../../db/schema";
 import { inCodexOf } from "./entities";
 import type { MapNodeKind } from "../../db/domain/validation";
+import { storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { requireTimelineAccess } from "./access";
 
 export type MapNodeView = {
@@ -23,6 +24,8 @@ export type MapNodeView = {
   /** The event's or entity's id; null for idea and group nodes (their id is in `id`). */
   refId: number | null;
   label: string;
+  /** An event's story time in the calendar's words (or its story label); absent for other nodes. */
+  when?: string | null;
   color: string | null;
   /** character / place / thing for entity nodes. */
   entityKind: "character" | "place" | "thing" | null;
@@ -72,10 +75,12 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
 });
 
 export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
-  await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const calendar = storedCalendar(timeline.calendar);
+  const when = (e: { storyStart: string | null; storyLabel: string | null }) => e.storyLabel ?? storyDisplay(calendar, e.storyStart);
   const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
-      .select({ id: events.id, title: events.title })
+      .select({ id: events.id, title: events.title, storyStart: events.storyStart, storyLabel: events.storyLabel })
       .from(events)
       .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
       .orderBy(asc(events.position), asc(events.id)),
@@ -108,6 +113,7 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
         kind: "event",
         refId: e.id,
         label: e.title,
+        ...(when(e) && { when: when(e) }),
         color: row?.color ?? null,
         entityKind: null,
         x: row?.x ?? null,

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { ageAt } from "../../db/domain/lifespans";
 import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
@@ -75,7 +76,8 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
   const chosen = new Map<number, string>();
   for (const { event, index, distance } of order) {
     const content = oneLine(event.content);
-    const title = event.title + plotlinesOf(event.plotlineIds);
+    const when = event.storyStartDisplay ? ` (${event.storyStartDisplay})` : "";
+    const title = event.title + when + plotlinesOf(event.plotlineIds);
     const full = `${title}: ${cut(content, FULL_EVENT)}`;
     const short = content ? `${title}: ${cut(content, SUMMARY)}` : title;
     const label = `${index + 1}. `;
@@ -107,6 +109,7 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
   if (current?.chapterId != null && chapterTitle.has(current.chapterId))
     parts.push(`This scene is in ${chapterTitle.get(current.chapterId)}`);
   if (current && plotlineNames(current.plotlineIds)) parts.push(`This scene's plotlines: ${plotlineNames(current.plotlineIds)}`);
+  if (current) parts.push(...sceneFacts(current, events, codex));
   const structure = await timelineStructure(db, timeline);
   if (structure) {
     const titleOf = new Map(events.map((e) => [e.id, e.title]));
@@ -118,4 +121,30 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
     if (current && own.length) parts.push(`This scene falls on: ${own.map((b) => `${b.title} (${b.description})`).join("; ")}`);
   }
   return parts.join("\n\n");
+}
+
+type Scene = Awaited<ReturnType<typeof listEventsForTimeline>>[number];
+
+/**
+ * What story time says of the scene being written: when it happens, its characters with their ages then
+ * ('Mara (17)'), and the scenes it must come after ('comes after: The letter arrives').
+ */
+function sceneFacts(current: Scene, events: Scene[], codex: Awaited<ReturnType<typeof listEntitiesForTimeline>>) {
+  const facts: string[] = [];
+  if (current.storyStartDisplay) {
+    const end = current.storyEndDisplay ? ` to ${current.storyEndDisplay}` : "";
+    facts.push(`This scene's story time: ${current.storyStartDisplay}${end}`);
+  }
+  const byId = new Map(codex.map((e) => [e.id, e]));
+  const characters = current.entityIds.flatMap((id) => {
+    const c = byId.get(id);
+    if (c?.kind !== "character") return [];
+    const age = ageAt(c.born, current.storyStart);
+    return [age !== null && age >= 0 ? `${c.name} (${age})` : c.name];
+  });
+  if (characters.length) facts.push(`Characters in this scene: ${characters.join(", ")}`);
+  const titleOf = new Map(events.map((e) => [e.id, e.title]));
+  const after = current.after.flatMap((id) => titleOf.get(id) ?? []);
+  if (after.length) facts.push(`This scene comes after: ${after.join(", ")}`);
+  return facts;
 }

@@ -52,6 +52,7 @@ const StoryNode = memo(function StoryNode({ id, data, selected, isConnectable }:
       <Handle type="target" position={Position.Top} isConnectable={isConnectable} />
       <div className="text-[10px] font-semibold tracking-wide text-stone-600 uppercase">{kindText(v)}</div>
       {editingId === id ? <IdeaTextEditor id={id} initial={v.label} /> : <div className="truncate font-medium text-ink">{v.label}</div>}
+      {v.when ? <div className="truncate text-xs text-stone-600">{v.when}</div> : null}
       <Handle type="source" position={Position.Bottom} isConnectable={isConnectable} />
     </div>
   );

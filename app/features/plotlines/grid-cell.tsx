@@ -69,7 +69,7 @@ export function GridCard({
     >
       <span className="w-full truncate font-medium">{event.title}</span>
       {event.storyLabel || event.storyStart ? (
-        <span className="w-full truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStart}</span>
+        <span className="w-full truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStartDisplay ?? event.storyStart}</span>
       ) : null}
       {chips.length ? (
         <span className="flex w-full gap-1 overflow-hidden">

@@ -7,6 +7,7 @@ import { ConfirmDialog, Dialog } from "~/ui/dialog";
 import { Input } from "~/ui/input";
 import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/domain/plotline-rules";
 import type { PlotlineView } from "../../../worker/services/plotlines";
+import { CalendarButton } from "~/features/calendar/calendar-button";
 import { type ApiContext, optionsOf, queryOf } from "../chapters/chapters-api";
 
 /**
@@ -69,6 +70,15 @@ export function PlotlinesButton(props: Tools) {
       <Dialog open={open} onOpenChange={setOpen} title="Plotlines" description="Main plot, subplots and arcs. A scene can be in several.">
         <PlotlineManager {...props} />
       </Dialog>
+      {/* The owner's Calendar button rides in this after-hydration module (its dialog is a chunk of its own). */}
+      {props.canDelete ? (
+        <CalendarButton
+          timelineId={props.timelineId}
+          shareCode={props.api.shareCode}
+          headers={props.api.headers}
+          onSaved={props.onChanged}
+        />
+      ) : null}
     </>
   );
 }

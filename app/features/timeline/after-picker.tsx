@@ -1,13 +1,11 @@
-import { useContext, useEffect, useState } from "react";
+import { useContext, useMemo } from "react";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
-import { whenOnline } from "~/lib/when-idle";
+import { sortChronologically } from "../../../db/domain/story-order";
 import type { EventView } from "../../../worker/services/events";
 
-type Scene = Pick<EventView, "id" | "title" | "storyStart">;
-
 /**
- * The edit form's 'After': the scenes this one must come after in story time, a checkbox each (loaded with edit
- * mode; the list is the timeline's, fetched here so the cards need not carry it).
+ * The edit form's 'After': the scenes this one must come after in story time, a checkbox each, in story time's
+ * order. They come from the screen's own list (nothing is fetched when an editor opens).
  */
 export function AfterPicker({
   idPrefix,
@@ -20,24 +18,9 @@ export function AfterPicker({
   value: number[];
   onChange: (ids: number[]) => void;
 }) {
-  const shareCode = useContext(AttachmentsContext)?.shareCode;
-  const [scenes, setScenes] = useState<Scene[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    const query = shareCode ? `&${new URLSearchParams({ share: shareCode })}` : "";
-    // Offline the list is asked for once the browser is back online (a fetch now could only fail).
-    const cancel = whenOnline(() => {
-      void fetch(`/api/timelines/${event.timelineId}/events?order=chronological${query}`)
-        .then((r) => (r.ok ? (r.json() as Promise<Scene[]>) : []))
-        .then((list) => live && setScenes(list.filter((s) => s.id !== event.id)))
-        .catch(() => live && setScenes([]));
-    });
-    return () => {
-      live = false;
-      cancel();
-    };
-  }, [event.timelineId, event.id, shareCode]);
-  if (!scenes || scenes.length === 0) return null;
+  const list = useContext(AttachmentsContext)?.scenes;
+  const scenes = useMemo(() => sortChronologically((list ?? []).filter((s) => s.id !== event.id)), [list, event.id]);
+  if (scenes.length === 0) return null;
   return (
     <fieldset className="space-y-1">
       <legend className="text-sm font-medium text-stone-800">After</legend>
@@ -54,7 +37,7 @@ export function AfterPicker({
                 onChange={(e) => onChange(e.target.checked ? [...value, s.id] : value.filter((x) => x !== s.id))}
               />
               <span className="truncate">{s.title}</span>
-              {s.storyStart ? <span className="text-xs text-stone-600">{s.storyStart}</span> : null}
+              {s.storyStart ? <span className="text-xs text-stone-600">{s.storyStartDisplay ?? s.storyStart}</span> : null}
             </label>
           );
         })}

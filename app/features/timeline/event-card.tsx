@@ -61,8 +61,9 @@ export type SaveResult = { ok: true } | { ok: false };
 export type EventChanges = {
   entityIds: number[];
   povEntityId: number | null;
-  storyStart: string | null;
-  storyEnd: string | null;
+  /** Sent only when the writer changed it (the form shows the date in words, not what is stored). */
+  storyStart?: string | null;
+  storyEnd?: string | null;
   storyLabel: string | null;
   /** Sent only when the writer changed the scene's plotlines. */
   plotlineIds?: number[];
@@ -91,8 +92,8 @@ export type StoryHints = {
 const storyValuesOf = (event: EventView): StoryFieldValues => ({
   entityIds: event.entityIds,
   povEntityId: event.povEntityId,
-  storyStart: event.storyStart ?? "",
-  storyEnd: event.storyEnd ?? "",
+  storyStart: event.storyStartDisplay ?? event.storyStart ?? "",
+  storyEnd: event.storyEndDisplay ?? event.storyEnd ?? "",
   storyLabel: event.storyLabel ?? "",
 });
 
@@ -145,8 +146,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
     const result = await onSave({
       entityIds: story.entityIds,
       povEntityId: story.povEntityId,
-      storyStart: story.storyStart.trim() || null,
-      storyEnd: story.storyEnd.trim() || null,
+      ...(await loadStoryFields()).changedDates(storyValuesOf(event), story),
       storyLabel: story.storyLabel.trim() || null,
       ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
       ...([...after].sort().join() !== [...(event.after ?? [])].sort().join() && { after }),
@@ -171,6 +171,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 entities={codex.entities}
                 byId={codex.byId}
                 onCreateEntity={codex.onCreate}
+                timelineId={event.timelineId}
               />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />

@@ -1,8 +1,12 @@
 import { X } from "lucide-react";
-import { useId, useState } from "react";
+import { useContext, useEffect, useId, useState } from "react";
+import { AttachmentsContext } from "~/features/timeline/event-attachments";
+import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { ColorDot, matchesEntity } from "~/features/codex/codex";
 import { Input, Label } from "~/ui/input";
 import { cn } from "~/lib/cn";
+import { type Calendar, exampleDate, parseStoryText, dateInWords } from "../../../db/domain/calendar";
+import { weekdayOf } from "../../../db/domain/calendar/weekday";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
 
@@ -25,10 +29,34 @@ type Props = {
   byId: Map<number, EntityView>;
   /** 'Create character "X"' from the picker: resolves to the new entity, or null when it failed (toast shown). */
   onCreateEntity?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
+  /** The timeline whose calendar reads the dates typed here. */
+  timelineId: number;
 };
 
+/**
+ * The dates to send: only those the writer changed (the form shows them in words, which the server would read
+ * back as the same date but keep as what was typed).
+ */
+export function changedDates(shown: StoryFieldValues, now: StoryFieldValues): { storyStart?: string | null; storyEnd?: string | null } {
+  const start = now.storyStart.trim();
+  const end = now.storyEnd.trim();
+  return {
+    ...(start !== shown.storyStart.trim() && { storyStart: start || null }),
+    ...(end !== shown.storyEnd.trim() && { storyEnd: end || null }),
+  };
+}
+
 /** The event card's edit mode for links, POV and story time. */
-export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity }: Props) {
+export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity, timelineId }: Props) {
+  const shareCode = useContext(AttachmentsContext)?.shareCode;
+  const [calendar, setCalendar] = useState<Calendar | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadCalendar(timelineId, shareCode).then((cal) => live && setCalendar(cal));
+    return () => {
+      live = false;
+    };
+  }, [timelineId, shareCode]);
   const linked = value.entityIds.map((id) => byId.get(id)).filter((e): e is EntityView => Boolean(e));
   const set = (patch: Partial<StoryFieldValues>) => onChange({ ...value, ...patch });
   const link = (entity: EntityView) => set({ entityIds: [...value.entityIds.filter((id) => id !== entity.id), entity.id] });
@@ -95,26 +123,22 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
         </select>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <Label htmlFor={`${idPrefix}-start`}>Story start</Label>
-          <Input
-            id={`${idPrefix}-start`}
-            value={value.storyStart}
-            placeholder="e.g. 13 October 2031, 9:00"
-            maxLength={100}
-            onChange={(e) => set({ storyStart: e.target.value })}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${idPrefix}-end`}>Story end</Label>
-          <Input
-            id={`${idPrefix}-end`}
-            value={value.storyEnd}
-            placeholder="e.g. 20 October 2031"
-            maxLength={100}
-            onChange={(e) => set({ storyEnd: e.target.value })}
-          />
-        </div>
+        <DateField
+          id={`${idPrefix}-start`}
+          label="Story start"
+          field="Start"
+          calendar={calendar}
+          value={value.storyStart}
+          onChange={(storyStart) => set({ storyStart })}
+        />
+        <DateField
+          id={`${idPrefix}-end`}
+          label="Story end"
+          field="End"
+          calendar={calendar}
+          value={value.storyEnd}
+          onChange={(storyEnd) => set({ storyEnd })}
+        />
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${idPrefix}-label`}>Story label</Label>
@@ -126,6 +150,54 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           onChange={(e) => set({ storyLabel: e.target.value })}
         />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A story date as the writer types it: 'Reads as 14 Frostmoon 1203 AR' while it reads in the timeline's calendar,
+ * and once the writer leaves a date that does not, the refusal the server would give, under the field.
+ */
+function DateField(props: {
+  id: string;
+  label: string;
+  field: "Start" | "End";
+  calendar: Calendar | null;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const { id, field, calendar, value } = props;
+  const [left, setLeft] = useState(false);
+  const text = value.trim();
+  const read = calendar && text ? parseStoryText(calendar, text, field) : null;
+  const refused = read && !read.ok && left ? read.error : null;
+  const words = calendar && read?.ok ? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", ") : null;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={id}>{props.label}</Label>
+      <Input
+        id={id}
+        value={value}
+        placeholder={calendar ? `e.g. ${exampleDate(calendar)}` : undefined}
+        maxLength={100}
+        aria-invalid={refused ? true : undefined}
+        aria-describedby={read ? hintId : undefined}
+        onChange={(e) => {
+          props.onChange(e.target.value);
+          setLeft(false);
+        }}
+        onBlur={() => setLeft(true)}
+      />
+      {words ? (
+        <p id={hintId} className="text-xs text-stone-600">
+          Reads as {words}
+        </p>
+      ) : read ? (
+        <p id={hintId} className={cn("text-xs", refused ? "font-medium text-red-700" : "text-stone-600")}>
+          {refused ?? "Keep typing a date…"}
+        </p>
+      ) : null}
     </div>
   );
 }

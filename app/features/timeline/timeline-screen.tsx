@@ -121,11 +121,16 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   // not render every card again.
   const writeHeaders = useRef(room.writeHeaders);
   writeHeaders.current = room.writeHeaders;
+  const eventsNow = useRef(events);
+  eventsNow.current = events;
   const attachmentsApi = useMemo(
     () => ({
       shareCode,
       get roomHeaders() {
         return writeHeaders.current;
+      },
+      get scenes() {
+        return eventsNow.current;
       },
       onChange: (eventId: number, update: (list: EventView["attachments"]) => EventView["attachments"]) =>
         patch(eventId, (e) => ({ attachments: update(e.attachments) })),

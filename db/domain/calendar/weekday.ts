@@ -1,0 +1,16 @@
+// The day of the week a full date falls on, in calendars that name their weekdays.
+import { minutesPerDay, toAbsolute } from "./arithmetic";
+import type { CalDate, Calendar } from "./types";
+
+const mod = (a: number, n: number) => ((a % n) + n) % n;
+
+/**
+ * 'Monday' for 13 October 2031; null for a date without a day or a calendar without weekdays. Gregorian days
+ * count from 1 January of year 0, a Saturday; a custom calendar's first day of year 0 is its first weekday.
+ */
+export function weekdayOf(cal: Calendar, date: CalDate): string | null {
+  if (date.day === undefined || cal.weekdays.length === 0 || cal.kind === "relative") return null;
+  const day = Math.floor(toAbsolute(cal, { year: date.year, month: date.month, day: date.day }) / minutesPerDay(cal));
+  const offset = cal.kind === "gregorian" ? 5 : 0;
+  return cal.weekdays[mod(day + offset, cal.weekdays.length)] ?? null;
+}
