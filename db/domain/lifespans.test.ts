@@ -103,3 +103,15 @@ describe("wouldLoop", () => {
     expect(wouldLoop(1, [], edges)).toBe(false);
   });
 });
+
+describe("in a calendar of its own (13 months of 28 days, a 13th month)", () => {
+  it("ages, order and flags read the stored parts, not Gregorian months", () => {
+    expect(ageAt("1185-13-20", "1203-13-14")).toBe(17);
+    expect(ageAt("1185-13-20", "1203-13-20")).toBe(18);
+    expect(isLifespanOrdered("1203-13-02", "1203-12-28")).toBe(false);
+    expect(isLifespanOrdered("1203-12-28", "1203-13-02")).toBe(true);
+    const mara = { id: 1, kind: "character", name: "Mara", born: "1185-13-20", died: null };
+    const scene = { id: 7, title: "Before her time", entityIds: [1], storyStart: "1185-13-02", storyEnd: null };
+    expect(lifeFlags([scene], [mara]).map((f) => f.message)).toEqual(["Mara is not born yet"]);
+  });
+});

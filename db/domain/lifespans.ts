@@ -1,6 +1,7 @@
 // Ages, lifespans and dependencies between scenes: what a character's born/died dates and a scene's `after` list
-// tell a writer in chronological order. Pure functions, no zod: the screens load them in a lazy chunk.
-import { parseStoryDate, type StoryDate, storyDateKey } from "./story-date";
+// tell a writer in chronological order. Pure functions, no zod: the screens load them in a lazy chunk. Dates are
+// compared by their parts (year, month, day, time), which holds in every calendar.
+import { type StoredParts, storedParts, storyOrderSpan } from "./story-order";
 
 export const dependencyMessages = {
   afterIds: "Dependencies must be a list of scene ids",
@@ -18,7 +19,7 @@ export const lifespanMessages = { diedBeforeBorn: "Died must come after Born" } 
  * Whole years from `born` to `at`: the year difference, minus one when the month (and day) of `at` come before
  * those of `born`; a part missing on either side is not compared, so year-only dates give the year difference.
  */
-export function ageBetween(born: StoryDate, at: StoryDate): number {
+export function ageBetween(born: StoredParts, at: StoredParts): number {
   let age = at.year - born.year;
   if (born.month !== undefined && at.month !== undefined) {
     if (at.month < born.month) age -= 1;
@@ -30,18 +31,16 @@ export function ageBetween(born: StoryDate, at: StoryDate): number {
 /** The age at a scene's start when both are valid story dates; null otherwise. */
 export function ageAt(born: string | null | undefined, at: string | null | undefined): number | null {
   if (!born || !at) return null;
-  const b = parseStoryDate(born);
-  const a = parseStoryDate(at);
-  return b.ok && a.ok ? ageBetween(b.date, a.date) : null;
+  const b = storedParts(born);
+  const a = storedParts(at);
+  return b && a ? ageBetween(b, a) : null;
 }
 
 /** False when `died` lies wholly before `born` (the same year or month may hold both). */
 export function isLifespanOrdered(born: string | null | undefined, died: string | null | undefined) {
-  if (!born || !died) return true;
-  const b = parseStoryDate(born);
-  const d = parseStoryDate(died);
-  if (!b.ok || !d.ok) return true;
-  return storyDateKey(d.date, "upper") >= storyDateKey(b.date, "lower");
+  const b = storyOrderSpan(born);
+  const d = storyOrderSpan(died);
+  return !b || !d || d.to >= b.from;
 }
 
 type Dated = { storyStart: string | null; storyEnd: string | null };
@@ -51,11 +50,7 @@ export type LifeEntity = { id: number; kind: string; name: string; born?: string
 /** As the continuity flags: `otherEventId` is the scene followed (0 before birth, -1 after death), `characterId` 0 for those. */
 export type LifeFlag = { eventId: number; otherEventId: number; characterId: number; message: string };
 
-const bounds = (value: string | null | undefined) => {
-  if (!value) return null;
-  const p = parseStoryDate(value);
-  return p.ok ? { from: storyDateKey(p.date, "lower"), to: storyDateKey(p.date, "upper") } : null;
-};
+const bounds = storyOrderSpan;
 
 /** The instants a scene covers (start's first to end's last); null when undated. */
 const sceneSpan = (e: Dated) => {

@@ -1,27 +1,22 @@
 import { z } from "zod";
 import { dependencyMessages, maxDependencies } from "./lifespans";
-import { parseStoryDate, storyDateReason } from "./story-date";
+import { storyDateReason } from "./story-date";
 
 // What the codex accepts for a character's lifespan, and an event's `after` list.
 
 export { dependencyMessages, lifespanMessages, maxDependencies } from "./lifespans";
 
-/** A story date or null; an empty string clears it. */
+/**
+ * A story date as the writer typed it, or null; an empty string clears it. The service reads it in the timeline's
+ * calendar ('14 Frostmoon 1185 AR', '1185-13-14') and refuses it with an example in that calendar.
+ */
 const lifeDate = (field: "Born" | "Died") =>
   z
     .string({ error: `${field} ${storyDateReason.format}` })
     .trim()
-    .max(20, `${field} ${storyDateReason.format}`)
+    .max(100, `${field} ${storyDateReason.format}`)
     .nullable()
-    .transform((v, ctx) => {
-      if (!v) return null;
-      const parsed = parseStoryDate(v);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: `${field} ${storyDateReason[parsed.reason]}` });
-        return z.NEVER;
-      }
-      return v;
-    });
+    .transform((v) => v || null);
 
 export const lifespanFields = { born: lifeDate("Born").optional(), died: lifeDate("Died").optional() };
 

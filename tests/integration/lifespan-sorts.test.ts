@@ -83,4 +83,39 @@ describe("the map's scenes", () => {
     );
     expect(when).toEqual({ Siege: "14 Frostmoon 1203 AR, 9:00", Feast: "The long night", Undated: undefined });
   });
+
+  it("are typed in the calendar's words, 13th month included, and refused with an example in that calendar", async () => {
+    const owner = await registerUser({ name: "Olive Owner" });
+    const timeline = await createTimeline(owner.token, { title: "The Moons" });
+    expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: MOONS })).status).toBe(200);
+    const path = `/api/timelines/${timeline.id}/entities`;
+    const made = await call("POST", path, {
+      token: owner.token,
+      body: { kind: "character", name: "Mara", born: "20 Darkmoon 1185 AR", died: "1250-13-02" },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect({ born: made.json.born, died: made.json.died }).toEqual({ born: "1185-13-20", died: "1250-13-02" });
+    const [mara] = await sortsOf(timeline.id);
+    expect(mara.born_sort).toBe(storySort(MOONS, "1185-13-20"));
+
+    const bad = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { born: "the 45th of Nevuary" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/^Born must be a date like .*(AR|BR)/);
+    const before = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { died: "3 Frostmoon 1180 AR" } });
+    expect(before.status).toBe(400);
+    expect(before.json.error).toBe("Died must come after Born");
+    // Nothing refused was written.
+    const [still] = await sortsOf(timeline.id);
+    expect({ born: still.born, died: still.died }).toEqual({ born: "1185-13-20", died: "1250-13-02" });
+    // And a 13th-month birth travels through the JSON export and back.
+    const file = await call("GET", `/api/timelines/${timeline.id}/export?format=json`, { token: owner.token });
+    const imported = await call("POST", "/api/timelines/import", {
+      token: owner.token,
+      rawBody: file.text,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    const [copy] = await sortsOf(imported.json.id);
+    expect({ born: copy.born, born_sort: copy.born_sort }).toEqual({ born: "1185-13-20", born_sort: still.born_sort });
+  });
 });

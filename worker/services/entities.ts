@@ -2,8 +2,7 @@ import { type SQL, and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
-import { isLifespanOrdered } from "../../db/domain/lifespans";
-import { storedCalendar, storySort } from "../../db/domain/calendar";
+import { type Calendar, readStoryInput, storedCalendar, storyRangeOrdered, storySort } from "../../db/domain/calendar";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, accessColumns, accessOf, callerShare, hasAccess, requireRowAccess, requireTimelineAccess } from "./access";
@@ -87,6 +86,25 @@ export async function listEntities(db: Db, user: User, timelineId: number, share
   return listEntitiesForTimeline(db, timelineId);
 }
 
+/**
+ * Born and died as the writer typed them ('14 Frostmoon 1185 AR', '1185-13-14'), read in the timeline's calendar
+ * into the stored form; 400 with an example in that calendar when one does not read. Absent stays absent.
+ */
+function readLifespan(cal: Calendar, input: { born?: string | null; died?: string | null }) {
+  const read = (text: string | null | undefined, field: "Born" | "Died") => {
+    if (text === undefined || text === null) return text;
+    const parsed = readStoryInput(cal, text, field);
+    if (!parsed.ok) throw badRequest(parsed.error);
+    return parsed.stored;
+  };
+  return { born: read(input.born, "Born"), died: read(input.died, "Died") };
+}
+
+/** Died must not lie wholly before born, in the calendar. */
+function checkLifespan(cal: Calendar, born: string | null | undefined, died: string | null | undefined) {
+  if (born && died && !storyRangeOrdered(cal, born, died)) throw badRequest(lifespanMessages.diedBeforeBorn);
+}
+
 export async function createEntity(
   { db, room }: Deps,
   user: User,
@@ -97,6 +115,8 @@ export async function createEntity(
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   // Sorted in the timeline's own calendar, as import and a change of calendar sort them.
   const calendar = storedCalendar(timeline.calendar);
+  const life = readLifespan(calendar, input);
+  checkLifespan(calendar, life.born, life.died);
   const now = nowIso();
   const row = await db
     .insert(entities)
@@ -108,10 +128,10 @@ export async function createEntity(
       aliases: input.aliases ?? [],
       description: input.description ?? "",
       color: input.color ?? defaultEntityColor[input.kind],
-      born: input.born ?? null,
-      died: input.died ?? null,
-      bornSort: storySort(calendar, input.born),
-      diedSort: storySort(calendar, input.died),
+      born: life.born ?? null,
+      died: life.died ?? null,
+      bornSort: storySort(calendar, life.born),
+      diedSort: storySort(calendar, life.died),
       createdAt: now,
       updatedAt: now,
     })
@@ -153,9 +173,8 @@ export async function updateEntity(
 ): Promise<EntityView> {
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
   const calendar = storedCalendar(entity.calendar);
-  const born = input.born !== undefined ? input.born : entity.born;
-  const died = input.died !== undefined ? input.died : entity.died;
-  if (!isLifespanOrdered(born, died)) throw badRequest(lifespanMessages.diedBeforeBorn);
+  const life = readLifespan(calendar, input);
+  checkLifespan(calendar, life.born !== undefined ? life.born : entity.born, life.died !== undefined ? life.died : entity.died);
   const row = await db
     .update(entities)
     .set({
@@ -164,8 +183,8 @@ export async function updateEntity(
       ...(input.aliases !== undefined && { aliases: input.aliases }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.color !== undefined && { color: input.color }),
-      ...(input.born !== undefined && { born: input.born, bornSort: storySort(calendar, input.born) }),
-      ...(input.died !== undefined && { died: input.died, diedSort: storySort(calendar, input.died) }),
+      ...(life.born !== undefined && { born: life.born, bornSort: storySort(calendar, life.born) }),
+      ...(life.died !== undefined && { died: life.died, diedSort: storySort(calendar, life.died) }),
       updatedAt: nowIso(),
     })
     .where(eq(entities.id, entityId))

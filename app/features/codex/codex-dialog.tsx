@@ -134,8 +134,8 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
                 id={`${id}-born`}
                 value={born}
                 onChange={(e) => setBorn(e.target.value)}
-                placeholder="e.g. 2014-05-10"
-                maxLength={20}
+                placeholder="e.g. 10 May 2014"
+                maxLength={100}
               />
             </div>
             <div className="space-y-1.5">
@@ -145,7 +145,7 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
                 value={died}
                 onChange={(e) => setDied(e.target.value)}
                 placeholder="Leave empty if alive"
-                maxLength={20}
+                maxLength={100}
               />
             </div>
           </div>

@@ -237,6 +237,11 @@ export function TimeRuler({ timelineId, shareCode, events, onOpen }: TimeRulerPr
         onKeyDown={onKeyDown}
         className="relative max-h-[60vh] min-h-48 touch-pan-x touch-pan-y overflow-auto focus:outline-2 focus:outline-brand-600"
       >
+        {dated.length === 0 ? (
+          <p className="absolute inset-x-0 top-12 px-4 text-center text-sm text-stone-600">
+            No dated scenes yet. Give a scene a story start in its edit form to place it on the ruler.
+          </p>
+        ) : null}
         <div className="relative" style={{ width: layout.width, height: TICKS + rows * ROW + 16 }}>
           <div aria-hidden="true" className="absolute inset-x-0 top-0 h-8 border-b border-stone-300">
             {ticks.map((tick) => (

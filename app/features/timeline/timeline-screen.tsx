@@ -26,8 +26,7 @@ import { type CardPlotlines, PlotlinesContext } from "~/features/plotlines/plotl
 import { ReviewContext } from "~/features/review/review-context";
 import type { EntityKind } from "../../../db/domain/rules";
 import { filterEvents } from "../../../db/domain/story-analysis";
-import { storySortKey } from "../../../db/domain/story-date";
-import { sortChronologically } from "../../../db/domain/story-order";
+import { sortChronologically, storyOrderKey } from "../../../db/domain/story-order";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventPage, EventView } from "../../../worker/services/events";
 import type { PlotlineView } from "../../../worker/services/plotlines";
@@ -59,7 +58,7 @@ export type TimelineScreenProps = {
   assistant?: ReactNode;
 };
 
-const isDated = (e: EventView) => Boolean(e.storyStart && storySortKey(e.storyStart) !== null);
+const isDated = (e: EventView) => storyOrderKey(e.storyStart) !== null;
 
 /** Memoized: the route's own re-renders (same loader data) do not render the whole screen again. */
 export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreenProps) {

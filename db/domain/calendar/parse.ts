@@ -118,9 +118,10 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
  * Reads what a writer typed as a date in the calendar. `field` names it in refusals: machine-shaped text gets
  * the precise reason ("Start has a month outside 01-13"), anything else an example in the calendar's words.
  */
-export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End"): ParseResult {
+export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died"): ParseResult {
   const value = text.trim();
-  const refusal = `Story ${field.toLowerCase()} must be a date like ${exampleDate(cal)}`;
+  const subject = field === "Start" || field === "End" ? `Story ${field.toLowerCase()}` : field;
+  const refusal = `${subject} must be a date like ${exampleDate(cal)}`;
   if (looksMachine(value)) {
     const m = parseMachine(cal, value);
     if (m.ok) return m;

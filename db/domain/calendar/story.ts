@@ -45,7 +45,7 @@ export function storyRangeOrdered(cal: Calendar, start: string, end: string) {
 }
 
 /** What a writer typed, read into the stored machine form; the refusal names an example in the calendar. */
-export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End") {
+export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died") {
   const parsed = parseStoryText(cal, text, field);
   return parsed.ok ? ({ ok: true, stored: formatMachine(parsed.date) } as const) : parsed;
 }

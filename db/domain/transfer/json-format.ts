@@ -115,7 +115,15 @@ export function parseTimelineJson(text: string): ParseResult {
     checkCounts("File", root.events.length, rawEntities.length);
 
     const doc = newDocument(title, description);
-    doc.entities = rawEntities.map((raw, i) => jsonEntity(`Codex entry ${i + 1}`, raw));
+    // The calendar first: born and died, like the events' dates, are read in it.
+    let calendar: Calendar = GREGORIAN;
+    if (root.calendar != null) {
+      const checked = validateCalendar(root.calendar);
+      if (!checked.ok) return fail("Calendar", checked.error);
+      calendar = checked.calendar;
+      if (calendar.kind !== "gregorian") doc.calendar = calendar;
+    }
+    doc.entities = rawEntities.map((raw, i) => jsonEntity(`Codex entry ${i + 1}`, raw, calendar));
     const names = new Set(doc.entities.map((e) => e.name));
     const rawChapters = root.chapters ?? [];
     if (!Array.isArray(rawChapters)) return fail("File", "chapters must be a list");
@@ -125,13 +133,6 @@ export function parseTimelineJson(text: string): ParseResult {
     if (!Array.isArray(rawPlotlines)) return fail("File", "plotlines must be a list");
     if (rawPlotlines.length > importLimits.plotlines) fail("File", `at most ${importLimits.plotlines} plotlines can be imported at once`);
     const plotlines = rawPlotlines.map((raw, i) => jsonPlotline(`Plotline ${i + 1}`, raw));
-    let calendar: Calendar = GREGORIAN;
-    if (root.calendar != null) {
-      const checked = validateCalendar(root.calendar);
-      if (!checked.ok) return fail("Calendar", checked.error);
-      calendar = checked.calendar;
-      if (calendar.kind !== "gregorian") doc.calendar = calendar;
-    }
     const eventCount = root.events.length;
     doc.events = root.events.map((raw, i) =>
       jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length, calendar, eventCount, i),
@@ -146,7 +147,7 @@ export function parseTimelineJson(text: string): ParseResult {
   });
 }
 
-export function jsonEntity(where: string, raw: unknown): TransferEntity {
+export function jsonEntity(where: string, raw: unknown, cal: Calendar = GREGORIAN): TransferEntity {
   if (!isObject(raw)) return fail(where, "must be an object");
   const kind = raw.kind ?? "character";
   if (typeof kind !== "string" || !(entityKinds as readonly string[]).includes(kind)) fail(where, "kind must be character, place or thing");
@@ -164,8 +165,8 @@ export function jsonEntity(where: string, raw: unknown): TransferEntity {
   if (typeof color !== "string" || !/^#[0-9a-f]{6}$/i.test(color)) fail(where, "color must be a hex color like #a1b2c3");
   const born = optionalText(where, "born", raw.born);
   const died = optionalText(where, "died", raw.died);
-  if (born) checkStoryDate(where, "born", born);
-  if (died) checkStoryDate(where, "died", died);
+  if (born) checkStoryDate(where, "born", born, cal);
+  if (died) checkStoryDate(where, "died", died, cal);
   if (!isLifespanOrdered(born, died)) fail(where, "died must come after born");
   return {
     kind: kind as EntityKind,
