@@ -131,3 +131,30 @@ test.describe("share links you can revoke", () => {
     await expect(page.getByRole("button", { name: "Join timeline" })).toHaveCount(0);
   });
 });
+
+test("'Join timeline' pressed before the join page's code has loaded still joins (a plain form post)", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Early Click" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "First frost", content: "It begins." });
+  const link = await apiAs<{ shareCode: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/share`, { role: "collaborator" });
+  const guest = await createUser(request, { name: "Gus Guest" });
+  await login(page, guest);
+  // The join page's chunk is held back: the button is the server's HTML, not yet React's.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/join-shared-timeline-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  await page.goto(`/timeline/shared/${link.shareCode}`);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Join timeline" }).click();
+  await page.waitForURL(`**/timeline/${timeline.id}`);
+  release();
+  await expect(page.getByText("First frost")).toBeVisible();
+  const joined = await apiAs<{ id: number }[]>(request, guest, "GET", "/api/timelines");
+  expect(joined.some((t) => t.id === timeline.id)).toBe(true);
+});

@@ -39,14 +39,22 @@ export function JoinSharedTimeline({ invite, shareCode }: { invite: ShareInvite;
           </div>
         </dl>
         <p className="mt-4 text-sm text-stone-600">Joining adds this timeline to your timelines, under 'Shared with you'.</p>
-        <div className="mt-6 flex flex-wrap gap-2">
-          <Button type="button" disabled={join.pending} onClick={() => void join.run()}>
+        {/* A plain form: pressed before this page's code has loaded, it still joins (the route's action). */}
+        <form
+          method="post"
+          className="mt-6 flex flex-wrap gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void join.run();
+          }}
+        >
+          <Button type="submit" disabled={join.pending}>
             {join.pending ? "Joining..." : "Join timeline"}
           </Button>
           <Button asChild variant="outline">
             <Link to="/timeline">Cancel</Link>
           </Button>
-        </div>
+        </form>
       </Card>
     </Page>
   );

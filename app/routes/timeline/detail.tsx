@@ -5,7 +5,8 @@ import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { seriesOfBook } from "../../../worker/services/series";
 import { listEventsPage } from "../../../worker/services/events";
 import { listPlotlinesOf } from "../../../worker/services/plotlines";
-import { openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
+import { joinSharedTimeline, openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
+import { HttpError } from "../../../worker/lib/errors";
 import { getTimeline } from "../../../worker/services/timelines";
 import { GeneralErrorBoundary, isNotFound } from "~/ui/error-boundary";
 import { LazyStoryAssistant } from "~/features/assistant/lazy-story-assistant";
@@ -97,6 +98,24 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     };
   } catch (error) {
     rethrowAsNotFound(error);
+  }
+}
+
+/**
+ * 'Join timeline' as a plain form post: a click before the join page's code has loaded still joins (the page then
+ * opens the timeline). Once hydrated the page joins through the API instead, with its toast.
+ */
+export async function action({ params, context }: Route.ActionArgs) {
+  const shareCode = shareCodeOf(params);
+  if (shareCode === null) throw data("Not found", { status: 404 });
+  const user = requireUser(context);
+  const { db, room } = app(context);
+  try {
+    const joined = await joinSharedTimeline({ db, room }, user, shareCode);
+    return redirect(`/timeline/${joined.timeline.id}`);
+  } catch (error) {
+    if (error instanceof HttpError) throw data(error.message, { status: error.status });
+    throw error;
   }
 }
 
