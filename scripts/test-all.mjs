@@ -58,6 +58,7 @@ function e2eCounts(status) {
   if (!report?.stats) return { passed: 0, failed: 1 };
   const { expected = 0, unexpected = 0, flaky = 0 } = report.stats;
   const extra = status !== 0 && unexpected === 0 ? 1 : 0;
+  if (flaky > 0) console.log(`\n${flaky} browser test(s) passed only on their retry (flaky): see the report above.`);
   return { passed: expected + flaky, failed: unexpected + extra };
 }
 

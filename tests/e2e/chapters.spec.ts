@@ -98,7 +98,13 @@ test.describe("chapters on the timeline screen", () => {
     // Mouse: Rescue's card dragged onto Chapter Three's header (both in view).
     await page.setViewportSize({ width: 1280, height: 1600 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    const from = await page.getByRole("button", { name: "Reorder Rescue" }).boundingBox();
+    const handle = page.getByRole("button", { name: "Reorder Rescue" });
+    // dnd-kit loads on the first hover of a handle: the drag starts once it holds the handle (a busy machine is slow).
+    await handle.hover();
+    await expect(handle).toHaveAttribute("aria-describedby", /.+/);
+    // And nothing still arriving that would move the drop targets under the drag.
+    await page.waitForLoadState("networkidle");
+    const from = await handle.boundingBox();
     const to = await chapterSection(page, "Chapter Three").getByTestId("chapter-header").boundingBox();
     if (!from || !to) throw new Error("not visible");
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);

@@ -174,7 +174,13 @@ test.describe("timeline detail", () => {
 
     // Mouse: drag Wreck's handle onto Arrival, both in view (Arrival's card just below the header).
     await page.getByRole("button", { name: "Reorder Arrival" }).evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 120));
-    const from = await page.getByRole("button", { name: "Reorder Wreck" }).boundingBox();
+    const wreck = page.getByRole("button", { name: "Reorder Wreck" });
+    // dnd-kit loads on the first hover of a handle: the drag starts once it holds the handle (a busy machine is slow).
+    await wreck.hover();
+    await expect(wreck).toHaveAttribute("aria-describedby", /.+/);
+    // And nothing still arriving that would move the drop targets under the drag.
+    await page.waitForLoadState("networkidle");
+    const from = await wreck.boundingBox();
     const to = await page.getByRole("button", { name: "Reorder Arrival" }).boundingBox();
     if (!from || !to) throw new Error("handles not visible");
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
