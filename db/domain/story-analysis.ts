@@ -1,6 +1,7 @@
 // What the story model can tell a writer about a timeline, computed from the events and the codex the page
 // already holds: lanes (who is in which scene), filters, and codex names mentioned in an event but not linked.
 // Story time counted in the timeline's calendar (gaps, overlaps, clashes) is in story-gaps.ts, a lazy chunk. Pure functions, no I/O: the page, tests and later the AI context use them.
+import { storyOrderKey } from "./story-order";
 
 export type StoryEvent = {
   id: number;
@@ -113,9 +114,6 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
 
 export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null;
 
-/** A stored story date (the machine form, in any calendar). */
-const STORED_DATE = /^-?\d{1,6}(?:-\d{2,3}(?:-\d{2,4}(?:T\d{2}:\d{2})?)?)?$/;
-
 /** The events `filter` keeps, in their order. Text matches title or content, any case. */
 export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null }>(
   events: E[],
@@ -131,7 +129,7 @@ export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "e
     }
     if (text && !event.title.toLowerCase().includes(text) && !event.content.toLowerCase().includes(text)) return false;
     if (filter.dated) {
-      const isDated = Boolean(event.storyStart && STORED_DATE.test(event.storyStart));
+      const isDated = storyOrderKey(event.storyStart) !== null;
       if ((filter.dated === "dated") !== isDated) return false;
     }
     if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;

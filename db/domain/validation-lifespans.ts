@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { dependencyMessages, maxDependencies } from "./lifespans";
-import { storyDateReason } from "./story-date";
 
 // What the codex accepts for a character's lifespan, and an event's `after` list.
 
@@ -12,9 +11,9 @@ export { dependencyMessages, lifespanMessages, maxDependencies } from "./lifespa
  */
 const lifeDate = (field: "Born" | "Died") =>
   z
-    .string({ error: `${field} ${storyDateReason.format}` })
+    .string({ error: `${field} must be a date` })
     .trim()
-    .max(100, `${field} ${storyDateReason.format}`)
+    .max(100, `${field} can be at most 100 characters`)
     .nullable()
     .transform((v) => v || null);
 

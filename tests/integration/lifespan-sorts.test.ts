@@ -101,6 +101,8 @@ describe("the map's scenes", () => {
     const bad = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { born: "the 45th of Nevuary" } });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/^Born must be a date like .*(AR|BR)/);
+    const huge = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { born: "x".repeat(300) } });
+    expect({ status: huge.status, error: huge.json.error }).toEqual({ status: 400, error: "Born can be at most 100 characters" });
     const before = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { died: "3 Frostmoon 1180 AR" } });
     expect(before.status).toBe(400);
     expect(before.json.error).toBe("Died must come after Born");
