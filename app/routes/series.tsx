@@ -1,13 +1,16 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { ArrowDown, ArrowUp } from "lucide-react";
+import { useState } from "react";
+import { Form, Link, data, useNavigation, useSubmit } from "react-router";
 import { Page, PageHeading } from "~/ui/page";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
-import { Label } from "~/ui/input";
+import { Input, Label } from "~/ui/input";
+import { ConfirmDialog } from "~/ui/dialog";
 import { app, requireUser } from "~/lib/session.server";
 import { formError } from "~/lib/form.server";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
-import { seriesMessages } from "../../db/domain/validation-series";
-import { addBook, getSeries } from "../../worker/services/series";
+import { SeriesTitleSchema, seriesMessages } from "../../db/domain/validation-series";
+import { addBook, getSeries, removeBook, updateSeries } from "../../worker/services/series";
 import { listTimelines } from "../../worker/services/timelines";
 import type { Route } from "./+types/series";
 
@@ -30,14 +33,40 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const user = requireUser(context);
+  const { db, room } = app(context);
+  const seriesId = idOf(params.id);
   const form = await request.formData();
+  const intent = String(form.get("intent") ?? "add");
   const timelineId = idOf(String(form.get("timelineId") ?? ""));
-  if (!timelineId) return data({ formError: seriesMessages.timelineId }, 400);
   try {
-    await addBook(app(context).db, user, idOf(params.id), timelineId);
-    return { formError: null };
+    if (intent === "rename") {
+      const title = SeriesTitleSchema.safeParse(form.get("title") ?? "");
+      if (!title.success) return data({ formError: title.error.issues[0]?.message ?? seriesMessages.titleRequired, intent }, 400);
+      await updateSeries(db, user, seriesId, { title: title.data });
+      return { formError: null, intent };
+    }
+    if (!timelineId) return data({ formError: seriesMessages.timelineId, intent }, 400);
+    if (intent === "remove") {
+      await removeBook({ db, room }, user, seriesId, timelineId);
+      return { formError: null, intent };
+    }
+    if (intent === "up" || intent === "down") {
+      const { timelines: books } = await getSeries(db, user, seriesId);
+      const order = books.map((b) => b.id);
+      const at = order.indexOf(timelineId);
+      const to = intent === "up" ? at - 1 : at + 1;
+      if (at < 0) return data({ formError: seriesMessages.notInSeries, intent }, 400);
+      if (to >= 0 && to < order.length) {
+        [order[at], order[to]] = [order[to], order[at]];
+        await updateSeries(db, user, seriesId, { timelineIds: order });
+      }
+      return { formError: null, intent };
+    }
+    await addBook(db, user, seriesId, timelineId);
+    return { formError: null, intent };
   } catch (error) {
-    return formError(error);
+    const failed = formError(error);
+    return data({ formError: failed.data.formError ?? null, intent }, failed.init ?? undefined);
   }
 }
 
@@ -45,33 +74,61 @@ const words = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "word" : 
 
 export default function SeriesPage({ loaderData, actionData }: Route.ComponentProps) {
   const { series, candidates } = loaderData;
-  const adding = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "add") : null;
   const total = series.timelines.reduce((sum, b) => sum + b.wordCount, 0);
+  const error = (intent: string) =>
+    actionData?.formError && actionData.intent === intent ? (
+      <p role="alert" className="w-full text-sm text-red-800">
+        {actionData.formError}
+      </p>
+    ) : null;
   return (
     <Page>
       <PageHeading>{series.title}</PageHeading>
       <p className="mb-6 text-stone-700">
         A series: its books share one codex. {series.timelines.length} {series.timelines.length === 1 ? "book" : "books"} · {words(total)}
       </p>
+      {series.isOwner ? (
+        <Form method="post" className="mb-8 flex flex-wrap items-end gap-3" key={series.title}>
+          <input type="hidden" name="intent" value="rename" />
+          <div className="space-y-1.5">
+            <Label htmlFor="series-title">Series title</Label>
+            <Input id="series-title" name="title" defaultValue={series.title} maxLength={200} className="w-72" required />
+          </div>
+          <Button type="submit" variant="outline" disabled={busy === "rename"}>
+            {busy === "rename" ? "Renaming..." : "Rename"}
+          </Button>
+          {error("rename")}
+        </Form>
+      ) : null}
       <section aria-labelledby="books-heading">
         <h2 id="books-heading" className="mb-3 font-serif text-2xl font-bold">
           Books
         </h2>
+        {series.timelines.length === 0 ? <p className="text-stone-700">No books in this series yet.</p> : null}
         <ol className="space-y-3">
-          {series.timelines.map((b) => (
+          {series.timelines.map((b, i) => (
             <li key={b.id}>
               <Card className="flex flex-wrap items-center justify-between gap-3 p-4">
                 <Link to={`/timeline/${b.id}`} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
                   Book {b.position}: {b.title}
                 </Link>
-                <span className="text-sm text-stone-700">{words(b.wordCount)}</span>
+                <span className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+                  <span>{words(b.wordCount)}</span>
+                  {series.isOwner ? (
+                    <BookControls book={b} first={i === 0} last={i === series.timelines.length - 1} busy={busy !== null} />
+                  ) : null}
+                </span>
               </Card>
             </li>
           ))}
         </ol>
+        {error("up") ?? error("down") ?? error("remove")}
       </section>
       {series.isOwner ? (
         <Form method="post" className="mt-8 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="add" />
           <div className="space-y-1.5">
             <Label htmlFor="add-book">Add a book</Label>
             <select
@@ -88,17 +145,56 @@ export default function SeriesPage({ loaderData, actionData }: Route.ComponentPr
               ))}
             </select>
           </div>
-          <Button type="submit" disabled={adding || candidates.length === 0}>
-            {adding ? "Adding..." : "Add to series"}
+          <Button type="submit" disabled={busy === "add" || candidates.length === 0}>
+            {busy === "add" ? "Adding..." : "Add to series"}
           </Button>
-          {actionData?.formError ? (
-            <p role="alert" className="w-full text-sm text-red-800">
-              {actionData.formError}
-            </p>
-          ) : null}
+          {error("add")}
         </Form>
       ) : null}
     </Page>
+  );
+}
+
+/** The owner's controls on one book: move it up or down, or take it out of the series (after a confirmation). */
+function BookControls({ book, first, last, busy }: { book: { id: number; title: string }; first: boolean; last: boolean; busy: boolean }) {
+  const submit = useSubmit();
+  const [confirming, setConfirming] = useState(false);
+  const move = (intent: "up" | "down") => (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="timelineId" value={book.id} />
+      <Button
+        type="submit"
+        variant="outline"
+        size="sm"
+        disabled={busy || (intent === "up" ? first : last)}
+        aria-label={`Move "${book.title}" ${intent}`}
+      >
+        {intent === "up" ? <ArrowUp aria-hidden="true" className="h-4 w-4" /> : <ArrowDown aria-hidden="true" className="h-4 w-4" />}
+      </Button>
+    </Form>
+  );
+  return (
+    <>
+      {move("up")}
+      {move("down")}
+      <Button type="button" variant="outline" size="sm" disabled={busy} onClick={() => setConfirming(true)}>
+        Remove from series
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Remove "${book.title}" from this series?`}
+        description="The book keeps its own copy of every codex entry it uses; the series keeps its entries for the other books."
+        confirmLabel="Remove from series"
+        pendingLabel="Removing..."
+        pending={busy}
+        onConfirm={() => {
+          setConfirming(false);
+          submit({ intent: "remove", timelineId: String(book.id) }, { method: "post" });
+        }}
+      />
+    </>
   );
 }
 

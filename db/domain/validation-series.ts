@@ -17,7 +17,7 @@ export const seriesMessages = {
   notInSeries: "That timeline is not in this series",
 } as const;
 
-const seriesTitle = z
+export const SeriesTitleSchema = z
   .string({ error: seriesMessages.titleRequired })
   .trim()
   .min(1, seriesMessages.titleRequired)
@@ -36,14 +36,14 @@ const timelineIds = z
 
 /** Books in the order given (book 1 first); repeats are dropped. */
 export const CreateSeriesSchema = z.object({
-  title: seriesTitle,
+  title: SeriesTitleSchema,
   timelineIds: timelineIds.transform((ids) => [...new Set(ids)]),
 });
 export type CreateSeries = z.infer<typeof CreateSeriesSchema>;
 
 /** A new title and/or the books' new order (every book of the series, once). */
 export const UpdateSeriesSchema = z
-  .object({ title: seriesTitle.optional(), timelineIds: timelineIds.optional() })
+  .object({ title: SeriesTitleSchema.optional(), timelineIds: timelineIds.optional() })
   .refine((v) => v.title !== undefined || v.timelineIds !== undefined, { message: "Nothing to update" });
 export type UpdateSeries = z.infer<typeof UpdateSeriesSchema>;
 

@@ -48,3 +48,43 @@ test.describe("series", () => {
     await expectNoSeriousA11yViolations(page);
   });
 });
+
+test("the owner renames a series, reorders its books and takes one out, which keeps its characters", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const owner = await createUser(request, { name: "Rae Reorder" });
+  const books: Timeline[] = [];
+  for (const title of ["Dawn", "Noon", "Dusk"]) books.push(await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title }));
+  const series = await apiAs<{ id: number }>(request, owner, "POST", "/api/series", { title: "Day", timelineIds: books.map((b) => b.id) });
+  const ivo = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${books[1].id}/entities`, {
+    kind: "character",
+    name: "Ivo",
+  });
+  await apiAs(request, owner, "POST", `/api/timelines/${books[1].id}/events`, {
+    title: "Midday",
+    content: "The sun stands still.",
+    entityIds: [ivo.id],
+  });
+
+  await login(page, owner);
+  await page.goto(`/series/${series.id}`);
+  await waitForHydration(page);
+  await page.getByLabel("Series title").fill("A Long Day");
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "A Long Day" })).toBeVisible();
+
+  const links = page.getByRole("region", { name: "Books" }).getByRole("link");
+  await page.getByRole("button", { name: 'Move "Dusk" up' }).click();
+  await expect(links).toHaveText(["Book 1: Dawn", "Book 2: Dusk", "Book 3: Noon"]);
+  await expect(page.getByRole("button", { name: 'Move "Dawn" up' })).toBeDisabled();
+
+  await page.getByRole("listitem").filter({ hasText: "Noon" }).getByRole("button", { name: "Remove from series" }).click();
+  const confirm = page.getByRole("alertdialog", { name: 'Remove "Noon" from this series?' });
+  await confirm.getByRole("button", { name: "Remove from series" }).click();
+  await expect(links).toHaveText(["Book 1: Dawn", "Book 2: Dusk"]);
+  await expectNoSeriousA11yViolations(page);
+
+  // The book is on its own now, and its scene still carries Ivo.
+  await openTimeline(page, books[1].id);
+  await expect(card(page, "Midday").getByTestId("entity-chip")).toHaveText(["Ivo"]);
+  await expect(page.getByText("Book 2 of")).toHaveCount(0);
+});

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema, seriesMessages } from "../../db/domain/validation-series";
 import * as seriesService from "../services/series";
-import { type ApiEnv, currentUser, jsonBody, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam } from "./params";
 
 /** Series: a writer's books sharing one codex. Every route needs a signed-in writer. */
@@ -23,4 +23,9 @@ export const seriesApi = new Hono<ApiEnv>()
   .post("/:id/books", jsonBody(AddBookSchema), async (c) => {
     const id = idParam(c.req.param("id"), seriesMessages.notFound);
     return c.json(await seriesService.addBook(c.var.db, currentUser(c), id, c.req.valid("json").timelineId));
+  })
+  .delete("/:id/books/:timelineId", async (c) => {
+    const id = idParam(c.req.param("id"), seriesMessages.notFound);
+    const timelineId = idParam(c.req.param("timelineId"), "Timeline not found");
+    return c.json(await seriesService.removeBook(deps(c), currentUser(c), id, timelineId));
   });

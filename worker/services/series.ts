@@ -1,11 +1,13 @@
 import { type SQL, and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, entities, series, timelineShares, timelines } from "../../db/schema";
+import { storedCalendar, storySort } from "../../db/domain/calendar";
 import { type CreateSeries, type UpdateSeries, seriesLimits, seriesMessages } from "../../db/domain/validation-series";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { TIMELINE_NOT_FOUND, accessOf, callerShare } from "./access";
 import { rawStatement } from "./transfer";
+import { type Deps, authorOf } from "./deps";
 
 // Series: books of one writer sharing one codex. The owner of the series owns every book; a reader of the series
 // sees only the books they can read. See docs/features.md 'Series' for how a joining book's codex is merged.
@@ -231,4 +233,75 @@ export async function seriesOfBook(db: Db, timelineId: number): Promise<SeriesMe
     .where(eq(timelines.id, timelineId))
     .get();
   return row ? { ...row, position: row.position ?? 1 } : null;
+}
+
+/**
+ * Takes a book out of its series (owner only). The book keeps its own copy of every entry it uses or that was
+ * made in it: its scenes' links, POVs and map nodes move to the copies, so nothing it shows changes. The series
+ * keeps its entries; one made in the leaving book moves to the first book left. The last book to leave takes the
+ * codex with it. One batch; the books left are numbered again from 1.
+ */
+export async function removeBook({ db, room }: Deps, user: User, seriesId: number, timelineId: number): Promise<SeriesView> {
+  const found = await requireOwnSeries(db, user, seriesId);
+  const book = found.books.find((b) => b.id === timelineId);
+  if (!book) throw badRequest(seriesMessages.notInSeries);
+  const left = found.books.filter((b) => b.id !== timelineId);
+  const raw = (q: SQL) => rawStatement(db, q);
+  const inSeries = sql`EXISTS (SELECT 1 FROM timelines bt WHERE bt.id = ${timelineId} AND bt.series_id = ${seriesId})`;
+  const statements = [];
+  if (left.length === 0) {
+    statements.push(
+      raw(sql`UPDATE entities SET series_id = NULL, timeline_id = ${timelineId} WHERE series_id = ${seriesId} AND ${inSeries}`),
+    );
+  } else {
+    const bookEvents = sql`(SELECT id FROM events WHERE timeline_id = ${timelineId})`;
+    const [used, calendarRow] = await db.batch([
+      db
+        .select()
+        .from(entities)
+        .where(
+          and(
+            eq(entities.seriesId, seriesId),
+            sql`(${entities.timelineId} = ${timelineId}
+              OR ${entities.id} IN (SELECT entity_id FROM event_entities WHERE event_id IN ${bookEvents})
+              OR ${entities.id} IN (SELECT pov_entity_id FROM events WHERE timeline_id = ${timelineId})
+              OR ${entities.id} IN (SELECT entity_id FROM map_nodes WHERE timeline_id = ${timelineId}))`,
+          ),
+        )
+        .orderBy(asc(entities.id)),
+      db.select({ calendar: timelines.calendar }).from(timelines).where(eq(timelines.id, timelineId)),
+    ]);
+    const calendar = storedCalendar(calendarRow[0]?.calendar);
+    const now = nowIso();
+    // Each copy is the newest row of entities when the statements after it run (one transaction, ids only grow).
+    const copy = sql`(SELECT max(id) FROM entities)`;
+    for (const e of used) {
+      statements.push(
+        raw(sql`INSERT INTO entities (timeline_id, series_id, kind, name, aliases, description, color, born, died, born_sort, died_sort, created_at, updated_at)
+          SELECT ${timelineId}, NULL, kind, name, aliases, description, color, born, died, ${storySort(calendar, e.born)}, ${storySort(calendar, e.died)}, created_at, ${now}
+          FROM entities WHERE id = ${e.id} AND ${inSeries}`),
+        raw(sql`INSERT OR IGNORE INTO event_entities (event_id, entity_id)
+          SELECT event_id, ${copy} FROM event_entities WHERE entity_id = ${e.id} AND event_id IN ${bookEvents} AND ${inSeries}`),
+        raw(sql`DELETE FROM event_entities WHERE entity_id = ${e.id} AND event_id IN ${bookEvents} AND ${inSeries}`),
+        raw(sql`UPDATE events SET pov_entity_id = ${copy} WHERE pov_entity_id = ${e.id} AND timeline_id = ${timelineId} AND ${inSeries}`),
+        raw(sql`UPDATE map_nodes SET entity_id = ${copy} WHERE entity_id = ${e.id} AND timeline_id = ${timelineId} AND ${inSeries}`),
+      );
+    }
+    statements.push(
+      raw(
+        sql`UPDATE entities SET timeline_id = ${left[0].id} WHERE series_id = ${seriesId} AND timeline_id = ${timelineId} AND ${inSeries}`,
+      ),
+    );
+  }
+  statements.push(
+    raw(sql`UPDATE timelines SET series_id = NULL, series_position = NULL WHERE id = ${timelineId} AND series_id = ${seriesId}`),
+    raw(sql`UPDATE timelines SET series_position = (SELECT count(*) FROM timelines o WHERE o.series_id = ${seriesId}
+      AND (coalesce(o.series_position, 0) < coalesce(timelines.series_position, 0)
+        OR (coalesce(o.series_position, 0) = coalesce(timelines.series_position, 0) AND o.id <= timelines.id)))
+      WHERE series_id = ${seriesId}`),
+    raw(sql`UPDATE series SET updated_at = ${nowIso()} WHERE id = ${seriesId}`),
+  );
+  await db.$client.batch(statements);
+  for (const id of [timelineId, ...left.map((b) => b.id)]) room(id, { action: "timeline-updated", by: authorOf(user) });
+  return toView((await loadSeries(db, user, seriesId)) ?? { ...found, books: [] });
 }
