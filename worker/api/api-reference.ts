@@ -109,6 +109,7 @@ POST /api/series | session | 201 | 400 404 | Group own timelines (\`timelineIds\
 GET /api/series/{id} | session | 200 | 404 | The series and the books of it the caller can read, in order, with word counts | As the POST
 PATCH /api/series/{id} | session | 200 | 400 403 | Rename the series or reorder its books (owner) | As the GET
 POST /api/series/{id}/books | session | 200 | 400 403 404 | Add an own timeline as the last book; its codex merges by name (owner) | As the GET
+DELETE /api/series/{id}/books/{timelineId} | session | 200 | 400 403 404 | Take a book out of the series; it keeps its own copies of the entries it uses (owner) | As the GET
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
