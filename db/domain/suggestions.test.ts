@@ -10,7 +10,7 @@ import {
 import { EditorState, TextSelection } from "@tiptap/pm/state";
 import { describe, expect, it } from "vitest";
 import { jsonToMarkdown, markdownToJson, richTextSchema } from "./rich-text";
-import { listSuggestions, newSuggestionsForOwner, suggestionAuthor, suggestionId } from "./suggestions";
+import { describeSuggestion, listSuggestions, newSuggestionsForOwner, suggestionAuthor, suggestionId } from "./suggestions";
 
 // Pending suggestions are not in the saved text: inserted text is left out, deleted text stays as it was.
 
@@ -122,5 +122,43 @@ describe("suggesting, accepting and rejecting on a doc", () => {
       state = state.apply(tr);
     });
     expect(jsonToMarkdown(state.doc.toJSON())).toBe("quick brown fox.");
+  });
+
+  it("tracks bold made in Suggesting mode as one format change: rejected it is gone, accepted the words are bold", () => {
+    const bold = (state: EditorState) => state.tr.addMark(5, 10, state.schema.marks.bold.create());
+    let state = suggest(start(), bold, "s:1:1:a:Mara");
+    const [change, ...rest] = listSuggestions(state.doc.toJSON());
+    expect(rest).toEqual([]);
+    expect(change).toMatchObject({ kind: "format", text: "brown", added: ["bold"], removed: [] });
+    expect(describeSuggestion(change)).toBe("Make “brown” bold");
+    // Until accepted the saved text is as it was.
+    expect(jsonToMarkdown(state.doc.toJSON())).toBe("The brown fox.");
+    const dispatch = (tr: ReturnType<EditorState["tr"]["insertText"]>) => {
+      state = state.apply(tr);
+    };
+    const suggested = state;
+    expect(revertSuggestion("s:1:1:a:Mara")(state, dispatch)).toBe(true);
+    expect(jsonToMarkdown(state.doc.toJSON())).toBe("The brown fox.");
+    state = suggested;
+    expect(applySuggestion("s:1:1:a:Mara")(state, dispatch)).toBe(true);
+    expect(listSuggestions(state.doc.toJSON())).toEqual([]);
+    expect(jsonToMarkdown(state.doc.toJSON())).toBe("The **brown** fox.");
+  });
+
+  it("names a replacement and a removed format in a few words", () => {
+    let state = suggest(start(), (s) => s.tr.insertText("red", 5, 10), "s:1:1:a:Mara");
+    const [replaced] = listSuggestions(state.doc.toJSON());
+    expect(describeSuggestion(replaced)).toBe("Replace “brown” with “red”");
+    const italic = doc(
+      p(
+        t("A "),
+        { type: "text", text: "b", marks: [{ type: "italic" }, { type: "deletion", attrs: { id: "s:1:1:z:Ann" } }] },
+        ins("b", "s:1:1:z:Ann"),
+      ),
+    );
+    const [plain] = listSuggestions(italic);
+    expect(describeSuggestion(plain)).toBe("Make “b” not italic");
+    state = start();
+    expect(listSuggestions(state.doc.toJSON())).toEqual([]);
   });
 });

@@ -55,25 +55,69 @@ export function withoutSuggestions(node: JSONContent): JSONContent {
   return { ...node, content };
 }
 
-export type Suggestion = { id: string; kind: "insertion" | "deletion"; text: string } & SuggestionAuthor;
+export type Suggestion = {
+  id: string;
+  /**
+   * What it does: an insertion, a deletion, a replacement (a deletion and an insertion made together), or a change
+   * of formatting only (the same words deleted and inserted with other marks, as the editor tracks bold or italic).
+   */
+  kind: "insertion" | "deletion" | "replacement" | "format";
+  /** The words it inserts (a deletion: the words it deletes). */
+  text: string;
+  /** A replacement: the words it replaces. */
+  replaced?: string;
+  /** A format change: the formatting it adds and removes ("bold", "italic", …). */
+  added?: string[];
+  removed?: string[];
+} & SuggestionAuthor;
 
-/** The document's pending insertions and deletions in reading order, one per id and kind. */
+type Part = { text: string; marks: Set<string> };
+
+const markNames: Record<string, string> = { bold: "bold", italic: "italic", strike: "struck through", code: "code", link: "a link" };
+const named = (types: string[]) => types.map((t) => markNames[t] ?? t);
+
+/** The document's pending suggestions in reading order, one per id. */
 export function listSuggestions(doc: JSONContent): Suggestion[] {
-  const found = new Map<string, Suggestion>();
+  const found = new Map<string, { insertion?: Part; deletion?: Part }>();
   const walk = (node: JSONContent) => {
     for (const mark of node.marks ?? []) {
       const kind = mark?.type;
       if (kind !== SuggestionMarks.insertion && kind !== SuggestionMarks.deletion) continue;
       const id = String(mark.attrs?.id ?? "");
-      const key = `${kind}:${id}`;
-      const entry = found.get(key) ?? { id, kind, text: "", ...suggestionAuthor(id) };
-      entry.text += (node.text ?? "").replaceAll("\u200B", "");
-      found.set(key, entry);
+      const parts = found.get(id) ?? {};
+      const part = parts[kind] ?? { text: "", marks: new Set<string>() };
+      part.text += (node.text ?? "").replaceAll("\u200B", "");
+      for (const other of node.marks ?? []) if (other?.type && !SUGGESTION_TYPES.has(other.type)) part.marks.add(other.type);
+      parts[kind] = part;
+      found.set(id, parts);
     }
     for (const child of node.content ?? []) walk(child);
   };
   walk(doc);
-  return [...found.values()];
+  return [...found.entries()].map(([id, { insertion, deletion }]) => {
+    const author = suggestionAuthor(id);
+    if (insertion && deletion) {
+      if (insertion.text === deletion.text) {
+        const added = named([...insertion.marks].filter((m) => !deletion.marks.has(m)));
+        const removed = named([...deletion.marks].filter((m) => !insertion.marks.has(m)));
+        return { id, kind: "format" as const, text: insertion.text, added, removed, ...author };
+      }
+      return { id, kind: "replacement" as const, text: insertion.text, replaced: deletion.text, ...author };
+    }
+    const only = insertion ?? deletion;
+    return { id, kind: insertion ? ("insertion" as const) : ("deletion" as const), text: only?.text ?? "", ...author };
+  });
+}
+
+const quoted = (text: string) => `“${text.trim() || text}”`;
+
+/** What a suggestion does, in a few words: 'Insert “old”', 'Replace “rang” with “tolled”', 'Make “bell” bold'. */
+export function describeSuggestion(s: Suggestion) {
+  if (s.kind === "insertion") return `Insert ${quoted(s.text)}`;
+  if (s.kind === "deletion") return `Delete ${quoted(s.text)}`;
+  if (s.kind === "replacement") return `Replace ${quoted(s.replaced ?? "")} with ${quoted(s.text)}`;
+  const changes = [...(s.added ?? []), ...(s.removed ?? []).map((m) => `not ${m}`)];
+  return changes.length ? `Make ${quoted(s.text)} ${changes.join(", ")}` : `Format ${quoted(s.text)}`;
 }
 
 /**

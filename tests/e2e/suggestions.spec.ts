@@ -101,3 +101,42 @@ test("a collaborator suggests an insertion and a deletion; the owner sees both c
   expect(after.content).toBe("The old bell rang.");
   await c.context.close();
 });
+
+test("bold made in Suggesting mode is one tracked change: rejected the words stay plain, accepted they are bold", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await createUser(request, { name: "Bea Bold" });
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Formatting" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  const content = await openEditor(page);
+  await page.getByRole("button", { name: "Suggesting" }).click();
+  const list = page.getByRole("region", { name: "Suggestions" });
+  const boldBell = async () => {
+    await content.click();
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.press("ControlOrMeta+b");
+    await expect(list.getByTestId("suggestion")).toHaveText([/^Make “bell” bold/]);
+  };
+
+  await boldBell();
+  await expect(content.locator("strong ins[data-suggestion]")).toHaveText("bell");
+  await list.getByRole("button", { name: "Reject: Make “bell” bold" }).click();
+  await expect(list).toHaveCount(0);
+  await expect(content.locator("strong")).toHaveCount(0);
+  await expect.poll(() => docText(content)).toBe("The bell rang.");
+
+  await boldBell();
+  await list.getByRole("button", { name: "Accept: Make “bell” bold" }).click();
+  await expect(list).toHaveCount(0);
+  await expect(content.locator("strong")).toHaveText("bell");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("event-card").locator("strong")).toHaveText("bell");
+  const [saved] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+  expect(saved.content).toBe("The **bell** rang.");
+});

@@ -18,7 +18,7 @@ import { useEffect, useState } from "react";
 import { caretColor } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { cn } from "~/lib/cn";
-import { type Suggestion, listSuggestions, suggestionId } from "../../../db/domain/suggestions";
+import { describeSuggestion, listSuggestions, suggestionId } from "../../../db/domain/suggestions";
 
 // Suggesting mode: typing and deleting make tracked changes (marks in the shared doc, so everyone in the scene
 // sees them live) instead of edits, with the library @handlewithcare/prosemirror-suggest-changes. Writers accept
@@ -117,7 +117,7 @@ export function SuggestionsList({ editor }: { editor: Editor }) {
   const run = (command: Command) => {
     command(editor.state, editor.view.dispatch);
   };
-  const describe = (s: Suggestion) => `${s.kind === "insertion" ? "Insert" : "Delete"} “${s.text.trim() || s.text}”`;
+  const describe = describeSuggestion;
   return (
     <section aria-label="Suggestions" className="space-y-2 rounded-md border border-stone-200 p-2 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -133,7 +133,7 @@ export function SuggestionsList({ editor }: { editor: Editor }) {
       </div>
       <ul className="space-y-1">
         {items.map((s) => (
-          <li key={`${s.kind}:${s.id}`} className="flex flex-wrap items-center justify-between gap-2" data-testid="suggestion">
+          <li key={s.id} className="flex flex-wrap items-center justify-between gap-2" data-testid="suggestion">
             <p className="min-w-0">
               <span style={{ color: s.userId !== null ? caretColor(s.userId) : undefined }}>{describe(s)}</span>{" "}
               <span className="text-stone-600">
