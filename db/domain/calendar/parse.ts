@@ -74,7 +74,7 @@ function eraYear(year: number, era?: Era) {
   return Math.abs(y) > 999999 ? null : y;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * "Spring 1203", "winter of 451 BC": a season and a year. It stands for the season's first month of that year
@@ -85,7 +85,7 @@ export function parseSeason(cal: Calendar, text: string): { season: Season; date
   const { rest, era } = takeEra(cal, text.trim());
   const names = [...cal.seasons].sort((a, b) => b.name.length - a.name.length);
   for (const season of names) {
-    const m = new RegExp(`^${escape(season.name)}(?:\\s+of)?[\\s,]+(-?\\d{1,6})$`, "i").exec(rest.trim());
+    const m = new RegExp(`^${escapeRegExp(season.name)}(?:\\s+of)?[\\s,]+(-?\\d{1,6})$`, "i").exec(rest.trim());
     if (!m) continue;
     const year = eraYear(Number(m[1]), era);
     return year === null ? null : { season, date: { year, month: season.startMonth } };
@@ -104,7 +104,7 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
     .map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 }))
     .sort((a, b) => b.name.length - a.name.length);
   for (const { name, index } of names) {
-    const at = text2.search(new RegExp(`[\\s,]${escape(name)}[\\s,]`));
+    const at = text2.search(new RegExp(`[\\s,]${escapeRegExp(name)}[\\s,]`));
     if (at >= 0) {
       month = index;
       text2 = `${text2.slice(0, at + 1)}\u0000${text2.slice(at + 1 + name.length)}`;
