@@ -119,11 +119,14 @@ describe("calendar seasons", () => {
     expect(ides).toMatchObject({ storyStart: "-450-12", storyStartDisplay: "Winter 451 BC" });
   });
 
-  it("export and import carry the seasons", async () => {
+  it("export and import carry the seasons, and a scene dated by season reads as one after the round trip", async () => {
     const { owner, timelineId } = await sharedTimeline();
     await put(owner.token, timelineId, FANTASY);
+    await createEvent(owner.token, timelineId, { title: "The melt", storyStart: "thaw 1203", storyEnd: "1203-03-02" });
     const exported = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token: owner.token });
     expect(exported.json.calendar.seasons).toEqual(SEASONS);
+    expect(exported.json.events[0]).toMatchObject({ storyStart: "1203-02", storyStartText: "Thaw 1203 AR", storyEnd: "1203-03-02" });
+    expect(exported.json.events[0]).not.toHaveProperty("storyEndText");
     const imported = await call("POST", "/api/timelines/import", {
       token: owner.token,
       rawBody: exported.text,
@@ -132,6 +135,7 @@ describe("calendar seasons", () => {
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     expect(await getCalendar(owner.token, id)).toEqual(FANTASY);
+    expect((await listOf(owner.token, id))[0]).toMatchObject({ storyStart: "1203-02", storyStartDisplay: "Thaw 1203 AR" });
     const dated = await createEvent(owner.token, id, { title: "Melt", storyStart: "Thaw 1203" });
     expect(dated.storyStartDisplay).toBe("Thaw 1203 AR");
 
