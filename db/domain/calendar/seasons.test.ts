@@ -26,7 +26,7 @@ describe("seasons", () => {
     expect(storyDisplay(moons, stored, { typed })).toBe(words);
   });
 
-  it("stores a winter that crosses into the next year in the year it begins, ordered by its first month", () => {
+  it("stores a winter that crosses into the next year in the year it begins; shows the season only while it still reads so", () => {
     const winter = readStoryInput(moons, "winter 1203", "Start");
     const next = readStoryInput(moons, "2 Frostmoon 1204 AR", "Start");
     const autumn = readStoryInput(moons, "autumn 1203", "Start");
@@ -39,16 +39,12 @@ describe("seasons", () => {
     const later = readStoryInput(moons, "spring 9 BR", "Start");
     if (!early.ok || !later.ok) throw new Error("unread");
     expect(storySort(moons, early.stored)).toBeLessThan(storySort(moons, later.stored) ?? 0);
-  });
-
-  it("shows the month when the seasons changed since or the stored date no longer matches the typed text", () => {
+    // The season shows while the typed text still gives the stored date; otherwise the month does.
     const moved: Calendar = { ...moons, seasons: [{ name: "Spring", startMonth: 4 }] };
     expect(storyDisplay(moved, "1203-03", { typed: "spring 1203" })).toBe("Thawmoon 1203 AR");
     expect(storyDisplay(moons, "1203-04", { typed: "spring 1203" })).toBe("Seedmoon 1203 AR");
     expect(storyDisplay(moons, "1203-03", { typed: "Thawmoon 1203" })).toBe("Thawmoon 1203 AR");
-  });
-
-  it("refuses a season the calendar does not have, or a season with a day or time, with the usual example", () => {
+    // A season the calendar lacks, or one with a day or time, is refused with the usual example.
     const plain = PRESETS.thirtyPlusFive.calendar;
     expect(parseStoryText(plain, "spring 1203", "Start")).toEqual({
       ok: false,
