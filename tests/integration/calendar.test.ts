@@ -17,6 +17,7 @@ const FANTASY = {
   leap: null,
   hoursPerDay: 24,
   relativeUnit: null,
+  seasons: [],
 };
 
 async function sharedTimeline() {
@@ -144,6 +145,43 @@ describe("calendar", () => {
     expect(done.status, done.text).toBe(200);
     const after = await eventOf(owner.token, timelineId, scene.id);
     expect(after).toMatchObject({ storyStart: "1203-01-14", storyStartDisplay: "14 Sunmoon 1203 AR" });
+  });
+
+  it("the preview names characters' born and died dates too, and converting moves them with the scenes", async () => {
+    const { owner, timelineId } = await sharedTimeline();
+    await put(owner.token, timelineId, FANTASY);
+    const entities = `/api/timelines/${timelineId}/entities`;
+    const mara = await call("POST", entities, {
+      token: owner.token,
+      body: { kind: "character", name: "Mara", born: "3 Frostmoon 1185 AR", died: "Sunmoon 1250 AR" },
+    });
+    expect(mara.status, mara.text).toBe(201);
+    await call("POST", entities, { token: owner.token, body: { kind: "character", name: "Nobody" } });
+
+    // Only a lifespan to move: still a preview, never a silent conversion.
+    const reshaped = { ...FANTASY, months: [{ name: "Greenmoon", days: 40 }, ...FANTASY.months] };
+    const alone = await put(owner.token, timelineId, reshaped);
+    expect(alone).toMatchObject({ status: 409, json: { message: "Changing the calendar moves 2 born or died dates", changes: [] } });
+
+    const scene = await createEvent(owner.token, timelineId, { title: "The siege", storyStart: "14 Sunmoon 1203 AR" });
+    const preview = await put(owner.token, timelineId, reshaped);
+    expect(preview.status).toBe(409);
+    expect(preview.json).toEqual({
+      error: "Changing the calendar moves 1 dated scene and 2 born or died dates",
+      message: "Changing the calendar moves 1 dated scene and 2 born or died dates",
+      changes: [{ eventId: scene.id, title: "The siege", before: "14 Sunmoon 1203 AR", after: "14 Sunmoon 1203 AR" }],
+      lifespans: [
+        { entityId: mara.json.id, name: "Mara", field: "born", before: "3 Frostmoon 1185 AR", after: "3 Frostmoon 1185 AR" },
+        { entityId: mara.json.id, name: "Mara", field: "died", before: "Sunmoon 1250 AR", after: "Sunmoon 1250 AR" },
+      ],
+    });
+    const unchanged = (await call("GET", entities, { token: owner.token })).json.find((e: { id: number }) => e.id === mara.json.id);
+    expect(unchanged).toMatchObject({ born: "1185-01-03", died: "1250-03" });
+
+    expect((await put(owner.token, timelineId, { ...reshaped, convert: true })).status).toBe(200);
+    const moved = (await call("GET", entities, { token: owner.token })).json.find((e: { id: number }) => e.id === mara.json.id);
+    expect(moved).toMatchObject({ born: "1185-02-03", died: "1250-04" });
+    expect(await eventOf(owner.token, timelineId, scene.id)).toMatchObject({ storyStart: "1203-04-14" });
   });
 
   it("export carries the calendar and import brings it back with the dates in its words", async () => {

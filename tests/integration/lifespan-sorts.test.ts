@@ -51,10 +51,9 @@ describe("born and died sort keys", () => {
       died_sort: patched.died_sort,
     });
 
-    // Back to Gregorian: the lifespan moves to the same moments and is sorted as Gregorian dates are.
-    expect(
-      (await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: PRESETS.gregorian.calendar })).status,
-    ).toBe(200);
+    // Back to Gregorian (after the preview): the lifespan moves to the same moments, sorted as Gregorian dates are.
+    const back = { ...PRESETS.gregorian.calendar, convert: true };
+    expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: back })).status).toBe(200);
     const [moved] = await sortsOf(timeline.id);
     const gregorian = PRESETS.gregorian.calendar;
     const bornThen = parseMachine(gregorian, moved.born ?? "");

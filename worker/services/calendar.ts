@@ -3,6 +3,7 @@ import { eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   type Calendar,
+  GREGORIAN,
   fromAbsolute,
   formatMachine,
   parseMachine,
@@ -37,6 +38,17 @@ function moveDate(from: Calendar, to: Calendar, stored: string | null, typed: st
   return formatMachine(samePrecision(moment, old.date));
 }
 
+type Lived = { id: number; name: string; born: string | null; died: string | null };
+
+/** "Changing the calendar moves 3 dated scenes and 2 characters' born or died dates". */
+function conversionMessage(scenes: number, lifespans: number) {
+  const parts = [
+    scenes > 0 && `${scenes} dated ${scenes === 1 ? "scene" : "scenes"}`,
+    lifespans > 0 && `${lifespans} born or died ${lifespans === 1 ? "date" : "dates"}`,
+  ].filter(Boolean);
+  return `Changing the calendar moves ${parts.join(" and ")}`;
+}
+
 type Dated = {
   id: number;
   title: string;
@@ -59,7 +71,7 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
   const after = checked.calendar;
   const convert = typeof body === "object" && body !== null && (body as { convert?: unknown }).convert === true;
   const moves: Array<Dated & { start: string | null; end: string | null }> = [];
-  const lives: Array<{ id: number; born: string | null; died: string | null }> = [];
+  const lives: Array<Lived & { bornAfter: string | null; diedAfter: string | null }> = [];
   if (structureChanged(before, after)) {
     const dated: Dated[] = await db
       .select({
@@ -77,31 +89,46 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
       moves.push({ ...e, start: moveDate(before, after, e.storyStart, e.startText), end: moveDate(before, after, e.storyEnd, e.endText) });
     }
     // Characters' born and died move to the same moments, sorted in the new calendar like the scenes.
-    const codex = await db
-      .select({ id: entities.id, born: entities.born, died: entities.died })
+    const codex: Lived[] = await db
+      .select({ id: entities.id, name: entities.name, born: entities.born, died: entities.died })
       .from(entities)
       .where(sql`${entities.timelineId} = ${timelineId} AND (${entities.born} IS NOT NULL OR ${entities.died} IS NOT NULL)`);
-    for (const e of codex)
-      lives.push({ id: e.id, born: moveDate(before, after, e.born, null), died: moveDate(before, after, e.died, null) });
+    // Born and died keep no typed text: their words in the old calendar are read again, as a scene's typed text
+    // is, so a lifespan stays where the scenes around it stay (ages do not shift); else the same moment.
+    const moved = (stored: string | null) => moveDate(before, after, stored, storyDisplay(before, stored));
+    for (const e of codex) lives.push({ ...e, bornAfter: moved(e.born), diedAfter: moved(e.died) });
   }
   const changes = moves
     .filter((m) => !m.trashed)
-    .map((m) => ({ eventId: m.id, title: m.title, before: storyDisplay(before, m.storyStart), after: storyDisplay(after, m.start) }));
-  if (changes.length > 0 && !convert) {
-    const message = `Changing the calendar moves ${changes.length} dated ${changes.length === 1 ? "scene" : "scenes"}`;
-    throw conflict(message, { message, changes });
+    .map((m) => ({
+      eventId: m.id,
+      title: m.title,
+      before: storyDisplay(before, m.storyStart, { typed: m.startText }),
+      after: storyDisplay(after, m.start, { typed: m.startText }),
+    }));
+  const lifespans = lives.flatMap((l) =>
+    (["born", "died"] as const).flatMap((field) => {
+      const [from, to] = field === "born" ? [l.born, l.bornAfter] : [l.died, l.diedAfter];
+      return from ? [{ entityId: l.id, name: l.name, field, before: storyDisplay(before, from), after: storyDisplay(after, to) }] : [];
+    }),
+  );
+  if (changes.length + lifespans.length > 0 && !convert) {
+    const message = conversionMessage(changes.length, lifespans.length);
+    throw conflict(message, { message, changes, lifespans });
   }
-  const json = after.kind === "gregorian" ? null : JSON.stringify(after);
+  // Gregorian with its own seasons is the one Gregorian calendar stored; the usual one is no calendar at all.
+  const usual = after.kind === "gregorian" && JSON.stringify(after.seasons) === JSON.stringify(GREGORIAN.seasons);
+  const json = usual ? null : JSON.stringify(after);
   const updates = moves.map((m) =>
     db
       .update(events)
       .set({ storyStart: m.start, storyEnd: m.end, storySort: storySort(after, m.start) })
       .where(eq(events.id, m.id)),
   );
-  const lifespans = lives.map((l) =>
+  const lived = lives.map((l) =>
     db
       .update(entities)
-      .set({ born: l.born, died: l.died, bornSort: storySort(after, l.born), diedSort: storySort(after, l.died) })
+      .set({ born: l.bornAfter, died: l.diedAfter, bornSort: storySort(after, l.bornAfter), diedSort: storySort(after, l.diedAfter) })
       .where(eq(entities.id, l.id)),
   );
   // The list shows the dates in the calendar's words: its revision moves even when no scene did.
@@ -109,7 +136,7 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
     .update(timelines)
     .set({ calendar: json, eventsRevision: sql`${timelines.eventsRevision} + 1`, updatedAt: nowIso() })
     .where(eq(timelines.id, timelineId));
-  await db.batch([save, ...updates, ...lifespans]);
+  await db.batch([save, ...updates, ...lived]);
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: timeline.title });
   return after;
 }

@@ -61,6 +61,8 @@ export const eventColumns = {
   povEntityId: events.povEntityId,
   storyStart: events.storyStart,
   storyEnd: events.storyEnd,
+  storyStartText: events.storyStartText,
+  storyEndText: events.storyEndText,
   storyLabel: events.storyLabel,
   calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
@@ -75,6 +77,9 @@ type EventRow = Omit<
   Event,
   "storySort" | "storyStartText" | "storyEndText" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"
 > & {
+  /** What the writer typed: a season ("spring 1203") reads back as one. */
+  storyStartText?: string | null;
+  storyEndText?: string | null;
   entityIds?: unknown;
   plotlineIds?: unknown;
   after?: unknown;
@@ -102,7 +107,8 @@ function calendarOf(json: string | null | undefined) {
 function displays(e: EventRow | EventView) {
   if ("storyStartDisplay" in e && e.storyStartDisplay !== undefined) return { start: e.storyStartDisplay, end: e.storyEndDisplay };
   const cal = calendarOf("calendar" in e ? e.calendar : null);
-  return { start: storyDisplay(cal, e.storyStart), end: storyDisplay(cal, e.storyEnd) };
+  const typed = "storyStartText" in e ? { start: e.storyStartText, end: e.storyEndText } : {};
+  return { start: storyDisplay(cal, e.storyStart, { typed: typed.start }), end: storyDisplay(cal, e.storyEnd, { typed: typed.end }) };
 }
 
 function parseIds(value: unknown): number[] {

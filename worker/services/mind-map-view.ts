@@ -77,10 +77,17 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
 export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const calendar = storedCalendar(timeline.calendar);
-  const when = (e: { storyStart: string | null; storyLabel: string | null }) => e.storyLabel ?? storyDisplay(calendar, e.storyStart);
+  const when = (e: { storyStart: string | null; storyStartText: string | null; storyLabel: string | null }) =>
+    e.storyLabel ?? storyDisplay(calendar, e.storyStart, { typed: e.storyStartText });
   const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
-      .select({ id: events.id, title: events.title, storyStart: events.storyStart, storyLabel: events.storyLabel })
+      .select({
+        id: events.id,
+        title: events.title,
+        storyStart: events.storyStart,
+        storyStartText: events.storyStartText,
+        storyLabel: events.storyLabel,
+      })
       .from(events)
       .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
       .orderBy(asc(events.position), asc(events.id)),

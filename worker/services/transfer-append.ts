@@ -67,6 +67,8 @@ export async function importIntoTimeline(
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
+    storyStartText: e.storyStartText ?? null,
+    storyEndText: e.storyEndText ?? null,
     storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? ref(e.pov) : null,
     chapter: e.chapter ?? null,
@@ -125,11 +127,12 @@ export async function importIntoTimeline(
       raw(sql`
         WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL)
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, word_count, chapter_id, created_at, updated_at)
+                            story_start, story_end, story_label, story_start_text, story_end_text, story_sort, word_count,
+                            chapter_id, created_at, updated_at)
         SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
                CASE WHEN json_type(j.value, '$.pov') = 'object' THEN ${entityOf("$.pov")} END,
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
+               json_extract(j.value, '$.storyStartText'), json_extract(j.value, '$.storyEndText'), json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
                (SELECT c.id FROM chapters c WHERE c.timeline_id = ${timelineId} AND c.position = ${firstNewChapter} + json_extract(j.value, '$.chapter')),
                ${now}, ${now}
         FROM base, json_each(${json}) j ORDER BY j.key`),

@@ -4,7 +4,7 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { FREE_TIMELINE_LIMIT } from "../../db/domain/rules";
 import { type Timeline, type User, timelines } from "../../db/schema";
-import { GREGORIAN, storedCalendar, storySort } from "../../db/domain/calendar";
+import { type Calendar, GREGORIAN, seasonInWords, storedCalendar, storySort } from "../../db/domain/calendar";
 import {
   type DocxStyle,
   type ExportFormat,
@@ -44,6 +44,11 @@ function attachmentsOf(list: unknown[]): TransferAttachment[] {
   });
 }
 
+/** A date shown as a season travels with those words, so print, Word and an import read it as the season again. */
+function asSeason(cal: Calendar, field: "storyStartText" | "storyEndText", stored: string | null, display: string | null) {
+  return display && seasonInWords(cal, display)?.stored === stored ? { [field]: display } : {};
+}
+
 export function toTimelineDocument(
   timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null },
   events: EventView[],
@@ -56,6 +61,7 @@ export function toTimelineDocument(
   const order = new Map(entities.map((e, i) => [e.id, i]));
   const chapterIndex = new Map(chapters.map((c, i) => [c.id, i]));
   const eventIndex = new Map(events.map((e, i) => [e.id, i]));
+  const calendar = storedCalendar(timeline.calendar);
   // A timeline without chapters exports exactly as before they existed.
   const withChapters = chapters.length > 0;
   return {
@@ -80,6 +86,8 @@ export function toTimelineDocument(
         storyStart: event.storyStart,
         storyEnd: event.storyEnd,
         storyLabel: event.storyLabel,
+        ...asSeason(calendar, "storyStartText", event.storyStart, event.storyStartDisplay),
+        ...asSeason(calendar, "storyEndText", event.storyEnd, event.storyEndDisplay),
         entities: linked.map((id) => byId.get(id)!.name),
         pov: event.povEntityId !== null ? (byId.get(event.povEntityId)?.name ?? null) : null,
         attachments: attachmentsOf(event.attachments),
@@ -205,6 +213,8 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     storyStart: e.storyStart,
     storyEnd: e.storyEnd,
     storyLabel: e.storyLabel,
+    storyStartText: e.storyStartText ?? null,
+    storyEndText: e.storyEndText ?? null,
     storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? (entityIndex.get(e.pov) ?? null) : null,
     chapter: e.chapter ?? null,
@@ -258,11 +268,12 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
       raw(sql`
         WITH ${codex}
         INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_sort, word_count, chapter_id, created_at, updated_at)
+                            story_start, story_end, story_label, story_start_text, story_end_text, story_sort, word_count,
+                            chapter_id, created_at, updated_at)
         SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), json_extract(j.value, '$.position'), '[]', 1,
                (SELECT id FROM codex WHERE idx = json_extract(j.value, '$.pov')),
                json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
+               json_extract(j.value, '$.storyStartText'), json_extract(j.value, '$.storyEndText'), json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
                (SELECT c.id FROM chapters c WHERE c.timeline_id = t.id AND c.position = json_extract(j.value, '$.chapter')),
                ${now}, ${now}
         FROM timelines t, json_each(${json}) j

@@ -6,10 +6,9 @@ import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { forgetCalendar } from "~/features/calendar/calendar-cache";
+import { ConversionPreview, type Preview } from "~/features/calendar/conversion-preview";
+import { SeasonFields } from "~/features/calendar/season-fields";
 import { type Calendar, type Era, PRESETS } from "../../../db/domain/calendar";
-
-/** What a PUT that would move dated scenes answers (409): the message and each scene's move. */
-type Preview = { message: string; changes: Array<{ eventId: number; title: string; before: string | null; after: string | null }> };
 
 type Props = {
   open: boolean;
@@ -29,7 +28,7 @@ const move = <T,>(list: T[], from: number, to: number) => {
   return next;
 };
 
-/** The owner's Calendar dialog: a preset to start from, then months, weekdays, eras, leap years and day length. */
+/** The owner's Calendar dialog: a preset to start from, then months, weekdays, eras, leap years, day length, seasons. */
 export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, headers, onSaved }: Props) {
   const [draft, setDraft] = useState<Calendar | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -70,7 +69,7 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, head
       onSaved();
     } catch (e) {
       const body = e instanceof ApiError ? (e.body as (Preview & { error?: string }) | null) : null;
-      if (e instanceof ApiError && e.status === 409 && body?.changes) setPreview({ message: body.message, changes: body.changes });
+      if (e instanceof ApiError && e.status === 409 && body?.changes) setPreview(body);
       else setError(body?.error ?? "Could not save the calendar");
     } finally {
       setPending(false);
@@ -91,26 +90,7 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, head
           {error ?? "Loading the calendar…"}
         </p>
       ) : preview ? (
-        <div className="space-y-3">
-          <p className="font-medium" role="alert">
-            {preview.message}
-          </p>
-          <ul className="max-h-60 space-y-1 overflow-y-auto text-sm" aria-label="Scenes that move">
-            {preview.changes.map((c) => (
-              <li key={c.eventId}>
-                <span className="font-medium">{c.title}</span>: {c.before ?? "undated"} → {c.after ?? "undated"}
-              </li>
-            ))}
-          </ul>
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="outline" onClick={() => setPreview(null)}>
-              Cancel
-            </Button>
-            <Button disabled={pending} onClick={() => void save(true)}>
-              Convert {preview.changes.length} {preview.changes.length === 1 ? "scene" : "scenes"}
-            </Button>
-          </div>
-        </div>
+        <ConversionPreview preview={preview} pending={pending} onCancel={() => setPreview(null)} onConvert={() => void save(true)} />
       ) : (
         <form onSubmit={submit} noValidate className="space-y-4" aria-describedby={error ? errorId : undefined}>
           <div className="space-y-1.5">
@@ -155,6 +135,7 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, head
             </div>
           ) : null}
           {draft.kind === "custom" ? <CustomFields id={id} draft={draft} set={set} /> : null}
+          {draft.kind !== "relative" ? <SeasonFields draft={draft} set={set} /> : null}
           {error ? (
             <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
               {error}

@@ -5,7 +5,7 @@ import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { ColorDot, matchesEntity } from "~/features/codex/codex";
 import { Input, Label } from "~/ui/input";
 import { cn } from "~/lib/cn";
-import { type Calendar, exampleDate, parseStoryText, dateInWords } from "../../../db/domain/calendar";
+import { type Calendar, exampleDate, parseStoryText, dateInWords, seasonInWords } from "../../../db/domain/calendar";
 import { weekdayOf } from "../../../db/domain/calendar/weekday";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -171,7 +171,11 @@ function DateField(props: {
   const text = value.trim();
   const read = calendar && text ? parseStoryText(calendar, text, field) : null;
   const refused = read && !read.ok && left ? read.error : null;
-  const words = calendar && read?.ok ? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", ") : null;
+  const season = calendar && read?.ok ? seasonInWords(calendar, text) : null;
+  const words =
+    calendar && read?.ok
+      ? (season?.words ?? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", "))
+      : null;
   const hintId = `${id}-hint`;
   return (
     <div className="space-y-1.5">

@@ -43,6 +43,7 @@ function customCalendar(r: () => number): Calendar {
     leap: r() < 0.5 ? { every: int(r, 1, 10), month: int(r, 1, months.length) } : null,
     hoursPerDay: int(r, 1, 100),
     relativeUnit: null,
+    seasons: [],
   };
 }
 

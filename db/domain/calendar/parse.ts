@@ -1,8 +1,9 @@
 // Natural story dates in a calendar's words: "13 Oct 2031 9am", "13 October 2031, 9:00", "October 2031",
-// "2031", "14 Frostmoon 1203 AR", "Day 3, dusk", and the machine form "2031-10-13T09:00" itself.
+// "2031", "14 Frostmoon 1203 AR", "Day 3, dusk", "spring 1203" where the calendar has seasons, and the machine
+// form "2031-10-13T09:00" itself.
 import { daysInMonth, monthsOf } from "./arithmetic";
 import { looksMachine, machineReason, parseMachine } from "./machine";
-import type { CalDate, Calendar, Era } from "./types";
+import type { CalDate, Calendar, Era, Season } from "./types";
 import { NAMED_TIMES, exampleDate, yearFromEra } from "./words";
 
 export type ParseResult = { ok: true; date: CalDate } | { ok: false; error: string };
@@ -66,6 +67,32 @@ function takeEra(cal: Calendar, text: string): { rest: string; era?: Era } {
   return { rest: text };
 }
 
+/** A year counted in an era (when one was named), or null when it is out of range. */
+function eraYear(year: number, era?: Era) {
+  if (era && year < 1) return null;
+  const y = era ? yearFromEra(era, year) : year;
+  return Math.abs(y) > 999999 ? null : y;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * "Spring 1203", "winter of 451 BC": a season and a year. It stands for the season's first month of that year
+ * (a winter that runs into the next year is stored in the year it begins), so ordering needs nothing new.
+ */
+export function parseSeason(cal: Calendar, text: string): { season: Season; date: CalDate } | null {
+  if (cal.kind === "relative" || cal.seasons.length === 0) return null;
+  const { rest, era } = takeEra(cal, text.trim());
+  const names = [...cal.seasons].sort((a, b) => b.name.length - a.name.length);
+  for (const season of names) {
+    const m = new RegExp(`^${escapeRegExp(season.name)}(?:\\s+of)?[\\s,]+(-?\\d{1,6})$`, "i").exec(rest.trim());
+    if (!m) continue;
+    const year = eraYear(Number(m[1]), era);
+    return year === null ? null : { season, date: { year, month: season.startMonth } };
+  }
+  return null;
+}
+
 function parseWords(cal: Calendar, text: string): CalDate | null {
   const timed = takeTime(text, cal.hoursPerDay);
   if (!timed) return null;
@@ -77,7 +104,7 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
     .map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 }))
     .sort((a, b) => b.name.length - a.name.length);
   for (const { name, index } of names) {
-    const at = text2.search(new RegExp(`[\\s,]${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s,]`));
+    const at = text2.search(new RegExp(`[\\s,]${escapeRegExp(name)}[\\s,]`));
     if (at >= 0) {
       month = index;
       text2 = `${text2.slice(0, at + 1)}\u0000${text2.slice(at + 1 + name.length)}`;
@@ -105,11 +132,9 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
   else if (order === "mnn") date = { year: nums[1] ?? 0, month, day: nums[0] };
   else return null;
   // Without an era word the year is the calendar's own count, as the machine form reads it.
-  if (era) {
-    if (date.year < 1) return null;
-    date.year = yearFromEra(era, date.year);
-  }
-  if (Math.abs(date.year) > 999999) return null;
+  const year = eraYear(date.year, era);
+  if (year === null) return null;
+  date.year = year;
   if (date.day !== undefined && (date.day < 1 || date.day > daysInMonth(cal, date.year, date.month ?? 1))) return null;
   return withTime(date, timed.time);
 }
@@ -127,6 +152,11 @@ export function parseStoryText(cal: Calendar, text: string, field: "Start" | "En
     if (m.ok) return m;
     return { ok: false, error: m.reason === "format" ? refusal : `${field} ${machineReason(cal, m.reason)}` };
   }
-  const date = value.length <= 100 ? (cal.kind === "relative" ? parseRelative(cal, value) : parseWords(cal, value)) : null;
+  const date =
+    value.length <= 100
+      ? cal.kind === "relative"
+        ? parseRelative(cal, value)
+        : (parseSeason(cal, value)?.date ?? parseWords(cal, value))
+      : null;
   return date ? { ok: true, date } : { ok: false, error: refusal };
 }

@@ -2,10 +2,10 @@
 import { storyDateKey } from "../story-date";
 import { toAbsolute, toAbsoluteEnd } from "./arithmetic";
 import { formatMachine, parseMachine } from "./machine";
-import { parseStoryText } from "./parse";
+import { parseSeason, parseStoryText } from "./parse";
 import { GREGORIAN, type Calendar } from "./types";
 import { validateCalendar } from "./validate";
-import { dateInWords } from "./words";
+import { dateInWords, yearInWords } from "./words";
 
 /** The calendar stored on a timeline (JSON text); none, or one that no longer validates, is Gregorian. */
 export function storedCalendar(json: string | null | undefined): Calendar {
@@ -18,9 +18,21 @@ export function storedCalendar(json: string | null | undefined): Calendar {
   }
 }
 
-/** A stored date in words, or null when there is none (or it does not read in this calendar). */
-export function storyDisplay(cal: Calendar, stored: string | null | undefined) {
+/** "Spring 1203 AR" when the text names one of the calendar's seasons and a year; else null. */
+export function seasonInWords(cal: Calendar, text: string | null | undefined) {
+  const read = text ? parseSeason(cal, text) : null;
+  return read ? { words: `${read.season.name} ${yearInWords(cal, read.date.year)}`, stored: formatMachine(read.date) } : null;
+}
+
+/**
+ * A stored date in words, or null when there is none (or it does not read in this calendar). A date typed as a
+ * season reads as that season while the text still gives the stored date (seasons changed since, or a date
+ * edited in the machine form, read as the month).
+ */
+export function storyDisplay(cal: Calendar, stored: string | null | undefined, opts?: { typed?: string | null; locale?: string }) {
   if (!stored) return null;
+  const season = seasonInWords(cal, opts?.typed);
+  if (season?.stored === stored) return season.words;
   const m = parseMachine(cal, stored);
   return m.ok ? dateInWords(cal, m.date) : stored;
 }

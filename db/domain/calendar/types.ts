@@ -4,6 +4,9 @@
 
 export type Era = { name: string; abbreviation: string; direction: "forward" | "backward"; startYear: number };
 
+/** A season of the year: it runs from its first month until the next season's. */
+export type Season = { name: string; startMonth: number };
+
 export type Calendar = {
   kind: "gregorian" | "custom" | "relative";
   months: Array<{ name: string; days: number }>;
@@ -12,6 +15,8 @@ export type Calendar = {
   leap: { every: number; month: number } | null;
   hoursPerDay: number;
   relativeUnit: "day" | "week" | null;
+  /** Seasons a writer may date by ("spring 1203"); none in a relative calendar. */
+  seasons: Season[];
 };
 
 /** A date in a calendar; missing parts mean the date is only that precise ("1203", "Frostmoon 1203"). */
@@ -32,6 +37,14 @@ const GREGORIAN_MONTHS = [
   ["December", 31],
 ] as const;
 
+/** Spring to winter as the northern hemisphere's meteorologists count them. */
+export const GREGORIAN_SEASONS: Season[] = [
+  { name: "Spring", startMonth: 3 },
+  { name: "Summer", startMonth: 6 },
+  { name: "Autumn", startMonth: 9 },
+  { name: "Winter", startMonth: 12 },
+];
+
 export const GREGORIAN: Calendar = {
   kind: "gregorian",
   months: GREGORIAN_MONTHS.map(([name, days]) => ({ name, days })),
@@ -41,6 +54,7 @@ export const GREGORIAN: Calendar = {
   leap: { every: 4, month: 2 },
   hoursPerDay: 24,
   relativeUnit: null,
+  seasons: GREGORIAN_SEASONS,
 };
 
 const RECKONING: Era[] = [
@@ -76,6 +90,13 @@ export const PRESETS = {
       leap: null,
       hoursPerDay: 24,
       relativeUnit: null,
+      // Winter runs from Ashmoon into the next year's Snowmoon.
+      seasons: [
+        { name: "Spring", startMonth: 3 },
+        { name: "Summer", startMonth: 6 },
+        { name: "Autumn", startMonth: 9 },
+        { name: "Winter", startMonth: 12 },
+      ],
     },
   },
   thirtyPlusFive: {
@@ -88,10 +109,11 @@ export const PRESETS = {
       leap: { every: 4, month: 13 },
       hoursPerDay: 24,
       relativeUnit: null,
+      seasons: [],
     },
   },
   dayN: {
     label: "Day N",
-    calendar: { kind: "relative", months: [], weekdays: [], eras: [], leap: null, hoursPerDay: 24, relativeUnit: "day" },
+    calendar: { kind: "relative", months: [], weekdays: [], eras: [], leap: null, hoursPerDay: 24, relativeUnit: "day", seasons: [] },
   },
 } satisfies Record<string, { label: string; calendar: Calendar }>;

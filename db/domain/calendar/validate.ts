@@ -1,7 +1,7 @@
 // Is a calendar one we can count with? Messages in the product's words; the first problem wins.
-import { GREGORIAN, type Calendar } from "./types";
+import { GREGORIAN, type Calendar, type Season } from "./types";
 
-export const calendarLimits = { items: 100, name: 40, monthDays: 1000, hours: 100, year: 999999 } as const;
+export const calendarLimits = { items: 100, name: 40, monthDays: 1000, hours: 100, year: 999999, seasons: 12 } as const;
 
 type Result = { ok: true; calendar: Calendar } | { ok: false; error: string };
 
@@ -15,7 +15,10 @@ export function validateCalendar(input: unknown): Result {
   if (!isObject(input)) return fail("A calendar must be an object");
   const { kind } = input;
   if (kind !== "gregorian" && kind !== "custom" && kind !== "relative") return fail("Calendar kind must be gregorian, custom or relative");
-  if (kind === "gregorian") return { ok: true, calendar: GREGORIAN };
+  if (kind === "gregorian") {
+    const seasons = validateSeasons(input.seasons ?? GREGORIAN.seasons, GREGORIAN.months, kind);
+    return typeof seasons === "string" ? fail(seasons) : { ok: true, calendar: { ...GREGORIAN, seasons } };
+  }
   const { items, name, monthDays, hours, year } = calendarLimits;
   const months = input.months ?? [];
   const weekdays = input.weekdays ?? [];
@@ -47,6 +50,8 @@ export function validateCalendar(input: unknown): Result {
   }
   const relativeUnit = input.relativeUnit ?? (kind === "relative" ? "day" : null);
   if (relativeUnit !== null && relativeUnit !== "day" && relativeUnit !== "week") return fail("Relative unit must be day or week");
+  const seasons = validateSeasons(input.seasons ?? [], months as Calendar["months"], kind);
+  if (typeof seasons === "string") return fail(seasons);
   return {
     ok: true,
     calendar: {
@@ -62,8 +67,35 @@ export function validateCalendar(input: unknown): Result {
       leap: kind === "relative" ? null : leap,
       hoursPerDay: kind === "relative" ? 24 : hoursPerDay,
       relativeUnit: kind === "relative" ? relativeUnit : null,
+      seasons,
     },
   };
+}
+
+/** The seasons cleaned, or the first problem with them. The months are already checked. */
+function validateSeasons(input: unknown, months: Calendar["months"], kind: Calendar["kind"]): Season[] | string {
+  if (!Array.isArray(input)) return "Seasons must be a list";
+  if (input.length === 0) return [];
+  if (kind === "relative") return "A calendar of days or weeks has no seasons";
+  if (input.length > calendarLimits.seasons) return `A calendar can have at most ${calendarLimits.seasons} seasons`;
+  const monthNames = new Set(months.map((m) => String(m.name).trim().toLowerCase()));
+  const seen = new Set<string>();
+  const starts = new Set<number>();
+  const seasons: Season[] = [];
+  for (const s of input) {
+    const name = isObject(s) && typeof s.name === "string" ? s.name.trim() : "";
+    if (!name) return "Each season needs a name";
+    if (name.length > calendarLimits.name) return `A season's name can be at most ${calendarLimits.name} characters`;
+    if (!isObject(s) || !isInt(s.startMonth, 1, months.length)) return "A season must start in one of the calendar's months";
+    const key = name.toLowerCase();
+    if (seen.has(key)) return "Two seasons cannot have the same name";
+    if (monthNames.has(key)) return "A season cannot have a month's name";
+    if (starts.has(s.startMonth)) return "Two seasons cannot start in the same month";
+    seen.add(key);
+    starts.add(s.startMonth);
+    seasons.push({ name, startMonth: s.startMonth });
+  }
+  return seasons;
 }
 
 /** True when two calendars place the same stored dates differently (months, lengths, leap, day length). */

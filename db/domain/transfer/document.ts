@@ -28,6 +28,9 @@ export type TransferEvent = {
   storyStart: string | null;
   storyEnd: string | null;
   storyLabel: string | null;
+  /** A date written as a season ('Spring 1203 AR'), so it reads back as one (absent: the date's own words). */
+  storyStartText?: string;
+  storyEndText?: string;
   /** Names of the linked codex entries, in codex order. */
   entities: string[];
   /** The point-of-view entry's name: one of `entities`. */
@@ -79,7 +82,11 @@ export function datesInWords(doc: TimelineDocument): TimelineDocument {
   const cal = doc.calendar ?? GREGORIAN;
   return {
     ...doc,
-    events: doc.events.map((e) => ({ ...e, storyStart: storyDisplay(cal, e.storyStart), storyEnd: storyDisplay(cal, e.storyEnd) })),
+    events: doc.events.map((e) => ({
+      ...e,
+      storyStart: storyDisplay(cal, e.storyStart, { typed: e.storyStartText }),
+      storyEnd: storyDisplay(cal, e.storyEnd, { typed: e.storyEndText }),
+    })),
   };
 }
 
@@ -96,6 +103,12 @@ export function checkEvent(where: string, event: TransferEvent, cal: Calendar = 
     fail(where, "end must not be before start");
   }
   if (event.storyLabel && event.storyLabel.length > importLimits.storyLabel) fail(where, tooLong("story label", importLimits.storyLabel));
+  for (const [field, text] of [
+    ["story start text", event.storyStartText],
+    ["story end text", event.storyEndText],
+  ] as const) {
+    if (text && text.length > importLimits.storyLabel) fail(where, tooLong(field, importLimits.storyLabel));
+  }
   if (event.entities.length > importLimits.linksPerEvent) fail(where, `at most ${importLimits.linksPerEvent} codex entries per event`);
   for (const name of event.entities) if (name.length > entityLimits.name) fail(where, tooLong("a codex name", entityLimits.name));
 }

@@ -32,6 +32,13 @@ function optionalText(where: string, field: string, value: unknown): string | nu
   return value.trim() || null;
 }
 
+/** What a date was written as ('Spring 1203 AR'), when the file keeps it. */
+function typedText(where: string, raw: Record<string, unknown>) {
+  const start = optionalText(where, "storyStartText", raw.storyStartText);
+  const end = optionalText(where, "storyEndText", raw.storyEndText);
+  return { ...(start && { storyStartText: start }), ...(end && { storyEndText: end }) };
+}
+
 /**
  * Where JSON.parse gave up, as a line number: engines do not all say, so a small scan finds the
  * first character that cannot continue a JSON text.
@@ -226,6 +233,7 @@ function jsonEvent(
     storyStart: optionalText(where, "storyStart", raw.storyStart),
     storyEnd: optionalText(where, "storyEnd", raw.storyEnd),
     storyLabel: optionalText(where, "storyLabel", raw.storyLabel),
+    ...typedText(where, raw),
     entities,
     pov,
     // The files themselves are not in the document: their metadata travels, the bytes do not.

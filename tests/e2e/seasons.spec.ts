@@ -1,0 +1,62 @@
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+
+type Timeline = { id: number };
+
+test.describe("seasons", () => {
+  test("the owner adds seasons, a scene typed 'spring 1203' reads as the season, and a conversion names lifespans", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const owner = await createUser(request, { name: "Olive Owner" });
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The thaw", content: "Ice breaks." });
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+
+    // A preset without seasons, then two of the writer's own; a clash is refused inline.
+    await page.getByRole("button", { name: "Calendar", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Calendar" });
+    await expect(dialog.getByLabel("Season 1 name")).toHaveValue("Spring");
+    await dialog.getByLabel("Start from a preset").selectOption({ label: "12 × 30 + 5" });
+    await expect(dialog.getByLabel("Season 1 name")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Add season" }).click();
+    await dialog.getByLabel("Season 1 name").fill("Spring");
+    await dialog.getByLabel("Season 1 starts in").selectOption({ label: "From Month 3" });
+    await dialog.getByRole("button", { name: "Add season" }).click();
+    await dialog.getByLabel("Season 2 name").fill("spring");
+    await dialog.getByLabel("Season 2 starts in").selectOption({ label: "From Month 7" });
+    await dialog.getByRole("button", { name: "Save Calendar" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("Two seasons cannot have the same name");
+    await dialog.getByLabel("Season 2 name").fill("Rains");
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole("button", { name: "Save Calendar" }).click();
+    await expect(toast(page, "Calendar saved")).toBeVisible();
+
+    // Typed as a season: read back as it while typing, and on the card.
+    await page.getByRole("button", { name: "Edit The thaw" }).click();
+    const start = page.getByLabel("Story start");
+    await start.fill("spring 1203");
+    await expect(start).toHaveAccessibleDescription("Reads as Spring 1203 AR");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page, "Event updated successfully")).toBeVisible();
+    await expect(card(page, "The thaw").getByText("Story time: Spring 1203 AR")).toBeVisible();
+
+    // A change of structure previews the characters' born and died dates too.
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+      kind: "character",
+      name: "Mara",
+      born: "3 Month 2 1185 AR",
+    });
+    await page.getByRole("button", { name: "Calendar", exact: true }).click();
+    await dialog.getByLabel("Month 1 days").fill("31");
+    await dialog.getByRole("button", { name: "Save Calendar" }).click();
+    await expect(dialog.getByText("Changing the calendar moves 1 dated scene and 1 born or died date")).toBeVisible();
+    await expect(dialog.getByRole("list", { name: "Lifespans that move" })).toContainText(
+      "Mara, born: 3 Month 2 1185 AR → 3 Month 2 1185 AR",
+    );
+    await dialog.getByRole("button", { name: "Convert 1 scene and 1 lifespan date" }).click();
+    await expect(toast(page, "Calendar saved")).toBeVisible();
+    await expect(card(page, "The thaw").getByText("Story time: Spring 1203 AR")).toBeVisible();
+  });
+});
