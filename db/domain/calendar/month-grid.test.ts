@@ -20,7 +20,12 @@ describe("monthGrid", () => {
   });
 
   it("counts February by the leap rule", () => {
-    const days = (year: number) => Math.max(...monthGrid(GREGORIAN, year, 2).rows.flat().map((d) => d ?? 0));
+    const days = (year: number) =>
+      Math.max(
+        ...monthGrid(GREGORIAN, year, 2)
+          .rows.flat()
+          .map((d) => d ?? 0),
+      );
     expect(days(2024)).toBe(29);
     expect(days(2000)).toBe(29);
     expect(days(1900)).toBe(28);
