@@ -103,7 +103,7 @@ export function DatePicker(props: DatePickerProps & { defaultOpen?: boolean }) {
           align="end"
           sideOffset={6}
           collisionPadding={8}
-          className="z-50 w-[min(20rem,calc(100vw-1rem))] rounded-xl border border-stone-200 bg-white p-3 shadow-lg"
+          className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-xl border border-stone-200 bg-white p-3 shadow-lg"
           onOpenAutoFocus={(e) => {
             e.preventDefault();
             gridRef.current?.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
@@ -118,7 +118,7 @@ export function DatePicker(props: DatePickerProps & { defaultOpen?: boolean }) {
               <ChevronLeft aria-hidden="true" className="h-4 w-4" />
               <span className="sr-only">Previous month</span>
             </button>
-            <h2 id={headingId} aria-live="polite" className="min-w-0 flex-1 truncate text-center text-sm font-semibold">
+            <h2 id={headingId} aria-live="polite" className="min-w-0 flex-1 text-center text-sm font-semibold break-words">
               {grid.title}
             </h2>
             <button type="button" className={navButton} onClick={() => step(moveMonths(calendar, focus, 1))}>
