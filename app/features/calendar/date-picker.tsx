@@ -1,4 +1,3 @@
-import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from "lucide-react";
 import { Popover } from "radix-ui";
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { type DatePickerProps, PickerButton, pickerNames } from "~/features/calendar/date-field";
@@ -81,7 +80,9 @@ export function DatePicker(props: DatePickerProps & { defaultOpen?: boolean }) {
   }
 
   const step = (to: Day) => setFocus(to);
-  const navButton = "inline-flex h-8 w-8 cursor-pointer items-center justify-center rounded-md text-stone-700 hover:bg-stone-100";
+  // Plain glyphs, not icons: an icon shared with other chunks would be split out and named in the first paint's preload lists.
+  const navButton =
+    "inline-flex h-8 w-8 cursor-pointer items-center justify-center rounded-md text-lg leading-none text-stone-700 hover:bg-stone-100";
   const short = grid.columns.length > 7 ? 2 : 3;
 
   return (
@@ -111,22 +112,22 @@ export function DatePicker(props: DatePickerProps & { defaultOpen?: boolean }) {
         >
           <div className="mb-2 flex items-center gap-1">
             <button type="button" className={navButton} onClick={() => step(moveYears(calendar, focus, -1))}>
-              <ChevronsLeft aria-hidden="true" className="h-4 w-4" />
+              <span aria-hidden="true">«</span>
               <span className="sr-only">Previous year</span>
             </button>
             <button type="button" className={navButton} onClick={() => step(moveMonths(calendar, focus, -1))}>
-              <ChevronLeft aria-hidden="true" className="h-4 w-4" />
+              <span aria-hidden="true">‹</span>
               <span className="sr-only">Previous month</span>
             </button>
             <h2 id={headingId} aria-live="polite" className="min-w-0 flex-1 text-center text-sm font-semibold break-words">
               {grid.title}
             </h2>
             <button type="button" className={navButton} onClick={() => step(moveMonths(calendar, focus, 1))}>
-              <ChevronRight aria-hidden="true" className="h-4 w-4" />
+              <span aria-hidden="true">›</span>
               <span className="sr-only">Next month</span>
             </button>
             <button type="button" className={navButton} onClick={() => step(moveYears(calendar, focus, 1))}>
-              <ChevronsRight aria-hidden="true" className="h-4 w-4" />
+              <span aria-hidden="true">»</span>
               <span className="sr-only">Next year</span>
             </button>
           </div>
