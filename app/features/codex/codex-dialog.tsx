@@ -1,10 +1,13 @@
 import { useEffect, useId, useState } from "react";
+import { loadCalendar } from "~/features/calendar/calendar-cache";
+import { changedDate, DateField } from "~/features/calendar/date-field";
 import { type CodexApi, createEntityRequest } from "~/features/codex/codex-request";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
+import { type Calendar, storyDisplay } from "../../../db/domain/calendar";
 import { defaultEntityColor, type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
 
@@ -28,6 +31,10 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
   const [colorTouched, setColorTouched] = useState(false);
   const [born, setBorn] = useState("");
   const [died, setDied] = useState("");
+  // Born and died as the form first showed them: in words once the calendar is here, else as stored.
+  const [shown, setShown] = useState({ born: "", died: "" });
+  const [calendar, setCalendar] = useState<Calendar | null>(null);
+  const { timelineId, shareCode } = api;
 
   useEffect(() => {
     if (!open) return;
@@ -37,9 +44,26 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
     setDescription(entity?.description ?? "");
     setColor(entity?.color ?? defaultEntityColor.character);
     setColorTouched(Boolean(entity));
-    setBorn(entity?.born ?? "");
-    setDied(entity?.died ?? "");
-  }, [open, entity]);
+    const stored = { born: entity?.born ?? "", died: entity?.died ?? "" };
+    setBorn(stored.born);
+    setDied(stored.died);
+    setShown(stored);
+    // Read in the calendar of the book the entry was created in, as the server reads them.
+    let live = true;
+    void loadCalendar(entity?.timelineId ?? timelineId, shareCode).then((cal) => {
+      if (!live) return;
+      setCalendar(cal);
+      if (!cal) return;
+      const words = { born: storyDisplay(cal, stored.born) ?? "", died: storyDisplay(cal, stored.died) ?? "" };
+      // Unless the writer has typed meanwhile.
+      setBorn((now) => (now === stored.born ? words.born : now));
+      setDied((now) => (now === stored.died ? words.died : now));
+      setShown(words);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, entity, timelineId, shareCode]);
 
   const save = useMutation(
     (fields: {
@@ -71,6 +95,11 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
     },
   );
 
+  function lifespanChanges() {
+    const changes = { born: changedDate(shown.born, born), died: changedDate(shown.died, died) };
+    return { ...(changes.born !== undefined && { born: changes.born }), ...(changes.died !== undefined && { died: changes.died }) };
+  }
+
   function submit(e: React.FormEvent) {
     e.preventDefault();
     void save.run({
@@ -82,8 +111,9 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
         .filter(Boolean),
       description,
       color,
-      // A lifespan is a character's; other kinds keep what they had.
-      ...(kind === "character" && { born: born.trim() || null, died: died.trim() || null }),
+      // A lifespan is a character's; other kinds keep what they had. Only changed dates are sent: one shown in
+      // words is the same date, and is not read again.
+      ...(kind === "character" && lifespanChanges()),
     });
   }
 
@@ -127,27 +157,18 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
           <Textarea id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         {kind === "character" ? (
-          <div className="grid grid-cols-2 gap-3">
-            <div className="space-y-1.5">
-              <Label htmlFor={`${id}-born`}>Born</Label>
-              <Input
-                id={`${id}-born`}
-                value={born}
-                onChange={(e) => setBorn(e.target.value)}
-                placeholder="e.g. 10 May 2014"
-                maxLength={100}
-              />
-            </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={`${id}-died`}>Died</Label>
-              <Input
-                id={`${id}-died`}
-                value={died}
-                onChange={(e) => setDied(e.target.value)}
-                placeholder="Leave empty if alive"
-                maxLength={100}
-              />
-            </div>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <DateField id={`${id}-born`} label="Born" field="Born" calendar={calendar} value={born} onChange={setBorn} />
+            <DateField
+              id={`${id}-died`}
+              label="Died"
+              field="Died"
+              calendar={calendar}
+              value={died}
+              onChange={setDied}
+              placeholder="Leave empty if alive"
+              nearby={() => [born]}
+            />
           </div>
         ) : null}
         <div className="flex items-center gap-3">

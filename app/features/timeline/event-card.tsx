@@ -172,6 +172,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 byId={codex.byId}
                 onCreateEntity={codex.onCreate}
                 timelineId={event.timelineId}
+                eventId={event.id}
               />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />

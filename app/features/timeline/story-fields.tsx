@@ -2,13 +2,14 @@ import { X } from "lucide-react";
 import { useContext, useEffect, useId, useState } from "react";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
+import { changedDate, DateField } from "~/features/calendar/date-field";
 import { ColorDot, matchesEntity } from "~/features/codex/codex";
 import { Input, Label } from "~/ui/input";
 import { cn } from "~/lib/cn";
-import { type Calendar, exampleDate, parseStoryText, dateInWords, seasonInWords } from "../../../db/domain/calendar";
-import { weekdayOf } from "../../../db/domain/calendar/weekday";
+import type { Calendar } from "../../../db/domain/calendar";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
+import type { EventView } from "../../../worker/services/events";
 
 // Edit mode's other half, in this chunk so the card's first paint loads nothing more for it.
 export { closeInPlace } from "~/features/timeline/keep-in-place";
@@ -31,6 +32,8 @@ type Props = {
   onCreateEntity?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
   /** The timeline whose calendar reads the dates typed here. */
   timelineId: number;
+  /** The scene edited here: the date picker opens near its neighbours' dates when it has none. */
+  eventId?: number;
 };
 
 /**
@@ -38,17 +41,15 @@ type Props = {
  * back as the same date but keep as what was typed).
  */
 export function changedDates(shown: StoryFieldValues, now: StoryFieldValues): { storyStart?: string | null; storyEnd?: string | null } {
-  const start = now.storyStart.trim();
-  const end = now.storyEnd.trim();
-  return {
-    ...(start !== shown.storyStart.trim() && { storyStart: start || null }),
-    ...(end !== shown.storyEnd.trim() && { storyEnd: end || null }),
-  };
+  const storyStart = changedDate(shown.storyStart, now.storyStart);
+  const storyEnd = changedDate(shown.storyEnd, now.storyEnd);
+  return { ...(storyStart !== undefined && { storyStart }), ...(storyEnd !== undefined && { storyEnd }) };
 }
 
 /** The event card's edit mode for links, POV and story time. */
-export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity, timelineId }: Props) {
-  const shareCode = useContext(AttachmentsContext)?.shareCode;
+export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreateEntity, timelineId, eventId }: Props) {
+  const screen = useContext(AttachmentsContext);
+  const shareCode = screen?.shareCode;
   const [calendar, setCalendar] = useState<Calendar | null>(null);
   useEffect(() => {
     let live = true;
@@ -130,6 +131,7 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           calendar={calendar}
           value={value.storyStart}
           onChange={(storyStart) => set({ storyStart })}
+          nearby={() => [value.storyEnd, ...nearbyDates(screen?.scenes ?? [], eventId)]}
         />
         <DateField
           id={`${idPrefix}-end`}
@@ -138,6 +140,7 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
           calendar={calendar}
           value={value.storyEnd}
           onChange={(storyEnd) => set({ storyEnd })}
+          nearby={() => [value.storyStart, ...nearbyDates(screen?.scenes ?? [], eventId)]}
         />
       </div>
       <div className="space-y-1.5">
@@ -154,56 +157,17 @@ export function StoryFields({ idPrefix, value, onChange, entities, byId, onCreat
   );
 }
 
-/**
- * A story date as the writer types it: 'Reads as 14 Frostmoon 1203 AR' while it reads in the timeline's calendar,
- * and once the writer leaves a date that does not, the refusal the server would give, under the field.
- */
-function DateField(props: {
-  id: string;
-  label: string;
-  field: "Start" | "End";
-  calendar: Calendar | null;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const { id, field, calendar, value } = props;
-  const [left, setLeft] = useState(false);
-  const text = value.trim();
-  const read = calendar && text ? parseStoryText(calendar, text, field) : null;
-  const refused = read && !read.ok && left ? read.error : null;
-  const season = calendar && read?.ok ? seasonInWords(calendar, text) : null;
-  const words =
-    calendar && read?.ok
-      ? (season?.words ?? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", "))
-      : null;
-  const hintId = `${id}-hint`;
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id}>{props.label}</Label>
-      <Input
-        id={id}
-        value={value}
-        placeholder={calendar ? `e.g. ${exampleDate(calendar)}` : undefined}
-        maxLength={100}
-        aria-invalid={refused ? true : undefined}
-        aria-describedby={read ? hintId : undefined}
-        onChange={(e) => {
-          props.onChange(e.target.value);
-          setLeft(false);
-        }}
-        onBlur={() => setLeft(true)}
-      />
-      {words ? (
-        <p id={hintId} className="text-xs text-stone-600">
-          Reads as {words}
-        </p>
-      ) : read ? (
-        <p id={hintId} className={cn("text-xs", refused ? "font-medium text-red-700" : "text-stone-600")}>
-          {refused ?? "Keep typing a date…"}
-        </p>
-      ) : null}
-    </div>
+/** The stored dates of the other scenes, nearest in story order to this one first. */
+function nearbyDates(scenes: EventView[], eventId: number | undefined) {
+  const at = Math.max(
+    0,
+    scenes.findIndex((s) => s.id === eventId),
   );
+  const dated = scenes.map((s, i) => ({ date: s.id === eventId ? null : (s.storyStart ?? s.storyEnd), distance: Math.abs(i - at) }));
+  return dated
+    .filter((d) => d.date)
+    .sort((a, b) => a.distance - b.distance)
+    .map((d) => d.date);
 }
 
 type Option = { key: string; label: string; entity?: EntityView; create?: { kind: EntityKind; name: string } };
