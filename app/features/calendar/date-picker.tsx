@@ -1,6 +1,6 @@
 import { Popover } from "radix-ui";
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from "react";
-import { type DatePickerProps, PickerButton, pickerNames } from "~/features/calendar/date-field";
+import { type DatePickerProps, PickerButton, pickerNames } from "~/features/calendar/picker-button";
 import { cn } from "~/lib/cn";
 import type { Calendar } from "../../../db/domain/calendar";
 import {
