@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { type DateFieldName, type DatePickerProps, PickerButton } from "~/features/calendar/picker-button";
+import { type DateFieldName, PickerButton } from "~/features/calendar/picker-button";
 import { Input, Label } from "~/ui/input";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 import { cn } from "~/lib/cn";
