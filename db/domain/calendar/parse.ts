@@ -1,6 +1,7 @@
 // Natural story dates in a calendar's words: "13 Oct 2031 9am", "13 October 2031, 9:00", "October 2031",
 // "2031", "14 Frostmoon 1203 AR", "Day 3, dusk", and the machine form "2031-10-13T09:00" itself.
 import { daysInMonth, monthsOf } from "./arithmetic";
+import { isEnglish, localMonthNames } from "./locale";
 import { looksMachine, machineReason, parseMachine } from "./machine";
 import type { CalDate, Calendar, Era } from "./types";
 import { NAMED_TIMES, exampleDate, yearFromEra } from "./words";
@@ -11,9 +12,9 @@ type Time = { hour: number; minute: number };
 
 /** Takes a trailing time ("9am", "9:30 pm", "21:00", "at dusk") off the text. */
 function takeTime(text: string, hoursPerDay: number): { rest: string; time?: Time } | null {
-  const named = /(?:^|[\s,]+)(?:at\s+)?(midnight|dawn|noon|dusk)$/i.exec(text);
+  const named = /(?:^|[\s,]+)(?:(?:at|um|à|a las|a la)\s+)?(midnight|dawn|noon|dusk)$/i.exec(text);
   if (named) return { rest: text.slice(0, named.index), time: { hour: NAMED_TIMES[named[1].toLowerCase()] ?? 0, minute: 0 } };
-  const m = /(?:^|[\s,]+)(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text);
+  const m = /(?:^|[\s,]+)(?:(?:at|um|à|a las|a la)\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text);
   if (!m || (m[2] === undefined && m[3] === undefined)) return { rest: text };
   let hour = Number(m[1]);
   const minute = Number(m[2] ?? 0);
@@ -66,16 +67,20 @@ function takeEra(cal: Calendar, text: string): { rest: string; era?: Era } {
   return { rest: text };
 }
 
-function parseWords(cal: Calendar, text: string): CalDate | null {
+/** Words between a date's parts in English and in the locales whose month names a Gregorian date accepts. */
+const FILLERS = new Set(["of", "the", "de", "del", "le"]);
+
+function parseWords(cal: Calendar, text: string, locale?: string): CalDate | null {
   const timed = takeTime(text, cal.hoursPerDay);
   if (!timed) return null;
   const { rest, era } = takeEra(cal, timed.rest.trim());
   // A month's name may hold spaces or digits ("Deep Winter", "Month 11"): find whole names first, longest first.
   let month = 0;
   let text2 = ` ${rest.toLowerCase()} `;
-  const names = monthsOf(cal)
-    .map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 }))
-    .sort((a, b) => b.name.length - a.name.length);
+  const local = cal.kind === "gregorian" && !isEnglish(locale) && locale ? localMonthNames(locale) : [];
+  const names = [...monthsOf(cal).map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 })), ...local].sort(
+    (a, b) => b.name.length - a.name.length,
+  );
   for (const { name, index } of names) {
     const at = text2.search(new RegExp(`[\\s,]${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s,]`));
     if (at >= 0) {
@@ -84,11 +89,11 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
       break;
     }
   }
-  const tokens = text2.split(/[\s,]+/).filter((t) => t && t !== "of" && t !== "the");
+  const tokens = text2.split(/[\s,]+/).filter((t) => t && !FILLERS.has(t));
   const nums: number[] = [];
   let order = "";
   for (const t of tokens) {
-    const n = /^(-?\d{1,6})(?:st|nd|rd|th)?$/i.exec(t);
+    const n = /^(-?\d{1,6})(?:st|nd|rd|th|\.)?$/i.exec(t);
     if (n) {
       nums.push(Number(n[1]));
       order += "n";
@@ -118,7 +123,7 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
  * Reads what a writer typed as a date in the calendar. `field` names it in refusals: machine-shaped text gets
  * the precise reason ("Start has a month outside 01-13"), anything else an example in the calendar's words.
  */
-export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died"): ParseResult {
+export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died", locale?: string): ParseResult {
   const value = text.trim();
   const subject = field === "Start" || field === "End" ? `Story ${field.toLowerCase()}` : field;
   const refusal = `${subject} must be a date like ${exampleDate(cal)}`;
@@ -127,6 +132,6 @@ export function parseStoryText(cal: Calendar, text: string, field: "Start" | "En
     if (m.ok) return m;
     return { ok: false, error: m.reason === "format" ? refusal : `${field} ${machineReason(cal, m.reason)}` };
   }
-  const date = value.length <= 100 ? (cal.kind === "relative" ? parseRelative(cal, value) : parseWords(cal, value)) : null;
+  const date = value.length <= 100 ? (cal.kind === "relative" ? parseRelative(cal, value) : parseWords(cal, value, locale)) : null;
   return date ? { ok: true, date } : { ok: false, error: refusal };
 }

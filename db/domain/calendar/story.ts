@@ -18,11 +18,11 @@ export function storedCalendar(json: string | null | undefined): Calendar {
   }
 }
 
-/** A stored date in words, or null when there is none (or it does not read in this calendar). */
-export function storyDisplay(cal: Calendar, stored: string | null | undefined) {
+/** A stored date in words (in `locale`, English by default), or null when there is none; unreadable: as stored. */
+export function storyDisplay(cal: Calendar, stored: string | null | undefined, opts?: { typed?: string | null; locale?: string }) {
   if (!stored) return null;
   const m = parseMachine(cal, stored);
-  return m.ok ? dateInWords(cal, m.date) : stored;
+  return m.ok ? dateInWords(cal, m.date, { locale: opts?.locale }) : stored;
 }
 
 /**
@@ -45,7 +45,7 @@ export function storyRangeOrdered(cal: Calendar, start: string, end: string) {
 }
 
 /** What a writer typed, read into the stored machine form; the refusal names an example in the calendar. */
-export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died") {
-  const parsed = parseStoryText(cal, text, field);
+export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died", locale?: string) {
+  const parsed = parseStoryText(cal, text, field, locale);
   return parsed.ok ? ({ ok: true, stored: formatMachine(parsed.date) } as const) : parsed;
 }

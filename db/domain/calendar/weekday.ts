@@ -1,5 +1,6 @@
 // The day of the week a full date falls on, in calendars that name their weekdays.
 import { minutesPerDay, toAbsolute } from "./arithmetic";
+import { dateFormat, isEnglish, utcDate } from "./locale";
 import type { CalDate, Calendar } from "./types";
 
 const mod = (a: number, n: number) => ((a % n) + n) % n;
@@ -8,8 +9,10 @@ const mod = (a: number, n: number) => ((a % n) + n) % n;
  * 'Monday' for 13 October 2031; null for a date without a day or a calendar without weekdays. Gregorian days
  * count from 1 January of year 0, a Saturday; a custom calendar's first day of year 0 is its first weekday.
  */
-export function weekdayOf(cal: Calendar, date: CalDate): string | null {
+export function weekdayOf(cal: Calendar, date: CalDate, opts?: { locale?: string }): string | null {
   if (date.day === undefined || cal.weekdays.length === 0 || cal.kind === "relative") return null;
+  const at = cal.kind === "gregorian" && opts?.locale && !isEnglish(opts.locale) ? utcDate(date.year, date.month, date.day) : null;
+  if (at && opts?.locale) return dateFormat(opts.locale, { weekday: "long" }).format(at);
   const day = Math.floor(toAbsolute(cal, { year: date.year, month: date.month, day: date.day }) / minutesPerDay(cal));
   const offset = cal.kind === "gregorian" ? 5 : 0;
   return cal.weekdays[mod(day + offset, cal.weekdays.length)] ?? null;
