@@ -74,10 +74,11 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
   color: row.color,
 });
 
-export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
+export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null, locale?: string): Promise<MindMap> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const calendar = storedCalendar(timeline.calendar);
-  const when = (e: { storyStart: string | null; storyLabel: string | null }) => e.storyLabel ?? storyDisplay(calendar, e.storyStart);
+  const when = (e: { storyStart: string | null; storyLabel: string | null }) =>
+    e.storyLabel ?? storyDisplay(calendar, e.storyStart, { locale });
   const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
       .select({ id: events.id, title: events.title, storyStart: events.storyStart, storyLabel: events.storyLabel })

@@ -1,5 +1,6 @@
 import { X } from "lucide-react";
 import { useContext, useEffect, useId, useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { ColorDot, matchesEntity } from "~/features/codex/codex";
@@ -167,11 +168,16 @@ function DateField(props: {
   onChange: (value: string) => void;
 }) {
   const { id, field, calendar, value } = props;
+  // The locale the server wrote the page's dates in (the request's Accept-Language), never the browser's own.
+  const locale = (useRouteLoaderData("root") as { locale?: string } | undefined)?.locale;
   const [left, setLeft] = useState(false);
   const text = value.trim();
-  const read = calendar && text ? parseStoryText(calendar, text, field) : null;
+  const read = calendar && text ? parseStoryText(calendar, text, field, locale) : null;
   const refused = read && !read.ok && left ? read.error : null;
-  const words = calendar && read?.ok ? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", ") : null;
+  const words =
+    calendar && read?.ok
+      ? [weekdayOf(calendar, read.date, { locale }), dateInWords(calendar, read.date, { locale })].filter(Boolean).join(", ")
+      : null;
   const hintId = `${id}-hint`;
   return (
     <div className="space-y-1.5">

@@ -74,13 +74,11 @@ export function checkStoryDate(where: string, field: "start" | "end" | "date" | 
     fail(where, `${field} ${value} ${parsed.reason === "format" ? storyDateReason.format : machineReason(cal, parsed.reason)}`);
 }
 
-/** The document for reading (print, Word): story dates in its calendar's words instead of the stored form. */
-export function datesInWords(doc: TimelineDocument): TimelineDocument {
+/** The document for reading (print, Word): story dates in its calendar's words (in `locale`) instead of the stored form. */
+export function datesInWords(doc: TimelineDocument, locale?: string): TimelineDocument {
   const cal = doc.calendar ?? GREGORIAN;
-  return {
-    ...doc,
-    events: doc.events.map((e) => ({ ...e, storyStart: storyDisplay(cal, e.storyStart), storyEnd: storyDisplay(cal, e.storyEnd) })),
-  };
+  const words = (stored: string | null | undefined) => storyDisplay(cal, stored, { locale });
+  return { ...doc, events: doc.events.map((e) => ({ ...e, storyStart: words(e.storyStart), storyEnd: words(e.storyEnd) })) };
 }
 
 export function checkEvent(where: string, event: TransferEvent, cal: Calendar = GREGORIAN) {
