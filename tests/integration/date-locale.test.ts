@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PRESETS } from "../../db/domain/calendar";
 import { call, createEvent, createTimeline, registerUser } from "./helpers";
 
 const displays = (list: Array<{ storyStartDisplay: string | null }>) => list.map((e) => e.storyStartDisplay);
@@ -74,5 +75,24 @@ describe("story dates in the writer's locale", () => {
       storyStartDisplay: "13 October 2031",
       storyEndDisplay: "14 October 2031, 21:30",
     });
+  });
+
+  it("previews a calendar change in the writer's words", async () => {
+    const owner = await registerUser();
+    const { id } = await createTimeline(owner.token, { title: "Locale calendar" });
+    await createEvent(owner.token, id, { title: "The letter arrives", storyStart: "2031-10-13T09:00" });
+    const preview = await call("PUT", `/api/timelines/${id}/calendar`, {
+      token: owner.token,
+      headers: { "Accept-Language": "de-DE" },
+      body: PRESETS.thirteen.calendar,
+    });
+    expect(preview.status).toBe(409);
+    expect(preview.json.changes).toEqual([
+      expect.objectContaining({
+        title: "The letter arrives",
+        before: "13. Oktober 2031 um 09:00",
+        after: expect.stringMatching(/ AR, 09:00$/),
+      }),
+    ]);
   });
 });

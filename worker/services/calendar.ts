@@ -51,7 +51,7 @@ type Dated = {
  * Owners only. Names-only changes apply at once; a change of structure with dated scenes answers 409 with a
  * preview of where each scene moves unless `convert` is true, and then moves them, keeping what was typed.
  */
-export async function putCalendar({ db, room }: Deps, user: User, timelineId: number, body: unknown, shareCode?: string | null) {
+export async function putCalendar({ db, room, locale }: Deps, user: User, timelineId: number, body: unknown, shareCode?: string | null) {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner", shareCode);
   const checked = validateCalendar(body);
   if (!checked.ok) throw badRequest(checked.error);
@@ -86,7 +86,12 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
   }
   const changes = moves
     .filter((m) => !m.trashed)
-    .map((m) => ({ eventId: m.id, title: m.title, before: storyDisplay(before, m.storyStart), after: storyDisplay(after, m.start) }));
+    .map((m) => ({
+      eventId: m.id,
+      title: m.title,
+      before: storyDisplay(before, m.storyStart, { locale }),
+      after: storyDisplay(after, m.start, { locale }),
+    }));
   if (changes.length > 0 && !convert) {
     const message = `Changing the calendar moves ${changes.length} dated ${changes.length === 1 ? "scene" : "scenes"}`;
     throw conflict(message, { message, changes });
