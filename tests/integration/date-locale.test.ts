@@ -95,4 +95,16 @@ describe("story dates in the writer's locale", () => {
       }),
     ]);
   });
+
+  it("reads a character's Born and Died in the locale's month names too", async () => {
+    const owner = await registerUser();
+    const { id } = await createTimeline(owner.token, { title: "Locale codex" });
+    const fr = { "Accept-Language": "fr" };
+    const body = { kind: "character", name: "Mara", born: "3 mars 2001", died: "12 décembre 2080" };
+    const made = await call("POST", `/api/timelines/${id}/entities`, { token: owner.token, headers: fr, body });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ born: "2001-03-03", died: "2080-12-12" });
+    const english = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { born: "4 mars 2001" } });
+    expect(english).toMatchObject({ status: 400, json: { error: "Born must be a date like 13 October 2031, 9:00" } });
+  });
 });
