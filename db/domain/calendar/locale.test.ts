@@ -61,4 +61,15 @@ describe("the writer's locale", () => {
       error: "Story start must be a date like 13 October 2031, 9:00",
     });
   });
+
+  it("reads back what it writes, in many languages, at every precision", () => {
+    const dates = [timed, { ...day, hour: 21, minute: 30 }, day, { year: 2031, month: 3 }, { year: 1999 }];
+    for (const locale of ["de", "fr", "es", "it", "nl", "pt-BR", "sv", "nb", "ru", "uk", "cs", "ro", "tr", "pl", "ja", "zh-CN"]) {
+      for (const date of dates) {
+        const words = dateInWords(GREGORIAN, date, { locale });
+        if ("month" in date) expect(words, locale).not.toBe(dateInWords(GREGORIAN, date));
+        expect(parseStoryText(GREGORIAN, words, "Start", locale), `${locale}: ${words}`).toEqual({ ok: true, date });
+      }
+    }
+  });
 });

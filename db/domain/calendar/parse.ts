@@ -10,11 +10,16 @@ export type ParseResult = { ok: true; date: CalDate } | { ok: false; error: stri
 
 type Time = { hour: number; minute: number };
 
+/** The word before a time: English 'at' and how Intl's dates say it in other languages ('um', 'à', 'om', 'kl.'). */
+const AT = "(?:(?:at|um|à|às|a las|a la|alle ore|om|kl\\.|klo|v|в|о|la|pukul)\\s+)?";
+const NAMED_TIME = new RegExp(`(?:^|[\\s,]+)${AT}(midnight|dawn|noon|dusk)$`, "i");
+const CLOCK = new RegExp(`(?:^|[\\s,]+)${AT}(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?$`, "i");
+
 /** Takes a trailing time ("9am", "9:30 pm", "21:00", "at dusk") off the text. */
 function takeTime(text: string, hoursPerDay: number): { rest: string; time?: Time } | null {
-  const named = /(?:^|[\s,]+)(?:(?:at|um|à|a las|a la)\s+)?(midnight|dawn|noon|dusk)$/i.exec(text);
+  const named = NAMED_TIME.exec(text);
   if (named) return { rest: text.slice(0, named.index), time: { hour: NAMED_TIMES[named[1].toLowerCase()] ?? 0, minute: 0 } };
-  const m = /(?:^|[\s,]+)(?:(?:at|um|à|a las|a la)\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text);
+  const m = CLOCK.exec(text);
   if (!m || (m[2] === undefined && m[3] === undefined)) return { rest: text };
   let hour = Number(m[1]);
   const minute = Number(m[2] ?? 0);
@@ -68,12 +73,22 @@ function takeEra(cal: Calendar, text: string): { rest: string; era?: Era } {
 }
 
 /** Words between a date's parts in English and in the locales whose month names a Gregorian date accepts. */
-const FILLERS = new Set(["of", "the", "de", "del", "le"]);
+const FILLERS = new Set(["of", "the", "de", "del", "le", "г.", "р."]);
 
 function parseWords(cal: Calendar, text: string, locale?: string): CalDate | null {
   const timed = takeTime(text, cal.hoursPerDay);
   if (!timed) return null;
   const { rest, era } = takeEra(cal, timed.rest.trim());
+  // Chinese, Japanese and Korean write year, month and day with their marks: '2031年10月13日', '2031년 10월 13일'.
+  const marked =
+    cal.kind === "gregorian" ? /^(\d{1,4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?)?$/.exec(rest.trim()) : null;
+  if (marked) {
+    const [year, month, day] = [marked[1], marked[2], marked[3]].map((n) => (n === undefined ? undefined : Number(n)));
+    const date: CalDate = { year: year ?? 0, ...(month !== undefined && { month }), ...(day !== undefined && { day }) };
+    if (month !== undefined && (month < 1 || month > 12)) return null;
+    if (day !== undefined && (day < 1 || day > daysInMonth(cal, date.year, month ?? 1))) return null;
+    return withTime(date, timed.time);
+  }
   // A month's name may hold spaces or digits ("Deep Winter", "Month 11"): find whole names first, longest first.
   let month = 0;
   let text2 = ` ${rest.toLowerCase()} `;
