@@ -107,4 +107,17 @@ describe("story dates in the writer's locale", () => {
     const english = await call("PATCH", `/api/entities/${made.json.id}`, { token: owner.token, body: { born: "4 mars 2001" } });
     expect(english).toMatchObject({ status: 400, json: { error: "Born must be a date like 13 October 2031, 9:00" } });
   });
+
+  it("answers a scene restored from Trash in the writer's words", async () => {
+    const owner = await registerUser();
+    const { id } = await createTimeline(owner.token, { title: "Locale trash" });
+    const scene = await createEvent(owner.token, id, { title: "Gone", storyStart: "13 Oct 2031" });
+    expect((await call("DELETE", `/api/events/${scene.id}`, { token: owner.token })).status).toBe(200);
+    const restored = await call("POST", `/api/trash/event/${scene.id}/restore`, {
+      token: owner.token,
+      headers: { "Accept-Language": "es" },
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.json).toMatchObject({ id: scene.id, storyStartDisplay: "13 de octubre de 2031" });
+  });
 });
