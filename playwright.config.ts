@@ -20,6 +20,8 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: `${results}/e2e-results.json` }]],
   use: {
     baseURL,
+    // Story dates are in words in the browser's language: English unless a test asks for another.
+    locale: "en-US",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

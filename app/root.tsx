@@ -1,5 +1,6 @@
 import { lazy, Suspense, useContext, useEffect, useSyncExternalStore } from "react";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
+import { localeOf } from "../db/domain/calendar/locale";
 import type { Route } from "./+types/root";
 import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
@@ -45,6 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       unread: unread.length,
       notification: fresh && { title: fresh.title, message: fresh.message },
       nonce: import.meta.env.DEV ? undefined : app(context).nonce,
+      // The writer's locale for story dates in words: the server's HTML and the browser's formatting agree on it.
+      locale: localeOf(request.headers.get("Accept-Language")),
     },
     { headers },
   );

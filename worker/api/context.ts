@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import { localeOf } from "../../db/domain/calendar/locale";
 import { firstIssue } from "../../db/domain/validation";
 import type { Env } from "../env";
 import { badRequest, forbidden, unauthorized } from "../lib/errors";
@@ -30,7 +31,7 @@ export type ApiEnv = {
 type RequestContext = {
   var: ApiEnv["Variables"];
   env: ApiEnv["Bindings"];
-  req: { url: string };
+  req: { url: string; header(name: string): string | undefined };
   executionCtx: { waitUntil(p: Promise<unknown>): void };
 };
 
@@ -42,7 +43,13 @@ export const notifyMail = (c: RequestContext): NotifyMail => ({
 });
 
 /** The services' dependencies for a write: the database, the request's room notifier and the notifications' mail. */
-export const deps = (c: RequestContext) => ({ db: c.var.db, room: c.var.room, docs: c.var.docs, mail: notifyMail(c) });
+export const deps = (c: RequestContext) => ({
+  db: c.var.db,
+  room: c.var.room,
+  docs: c.var.docs,
+  mail: notifyMail(c),
+  locale: localeOf(c.req.header("Accept-Language")),
+});
 
 /**
  * `deps` plus the attachments' bucket, for writes that add or remove files (events, timelines, attachments),

@@ -6,6 +6,7 @@ import {
   UpdateMapEdgeSchema,
   UpdateMapNodeSchema,
 } from "../../db/domain/validation";
+import { localeOf } from "../../db/domain/calendar/locale";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as mindMap from "../services/mind-map";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
@@ -18,7 +19,9 @@ import { idParam, shareQuery } from "./params";
 export const mindMapApi = new Hono<ApiEnv>()
   .get("/timelines/:id/map", requireAuth, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    return c.json(await mindMap.getMap(c.var.db, currentUser(c), id, c.req.valid("query").share));
+    return c.json(
+      await mindMap.getMap(c.var.db, currentUser(c), id, c.req.valid("query").share, localeOf(c.req.header("Accept-Language"))),
+    );
   })
   .put("/timelines/:id/map/positions", requireAuth, shareQuery, jsonBody(MapPositionsSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

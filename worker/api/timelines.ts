@@ -9,6 +9,7 @@ import {
   UpdateEventSchema,
   UpdateTimelineSchema,
 } from "../../db/domain/validation";
+import { localeOf } from "../../db/domain/calendar/locale";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { type ListBody, gzipOf } from "../services/event-list";
 import * as eventsService from "../services/events";
@@ -23,13 +24,13 @@ import { eventListQuery, idParam, shareQuery } from "./params";
  * Cheap refetches: a weak ETag from the SHA-1 of the JSON this caller gets, so it changes with
  * anything the caller would see change (a reorder, a codex link, a share), and `If-None-Match` answers 304
  * without a body. `private, no-cache` lets the browser keep the copy but ask every time; `Vary` because the
- * same URL answers differently per session.
+ * same URL answers differently per session (and story dates are in words in the writer's language).
  */
 const revalidated = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
   if (c.res.ok || c.res.status === 304) {
     c.res.headers.set("Cache-Control", "private, no-cache");
-    c.res.headers.set("Vary", "Cookie, Authorization, Accept-Encoding");
+    c.res.headers.set("Vary", "Cookie, Authorization, Accept-Encoding, Accept-Language");
   }
 });
 const withEtag = etag({ weak: true });
@@ -53,7 +54,9 @@ export const timelinesApi = new Hono<ApiEnv>()
   })
   // Reads only: the code grants the link's level for this request; joining is the POST below.
   .get("/shared/:shareCode", async (c) => {
-    return c.json(await sharing.openSharedTimeline(c.var.db, currentUser(c), c.req.param("shareCode")));
+    return c.json(
+      await sharing.openSharedTimeline(c.var.db, currentUser(c), c.req.param("shareCode"), localeOf(c.req.header("Accept-Language"))),
+    );
   })
   .post("/shared/:shareCode/join", async (c) => {
     return c.json(await sharing.joinSharedTimeline(deps(c), currentUser(c), c.req.param("shareCode")));
@@ -108,7 +111,8 @@ export const timelinesApi = new Hono<ApiEnv>()
     const { share, order } = c.req.valid("query");
     // The ETag comes from the timeline's events revision, checked before the list is read (or serialized).
     const row = c.var.timelineRow?.timeline.id === id ? c.var.timelineRow : null;
-    const list = await eventsService.eventsListSnapshot(c.var.db, currentUser(c), id, share, order, row);
+    const locale = localeOf(c.req.header("Accept-Language"));
+    const list = await eventsService.eventsListSnapshot(c.var.db, currentUser(c), id, share, order, row, locale);
     // The JSON as serialized once (and cached). Typed as `c.json` would be for the RPC client: a browser
     // hands a 304 to the page as the 200 it kept.
     const res = matchesEtag(c.req.header("If-None-Match"), list.etag)

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { validator } from "hono/validator";
 import type { Context } from "hono";
+import { localeOf } from "../../db/domain/calendar/locale";
 import { limits } from "../../db/domain/rules";
 import {
   type DateOrder,
@@ -85,7 +86,8 @@ export const transferApi = new Hono<ApiEnv>()
   .get("/timelines/:id/export", requireAuth, exportQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share, ...options } = c.req.valid("query");
-    const file = await transfer.exportTimelineFile(c.var.db, currentUser(c), id, options, share);
+    const locale = localeOf(c.req.header("Accept-Language"));
+    const file = await transfer.exportTimelineFile(c.var.db, currentUser(c), id, { ...options, locale }, share);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,
       "Content-Disposition": `attachment; filename="${file.filename}"`,

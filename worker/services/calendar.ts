@@ -63,7 +63,7 @@ type Dated = {
  * Owners only. Names-only changes apply at once; a change of structure with dated scenes answers 409 with a
  * preview of where each scene moves unless `convert` is true, and then moves them, keeping what was typed.
  */
-export async function putCalendar({ db, room }: Deps, user: User, timelineId: number, body: unknown, shareCode?: string | null) {
+export async function putCalendar({ db, room, locale }: Deps, user: User, timelineId: number, body: unknown, shareCode?: string | null) {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "owner", shareCode);
   const checked = validateCalendar(body);
   if (!checked.ok) throw badRequest(checked.error);
@@ -103,13 +103,23 @@ export async function putCalendar({ db, room }: Deps, user: User, timelineId: nu
     .map((m) => ({
       eventId: m.id,
       title: m.title,
-      before: storyDisplay(before, m.storyStart, { typed: m.startText }),
-      after: storyDisplay(after, m.start, { typed: m.startText }),
+      before: storyDisplay(before, m.storyStart, { typed: m.startText, locale }),
+      after: storyDisplay(after, m.start, { typed: m.startText, locale }),
     }));
   const lifespans = lives.flatMap((l) =>
     (["born", "died"] as const).flatMap((field) => {
       const [from, to] = field === "born" ? [l.born, l.bornAfter] : [l.died, l.diedAfter];
-      return from ? [{ entityId: l.id, name: l.name, field, before: storyDisplay(before, from), after: storyDisplay(after, to) }] : [];
+      return from
+        ? [
+            {
+              entityId: l.id,
+              name: l.name,
+              field,
+              before: storyDisplay(before, from, { locale }),
+              after: storyDisplay(after, to, { locale }),
+            },
+          ]
+        : [];
     }),
   );
   if (changes.length + lifespans.length > 0 && !convert) {

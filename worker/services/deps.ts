@@ -7,9 +7,10 @@ import type { NotifyMail } from "./notifications";
  * What a service that writes a timeline's data needs: the database and the timeline's room, which
  * it tells exactly once per write. The API and the loaders pass the same shape. `docs`
  * reaches an event's live shared text: a text edit while writers are in it merges there. `mail` sends the
- * notifications' emails (none without it).
+ * notifications' emails (none without it). `locale` is the writer's (Accept-Language): story dates are read and
+ * written in words in it.
  */
-export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs; mail?: NotifyMail };
+export type Deps = { db: Db; room: RoomNotifier; docs?: LiveDocs; mail?: NotifyMail; locale?: string };
 
 /** The author of a change as collaborators see it. */
 export const authorOf = (user: Pick<User, "id" | "name" | "email">) => ({ userId: user.id, userName: user.name ?? user.email });

@@ -88,12 +88,13 @@ export async function listEntities(db: Db, user: User, timelineId: number, share
 
 /**
  * Born and died as the writer typed them ('14 Frostmoon 1185 AR', '1185-13-14'), read in the timeline's calendar
- * into the stored form; 400 with an example in that calendar when one does not read. Absent stays absent.
+ * into the stored form (the writer's locale's month names read too); 400 with an example in that calendar when one
+ * does not read. Absent stays absent.
  */
-function readLifespan(cal: Calendar, input: { born?: string | null; died?: string | null }) {
+function readLifespan(cal: Calendar, input: { born?: string | null; died?: string | null }, locale?: string) {
   const read = (text: string | null | undefined, field: "Born" | "Died") => {
     if (text === undefined || text === null) return text;
-    const parsed = readStoryInput(cal, text, field);
+    const parsed = readStoryInput(cal, text, field, locale);
     if (!parsed.ok) throw badRequest(parsed.error);
     return parsed.stored;
   };
@@ -106,7 +107,7 @@ function checkLifespan(cal: Calendar, born: string | null | undefined, died: str
 }
 
 export async function createEntity(
-  { db, room }: Deps,
+  { db, room, locale }: Deps,
   user: User,
   timelineId: number,
   input: CreateEntity,
@@ -115,7 +116,7 @@ export async function createEntity(
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   // Sorted in the timeline's own calendar, as import and a change of calendar sort them.
   const calendar = storedCalendar(timeline.calendar);
-  const life = readLifespan(calendar, input);
+  const life = readLifespan(calendar, input, locale);
   checkLifespan(calendar, life.born, life.died);
   const now = nowIso();
   const row = await db
@@ -165,7 +166,7 @@ async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: 
 }
 
 export async function updateEntity(
-  { db, room }: Deps,
+  { db, room, locale }: Deps,
   user: User,
   entityId: number,
   input: UpdateEntity,
@@ -173,7 +174,7 @@ export async function updateEntity(
 ): Promise<EntityView> {
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
   const calendar = storedCalendar(entity.calendar);
-  const life = readLifespan(calendar, input);
+  const life = readLifespan(calendar, input, locale);
   checkLifespan(calendar, life.born !== undefined ? life.born : entity.born, life.died !== undefined ? life.died : entity.died);
   const row = await db
     .update(entities)

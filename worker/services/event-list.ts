@@ -2,7 +2,7 @@
 // view, and the list's snapshot (ETag and per-isolate cache) for the API.
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { storedCalendar, storyDisplay } from "../../db/domain/calendar";
+import { type Calendar, isEnglish, storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events } from "../../db/schema";
@@ -104,11 +104,29 @@ function calendarOf(json: string | null | undefined) {
   return cal;
 }
 
-function displays(e: EventRow | EventView) {
+function displays(e: EventRow | EventView, locale?: string) {
   if ("storyStartDisplay" in e && e.storyStartDisplay !== undefined) return { start: e.storyStartDisplay, end: e.storyEndDisplay };
   const cal = calendarOf("calendar" in e ? e.calendar : null);
   const typed = "storyStartText" in e ? { start: e.storyStartText, end: e.storyEndText } : {};
-  return { start: storyDisplay(cal, e.storyStart, { typed: typed.start }), end: storyDisplay(cal, e.storyEnd, { typed: typed.end }) };
+  return {
+    start: storyDisplay(cal, e.storyStart, { typed: typed.start, locale }),
+    end: storyDisplay(cal, e.storyEnd, { typed: typed.end, locale }),
+  };
+}
+
+/**
+ * The view with its dates in words in `locale` (a view is built in English where the locale was not at hand). A
+ * date shown as a season stays as it is.
+ */
+export function inLocale(view: EventView, cal: Calendar, locale?: string): EventView {
+  if (isEnglish(locale)) return view;
+  const local = (stored: string | null, shown: string | null) =>
+    shown !== storyDisplay(cal, stored) ? shown : storyDisplay(cal, stored, { locale });
+  return {
+    ...view,
+    storyStartDisplay: local(view.storyStart, view.storyStartDisplay),
+    storyEndDisplay: local(view.storyEnd, view.storyEndDisplay),
+  };
 }
 
 function parseIds(value: unknown): number[] {
@@ -128,8 +146,9 @@ function parseIds(value: unknown): number[] {
     : [];
 }
 
-export const toEventView = (e: EventRow | EventView): EventView => {
-  const display = displays(e);
+/** The event as the API sends it; its dates in words in `locale` (the request's; English when absent). */
+export const toEventView = (e: EventRow | EventView, locale?: string): EventView => {
+  const display = displays(e, locale);
   return {
     id: e.id,
     timelineId: e.timelineId,
@@ -161,14 +180,19 @@ const orderOf = (order: EventOrder) =>
     : [asc(events.position), asc(events.id)];
 
 /** One SELECT, links included. Chronological: by story start (undated last), then position. */
-export async function listEventsForTimeline(db: Db, timelineId: number, order: EventOrder = "position"): Promise<EventView[]> {
+export async function listEventsForTimeline(
+  db: Db,
+  timelineId: number,
+  order: EventOrder = "position",
+  locale?: string,
+): Promise<EventView[]> {
   const orderBy = orderOf(order);
   const rows = await db
     .select(eventColumns)
     .from(events)
     .where(and(eq(events.timelineId, timelineId), isNull(events.deletedAt)))
     .orderBy(...orderBy);
-  return rows.map(toEventView);
+  return rows.map((row) => toEventView(row, locale));
 }
 
 export { FIRST_SCREEN_EVENTS };
@@ -189,7 +213,12 @@ export type EventPage = {
 export async function listEventsPage(
   db: Db,
   timelineId: number,
-  { order = "position", entityId = null, limit = FIRST_SCREEN_EVENTS }: { order?: EventOrder; entityId?: number | null; limit?: number },
+  {
+    order = "position",
+    entityId = null,
+    limit = FIRST_SCREEN_EVENTS,
+    locale,
+  }: { order?: EventOrder; entityId?: number | null; limit?: number; locale?: string },
 ): Promise<EventPage> {
   const linked = (id: number) =>
     sql`EXISTS (SELECT 1 FROM ${eventEntities} WHERE ${eventEntities.eventId} = ${events.id} AND ${eventEntities.entityId} = ${id})`;
@@ -212,7 +241,7 @@ export async function listEventsPage(
       .where(live),
   ]);
   const count = counts[0];
-  return { events: rows.map(toEventView), total: count?.inView ?? 0, all: count?.everything ?? 0 };
+  return { events: rows.map((row) => toEventView(row, locale)), total: count?.inView ?? 0, all: count?.everything ?? 0 };
 }
 
 export async function listEvents(db: Db, user: User, timelineId: number, shareCode?: string | null, order: EventOrder = "position") {
@@ -266,9 +295,12 @@ export async function eventsListSnapshot(
   order: EventOrder = "position",
   /** The timeline's access row, when the request read it with its session. */
   row?: TimelineAccessRow | null,
+  /** The writer's locale: the dates in words are in it, so it is part of the list's name. */
+  locale?: string,
 ) {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode, row);
-  const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}`;
+  const words = isEnglish(locale) ? "" : `.${encodeURIComponent(locale ?? "")}`;
+  const key = `${timelineId}.${timeline.eventsRevision}.${order === "chronological" ? "c" : "p"}.${LIST_FORMAT}${words}`;
   return {
     etag: `W/"ev.${key}"`,
     body: async (): Promise<ListBody> => {
@@ -279,7 +311,10 @@ export async function eventsListSnapshot(
         listCache.set(key, hit);
         return hit;
       }
-      const body = { bytes: new TextEncoder().encode(JSON.stringify(await listEventsForTimeline(db, timelineId, order))), gzip: null };
+      const body = {
+        bytes: new TextEncoder().encode(JSON.stringify(await listEventsForTimeline(db, timelineId, order, locale))),
+        gzip: null,
+      };
       remember(key, body);
       return body;
     },

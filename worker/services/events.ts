@@ -8,7 +8,7 @@ import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, linkedEntityIds, toEventView } from "./event-list";
+import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, inLocale, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { inCodexOf } from "./entities";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
@@ -129,7 +129,7 @@ export async function persistEventText(
 
 /** position = the current count, computed inside the INSERT so concurrent adds never collide. */
 export async function createEvent(
-  { db, room }: Deps,
+  { db, room, locale }: Deps,
   user: User,
   timelineId: number,
   input: CreateEvent,
@@ -141,7 +141,7 @@ export async function createEvent(
   const povEntityId = input.povEntityId ?? null;
   await requireTimelineEntities(db, timelineId, entityIds);
   if (povEntityId !== null && !entityIds.includes(povEntityId)) throw badRequest(storyMessages.povNotLinked);
-  const story = storyColumns(calendar, { storyStart: input.storyStart ?? null, storyEnd: input.storyEnd ?? null });
+  const story = storyColumns(calendar, { storyStart: input.storyStart ?? null, storyEnd: input.storyEnd ?? null }, locale);
   checkStoryRange(calendar, story.storyStart ?? null, story.storyEnd ?? null);
   const chapterId = input.chapterId ?? null;
   await requireTimelineChapter(db, timelineId, chapterId);
@@ -183,7 +183,7 @@ export async function createEvent(
     row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
   }
   room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds, plotlineIds, after, calendar: timeline.calendar });
+  return toEventView({ ...row, entityIds, plotlineIds, after, calendar: timeline.calendar }, locale);
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
@@ -241,7 +241,7 @@ async function moveEvent(db: Db, event: Pick<Event, "id" | "timelineId">, from: 
 }
 
 export async function updateEvent(
-  { db, room, docs }: Deps,
+  { db, room, docs, locale }: Deps,
   user: User,
   eventId: number,
   given: UpdateEvent,
@@ -275,7 +275,7 @@ export async function updateEvent(
   let latest: EventView = toEventView(event);
   let moved = false;
   const calendar = storedCalendar(event.calendar);
-  const story = storyColumns(calendar, input);
+  const story = storyColumns(calendar, input, locale);
 
   // The event as it will be: links within its timeline, the POV among them, the range in order.
   let pov: number | null | undefined = input.povEntityId;
@@ -381,7 +381,7 @@ export async function updateEvent(
     const action = moved && !edited && !storyEdited ? "reordered" : "edited";
     room(event.timelineId, { action, by: authorOf(user), subject: latest.title });
   }
-  return { event: latest, moved, edited: edited || storyEdited || textLive };
+  return { event: inLocale(latest, calendar, locale), moved, edited: edited || storyEdited || textLive };
 }
 
 /**

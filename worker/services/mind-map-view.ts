@@ -74,11 +74,11 @@ export const edgeView = (row: MapEdge, keys: Map<number, string>): MapEdgeView =
   color: row.color,
 });
 
-export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<MindMap> {
+export async function getMap(db: Db, user: User, timelineId: number, shareCode?: string | null, locale?: string): Promise<MindMap> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const calendar = storedCalendar(timeline.calendar);
   const when = (e: { storyStart: string | null; storyStartText: string | null; storyLabel: string | null }) =>
-    e.storyLabel ?? storyDisplay(calendar, e.storyStart, { typed: e.storyStartText });
+    e.storyLabel ?? storyDisplay(calendar, e.storyStart, { typed: e.storyStartText, locale });
   const [eventRows, entityRows, nodeRows, linkRows, edgeRows, afterRows] = await db.batch([
     db
       .select({

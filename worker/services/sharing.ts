@@ -147,12 +147,14 @@ export async function openSharedTimeline(
   db: Db,
   user: User,
   shareCode: string,
+  /** The writer's locale, for the story dates in words. */
+  locale?: string,
 ): Promise<{ timeline: TimelineView; events: EventView[]; isShared: true; accessMode: Exclude<Access, "none"> }> {
   const { timeline, withLink } = await findShareLink(db, user, shareCode);
   const mode = withLink as Exclude<Access, "none">;
   return {
     timeline: toTimelineView(timeline, mode, true),
-    events: await listEventsForTimeline(db, timeline.id),
+    events: await listEventsForTimeline(db, timeline.id, "position", locale),
     isShared: true,
     accessMode: mode,
   };

@@ -12,18 +12,21 @@ export type StoryColumns = {
   storySort?: number | null;
 };
 
-function read(cal: Calendar, text: string | null | undefined, field: "Start" | "End") {
+function read(cal: Calendar, text: string | null | undefined, field: "Start" | "End", locale?: string) {
   if (text === undefined) return undefined;
   if (text === null || text === "") return { stored: null, text: null };
-  const parsed = readStoryInput(cal, text, field);
+  const parsed = readStoryInput(cal, text, field, locale);
   if (!parsed.ok) throw badRequest(parsed.error);
   return { stored: parsed.stored, text };
 }
 
-/** The columns to write for the dates given (absent: unchanged); 400 with an example when one does not read. */
-export function storyColumns(cal: Calendar, given: Given): StoryColumns {
-  const start = read(cal, given.storyStart, "Start");
-  const end = read(cal, given.storyEnd, "End");
+/**
+ * The columns to write for the dates given (absent: unchanged); 400 with an example when one does not read. The
+ * writer's locale adds its month names to the English ones ('13 octobre 2031').
+ */
+export function storyColumns(cal: Calendar, given: Given, locale?: string): StoryColumns {
+  const start = read(cal, given.storyStart, "Start", locale);
+  const end = read(cal, given.storyEnd, "End", locale);
   return {
     ...(start && { storyStart: start.stored, storyStartText: start.text, storySort: storySort(cal, start.stored) }),
     ...(end && { storyEnd: end.stored, storyEndText: end.text }),

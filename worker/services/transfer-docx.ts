@@ -66,9 +66,12 @@ function titlePage(doc: TimelineDocument) {
 }
 
 /** `notes: false` leaves the planning notes (story time, codex) out. */
-export async function renderDocx(doc: TimelineDocument, { notes = true }: { notes?: boolean } = {}): Promise<ArrayBuffer> {
+export async function renderDocx(
+  doc: TimelineDocument,
+  { notes = true, locale }: { notes?: boolean; locale?: string } = {},
+): Promise<ArrayBuffer> {
   const numbering = new ListNumbering();
-  const events = datesInWords(doc).events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
+  const events = datesInWords(doc, locale).events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
   const document = new Document({
     title: doc.timeline.title,
     description: doc.timeline.description ?? undefined,

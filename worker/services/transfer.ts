@@ -118,14 +118,17 @@ export async function exportTimeline(db: Db, user: User, timelineId: number, sha
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
 
-/** What to export: the format, a .docx's style, and whether the outline carries its planning notes. */
-export type ExportOptions = { format: ExportFormat; style?: DocxStyle; notes?: boolean };
+/**
+ * What to export: the format, a .docx's style, whether the outline carries its planning notes, and the writer's
+ * locale for the outline's story dates in words.
+ */
+export type ExportOptions = { format: ExportFormat; style?: DocxStyle; notes?: boolean; locale?: string };
 
 export async function exportTimelineFile(
   db: Db,
   user: User,
   timelineId: number,
-  { format, style = "outline", notes = true }: ExportOptions,
+  { format, style = "outline", notes = true, locale }: ExportOptions,
   shareCode?: string | null,
 ): Promise<ExportFile> {
   const { ext, contentType } = exportFormats[format];
@@ -138,7 +141,7 @@ export async function exportTimelineFile(
   }
   const doc = await exportTimeline(db, user, timelineId, shareCode);
   const filename = `${exportSlug(doc.timeline.title)}.${ext}`;
-  if (format === "docx") return { body: await renderDocx(doc, { notes }), contentType, filename };
+  if (format === "docx") return { body: await renderDocx(doc, { notes, locale }), contentType, filename };
   return { body: renderTextExport(doc, format), contentType, filename };
 }
 

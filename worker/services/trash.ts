@@ -113,7 +113,7 @@ async function restoreTimeline({ db, room }: Deps, user: User, timelineId: numbe
  * The owner, or a collaborator who can still edit the timeline. The scene goes back to its old place in the story
  * order (the scenes from there on move down one), or to the end when the story is now shorter than that.
  */
-async function restoreEvent({ db, room }: Deps, user: User, eventId: number): Promise<EventView> {
+async function restoreEvent({ db, room, locale }: Deps, user: User, eventId: number): Promise<EventView> {
   const row = await db
     .select({ event: events, timeline: timelines, shareLevel: timelineShares.accessLevel })
     .from(events)
@@ -152,7 +152,7 @@ async function restoreEvent({ db, room }: Deps, user: User, eventId: number): Pr
   await activityStatement(db, { timelineId, eventId, user, kind: "restored" });
   const { event } = await loadEventWithAccess(db, user, eventId, "collaborator");
   room(timelineId, { action: "added", by: authorOf(user), subject: event.title });
-  return toEventView(event);
+  return toEventView(event, locale);
 }
 
 export { EVENT_NOT_FOUND, TIMELINE_NOT_FOUND };

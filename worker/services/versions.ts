@@ -163,7 +163,7 @@ export async function nameVersion(db: Db, user: User, versionId: number, name: s
  * recorded as a version (by the restorer), all in one batch; the room is told once.
  */
 export async function restoreVersion(
-  { db, room, docs }: Deps,
+  { db, room, docs, locale }: Deps,
   user: User,
   versionId: number,
   shareCode?: string | null,
@@ -176,7 +176,7 @@ export async function restoreVersion(
   if (live.live) {
     const row = await db.select(eventColumns).from(events).where(eq(events.id, version.eventId)).get();
     if (!row) throw notFound(VERSION_NOT_FOUND);
-    return toEventView(row);
+    return toEventView(row, locale);
   }
   const now = nowIso();
   const update = db
@@ -198,7 +198,7 @@ export async function restoreVersion(
   const [rows] = await db.batch([update, ...versionStatements(db, { eventId: version.eventId, author: user, now }), restored]);
   const row = rows[0];
   if (!row) throw notFound(VERSION_NOT_FOUND);
-  const event = toEventView(row);
+  const event = toEventView(row, locale);
   room(event.timelineId, { action: "edited", by: authorOf(user), subject: event.title });
   return event;
 }

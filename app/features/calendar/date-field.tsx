@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import { type DateFieldName, PickerButton } from "~/features/calendar/picker-button";
 import { Input, Label } from "~/ui/input";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
@@ -30,14 +31,17 @@ export function DateField(props: {
   nearby?: () => Array<string | null | undefined>;
 }) {
   const { id, field, calendar, value } = props;
+  // The locale the server wrote the page's dates in (the request's Accept-Language), never the browser's own.
+  const locale = (useRouteLoaderData("root") as { locale?: string } | undefined)?.locale;
   const [left, setLeft] = useState(false);
   const text = value.trim();
-  const read = calendar && text ? parseStoryText(calendar, text, field) : null;
+  const read = calendar && text ? parseStoryText(calendar, text, field, locale) : null;
   const refused = read && !read.ok && left ? read.error : null;
   const season = calendar && read?.ok ? seasonInWords(calendar, text) : null;
   const words =
     calendar && read?.ok
-      ? (season?.words ?? [weekdayOf(calendar, read.date), dateInWords(calendar, read.date)].filter(Boolean).join(", "))
+      ? (season?.words ??
+        [weekdayOf(calendar, read.date, { locale }), dateInWords(calendar, read.date, { locale })].filter(Boolean).join(", "))
       : null;
   const hintId = `${id}-hint`;
   return (

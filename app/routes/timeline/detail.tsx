@@ -3,6 +3,7 @@ import { type ShouldRevalidateFunctionArgs, data, redirect, useRouteError } from
 import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { seriesOfBook } from "../../../worker/services/series";
+import { localeOf } from "../../../db/domain/calendar/locale";
 import { listEventsPage } from "../../../worker/services/events";
 import { listPlotlinesOf } from "../../../worker/services/plotlines";
 import { joinSharedTimeline, openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
@@ -48,7 +49,7 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
   const url = new URL(request.url);
   const [page, entities, plotlines, series] = await Promise.all([
-    listEventsPage(db, id, eventViewOf(url)),
+    listEventsPage(db, id, { ...eventViewOf(url), locale: localeOf(request.headers.get("Accept-Language")) }),
     listEntitiesForTimeline(db, id),
     listPlotlinesOf(db, id),
     seriesOfBook(db, id),
@@ -79,7 +80,7 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     const { db } = app(context);
     const invite = await previewShareLink(db, user, shareCode);
     if (!invite.joined) return { invite, timeline: null };
-    const { events, ...shared } = await openSharedTimeline(db, user, shareCode);
+    const { events, ...shared } = await openSharedTimeline(db, user, shareCode, localeOf(request.headers.get("Accept-Language")));
     const [entities, plotlines, series] = await Promise.all([
       listEntitiesForTimeline(db, shared.timeline.id),
       listPlotlinesOf(db, shared.timeline.id),

@@ -3,6 +3,7 @@ import { Select } from "radix-ui";
 import { ChevronDown } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { localeOf } from "../../../db/domain/calendar/locale";
 import { type EventPage, listEventsPage } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
 import { FREE_TIMELINE_LIMIT } from "../../../db/domain/rules";
@@ -35,7 +36,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const requested = Number(new URL(request.url).searchParams.get("timeline"));
     const selected = timelines.find((t) => t.id === requested) ?? timelines[0] ?? null;
     // The first screenful of the selected timeline's events and their count; the rest after hydration.
-    const page: EventPage = selected ? await listEventsPage(db, selected.id, {}) : { events: [], total: 0, all: 0 };
+    const page: EventPage = selected
+      ? await listEventsPage(db, selected.id, { locale: localeOf(request.headers.get("Accept-Language")) })
+      : { events: [], total: 0, all: 0 };
     return { ok: true as const, timelines, series, selectedId: selected?.id ?? null, page, premium };
   } catch (error) {
     console.error("[timeline home] failed to load:", error);

@@ -1,6 +1,7 @@
 import { ArrowLeft, Printer } from "lucide-react";
 import { Link, data } from "react-router";
 import { codexLines, formatStoryTime } from "../../../db/domain/timeline-transfer";
+import { localeOf } from "../../../db/domain/calendar/locale";
 import { datesInWords } from "../../../db/domain/transfer/document";
 import { exportTimeline } from "../../../worker/services/transfer";
 import { ExportMenu } from "~/features/transfer/export-menu";
@@ -21,7 +22,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!id) throw data("Timeline not found", { status: 404 });
   const shareCode = new URL(request.url).searchParams.get("share");
   // The same document the exports are made from: same access rules (share links too), same story order.
-  const doc = datesInWords(await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound));
+  const locale = localeOf(request.headers.get("Accept-Language"));
+  const doc = datesInWords(await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound), locale);
   return { doc, timelineId: id, shareCode };
 }
 

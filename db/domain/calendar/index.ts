@@ -5,3 +5,4 @@ export * from "./types";
 export * from "./validate";
 export * from "./words";
 export * from "./story";
+export * from "./locale";

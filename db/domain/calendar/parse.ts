@@ -2,6 +2,7 @@
 // "2031", "14 Frostmoon 1203 AR", "Day 3, dusk", "spring 1203" where the calendar has seasons, and the machine
 // form "2031-10-13T09:00" itself.
 import { daysInMonth, monthsOf } from "./arithmetic";
+import { isEnglish, localMonthNames } from "./locale";
 import { looksMachine, machineReason, parseMachine } from "./machine";
 import type { CalDate, Calendar, Era, Season } from "./types";
 import { NAMED_TIMES, exampleDate, yearFromEra } from "./words";
@@ -10,11 +11,16 @@ export type ParseResult = { ok: true; date: CalDate } | { ok: false; error: stri
 
 type Time = { hour: number; minute: number };
 
+/** The word before a time: English 'at' and how Intl's dates say it in other languages ('um', 'à', 'om', 'kl.'). */
+const AT = "(?:(?:at|um|à|às|a las|a la|alle ore|om|kl\\.|klo|v|в|о|la|pukul)\\s+)?";
+const NAMED_TIME = new RegExp(`(?:^|[\\s,]+)${AT}(midnight|dawn|noon|dusk)$`, "i");
+const CLOCK = new RegExp(`(?:^|[\\s,]+)${AT}(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?$`, "i");
+
 /** Takes a trailing time ("9am", "9:30 pm", "21:00", "at dusk") off the text. */
 function takeTime(text: string, hoursPerDay: number): { rest: string; time?: Time } | null {
-  const named = /(?:^|[\s,]+)(?:at\s+)?(midnight|dawn|noon|dusk)$/i.exec(text);
+  const named = NAMED_TIME.exec(text);
   if (named) return { rest: text.slice(0, named.index), time: { hour: NAMED_TIMES[named[1].toLowerCase()] ?? 0, minute: 0 } };
-  const m = /(?:^|[\s,]+)(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text);
+  const m = CLOCK.exec(text);
   if (!m || (m[2] === undefined && m[3] === undefined)) return { rest: text };
   let hour = Number(m[1]);
   const minute = Number(m[2] ?? 0);
@@ -93,16 +99,30 @@ export function parseSeason(cal: Calendar, text: string): { season: Season; date
   return null;
 }
 
-function parseWords(cal: Calendar, text: string): CalDate | null {
+/** Words between a date's parts in English and in the locales whose month names a Gregorian date accepts. */
+const FILLERS = new Set(["of", "the", "de", "del", "le", "г.", "р."]);
+
+function parseWords(cal: Calendar, text: string, locale?: string): CalDate | null {
   const timed = takeTime(text, cal.hoursPerDay);
   if (!timed) return null;
   const { rest, era } = takeEra(cal, timed.rest.trim());
+  // Chinese, Japanese and Korean write year, month and day with their marks: '2031年10月13日', '2031년 10월 13일'.
+  const marked =
+    cal.kind === "gregorian" ? /^(\d{1,4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?)?$/.exec(rest.trim()) : null;
+  if (marked) {
+    const [year, month, day] = [marked[1], marked[2], marked[3]].map((n) => (n === undefined ? undefined : Number(n)));
+    const date: CalDate = { year: year ?? 0, ...(month !== undefined && { month }), ...(day !== undefined && { day }) };
+    if (month !== undefined && (month < 1 || month > 12)) return null;
+    if (day !== undefined && (day < 1 || day > daysInMonth(cal, date.year, month ?? 1))) return null;
+    return withTime(date, timed.time);
+  }
   // A month's name may hold spaces or digits ("Deep Winter", "Month 11"): find whole names first, longest first.
   let month = 0;
   let text2 = ` ${rest.toLowerCase()} `;
-  const names = monthsOf(cal)
-    .map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 }))
-    .sort((a, b) => b.name.length - a.name.length);
+  const local = cal.kind === "gregorian" && !isEnglish(locale) && locale ? localMonthNames(locale) : [];
+  const names = [...monthsOf(cal).map((m, i) => ({ name: m.name.toLowerCase(), index: i + 1 })), ...local].sort(
+    (a, b) => b.name.length - a.name.length,
+  );
   for (const { name, index } of names) {
     const at = text2.search(new RegExp(`[\\s,]${escapeRegExp(name)}[\\s,]`));
     if (at >= 0) {
@@ -111,11 +131,11 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
       break;
     }
   }
-  const tokens = text2.split(/[\s,]+/).filter((t) => t && t !== "of" && t !== "the");
+  const tokens = text2.split(/[\s,]+/).filter((t) => t && !FILLERS.has(t));
   const nums: number[] = [];
   let order = "";
   for (const t of tokens) {
-    const n = /^(-?\d{1,6})(?:st|nd|rd|th)?$/i.exec(t);
+    const n = /^(-?\d{1,6})(?:st|nd|rd|th|\.)?$/i.exec(t);
     if (n) {
       nums.push(Number(n[1]));
       order += "n";
@@ -143,7 +163,7 @@ function parseWords(cal: Calendar, text: string): CalDate | null {
  * Reads what a writer typed as a date in the calendar. `field` names it in refusals: machine-shaped text gets
  * the precise reason ("Start has a month outside 01-13"), anything else an example in the calendar's words.
  */
-export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died"): ParseResult {
+export function parseStoryText(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died", locale?: string): ParseResult {
   const value = text.trim();
   const subject = field === "Start" || field === "End" ? `Story ${field.toLowerCase()}` : field;
   const refusal = `${subject} must be a date like ${exampleDate(cal)}`;
@@ -156,7 +176,7 @@ export function parseStoryText(cal: Calendar, text: string, field: "Start" | "En
     value.length <= 100
       ? cal.kind === "relative"
         ? parseRelative(cal, value)
-        : (parseSeason(cal, value)?.date ?? parseWords(cal, value))
+        : (parseSeason(cal, value)?.date ?? parseWords(cal, value, locale))
       : null;
   return date ? { ok: true, date } : { ok: false, error: refusal };
 }

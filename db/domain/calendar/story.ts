@@ -25,7 +25,7 @@ export function seasonInWords(cal: Calendar, text: string | null | undefined) {
 }
 
 /**
- * A stored date in words, or null when there is none (or it does not read in this calendar). A date typed as a
+ * A stored date in words (in `locale`, English by default), or null when there is none (or it does not read in this calendar). A date typed as a
  * season reads as that season while the text still gives the stored date (seasons changed since, or a date
  * edited in the machine form, read as the month).
  */
@@ -34,7 +34,7 @@ export function storyDisplay(cal: Calendar, stored: string | null | undefined, o
   const season = seasonInWords(cal, opts?.typed);
   if (season?.stored === stored) return season.words;
   const m = parseMachine(cal, stored);
-  return m.ok ? dateInWords(cal, m.date) : stored;
+  return m.ok ? dateInWords(cal, m.date, { locale: opts?.locale }) : stored;
 }
 
 /**
@@ -57,7 +57,7 @@ export function storyRangeOrdered(cal: Calendar, start: string, end: string) {
 }
 
 /** What a writer typed, read into the stored machine form; the refusal names an example in the calendar. */
-export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died") {
-  const parsed = parseStoryText(cal, text, field);
+export function readStoryInput(cal: Calendar, text: string, field: "Start" | "End" | "Born" | "Died", locale?: string) {
+  const parsed = parseStoryText(cal, text, field, locale);
   return parsed.ok ? ({ ok: true, stored: formatMachine(parsed.date) } as const) : parsed;
 }

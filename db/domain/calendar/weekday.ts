@@ -1,5 +1,6 @@
 // The day of the week a full date falls on, in calendars that name their weekdays.
 import { minutesPerDay, toAbsolute } from "./arithmetic";
+import { dateFormat, isEnglish, utcDate } from "./locale";
 import type { CalDate, Calendar } from "./types";
 
 const mod = (a: number, n: number) => ((a % n) + n) % n;
@@ -17,7 +18,12 @@ export function weekdayIndexOf(cal: Calendar, date: CalDate): number | null {
 }
 
 /** 'Monday' for 13 October 2031; null for a date without a day or a calendar without weekdays. */
-export function weekdayOf(cal: Calendar, date: CalDate): string | null {
+export function weekdayOf(cal: Calendar, date: CalDate, opts?: { locale?: string }): string | null {
+  const at =
+    cal.kind === "gregorian" && opts?.locale && !isEnglish(opts.locale) && date.day !== undefined
+      ? utcDate(date.year, date.month, date.day)
+      : null;
+  if (at && opts?.locale) return dateFormat(opts.locale, { weekday: "long" }).format(at);
   const index = weekdayIndexOf(cal, date);
   return index === null ? null : (cal.weekdays[index] ?? null);
 }

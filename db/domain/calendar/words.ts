@@ -1,5 +1,6 @@
 // Story dates in a calendar's own words: "13 October 2031, 9:00", "14 Frostmoon 1203 AR", "Day 3, dusk".
 import { monthsOf } from "./arithmetic";
+import { dateFormat, isEnglish, localMonth, localTime, utcDate } from "./locale";
 import type { CalDate, Calendar, Era } from "./types";
 
 /** Named times of day a writer may type and that "Day N" dates read back with. */
@@ -37,14 +38,36 @@ function relativeInWords(cal: Calendar, date: CalDate) {
   return `${out}, ${named ? named[0] : timeInWords(date.hour, date.minute ?? 0)}`;
 }
 
-export function dateInWords(cal: Calendar, date: CalDate) {
+/** A Gregorian date as Intl writes it in the locale ('13. Oktober 2031 um 09:00'); null outside years 1..9999. */
+function gregorianInLocale(locale: string, date: CalDate) {
+  const at = utcDate(date.year, date.month, date.day, date.hour, date.minute);
+  if (!at) return null;
+  const options: Intl.DateTimeFormatOptions = { year: "numeric" };
+  if (date.month !== undefined) options.month = "long";
+  if (date.day !== undefined) options.day = "numeric";
+  if (date.hour !== undefined) Object.assign(options, { hour: "2-digit", minute: "2-digit" });
+  return dateFormat(locale, options).format(at);
+}
+
+/**
+ * A date in the calendar's words. English (the default) reads '13 October 2031, 9:00'; another locale takes
+ * Intl's Gregorian wording, or in a custom calendar the writer's own names with the locale's clock.
+ */
+export function dateInWords(cal: Calendar, date: CalDate, opts?: { locale?: string }) {
+  const locale = isEnglish(opts?.locale) ? null : (opts?.locale ?? null);
   if (cal.kind === "relative") return relativeInWords(cal, date);
+  if (locale && cal.kind === "gregorian") {
+    const words = gregorianInLocale(locale, date);
+    if (words) return words;
+  }
   let out = yearInWords(cal, date.year);
   if (date.month === undefined) return out;
-  out = `${monthsOf(cal)[date.month - 1]?.name ?? date.month} ${out}`;
+  const month = locale && cal.kind === "gregorian" ? localMonth(locale, date.month) : monthsOf(cal)[date.month - 1]?.name;
+  out = `${month ?? date.month} ${out}`;
   if (date.day === undefined) return out;
   out = `${date.day} ${out}`;
-  return date.hour === undefined ? out : `${out}, ${timeInWords(date.hour, date.minute ?? 0)}`;
+  if (date.hour === undefined) return out;
+  return `${out}, ${locale ? localTime(locale, date.hour, date.minute ?? 0) : timeInWords(date.hour, date.minute ?? 0)}`;
 }
 
 /** A date a writer could type in this calendar, for refusals ("… a date like 13 October 2031, 9:00"). */

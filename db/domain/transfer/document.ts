@@ -77,15 +77,15 @@ export function checkStoryDate(where: string, field: "start" | "end" | "date" | 
     fail(where, `${field} ${value} ${parsed.reason === "format" ? storyDateReason.format : machineReason(cal, parsed.reason)}`);
 }
 
-/** The document for reading (print, Word): story dates in its calendar's words instead of the stored form. */
-export function datesInWords(doc: TimelineDocument): TimelineDocument {
+/** The document for reading (print, Word): story dates in its calendar's words (in `locale`) instead of the stored form. */
+export function datesInWords(doc: TimelineDocument, locale?: string): TimelineDocument {
   const cal = doc.calendar ?? GREGORIAN;
   return {
     ...doc,
     events: doc.events.map((e) => ({
       ...e,
-      storyStart: storyDisplay(cal, e.storyStart, { typed: e.storyStartText }),
-      storyEnd: storyDisplay(cal, e.storyEnd, { typed: e.storyEndText }),
+      storyStart: storyDisplay(cal, e.storyStart, { typed: e.storyStartText, locale }),
+      storyEnd: storyDisplay(cal, e.storyEnd, { typed: e.storyEndText, locale }),
     })),
   };
 }

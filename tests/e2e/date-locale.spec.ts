@@ -1,0 +1,49 @@
+import { apiAs, card, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+
+type Timeline = { id: number };
+
+// The browser asks in German (Playwright sends Accept-Language from the context's locale).
+test.use({ locale: "de-DE" });
+
+test.describe("story dates in the writer's locale", () => {
+  test("a German writer reads scene dates in German, types one in German and sees it read back, with no hydration mismatch", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const warnings: string[] = [];
+    page.on("console", (msg) => {
+      if (/hydrat|#418|#425/i.test(msg.text())) warnings.push(msg.text());
+    });
+    const owner = await createUser(request, { name: "Greta Owner" });
+    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Der Brief" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "The letter arrives",
+      content: "A letter.",
+      storyStart: "2031-10-13T09:00",
+    });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
+    await login(page, owner);
+    await openTimeline(page, timeline.id);
+
+    await expect(card(page, "The letter arrives").getByText("Story time: 13. Oktober 2031 um 09:00")).toBeVisible();
+
+    await page.getByRole("button", { name: "Edit The siege" }).click();
+    const start = page.getByLabel("Story start");
+    await start.fill("13. Oktober 2031");
+    await expect(start).toHaveAccessibleDescription("Reads as Montag, 13. Oktober 2031");
+    await start.fill("14. Okt. 2031 um 21:30");
+    await expect(start).toHaveAccessibleDescription("Reads as Dienstag, 14. Oktober 2031 um 21:30");
+    // The English forms still read.
+    await start.fill("13 October 2031");
+    await expect(start).toHaveAccessibleDescription("Reads as Montag, 13. Oktober 2031");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(toast(page, "Event updated successfully")).toBeVisible();
+    await expect(card(page, "The siege").getByText("Story time: 13. Oktober 2031")).toBeVisible();
+
+    // A reload renders the same words on the server as the browser does.
+    await openTimeline(page, timeline.id);
+    await expect(card(page, "The siege").getByText("Story time: 13. Oktober 2031")).toBeVisible();
+    expect(warnings).toEqual([]);
+  });
+});
