@@ -5,7 +5,7 @@ import { createDb } from "../db/client";
 import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/domain/rules";
 import { DocFields, MetaKeys, type SaveReply, type SavedMeta, seedFragment } from "../db/domain/rich-text";
 import { createMailer } from "../worker/lib/mailer";
-import { persistEventText } from "../worker/services/events";
+import { persistEventText } from "../worker/services/event-text";
 import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes } from "./close-codes";
 import { keepAsVersion, loadEventRow } from "./doc-d1";
@@ -18,7 +18,7 @@ import { RoomLink, TypingRelay } from "./doc-room";
 import { type Author, loadDocState, storeDocState } from "./doc-storage";
 import { Origins, SAVE_FAILED, applyText, checkText, dropInvalidBlocks, markdownOf, mergeText, savedMarker } from "./doc-text";
 import type { AccessEnd } from "./protocol";
-import { IdentityHeaders } from "./timeline-room";
+import { IdentityHeaders } from "./room-connection";
 
 /** What D1 holds for the event, as this doc last wrote or read it. */
 type Persisted = { version: number; title: string; content: string };
