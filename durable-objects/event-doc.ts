@@ -2,26 +2,22 @@ import type { Connection, ConnectionContext } from "partyserver";
 import { YServer } from "y-partyserver";
 import * as Y from "yjs";
 import { createDb } from "../db/client";
-import { DOC_ACCESS_RECHECK_MS, LIVE_VERSION_COALESCE_MS } from "../db/domain/rules";
-import { DocFields, MetaKeys, type SaveReply, type SavedMeta, seedFragment } from "../db/domain/rich-text";
+import { DOC_ACCESS_RECHECK_MS } from "../db/domain/rules";
+import { DocFields, MetaKeys, type SaveReply, seedFragment } from "../db/domain/rich-text";
 import { createMailer } from "../worker/lib/mailer";
-import { persistEventText } from "../worker/services/events";
-import { versionStatements } from "../worker/services/version-record";
 import { CloseCodes } from "./close-codes";
 import { keepAsVersion, loadEventRow } from "./doc-d1";
+import { DocWriter } from "./doc-writer";
 import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
 import { type Frame, readFrame } from "./doc-frames";
 import { DocGate, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
 import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
-import { type Author, loadDocState, storeDocState } from "./doc-storage";
-import { Origins, SAVE_FAILED, applyText, checkText, dropInvalidBlocks, markdownOf, mergeText, savedMarker } from "./doc-text";
+import { type Author, loadDocState } from "./doc-storage";
+import { Origins, SAVE_FAILED, applyText, dropInvalidBlocks, markdownOf, mergeText } from "./doc-text";
 import type { AccessEnd } from "./protocol";
-import { IdentityHeaders } from "./timeline-room";
-
-/** What D1 holds for the event, as this doc last wrote or read it. */
-type Persisted = { version: number; title: string; content: string };
+import { IdentityHeaders } from "./room-connection";
 
 /**
  * One shared document per event: its title (Y.Text) and content (ProseMirror in a
@@ -35,16 +31,8 @@ export class EventDoc extends YServer {
 
   private eventId = 0;
   private timelineId = 0;
-  private persisted: Persisted | null = null;
-  /** Who typed since the last write to D1 (the newest last): the version's author. */
-  private editors = new Map<number, Author>();
   private saving: Promise<unknown> = Promise.resolve();
   private gone = false;
-  /** Why the doc's text is not all in D1 (an empty title, too long), as last told to the writers. */
-  private problem: string | null = null;
-  /** The newest version is an autosave that a later autosave may still fold into. */
-  private unsealed = false;
-  private lastAuthor: Author | null = null;
   private loading: Promise<void> | null = null;
   /** This doc's registration with the timeline's room while writers are here, and its notices there. */
   private room = new RoomLink(
@@ -54,6 +42,21 @@ export class EventDoc extends YServer {
   );
   /** Writers' typing on its way to everyone's cards (set up once the doc is loaded). */
   private typing: TypingRelay | null = null;
+  /** The doc's text to D1 and to storage (what D1 holds, who typed since, the autosave being folded into). */
+  private writer = new DocWriter({
+    doc: () => this.document,
+    eventId: () => this.eventId,
+    db: () => createDb(this.env.DB),
+    storage: this.ctx.storage,
+    isGone: () => this.gone,
+    forget: async (close) => {
+      this.gone = true;
+      if (close) for (const c of this.getConnections()) c.close(CloseCodes.timelineDeleted, "Event deleted");
+      await this.ctx.storage.deleteAll();
+    },
+    setMeta: (key, value) => this.setMeta(key, value),
+    tellEdited: (who, title) => this.room.tellEdited(who, title),
+  });
   /** What reaches the doc from a writer's socket (checked updates, carets bound to their socket, the rate). */
   private gate = new DocGate(() => this.document);
   /** New suggested edits, told to the timeline's owner once per batch (when the doc saves). */
@@ -103,13 +106,13 @@ export class EventDoc extends YServer {
         doc.getMap(DocFields.meta).set("epoch", crypto.randomUUID());
       }, Origins.d1);
     }
-    this.persisted = { version: row.version, title: row.title, content: row.content };
+    this.writer.persisted = { version: row.version, title: row.title, content: row.content };
     const problem = doc.getMap(DocFields.meta).get(MetaKeys.problem);
-    this.problem = typeof problem === "string" ? problem : null;
+    this.writer.problem = typeof problem === "string" ? problem : null;
     // Unsaved text is written now, before any writer hears 'All changes saved' (and before an API write could win
     // over it). Otherwise this stores the doc and marks it saved (or names what keeps its text out of D1).
-    if (unsavedBy) this.editors.set(unsavedBy.id, unsavedBy);
-    await this.write({});
+    if (unsavedBy) this.writer.editors.set(unsavedBy.id, unsavedBy);
+    await this.writer.write({});
     this.suggestions.start(doc);
     this.typing = new TypingRelay(
       () => ({ title: doc.getText(DocFields.title).toString(), content: markdownOf(doc) }),
@@ -121,8 +124,8 @@ export class EventDoc extends YServer {
       const state = (origin as Connection<DocConn> | null)?.state;
       if (state?.userId) {
         const author = { id: state.userId, name: state.userName, email: state.userName };
-        this.editors.delete(state.userId);
-        this.editors.set(state.userId, author);
+        this.writer.editors.delete(state.userId);
+        this.writer.editors.set(state.userId, author);
         this.typing?.typed(author);
         this.suggestions.wrote(state.userId, state.userName);
       }
@@ -137,7 +140,7 @@ export class EventDoc extends YServer {
       return;
     }
     // The first writer back: D1 may have moved on while nobody was here (a REST edit, a restore).
-    if (!this.gone && [...this.getConnections()].every((c) => c.id === connection.id)) await this.refreshFromD1();
+    if (!this.gone && [...this.getConnections()].every((c) => c.id === connection.id)) await this.writer.refreshFromD1();
     if (this.gone) {
       connection.close(CloseCodes.timelineDeleted, "Event deleted");
       return;
@@ -274,7 +277,7 @@ export class EventDoc extends YServer {
     await this.loading;
     // What the writers typed so far becomes a version first, then the API client's change is merged: its
     // edit (from the stored text to its text) is applied to the live text, so typing elsewhere survives.
-    const base = this.persisted?.content ?? "";
+    const base = this.writer.persisted?.content ?? "";
     await this.persist({});
     const live = markdownOf(this.document) ?? base;
     const content = input.content === undefined ? undefined : mergeText(base, input.content, live);
@@ -303,7 +306,7 @@ export class EventDoc extends YServer {
     if (this.loading) await this.loading;
     if (this.gone || this.loading === null) return null;
     // Nobody is writing here: D1 may have moved on meanwhile (a REST edit, a restore), so the reader gets that text.
-    if ([...this.getConnections()].length === 0) await this.refreshFromD1();
+    if ([...this.getConnections()].length === 0) await this.writer.refreshFromD1();
     if (this.gone) return null;
     return Y.encodeStateAsUpdate(this.document);
   }
@@ -314,26 +317,13 @@ export class EventDoc extends YServer {
       title: this.document.getText(DocFields.title).toString(),
       content: markdownOf(this.document) ?? "",
       connections: [...this.getConnections()].length,
-      persisted: this.persisted,
+      persisted: this.writer.persisted,
     };
-  }
-
-  private async refreshFromD1() {
-    const row = await loadEventRow(createDb(this.env.DB), this.eventId);
-    if (!row) {
-      this.gone = true;
-      await this.ctx.storage.deleteAll();
-      return;
-    }
-    if (this.persisted && row.version === this.persisted.version) return;
-    applyText(this.document, row.title, row.content, Origins.d1);
-    this.persisted = { version: row.version, title: row.title, content: row.content };
-    await this.storeState();
   }
 
   /** One write at a time: a Save during an autosave waits for it. */
   private persist(opts: { author?: Author; explicit?: boolean; announce?: boolean }) {
-    const run = this.saving.then(() => this.write(opts));
+    const run = this.saving.then(() => this.writer.write(opts));
     this.saving = run.catch(() => undefined);
     // Each save closes a batch of suggestions: their notification leaves after it (never per keystroke).
     this.ctx.waitUntil(
@@ -347,103 +337,5 @@ export class EventDoc extends YServer {
     const origin = this.origin;
     const mail = origin ? { origin, mailer: createMailer(this.env), defer: (p: Promise<unknown>) => this.ctx.waitUntil(p) } : undefined;
     return this.suggestions.settle(this.document, createDb(this.env.DB), { eventId: this.eventId, timelineId: this.timelineId }, mail);
-  }
-
-  private async write({
-    author,
-    explicit,
-    announce,
-  }: {
-    author?: Author;
-    explicit?: boolean;
-    announce?: boolean;
-  }): Promise<Persisted | { error: string }> {
-    if (this.gone || !this.persisted) return { error: "Event not found" };
-    const doc = this.document;
-    // Only what is valid reaches D1 (each part on its own); the doc keeps everything (nothing typed is lost).
-    const { title, content, problem } = checkText(doc);
-    const nextTitle = title ?? this.persisted.title;
-    const nextContent = content ?? this.persisted.content;
-    // Writers hear once what keeps their text out of D1 (the page shows it instead of 'All changes saved').
-    if (problem !== this.problem) {
-      this.problem = problem;
-      this.setMeta(MetaKeys.problem, problem);
-    }
-
-    const who = author ?? [...this.editors.values()].at(-1);
-    const changed = nextTitle !== this.persisted.title || nextContent !== this.persisted.content;
-    // Stored first, marked unsaved: should the server stop before D1 has it, the next load writes it.
-    await this.storeState(changed && who ? who : null);
-    let result = this.persisted;
-    if (changed && who) {
-      // Autosaves fold into the author's newest version when that is an autosave of this session (never into a
-      // create, a Save, a REST edit or a restore); Save, REST and the last writer leaving add their own.
-      const seal = explicit || announce;
-      const written = await this.writeD1(nextTitle, nextContent, who, !seal && this.unsealed);
-      if (!written) return { error: "Event not found" };
-      result = written;
-      this.editors.clear();
-      this.lastAuthor = who;
-      this.unsealed = !seal;
-      // Save, REST and the last writer leaving tell everyone (cards refetch, 'X edited' notice); autosaves
-      // do not: open cards already show the text through the room's live relay.
-      if (seal) this.room.tellEdited(who, result.title);
-    } else if ((explicit || announce) && this.unsealed && this.lastAuthor) {
-      // Nothing new since an autosave, whose version a later autosave could still fold into: Save and the last
-      // writer leaving keep this text as a version of its own.
-      const db = createDb(this.env.DB);
-      await db.batch(versionStatements(db, { eventId: this.eventId, author: author ?? this.lastAuthor }));
-      this.unsealed = false;
-    }
-    if (problem) return explicit ? { error: problem } : result;
-    // The writers' clocks D1 now holds, as `meta.saved` (set only when it changed, so it schedules no save).
-    const saved = savedMarker(doc, result.version);
-    const current = doc.getMap(DocFields.meta).get(MetaKeys.saved) as SavedMeta | undefined;
-    if (current?.version !== saved.version || current.sv !== saved.sv) this.setMeta(MetaKeys.saved, saved);
-    return result;
-  }
-
-  /**
-   * UPDATE guarded by the version this doc last saw, with its version record in the same batch. When the
-   * row moved on without us (a restore or import while nobody was connected), its text is merged into the
-   * doc first and the write is tried again.
-   */
-  private async writeD1(title: string, content: string, author: Author, coalesce: boolean): Promise<Persisted | null> {
-    const db = createDb(this.env.DB);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const written = await persistEventText(db, {
-        eventId: this.eventId,
-        author,
-        title,
-        content,
-        baseVersion: this.persisted!.version,
-        coalesceWithinMs: coalesce ? LIVE_VERSION_COALESCE_MS : undefined,
-      });
-      if (written) {
-        this.persisted = { version: written.version, title: written.title, content: written.content };
-        await this.storeState();
-        return this.persisted;
-      }
-      const row = await loadEventRow(createDb(this.env.DB), this.eventId);
-      if (!row) {
-        this.gone = true;
-        for (const c of this.getConnections()) c.close(CloseCodes.timelineDeleted, "Event deleted");
-        await this.ctx.storage.deleteAll();
-        return null;
-      }
-      this.persisted = { version: row.version, title: row.title, content: row.content };
-      applyText(this.document, row.title, row.content, Origins.d1);
-      const merged = checkText(this.document);
-      title = merged.title ?? row.title;
-      content = merged.content ?? row.content;
-      if (title === row.title && content === row.content) return this.persisted;
-    }
-    return this.persisted;
-  }
-
-  /** `unsavedBy`: the doc holds text D1 does not have yet, typed last by this writer. */
-  private async storeState(unsavedBy: Author | null = null) {
-    if (this.gone || !this.persisted) return;
-    await storeDocState(this.ctx.storage, this.document, this.persisted.version, unsavedBy);
   }
 }

@@ -3,8 +3,6 @@ import { createDb } from "../db/client";
 import { ROOM_SESSION_RECHECK_MS } from "../db/domain/rules";
 import {
   type AccessEnd,
-  type AccessMode,
-  AccessModeSchema,
   ClientMessageSchema,
   CloseCodes,
   type ChangeBody,
@@ -17,86 +15,13 @@ import {
   type ServerMessage,
 } from "./protocol";
 import { liveSessions } from "../worker/services/live-sessions";
+import { type ConnState, connStateFrom, presenceOf } from "./room-connection";
+import { noticeFor, syncFor } from "./room-changes";
 
 /** The span over which a sustained flood is measured (see `flooding`). */
 const FLOOD_WINDOW_MS = 3000;
-
-/**
- * Kept in the WebSocket attachment, so it survives hibernation. `sessionId` (the stored SHA-256 of the
- * session token, never the token) and its expiry let the room end the socket when the session ends;
- * `viaShare` marks a connection admitted with the share link's code.
- */
-type ConnState = {
-  userId: number;
-  userName: string;
-  accessMode: AccessMode;
-  isOwner: boolean;
-  sessionId?: string;
-  sessionExpiresAt?: string;
-  viaShare?: boolean;
-  /** The event this connection's editor has open (co-writing presence). */
-  editingEventId?: number | null;
-  /** Access ended: nothing this connection still sends counts (it is closing). */
-  ended?: boolean;
-};
-
-/** Headers only the Worker sets (it strips any a client sends) after authenticating the upgrade. */
-export const IdentityHeaders = {
-  userId: "X-StoryWeave-User-Id",
-  userName: "X-StoryWeave-User-Name",
-  accessMode: "X-StoryWeave-Access",
-  sessionId: "X-StoryWeave-Session",
-  sessionExpires: "X-StoryWeave-Session-Expires",
-  viaShare: "X-StoryWeave-Via-Share",
-} as const;
-
-const SESSION_ID = /^[0-9a-f]{64}$/;
 /** Storage keys of the timeline's open docs (`open-doc:{eventId}` → the doc's registration token). */
 const OPEN_DOC = "open-doc:";
-
-const actionText: Record<RoomChange["action"], (name: string, subject?: string) => string> = {
-  added: (n, s) => `${n} added "${s ?? "an event"}"`,
-  edited: (n, s) => `${n} edited "${s ?? "an event"}"`,
-  deleted: (n) => `${n} deleted an event`,
-  reordered: (n, s) => `${n} moved "${s ?? "an event"}"`,
-  "timeline-updated": (n) => `${n} updated the timeline details`,
-  "timeline-deleted": (n) => `${n} deleted this timeline`,
-  "access-granted": (n) => `${n} changed who can access this timeline`,
-  "access-revoked": (n) => `${n} changed who can access this timeline`,
-  "entity-added": (n, s) => `${n} added "${s ?? "an entry"}" to the codex`,
-  "entity-edited": (n, s) => `${n} edited "${s ?? "an entry"}" in the codex`,
-  "entity-deleted": (n, s) => `${n} removed "${s ?? "an entry"}" from the codex`,
-  "link-reset": (n) => `${n} reset the share link`,
-  "link-off": (n) => `${n} turned off the share link`,
-  "link-role": (n) => `${n} changed the share link's access`,
-  "sessions-revoked": (n) => `${n} signed out`,
-  "access-ended": (n) => `${n} changed who can access this timeline`,
-  "map-changed": (n) => `${n} changed the mind map`,
-  "chapter-added": (n, s) => `${n} added the chapter "${s ?? "a chapter"}"`,
-  "chapter-edited": (n, s) => `${n} changed the chapter "${s ?? "a chapter"}"`,
-  "chapter-deleted": (n, s) => `${n} removed the chapter "${s ?? "a chapter"}"`,
-  "plotline-added": (n, s) => `${n} added the plotline "${s ?? "a plotline"}"`,
-  "plotline-edited": (n, s) => `${n} changed the plotline "${s ?? "a plotline"}"`,
-  "plotline-deleted": (n, s) => `${n} removed the plotline "${s ?? "a plotline"}"`,
-  "comments-changed": (n) => `${n} commented`,
-};
-
-/** Chapter writes: everyone reloads the chapters and the scenes' order. */
-const chapterActions = new Set<RoomChange["action"]>(["chapter-added", "chapter-edited", "chapter-deleted"]);
-/** Plotline writes: everyone reloads the plotlines and the scenes' plotlines. */
-const plotlineActions = new Set<RoomChange["action"]>(["plotline-added", "plotline-edited", "plotline-deleted"]);
-
-/** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
-const accessActions = new Set<RoomChange["action"]>([
-  "access-granted",
-  "access-revoked",
-  "access-ended",
-  "link-reset",
-  "link-off",
-  "link-role",
-]);
-/** Mind map writes (a drag saves often) and comments (their panel shows them): a scoped refetch, no notification. */
-const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed", "comments-changed"]);
 
 /**
  * One room per timeline (named by its id). Holds only live state: who is here and what they are
@@ -109,31 +34,15 @@ export class TimelineRoom extends Server {
   private rates = new Map<string, number[]>();
 
   async onConnect(connection: Connection<ConnState>, ctx: ConnectionContext) {
-    const h = ctx.request.headers;
-    const userId = Number(h.get(IdentityHeaders.userId));
-    const access = AccessModeSchema.safeParse(h.get(IdentityHeaders.accessMode));
-    if (!Number.isInteger(userId) || userId <= 0 || !access.success) {
+    const state = connStateFrom(ctx.request.headers);
+    if (!state) {
       connection.close(CloseCodes.unauthenticated, "Not authenticated");
       return;
     }
-    const userName = decodeURIComponent(h.get(IdentityHeaders.userName) ?? "") || "Writer";
-    const sessionId = h.get(IdentityHeaders.sessionId) ?? "";
-    const sessionExpiresAt = h.get(IdentityHeaders.sessionExpires) ?? "";
-    if (!SESSION_ID.test(sessionId) || Number.isNaN(Date.parse(sessionExpiresAt))) {
-      connection.close(CloseCodes.unauthenticated, "Not authenticated");
-      return;
-    }
+    const { userId, userName } = state;
     const alreadyHere = this.userConnections(userId).some((c) => c.id !== connection.id);
-    connection.setState({
-      userId,
-      userName,
-      accessMode: access.data,
-      isOwner: access.data === "owner",
-      sessionId,
-      sessionExpiresAt,
-      viaShare: h.get(IdentityHeaders.viaShare) === "1",
-    });
-    await this.scheduleSessionCheck(Date.parse(sessionExpiresAt));
+    connection.setState(state);
+    await this.scheduleSessionCheck(Date.parse(state.sessionExpiresAt!));
     this.broadcastPresence();
     if (!alreadyHere) {
       this.notify({ type: "join", title: "Collaborator joined", message: `${userName} joined the timeline`, userId }, [connection.id]);
@@ -226,29 +135,13 @@ export class TimelineRoom extends Server {
     if (change.action === "link-reset" || change.action === "link-off" || change.action === "link-role") {
       await this.applyLinkChange(change);
     }
-    const sync: ServerMessage =
-      change.action === "map-changed"
-        ? { type: "sync", scope: "map" }
-        : change.action === "comments-changed"
-          ? { type: "sync", scope: "comments", eventId: change.eventId }
-          : chapterActions.has(change.action)
-            ? { type: "sync", scope: "chapters" }
-            : plotlineActions.has(change.action)
-              ? { type: "sync", scope: "plotlines" }
-              : { type: "sync" };
-    this.broadcast(JSON.stringify(sync), change.origin ? [change.origin] : []);
-    if (!quietActions.has(change.action)) {
-      const exclude = this.userConnections(change.by.userId).map((c) => c.id);
+    this.broadcast(JSON.stringify(syncFor(change)), change.origin ? [change.origin] : []);
+    const notice = noticeFor(change);
+    if (notice)
       this.notify(
-        {
-          type: change.action,
-          title: change.action.startsWith("entity-") ? "Codex updated" : "Timeline updated",
-          message: actionText[change.action](change.by.userName, change.subject),
-          userId: change.by.userId,
-        },
-        exclude,
+        notice,
+        this.userConnections(change.by.userId).map((c) => c.id),
       );
-    }
   }
 
   /**
@@ -366,25 +259,7 @@ export class TimelineRoom extends Server {
   }
 
   private presence(closingId?: string): PresenceUser[] {
-    const byUser = new Map<number, PresenceUser>();
-    for (const c of this.getConnections<ConnState>()) {
-      if (c.id === closingId) continue;
-      const s = c.state;
-      if (!s) continue;
-      const seen = byUser.get(s.userId);
-      if (!seen) {
-        byUser.set(s.userId, {
-          userId: s.userId,
-          userName: s.userName,
-          accessMode: s.accessMode,
-          isOwner: s.isOwner,
-          editingEventId: s.editingEventId ?? null,
-        });
-      } else if (seen.editingEventId === null && s.editingEventId) {
-        seen.editingEventId = s.editingEventId;
-      }
-    }
-    return [...byUser.values()].sort((a, b) => Number(b.isOwner) - Number(a.isOwner) || a.userName.localeCompare(b.userName));
+    return presenceOf(this.getConnections<ConnState>(), closingId);
   }
 
   private userConnections(userId: number, closingId?: string) {

@@ -1,6 +1,6 @@
 import { getServerByName } from "partyserver";
 import { createDb } from "../db/client";
-import { IdentityHeaders } from "../durable-objects/timeline-room";
+import { IdentityHeaders } from "../durable-objects/room-connection";
 import type { Env } from "./env";
 import { roomConnectionId } from "./lib/room";
 import { HttpError } from "./lib/errors";

@@ -282,7 +282,7 @@ describe("a server that stops between storing the doc and writing D1 loses nothi
   /** The doc's D1 write fails from now on, as if the server died right after storing the doc. */
   const crashBeforeD1 = (eventId: number) =>
     runInDurableObject(docStub(eventId), async (doc) => {
-      (doc as unknown as { writeD1: () => Promise<never> }).writeD1 = () => Promise.reject(new Error("server stopped"));
+      (doc as unknown as { writer: { writeD1: () => Promise<never> } }).writer.writeD1 = () => Promise.reject(new Error("server stopped"));
     });
   /** Whether the doc's stored state (its storage, not its memory) holds `text`. */
   const storedHolds = (eventId: number, text: string) =>

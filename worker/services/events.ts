@@ -1,16 +1,17 @@
-import { type SQL, and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, entities, eventEntities, events, timelineShares, timelines } from "../../db/schema";
+import { type Event, type User, events, timelineShares, timelines } from "../../db/schema";
 import { storedCalendar } from "../../db/domain/calendar";
 import { countWords } from "../../db/domain/word-count";
 import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
+import { linkStatements, povValue, requireTimelineEntities } from "./event-links";
+import { persistEventText } from "./event-text";
 import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, inLocale, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
-import { inCodexOf } from "./entities";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
@@ -33,99 +34,6 @@ export {
   listEventsPage,
   toEventView,
 } from "./event-list";
-
-/** The ids as one bound JSON parameter: D1 allows at most 100 bound parameters per statement. */
-const inIds = (ids: number[]) => sql`${entities.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-
-/** 400 unless every id is an entity of this timeline (another timeline's and unknown ids alike). */
-async function requireTimelineEntities(db: Db, timelineId: number, ids: number[]) {
-  if (ids.length === 0) return;
-  const found = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(entities)
-    .where(and(inCodexOf(timelineId), inIds(ids)))
-    .get();
-  if (Number(found?.n ?? 0) !== ids.length) throw badRequest(storyMessages.foreignEntity);
-}
-
-/** The POV as stored: only an entity of this timeline (a concurrent delete leaves it null, never a broken key). */
-const povValue = (timelineId: number, povEntityId: number | null) =>
-  povEntityId === null ? sql`NULL` : sql`(SELECT id FROM ${entities} WHERE ${entities.id} = ${povEntityId} AND ${inCodexOf(timelineId)})`;
-
-/**
- * Replaces the event's links with these entities of its timeline. `guard` (a condition checked
- * before anything is written) makes the statements no-ops when a conflict refuses the write.
- */
-function linkStatements(db: Db, eventId: SQL | number, timelineId: number, ids: number[], guard: SQL = sql`1`) {
-  const remove = db.delete(eventEntities).where(and(sql`${eventEntities.eventId} = ${eventId}`, guard));
-  if (ids.length === 0) return [remove] as const;
-  const insert = db
-    .insert(eventEntities)
-    .select(
-      db
-        .select({ eventId: sql<number>`${eventId}`.as("event_id"), entityId: entities.id })
-        .from(entities)
-        .where(and(inCodexOf(timelineId), inIds(ids), guard)),
-    )
-    .onConflictDoNothing();
-  return [remove, insert] as const;
-}
-
-type TextWrite = {
-  eventId: number;
-  author: Pick<User, "id" | "name" | "email">;
-  /** The new text (undefined: unchanged). A changed title or content is a version, recorded in the same batch. */
-  title?: string;
-  content?: string;
-  /** Written only while the row is still at this version; otherwise nothing is written and the result is null. */
-  baseVersion?: number;
-  /** Live co-writing: fold into the author's newest version when it is younger than this. */
-  coalesceWithinMs?: number;
-  /** Other columns of the same UPDATE (story fields, the POV). */
-  set?: Partial<
-    Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storyLabel" | "storySort">
-  > & { povEntityId?: SQL };
-  /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
-  before?: (guard: SQL) => readonly BatchItem[];
-};
-
-type BatchItem = Parameters<Db["batch"]>[0][number];
-
-/**
- * The one writer of an event's title and content: the UPDATE (version + 1 when the text changed) and its version
- * record in one batch, guarded by the writer's base version. The API's PATCH and the shared doc both write here.
- * Returns the row as written, or null when the guard refused it (or the event is gone).
- */
-export async function persistEventText(
-  db: Db,
-  { eventId, author, title, content, baseVersion, coalesceWithinMs, set = {}, before }: TextWrite,
-): Promise<EventView | null> {
-  const guard = baseVersion !== undefined ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${baseVersion}` : sql`1`;
-  const textChanges = sql`(title IS NOT coalesce(${title ?? null}, title) OR content IS NOT coalesce(${content ?? null}, content))`;
-  const update = db
-    .update(events)
-    .set({
-      ...(title !== undefined && { title }),
-      ...(content !== undefined && { content, wordCount: countWords(content) }),
-      version: sql`${events.version} + CASE WHEN ${textChanges} THEN 1 ELSE 0 END`,
-      ...set,
-      updatedAt: nowIso(),
-    })
-    .where(and(eq(events.id, eventId), isNull(events.deletedAt), guard))
-    .returning(eventColumns);
-  // Recorded before the update in the same transaction (so the guard still sees the old version number), with
-  // the text as it will be.
-  const edited = title !== undefined || content !== undefined;
-  const changes = sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId} AND ${textChanges})`;
-  const record = edited ? versionStatements(db, { eventId, author, title, content, when: and(guard, changes), coalesceWithinMs }) : [];
-  const others = before?.(guard) ?? [];
-  const rows =
-    record.length + others.length > 0
-      ? (await db.batch([...record, ...others, update] as unknown as [typeof update])).at(-1)
-      : await update;
-  const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
-  return row ? toEventView(row) : null;
-}
 
 /** position = the current count, computed inside the INSERT so concurrent adds never collide. */
 export async function createEvent(

@@ -12,8 +12,6 @@ import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
-// "Book 2 of …" under a book's title: with this after-hydration chunk, nothing of it in the first paint.
-import SeriesMention from "~/features/series/series-mention";
 // The beat-sheet overlay rides in this after-hydration chunk: nothing of it is in the first paint.
 import { StructureTools } from "~/features/structure/structure-kit";
 
@@ -160,7 +158,6 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   return {
     progress: (
       <>
-        {timeline.series ? <SeriesMention series={timeline.series} /> : null}
         <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} onChapters={screen.setChapters} />
         <BookProgress
           context={context}

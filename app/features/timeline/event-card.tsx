@@ -1,4 +1,3 @@
-import { History } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -272,7 +271,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             aria-label={`History of ${event.title}`}
             title="Version history"
           >
-            <History aria-hidden="true" className="h-4 w-4" />
+            <span aria-hidden="true" className="icon icon-history" />
           </Button>
           {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
           {canEdit ? (

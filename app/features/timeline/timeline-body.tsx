@@ -23,6 +23,8 @@ export type ListProps = {
   jumpers: Set<(eventId: number) => boolean>;
   canEdit: boolean;
   canReorder: boolean;
+  /** Story order while the rest of the events load: the handles show, usable once they are all here. */
+  reorderLater?: boolean;
   canDelete: boolean;
   codex: CardCodex;
   hints: (event: EventView) => StoryHints;

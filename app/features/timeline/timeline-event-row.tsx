@@ -1,4 +1,4 @@
-import { type HTMLAttributes, memo, useCallback, useSyncExternalStore } from "react";
+import { type ButtonHTMLAttributes, memo, useCallback, useSyncExternalStore } from "react";
 import {
   type CardCodex,
   DragHandleIcon,
@@ -19,6 +19,8 @@ export type RowProps = {
   vertical: boolean;
   canEdit: boolean;
   canReorder: boolean;
+  /** A disabled handle in the card's handle column until the card can be dragged. */
+  reorderLater?: boolean;
   canDelete: boolean;
   codex: CardCodex;
   hints?: StoryHints;
@@ -27,7 +29,11 @@ export type RowProps = {
   onDelete: (event: EventView) => void;
 };
 
-type HandleProps = HTMLAttributes<HTMLButtonElement> & { title: string; eventId: number; buttonRef?: (node: HTMLElement | null) => void };
+type HandleProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  title: string;
+  eventId: number;
+  buttonRef?: (node: HTMLElement | null) => void;
+};
 
 function ReorderHandle({ title, eventId, buttonRef, ...rest }: HandleProps) {
   return (
@@ -92,6 +98,8 @@ export const ListedEvent = memo(function ListedEvent(props: RowProps & { store: 
         },
       })}
     />
+  ) : props.reorderLater ? (
+    <ReorderHandle title={event.title} eventId={id} disabled />
   ) : null;
   const { index, vertical, onSave, onDelete } = props;
   const left = index % 2 === 0;

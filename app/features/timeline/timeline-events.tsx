@@ -17,6 +17,8 @@ type Props = {
   canEdit: boolean;
   /** False in chronological order or while filtered: the cards cannot be dragged. */
   canReorder?: boolean;
+  /** The handles show (disabled) until the cards can be dragged. */
+  reorderLater?: boolean;
   canDelete: boolean;
   codex: CardCodex;
   /** What the story model notices about an event; the same object while it says the same (memoized cards). */
@@ -51,6 +53,7 @@ export function TimelineEvents({
   layout,
   canEdit,
   canReorder = true,
+  reorderLater,
   canDelete,
   codex,
   hints,
@@ -218,6 +221,7 @@ export function TimelineEvents({
                 vertical={vertical}
                 canEdit={canEdit}
                 canReorder={canEdit && canReorder}
+                reorderLater={canEdit && reorderLater}
                 canDelete={canDelete}
                 codex={codex}
                 hints={hints?.(event)}

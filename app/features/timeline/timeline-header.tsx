@@ -1,9 +1,11 @@
-import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
+import { ArrowLeft, Plus, Share2, Sparkles, Users } from "lucide-react";
 import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
+import { ProgressStandIn, StandIn } from "~/features/timeline/kit-stand-ins";
+import SeriesMention from "~/features/series/series-mention";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import type { useTimelineRoom } from "~/features/live-room/use-timeline-room";
@@ -45,9 +47,9 @@ export function TimelineHeader({
   shareCode?: string | null;
   onShare: () => void;
   onAdd: () => void;
-  /** The book's word count and target (loaded after hydration). */
+  /** The book's word count and target (loaded after hydration; a stand-in of the same size until then). */
   progress?: ReactNode;
-  /** More actions beside 'Add Event' (loaded after hydration). */
+  /** More actions beside 'Add Event' (loaded after hydration; stand-ins of the same size until then). */
   tools?: ReactNode;
 }) {
   const access = timeline.accessLevel;
@@ -64,7 +66,8 @@ export function TimelineHeader({
       <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">
           <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
-          <div className="flex flex-wrap items-center gap-2">
+          {/* As tall as the avatars of the people here (they come with the room, after hydration). */}
+          <div className="flex min-h-9 flex-wrap items-center gap-2">
             {timeline.isShared ? (
               <Badge className="gap-1">
                 <Users aria-hidden="true" className="h-3 w-3" /> Shared
@@ -72,11 +75,11 @@ export function TimelineHeader({
             ) : null}
             {room.connected ? (
               <Badge variant="success" className="gap-1">
-                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
+                <span aria-hidden="true" className="icon icon-wifi" /> Connected
               </Badge>
             ) : (
               <Badge variant="secondary" className="gap-1">
-                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
+                <span aria-hidden="true" className="icon icon-wifi-off" /> Disconnected
               </Badge>
             )}
             {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
@@ -87,7 +90,8 @@ export function TimelineHeader({
               </Suspense>
             ) : null}
           </div>
-          {progress}
+          {timeline.series ? <SeriesMention series={timeline.series} /> : null}
+          {progress ?? <ProgressStandIn words={timeline.wordCount} target={timeline.targetWords} canEdit={canEdit} />}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <Button asChild variant="outline">
@@ -107,7 +111,17 @@ export function TimelineHeader({
               </Button>
             )
           ) : null}
-          {tools}
+          {tools ?? (
+            <>
+              {canEdit ? (
+                <StandIn icon="plus" big>
+                  Add Chapter
+                </StandIn>
+              ) : null}
+              <StandIn icon="flag mr-1.5">Structure</StandIn>
+              {shareCode ? null : <StandIn icon="book-marked mr-1.5">Save as template</StandIn>}
+            </>
+          )}
           {canEdit ? (
             <Button onClick={onAdd} onPointerEnter={() => void loadForms()}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event

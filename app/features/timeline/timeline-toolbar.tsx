@@ -1,4 +1,3 @@
-import { ChartGantt, Columns3, Grid3x3, Network, Rows3, Ruler } from "lucide-react";
 import type { ReactNode } from "react";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { cn } from "~/lib/cn";
@@ -36,39 +35,22 @@ export function TimelineToolbar({
       </fieldset>
       <fieldset className="inline-flex flex-wrap rounded-md border border-stone-300 bg-white p-0.5">
         <legend className="sr-only">Layout</legend>
-        <LayoutButton
-          active={layout === "vertical"}
-          onClick={() => onLayout("vertical")}
-          icon={<Rows3 aria-hidden="true" className="h-4 w-4" />}
-        >
+        <LayoutButton active={layout === "vertical"} onClick={() => onLayout("vertical")} icon="rows">
           Vertical
         </LayoutButton>
-        <LayoutButton
-          active={layout === "horizontal"}
-          onClick={() => onLayout("horizontal")}
-          icon={<Columns3 aria-hidden="true" className="h-4 w-4" />}
-        >
+        <LayoutButton active={layout === "horizontal"} onClick={() => onLayout("horizontal")} icon="columns">
           Horizontal
         </LayoutButton>
-        <LayoutButton
-          active={layout === "lanes"}
-          onClick={() => onLayout("lanes")}
-          icon={<ChartGantt aria-hidden="true" className="h-4 w-4" />}
-        >
+        <LayoutButton active={layout === "lanes"} onClick={() => onLayout("lanes")} icon="chart-gantt">
           Lanes
         </LayoutButton>
-        <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon={<Grid3x3 aria-hidden="true" className="h-4 w-4" />}>
+        <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon="grid">
           Grid
         </LayoutButton>
-        <LayoutButton active={layout === "ruler"} onClick={() => onLayout("ruler")} icon={<Ruler aria-hidden="true" className="h-4 w-4" />}>
+        <LayoutButton active={layout === "ruler"} onClick={() => onLayout("ruler")} icon="ruler">
           Ruler
         </LayoutButton>
-        <LayoutButton
-          active={layout === "map"}
-          onClick={() => onLayout("map")}
-          onPointerEnter={() => void loadMindMap()}
-          icon={<Network aria-hidden="true" className="h-4 w-4" />}
-        >
+        <LayoutButton active={layout === "map"} onClick={() => onLayout("map")} onPointerEnter={() => void loadMindMap()} icon="network">
           Map
         </LayoutButton>
       </fieldset>
@@ -97,7 +79,8 @@ function LayoutButton({
   active: boolean;
   onClick: () => void;
   onPointerEnter?: () => void;
-  icon?: ReactNode;
+  /** A CSS-mask icon's name (app.css). */
+  icon?: string;
   children: ReactNode;
 }) {
   return (
@@ -111,7 +94,7 @@ function LayoutButton({
         active ? "bg-brand-600 text-white" : "text-stone-700 hover:bg-stone-100",
       )}
     >
-      {icon}
+      {icon ? <span aria-hidden="true" className={`icon icon-${icon}`} /> : null}
       {children}
     </button>
   );

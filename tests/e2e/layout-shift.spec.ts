@@ -1,0 +1,64 @@
+import type { Browser } from "@playwright/test";
+import { apiAs, createUser, expect, login, makePremium, test, type TestUser } from "./fixtures";
+
+type Shift = { value: number; nodes: string[] };
+
+/**
+ * The layout shift a writer sees while the timeline page finishes arriving (the live room, the rest of the events,
+ * the kits' buttons after hydration): every `layout-shift` entry without recent input, 3 s after navigation.
+ */
+async function layoutShift(browser: Browser, user: TestUser, timelineId: number, width: number) {
+  const context = await browser.newContext({ viewport: { width, height: 823 } });
+  const page = await context.newPage();
+  await login(page, user);
+  await page.addInitScript(() => {
+    const shifts: Shift[] = [];
+    (window as unknown as { shifts: Shift[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Array<{
+        value: number;
+        hadRecentInput: boolean;
+        sources?: Array<{ node?: Node }>;
+      }>) {
+        if (entry.hadRecentInput) continue;
+        shifts.push({ value: entry.value, nodes: (entry.sources ?? []).map((s) => (s.node?.textContent ?? "?").slice(0, 40)) });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await page.goto(`/timeline/${timelineId}`);
+  await expect(page.getByRole("button", { name: "Structure", exact: true })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Comments", exact: true })).toBeEnabled();
+  await page.waitForTimeout(2000);
+  const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
+  await context.close();
+  return { total: shifts.reduce((sum, s) => sum + s.value, 0), shifts };
+}
+
+test("the timeline page keeps its layout while its tools and the rest of its events load", async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const owner = await createUser(request, { name: "Olive Owner" });
+  await makePremium(request, owner);
+  const viewer = await createUser(request, { name: "Vera Viewer" });
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Thirty Scenes", description: "Tides" });
+  // More than the first screenful: the rest of the events arrive after hydration.
+  for (let i = 0; i < 30; i += 10) {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, k) =>
+        apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+          title: `Scene ${i + k + 1}`,
+          content: "The lamp gutters. ".repeat(8),
+        }),
+      ),
+    );
+  }
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+
+  for (const [user, width] of [
+    [owner, 412],
+    [owner, 1280],
+    [viewer, 412],
+  ] as const) {
+    const { total, shifts } = await layoutShift(browser, user, timeline.id, width);
+    expect(total, `${user.name} at ${width} px: ${JSON.stringify(shifts)}`).toBeLessThan(0.02);
+  }
+});
