@@ -63,4 +63,19 @@ describe("the ruler's scale", () => {
     );
     expect(ticksBetween(relative, dayN, 64, 0, dayN.width).map((t) => t.label)).toEqual(["Day 3", "Day 4", "Day 5", "Day 6"]);
   });
+
+  it("names a Gregorian calendar's months in the reader's language, and keeps English as it was", () => {
+    const greg = PRESETS.gregorian.calendar;
+    const days = layoutRuler(greg, [day(greg, 2031, 9, 29), day(greg, 2031, 9, 30), day(greg, 2031, 10, 1), day(greg, 2031, 10, 2)], 64);
+    const german = ticksBetween(greg, days, 64, 0, days.width, 400, "de-DE").map((t) => t.label);
+    expect(german).toContain("1. Oktober");
+    expect(german).not.toContain("1 October");
+    expect(ticksBetween(greg, days, 64, 0, days.width, 400, "en-GB").map((t) => t.label)).toContain("1 October");
+    const months = layoutRuler(greg, [day(greg, 2030, 12, 1), day(greg, 2031, 1, 10), day(greg, 2031, 2, 20)], 4);
+    const french = ticksBetween(greg, months, 4, 0, months.width, 400, "fr-FR").map((t) => t.label);
+    expect(french).toEqual(expect.arrayContaining(["janvier 2031", "février"]));
+    // A custom calendar's month names are the writer's own.
+    const moonDays = layoutRuler(moons, [day(moons, 1203, 1, 27), day(moons, 1203, 2, 2)], 64);
+    expect(ticksBetween(moons, moonDays, 64, 0, moonDays.width, 400, "de-DE").map((t) => t.label)).toContain("1 Snowmoon");
+  });
 });

@@ -2,6 +2,7 @@
 // timeline's calendar), the ticks and their words, and the breaks that stand in for long empty stretches. Pure.
 import { fromAbsolute, minutesPerDay, monthsOf, toAbsolute } from "./calendar/arithmetic";
 import type { Calendar } from "./calendar/types";
+import { dateFormat, isEnglish, localMonth, utcDate } from "./calendar/locale";
 import { dateInWords } from "./calendar/words";
 import { durationInWords } from "./story-gaps";
 
@@ -91,13 +92,18 @@ export function minuteAt(layout: RulerLayout, x: number): number {
   return Math.min(seg.from + (x - seg.x) / layout.pxPerMinute, seg.to);
 }
 
-/** A tick's words: the year ("1203 AR", "Day 3"), the month ("Snowmoon", its year on the first), the day. */
-function tickLabel(cal: Calendar, unit: TickUnit, d: { year: number; month: number; day: number }) {
-  if (unit === "year") return dateInWords(cal, { year: d.year });
-  if (unit === "month")
-    return d.month === 1 ? dateInWords(cal, { year: d.year, month: 1 }) : (monthsOf(cal)[d.month - 1]?.name ?? String(d.month));
+/**
+ * A tick's words: the year ("1203 AR", "Day 3"), the month ("Snowmoon", its year on the first), the day. A
+ * Gregorian calendar read in another language names its months in that language ("Oktober", "1. Oktober").
+ */
+function tickLabel(cal: Calendar, unit: TickUnit, d: { year: number; month: number; day: number }, locale?: string) {
+  const local = cal.kind === "gregorian" && locale && !isEnglish(locale) ? locale : undefined;
+  const month = () => (local ? localMonth(local, d.month) : (monthsOf(cal)[d.month - 1]?.name ?? String(d.month)));
+  if (unit === "year") return dateInWords(cal, { year: d.year }, { locale });
+  if (unit === "month") return d.month === 1 ? dateInWords(cal, { year: d.year, month: 1 }, { locale }) : month();
   if (cal.kind === "relative") return d.day === 1 ? dateInWords(cal, { year: d.year }) : `day ${d.day}`;
-  return d.day === 1 ? `${d.day} ${monthsOf(cal)[d.month - 1]?.name ?? d.month}` : String(d.day);
+  if (d.day !== 1) return String(d.day);
+  return local ? dateFormat(local, { day: "numeric", month: "long" }).format(utcDate(2000, d.month, 1) ?? 0) : `1 ${month()}`;
 }
 
 /** The next tick's date after `d` in `unit` steps of `step`. */
@@ -109,7 +115,15 @@ function nextTick(cal: Calendar, unit: TickUnit, step: number, d: { year: number
 }
 
 /** The ticks between two places on the axis (the visible window), at most `limit` of them. */
-export function ticksBetween(cal: Calendar, layout: RulerLayout, pxPerDay: number, left: number, right: number, limit = 400): Tick[] {
+export function ticksBetween(
+  cal: Calendar,
+  layout: RulerLayout,
+  pxPerDay: number,
+  left: number,
+  right: number,
+  limit = 400,
+  locale?: string,
+): Tick[] {
   const { unit, step } = tickUnit(cal, pxPerDay);
   const ticks: Tick[] = [];
   for (const seg of layout.segments) {
@@ -129,7 +143,7 @@ export function ticksBetween(cal: Calendar, layout: RulerLayout, pxPerDay: numbe
     for (let at = toAbsolute(cal, d); at < to && ticks.length < limit; at = toAbsolute(cal, d)) {
       if (at >= from) {
         const major = unit === "year" || (unit === "month" ? d.month === 1 : d.day === 1);
-        ticks.push({ x: xOf(layout, at), label: tickLabel(cal, unit, d), major });
+        ticks.push({ x: xOf(layout, at), label: tickLabel(cal, unit, d, locale), major });
       }
       d = nextTick(cal, unit, step, d);
     }

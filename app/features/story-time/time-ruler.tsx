@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import { useStoryTime } from "~/features/timeline/use-story-hints";
 import { Card } from "~/ui/card";
 import { minutesPerDay } from "../../../db/domain/calendar/arithmetic";
@@ -64,9 +65,14 @@ export function TimeRuler({ timelineId, shareCode, events, onOpen }: TimeRulerPr
   const placed = useMemo(() => (layout ? placeScenes(layout, dated, LABEL) : []), [layout, dated]);
   const rows = placed.reduce((max, p) => Math.max(max, p.row + 1), 1);
   const unit = calendar ? tickUnit(calendar, pxPerDay).unit : "year";
+  // The locale the server wrote the page's dates in (the request's Accept-Language).
+  const locale = (useRouteLoaderData("root") as { locale?: string } | undefined)?.locale;
   const ticks = useMemo(
-    () => (calendar && layout ? ticksBetween(calendar, layout, pxPerDay, view.left - OVERSCAN, view.left + view.width + OVERSCAN) : []),
-    [calendar, layout, pxPerDay, view.left, view.width],
+    () =>
+      calendar && layout
+        ? ticksBetween(calendar, layout, pxPerDay, view.left - OVERSCAN, view.left + view.width + OVERSCAN, undefined, locale)
+        : [],
+    [calendar, layout, pxPerDay, view.left, view.width, locale],
   );
 
   useEffect(() => {
