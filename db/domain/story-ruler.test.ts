@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toAbsolute } from "./calendar/arithmetic";
-import { GREGORIAN, PRESETS } from "./calendar/types";
+import { type Calendar, GREGORIAN, PRESETS } from "./calendar/types";
 import { layoutRuler, placeScenes, tickUnit, ticksBetween, xOf, ZOOM_LEVELS } from "./story-ruler";
 
 const moons = PRESETS.thirteen.calendar;
-const day = (cal: typeof moons, year: number, month: number, d: number) => {
+const day = (cal: Calendar, year: number, month: number, d: number) => {
   const from = toAbsolute(cal, { year, month, day: d });
   return { from, to: from + 1440 };
 };
