@@ -13,6 +13,9 @@ describe("the writer's locale", () => {
     expect(localeOf("")).toBe("en");
     expect(localeOf("*")).toBe("en");
     expect(localeOf("not a tag!!, es;q=0.3")).toBe("es");
+    // Extensions are dropped, and a flood of tags is read no further than the first 20.
+    expect(localeOf("de-DE-u-nu-arab-ca-buddhist")).toBe("de-DE");
+    expect(localeOf(`${"x!,".repeat(5000)}fr-FR`)).toBe("en");
   });
 
   it("writes Gregorian dates in German, French, Spanish and Japanese at every precision, English as it was", () => {

@@ -1,10 +1,10 @@
 // The writer's locale for story dates: Gregorian month and weekday names, the order of day, month and year, and
 // the clock come from Intl (built into every runtime, so no library). English keeps the words it always had.
 
-/** The locale a request asks for: the first acceptable tag of Accept-Language that Intl knows; else English. */
+/** The locale a request asks for: the first acceptable tag (of the first 20) of Accept-Language that Intl knows; else English. */
 export function localeOf(acceptLanguage: string | null | undefined): string {
   const tags = (acceptLanguage ?? "")
-    .split(",")
+    .split(",", 20)
     .map((part, i) => {
       const [tag = "", ...params] = part.trim().split(";");
       const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
@@ -15,7 +15,9 @@ export function localeOf(acceptLanguage: string | null | undefined): string {
   for (const { tag } of tags) {
     try {
       const [supported] = Intl.DateTimeFormat.supportedLocalesOf(tag);
-      if (supported) return supported;
+      // The language, script and region only: an extension ('-u-nu-arab', '-u-ca-…') is the sender's to vary,
+      // and would only split the list cache and the ETag.
+      if (supported) return new Intl.Locale(supported).baseName;
     } catch {
       // Not a well-formed tag: try the next one.
     }
