@@ -17,7 +17,8 @@ async function expectFormatted(text: Locator, headingTag: string) {
   await expect(text.locator("hr")).toHaveCount(1);
   const arabic = text.locator("p", { hasText: "مرحبا بالعالم" });
   await expect(arabic).toHaveAttribute("dir", "auto");
-  expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+  // Polled: the card may put its formatted text in place (a new element) just after the first paint.
+  await expect.poll(() => arabic.evaluate((el) => (el.isConnected ? getComputedStyle(el).direction : ""))).toBe("rtl");
   const shown = await text.innerText();
   expect(shown).toContain("It tolled and softly.");
   expect(shown).not.toMatch(/\*|#|^>|^- |---|~~|`/m);
