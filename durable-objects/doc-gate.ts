@@ -8,7 +8,27 @@ import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from
 import { readAwareness, writeAwareness } from "./doc-frames";
 
 export type Refusal = keyof typeof DocCloseReasons;
-type Verdict = { refused: Refusal } | { save: string | null };
+type Verdict = { refused: Refusal } | { save: string | null; serverKeys: string[] };
+
+const isBase64 = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
+/**
+ * Entries of `meta` the server writes that a writer may carry back: a writer's copy of the doc holds what the server
+ * wrote before a restart, which the restarted server's stored doc may lack. Accepted when well-formed (what the
+ * server could have written), and then replaced by the server's own (`EventDoc.reassert`), so a forged one lasts no
+ * longer than the update that brought it. The doc's identity (`epoch`) is never a writer's to change.
+ */
+const SERVER_ENTRIES: Record<string, (value: unknown) => boolean> = {
+  [MetaKeys.saved]: (v) => {
+    const s = v as { version?: unknown; sv?: unknown } | null;
+    return typeof s === "object" && s !== null && Object.keys(s).length === 2 && Number.isSafeInteger(s.version) && isBase64(s.sv, 65_536);
+  },
+  [MetaKeys.problem]: (v) => v === null || (typeof v === "string" && v.length <= 500),
+  [MetaKeys.reply]: (v) => {
+    const r = v as { id?: unknown; version?: unknown; error?: unknown } | null;
+    if (typeof r !== "object" || r === null || Object.keys(r).length !== 2 || !isSaveRequest({ id: r.id })) return false;
+    return "version" in r ? Number.isSafeInteger(r.version) : typeof r.error === "string" && r.error.length <= 500;
+  },
+};
 
 const KNOWN_ROOTS = new Set<string>(Object.values(DocFields));
 /** Caret entries one connection may introduce (a browser's editor has one), and the size of each. */
@@ -105,7 +125,7 @@ export class DocGate {
     try {
       Y.applyUpdate(shadow, update);
       verdict = inspectChange(shadow, change, this.checkedBlocks, roots);
-      if ("save" in verdict && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
+      if (!("refused" in verdict) && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
         // The bound says it may be too big: measure (the update may also have replaced or removed content).
         const size = Y.encodeStateAsUpdate(shadow).byteLength;
         this.sizeBound = size - update.byteLength;
@@ -159,23 +179,25 @@ export class DocGate {
 /** What a writer's update changed in the shadow, when all of it is allowed (see `DocGate.check`). */
 function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: WeakSet<ContentBlock>, rootsBefore: Set<string>): Verdict {
   for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name) && !rootsBefore.has(name)) return { refused: "invalid" };
-  if (!change) return { save: null };
+  if (!change) return { save: null, serverKeys: [] };
   const title = shadow.getText(DocFields.title);
   const content = shadow.getXmlFragment(DocFields.content);
   const meta = shadow.getMap<unknown>(DocFields.meta);
   const touched = new Set<unknown>();
   const blocks = new Set<unknown>();
   let save: string | null = null;
+  const serverKeys: string[] = [];
   for (const [type, keys] of (change as Y.Transaction).changed) {
     let root: unknown = type;
     for (let t: Y.AbstractType<any> | null = type; t; t = t.parent) root = t;
     if (root === meta) {
-      // A writer sets only its Save request, as plain JSON.
+      // A writer sets only its Save request, as plain JSON, or brings back a copy of a server entry.
       if ((type as unknown) !== meta) return { refused: "invalid" };
       for (const key of keys) {
         const value = meta.get(key ?? "");
-        if (key !== MetaKeys.save || !isSaveRequest(value)) return { refused: "invalid" };
-        save = value.id;
+        if (key === MetaKeys.save && isSaveRequest(value)) save = value.id;
+        else if (key && SERVER_ENTRIES[key]?.(value)) serverKeys.push(key);
+        else return { refused: "invalid" };
       }
     } else if (root === title || root === content) {
       // The text and the fragment hold a sequence only, never keyed entries of their own.
@@ -198,5 +220,5 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: Wea
     checkBlocks(toCheck);
     for (const b of toCheck) checked.add(b);
   }
-  return { save };
+  return { save, serverKeys };
 }

@@ -1,7 +1,7 @@
 // The shared doc's text as D1 holds it: Markdown out of the doc, checked with the event schemas, and merges in.
 import { applyPatch, structuredPatch } from "diff";
 import * as Y from "yjs";
-import { DocFields, type SavedMeta, applyMarkdown, applyPlainText, checkBlocks, yDocToMarkdown } from "../db/domain/rich-text";
+import { DocFields, applyMarkdown, applyPlainText, checkBlocks, yDocToMarkdown } from "../db/domain/rich-text";
 import { EventContentSchema, EventTitleSchema, messages } from "../db/domain/validation";
 
 /** Where a change came from when it is not a writer's socket. */
@@ -81,11 +81,11 @@ export function applyText(doc: Y.Doc, title: string | undefined, content: string
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
 /**
- * `meta.saved`: D1's version and the writers' clocks it holds. The doc's own clock is left out, so that
- * writing `saved` (a change of the doc, which schedules another save) does not change `saved` again.
+ * The writers' clocks in the doc (for `meta.saved`: D1's version and the clocks it holds). The doc's own clock is
+ * left out, so that writing `saved` (a change of the doc, which schedules another save) does not change `saved` again.
  */
-export function savedMarker(doc: Y.Doc, version: number): SavedMeta {
+export function writersClocks(doc: Y.Doc): string {
   const clocks = Y.decodeStateVector(Y.encodeStateVector(doc));
   clocks.delete(doc.clientID);
-  return { version, sv: toBase64(Y.encodeStateVector(clocks)) };
+  return toBase64(Y.encodeStateVector(clocks));
 }

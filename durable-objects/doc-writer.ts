@@ -6,7 +6,7 @@ import { persistEventText } from "../worker/services/event-text";
 import { versionStatements } from "../worker/services/version-record";
 import { loadEventRow } from "./doc-d1";
 import { type Author, storeDocState } from "./doc-storage";
-import { Origins, applyText, checkText, savedMarker } from "./doc-text";
+import { Origins, applyText, checkText, writersClocks } from "./doc-text";
 
 /** What D1 holds for the event, as this doc last wrote or read it. */
 export type Persisted = { version: number; title: string; content: string };
@@ -39,6 +39,9 @@ export class DocWriter {
   /** The newest version is an autosave that a later autosave may still fold into. */
   private unsealed = false;
   private lastAuthor: Author | null = null;
+  /** `meta.saved` as this doc last set it (what D1 holds), and the one its stored state holds. */
+  private saved: SavedMeta | null = null;
+  private storedSaved: SavedMeta | null = null;
 
   constructor(private host: DocHost) {}
 
@@ -64,7 +67,9 @@ export class DocWriter {
     if (this.host.isGone() || !this.persisted) return { error: "Event not found" };
     const doc = this.host.doc();
     // Only what is valid reaches D1 (each part on its own); the doc keeps everything (nothing typed is lost).
+    // The writers' clocks are read with the text: what arrives while D1 is written is not in D1, so not saved.
     const { title, content, problem } = checkText(doc);
+    const clocks = writersClocks(doc);
     const nextTitle = title ?? this.persisted.title;
     const nextContent = content ?? this.persisted.content;
     // Writers hear once what keeps their text out of D1 (the page shows it instead of 'All changes saved').
@@ -73,7 +78,8 @@ export class DocWriter {
       this.host.setMeta(MetaKeys.problem, problem);
     }
 
-    const who = author ?? [...this.editors.values()].at(-1);
+    const who = author ?? [...this.editors.values()].at(-1) ?? this.lastAuthor ?? undefined;
+    const typed = new Map(this.editors);
     const changed = nextTitle !== this.persisted.title || nextContent !== this.persisted.content;
     // Stored first, marked unsaved: should the server stop before D1 has it, the next load writes it.
     await this.storeState(changed && who ? who : null);
@@ -85,7 +91,8 @@ export class DocWriter {
       const written = await this.writeD1(nextTitle, nextContent, who, !seal && this.unsealed);
       if (!written) return { error: "Event not found" };
       result = written;
-      this.editors.clear();
+      // Who typed before the text was read is in D1 now; who typed during the write is still to be saved.
+      for (const [id, by] of typed) if (this.editors.get(id) === by) this.editors.delete(id);
       this.lastAuthor = who;
       this.unsealed = !seal;
       // Save, REST and the last writer leaving tell everyone (cards refetch, 'X edited' notice); autosaves
@@ -98,12 +105,28 @@ export class DocWriter {
       await db.batch(versionStatements(db, { eventId: this.host.eventId(), author: author ?? this.lastAuthor }));
       this.unsealed = false;
     }
+    if (!problem) {
+      // The writers' clocks D1 now holds, as `meta.saved` (set only when it changed, so it schedules no save).
+      const saved: SavedMeta = { version: result.version, sv: clocks };
+      this.saved = saved;
+      const current = doc.getMap(DocFields.meta).get(MetaKeys.saved) as SavedMeta | undefined;
+      if (current?.version !== saved.version || current.sv !== saved.sv) this.host.setMeta(MetaKeys.saved, saved);
+    }
+    // Stored again with the marker (a writer's copy of the doc never holds a server entry storage lacks for long),
+    // and marked unsaved when text arrived during the write: D1 holds exactly the stored text, or the next load writes it.
+    if (changed || this.storedSaved !== this.saved) await this.storeState();
     if (problem) return explicit ? { error: problem } : result;
-    // The writers' clocks D1 now holds, as `meta.saved` (set only when it changed, so it schedules no save).
-    const saved = savedMarker(doc, result.version);
-    const current = doc.getMap(DocFields.meta).get(MetaKeys.saved) as SavedMeta | undefined;
-    if (current?.version !== saved.version || current.sv !== saved.sv) this.host.setMeta(MetaKeys.saved, saved);
     return result;
+  }
+
+  /**
+   * The server's own entries in `meta` as it last wrote them: a writer's copy (carried back by a resync after a
+   * restart, or forged) is replaced by these when it differs.
+   */
+  ownMeta(key: string): { value: unknown } | null {
+    if (key === MetaKeys.problem) return { value: this.problem };
+    if (key === MetaKeys.saved) return this.saved ? { value: this.saved } : null;
+    return null;
   }
 
   /**
@@ -125,7 +148,6 @@ export class DocWriter {
       });
       if (written) {
         this.persisted = { version: written.version, title: written.title, content: written.content };
-        await this.storeState();
         return this.persisted;
       }
       const row = await loadEventRow(this.host.db(), eventId);
@@ -143,9 +165,22 @@ export class DocWriter {
     return this.persisted;
   }
 
-  /** `unsavedBy`: the doc holds text D1 does not have yet, typed last by this writer. */
-  async storeState(unsavedBy: Author | null = null) {
+  /**
+   * The doc to storage, beside the D1 version it matches. When its text differs from what D1 holds (typed since the
+   * last write, or while it was being written) it is marked unsaved by who typed last, so a restart writes it first.
+   */
+  async storeState(unsavedBy?: Author | null) {
     if (this.host.isGone() || !this.persisted) return;
-    await storeDocState(this.host.storage, this.host.doc(), this.persisted.version, unsavedBy);
+    const doc = this.host.doc();
+    let by = unsavedBy;
+    if (by === undefined) {
+      const { title, content } = checkText(doc);
+      const { persisted } = this;
+      const unsaved = (title ?? persisted.title) !== persisted.title || (content ?? persisted.content) !== persisted.content;
+      by = unsaved ? ([...this.editors.values()].at(-1) ?? this.lastAuthor) : null;
+    }
+    const saved = this.saved;
+    await storeDocState(this.host.storage, doc, this.persisted.version, by);
+    this.storedSaved = saved;
   }
 }

@@ -203,7 +203,21 @@ export class EventDoc extends YServer {
     const checked = this.gate.check(frame.update);
     if ("refused" in checked) return refuse(connection, checked.refused);
     this.gate.apply(frame.update, connection);
+    if (checked.serverKeys.length > 0) this.reassert(checked.serverKeys);
     if (checked.save) this.answerSave(connection, checked.save);
+  }
+
+  /**
+   * A writer's update brought back entries of the server's own (a resync after a restart carries what the server
+   * wrote before it stopped, and may be stale): where they differ from what this doc knows, its own are written
+   * over them, so every writer hears what D1 really holds.
+   */
+  private reassert(keys: string[]) {
+    const meta = this.document.getMap<unknown>(DocFields.meta);
+    for (const key of keys) {
+      const own = this.writer.ownMeta(key);
+      if (own && JSON.stringify(meta.get(key)) !== JSON.stringify(own.value)) this.setMeta(key, own.value);
+    }
   }
 
   /** A writer's Save: a version by them now, answered in `meta.reply` whatever happens. */

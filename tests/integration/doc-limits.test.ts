@@ -127,10 +127,17 @@ const attacks: Attack[] = [
     send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("evil").set("x", "y".repeat(1000))))),
   },
   {
-    name: "a forged save state in meta",
+    // A well-formed copy of the server's save marker is taken and replaced by the server's own (doc-restart.test.ts).
+    name: "a malformed save state in meta",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("meta").set("saved", { version: 999, sv: "" })))),
+    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("meta").set("saved", { version: 999, sv: "<script>" })))),
+  },
+  {
+    name: "a forged doc identity in meta",
+    code: CloseCodes.docRefused,
+    reason: DocCloseReasons.invalid,
+    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("meta").set("epoch", "forged")))),
   },
   {
     name: "a single update over 2 MB",

@@ -25,7 +25,10 @@ function endedBy(event: CloseEvent): { why: string; access: boolean } | null {
   if (end) return { why: accessEndedText[end], access: true };
   // The doc's 4404: its event was deleted.
   if (event.code === CloseCodes.timelineDeleted) return { why: "Event not found", access: false };
-  // An update the doc refused (nothing of it applied): reopening sends what this browser keeps.
+  // Updates faster than the doc takes them: nothing is lost, the provider reconnects and its resync sends them again.
+  if (event.code === CloseCodes.docRefused && event.reason === DocCloseReasons.tooFast) return null;
+  // An update the doc refused (nothing of it applied: a change no editor of ours makes): reopening sends what this
+  // browser keeps.
   if (event.code === CloseCodes.docRefused || event.code === CloseCodes.docTooLarge) {
     const fallback = event.code === CloseCodes.docTooLarge ? DocCloseReasons.tooLarge : DocCloseReasons.invalid;
     return { why: DOC_REASONS.has(event.reason) ? event.reason : fallback, access: false };
