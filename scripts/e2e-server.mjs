@@ -42,12 +42,16 @@ await startFakeMailServer(MAIL_PORT);
 await startFakeOpenAIServer(OPENAI_PORT);
 await startFakeStripeServer(STRIPE_PORT);
 await startFakeOAuthServer(OAUTH_PORT);
-rmSync(STATE_DIR, { recursive: true, force: true });
-run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
-run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
-  env,
-  stdio: ["ignore", "ignore", "inherit"],
-});
+// STORYWEAVE_KEEP_STATE=1: the same build on the same local state, as a server restarted after a crash
+// (scripts/test-faults.mjs); otherwise a fresh build on fresh state.
+if (process.env.STORYWEAVE_KEEP_STATE !== "1") {
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
 const server = spawn("vite", ["preview", "--host", "127.0.0.1", "--port", String(E2E_PORT), "--strictPort"], {
   env,
   stdio: "inherit",

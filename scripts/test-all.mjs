@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { offlineEnv, run } from "./lib.mjs";
 
-const only = process.argv.slice(2); // e.g. `npm test -- int e2e`
+const only = process.argv.slice(2); // e.g. `npm test -- int e2e faults`
 const want = (name) => only.length === 0 || only.includes(name);
 let passed = 0;
 let failed = 0;
@@ -109,6 +109,17 @@ if (together) {
     return e2eCounts(run("playwright", ["test"], { allowFailure: true }).status);
   });
 }
+
+// The built product killed and restarted under real Yjs writers (scripts/test-faults.mjs): after the other suites,
+// as it builds and serves on a port of its own and needs the machine's cores for its writers' pace.
+step("faults", () => {
+  const res = run("node", ["scripts/test-faults.mjs"], { allowFailure: true, stdio: ["ignore", "pipe", "inherit"], env: offlineEnv });
+  const out = res.stdout?.toString() ?? "";
+  process.stdout.write(out);
+  const m = out.match(/(\d+) passed, (\d+) failed\s*$/);
+  if (!m) return { passed: 0, failed: 1 };
+  return { passed: Number(m[1]), failed: Number(m[2]) + (res.status !== 0 && Number(m[2]) === 0 ? 1 : 0) };
+});
 
 console.log(`\n${summary.join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
