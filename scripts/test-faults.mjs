@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import YProvider from "y-partyserver/provider";
 import WebSocket from "ws";
 import * as Y from "yjs";
+import { chromium } from "@playwright/test";
 import { offlineEnv } from "./lib.mjs";
 
 const PORT = Number(process.env.FAULTS_PORT ?? 4390);
@@ -90,7 +91,7 @@ async function account(name, email = `fault-${Date.now()}-${n++}@example.test`) 
     await api("POST", "/api/auth/verify-email", { body: { token } });
     login = await api("POST", "/api/auth/login", { body: { email, password } });
   }
-  return { token: login.token, user: login.user };
+  return { token: login.token, user: login.user, email, password };
 }
 
 /** A co-writer: a Y.Doc behind the product's provider, signed in with its token, typing into its own paragraph. */
@@ -143,9 +144,9 @@ function writer(name, token, timelineId, eventId, share) {
   };
 }
 
-async function scene(owner, timelineId, names) {
+async function scene(owner, timelineId, names, title = "Faults") {
   const content = names.map((name) => `${name}: start.`).join("\n\n");
-  return api("POST", `/api/timelines/${timelineId}/events`, { token: owner.token, body: { title: "Faults", content } });
+  return api("POST", `/api/timelines/${timelineId}/events`, { token: owner.token, body: { title, content } });
 }
 
 async function until(pred, label, timeout = 30_000) {
@@ -238,6 +239,80 @@ async function afterBurst(owner, collab, timelineId, share) {
   return check("killed right after a burst, restarted, left", writers, owner, timelineId, event.id);
 }
 
+/**
+ * A writer in a real browser: types in the scene's editor, the server is killed while they type on, they close
+ * the tab while it is down (the words live only in the browser's device copy), and open the scene again once it is
+ * back. Every word reaches D1, with nothing refused.
+ */
+async function inBrowser(owner, collab, timelineId) {
+  const event = await scene(owner, timelineId, ["p"], "Typed in a browser");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  const problems = [];
+  const typed = [];
+  try {
+    const context = await browser.newContext({ baseURL: ORIGIN, locale: "en-US" });
+    let page = await context.newPage();
+    await page.goto("/auth/login");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.getByLabel("Email").fill(collab.email);
+    await page.getByLabel("Password").fill(collab.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(/\/timeline$/);
+    const openEditor = async () => {
+      await page.goto(`/timeline/${timelineId}`);
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.getByRole("button", { name: "Edit Typed in a browser" }).click();
+      const content = page.getByLabel("Content", { exact: true });
+      await until(async () => (await content.getAttribute("contenteditable").catch(() => null)) === "true", "the editor", 20_000);
+      await until(async () => (await content.textContent())?.includes("p: start."), "the scene's text in the editor", 20_000);
+      await content.click();
+      await page.keyboard.press("Control+End");
+      return content;
+    };
+    await openEditor();
+    const typeWords = async (prefix, count) => {
+      for (let k = 0; k < count; k++) {
+        const word = `${prefix}${k}`;
+        await page.keyboard.type(` ${word}`, { delay: 40 });
+        typed.push(word);
+      }
+    };
+    await typeWords("before", 12);
+    await killServer();
+    await typeWords("down", 8);
+    // The words typed while the server is down are only in this browser (its device copy): the tab goes.
+    await sleep(500);
+    await page.close();
+    await startServer(true);
+    page = await context.newPage();
+    await openEditor();
+    await typeWords("after", 6);
+    const status = page.getByTestId("co-editor-status");
+    await until(async () => (await status.textContent())?.includes("All changes saved"), "'All changes saved'", 30_000).catch(() =>
+      problems.push("the editor never said 'All changes saved'"),
+    );
+    if (await page.getByText("That change is not valid in a scene").count()) problems.push("the editor shows a refusal");
+    await page.close();
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  let missing = typed;
+  await until(async () => {
+    const stored = await storedEvent(owner, timelineId, event.id);
+    missing = typed.filter((word) => !stored.content.includes(word));
+    return missing.length === 0;
+  }, "D1 to hold every word").catch(() => problems.push(`D1 lacks ${missing.length} of ${typed.length} words (${missing.join(", ")})`));
+  const ok = problems.length === 0;
+  console.log(
+    `${ok ? "✓" : "✗"} a browser typing through a kill, its tab closed while the server is down: ${typed.length} words${ok ? "" : `\n    ${problems.join("\n    ")}`}`,
+  );
+  return ok;
+}
+
 let passed = 0;
 let failed = 0;
 try {
@@ -249,7 +324,7 @@ try {
   const timeline = await api("POST", "/api/timelines", { token: owner.token, body: { title: "Under faults" } });
   const { shareCode } = await api("POST", `/api/timelines/${timeline.id}/share`, { token: owner.token, body: { role: "collaborator" } });
   await api("POST", `/api/timelines/shared/${shareCode}/join`, { token: collab.token });
-  for (const scenario of [midTyping, afterBurst, midTyping]) {
+  for (const scenario of process.env.FAULTS_ONLY === "browser" ? [inBrowser] : [midTyping, afterBurst, midTyping, inBrowser]) {
     try {
       if (await scenario(owner, collab, timeline.id, shareCode)) passed++;
       else failed++;
