@@ -222,3 +222,57 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: Wea
   }
   return { save, serverKeys };
 }
+
+/** How often held updates are applied (merged into one) while a writer is over the rate. */
+export const PACING_MS = 250;
+/** Held updates past these a writer is closed with 'Too many changes at once' (the editor reconnects and resyncs). */
+const MAX_HELD_UPDATES = 2000;
+const MAX_HELD_BYTES = 1024 * 1024;
+
+/**
+ * A writer typing or pasting faster than MAX_DOC_UPDATES_PER_SECOND is slowed down, never dropped: from the update
+ * past the rate on, their updates are held in order and applied every PACING_MS merged into one (one check, one
+ * change for everyone), until none are left. Only a flood past MAX_HELD_UPDATES / MAX_HELD_BYTES closes the socket.
+ */
+export class Pacing {
+  private held = new Map<string, { connection: Connection; updates: Uint8Array[]; bytes: number; timer: ReturnType<typeof setTimeout> }>();
+
+  constructor(private readonly apply: (connection: Connection, update: Uint8Array) => void) {}
+
+  /** True when the update is held (or the writer closed for flooding); false when it is to be applied now. */
+  hold(connection: Connection, update: Uint8Array, tooFast: () => boolean): boolean {
+    const queue = this.held.get(connection.id);
+    if (queue) {
+      queue.updates.push(update);
+      queue.bytes += update.byteLength;
+      if (queue.updates.length > MAX_HELD_UPDATES || queue.bytes > MAX_HELD_BYTES) {
+        this.forget(connection.id);
+        refuse(connection, "tooFast");
+      }
+      return true;
+    }
+    if (!tooFast()) return false;
+    const timer = setTimeout(() => this.release(connection.id), PACING_MS);
+    this.held.set(connection.id, { connection, updates: [update], bytes: update.byteLength, timer });
+    return true;
+  }
+
+  private release(connectionId: string) {
+    const queue = this.held.get(connectionId);
+    if (!queue) return;
+    this.held.delete(connectionId);
+    let merged: Uint8Array;
+    try {
+      merged = queue.updates.length === 1 ? queue.updates[0] : Y.mergeUpdates(queue.updates);
+    } catch {
+      return refuse(queue.connection, "invalid");
+    }
+    this.apply(queue.connection, merged);
+  }
+
+  forget(connectionId: string) {
+    const queue = this.held.get(connectionId);
+    if (queue) clearTimeout(queue.timer);
+    this.held.delete(connectionId);
+  }
+}

@@ -10,7 +10,7 @@ import { keepAsVersion, loadEventRow } from "./doc-d1";
 import { DocWriter } from "./doc-writer";
 import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
 import { type Frame, readFrame } from "./doc-frames";
-import { DocGate, refuse } from "./doc-gate";
+import { DocGate, Pacing, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
 import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
@@ -59,6 +59,11 @@ export class EventDoc extends YServer {
   });
   /** What reaches the doc from a writer's socket (checked updates, carets bound to their socket, the rate). */
   private gate = new DocGate(() => this.document);
+  /** Updates past the rate, held per writer and applied merged at the rate's pace. */
+  private pacing = new Pacing((connection, update) => {
+    const c = connection as Connection<DocConn>;
+    if (c.readyState === WebSocket.OPEN && !c.state?.ended && !this.gone) this.applyChecked(c, update);
+  });
   /** New suggested edits, told to the timeline's owner once per batch (when the doc saves). */
   private suggestions = new SuggestionWatch();
   /** The site's origin, from the writers' sockets: the links in notification emails. */
@@ -199,10 +204,16 @@ export class EventDoc extends YServer {
       return;
     }
     if (this.isReadOnly(connection)) return;
-    if (this.gate.tooFast(connection, "updates")) return refuse(connection, "tooFast");
-    const checked = this.gate.check(frame.update);
+    // Past the rate a writer is slowed down, not dropped: their updates wait and are merged into one (pacing).
+    if (this.pacing.hold(connection, frame.update, () => this.gate.tooFast(connection, "updates"))) return;
+    this.applyChecked(connection, frame.update);
+  }
+
+  /** A writer's update, checked on the shadow and applied (and a Save in it answered). */
+  private applyChecked(connection: Connection<DocConn>, update: Uint8Array) {
+    const checked = this.gate.check(update);
     if ("refused" in checked) return refuse(connection, checked.refused);
-    this.gate.apply(frame.update, connection);
+    this.gate.apply(update, connection);
     if (checked.serverKeys.length > 0) this.reassert(checked.serverKeys);
     if (checked.save) this.answerSave(connection, checked.save);
   }
@@ -247,6 +258,7 @@ export class EventDoc extends YServer {
   onClose(connection: Connection<DocConn>, code: number, reason: string, wasClean: boolean) {
     super.onClose(connection, code, reason, wasClean);
     this.gate.forget(connection.id);
+    this.pacing.forget(connection.id);
     const others = [...this.getConnections()].filter((c) => c.id !== connection.id);
     if (others.length === 0) this.room.unregister();
     // The last writer left: their edits reach D1 now, not after the debounce.

@@ -155,3 +155,21 @@ describe("keystrokes that arrive while D1 is written", () => {
     expect((await storedEvent(event.id)).content).toContain("First words. Typed during the write.");
   });
 });
+
+describe("typing faster than the doc's rate", () => {
+  it("a burst of 300 keystrokes in a second is slowed down, not refused: every character reaches everyone and D1", async () => {
+    const { timeline, event, collab, owner } = await setupSharedScene();
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const b = await openDoc(timeline.id, event.id, owner.token);
+    const burst = Array.from({ length: 300 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    for (const ch of burst) {
+      a.type(ch, 1);
+      if (ch === "z") await sleep(80);
+    }
+    await waitUntil(() => b.markdown().includes(burst), "the other writer has the burst", 8000);
+    expect(a.closed.code).toBeUndefined();
+    await waitUntil(async () => (await storedEvent(event.id)).content.includes(burst), "D1 has the burst", 10_000);
+    a.close();
+    b.close();
+  });
+});
