@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
 import { listInvitationsWaitingFor, previewInvitation } from "../../worker/services/invitations";
-import { call, premiumOwnerWithTimeline, registerUser, shareByEmail, signInAdmin, uniqueEmail } from "./helpers";
+import { call, markVerified, premiumOwnerWithTimeline, registerUser, shareByEmail, signInAdmin, uniqueEmail } from "./helpers";
 
 // Shares reach only proven addresses: a share with an account that never verified its address (anyone may
 // register anyone's address) waits as an invitation the owner sees and can take back.
@@ -186,6 +186,14 @@ describe("invitation mail", () => {
     await share(timelineId, owner.token, { userEmail: sam.email, accessLevel: "viewer" });
     await share(timelineId, owner.token, { userEmail: sam.email, accessLevel: "viewer" });
     expect(await invitationMails(sam.email)).toHaveLength(1);
+
+    // A verified writer is mailed when first shared with; sharing again (another level) mails nothing.
+    const fern = await registerUser({ name: "Fern Friend" });
+    await markVerified(fern.email);
+    for (const accessLevel of ["viewer", "collaborator", "viewer"]) {
+      expect((await share(timelineId, owner.token, { userEmail: fern.email, accessLevel })).status).toBe(201);
+    }
+    expect((await mailTo(fern.email)).messages.filter((m) => m.subject.includes("shared"))).toHaveLength(1);
 
     // A day later the owner may remind them: a new link, mailed.
     await env.DB.prepare("UPDATE invitations SET mailed_at = ? WHERE timeline_id = ?")
