@@ -268,7 +268,7 @@ export const mapEdges = sqliteTable(
   ],
 );
 
-// A share with an address that has no account yet: the SHA-256 of the mailed token (never the token), and
+// A share waiting for an address to be proven (no account yet, or an account that never verified it): the SHA-256 of the mailed token (never the token), and
 // the level the owner chose. Once that address registers and is verified it becomes a timeline_shares row.
 export const invitations = sqliteTable(
   "invitations",
@@ -284,6 +284,8 @@ export const invitations = sqliteTable(
     accessLevel: text("access_level", { enum: ["viewer", "collaborator"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: text("expires_at").notNull(),
+    // When the invitation was last mailed: an address is mailed about a timeline at most once a day.
+    mailedAt: text("mailed_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -10,8 +10,15 @@ export function uniqueEmail(prefix = "writer") {
 
 export type TestUser = { name: string; email: string; password: string; token: string };
 
-/** Creates an account through the real API (fast), returning its bearer token. */
-export async function createUser(request: APIRequestContext, overrides: Partial<TestUser> = {}): Promise<TestUser> {
+/**
+ * Creates an account through the real API (fast), returning its bearer token. The address is verified with the
+ * mailed link, as a writer would, since a share with an unverified address only waits as an invitation;
+ * `verified: false` keeps it unverified.
+ */
+export async function createUser(
+  request: APIRequestContext,
+  { verified = true, ...overrides }: Partial<TestUser> & { verified?: boolean } = {},
+): Promise<TestUser> {
   const user = { name: "Test Writer", email: uniqueEmail(), password: "secret-pass-1", ...overrides };
   const res = await request.post("/api/auth/register", {
     data: { name: user.name, email: user.email, password: user.password },
@@ -19,6 +26,11 @@ export async function createUser(request: APIRequestContext, overrides: Partial<
   });
   expect(res.status(), await res.text()).toBe(201);
   const body = await res.json();
+  if (verified) {
+    const token = new URL(await latestVerifyLink(request, user.email)).searchParams.get("token");
+    const done = await request.post("/api/auth/verify-email", { data: { token }, headers: { Origin: baseURL } });
+    expect(done.status(), await done.text()).toBe(200);
+  }
   return { ...user, token: body.token };
 }
 

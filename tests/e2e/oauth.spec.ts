@@ -59,7 +59,7 @@ test.describe("OAuth sign-in", () => {
     page,
     request,
   }) => {
-    const existing = await createUser(request);
+    const existing = await createUser(request, { verified: false });
     await nextGitHubProfile(request, { id: `e2e-x-${Date.now()}`, name: "Not Them", email: existing.email, emailVerified: false });
 
     await page.goto("/auth/register");

@@ -61,7 +61,7 @@ test.describe("email verification", () => {
   });
 
   test("an invalid link offers 'Resend email' to a signed-in, unverified writer", async ({ page, request }) => {
-    const user = await createUser(request);
+    const user = await createUser(request, { verified: false });
     await login(page, user);
     await page.goto("/auth/verify-email?token=not-a-real-token-0123456789");
     await waitForHydration(page);
@@ -73,7 +73,7 @@ test.describe("email verification", () => {
   });
 
   test("the link works without JavaScript", async ({ browser, request }) => {
-    const user = await createUser(request);
+    const user = await createUser(request, { verified: false });
     const link = await latestVerifyLink(request, user.email);
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -108,7 +108,12 @@ export async function premiumOwnerWithTimeline(title = "Shared story") {
   return { owner, timelineId: timeline.id as number };
 }
 
+/**
+ * Shares with a writer who has verified their address (marked here): a share with an unverified address is only
+ * a pending invitation until it is verified (trust-shares.test.ts).
+ */
 export async function shareByEmail(timelineId: number, ownerToken: string, email: string, accessLevel: "viewer" | "collaborator") {
+  await markVerified(email);
   const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
     token: ownerToken,
     body: { userEmail: email, accessLevel },

@@ -7,7 +7,7 @@ import { previewInvitation } from "../../worker/services/invitations";
 import { HOUR } from "../../worker/lib/time";
 import { purgeExpired } from "../../worker/services/purge";
 import { signIn, uniqueId } from "./oauth-helpers";
-import { call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail, uniqueEmail } from "./helpers";
+import { call, createEvent, markVerified, premiumOwnerWithTimeline, registerUser, shareByEmail, uniqueEmail } from "./helpers";
 
 // Notifications mail through the fake mail API (tests/fakes/mail-server.mjs), read back as a writer would.
 const mailEnv = { MAILER: "http", MAIL_API_URL: `${env.FAKE_MAIL_URL}/send`, MAIL_API_KEY: "fake-mail-key" };
@@ -199,6 +199,7 @@ describe("invitations", () => {
   it("sharing with a writer mails them an invitation naming the timeline and who shared it", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline("Invited story");
     const fern = await registerUser({ name: "Fern Friend" });
+    await markVerified(fern.email);
     const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
       token: owner.token,
       body: { userEmail: fern.email, accessLevel: "collaborator" },
@@ -299,7 +300,10 @@ describe("invitations", () => {
     const verifyToken = new URL((await mailTo(other)).verifyLink!).searchParams.get("token");
     expect((await call("POST", "/api/auth/verify-email", { body: { token: verifyToken } })).status).toBe(200);
     expect((await call("GET", `/api/timelines/${timelineId}`, { token: reg.json.token })).status).toBe(404);
-    expect((await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token })).json).toEqual([]);
+    // Only the invitation to the invited address is listed, still waiting.
+    expect((await call("GET", `/api/timelines/${timelineId}/shares`, { token: owner.token })).json).toEqual([
+      expect.objectContaining({ pending: true, sharedWithUserId: null, sharedWithUserEmail: invitedEmail }),
+    ]);
   });
 
   it("floods of shares and invitations get 429", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
+import { call, createEvent, createTimeline, markVerified, premiumOwnerWithTimeline, registerUser, shareByEmail } from "./helpers";
 
 const PREMIUM_ONLY = "Sharing is a premium feature. Upgrade to Premium to share timelines.";
 
@@ -60,6 +60,7 @@ describe("share with a user", () => {
   it("shares by email (any case), lists, and tells the recipient once", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline("Named story");
     const friend = await registerUser({ name: "Fern Friend" });
+    await markVerified(friend.email);
     const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
       token: owner.token,
       body: { userEmail: `  ${friend.email.toUpperCase()} ` },

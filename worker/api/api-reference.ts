@@ -40,9 +40,10 @@ POST /api/timelines/{id}/share | session | 200 | 403 | Turn on the share link (o
 GET /api/timelines/{id}/share | session | 200 | 403 | The share link's state (owner) | The link, or none
 POST /api/timelines/{id}/share/reset | session | 200 | 403 | Replace the link's code; the old link stops working | The new link
 DELETE /api/timelines/{id}/share | session | 200 | 403 | Turn off the share link | \`{success: true}\`
-GET /api/timelines/{id}/shares | session | 200 | 403 | People with access (owner) | Share list
-POST /api/timelines/{id}/share-with-user | session | 201 | 403 404 429 | Share with a registered writer by email (mailed an invitation); \`invite: true\` invites an address with no account | The share, or \`{invited: true, email, accessLevel}\`
+GET /api/timelines/{id}/shares | session | 200 | 403 | People with access, then invitations still waiting for a verified address (owner) | Share list; a pending invitation has \`pending: true\`, its \`id\` is the invitation's and \`sharedWithUserId\` is null when no account has the address
+POST /api/timelines/{id}/share-with-user | session | 201 | 403 404 429 | Share with a writer by email; an unverified address (\`invite: true\` for one with no account) gets a pending invitation, granted when it is verified; the address is mailed at most once a day per timeline | The share, or the pending invitation with \`{invited: true, email}\`
 DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a person's access | \`{success: true}\`
+DELETE /api/timelines/{id}/invitations/{invitationId} | session | 200 | 403 | Take back a pending invitation (owner) | \`{success: true}\`
 GET /api/timelines/{id}/people | session | 200 | | Who can read the timeline (the comment box's \`@\` offers them) | \`[{id, name}]\`
 Events
 PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`

@@ -94,6 +94,11 @@ export const timelinesApi = new Hono<ApiEnv>()
     const userId = idParam(c.req.param("userId"), "Share not found");
     return c.json(await sharing.removeShare(deps(c), currentUser(c), id, userId));
   })
+  .delete("/:id/invitations/:invitationId", async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const invitationId = idParam(c.req.param("invitationId"), sharing.INVITATION_NOT_FOUND);
+    return c.json(await sharing.cancelInvitation(c.var.db, currentUser(c), id, invitationId));
+  })
   .get("/:id", revalidated, withEtag, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await timelinesService.getTimeline(c.var.db, currentUser(c), id, c.req.valid("query").share));

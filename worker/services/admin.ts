@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { subscriptionHistory, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
+import { deleteInvitationsBy } from "./invitations";
 import { type PublicUser, toPublicUser } from "./users";
 
 export const USER_NOT_FOUND = "User not found";
@@ -36,6 +37,8 @@ export async function setPremium(db: Db, userId: number, premium: boolean): Prom
       paymentMethod: "admin",
       status: premium ? "active" : "cancelled",
     }),
+    // Sharing is premium: a removal takes the invitations still waiting with it.
+    ...(premium ? [] : [deleteInvitationsBy(db, userId)]),
   ]);
   return toPublicUser(updated[0]);
 }

@@ -6,6 +6,7 @@ import { processedWebhooks, subscriptionHistory, type User, users } from "../../
 import type { Env } from "../env";
 import { HttpError, badRequest, forbidden } from "../lib/errors";
 import { DAY, nowIso } from "../lib/time";
+import { deleteInvitationsBy } from "./invitations";
 import { isPremium } from "./plans";
 import { getSecrets, setSecret } from "./settings";
 import { type PublicUser, toPublicUser } from "./users";
@@ -211,6 +212,8 @@ export async function downgrade(db: Db, env: Env, user: User): Promise<PublicUse
       paymentMethod: user.stripeSubscriptionId ? "stripe" : isPremium(user) ? "manual" : "none",
       status: "cancelled",
     }),
+    // Sharing is premium: invitations still waiting lapse with the plan.
+    deleteInvitationsBy(db, user.id),
   ]);
   return toPublicUser(rows[0]);
 }
@@ -274,6 +277,7 @@ async function webhookWrites(db: Db, stripe: Stripe, event: Stripe.Event): Promi
       .update(users)
       .set({ subscriptionTier: "free", subscriptionEndDate: null, stripeSubscriptionId: null, updatedAt: nowIso() })
       .where(eq(users.id, userId));
+  const lapse = (userId: number) => deleteInvitationsBy(db, userId);
 
   switch (event.type) {
     case "checkout.session.completed": {
@@ -308,7 +312,7 @@ async function webhookWrites(db: Db, stripe: Stripe, event: Stripe.Event): Promi
     case "customer.subscription.updated": {
       const user = await userBySubscription(object.id);
       if (!user) return [];
-      if (["canceled", "unpaid", "incomplete_expired"].includes(object.status)) return [toFree(user.id)];
+      if (["canceled", "unpaid", "incomplete_expired"].includes(object.status)) return [toFree(user.id), lapse(user.id)];
       return [
         db
           .update(users)
@@ -318,7 +322,7 @@ async function webhookWrites(db: Db, stripe: Stripe, event: Stripe.Event): Promi
     }
     case "customer.subscription.deleted": {
       const user = await userBySubscription(object.id);
-      return user ? [toFree(user.id), history(user.id, "free", "cancelled", null, 0, event.id)] : [];
+      return user ? [toFree(user.id), lapse(user.id), history(user.id, "free", "cancelled", null, 0, event.id)] : [];
     }
     default:
       return [];

@@ -7,7 +7,15 @@ import { type Access, TIMELINE_NOT_FOUND, accessOf, hasAccess, requireTimelineAc
 import { endAccess } from "./access-end";
 import { type Deps, authorOf } from "./deps";
 import { type EventView, listEventsForTimeline } from "./events";
-import { type InvitationSent, inviteByEmail, mailShare } from "./invitations";
+import {
+  type InvitationSent,
+  type PendingInvitation,
+  deleteInvitation,
+  deleteTimelineInvitations,
+  inviteByEmail,
+  listPendingInvitations,
+  mailShare,
+} from "./invitations";
 import { addNotification } from "./notifications";
 import { type Limiter, spend } from "./rate-limits";
 import { isPremium } from "./plans";
@@ -17,6 +25,7 @@ import { findUserByEmail } from "./users";
 export const SHARING_IS_PREMIUM = "Sharing is a premium feature. Upgrade to Premium to share timelines.";
 export const UNKNOWN_RECIPIENT = "No user found with that email address";
 export const SHARE_WITH_SELF = "You cannot share a timeline with yourself";
+export const INVITATION_NOT_FOUND = "Invitation not found";
 
 export type ShareListItem = {
   id: number;
@@ -25,6 +34,9 @@ export type ShareListItem = {
   sharedWithUserEmail: string;
   accessLevel: "viewer" | "collaborator";
 };
+
+/** `GET /api/timelines/{id}/shares`: the people with access, then the invitations still waiting (`pending: true`). */
+export type ShareEntry = ShareListItem | PendingInvitation;
 
 async function requirePremiumOwner(db: Db, user: User, timelineId: number) {
   const found = await requireTimelineAccess(db, user, timelineId, "owner");
@@ -83,7 +95,10 @@ export async function turnOffShareLink({ db, room }: Deps, user: User, timelineI
   return { shareCode: null, role: timeline.shareRole, off: true };
 }
 
-/** One batch: the new code (or none), the link's rows gone, and removals of the dead code forgotten. */
+/**
+ * One batch: the new code (or none), the link's rows gone, removals of the dead code forgotten, and the
+ * invitations still waiting taken back (the owner starts over; an old invitation must not outlive that).
+ */
 async function endLinkAccess(db: Db, timelineId: number, link: { shareCode: string | null; shareLinkOff: boolean }) {
   const [, ended] = await db.batch([
     db.update(timelines).set(link).where(eq(timelines.id, timelineId)),
@@ -92,6 +107,7 @@ async function endLinkAccess(db: Db, timelineId: number, link: { shareCode: stri
       .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.viaLink, true)))
       .returning({ userId: timelineShares.sharedWithUserId }),
     db.delete(shareLinkRemovals).where(eq(shareLinkRemovals.timelineId, timelineId)),
+    deleteTimelineInvitations(db, timelineId),
   ]);
   return ended.map((r) => r.userId);
 }
@@ -188,6 +204,9 @@ export async function joinSharedTimeline({ db, room }: Deps, user: User, shareCo
 /**
  * Shares with a writer by email and mails them (always: an invitation naming the timeline and who shared it).
  * An address with no account is SPEC's 404, unless `invite` asks for a pending invitation and a sign-up link.
+ * An account that never verified its address gets a pending invitation too, not the share: anyone may
+ * register someone else's address, and only verifying it (`acceptInvitations`) grants the timeline. A writer
+ * who already has a share row (joined through the link) keeps being managed through that row.
  * Every share or invitation counts against the owner's hourly budget of mails to others.
  */
 export async function shareWithUser(
@@ -209,6 +228,7 @@ export async function shareWithUser(
     .from(timelineShares)
     .where(and(eq(timelineShares.timelineId, timelineId), eq(timelineShares.sharedWithUserId, recipient.id)))
     .get();
+  if (!recipient.isEmailVerified && !before) return inviteByEmail(db, mail, user, timeline, input, recipient);
   const share = await db
     .insert(timelineShares)
     .values({ timelineId, sharedByUserId: user.id, sharedWithUserId: recipient.id, accessLevel: input.accessLevel })
@@ -227,7 +247,9 @@ export async function shareWithUser(
     relatedType: "timeline",
     timelineId,
   });
-  mailShare(mail, user, recipient, timeline);
+  // Mailed when the share is new: sharing again (another level) tells the writer in the app only, so the
+  // owner cannot mail an address about one timeline over and over.
+  if (!before) mailShare(mail, user, recipient, timeline);
   if (before?.accessLevel === "collaborator" && share.accessLevel === "viewer") {
     // A collaborator made a viewer: their editors close now; the room reconnects them read-only.
     await endAccess(deps, { userId: recipient.id, timelineId, reason: "viewer", by: authorOf(user) });
@@ -243,7 +265,7 @@ export async function shareWithUser(
   };
 }
 
-export async function listShares(db: Db, user: User, timelineId: number): Promise<ShareListItem[]> {
+export async function listShares(db: Db, user: User, timelineId: number): Promise<ShareEntry[]> {
   await requireTimelineAccess(db, user, timelineId, "owner");
   const rows = await db
     .select({
@@ -257,13 +279,21 @@ export async function listShares(db: Db, user: User, timelineId: number): Promis
     .innerJoin(users, eq(users.id, timelineShares.sharedWithUserId))
     .where(eq(timelineShares.timelineId, timelineId))
     .orderBy(timelineShares.createdAt);
-  return rows.map((r) => ({
+  const shares: ShareEntry[] = rows.map((r) => ({
     id: r.id,
     sharedWithUserId: r.sharedWithUserId,
     sharedWithUserName: r.name ?? "Unnamed User",
     sharedWithUserEmail: r.email,
     accessLevel: r.accessLevel,
   }));
+  return shares.concat(await listPendingInvitations(db, timelineId));
+}
+
+/** Owners may always take an invitation back, premium or not; any other id of this timeline is a 404. */
+export async function cancelInvitation(db: Db, user: User, timelineId: number, invitationId: number) {
+  await requireTimelineAccess(db, user, timelineId, "owner");
+  if (!(await deleteInvitation(db, timelineId, invitationId))) throw notFound(INVITATION_NOT_FOUND);
+  return { success: true };
 }
 
 /**

@@ -9,7 +9,7 @@ import { useMutation } from "~/lib/use-mutation";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
-import type { ShareListItem } from "../../../worker/services/sharing";
+import type { ShareEntry } from "../../../worker/services/sharing";
 import { ViewerComments } from "./viewer-comments";
 
 type Role = "viewer" | "collaborator";
@@ -193,7 +193,7 @@ const NO_ACCOUNT = "No user found with that email address";
 function ShareUserTab({ timelineId }: { timelineId: number }) {
   const [email, setEmail] = useState("");
   const [level, setLevel] = useState<Role>("viewer");
-  const [shares, setShares] = useState<ShareListItem[]>([]);
+  const [shares, setShares] = useState<ShareEntry[]>([]);
   // The address that has no account yet: the dialog offers to invite it instead.
   const [unknown, setUnknown] = useState<{ userEmail: string; accessLevel: Role } | null>(null);
 
@@ -211,7 +211,13 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
     {
       success: (share) =>
         "invited" in share
-          ? { title: "Invitation sent", description: `${share.email} can sign up and open this timeline.` }
+          ? {
+              title: "Invitation sent",
+              description:
+                share.sharedWithUserId === null
+                  ? `${share.email} can sign up and open this timeline.`
+                  : `${share.email} can open this timeline once they verify their email.`,
+            }
           : { title: "Timeline Shared", description: `Shared with ${share.sharedWithUserEmail}` },
       error: (error, fields) => {
         const message = errorMessage(error, "Failed to share timeline with user");
@@ -229,15 +235,25 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
   const pending = shareWithUser.pending;
 
   const removeShare = useMutation(
-    (share: ShareListItem) =>
-      unwrap(
-        client.api.timelines[":id"].shares[":userId"].$delete({
-          param: { id: String(timelineId), userId: String(share.sharedWithUserId) },
-        }),
-      ),
+    (share: ShareEntry) =>
+      "pending" in share
+        ? unwrap(
+            client.api.timelines[":id"].invitations[":invitationId"].$delete({
+              param: { id: String(timelineId), invitationId: String(share.id) },
+            }),
+          )
+        : unwrap(
+            client.api.timelines[":id"].shares[":userId"].$delete({
+              param: { id: String(timelineId), userId: String(share.sharedWithUserId) },
+            }),
+          ),
     {
-      success: (_, share) => ({ title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` }),
-      error: () => "Failed to remove timeline share",
+      success: (_, share) =>
+        "pending" in share
+          ? { title: "Invitation Cancelled", description: `${share.sharedWithUserEmail} can no longer open this timeline with it.` }
+          : { title: "Share Removed", description: `${share.sharedWithUserEmail} no longer has access.` },
+      error: (error, share) =>
+        errorMessage(error, "pending" in share ? "Failed to cancel the invitation" : "Failed to remove timeline share"),
       revalidate: false,
       onSuccess: () => void load(),
     },
@@ -255,7 +271,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
     await shareWithUser.run(parsed.data);
   }
 
-  const remove = (share: ShareListItem) => void removeShare.run(share);
+  const remove = (share: ShareEntry) => void removeShare.run(share);
 
   return (
     <div className="space-y-5">
@@ -297,10 +313,16 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
           <p className="mb-2 text-sm font-semibold">Shared with:</p>
           <ul className="max-h-48 space-y-2 overflow-y-auto pr-1">
             {shares.map((s) => (
-              <li key={s.id} className="flex items-center gap-2 rounded-md border border-stone-200 p-2 text-sm">
+              <li
+                key={"pending" in s ? `invitation-${s.id}` : s.id}
+                className="flex items-center gap-2 rounded-md border border-stone-200 p-2 text-sm"
+              >
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">{s.sharedWithUserName}</p>
                   <p className="truncate text-stone-600">{s.sharedWithUserEmail}</p>
+                  {"pending" in s ? (
+                    <p className="text-xs text-amber-800">{s.sharedWithUserId === null ? "Invited: no account yet" : "Not verified"}</p>
+                  ) : null}
                 </div>
                 <Badge variant={s.accessLevel === "collaborator" ? "default" : "secondary"}>{s.accessLevel}</Badge>
                 <Button
@@ -308,7 +330,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
                   variant="ghost"
                   className="text-red-700 hover:bg-red-50"
                   onClick={() => remove(s)}
-                  aria-label={`Remove ${s.sharedWithUserEmail}`}
+                  aria-label={"pending" in s ? `Cancel the invitation to ${s.sharedWithUserEmail}` : `Remove ${s.sharedWithUserEmail}`}
                 >
                   <Trash2 aria-hidden="true" className="h-4 w-4" />
                 </Button>

@@ -9,11 +9,13 @@ import { isPremium } from "../../../worker/services/plans";
 import { FREE_TIMELINE_LIMIT } from "../../../db/domain/rules";
 import { listTimelines, type TimelineView } from "../../../worker/services/timelines";
 import { type SeriesView, listSeries } from "../../../worker/services/series";
+import { listInvitationsWaitingFor } from "../../../worker/services/invitations";
 import { Page, PageHeading } from "~/ui/page";
 import { TimelineCard } from "~/features/timeline/timeline-card";
 import { HomeEvents } from "~/features/timeline/timeline-home-events";
 import { ImportDialog } from "~/features/transfer/import-dialog";
 import { NewSeriesDialog } from "~/features/series/new-series-dialog";
+import { WaitingInvitations } from "~/features/share/waiting-invitations";
 import { EventDialog, TimelineDialog } from "~/features/timeline/timeline-forms";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -32,23 +34,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const premium = isPremium(user);
   try {
-    const [timelines, series] = await Promise.all([listTimelines(db, user), listSeries(db, user)]);
+    const [timelines, series, waiting] = await Promise.all([
+      listTimelines(db, user),
+      listSeries(db, user),
+      listInvitationsWaitingFor(db, user),
+    ]);
     const requested = Number(new URL(request.url).searchParams.get("timeline"));
     const selected = timelines.find((t) => t.id === requested) ?? timelines[0] ?? null;
     // The first screenful of the selected timeline's events and their count; the rest after hydration.
     const page: EventPage = selected
       ? await listEventsPage(db, selected.id, { locale: localeOf(request.headers.get("Accept-Language")) })
       : { events: [], total: 0, all: 0 };
-    return { ok: true as const, timelines, series, selectedId: selected?.id ?? null, page, premium };
+    return { ok: true as const, timelines, series, waiting, selectedId: selected?.id ?? null, page, premium };
   } catch (error) {
     console.error("[timeline home] failed to load:", error);
     const page: EventPage = { events: [], total: 0, all: 0 };
-    return { ok: false as const, timelines: [] as TimelineView[], series: [] as SeriesView[], selectedId: null, page, premium };
+    return {
+      ok: false as const,
+      timelines: [] as TimelineView[],
+      series: [] as SeriesView[],
+      waiting: [],
+      selectedId: null,
+      page,
+      premium,
+    };
   }
 }
 
 export default function TimelineHome({ loaderData }: Route.ComponentProps) {
-  const { timelines, series, selectedId, page, premium } = loaderData;
+  const { timelines, series, waiting, selectedId, page, premium } = loaderData;
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -159,6 +173,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         Timeline
       </PageHeading>
 
+      <WaitingInvitations invitations={waiting} />
       {!loaderData.ok ? (
         <Card className="p-8 text-center">
           <p className="text-red-800">Error loading timelines. Please try again.</p>
