@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { type Event, type User, events } from "../../db/schema";
 import { storedCalendar } from "../../db/domain/calendar";
 import { countWords } from "../../db/domain/word-count";
-import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
+import { type CreateEvent, type UpdateEvent, patches, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { linkStatements, povValue, requireTimelineEntities } from "./event-links";
@@ -147,7 +147,7 @@ export async function updateEvent(
   // Writers have the event open: the new text is merged into their shared doc, which writes
   // it and its version and tells the room; the rest of the request (story fields, a move) goes on here.
   let textLive = false;
-  if ((input.title !== undefined || input.content !== undefined) && docs) {
+  if (patches(input, "text") && docs) {
     if (input.baseVersion !== undefined && input.baseVersion !== event.version) {
       throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(event) });
     }
@@ -158,15 +158,8 @@ export async function updateEvent(
       input = rest;
     }
   }
-  const edited = input.title !== undefined || input.content !== undefined;
-  const storyEdited =
-    input.entityIds !== undefined ||
-    input.povEntityId !== undefined ||
-    input.storyStart !== undefined ||
-    input.storyEnd !== undefined ||
-    input.storyLabel !== undefined ||
-    input.plotlineIds !== undefined ||
-    input.after !== undefined;
+  const edited = patches(input, "text");
+  const storyEdited = patches(input, "story");
   let latest: EventView = toEventView(event);
   let moved = false;
   const calendar = storedCalendar(event.calendar);
