@@ -39,3 +39,28 @@ describe("a JSON body that is not an object", () => {
     }
   });
 });
+
+describe("the Markdown export", () => {
+  it("reads back as written: a title ending in #s, --- and === under a line of scene text", async () => {
+    const owner = await registerUser({ name: "Mona Markdown" });
+    const timeline = await createTimeline(owner.token, { title: "Book ##", description: "Told twice.\n===\nand again" });
+    const scenes = [
+      { title: "Act ##", content: "Harbour lights\n---\nThe tide\n===\nkept" },
+      { title: "##", content: "Plain text." },
+    ];
+    for (const scene of scenes) await createEvent(owner.token, timeline.id, scene);
+    const exported = await call("GET", `/api/timelines/${timeline.id}/export?format=md`, { token: owner.token });
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain("## Act \\##\n");
+    const imported = await call("POST", "/api/timelines/import", {
+      token: owner.token,
+      rawBody: exported.text,
+      headers: { "Content-Type": "text/markdown" },
+    });
+    expect(imported.status).toBe(201);
+    const copy = imported.json as { id: number; title: string; description: string };
+    expect([copy.title, copy.description]).toEqual(["Book ##", "Told twice.\n===\nand again"]);
+    const events = await call("GET", `/api/timelines/${copy.id}/events`, { token: owner.token });
+    expect((events.json as Array<{ title: string; content: string }>).map((e) => ({ title: e.title, content: e.content }))).toEqual(scenes);
+  });
+});
