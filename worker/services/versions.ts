@@ -11,7 +11,7 @@ import { type Deps, authorOf, docAuthor } from "./deps";
 import { persistEventText } from "./event-text";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
-import { DELETED_WRITER, versionStatements } from "./version-record";
+import { DELETED_WRITER } from "./version-record";
 
 export { DELETED_WRITER, type RecordVersion, versionStatements } from "./version-record";
 
