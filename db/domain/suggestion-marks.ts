@@ -2,7 +2,7 @@ import { Mark } from "@tiptap/core";
 import { SuggestionMarks, suggestionAuthor } from "./suggestions";
 
 // The suggestion marks as Tiptap extensions: the names and attributes @handlewithcare/prosemirror-suggest-changes
-// works with. The browser's editor gives them their colours and titles (co-writing/suggesting.ts).
+// works with. The browser's editor gives them their colours and titles (app/features/co-writing/suggesting.tsx).
 
 const idAttribute = { id: { default: null, rendered: false } };
 

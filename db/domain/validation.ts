@@ -139,30 +139,83 @@ const storyDate = (field: "Start" | "End") =>
 
 export const maxLinkedEntities = 100;
 
-const storyFields = {
-  entityIds: z
-    .array(z.number({ error: storyMessages.entityIds }).int(storyMessages.entityIds).positive(storyMessages.entityIds), {
-      error: storyMessages.entityIds,
-    })
-    .max(maxLinkedEntities, `An event can link at most ${maxLinkedEntities} entities`)
-    .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
-    .optional(),
-  povEntityId: z
-    .number({ error: "Point of view must be an entity id or null" })
-    .int("Point of view must be an entity id or null")
-    .positive("Point of view must be an entity id or null")
-    .nullable()
-    .optional(),
-  storyStart: storyDate("Start").optional(),
-  storyEnd: storyDate("End").optional(),
-  storyLabel: z
-    .string({ error: "Story label must be text" })
-    .trim()
-    .max(100, "Story label must be 100 characters or less")
-    .nullable()
-    .transform((v) => v || null)
-    .optional(),
+const entityIdsField = z
+  .array(z.number({ error: storyMessages.entityIds }).int(storyMessages.entityIds).positive(storyMessages.entityIds), {
+    error: storyMessages.entityIds,
+  })
+  .max(maxLinkedEntities, `An event can link at most ${maxLinkedEntities} entities`)
+  .transform((ids) => [...new Set(ids)].sort((a, b) => a - b));
+
+/**
+ * An event's fields, each declared once: its rule (the zod schema, optional in a PATCH), what a PATCH of it is
+ * (`text`: the title and content, written as a version; `story`: the story fields, links and plotlines, written
+ * in the same UPDATE; `move`: its place in story order; a create takes all but `position`), and `column`: the events
+ * column an export writes and an import reads as is (the other fields travel by name or index, see transfer.ts).
+ * UpdateEventSchema, CreateEventSchema, updateEvent and the import/export read this table; a new field is one
+ * entry here (and its column in db/schema).
+ */
+export const eventFields = {
+  title: { schema: eventTitle, patch: "text", column: "title" },
+  content: { schema: eventContent, patch: "text", column: "content" },
+  position: {
+    schema: z
+      .number({ error: "Position must be a whole number" })
+      .int("Position must be a whole number")
+      .min(0, "Position must be a whole number"),
+    patch: "move",
+
+    column: null,
+  },
+  chapterId: { schema: chapterIdField, patch: "move", column: null },
+  plotlineIds: { schema: plotlineIdsField, patch: "story", column: null },
+  after: { schema: afterField, patch: "story", column: null },
+  entityIds: { schema: entityIdsField, patch: "story", column: null },
+  povEntityId: {
+    schema: z
+      .number({ error: "Point of view must be an entity id or null" })
+      .int("Point of view must be an entity id or null")
+      .positive("Point of view must be an entity id or null")
+      .nullable(),
+    patch: "story",
+
+    column: null,
+  },
+  storyStart: { schema: storyDate("Start"), patch: "story", column: "story_start" },
+  storyEnd: { schema: storyDate("End"), patch: "story", column: "story_end" },
+  storyLabel: {
+    schema: z
+      .string({ error: "Story label must be text" })
+      .trim()
+      .max(100, "Story label must be 100 characters or less")
+      .nullable()
+      .transform((v) => v || null),
+    patch: "story",
+
+    column: "story_label",
+  },
+} as const;
+
+type EventFields = typeof eventFields;
+export type EventField = keyof EventFields;
+const eventFieldNames = Object.keys(eventFields) as EventField[];
+
+/** The fields a PATCH of this kind changes. */
+export const patchFields = (kind: "text" | "story" | "move") => eventFieldNames.filter((name) => eventFields[name].patch === kind);
+/** Whether `input` sets any field of `kind`. */
+export const patches = (input: Partial<Record<EventField, unknown>>, kind: "text" | "story" | "move") =>
+  patchFields(kind).some((name) => input[name] !== undefined);
+/** A field an export writes and an import reads as it is (it has a `column`). */
+export type CopiedField = { [K in EventField]: EventFields[K]["column"] extends string ? K : never }[EventField];
+/** The fields an export writes and an import reads as they are, with their events column. */
+export const copiedEventFields = eventFieldNames.flatMap((name) => {
+  const column = eventFields[name].column;
+  return column ? [{ name: name as CopiedField, column }] : [];
+});
+
+const optionalFields = Object.fromEntries(eventFieldNames.map((name) => [name, eventFields[name].schema.optional()])) as {
+  [K in EventField]: z.ZodOptional<EventFields[K]["schema"]>;
 };
+const { position: _position, ...creatable } = optionalFields;
 
 type StoryFieldsInput = {
   entityIds?: number[];
@@ -189,45 +242,18 @@ export const CreateEventSchema = z
     timelineId: z.unknown().optional(),
     position: z.unknown().optional(),
     attachments: z.unknown().optional(),
-    chapterId: chapterIdField.optional(),
-    plotlineIds: plotlineIdsField.optional(),
-    after: afterField.optional(),
-    ...storyFields,
+    ...(({ title: _t, content: _c, ...rest }) => rest)(creatable),
   })
   .superRefine(checkStoryFields);
 export type CreateEvent = z.infer<typeof CreateEventSchema>;
 
 export const UpdateEventSchema = z
   .object({
-    title: eventTitle.optional(),
-    content: eventContent.optional(),
-    position: z
-      .number({ error: "Position must be a whole number" })
-      .int("Position must be a whole number")
-      .min(0, "Position must be a whole number")
-      .optional(),
+    ...optionalFields,
     /** The version the writer started editing from; a newer stored version is a conflict (409). */
     baseVersion: z.number().int().min(1).optional(),
-    chapterId: chapterIdField.optional(),
-    plotlineIds: plotlineIdsField.optional(),
-    after: afterField.optional(),
-    ...storyFields,
   })
-  .refine(
-    (v) =>
-      v.title !== undefined ||
-      v.chapterId !== undefined ||
-      v.plotlineIds !== undefined ||
-      v.after !== undefined ||
-      v.content !== undefined ||
-      v.position !== undefined ||
-      v.entityIds !== undefined ||
-      v.povEntityId !== undefined ||
-      v.storyStart !== undefined ||
-      v.storyEnd !== undefined ||
-      v.storyLabel !== undefined,
-    { message: "Nothing to update" },
-  )
+  .refine((v) => eventFieldNames.some((name) => v[name] !== undefined), { message: "Nothing to update" })
   .superRefine(checkStoryFields);
 export type UpdateEvent = z.infer<typeof UpdateEventSchema>;
 

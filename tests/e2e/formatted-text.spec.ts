@@ -131,3 +131,24 @@ test("plain prose shows without the renderer's code; formatting that arrives liv
   await expect(text.locator("strong")).toHaveText("gutters");
   expect(renderer.length).toBeGreaterThan(0);
 });
+
+test("a right-to-left title is laid out right to left on its card, the timeline's heading and in print", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Rana Writer" });
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "الجرس الغارق" });
+  await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "رنين الجرس", content: "The bell rang." });
+  await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It rose." });
+  const direction = (heading: Locator) => heading.evaluate((el) => getComputedStyle(el).direction);
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  const arabicCard = page.getByTestId("event-card").locator("h3", { hasText: "رنين الجرس" });
+  await expect(arabicCard).toHaveAttribute("dir", "auto");
+  expect(await direction(arabicCard)).toBe("rtl");
+  expect(await direction(page.getByTestId("event-card").locator("h3", { hasText: "The tide" }))).toBe("ltr");
+  expect(await direction(page.getByRole("heading", { name: "الجرس الغارق", level: 1 }))).toBe("rtl");
+
+  await page.goto(`/timeline/${timeline.id}/print`);
+  await waitForHydration(page);
+  expect(await direction(page.getByRole("heading", { name: "الجرس الغارق", level: 1 }))).toBe("rtl");
+  expect(await direction(page.getByRole("heading", { name: "رنين الجرس", level: 2 }))).toBe("rtl");
+  expect(await direction(page.getByRole("heading", { name: "The tide", level: 2 }))).toBe("ltr");
+});

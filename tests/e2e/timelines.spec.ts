@@ -72,7 +72,7 @@ test.describe("timeline home", () => {
     const confirm = page.getByRole("alertdialog", { name: "Are you sure?" });
     await expect(confirm).toBeVisible();
     await confirm.getByRole("button", { name: "Delete Timeline" }).click();
-    await expectToast(page, "Timeline moved to Trash");
+    await expectToast(page, "Timeline deleted successfully");
     await expect(page.getByRole("region", { name: "Your timelines" }).getByText("Salt, Iron and Fog")).toHaveCount(0);
   });
 
@@ -161,7 +161,7 @@ test.describe("timeline detail", () => {
 
     await page.getByRole("button", { name: "Delete The bell rings twice" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
-    await expectToast(page, "Event moved to Trash");
+    await expectToast(page, "Event deleted successfully");
     await expect(page.getByText("No events yet. Add your first event to this timeline!")).toBeVisible();
   });
 

@@ -30,7 +30,7 @@ test.describe("trash", () => {
     const confirm = page.getByRole("alertdialog");
     await expect(confirm).toContainText("will move to Trash");
     await confirm.getByRole("button", { name: "Delete Event" }).click();
-    await expect(toast(page, "Event moved to Trash")).toBeVisible();
+    await expect(toast(page, "Event deleted successfully")).toBeVisible();
     await expect(cardTitles(page)).toHaveText(["Arrival", "Rescue"]);
 
     await page.goto("/trash");
@@ -55,7 +55,7 @@ test.describe("trash", () => {
     await page.getByRole("button", { name: "Delete Rescue" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm"]);
-    await toast(page, "Event moved to Trash").getByRole("button", { name: "Undo" }).click();
+    await toast(page, "Event deleted successfully").getByRole("button", { name: "Undo" }).click();
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
 
     // Deleting a timeline: Undo on the toast brings it straight back.
@@ -65,7 +65,7 @@ test.describe("trash", () => {
     const sure = page.getByRole("alertdialog", { name: "Are you sure?" });
     await expect(sure).toContainText("move the timeline and all its events to Trash");
     await sure.getByRole("button", { name: "Delete Timeline" }).click();
-    const moved = toast(page, "Timeline moved to Trash");
+    const moved = toast(page, "Timeline deleted successfully");
     await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toHaveCount(0);
     await moved.getByRole("button", { name: "Undo" }).click();
     await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toBeVisible();

@@ -66,12 +66,12 @@ export const NOT_AN_OBJECT = "Request body must be a JSON object";
 
 /**
  * Validates a JSON body with a zod schema; the first broken rule becomes the 400 message. A body that is not an
- * object (a bare string, number or array) is answered as an empty one is (its first missing field), never
- * with zod's own "expected object" wording.
+ * object (a bare string, number, array or `null`) is answered as an empty one is (its first missing field), never
+ * with zod's own "expected object" wording, and never taken for an empty object.
  */
 export const jsonBody = <T extends z.ZodType>(schema: T) =>
   validator("json", (value, _c): z.output<T> => {
-    const parsed = schema.safeParse(value ?? {});
+    const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     const [first] = parsed.error.issues;
     if (first?.code === "invalid_type" && first.path.length === 0 && first.expected === "object") {

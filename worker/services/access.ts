@@ -1,7 +1,7 @@
 import { type SQL, and, eq, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, shareLinkRemovals, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, type events, shareLinkRemovals, timelineShares, timelines } from "../../db/schema";
 import { forbidden, notFound } from "../lib/errors";
 
 export type Access = "owner" | "collaborator" | "viewer" | "none";
@@ -137,3 +137,36 @@ export function deniedMessage(need: Access) {
 }
 
 export const canEdit = (access: Access) => access === "owner" || access === "collaborator";
+
+/** A table whose rows belong to a timeline (events, chapters, plotlines, codex entries). */
+type TimelineOwned = SQLiteTable & { id: SQLiteColumn; timelineId: SQLiteColumn };
+type Selected<F> = { [K in keyof F]: F[K] extends SQL<infer V> ? V : never };
+
+/**
+ * The one access loader for a row of a timeline's table: the row (its table's columns, plus `columns` computed in
+ * the same SELECT), its timeline and the caller's share, in one query. A row reached through several timelines
+ * (`on`: a series' codex entry, through each of its books) takes the best access any of them gives; `rows` are all
+ * of them. A stranger, or a missing row, gets 404 with `missing` (they cannot learn it exists); a reader who
+ * needs more gets 403.
+ */
+export async function loadWithAccess<T extends TimelineOwned, F extends Record<string, SQL> = Record<never, SQL>>(
+  db: Db,
+  user: Pick<User, "id">,
+  from: { table: T; id: number; missing: string; columns?: F; where?: SQL; on?: SQL },
+  need: Exclude<Access, "none">,
+  shareCode?: string | null,
+) {
+  type Row = AccessRow & { row: T["$inferSelect"] } & Selected<F>;
+  const { table, id, missing, columns, where, on } = from;
+  // Typed as one such table: Drizzle cannot infer a select from a generic one (the SQL is the same).
+  const owned = table as unknown as typeof events;
+  const rows = (await db
+    .select({ row: owned, ...columns, ...accessColumns(user) })
+    .from(owned)
+    .innerJoin(timelines, on ?? eq(timelines.id, table.timelineId))
+    .leftJoin(timelineShares, callerShare(user, on ? timelines.id : table.timelineId))
+    .where(and(eq(table.id, id), where))) as unknown as Row[];
+  const accessIn = (r: Row) => accessOf(r.timeline, user, r.shareLevel, r.linkRemoved ? null : shareCode);
+  const best = rows.reduce<Row | undefined>((b, r) => (!b || !hasAccess(accessIn(b), accessIn(r)) ? r : b), undefined);
+  return { ...requireRowAccess(best, user, need, shareCode, missing), rows };
+}

@@ -2,10 +2,10 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Scene, moveChapter, moveToChapter } from "../../db/domain/chapter-order";
 import { type CreateChapter, type UpdateChapter, chapterMessages } from "../../db/domain/validation-chapters";
-import { type User, chapters, events, timelineShares, timelines } from "../../db/schema";
+import { type User, chapters, events } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessColumns, callerShare, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { fillWordCounts, loadStructure, rewriteOrder } from "./chapter-structure";
 import { type Deps, authorOf } from "./deps";
 
@@ -96,14 +96,7 @@ export async function createChapter(
 }
 
 async function loadChapterWithAccess(db: Db, user: User, chapterId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
-  const row = await db
-    .select({ chapter: chapters, ...accessColumns(user) })
-    .from(chapters)
-    .innerJoin(timelines, eq(timelines.id, chapters.timelineId))
-    .leftJoin(timelineShares, callerShare(user, chapters.timelineId))
-    .where(eq(chapters.id, chapterId))
-    .get();
-  return requireRowAccess(row, user, need, shareCode, chapterMessages.notFound).row.chapter;
+  return (await loadWithAccess(db, user, { table: chapters, id: chapterId, missing: chapterMessages.notFound }, need, shareCode)).row.row;
 }
 
 /** Rename, set its target, or move it in the chapters' order (its scenes move with it). */

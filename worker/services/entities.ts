@@ -1,11 +1,11 @@
 import { type SQL, and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Entity, type User, entities, timelineShares, timelines } from "../../db/schema";
+import { type Entity, type User, entities, timelines } from "../../db/schema";
 import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
 import { type Calendar, readStoryInput, storedCalendar, storyRangeOrdered, storySort } from "../../db/domain/calendar";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessColumns, accessOf, callerShare, hasAccess, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 // The codex: a timeline's characters, places and things, or its series' when the timeline is a book of one
@@ -148,21 +148,17 @@ export async function createEntity(
  * caller has to any of its books. Strangers get 404.
  */
 async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
-  const rows = await db
-    .select({ entity: entities, ...accessColumns(user) })
-    .from(entities)
-    .innerJoin(
-      timelines,
-      or(eq(timelines.id, entities.timelineId), and(isNotNull(entities.seriesId), eq(timelines.seriesId, entities.seriesId))),
-    )
-    .leftJoin(timelineShares, callerShare(user))
-    .where(eq(entities.id, entityId));
-  const accessIn = (r: (typeof rows)[number]) => accessOf(r.timeline, user, r.shareLevel, r.linkRemoved ? null : shareCode);
-  const row = rows.reduce<(typeof rows)[number] | undefined>((b, r) => (!b || !hasAccess(accessIn(b), accessIn(r)) ? r : b), undefined);
-  const found = requireRowAccess(row, user, need, shareCode, ENTITY_NOT_FOUND).row;
+  const on = or(eq(timelines.id, entities.timelineId), and(isNotNull(entities.seriesId), eq(timelines.seriesId, entities.seriesId)));
+  const { row: found, rows } = await loadWithAccess(
+    db,
+    user,
+    { table: entities, id: entityId, missing: ENTITY_NOT_FOUND, on },
+    need,
+    shareCode,
+  );
   // Born and died sort in the calendar of the book the entry was created in (a series' books may differ).
-  const home = rows.find((r) => r.timeline.id === found.entity.timelineId) ?? found;
-  return { ...found.entity, calendar: home.timeline.calendar };
+  const home = rows.find((r) => r.timeline.id === found.row.timelineId) ?? found;
+  return { ...found.row, calendar: home.timeline.calendar };
 }
 
 export async function updateEntity(

@@ -22,6 +22,11 @@ export type TextWrite = {
   > & { povEntityId?: SQL };
   /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
   before?: (guard: SQL) => readonly BatchItem[];
+  /** Statements of the same batch after the update (a restore marks the version it just recorded). */
+  after?: readonly BatchItem[];
+  /** A deliberate overwrite (a restore): the version goes up and is recorded even when the text is unchanged. */
+  always?: boolean;
+  locale?: string;
 };
 
 type BatchItem = Parameters<Db["batch"]>[0][number];
@@ -33,10 +38,12 @@ type BatchItem = Parameters<Db["batch"]>[0][number];
  */
 export async function persistEventText(
   db: Db,
-  { eventId, author, title, content, baseVersion, coalesceWithinMs, set = {}, before }: TextWrite,
+  { eventId, author, title, content, baseVersion, coalesceWithinMs, set = {}, before, after = [], always = false, locale }: TextWrite,
 ): Promise<EventView | null> {
   const guard = baseVersion !== undefined ? sql`(SELECT version FROM events WHERE id = ${eventId}) = ${baseVersion}` : sql`1`;
-  const textChanges = sql`(title IS NOT coalesce(${title ?? null}, title) OR content IS NOT coalesce(${content ?? null}, content))`;
+  const textChanges = always
+    ? sql`1`
+    : sql`(title IS NOT coalesce(${title ?? null}, title) OR content IS NOT coalesce(${content ?? null}, content))`;
   const update = db
     .update(events)
     .set({
@@ -54,10 +61,11 @@ export async function persistEventText(
   const changes = sql`EXISTS (SELECT 1 FROM events WHERE id = ${eventId} AND ${textChanges})`;
   const record = edited ? versionStatements(db, { eventId, author, title, content, when: and(guard, changes), coalesceWithinMs }) : [];
   const others = before?.(guard) ?? [];
+  const head = [...record, ...others];
   const rows =
-    record.length + others.length > 0
-      ? (await db.batch([...record, ...others, update] as unknown as [typeof update])).at(-1)
+    head.length + after.length > 0
+      ? (await db.batch([...head, update, ...after] as unknown as [typeof update]))[head.length]
       : await update;
   const row = (rows as Array<Parameters<typeof toEventView>[0]>)[0];
-  return row ? toEventView(row) : null;
+  return row ? toEventView(row, locale) : null;
 }

@@ -1,14 +1,14 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Event, type User, events, timelineShares, timelines } from "../../db/schema";
+import { type Event, type User, events } from "../../db/schema";
 import { storedCalendar } from "../../db/domain/calendar";
 import { countWords } from "../../db/domain/word-count";
-import { type CreateEvent, type UpdateEvent, storyMessages } from "../../db/domain/validation";
+import { type CreateEvent, type UpdateEvent, patches, storyMessages } from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { linkStatements, povValue, requireTimelineEntities } from "./event-links";
 import { persistEventText } from "./event-text";
-import { type Access, requireRowAccess, requireTimelineAccess, accessColumns, callerShare } from "./access";
+import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
 import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, inLocale, linkedEntityIds, toEventView } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
@@ -95,35 +95,22 @@ export async function createEvent(
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
-  // The event, its timeline and the caller's share in one query.
-  const row = await db
-    .select({
-      event: events,
-      entityIds: linkedEntityIds,
-      plotlineIds: eventPlotlineIds,
-      after: eventAfterIds,
-      attachments: eventAttachmentsJson,
-      calendar: timelines.calendar,
-      ...accessColumns(user),
-    })
-    .from(events)
-    .innerJoin(timelines, eq(timelines.id, events.timelineId))
-    .leftJoin(timelineShares, callerShare(user, events.timelineId))
-    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
-    .get();
-  // A stranger must not learn that the event exists.
-  const { row: found, access } = requireRowAccess(row, user, need, shareCode, EVENT_NOT_FOUND);
-  return {
-    event: {
-      ...found.event,
-      entityIds: found.entityIds,
-      plotlineIds: found.plotlineIds,
-      after: found.after,
-      attachments: found.attachments,
-      calendar: found.calendar,
+  const { row: found, access } = await loadWithAccess(
+    db,
+    user,
+    {
+      table: events,
+      id: eventId,
+      // A stranger must not learn that the event exists.
+      missing: EVENT_NOT_FOUND,
+      where: isNull(events.deletedAt),
+      columns: { entityIds: linkedEntityIds, plotlineIds: eventPlotlineIds, after: eventAfterIds, attachments: eventAttachmentsJson },
     },
-    access,
-  };
+    need,
+    shareCode,
+  );
+  const { entityIds, plotlineIds, after, attachments } = found;
+  return { event: { ...found.row, entityIds, plotlineIds, after, attachments, calendar: found.timeline.calendar }, access };
 }
 
 /**
@@ -160,7 +147,7 @@ export async function updateEvent(
   // Writers have the event open: the new text is merged into their shared doc, which writes
   // it and its version and tells the room; the rest of the request (story fields, a move) goes on here.
   let textLive = false;
-  if ((input.title !== undefined || input.content !== undefined) && docs) {
+  if (patches(input, "text") && docs) {
     if (input.baseVersion !== undefined && input.baseVersion !== event.version) {
       throw new HttpError(409, EVENT_CONFLICT, { current: toEventView(event) });
     }
@@ -171,15 +158,8 @@ export async function updateEvent(
       input = rest;
     }
   }
-  const edited = input.title !== undefined || input.content !== undefined;
-  const storyEdited =
-    input.entityIds !== undefined ||
-    input.povEntityId !== undefined ||
-    input.storyStart !== undefined ||
-    input.storyEnd !== undefined ||
-    input.storyLabel !== undefined ||
-    input.plotlineIds !== undefined ||
-    input.after !== undefined;
+  const edited = patches(input, "text");
+  const storyEdited = patches(input, "story");
   let latest: EventView = toEventView(event);
   let moved = false;
   const calendar = storedCalendar(event.calendar);

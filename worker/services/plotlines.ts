@@ -1,10 +1,10 @@
 import { type SQL, and, asc, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type CreatePlotline, type UpdatePlotline, defaultPlotlineColor, plotlineMessages } from "../../db/domain/validation-plotlines";
-import { type User, eventPlotlines, plotlines, timelineShares, timelines } from "../../db/schema";
+import { type User, eventPlotlines, plotlines } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
-import { type Access, accessColumns, callerShare, requireRowAccess, requireTimelineAccess } from "./access";
+import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 
 export type PlotlineView = { id: number; timelineId: number; title: string; color: string; position: number };
@@ -62,14 +62,8 @@ export async function createPlotline(
 }
 
 async function loadPlotlineWithAccess(db: Db, user: User, plotlineId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
-  const row = await db
-    .select({ plotline: plotlines, ...accessColumns(user) })
-    .from(plotlines)
-    .innerJoin(timelines, eq(timelines.id, plotlines.timelineId))
-    .leftJoin(timelineShares, callerShare(user, plotlines.timelineId))
-    .where(eq(plotlines.id, plotlineId))
-    .get();
-  return requireRowAccess(row, user, need, shareCode, plotlineMessages.notFound).row.plotline;
+  return (await loadWithAccess(db, user, { table: plotlines, id: plotlineId, missing: plotlineMessages.notFound }, need, shareCode)).row
+    .row;
 }
 
 /** Rename, recolor, or move it in the order (clamped to the last place; the others shift to make room). */

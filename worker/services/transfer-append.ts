@@ -1,4 +1,3 @@
-import { countWords } from "../../db/domain/word-count";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { storedCalendar, storySort } from "../../db/domain/calendar";
@@ -8,7 +7,7 @@ import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { toTimelineView } from "./timelines";
-import { chunks, rawStatement } from "./transfer";
+import { chunks, importedEventColumns, importedEventRow, importedEventValues, rawStatement } from "./transfer";
 
 // Import into an existing timeline: the file's events go after its last one and its codex merges by name
 // (case-insensitive: an entry the timeline has is reused, whatever its kind; a new name becomes a new entry).
@@ -60,16 +59,8 @@ export async function importIntoTimeline(
     diedSort: storySort(calendar, e.died),
   }));
   const eventRows = doc.events.map((e, index) => ({
+    ...importedEventRow(e, calendar),
     index,
-    title: e.title,
-    content: e.content,
-    wordCount: countWords(e.content),
-    storyStart: e.storyStart,
-    storyEnd: e.storyEnd,
-    storyLabel: e.storyLabel,
-    storyStartText: e.storyStartText ?? null,
-    storyEndText: e.storyEndText ?? null,
-    storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? ref(e.pov) : null,
     chapter: e.chapter ?? null,
   }));
@@ -126,13 +117,9 @@ export async function importIntoTimeline(
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH base AS MATERIALIZED (SELECT coalesce(max(position) + 1, 0) AS at FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL)
-        INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_start_text, story_end_text, story_sort, word_count,
-                            chapter_id, created_at, updated_at)
-        SELECT ${timelineId}, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), base.at + j.key, '[]', 1,
+        INSERT INTO events (timeline_id, ${importedEventColumns}, position, attachments, version, pov_entity_id, chapter_id, created_at, updated_at)
+        SELECT ${timelineId}, ${importedEventValues}, base.at + j.key, '[]', 1,
                CASE WHEN json_type(j.value, '$.pov') = 'object' THEN ${entityOf("$.pov")} END,
-               json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storyStartText'), json_extract(j.value, '$.storyEndText'), json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
                (SELECT c.id FROM chapters c WHERE c.timeline_id = ${timelineId} AND c.position = ${firstNewChapter} + json_extract(j.value, '$.chapter')),
                ${now}, ${now}
         FROM base, json_each(${json}) j ORDER BY j.key`),

@@ -14,8 +14,10 @@ import {
   TRANSFER_VERSION,
   exportFormats,
   exportSlug,
+  type TransferEvent,
   renderMarkdown,
 } from "../../db/domain/timeline-transfer";
+import { type CopiedField, copiedEventFields } from "../../db/domain/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
@@ -81,11 +83,7 @@ export function toTimelineDocument(
     events: events.map((event) => {
       const linked = event.entityIds.filter((id) => byId.has(id)).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
       return {
-        title: event.title,
-        content: event.content,
-        storyStart: event.storyStart,
-        storyEnd: event.storyEnd,
-        storyLabel: event.storyLabel,
+        ...(Object.fromEntries(copiedEventFields.map(({ name }) => [name, event[name]])) as Pick<EventView, CopiedField>),
         ...asSeason(calendar, "storyStartText", event.storyStart, event.storyStartDisplay),
         ...asSeason(calendar, "storyEndText", event.storyEnd, event.storyEndDisplay),
         entities: linked.map((id) => byId.get(id)!.name),
@@ -154,6 +152,30 @@ export function renderTextExport(doc: TimelineDocument, format: "json" | "md") {
 const dialect = new SQLiteAsyncDialect();
 
 /** A raw statement for D1's own batch. */
+/**
+ * An imported event's columns as one JSON row: the fields the event table (`copiedEventFields`) copies as they
+ * are, and what is computed from them. `importedEventColumns` and `importedEventValues` are the INSERT's column
+ * list and its reads of such a row (`j`), in the same order; an import (new timeline or append) adds the rest.
+ */
+export function importedEventRow(e: TransferEvent, calendar: Calendar) {
+  return {
+    ...Object.fromEntries(copiedEventFields.map(({ name }) => [name, e[name]])),
+    wordCount: countWords(e.content),
+    storyStartText: e.storyStartText ?? null,
+    storyEndText: e.storyEndText ?? null,
+    storySort: storySort(calendar, e.storyStart),
+  };
+}
+const computedColumns = {
+  wordCount: "word_count",
+  storyStartText: "story_start_text",
+  storyEndText: "story_end_text",
+  storySort: "story_sort",
+};
+const importedColumns = [...copiedEventFields.map(({ name, column }) => [name, column] as const), ...Object.entries(computedColumns)];
+export const importedEventColumns = sql.raw(importedColumns.map(([, column]) => column).join(", "));
+export const importedEventValues = sql.raw(importedColumns.map(([name]) => `json_extract(j.value, '$.${name}')`).join(", "));
+
 export function rawStatement(db: Db, query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
   return db.$client.prepare(text).bind(...params);
@@ -209,16 +231,8 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     diedSort: storySort(calendar, e.died),
   }));
   const eventRows = doc.events.map((e, position) => ({
+    ...importedEventRow(e, calendar),
     position,
-    title: e.title,
-    content: e.content,
-    wordCount: countWords(e.content),
-    storyStart: e.storyStart,
-    storyEnd: e.storyEnd,
-    storyLabel: e.storyLabel,
-    storyStartText: e.storyStartText ?? null,
-    storyEndText: e.storyEndText ?? null,
-    storySort: storySort(calendar, e.storyStart),
     pov: e.pov !== null ? (entityIndex.get(e.pov) ?? null) : null,
     chapter: e.chapter ?? null,
   }));
@@ -270,13 +284,9 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
     ...chunks(eventRows).map((json) =>
       raw(sql`
         WITH ${codex}
-        INSERT INTO events (timeline_id, title, content, position, attachments, version, pov_entity_id,
-                            story_start, story_end, story_label, story_start_text, story_end_text, story_sort, word_count,
-                            chapter_id, created_at, updated_at)
-        SELECT t.id, json_extract(j.value, '$.title'), json_extract(j.value, '$.content'), json_extract(j.value, '$.position'), '[]', 1,
+        INSERT INTO events (timeline_id, ${importedEventColumns}, position, attachments, version, pov_entity_id, chapter_id, created_at, updated_at)
+        SELECT t.id, ${importedEventValues}, json_extract(j.value, '$.position'), '[]', 1,
                (SELECT id FROM codex WHERE idx = json_extract(j.value, '$.pov')),
-               json_extract(j.value, '$.storyStart'), json_extract(j.value, '$.storyEnd'), json_extract(j.value, '$.storyLabel'),
-               json_extract(j.value, '$.storyStartText'), json_extract(j.value, '$.storyEndText'), json_extract(j.value, '$.storySort'), json_extract(j.value, '$.wordCount'),
                (SELECT c.id FROM chapters c WHERE c.timeline_id = t.id AND c.position = json_extract(j.value, '$.chapter')),
                ${now}, ${now}
         FROM timelines t, json_each(${json}) j

@@ -5,12 +5,13 @@ import { stripMarks } from "../../db/domain/plain-text";
 import { countWords } from "../../db/domain/word-count";
 import { type User, eventVersions, events, timelineShares, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
-import { DAY, nowIso } from "../lib/time";
+import { DAY } from "../lib/time";
 import { type Access, requireRowAccess, accessColumns, callerShare } from "./access";
 import { type Deps, authorOf, docAuthor } from "./deps";
+import { persistEventText } from "./event-text";
 import { EVENT_NOT_FOUND, type EventView, eventColumns, toEventView } from "./events";
 import { effectiveTier } from "./plans";
-import { DELETED_WRITER, versionStatements } from "./version-record";
+import { DELETED_WRITER } from "./version-record";
 
 export { DELETED_WRITER, type RecordVersion, versionStatements } from "./version-record";
 
@@ -178,27 +179,21 @@ export async function restoreVersion(
     if (!row) throw notFound(VERSION_NOT_FOUND);
     return toEventView(row, locale);
   }
-  const now = nowIso();
-  const update = db
-    .update(events)
-    .set({
-      title: version.title,
-      content: version.content,
-      wordCount: countWords(version.content),
-      version: sql`${events.version} + 1`,
-      updatedAt: now,
-    })
-    .where(and(eq(events.id, version.eventId), isNull(events.deletedAt)))
-    .returning(eventColumns);
   // The version just recorded (the newest of the event) says which one it brought back.
   const restored = db
     .update(eventVersions)
     .set({ restoredFrom: version.id })
     .where(sql`${eventVersions.id} = (SELECT max(v.id) FROM event_versions v WHERE v.event_id = ${version.eventId})`);
-  const [rows] = await db.batch([update, ...versionStatements(db, { eventId: version.eventId, author: user, now }), restored]);
-  const row = rows[0];
-  if (!row) throw notFound(VERSION_NOT_FOUND);
-  const event = toEventView(row, locale);
+  const event = await persistEventText(db, {
+    eventId: version.eventId,
+    author: user,
+    title: version.title,
+    content: version.content,
+    always: true,
+    after: [restored],
+    locale,
+  });
+  if (!event) throw notFound(VERSION_NOT_FOUND);
   room(event.timelineId, { action: "edited", by: authorOf(user), subject: event.title });
   return event;
 }

@@ -156,12 +156,18 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
             </Button>
           ) : null}
         </div>
-        <h1 className="mb-10 text-center font-serif text-4xl font-bold break-words">{timeline.title}</h1>
+        <h1 dir="auto" className="mb-10 text-center font-serif text-4xl font-bold break-words">
+          {timeline.title}
+        </h1>
         {scenes.length === 0 ? <p className="text-stone-700">No scenes yet.</p> : null}
         {/* One flat list keyed by scene: a scene added, moved or put in another chapter leaves the others' editors open. */}
         {runs.flatMap((run, i) => [
           run.chapterId != null ? (
-            <h2 key={`chapter-${run.chapterId}-${i}`} className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words">
+            <h2
+              key={`chapter-${run.chapterId}-${i}`}
+              dir="auto"
+              className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words"
+            >
               {chapterTitle.get(run.chapterId)}
             </h2>
           ) : null,
@@ -207,7 +213,11 @@ const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene:
       data-active={active || undefined}
       className="ms-scene mb-12"
     >
-      <h3 id={`scene-${scene.id}-title`} className="mb-3 font-sans text-xs font-semibold tracking-wider text-stone-600 uppercase">
+      <h3
+        id={`scene-${scene.id}-title`}
+        dir="auto"
+        className="mb-3 font-sans text-xs font-semibold tracking-wider text-stone-600 uppercase"
+      >
         {scene.title}
       </h3>
       {open ? (

@@ -1,12 +1,12 @@
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
+import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Label, Textarea } from "~/ui/input";
 import type { OverlayBeat, OverlayScene } from "../../../db/domain/templates/overlay";
 import type { EventView } from "../../../worker/services/events";
-import { structureCall } from "./structure-api";
 
 // 'Suggest a scene for this beat': the AI writes a scene for a beat of the overlaid structure (it sends the beat,
 // where it falls and the story bible); the writer fills the beat's empty scene with it or adds it as a new scene
@@ -61,15 +61,16 @@ export function BeatSuggestionDialog({
   const there = index >= 0 ? events[index] : null;
   const empty = there !== null && (named(there.title) || (there.wordCount ?? 0) === 0);
 
-  const call = <T,>(method: string, path: string, body: unknown) => structureCall<T>(method, path, { body, shareCode, headers });
+  const query = shareParam(shareCode);
   const ask = async () => {
     setPending(true);
     try {
       const prompt = wish.trim() || `A scene for the beat "${beat.title}"`;
-      const res = await call<{ suggestion: Suggestion }>("POST", "/api/story/suggest-plot", { timelineId, prompt, beat: beat.title });
+      const json = { timelineId, prompt, beat: beat.title };
+      const res = (await unwrap(client.api.story["suggest-plot"].$post({ query, json }, { headers }))) as { suggestion: Suggestion };
       setSuggestion(res.suggestion);
     } catch (error) {
-      errorToast(error instanceof Error ? error.message : "Failed to suggest a scene");
+      errorToast(errorMessage(error, "Failed to suggest a scene"));
     } finally {
       setPending(false);
     }
@@ -78,17 +79,20 @@ export function BeatSuggestionDialog({
     if (!suggestion) return;
     setPending(true);
     try {
+      const patch = (id: number, json: { title?: string; content?: string; position?: number }) =>
+        unwrap(client.api.events[":id"].$patch({ param: { id: String(id) }, query, json }, { headers }));
       if (how === "fill" && there) {
-        onWritten?.(await call<EventView>("PATCH", `/api/events/${there.id}`, { title: suggestion.title, content: suggestion.content }));
+        onWritten?.((await patch(there.id, { title: suggestion.title, content: suggestion.content })) as EventView);
       } else {
-        const created = await call<{ id: number }>("POST", `/api/timelines/${timelineId}/events`, suggestion);
-        if (index >= 0) await call("PATCH", `/api/events/${created.id}`, { position: index });
+        const param = { id: String(timelineId) };
+        const created = await unwrap(client.api.timelines[":id"].events.$post({ param, query, json: suggestion }, { headers }));
+        if (index >= 0) await patch(created.id, { position: index });
         onPlaced?.();
       }
       showToast({ title: "Scene added", description: `'${suggestion.title}' is on the timeline at ${beat.title}.` });
       onClose();
     } catch (error) {
-      errorToast(error instanceof Error ? error.message : "Failed to add the scene");
+      errorToast(errorMessage(error, "Failed to add the scene"));
     } finally {
       setPending(false);
     }

@@ -1,15 +1,17 @@
 import { BookMarked, Flag } from "lucide-react";
 import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
+import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { type OverlayBeat, type OverlayScene, beatDrift } from "../../../db/domain/templates/overlay";
+import type { TemplateView } from "../../../db/domain/templates/built-in";
 import type { EventView } from "../../../worker/services/events";
+import type { StructureView } from "../../../worker/services/templates";
 import { BeatSuggestionDialog, SuggestBeatButton } from "./beat-suggestion";
-import { type StructureView, type TemplateView, loadTemplates, structureCall } from "./structure-api";
 
 /**
  * 'Structure' on the timeline screen: the beat sheet overlaid on the story and 'Save as template'. This module
@@ -51,8 +53,8 @@ export function StructureTools(props: StructureToolsProps) {
     if (!structureTemplateId && !structure?.templateId) return;
     let live = true;
     const timer = setTimeout(() => {
-      structureCall<StructureView>("GET", `/api/timelines/${timelineId}/structure`, { shareCode }).then(
-        (s) => live && setStructure(s),
+      unwrap(client.api.timelines[":id"].structure.$get({ param: { id: String(timelineId) }, query: shareParam(shareCode) })).then(
+        (s) => live && setStructure(s as StructureView),
         () => undefined,
       );
     }, 300);
@@ -93,21 +95,25 @@ function StructureDialog(
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
   const [pending, setPending] = useState(false);
   useEffect(() => {
-    if (open) loadTemplates().then(setTemplates, (e: Error) => errorToast(e.message));
+    if (open)
+      unwrap(client.api.templates.$get()).then(
+        (list) => setTemplates(list as TemplateView[]),
+        (e) => errorToast(errorMessage(e, "Failed to load the structures")),
+      );
   }, [open]);
   const current = structure?.templateId ?? "";
   const chosen = templates?.find((t) => t.id === current);
   const choose = async (templateId: string) => {
     setPending(true);
     try {
-      const next = await structureCall<StructureView>("PUT", `/api/timelines/${props.timelineId}/structure`, {
-        body: { templateId: templateId || null },
-        shareCode: props.shareCode,
-        headers: props.headers,
-      });
-      props.onStructure(next);
+      const param = { id: String(props.timelineId) };
+      const json = { templateId: templateId || null };
+      const next = await unwrap(
+        client.api.timelines[":id"].structure.$put({ param, query: shareParam(props.shareCode), json }, { headers: props.headers }),
+      );
+      props.onStructure(next as StructureView);
     } catch (error) {
-      errorToast(error instanceof Error ? error.message : "Failed to set the structure");
+      errorToast(errorMessage(error, "Failed to set the structure"));
     } finally {
       setPending(false);
     }
@@ -157,11 +163,11 @@ function SaveTemplateDialog(props: { timelineId: number; title: string; open: bo
     if (!name.trim()) return errorToast("Template name is required");
     setPending(true);
     try {
-      await structureCall("POST", "/api/templates", { body: { timelineId: props.timelineId, name } });
+      await unwrap(client.api.templates.$post({ json: { timelineId: props.timelineId, name } }));
       showToast({ title: "Template saved", description: `'${name.trim()}' is in Start from a structure.` });
       props.onOpenChange(false);
     } catch (error) {
-      errorToast(error instanceof Error ? error.message : "Failed to save the template");
+      errorToast(errorMessage(error, "Failed to save the template"));
     } finally {
       setPending(false);
     }

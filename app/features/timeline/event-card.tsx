@@ -220,7 +220,9 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
         <div className="min-w-0">
           {hints?.gap ? <StoryGap label={hints.gap} /> : null}
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="font-semibold break-words">{event.title}</h3>
+            <h3 dir="auto" className="font-semibold break-words">
+              {event.title}
+            </h3>
             {writingHere ? (
               <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900">
                 {writingHere}

@@ -36,7 +36,7 @@ export function TimelineCard({
     >
       <div className="flex-1 space-y-2 p-5">
         <div className="flex items-start justify-between gap-2">
-          <h3 className="font-serif text-lg leading-snug font-semibold break-words">
+          <h3 dir="auto" className="font-serif text-lg leading-snug font-semibold break-words">
             <Link to={`/timeline/${timeline.id}`} onClick={(e) => e.stopPropagation()} className="hover:underline">
               {timeline.title}
             </Link>

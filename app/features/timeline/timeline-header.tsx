@@ -65,7 +65,9 @@ export function TimelineHeader({
       ) : null}
       <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-2">
-          <h1 className="font-serif text-3xl font-bold break-words">{timeline.title}</h1>
+          <h1 dir="auto" className="font-serif text-3xl font-bold break-words">
+            {timeline.title}
+          </h1>
           {/* As tall as the avatars of the people here (they come with the room, after hydration). */}
           <div className="flex min-h-9 flex-wrap items-center gap-2">
             {timeline.isShared ? (

@@ -63,7 +63,9 @@ export function HomeEvents({ timelineId, page }: { timelineId: number; page: Eve
             const e = events[index];
             return e ? (
               <Card key={e.id} className="p-4" data-testid="home-event">
-                <h3 className="font-semibold">{e.title}</h3>
+                <h3 dir="auto" className="font-semibold">
+                  {e.title}
+                </h3>
                 <LazyFormattedText
                   id={`home-event-${e.id}-text`}
                   text={e.content}

@@ -76,7 +76,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
     {
       success: (_, timeline) => ({
         title: "Success",
-        description: "Timeline moved to Trash",
+        description: "Timeline deleted successfully. It stays in Trash for 30 days.",
         action: {
           label: "Undo",
           onClick: () => void import("~/features/trash/undo").then((m) => m.undoDelete("timeline", timeline.id, revalidator.revalidate)),

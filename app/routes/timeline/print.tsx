@@ -63,7 +63,9 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
       </div>
 
       <header className="print-title mb-10 border-b border-stone-300 pb-6 text-center">
-        <h1 className="text-4xl font-bold">{doc.timeline.title}</h1>
+        <h1 dir="auto" className="text-4xl font-bold">
+          {doc.timeline.title}
+        </h1>
         {doc.timeline.description ? (
           <p className="mt-3 whitespace-pre-wrap text-lg text-stone-700 italic">{doc.timeline.description}</p>
         ) : null}
@@ -73,7 +75,7 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
       {doc.events.length === 0 ? <p className="text-stone-600">No events yet.</p> : null}
       {doc.events.map((event, i) => (
         <article key={i} aria-labelledby={`print-event-${i}`} className="mb-8">
-          <h2 id={`print-event-${i}`} className="text-2xl font-bold">
+          <h2 id={`print-event-${i}`} dir="auto" className="text-2xl font-bold">
             {event.title}
           </h2>
           <dl className="mt-1 font-sans text-sm text-stone-700">

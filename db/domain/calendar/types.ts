@@ -1,6 +1,7 @@
 // A timeline's calendar: how story dates are counted and written. The stored machine form of a date stays
 // `[-]Y[-MM[-DD[THH:mm]]]`, read in the calendar: Y the (astronomical) year, MM the month's index, DD the day.
-// A relative calendar ("Day N" or "Week N") reads Y as the day (or week) number; see relative.ts.
+// A relative calendar ("Day N" or "Week N") reads Y as the day (or week) number; see arithmetic.ts (its "months"),
+// parse.ts and words.ts.
 
 export type Era = { name: string; abbreviation: string; direction: "forward" | "backward"; startYear: number };
 

@@ -1,6 +1,7 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import type { TimelineDocument, TransferEvent } from "./document";
+import { markdownToHtml } from "../render-text";
 import { parseMarkdownOutline, renderMarkdown } from "./markdown-format";
 
 const event = (overrides: Partial<TransferEvent>): TransferEvent => ({
@@ -209,5 +210,40 @@ describe("Markdown outline with its codex", () => {
     expect(markdown).toContain("*Chapters: 1*\n");
     expect(markdown).toContain("\n## One\n\n### Dawn\n\n#### The harbour\n");
     expect(document).toEqual(chaptered);
+  });
+});
+
+describe("what CommonMark would read as a heading", () => {
+  const doc = (): TimelineDocument => ({
+    ...tricky(),
+    timeline: { title: "Book ##", description: "Told twice.\n===\nand again" },
+    entities: [],
+    chapters: [{ title: "Part #", targetWords: null }],
+    events: [
+      event({ title: "Act ##", chapter: 0 }),
+      event({ title: "##", content: "Harbour lights\n---\nThe tide\n===\n\n---\n\nAfter the break\n\\---\nkept", chapter: 0 }),
+      event({ title: "Escaped \\##", content: "  ===", chapter: 0 }),
+    ],
+  });
+
+  it("a title ending in #s and a setext underline under scene text read back as they were written", () => {
+    const { markdown, document, again } = roundTrip(doc());
+    expect(document).toEqual(doc());
+    expect(again).toBe(markdown);
+    expect(markdown).toContain("# Book \\##\n");
+    expect(markdown).toContain("### Act \\##\n");
+    expect(markdown).toContain("Harbour lights\n\\---\nThe tide\n\\===\n\n---\n\nAfter the break\n\\\\---\nkept");
+  });
+
+  it("a CommonMark reader and the app's own renderer keep the #s and show no heading the text did not have", () => {
+    const markdown = renderMarkdown(doc());
+    for (const html of [new MarkdownIt().render(markdown), markdownToHtml(markdown)]) {
+      expect(html).toMatch(/<h1[^>]*>Book ##<\/h1>/);
+      expect(html).toMatch(/<h2[^>]*>Part #<\/h2>/);
+      expect(html).toMatch(/<h3[^>]*>Act ##<\/h3>/);
+      expect(html).toMatch(/<h3[^>]*>##<\/h3>/);
+      expect(html).not.toMatch(/<h[1-6][^>]*>(Harbour lights|The tide|Told twice\.)/);
+      expect(html).toMatch(/<hr/);
+    }
   });
 });

@@ -56,8 +56,32 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
 const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target): )/;
-const escapeLine = (line: string) => (SPECIAL.test(line) ? `\\${line}` : line);
-const unescapeLine = (line: string) => (/^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line);
+/**
+ * `===` or `---` under a line of prose is a setext heading's underline in CommonMark: the line above would read as a
+ * heading at the outline's own levels. It gets a backslash (a line already escaped gets one more, so it reads back).
+ */
+const UNDERLINE = /^( {0,3})(\\*)(=+|-+)([ \t]*)$/;
+/** A line a setext underline turns into a heading: not blank, a heading, a list item, a quote, code or a fence. */
+const isProse = (line: string) => line.trim() !== "" && !/^( {4}|\t| {0,3}([-*+](\s|$)|\d{1,9}[.)](\s|$)|>|#|`{3}|~{3}))/.test(line);
+const escapeLine = (line: string, above = "") => {
+  const underline = UNDERLINE.exec(line);
+  if (underline && (underline[2] || isProse(above))) return `${underline[1]}\\${line.slice(underline[1].length)}`;
+  return SPECIAL.test(line) ? `\\${line}` : line;
+};
+const unescapeLine = (line: string) => {
+  const underline = UNDERLINE.exec(line);
+  if (underline?.[2]) return `${underline[1]}${line.slice(underline[1].length + 1)}`;
+  return /^\\/.test(line) && SPECIAL.test(line) ? line.slice(1) : line;
+};
+/** Lines of text with the escapes above, each judged with the line over it. */
+const escapeLines = (lines: string[]) => lines.map((line, i) => escapeLine(line, lines[i - 1]));
+
+/**
+ * A heading's text as written: trailing `#`s that CommonMark would strip as a closing sequence ('Act ##') get a
+ * backslash (one more when escaped already), so every reader keeps them; `readHeading` takes it off.
+ */
+const headingText = (text: string) => text.replace(/(^|[ \t])(\\*#+[ \t]*)$/, "$1\\$2");
+const readHeading = (text: string) => text.replace(/(^|[ \t])\\(\\*#+[ \t]*)$/, "$1$2");
 
 /** The level events' headings have (`## Event`, `### Event` under `## Chapter`); a scene's own headings go below it. */
 const EVENT_LEVEL = 2;
@@ -93,13 +117,15 @@ function walkFences<T>(lines: readonly T[], text: (line: T) => string, each: (li
  */
 export function contentLines(content: string, shift = EVENT_LEVEL) {
   const out: string[] = [];
+  let above = "";
   walkFences(
     content.split("\n"),
     (l) => l,
     (line, inCode) => {
       const heading = inCode ? null : ATX.exec(line);
       if (heading) out.push(`${heading[1]}${"#".repeat(Math.min(6, heading[2].length + shift))}${line.slice(heading[0].length)}`);
-      else out.push(inCode ? line : escapeLine(line));
+      else out.push(inCode ? line : escapeLine(line, above));
+      above = inCode ? "```" : line;
     },
   );
   return out;
@@ -122,9 +148,9 @@ function readContent(lines: NumberedLine[], shift = EVENT_LEVEL) {
 }
 
 export function renderMarkdown(doc: TimelineDocument) {
-  const out = [`# ${doc.timeline.title}`, ""];
+  const out = [`# ${headingText(doc.timeline.title)}`, ""];
   if (doc.chapters?.length) out.push(`*Chapters: ${doc.chapters.length}*`, "");
-  if (doc.timeline.description) out.push(...doc.timeline.description.split("\n").map(escapeLine), "");
+  if (doc.timeline.description) out.push(...escapeLines(doc.timeline.description.split("\n")), "");
   if (doc.chapters?.length) renderChapteredEvents(doc, out);
   else for (const event of doc.events) renderEvent(doc, event, "##", out);
   out.push(...renderCodex(doc.entities));
@@ -132,7 +158,7 @@ export function renderMarkdown(doc: TimelineDocument) {
 }
 
 function renderEvent(doc: TimelineDocument, event: TransferEvent, level: "##" | "###", out: string[]) {
-  out.push(`${level} ${event.title}`, "");
+  out.push(`${level} ${headingText(event.title)}`, "");
   const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
   if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
   if (event.content) out.push(...contentLines(event.content, level.length), "");
@@ -160,7 +186,7 @@ function renderChapteredEvents(doc: TimelineDocument, out: string[]) {
 }
 
 function renderChapterHeading(chapter: TransferChapter | undefined, out: string[]) {
-  out.push(`## ${chapter?.title ?? ""}`, "");
+  out.push(`## ${headingText(chapter?.title ?? "")}`, "");
   if (chapter?.targetWords) out.push(targetLine(chapter.targetWords), "");
 }
 
@@ -231,7 +257,7 @@ function plainSections(lines: NumberedLine[]) {
     (l) => l.text,
     (l, inCode) => {
       const h2 = inCode ? null : H2.exec(l.text);
-      if (h2) sections.push({ line: l.line, heading: h2[1].trim(), body: [], chapter: null });
+      if (h2) sections.push({ line: l.line, heading: readHeading(h2[1].trim()), body: [], chapter: null });
       else (sections.at(-1)?.body ?? descriptionLines).push(l);
     },
   );
@@ -257,9 +283,9 @@ function chapteredSections(lines: NumberedLine[], codexAt: number) {
       const h2 = h3 || inCode ? null : H2.exec(l.text);
       const target = targetMayFollow && !inCode ? TARGET_LINE.exec(l.text.trim()) : null;
       if (l.text.trim() && !h2) targetMayFollow = false;
-      if (h3) sections.push({ line: l.line, heading: h3[1].trim(), body: [], chapter });
+      if (h3) sections.push({ line: l.line, heading: readHeading(h3[1].trim()), body: [], chapter });
       else if (h2) {
-        const heading = h2[1].trim();
+        const heading = readHeading(h2[1].trim());
         if (!heading) chapter = null;
         else {
           if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
@@ -282,7 +308,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
     const first = lines.find((l) => l.text.trim());
     const titleMatch = first ? H1.exec(first.text.trim()) : null;
     if (!first || !titleMatch) return fail(`Line ${first?.line ?? 1}`, "the outline must start with a '# Title' line");
-    const title = titleMatch[1].trim();
+    const title = readHeading(titleMatch[1].trim());
     checkTimeline(`Line ${first.line}`, title, null);
 
     // Chapters when the line under the title says so (a scene's own headings are `###` in an outline without them).
