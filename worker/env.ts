@@ -63,6 +63,10 @@ export interface Env {
   RATE_PROGRESS_PER_ACCOUNT_PER_HOUR?: string;
   RATE_DOC_STATE_PER_ACCOUNT_PER_HOUR?: string;
   RATE_ACTIVITY_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_MOVES_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR?: string;
   /** Premium is unlimited but rate-limited per minute against abuse. */
   RATE_AI_PREMIUM_PER_MINUTE?: string;
   /** Story bible size for timeline AI tools, in tokens (chars/4; default 3000). */

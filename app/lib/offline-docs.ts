@@ -2,8 +2,10 @@
 // reload of the timeline can send them without opening their editors. No Yjs here (kept out of the page's JS).
 
 /** Where the editor keeps an event's doc in this browser (IndexedDB, y-indexeddb). */
-export const localDocName = (eventId: number) => `storyweave-doc-${eventId}`;
-const pendingKey = (eventId: number) => `storyweave-doc-pending-${eventId}`;
+const DOC_PREFIX = "storyweave-doc-";
+const PENDING_PREFIX = "storyweave-doc-pending-";
+export const localDocName = (eventId: number) => `${DOC_PREFIX}${eventId}`;
+const pendingKey = (eventId: number) => `${PENDING_PREFIX}${eventId}`;
 
 export function markPending(eventId: number, pending: boolean) {
   try {
@@ -21,4 +23,54 @@ export function pendingDocs(eventIds: number[]): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Resolves once the delete is done, refused or waiting: a copy whose editor is still open is deleted by the
+ * browser when that editor closes (its connection ends), so the writer can still copy their text meanwhile.
+ */
+function deleteDatabase(name: string) {
+  return new Promise<void>((resolve) => {
+    try {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = request.onerror = request.onblocked = () => resolve();
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** Removes these events' copies and unsaved-edit markers from this browser: access to their timeline ended. */
+export async function forgetLocalDocs(eventIds: number[]) {
+  markers(eventIds);
+  if (typeof indexedDB === "undefined") return;
+  await Promise.all(eventIds.map((id) => deleteDatabase(localDocName(id))));
+}
+
+/** Logout: every scene's copy this browser holds, whoever's, and every marker. */
+export async function forgetAllLocalDocs() {
+  const ids = markers(null);
+  if (typeof indexedDB === "undefined") return;
+  // `databases()` lists every copy (Chromium, Firefox 126+, Safari); without it, those with unsaved edits are known.
+  const listed = typeof indexedDB.databases === "function" ? await indexedDB.databases().catch(() => null) : null;
+  const names = listed ? listed.map((d) => d.name ?? "").filter((name) => name.startsWith(DOC_PREFIX)) : ids.map(localDocName);
+  await Promise.all(names.map(deleteDatabase));
+}
+
+/** Clears the markers of `eventIds` (every marker when null) and answers the events they were for. */
+function markers(eventIds: number[] | null) {
+  const cleared: number[] = [];
+  try {
+    const keys = eventIds
+      ? eventIds.map(pendingKey)
+      : Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i) ?? "").filter((k) => k.startsWith(PENDING_PREFIX));
+    for (const key of keys) {
+      localStorage.removeItem(key);
+      const id = Number(key.slice(PENDING_PREFIX.length));
+      if (Number.isInteger(id) && id > 0) cleared.push(id);
+    }
+  } catch {
+    // Storage unavailable: nothing was kept there.
+  }
+  return cleared;
 }

@@ -70,7 +70,7 @@ describe("@mentions", () => {
     await post(cora.token, eventId, "write to x@Olive Owner or @Olive Ownership");
     expect((await inbox(owner.token)).unread).toBe(0);
 
-    const people = await call("GET", `/api/timelines/${timelineId}/people`, { token: vic.token });
+    const people = await call("GET", `/api/timelines/${timelineId}/people`, { token: cora.token });
     expect(people.status).toBe(200);
     expect(people.json.map((p: { name: string }) => p.name)).toEqual(["Cora Collab", "Lin Link", "Olive Owner", "Vic Viewer"]);
     expect(people.json[0]).toEqual({ id: cora.user.id, name: "Cora Collab" });

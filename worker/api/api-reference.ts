@@ -46,7 +46,7 @@ DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a pers
 DELETE /api/timelines/{id}/invitations/{invitationId} | session | 200 | 403 | Take back a pending invitation (owner) | \`{success: true}\`
 GET /api/timelines/{id}/people | session | 200 | | Who can read the timeline (the comment box's \`@\` offers them) | \`[{id, name}]\`
 Events
-PATCH /api/events/{id} | session | 200 | 403 409 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
+PATCH /api/events/{id} | session | 200 | 403 409 429 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
 DELETE /api/events/{id} | session | 200 | 403 | Move an event to Trash for 30 days (owner) | \`{success: true}\`
 Trash
 GET /api/trash | session | 200 | | What the writer may restore, newest first (purged after 30 days) | \`[{kind, id, title, timelineTitle, deletedAt, deletedBy: {id, name}|null}]\`
@@ -66,11 +66,11 @@ PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The en
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
 Series
 GET /api/series | session | 200 | | The caller's own series, newest first, each with its books | Series list
-POST /api/series | session | 201 | 400 404 | Group own timelines (\`timelineIds\`, book 1 first) into a series sharing one codex; entries merge by name | \`{id, title, timelines: [{id, title, position, wordCount}]}\`
+POST /api/series | session | 201 | 400 404 429 | Group own timelines (\`timelineIds\`, book 1 first) into a series sharing one codex; entries merge by name | \`{id, title, timelines: [{id, title, position, wordCount}]}\`
 GET /api/series/{id} | session | 200 | 404 | The series and the books of it the caller can read, in order, with word counts | As the POST
-PATCH /api/series/{id} | session | 200 | 400 403 | Rename the series or reorder its books (owner) | As the GET
-POST /api/series/{id}/books | session | 200 | 400 403 404 | Add an own timeline as the last book; its codex merges by name (owner) | As the GET
-DELETE /api/series/{id}/books/{timelineId} | session | 200 | 400 403 404 | Take a book out of the series; it keeps its own copies of the entries it uses (owner) | As the GET
+PATCH /api/series/{id} | session | 200 | 400 403 429 | Rename the series or reorder its books (owner) | As the GET
+POST /api/series/{id}/books | session | 200 | 400 403 404 429 | Add an own timeline as the last book; its codex merges by name (owner) | As the GET
+DELETE /api/series/{id}/books/{timelineId} | session | 200 | 400 403 404 429 | Take a book out of the series; it keeps its own copies of the entries it uses (owner) | As the GET
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
@@ -93,7 +93,7 @@ PUT /api/timelines/{id}/calendar | session | 200 | 400 403 409 429 | Set the cal
 Comments
 GET /api/events/{id}/comments | session | 200 | | A scene's comments, oldest first (threads and their replies) | Comment list
 POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scene or its selected text (\`anchor\`), or reply (\`threadId\`); viewers when the owner allows | The comment
-PATCH /api/comments/{id} | session | 200 | 400 403 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
+PATCH /api/comments/{id} | session | 200 | 400 403 429 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
 DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
 GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment threads, newest thread first, each with \`eventTitle\`; \`?counts=1\`: open threads per scene | Comment list, or \`{counts: {eventId: n}}\`
 GET /api/events/{id}/doc-state | session | 200 | 429 | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
@@ -108,7 +108,7 @@ POST /api/timelines/{id}/map/edges | session | 201 | 403 409 | Connect two nodes
 PATCH /api/map-edges/{id} | session | 200 | 403 | Label an edge | The edge
 DELETE /api/map-edges/{id} | session | 200 | 403 | Delete an edge | \`{success: true}\`
 Transfer
-GET /api/timelines/{id}/export | session | 200 | 400 | Download a timeline as JSON, Markdown or Word | The file (attachment)
+GET /api/timelines/{id}/export | session | 200 | 400 429 | Download a timeline as JSON, Markdown or Word | The file (attachment)
 POST /api/timelines/import | session | 201 | 400 403 404 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, sent as its bytes; \`?seriesId=\` adds it to a series (404 when not the caller's) | The new timeline
 POST /api/timelines/{id}/import | session | 200 | 400 403 413 415 | Add a file's events after the timeline's last one; its codex merges by name (case-insensitive) | \`{timeline, added: {events, entities}}\`
 AI

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { CreateCommentSchema, UpdateCommentSchema, commentMessages } from "../../db/domain/validation";
 import * as commentsService from "../services/comments";
 import { EVENT_NOT_FOUND } from "../services/events";
-import { type ApiEnv, currentUser, deps, jsonBody, limiter, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, jsonBody, limiter, rateLimited, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
 /** Comments on a scene's text, mounted at the API root: each route carries its full path and its own auth check. */
@@ -23,7 +23,7 @@ export const commentsApi = new Hono<ApiEnv>()
     );
     return c.json(comment, 201);
   })
-  .patch("/comments/:id", requireAuth, shareQuery, jsonBody(UpdateCommentSchema), async (c) => {
+  .patch("/comments/:id", requireAuth, rateLimited("commentEdits"), shareQuery, jsonBody(UpdateCommentSchema), async (c) => {
     const id = idParam(c.req.param("id"), commentMessages.notFound);
     return c.json(await commentsService.updateComment(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share));
   })

@@ -17,6 +17,7 @@ import { listPeople } from "../services/mentions";
 import * as sharing from "../services/sharing";
 import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
+import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
@@ -135,7 +136,10 @@ export const eventsApi = new Hono<ApiEnv>()
   .use(requireAuth)
   .patch("/:id", shareQuery, jsonBody(UpdateEventSchema), async (c) => {
     const id = idParam(c.req.param("id"), eventsService.EVENT_NOT_FOUND);
-    const result = await eventsService.updateEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
+    const input = c.req.valid("json");
+    // A move (a place in the story order or a chapter) is counted: a flood of them buries the Activity list.
+    if (input.position !== undefined || input.chapterId !== undefined) await spend(limiter(c), "moves", `user:${currentUser(c).id}`);
+    const result = await eventsService.updateEvent(deps(c), currentUser(c), id, input, c.req.valid("query").share);
     return c.json(result.event);
   })
   .delete("/:id", shareQuery, async (c) => {

@@ -83,7 +83,7 @@ async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
  * its full path and its own auth check.
  */
 export const transferApi = new Hono<ApiEnv>()
-  .get("/timelines/:id/export", requireAuth, exportQuery, async (c) => {
+  .get("/timelines/:id/export", requireAuth, exportQuery, rateLimited("timelineExports"), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const { share, ...options } = c.req.valid("query");
     const locale = localeOf(c.req.header("Accept-Language"));

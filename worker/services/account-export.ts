@@ -10,10 +10,12 @@ import {
   oauthAccounts,
   subscriptionHistory,
   type Timeline,
+  timelineShares,
   type User,
   timelines,
 } from "../../db/schema";
 import { exportSlug } from "../../db/domain/timeline-transfer";
+import { accessOf, callerShare } from "./access";
 import { listEntitiesForTimeline } from "./entities";
 import { listEventsForTimeline } from "./events";
 import { effectiveTier } from "./plans";
@@ -55,20 +57,25 @@ async function accountSummary(db: Db, user: User) {
       .from(ideas)
       .where(eq(ideas.userId, user.id))
       .orderBy(asc(ideas.id)),
-    // Every comment the writer made, in anyone's timeline: theirs to take along.
+    // Every comment the writer made, in anyone's timeline: their words are theirs to take along.
     db
       .select({
         comment: comments,
         eventTitle: eventRows.title,
-        timelineId: timelines.id,
-        timelineTitle: timelines.title,
+        timeline: timelines,
+        shareLevel: timelineShares.accessLevel,
       })
       .from(comments)
       .innerJoin(eventRows, eq(eventRows.id, comments.eventId))
       .innerJoin(timelines, eq(timelines.id, eventRows.timelineId))
+      .leftJoin(timelineShares, callerShare(user))
       .where(eq(comments.authorId, user.id))
       .orderBy(asc(comments.id)),
   ]);
+  // The download is no way around the end of access: where the writer can no longer read the timeline (removed,
+  // its link reset, the timeline deleted), its title, the scene's and the quoted text stay out. A link's code is
+  // not remembered, so only ownership or a share (joining through the link stores one) counts here.
+  const readable = (c: (typeof written)[number]) => accessOf(c.timeline, user, c.shareLevel) !== "none";
   return {
     exportedAt: new Date().toISOString(),
     profile: toPublicUser(user),
@@ -78,13 +85,13 @@ async function accountSummary(db: Db, user: User) {
     ideas: savedIdeas,
     comments: written.map((c) => ({
       id: c.comment.id,
-      timelineId: c.timelineId,
-      timelineTitle: c.timelineTitle,
+      timelineId: c.timeline.id,
+      timelineTitle: readable(c) ? c.timeline.title : null,
       eventId: c.comment.eventId,
-      eventTitle: c.eventTitle,
+      eventTitle: readable(c) ? c.eventTitle : null,
       threadId: c.comment.threadId,
       body: c.comment.body,
-      quote: c.comment.quote,
+      quote: readable(c) ? c.comment.quote : null,
       resolved: c.comment.resolved,
       createdAt: c.comment.createdAt,
       updatedAt: c.comment.updatedAt,

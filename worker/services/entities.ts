@@ -72,18 +72,35 @@ async function codexRooms(db: Db, timelineId: number, seriesId: number | null) {
   return rows.map((r) => r.id);
 }
 
-export async function listEntitiesForTimeline(db: Db, timelineId: number): Promise<EntityView[]> {
+/**
+ * For a select from `entities` of a book's codex: the entry is one `reader` of that book may see. A series' codex
+ * is shared by books that may be shared with different people: a reader of one book sees the entries created in,
+ * or linked from a scene of, a book they can read (this one, which the caller already may read, or one they own
+ * or are shared on, as `accessOf` decides without a link code), never the rest of the series'. The owner of a
+ * series owns every book of it, so sees all.
+ */
+export const readableInCodexOf = (timelineId: number, reader: Pick<User, "id">) => {
+  const readableBook = (column: SQL) => sql`${column} IN (SELECT t.id FROM timelines t WHERE t.series_id = ${entities.seriesId}
+    AND t.deleted_at IS NULL AND (t.id = ${timelineId} OR t.user_id = ${reader.id}
+      OR EXISTS (SELECT 1 FROM timeline_shares s WHERE s.timeline_id = t.id AND s.shared_with_user_id = ${reader.id})))`;
+  return sql`(${inCodexOf(timelineId)} AND (${entities.seriesId} IS NULL OR ${readableBook(sql`${entities.timelineId}`)}
+    OR EXISTS (SELECT 1 FROM event_entities ee JOIN events e ON e.id = ee.event_id
+      WHERE ee.entity_id = ${entities.id} AND e.deleted_at IS NULL AND ${readableBook(sql`e.timeline_id`)})))`;
+};
+
+/** A book's codex: with `reader`, only what they may see of a series' (`readableInCodexOf`). */
+export async function listEntitiesForTimeline(db: Db, timelineId: number, reader?: Pick<User, "id">): Promise<EntityView[]> {
   const rows = await db
     .select(entityColumns)
     .from(entities)
-    .where(inCodexOf(timelineId))
+    .where(reader ? readableInCodexOf(timelineId, reader) : inCodexOf(timelineId))
     .orderBy(sql`${entities.name} COLLATE NOCASE`, asc(entities.id));
   return rows.map(toEntityView);
 }
 
 export async function listEntities(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  return listEntitiesForTimeline(db, timelineId);
+  return listEntitiesForTimeline(db, timelineId, user);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, comments, timelineShares, users } from "../../db/schema";
-import { requireTimelineAccess } from "./access";
+import { canEdit, requireTimelineAccess } from "./access";
 import { authorOf } from "./deps";
 import { type NotifyMail, type Recipient, eventTitle, notificationPath, notify } from "./notifications";
 
@@ -21,11 +21,15 @@ export async function readersOf(db: Db, timeline: Pick<Timeline, "id" | "userId"
     .orderBy(asc(users.name), asc(users.id));
 }
 
-/** GET /api/timelines/{id}/people (read access): who the comment box's `@` offers. */
+/**
+ * GET /api/timelines/{id}/people (read access): who the comment box's `@` offers. Who a timeline is shared with is
+ * the owner's and its editors' business: a viewer (a link holder among them) is offered only the owner and themselves.
+ */
 export async function listPeople(db: Db, user: User, timelineId: number, shareCode?: string | null): Promise<Person[]> {
-  const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const { timeline, access } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const readers = await readersOf(db, timeline);
-  return readers.map((r) => ({ id: r.id, name: r.name ?? r.email.split("@")[0] }));
+  const offered = canEdit(access) ? readers : readers.filter((r) => r.id === timeline.userId || r.id === user.id);
+  return offered.map((r) => ({ id: r.id, name: r.name ?? r.email.split("@")[0] }));
 }
 
 const WORD = /[\p{L}\p{N}_]/u;

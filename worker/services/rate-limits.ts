@@ -30,6 +30,10 @@ export const RATE_RULES = {
   invitations: { env: "RATE_INVITATIONS_PER_ACCOUNT_PER_HOUR", limit: 60, windowMs: HOUR, what: "invitations" },
   docState: { env: "RATE_DOC_STATE_PER_ACCOUNT_PER_HOUR", limit: 1200, windowMs: HOUR, what: "scene loads" },
   activity: { env: "RATE_ACTIVITY_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "activity requests" },
+  moves: { env: "RATE_MOVES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "scene moves" },
+  commentEdits: { env: "RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "comment changes" },
+  seriesWrites: { env: "RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "series changes" },
+  timelineExports: { env: "RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "exports" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;

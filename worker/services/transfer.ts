@@ -107,7 +107,7 @@ export async function exportTimeline(db: Db, user: User, timelineId: number, sha
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
   const [events, entities, chapters, plotlines] = await Promise.all([
     listEventsForTimeline(db, timelineId),
-    listEntitiesForTimeline(db, timelineId),
+    listEntitiesForTimeline(db, timelineId, user),
     listChapterRows(db, timelineId),
     listPlotlinesOf(db, timelineId),
   ]);

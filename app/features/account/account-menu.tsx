@@ -1,6 +1,7 @@
 import { Popover } from "radix-ui";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { AccountTrigger } from "~/features/account/account-trigger";
+import { LogoutForm } from "~/features/account/logout-form";
 import { Button } from "~/ui/button";
 import { UserAvatar } from "~/ui/user-avatar";
 import { isAdmin, type PublicUser } from "~/lib/user";
@@ -44,11 +45,11 @@ export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOp
                 </Button>
               </Popover.Close>
             ) : null}
-            <Form method="post" action="/auth/logout" className={isAdmin(user) ? "col-span-2" : ""}>
+            <LogoutForm className={isAdmin(user) ? "col-span-2" : ""}>
               <Button type="submit" variant="destructive" size="sm" className="w-full">
                 Logout
               </Button>
-            </Form>
+            </LogoutForm>
           </div>
         </Popover.Content>
       </Popover.Portal>

@@ -1,6 +1,6 @@
 import { Crown, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Form } from "react-router";
+import { LogoutForm } from "~/features/account/logout-form";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Spinner } from "~/ui/spinner";
@@ -102,9 +102,9 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
           <Button variant="outline" onClick={() => void load()} disabled={loading}>
             <RefreshCw aria-hidden="true" className={loading ? "h-4 w-4 animate-spin" : "h-4 w-4"} /> Try again
           </Button>
-          <Form method="post" action="/auth/logout">
+          <LogoutForm>
             <Button type="submit">Go to Login</Button>
-          </Form>
+          </LogoutForm>
         </div>
       </div>
     );

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
-import { pendingDocs } from "~/lib/offline-docs";
+import { forgetLocalDocs, pendingDocs } from "~/lib/offline-docs";
 import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../../worker/services/events";
 import type { TimelineView } from "../../../worker/services/timelines";
@@ -28,6 +28,8 @@ export function useTimelineLive({
 }) {
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
+  const eventsRef = useRef(events);
+  eventsRef.current = events;
   // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
   const [mapTick, setMapTick] = useState(0);
   // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
@@ -51,6 +53,8 @@ export function useTimelineLive({
       if (typeof change.value === "string") patch(eventId, { [change.type]: change.value });
     },
     onAccessLost: (why) => {
+      // The copies of this timeline's scenes kept for the editor go (an open editor's once it closes).
+      void forgetLocalDocs(eventsRef.current.map((e) => e.id));
       if (why && room.editorsOpen()) return setEnded(why);
       void loadAccessEnded().then((m) => errorToast(m.lostAccessText(why)));
       refresh();

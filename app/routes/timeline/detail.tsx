@@ -50,7 +50,7 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [page, entities, plotlines, series] = await Promise.all([
     listEventsPage(db, id, { ...eventViewOf(url), locale: localeOf(request.headers.get("Accept-Language")) }),
-    listEntitiesForTimeline(db, id),
+    listEntitiesForTimeline(db, id, user),
     listPlotlinesOf(db, id),
     seriesOfBook(db, id),
   ]);
@@ -82,7 +82,7 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     if (!invite.joined) return { invite, timeline: null };
     const { events, ...shared } = await openSharedTimeline(db, user, shareCode, localeOf(request.headers.get("Accept-Language")));
     const [entities, plotlines, series] = await Promise.all([
-      listEntitiesForTimeline(db, shared.timeline.id),
+      listEntitiesForTimeline(db, shared.timeline.id, user),
       listPlotlinesOf(db, shared.timeline.id),
       seriesOfBook(db, shared.timeline.id),
     ]);

@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+import { Form, useSubmit } from "react-router";
+import { forgetAllLocalDocs } from "~/lib/offline-docs";
+
+/**
+ * Logout: the scenes' copies this browser kept for the co-writing editor (and their unsaved-edit markers) are
+ * deleted first, so nothing of the writer's stays on a shared device; then the form is sent as usual.
+ */
+export function LogoutForm({ className, children }: { className?: string; children: ReactNode }) {
+  const submit = useSubmit();
+  return (
+    <Form
+      method="post"
+      action="/auth/logout"
+      className={className}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = e.currentTarget;
+        void forgetAllLocalDocs().finally(() => submit(form));
+      }}
+    >
+      {children}
+    </Form>
+  );
+}
