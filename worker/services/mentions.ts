@@ -79,6 +79,7 @@ export async function notifyAboutComment(db: Db, mail: NotifyMail | undefined, a
       r,
       { type: "mention", title: `${who} mentioned you`, message: `${who} mentioned you in a comment on ${where}`, ...about },
       path,
+      author,
     );
   }
   for (const r of repliedTo) {
@@ -88,6 +89,7 @@ export async function notifyAboutComment(db: Db, mail: NotifyMail | undefined, a
       r,
       { type: "comment-reply", title: `${who} replied`, message: `${who} replied to a comment thread on ${where}`, ...about },
       path,
+      author,
     );
   }
 }
