@@ -10,7 +10,7 @@ import { DocFields } from "../db/domain/rich-text";
 import { newSuggestionsForOwner } from "../db/domain/suggestions";
 import { events, timelines, users } from "../db/schema";
 import { type NotifyMail, notificationPath, notify } from "../worker/services/notifications";
-import { withinBudget } from "../worker/services/rate-limits";
+import { spareBudget } from "../worker/services/rate-limits";
 
 type JSONContent = ReturnType<typeof yXmlFragmentToProsemirrorJSON>;
 
@@ -79,7 +79,7 @@ export class SuggestionWatch {
       .where(inArray(users.id, [...by]));
     for (const userId of by) {
       const window = `${row.ownerId}:${ids.eventId}:${userId}`;
-      if (!(await withinBudget({ db, env: mail?.env ?? {} }, "suggestionNotices", window))) continue;
+      if ((await spareBudget({ db, env: mail?.env ?? {} }, "suggestionNotices", window)) < 0) continue;
       const from = { isEmailVerified: verified.find((v) => v.id === userId)?.isEmailVerified ?? false };
       const who = writers.get(userId) ?? "Someone";
       await notify(

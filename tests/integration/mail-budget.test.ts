@@ -65,6 +65,11 @@ describe("notification emails", () => {
     for (const r of readers) for (let i = 0; i < 5; i++) expect((await post(r.token, eventId, `@Olive Owner look ${i}`)).status).toBe(201);
     const mentionMails = (await mailTo(owner.email)).filter((m) => m.subject.endsWith("mentioned you"));
     expect(mentionMails).toHaveLength(RATE_RULES.notifyMails.limit);
+    // The last one says where the rest are.
+    expect(mentionMails.at(-1)?.text).toContain(
+      "More notifications this hour will wait in your inbox: http://storyweave.test/notifications",
+    );
+    expect(mentionMails[0].text).not.toContain("wait in your inbox");
     const list = await inbox(owner.token);
     expect(list.notifications.filter((n) => n.type === "mention")).toHaveLength(20);
     expect(list.unread).toBe(20);

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { comments, events, notifications } from "../../db/schema";
 import type { Env } from "../env";
 import type { Mailer } from "../lib/mailer";
-import { withinBudget } from "./rate-limits";
+import { spareBudget } from "./rate-limits";
 
 /**
  * What the inbox keeps per writer: every unread notification up to a high cap (a flood of mentions must never
@@ -94,10 +94,12 @@ const footer = (origin: string) =>
 export async function notify(db: Db, mail: NotifyMail | undefined, to: Recipient, n: NewNotification, path: string, from: Sender) {
   await addNotification(db, to.id, n);
   if (!mail || to.notifyEmail !== "instant" || !from.isEmailVerified) return;
-  if (!(await withinBudget({ db, env: mail.env ?? {} }, "notifyMails", String(to.id)))) return;
+  const left = await spareBudget({ db, env: mail.env ?? {} }, "notifyMails", String(to.id));
+  if (left < 0) return;
+  const more = left === 0 ? `\n\nMore notifications this hour will wait in your inbox: ${mail.origin}/notifications` : "";
   mail.defer(
     mail.mailer
-      .send({ to: to.email, subject: n.title, text: `${n.message}\n\nOpen it: ${mail.origin}${path}${footer(mail.origin)}` })
+      .send({ to: to.email, subject: n.title, text: `${n.message}\n\nOpen it: ${mail.origin}${path}${more}${footer(mail.origin)}` })
       .catch((error) => console.error("[mail] failed to send a notification email:", String(error))),
   );
 }

@@ -79,12 +79,13 @@ export async function spend(limiter: Limiter, rule: RateRule, subject: string) {
 }
 
 /**
- * Counts one use of `rule` for `subject` like `spend`, but answers false past the limit instead of refusing: for
- * budgets of work the request does on the side (an email), where the request itself goes on.
+ * Counts one use of `rule` for `subject` like `spend`, but answers instead of refusing: how many uses are left in
+ * the window after this one (negative: this one is past the limit). For budgets of work a request does on the side
+ * (an email), where the request itself goes on.
  */
-export async function withinBudget(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
+export async function spareBudget(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
   const { count, limit } = await countUse(limiter, rule, subject);
-  return count <= limit;
+  return limit - count;
 }
 
 async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
