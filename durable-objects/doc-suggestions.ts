@@ -1,13 +1,16 @@
 // Who hears about suggested edits in a scene: the timeline's owner, once per batch of a writer's new
-// suggestions (what settled between two saves of the doc), never per keystroke, never about their own.
+// suggestions (what settled between two saves of the doc), never per keystroke, never about their own, and
+// at most once per writer per scene in a window (`suggestionNotices`): a writer saving every few seconds is
+// one notice, not one per save. The suggestions themselves are all in the scene.
 import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type * as Y from "yjs";
 import type { Db } from "../db/client";
 import { DocFields } from "../db/domain/rich-text";
 import { newSuggestionsForOwner } from "../db/domain/suggestions";
 import { events, timelines, users } from "../db/schema";
 import { type NotifyMail, notificationPath, notify } from "../worker/services/notifications";
+import { spareBudget } from "../worker/services/rate-limits";
 
 type JSONContent = ReturnType<typeof yXmlFragmentToProsemirrorJSON>;
 
@@ -69,7 +72,15 @@ export class SuggestionWatch {
     const by = new Set(fresh.filter((s) => s.userId !== row.ownerId).map((s) => s.userId as number));
     const path = notificationPath({ timelineId: ids.timelineId, eventId: ids.eventId });
     const to = { id: row.ownerId, email: row.email, notifyEmail: row.notifyEmail };
+    if (by.size === 0) return;
+    const verified = await db
+      .select({ id: users.id, isEmailVerified: users.isEmailVerified })
+      .from(users)
+      .where(inArray(users.id, [...by]));
     for (const userId of by) {
+      const window = `${row.ownerId}:${ids.eventId}:${userId}`;
+      if ((await spareBudget({ db, env: mail?.env ?? {} }, "suggestionNotices", window)) < 0) continue;
+      const from = { isEmailVerified: verified.find((v) => v.id === userId)?.isEmailVerified ?? false };
       const who = writers.get(userId) ?? "Someone";
       await notify(
         db,
@@ -84,6 +95,7 @@ export class SuggestionWatch {
           timelineId: ids.timelineId,
         },
         path,
+        from,
       );
     }
   }

@@ -67,6 +67,8 @@ export interface Env {
   RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR?: string;
   RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR?: string;
   RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_NOTIFY_MAILS_PER_RECIPIENT_PER_HOUR?: string;
+  RATE_SUGGESTION_NOTICES_PER_WRITER_PER_SCENE?: string;
   /** Premium is unlimited but rate-limited per minute against abuse. */
   RATE_AI_PREMIUM_PER_MINUTE?: string;
   /** Story bible size for timeline AI tools, in tokens (chars/4; default 3000). */

@@ -47,7 +47,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       </PageHeading>
       <p className="mb-4 text-sm text-stone-600">
         {unread === 0 ? "You're all caught up." : `${unread} unread`} Mentions, replies to your threads and timelines shared with you arrive
-        here (the latest 5 are kept).
+        here (unread ones stay until you read them; the latest 20 read ones are kept).
       </p>
       {items.length === 0 ? (
         <Card className="p-6 text-center text-stone-600">No notifications yet.</Card>

@@ -133,7 +133,7 @@ POST /api/account/password | session | 200 | 403 429 | Set or change the passwor
 DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
 GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
 Notifications
-GET /api/notifications | session | 200 | | The inbox (mentions, replies, shares, suggestions), newest first; the last 5 are kept | \`{notifications: [{id, type, title, message, relatedId, relatedType, read, createdAt}], unread}\`
+GET /api/notifications | session | 200 | | The inbox (mentions, replies, shares, suggestions), newest first; every unread one (up to 500) and the last 20 read are kept | \`{notifications: [{id, type, title, message, relatedId, relatedType, read, createdAt}], unread}\`
 POST /api/notifications/read | session | 200 | 400 | Mark notifications read (\`ids\`; all when absent); others' ids are ignored | \`{success: true}\`
 Admin
 GET /api/admin/users | admin | 200 | | All users | User list

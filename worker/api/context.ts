@@ -40,6 +40,7 @@ export const notifyMail = (c: RequestContext): NotifyMail => ({
   origin: new URL(c.req.url).origin,
   mailer: createMailer(c.env),
   defer: (p) => c.executionCtx.waitUntil(p),
+  env: c.env,
 });
 
 /** The services' dependencies for a write: the database, the request's room notifier and the notifications' mail. */

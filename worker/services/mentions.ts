@@ -83,6 +83,7 @@ export async function notifyAboutComment(db: Db, mail: NotifyMail | undefined, a
       r,
       { type: "mention", title: `${who} mentioned you`, message: `${who} mentioned you in a comment on ${where}`, ...about },
       path,
+      author,
     );
   }
   for (const r of repliedTo) {
@@ -92,6 +93,7 @@ export async function notifyAboutComment(db: Db, mail: NotifyMail | undefined, a
       r,
       { type: "comment-reply", title: `${who} replied`, message: `${who} replied to a comment thread on ${where}`, ...about },
       path,
+      author,
     );
   }
 }

@@ -1,9 +1,16 @@
-import { and, desc, eq, inArray, notInArray } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { comments, events, notifications } from "../../db/schema";
+import type { Env } from "../env";
 import type { Mailer } from "../lib/mailer";
+import { spareBudget } from "./rate-limits";
 
-export const RECENT_NOTIFICATIONS_KEPT = 5;
+/**
+ * What the inbox keeps per writer: every unread notification up to a high cap (a flood of mentions must never
+ * push real news out unseen), and the latest few read ones. The banner's 'last 5' is a view of the unread.
+ */
+export const UNREAD_NOTIFICATIONS_KEPT = 500;
+export const READ_NOTIFICATIONS_KEPT = 20;
 
 /** What a page view shows of a notification (read with the session, see getSessionUser). */
 export type UnreadNotification = { id: number; type: string; title: string; message: string; createdAt: string };
@@ -34,22 +41,36 @@ type NewNotification = {
  * How a notification's email leaves: the site's origin for its link, the mailer, and where the send runs
  * (after the answer). Without it (a loader, a test of the rules) nothing is mailed.
  */
-export type NotifyMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void };
+export type NotifyMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void; env?: Partial<Env> };
 
 /** The writer a notification is for, as much as mailing it needs. */
 export type Recipient = { id: number; email: string; notifyEmail: "instant" | "daily" | "off" };
 
-/** Stores a notification and keeps only the latest few per user. */
+/** Who caused a notification: only a verified account's actions may mail anyone. */
+export type Sender = { isEmailVerified: boolean };
+
+/** Stores a notification; past the caps the oldest read ones go first, unread ones only past their own high cap. */
 export async function addNotification(db: Db, userId: number, n: NewNotification) {
-  const latest = db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.id))
-    .limit(RECENT_NOTIFICATIONS_KEPT);
+  const latest = (read: boolean, kept: number) =>
+    db
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.read, read)))
+      .orderBy(desc(notifications.id))
+      .limit(kept);
   await db.batch([
     db.insert(notifications).values({ userId, ...n }),
-    db.delete(notifications).where(and(eq(notifications.userId, userId), notInArray(notifications.id, latest))),
+    db
+      .delete(notifications)
+      .where(
+        and(
+          eq(notifications.userId, userId),
+          or(
+            and(eq(notifications.read, true), notInArray(notifications.id, latest(true, READ_NOTIFICATIONS_KEPT))),
+            and(eq(notifications.read, false), notInArray(notifications.id, latest(false, UNREAD_NOTIFICATIONS_KEPT))),
+          ),
+        ),
+      ),
   ]);
 }
 
@@ -66,14 +87,19 @@ const footer = (origin: string) =>
 
 /**
  * Stores the notification, then mails it when the writer chose 'instant' (a daily digest collects the others;
- * 'off' mails nothing). `path` is the page the notification is about.
+ * 'off' mails nothing). Only a verified sender's notifications are mailed, and each recipient gets at most
+ * `notifyMails` of them an hour whoever sends them: past that they wait in the inbox, nothing is lost.
+ * `path` is the page the notification is about.
  */
-export async function notify(db: Db, mail: NotifyMail | undefined, to: Recipient, n: NewNotification, path: string) {
+export async function notify(db: Db, mail: NotifyMail | undefined, to: Recipient, n: NewNotification, path: string, from: Sender) {
   await addNotification(db, to.id, n);
-  if (!mail || to.notifyEmail !== "instant") return;
+  if (!mail || to.notifyEmail !== "instant" || !from.isEmailVerified) return;
+  const left = await spareBudget({ db, env: mail.env ?? {} }, "notifyMails", String(to.id));
+  if (left < 0) return;
+  const more = left === 0 ? `\n\nMore notifications this hour will wait in your inbox: ${mail.origin}/notifications` : "";
   mail.defer(
     mail.mailer
-      .send({ to: to.email, subject: n.title, text: `${n.message}\n\nOpen it: ${mail.origin}${path}${footer(mail.origin)}` })
+      .send({ to: to.email, subject: n.title, text: `${n.message}\n\nOpen it: ${mail.origin}${path}${more}${footer(mail.origin)}` })
       .catch((error) => console.error("[mail] failed to send a notification email:", String(error))),
   );
 }

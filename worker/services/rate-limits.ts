@@ -34,6 +34,9 @@ export const RATE_RULES = {
   commentEdits: { env: "RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "comment changes" },
   seriesWrites: { env: "RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "series changes" },
   timelineExports: { env: "RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "exports" },
+  // Budgets, not refusals (see `withinBudget`): past them the notification is still stored, only its email is not sent.
+  notifyMails: { env: "RATE_NOTIFY_MAILS_PER_RECIPIENT_PER_HOUR", limit: 10, windowMs: HOUR, what: "notification emails" },
+  suggestionNotices: { env: "RATE_SUGGESTION_NOTICES_PER_WRITER_PER_SCENE", limit: 1, windowMs: 30 * MINUTE, what: "suggestion notices" },
 } as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
 
 export type RateRule = keyof typeof RATE_RULES;
@@ -75,7 +78,22 @@ export const createLimiter = (db: Db, env: Partial<Env>, client: string): Limite
  * past the limit between a read and a write.
  */
 export async function spend(limiter: Limiter, rule: RateRule, subject: string) {
-  const { env: name, windowMs, what, limit: fallback } = RATE_RULES[rule];
+  const { count, limit, wait } = await countUse(limiter, rule, subject);
+  if (count > limit) throw tooMany(tooManyMessage(RATE_RULES[rule].what, wait), Math.ceil(wait / 1000));
+}
+
+/**
+ * Counts one use of `rule` for `subject` like `spend`, but answers instead of refusing: how many uses are left in
+ * the window after this one (negative: this one is past the limit). For budgets of work a request does on the side
+ * (an email), where the request itself goes on.
+ */
+export async function spareBudget(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
+  const { count, limit } = await countUse(limiter, rule, subject);
+  return limit - count;
+}
+
+async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
+  const { env: name, windowMs, limit: fallback } = RATE_RULES[rule];
   const limit = positiveInt(limiter.env[name] as string | undefined, fallback);
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
@@ -88,8 +106,5 @@ export async function spend(limiter: Limiter, rule: RateRule, subject: string) {
       window_start = CASE WHEN window_start <= ${cutoff} THEN excluded.window_start ELSE window_start END
     RETURNING count, window_start
   `);
-  if (row.count > limit) {
-    const wait = Math.max(Date.parse(row.window_start) + windowMs - now, 1000);
-    throw tooMany(tooManyMessage(what, wait), Math.ceil(wait / 1000));
-  }
+  return { count: row.count, limit, wait: Math.max(Date.parse(row.window_start) + windowMs - now, 1000) };
 }
