@@ -1,4 +1,4 @@
-import { ArrowLeft, Plus, Share2, Sparkles, Users } from "lucide-react";
+import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
 import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
@@ -74,11 +74,11 @@ export function TimelineHeader({
             ) : null}
             {room.connected ? (
               <Badge variant="success" className="gap-1">
-                <span aria-hidden="true" className="icon icon-wifi" /> Connected
+                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
               </Badge>
             ) : (
               <Badge variant="secondary" className="gap-1">
-                <span aria-hidden="true" className="icon icon-wifi-off" /> Disconnected
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
               </Badge>
             )}
             {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
