@@ -1,3 +1,4 @@
+import { client, unwrap } from "~/lib/client";
 import type { TemplateView } from "../../../db/domain/templates/built-in";
 import type { StructureView } from "../../../worker/services/templates";
 
@@ -23,4 +24,4 @@ export async function structureCall<T>(
 }
 
 /** The built-in beat sheets and the writer's own templates. */
-export const loadTemplates = () => structureCall<TemplateView[]>("GET", "/api/templates");
+export const loadTemplates = (): Promise<TemplateView[]> => unwrap(client.api.templates.$get());

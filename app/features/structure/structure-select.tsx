@@ -1,14 +1,6 @@
 import { useEffect, useState } from "react";
 import { Label } from "~/ui/input";
-import type { TemplateView } from "./structure-api";
-
-// Its own small fetch (not structure-api's): sharing that module would make it a chunk of its own, listed
-// among the timeline screen's first-paint preloads.
-async function loadTemplates(): Promise<TemplateView[]> {
-  const res = await fetch("/api/templates", { credentials: "same-origin" });
-  if (!res.ok) throw new Error("Failed to load the structures");
-  return res.json();
-}
+import { type TemplateView, loadTemplates } from "./structure-api";
 
 /** 'Start from a structure' in the New Timeline dialog: Blank, the built-in beat sheets and the writer's own. */
 export function StructureSelect({ value, onChange }: { value: string; onChange: (templateId: string) => void }) {
