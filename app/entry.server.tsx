@@ -4,7 +4,6 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import appCss from "./app.css?inline";
 import { appContext } from "./context";
-import { SCRIPTS_AFTER_FIRST_PAINT, startScriptsAfterFirstPaint } from "./lib/after-first-paint";
 import { InlineCss } from "./lib/inline-css";
 import { setServerStoryAssistant } from "./features/assistant/lazy-story-assistant";
 import { StoryAssistant } from "./features/assistant/story-assistant";
@@ -53,8 +52,5 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // Production pages need no script for their first paint (the stylesheet is inline): their JavaScript starts
-  // loading right after it. Dev links its stylesheet and keeps Vite's scripts as they are.
-  const html = import.meta.env.DEV || !SCRIPTS_AFTER_FIRST_PAINT ? body : startScriptsAfterFirstPaint(body, nonce);
-  return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

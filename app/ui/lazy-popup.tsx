@@ -24,8 +24,8 @@ export function onDemand<P>(loader: () => Promise<ComponentType<P>>): OnDemand<P
   };
 }
 
-/** What the stand-in trigger spreads onto its button: radix's closed-state attributes and the loading handlers. */
-export type StandInTriggerProps = {
+/** What the plain trigger (before the popup code has loaded) spreads onto its button: radix's closed-state attributes and the loading handlers. */
+export type PlainTriggerProps = {
   "aria-haspopup": "menu" | "dialog";
   "aria-expanded": false;
   "data-state": "closed";
@@ -51,7 +51,7 @@ export function LazyPopup<P extends object>({
   component: OnDemand<P & { defaultOpen?: boolean }>;
   props: P;
   haspopup: "menu" | "dialog";
-  trigger: (props: StandInTriggerProps) => ReactNode;
+  trigger: (props: PlainTriggerProps) => ReactNode;
 }) {
   const [Real, setReal] = useState(() => component.get());
   const wantOpen = useRef(false);

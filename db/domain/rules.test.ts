@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { entityLimits } from "./rules";
-import { characterNameFrom } from "./rules-ai";
-import { mapRowId } from "./rules-map";
+import { entityLimits, characterNameFrom, mapRowId } from "./rules";
 
 describe("characterNameFrom", () => {
   it("reads a labelled name line, whatever the markdown around it", () => {

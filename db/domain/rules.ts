@@ -111,3 +111,65 @@ export function formatBytes(size: number) {
   if (size >= 1024) return `${Math.round(size / 1024)} KB`;
   return `${size} ${size === 1 ? "byte" : "bytes"}`;
 }
+
+// What the assistant's answers become: a suggested event, a codex character, a rewrite tone.
+
+/**
+ * Applying a plot suggestion: the text is split into non-empty lines; the first line,
+ * without leading # signs, bold markers and quotes, is the title (47 characters plus an ellipsis
+ * when longer than 50); the other lines are the content, or 'No content provided'. Empty → null.
+ */
+export const SUGGESTED_TITLE_MAX = 50;
+
+export function parseSuggestion(text: string): { title: string; content: string } | null {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length === 0) return null;
+  const title = lines[0]
+    .replace(/^#+\s*/, "")
+    .replace(/\*\*|__/g, "")
+    .replace(/["“”]/g, "")
+    .replace(/^['‘’]+|['‘’]+$/g, "")
+    .trim();
+  const content = lines.slice(1).join("\n") || "No content provided";
+  const shortTitle = title.length > SUGGESTED_TITLE_MAX ? `${title.slice(0, SUGGESTED_TITLE_MAX - 3)}...` : title;
+  return { title: shortTitle || "Untitled suggestion", content };
+}
+
+/**
+ * The character's name in a Writer's Unblock profile: a 'Name: …' line when there is one, else the first line
+ * (headings and bold marks stripped). Empty when nothing usable is found.
+ */
+export function characterNameFrom(profile: string): string {
+  const clean = (line: string) =>
+    line
+      .replace(/^[#>*\-\s]+/, "")
+      .replace(/\*\*|__|`/g, "")
+      .trim();
+  const lines = profile.split(/\r?\n/).map(clean).filter(Boolean);
+  const labelled = lines.map((line) => /^name\s*[:\-–—]\s*(.+)$/i.exec(line)?.[1]).find(Boolean);
+  const name = (labelled ?? lines[0] ?? "")
+    .replace(/[,;(].*$/, "")
+    .trim()
+    .replace(/^["“']+|["”']+$/g, "")
+    .trim();
+  return name.slice(0, entityLimits.name);
+}
+
+/** Rewrite tone presets for the event editor's Rewrite on a selection. */
+export const TRANSFORM_TONES = ["Darker", "Lighter", "More formal", "More casual", "Tenser"] as const;
+
+// The mind map. Basic (every plan): events and codex entries as nodes, positions that persist.
+// Advanced (Premium, decided by the acting writer's plan): idea and group nodes, labeled edges, export.
+export const mapLimits = { text: 500, label: 60, positions: 2000, coordinate: 1_000_000, size: 10_000 } as const;
+export const MAP_ADVANCED_IS_PREMIUM = "Upgrade to Premium for advanced mind mapping";
+export const mapNodeKinds = ["event", "entity", "idea", "group"] as const;
+export type MapNodeKind = (typeof mapNodeKinds)[number];
+/** A node's id on the map: "event-12", "entity-3", "idea-7", "group-8". */
+export const MAP_NODE_KEY = /^(event|entity|idea|group)-([1-9]\d{0,11})$/;
+/** The row id in a map node's or edge's id ("idea-7" → "7", "edge-4" → "4"). */
+export const mapRowId = (key: string) => key.slice(key.indexOf("-") + 1);
+/** Suggested labels for a custom edge. */
+export const mapEdgeLabels = ["causes", "foreshadows", "contrasts", "leads to"] as const;

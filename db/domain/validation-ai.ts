@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { limits, messages } from "./rules";
-import { TRANSFORM_TONES } from "./rules-ai";
+import { limits, messages, TRANSFORM_TONES } from "./rules";
 
 // What the AI, admin and billing endpoints accept.
 

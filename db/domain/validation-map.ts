@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAP_NODE_KEY, mapLimits } from "./rules-map";
+import { MAP_NODE_KEY, mapLimits } from "./rules";
 
 // What the mind map's endpoints accept.
 

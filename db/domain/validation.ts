@@ -10,8 +10,6 @@ import { isLifespanOrdered } from "./lifespans";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
-export * from "./rules-ai";
-export * from "./rules-map";
 
 const email = z
   .string({ error: messages.email })

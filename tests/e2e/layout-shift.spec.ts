@@ -5,7 +5,7 @@ type Shift = { value: number; nodes: string[] };
 
 /**
  * The layout shift a writer sees while the timeline page finishes arriving (the live room, the rest of the events,
- * the kits' buttons after hydration): every `layout-shift` entry without recent input, 3 s after navigation.
+ * the kits hydrating their server-rendered buttons): every `layout-shift` entry without recent input, 3 s after navigation.
  */
 async function layoutShift(browser: Browser, user: TestUser, timelineId: number, width: number) {
   const context = await browser.newContext({ viewport: { width, height: 823 } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSuggestion } from "../../db/domain/rules-ai";
+import { parseSuggestion } from "../../db/domain/rules";
 
 describe("applying a plot suggestion", () => {
   it("cleans the first line into the title and keeps the rest as content", () => {

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { User } from "../../db/schema";
 import type { DocRemover, LiveDocs, RoomNotifier } from "../lib/room";
-import type { NotifyMail } from "./notifications";
+import type { NotifyMail } from "./notify-mail";
 
 /**
  * What a service that writes a timeline's data needs: the database and the timeline's room, which

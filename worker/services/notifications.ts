@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { comments, events, notifications } from "../../db/schema";
-import type { Env } from "../env";
 import type { Mailer } from "../lib/mailer";
+import type { NotifyMail } from "./notify-mail";
 import { spareBudget } from "./rate-limits";
 
 /**
@@ -41,7 +41,7 @@ type NewNotification = {
  * How a notification's email leaves: the site's origin for its link, the mailer, and where the send runs
  * (after the answer). Without it (a loader, a test of the rules) nothing is mailed.
  */
-export type NotifyMail = { origin: string; mailer: Mailer; defer: (p: Promise<unknown>) => void; env?: Partial<Env> };
+export type { NotifyMail } from "./notify-mail";
 
 /** The writer a notification is for, as much as mailing it needs. */
 export type Recipient = { id: number; email: string; notifyEmail: "instant" | "daily" | "off" };

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import type { Env } from "../env";
 import { tooMany } from "../lib/errors";
 import { HOUR, MINUTE } from "../lib/time";
 
@@ -37,16 +36,23 @@ export const RATE_RULES = {
   // Budgets, not refusals (see `withinBudget`): past them the notification is still stored, only its email is not sent.
   notifyMails: { env: "RATE_NOTIFY_MAILS_PER_RECIPIENT_PER_HOUR", limit: 10, windowMs: HOUR, what: "notification emails" },
   suggestionNotices: { env: "RATE_SUGGESTION_NOTICES_PER_WRITER_PER_SCENE", limit: 1, windowMs: 30 * MINUTE, what: "suggestion notices" },
-} as const satisfies Record<string, { env: keyof Env; limit: number; windowMs: number; what: string }>;
+} as const satisfies Record<string, { env: `RATE_${string}`; limit: number; windowMs: number; what: string }>;
+
+/**
+ * The Worker's settings as the limits read them (its `Env`, or part of it): a plain object here, so that this module,
+ * which the shared doc's notifications use too, does not import env.ts (and the Durable Objects' types through it).
+ */
+export type Settings = object;
+const setting = (env: Settings, name: string) => (env as Record<string, string | undefined>)[name];
 
 export type RateRule = keyof typeof RATE_RULES;
 
 /** Login lockout numbers (login-throttle.ts), also [vars]. */
-export function loginLimits(env: Partial<Env>) {
+export function loginLimits(env: Settings) {
   return {
-    perEmail: positiveInt(env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
-    perClient: positiveInt(env.LOGIN_MAX_FAILURES_PER_CLIENT, 100),
-    lockMs: positiveInt(env.LOGIN_LOCK_MINUTES, 15) * MINUTE,
+    perEmail: positiveInt(setting(env, "LOGIN_MAX_FAILURES_PER_EMAIL"), 5),
+    perClient: positiveInt(setting(env, "LOGIN_MAX_FAILURES_PER_CLIENT"), 100),
+    lockMs: positiveInt(setting(env, "LOGIN_LOCK_MINUTES"), 15) * MINUTE,
   };
 }
 
@@ -66,11 +72,11 @@ export function tooManyMessage(what: string, waitMs: number) {
  */
 export type Limiter = {
   db: Db;
-  env: Partial<Env>;
+  env: Settings;
   client: string;
 };
 
-export const createLimiter = (db: Db, env: Partial<Env>, client: string): Limiter => ({ db, env, client });
+export const createLimiter = (db: Db, env: Settings, client: string): Limiter => ({ db, env, client });
 
 /**
  * Counts one use of `rule` for `subject` and throws 429 (Retry-After) past the limit. One UPSERT …
@@ -94,7 +100,7 @@ export async function spareBudget(limiter: Pick<Limiter, "db" | "env">, rule: Ra
 
 async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
   const { env: name, windowMs, limit: fallback } = RATE_RULES[rule];
-  const limit = positiveInt(limiter.env[name] as string | undefined, fallback);
+  const limit = positiveInt(setting(limiter.env, name), fallback);
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
   const cutoff = new Date(now - windowMs).toISOString();

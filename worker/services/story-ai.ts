@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { parseSuggestion } from "../../db/domain/rules-ai";
+import { parseSuggestion } from "../../db/domain/rules";
 import { eq } from "drizzle-orm";
 import { type User, events } from "../../db/schema";
 import { badRequest } from "../lib/errors";

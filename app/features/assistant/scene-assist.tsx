@@ -7,7 +7,7 @@ import { aiStreamErrorToast } from "~/features/assistant/ai";
 import { useAiStream } from "~/features/assistant/ai-stream";
 import AiText from "~/features/assistant/ai-text";
 import { errorToast } from "~/lib/toast";
-import { TRANSFORM_TONES } from "../../../db/domain/rules-ai";
+import { TRANSFORM_TONES } from "../../../db/domain/rules";
 
 type Mode = "describe" | "rewrite" | "expand";
 type Pending = { kind: "continue" } | { kind: "transform"; mode: Mode; start: number; end: number };

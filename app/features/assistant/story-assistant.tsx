@@ -7,7 +7,7 @@ import { useMutation } from "~/lib/use-mutation";
 import { aiStreamErrorToast } from "~/features/assistant/ai";
 import { useAiStream } from "~/features/assistant/ai-stream";
 import { client, shareParam, unwrap } from "~/lib/client";
-import { parseSuggestion } from "../../../db/domain/rules-ai";
+import { parseSuggestion } from "../../../db/domain/rules";
 
 // The formatted answer (and the Markdown renderer) loads with the first answer, not with the page; until then the
 // answer waits rather than show its Markdown.

@@ -12,12 +12,11 @@ import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
-// The beat-sheet overlay rides in this after-hydration chunk: nothing of it is in the first paint.
 import { StructureTools } from "~/features/structure/structure-kit";
 
 /**
- * Chapters on the timeline screen. This module loads after the page has hydrated (none of it is in the first
- * paint's JavaScript): a timeline without chapters shows exactly what it showed before.
+ * Chapters on the timeline screen, rendered with the page: a timeline without chapters shows only the book's words
+ * and the buttons; the progress chart and the dialogs load on first use.
  */
 
 export type { ChapterContext };

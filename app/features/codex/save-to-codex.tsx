@@ -6,8 +6,7 @@ import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, unwrap } from "~/lib/client";
-import { defaultEntityColor, entityLimits } from "../../../db/domain/rules";
-import { characterNameFrom } from "../../../db/domain/rules-ai";
+import { defaultEntityColor, entityLimits, characterNameFrom } from "../../../db/domain/rules";
 
 export type EditableTimeline = { id: number; title: string };
 

@@ -13,7 +13,7 @@ import {
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorToast } from "~/lib/toast";
-import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules-map";
+import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules";
 import type { MapNodeView } from "../../../worker/services/mind-map";
 import { exportMap } from "./export-image";
 import { knownPositions, layoutPositions, toFlowNodes } from "./layout";

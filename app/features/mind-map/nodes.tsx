@@ -1,7 +1,7 @@
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { createContext, memo, useContext, useState } from "react";
 import { cn } from "~/lib/cn";
-import { mapLimits } from "../../../db/domain/rules-map";
+import { mapLimits } from "../../../db/domain/rules";
 import { type MapFlowNode, NODE_W, kindText } from "./types";
 
 /** Inline editing of an idea's text (Premium editors): which node is being edited, and how to finish. */

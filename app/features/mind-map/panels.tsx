@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/ui/button";
 import { Input } from "~/ui/input";
-import { mapEdgeLabels, mapLimits } from "../../../db/domain/rules-map";
+import { mapEdgeLabels, mapLimits } from "../../../db/domain/rules";
 import type { MapNodeView } from "../../../worker/services/mind-map";
 import { kindText } from "./types";
 

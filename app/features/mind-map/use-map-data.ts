@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useMutation } from "~/lib/use-mutation";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
-import { mapLimits, mapRowId } from "../../../db/domain/rules-map";
+import { mapLimits, mapRowId } from "../../../db/domain/rules";
 import type { MapNodeView, MindMap } from "../../../worker/services/mind-map";
 import type { Point } from "./types";
 

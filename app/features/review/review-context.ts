@@ -1,5 +1,5 @@
 import { type ComponentType, createContext } from "react";
 import type { EventView } from "../../../worker/services/events";
 
-/** A card's comments button (count and read-mode comments), from the review kit once it has loaded after hydration. */
+/** A card's comments button (count and read-mode comments), from the review kit. */
 export const ReviewContext = createContext<ComponentType<{ event: EventView }> | null>(null);

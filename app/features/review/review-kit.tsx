@@ -4,14 +4,17 @@ import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
-import { ActivityList } from "./activity-panel";
 import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
-import { TimelineComments } from "./timeline-comments-panel";
 
-// The timeline's review, loaded after hydration: the Comments and Activity panels (toolbar buttons), the cards'
-// comment counts, and a scene's comments in read mode. The scene's text and its anchors (Tiptap, Yjs) load when
-// a scene's comments first open.
+// The timeline's review: the Comments and Activity buttons (rendered with the page), the cards' comment counts,
+// and a scene's comments in read mode. The panels' code loads when the pointer nears a button or a panel opens;
+// the scene's text and its anchors (Tiptap, Yjs) when a scene's comments first open.
 
+const loadComments = () => import("./timeline-comments-panel");
+const loadActivity = () => import("./activity-panel");
+const TimelineComments = lazy(() => loadComments().then((m) => ({ default: m.TimelineComments })));
+const ActivityList = lazy(() => loadActivity().then((m) => ({ default: m.ActivityList })));
+const panelFallback = <p className="text-sm text-stone-600">Loading...</p>;
 const SceneComments = lazy(() => import("./scene-comments").then((m) => ({ default: m.SceneComments })));
 
 type ToolsProps = ReviewScope & { onJump: (eventId: number) => void };
@@ -51,11 +54,11 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
   };
   return (
     <>
-      <Button size="sm" variant="outline" onClick={() => setPanel("comments")}>
+      <Button size="sm" variant="outline" onClick={() => setPanel("comments")} onPointerEnter={() => void loadComments()}>
         <MessageSquare aria-hidden="true" className="h-4 w-4" />
         Comments
       </Button>
-      <Button size="sm" variant="outline" onClick={() => setPanel("activity")}>
+      <Button size="sm" variant="outline" onClick={() => setPanel("activity")} onPointerEnter={() => void loadActivity()}>
         <History aria-hidden="true" className="h-4 w-4" />
         Activity
       </Button>
@@ -66,7 +69,9 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
         description="Every scene's threads, newest first."
         className="max-w-2xl"
       >
-        <TimelineComments scope={scope} onOpenScene={open} />
+        <Suspense fallback={panelFallback}>
+          <TimelineComments scope={scope} onOpenScene={open} />
+        </Suspense>
       </Dialog>
       <Dialog
         open={panel === "activity"}
@@ -75,13 +80,15 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
         description="What changed in this timeline, newest first."
         className="max-w-2xl"
       >
-        <ActivityList
-          scope={scope}
-          onOpenScene={(eventId) => {
-            setPanel(null);
-            onJump(eventId);
-          }}
-        />
+        <Suspense fallback={panelFallback}>
+          <ActivityList
+            scope={scope}
+            onOpenScene={(eventId) => {
+              setPanel(null);
+              onJump(eventId);
+            }}
+          />
+        </Suspense>
       </Dialog>
       {scene ? (
         <Suspense fallback={null}>

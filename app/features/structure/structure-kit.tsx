@@ -1,49 +1,39 @@
 import { BookMarked, Flag } from "lucide-react";
-import { useEffect, useState } from "react";
+import { Suspense, lazy, useEffect, useState } from "react";
 import { createPortal } from "react-dom";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { client, shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
-import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
-import { Dialog } from "~/ui/dialog";
-import { Input, Label } from "~/ui/input";
-import { type OverlayBeat, type OverlayScene, beatDrift } from "../../../db/domain/templates/overlay";
-import type { TemplateView } from "../../../db/domain/templates/built-in";
-import type { EventView } from "../../../worker/services/events";
-import type { StructureView } from "../../../worker/services/templates";
+import { type OverlayBeat, beatDrift } from "../../../db/domain/templates/overlay";
 import { BeatSuggestionDialog, SuggestBeatButton } from "./beat-suggestion";
+import type { StructureToolsProps, StructureView } from "./structure-api";
+
+export type { StructureToolsProps };
 
 /**
- * 'Structure' on the timeline screen: the beat sheet overlaid on the story and 'Save as template'. This module
- * loads after the page has hydrated (none of it is in the first paint's JavaScript). The beat markers are
+ * 'Structure' on the timeline screen: the beat sheet overlaid on the story and 'Save as template'. The buttons
+ * come with the page; their dialogs load on first use (structure-dialogs.tsx). The beat markers are
  * rendered into the list's rows (a slot before the card of the scene each beat falls on), so the list's own
  * code does not change.
  */
 
-export type StructureToolsProps = {
-  timelineId: number;
-  timelineTitle: string;
-  structureTemplateId: string | null;
-  shareCode?: string | null;
-  headers: Record<string, string>;
-  canEdit: boolean;
-  /** Every scene in story order (with its word count). */
-  events: OverlayScene[];
-  /** Markers are shown (story order, a list layout). */
-  showMarkers: boolean;
-  /** The screen reads its scenes again (after a scene suggested for a beat was written). */
-  onScenesChanged?: () => void;
-  /** A scene the server answered with after a write here, shown at once. */
-  onSceneWritten?: (event: EventView) => void;
-};
-
 const percent = (n: number) => `${Math.round(n * 100)}%`;
+
+const loadDialogs = () => import("./structure-dialogs");
+const StructureDialog = lazy(() => loadDialogs().then((m) => ({ default: m.StructureDialog })));
+const SaveTemplateDialog = lazy(() => loadDialogs().then((m) => ({ default: m.SaveTemplateDialog })));
 
 export function StructureTools(props: StructureToolsProps) {
   const { timelineId, shareCode, events, structureTemplateId } = props;
   const [structure, setStructure] = useState<StructureView | null>(null);
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
+  // Mounted from the first opening on, so closing returns focus to the button.
+  const [used, setUsed] = useState(false);
+  const openDialog = (show: (open: boolean) => void) => {
+    setUsed(true);
+    show(true);
+  };
   // What the overlay depends on: the scenes' order and their words.
   const key = events.map((e) => `${e.id}:${e.wordCount ?? 0}`).join(",");
 
@@ -66,130 +56,24 @@ export function StructureTools(props: StructureToolsProps) {
 
   return (
     <>
-      <Button type="button" variant="outline" size="sm" onClick={() => setOpen(true)}>
+      <Button type="button" variant="outline" size="sm" onClick={() => openDialog(setOpen)} onPointerEnter={() => void loadDialogs()}>
         <Flag aria-hidden="true" className="mr-1.5 h-4 w-4" />
         Structure
       </Button>
       {shareCode ? null : (
-        <Button type="button" variant="outline" size="sm" onClick={() => setSaving(true)}>
+        <Button type="button" variant="outline" size="sm" onClick={() => openDialog(setSaving)} onPointerEnter={() => void loadDialogs()}>
           <BookMarked aria-hidden="true" className="mr-1.5 h-4 w-4" />
           Save as template
         </Button>
       )}
-      <StructureDialog {...props} open={open} onOpenChange={setOpen} structure={structure} onStructure={setStructure} />
-      <SaveTemplateDialog timelineId={timelineId} title={props.timelineTitle} open={saving} onOpenChange={setSaving} />
+      {used ? (
+        <Suspense fallback={null}>
+          <StructureDialog {...props} open={open} onOpenChange={setOpen} structure={structure} onStructure={setStructure} />
+          <SaveTemplateDialog timelineId={timelineId} title={props.timelineTitle} open={saving} onOpenChange={setSaving} />
+        </Suspense>
+      ) : null}
       {props.showMarkers && structure && structure.beats.length > 0 ? <BeatMarkers {...props} structure={structure} /> : null}
     </>
-  );
-}
-
-function StructureDialog(
-  props: StructureToolsProps & {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    structure: StructureView | null;
-    onStructure: (s: StructureView) => void;
-  },
-) {
-  const { open, structure, canEdit } = props;
-  const [templates, setTemplates] = useState<TemplateView[] | null>(null);
-  const [pending, setPending] = useState(false);
-  useEffect(() => {
-    if (open)
-      unwrap(client.api.templates.$get()).then(
-        (list) => setTemplates(list as TemplateView[]),
-        (e) => errorToast(errorMessage(e, "Failed to load the structures")),
-      );
-  }, [open]);
-  const current = structure?.templateId ?? "";
-  const chosen = templates?.find((t) => t.id === current);
-  const choose = async (templateId: string) => {
-    setPending(true);
-    try {
-      const param = { id: String(props.timelineId) };
-      const json = { templateId: templateId || null };
-      const next = await unwrap(
-        client.api.timelines[":id"].structure.$put({ param, query: shareParam(props.shareCode), json }, { headers: props.headers }),
-      );
-      props.onStructure(next as StructureView);
-    } catch (error) {
-      errorToast(errorMessage(error, "Failed to set the structure"));
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <Dialog open={open} onOpenChange={props.onOpenChange} title="Structure">
-      <div className="space-y-4">
-        <div className="space-y-1.5">
-          <Label htmlFor="structure-template">Beat sheet</Label>
-          <select
-            id="structure-template"
-            value={current}
-            disabled={!canEdit || pending || !templates}
-            onChange={(e) => void choose(e.target.value)}
-            className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
-          >
-            <option value="">None</option>
-            {templates?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.builtIn ? t.name : `${t.name} (mine)`}
-              </option>
-            ))}
-          </select>
-          <p className="text-sm text-stone-600">
-            {chosen ? chosen.description : "Choose a beat sheet to see where each beat should fall in the story."}
-            {canEdit ? null : " Only editors can change it."}
-          </p>
-        </div>
-        {structure && structure.beats.length > 0 ? (
-          <p className="text-sm text-stone-600">
-            Placed by {structure.basis === "words" ? "word count" : "scene count"}: each beat is marked before the scene where it falls.
-          </p>
-        ) : null}
-      </div>
-    </Dialog>
-  );
-}
-
-function SaveTemplateDialog(props: { timelineId: number; title: string; open: boolean; onOpenChange: (open: boolean) => void }) {
-  const [name, setName] = useState("");
-  const [pending, setPending] = useState(false);
-  useEffect(() => {
-    if (props.open) setName(props.title);
-  }, [props.open, props.title]);
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) return errorToast("Template name is required");
-    setPending(true);
-    try {
-      await unwrap(client.api.templates.$post({ json: { timelineId: props.timelineId, name } }));
-      showToast({ title: "Template saved", description: `'${name.trim()}' is in Start from a structure.` });
-      props.onOpenChange(false);
-    } catch (error) {
-      errorToast(errorMessage(error, "Failed to save the template"));
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <Dialog open={props.open} onOpenChange={props.onOpenChange} title="Save as template">
-      <form onSubmit={submit} noValidate className="space-y-4">
-        <p className="text-sm text-stone-600">Keeps this timeline's chapters and scene titles to start another book from.</p>
-        <div className="space-y-1.5">
-          <Label htmlFor="template-name">Template name</Label>
-          <Input id="template-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={() => props.onOpenChange(false)} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving..." : "Save template"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
   );
 }
 

@@ -1,9 +1,6 @@
 import { useEffect, useState } from "react";
 import { Label } from "~/ui/input";
-import { client, unwrap } from "~/lib/client";
-import type { TemplateView } from "../../../db/domain/templates/built-in";
-
-const loadTemplates = async () => (await unwrap(client.api.templates.$get())) as TemplateView[];
+import { type TemplateView, loadTemplates } from "./structure-api";
 
 /** 'Start from a structure' in the New Timeline dialog: Blank, the built-in beat sheets and the writer's own. */
 export function StructureSelect({ value, onChange }: { value: string; onChange: (templateId: string) => void }) {

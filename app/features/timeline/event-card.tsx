@@ -1,3 +1,4 @@
+import { GripVertical, History, Pencil, Trash2 } from "lucide-react";
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -273,7 +274,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             aria-label={`History of ${event.title}`}
             title="Version history"
           >
-            <span aria-hidden="true" className="icon icon-history" />
+            <History aria-hidden="true" className="h-4 w-4 shrink-0" />
           </Button>
           {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
           {canEdit ? (
@@ -285,7 +286,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               aria-label={`Edit ${event.title}`}
               title="Edit event"
             >
-              <span aria-hidden="true" className="icon icon-pencil" />
+              <Pencil aria-hidden="true" className="h-4 w-4 shrink-0" />
             </Button>
           ) : null}
           {canDelete ? (
@@ -297,7 +298,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               aria-label={`Delete ${event.title}`}
               title="Delete event"
             >
-              <span aria-hidden="true" className="icon icon-trash" />
+              <Trash2 aria-hidden="true" className="h-4 w-4 shrink-0" />
             </Button>
           ) : null}
         </div>
@@ -312,5 +313,5 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
 }
 
 export function DragHandleIcon() {
-  return <span aria-hidden="true" className="icon icon-grip" />;
+  return <GripVertical aria-hidden="true" className="h-4 w-4 shrink-0" />;
 }

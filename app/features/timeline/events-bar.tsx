@@ -1,9 +1,9 @@
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import type { LaneKind } from "~/features/timeline/lanes-view";
-import { StandIn } from "~/features/timeline/kit-stand-ins";
+import { PlotlinesButton } from "~/features/plotlines/plotline-kit";
+import { ReviewTools } from "~/features/review/review-kit";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
-import type { ScreenKits } from "~/features/timeline/use-screen-kits";
 import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { TimelineView } from "../../../worker/services/timelines";
 
@@ -12,7 +12,6 @@ import type { TimelineView } from "../../../worker/services/timelines";
  * (Comments and Activity for everyone; Plotlines, and the owner's Calendar, for writers).
  */
 export function EventsBar({
-  kits,
   timeline,
   shareCode,
   myUserId,
@@ -31,7 +30,6 @@ export function EventsBar({
   onLayout,
   onLaneKind,
 }: {
-  kits: ScreenKits;
   timeline: TimelineView;
   shareCode?: string | null;
   myUserId: number;
@@ -51,7 +49,6 @@ export function EventsBar({
   onLayout: (layout: TimelineLayout) => void;
   onLaneKind: (kind: LaneKind) => void;
 }) {
-  const { review, plotlines: plotKit } = kits;
   return (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
       <h2 className="text-lg font-semibold">Events</h2>
@@ -66,37 +63,23 @@ export function EventsBar({
         onLayout={onLayout}
         onLaneKind={onLaneKind}
       />
-      {review ? (
-        <review.ReviewTools
-          timelineId={timeline.id}
-          shareCode={shareCode ?? null}
-          myUserId={myUserId}
-          canEdit={canEdit}
-          isOwner={isOwner}
-          canComment={canEdit || (timeline.viewersCanComment && !ended)}
-          onJump={onJump}
-        />
-      ) : (
-        <>
-          <StandIn icon="message-square">Comments</StandIn>
-          <StandIn icon="history">Activity</StandIn>
-        </>
-      )}
+      <ReviewTools
+        timelineId={timeline.id}
+        shareCode={shareCode ?? null}
+        myUserId={myUserId}
+        canEdit={canEdit}
+        isOwner={isOwner}
+        canComment={canEdit || (timeline.viewersCanComment && !ended)}
+        onJump={onJump}
+      />
       {canEdit ? (
-        plotKit ? (
-          <plotKit.PlotlinesButton
-            timelineId={timeline.id}
-            api={{ shareCode, headers }}
-            plotlines={plotlines}
-            onChanged={refresh}
-            canDelete={isOwner}
-          />
-        ) : (
-          <>
-            <StandIn icon="spline">{`Plotlines${plotlines.length ? ` (${plotlines.length})` : ""}`}</StandIn>
-            {isOwner ? <StandIn icon="calendar-days">Calendar</StandIn> : null}
-          </>
-        )
+        <PlotlinesButton
+          timelineId={timeline.id}
+          api={{ shareCode, headers }}
+          plotlines={plotlines}
+          onChanged={refresh}
+          canDelete={isOwner}
+        />
       ) : null}
     </div>
   );

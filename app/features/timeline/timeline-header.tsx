@@ -1,10 +1,9 @@
-import { ArrowLeft, Plus, Share2, Sparkles, Users } from "lucide-react";
+import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-react";
 import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
-import { ProgressStandIn, StandIn } from "~/features/timeline/kit-stand-ins";
 import SeriesMention from "~/features/series/series-mention";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
@@ -47,10 +46,10 @@ export function TimelineHeader({
   shareCode?: string | null;
   onShare: () => void;
   onAdd: () => void;
-  /** The book's word count and target (loaded after hydration; a stand-in of the same size until then). */
-  progress?: ReactNode;
-  /** More actions beside 'Add Event' (loaded after hydration; stand-ins of the same size until then). */
-  tools?: ReactNode;
+  /** The book's word count and target, with its buttons. */
+  progress: ReactNode;
+  /** More actions beside 'Add Event' (chapters, structure, templates). */
+  tools: ReactNode;
 }) {
   const access = timeline.accessLevel;
   return (
@@ -77,11 +76,11 @@ export function TimelineHeader({
             ) : null}
             {room.connected ? (
               <Badge variant="success" className="gap-1">
-                <span aria-hidden="true" className="icon icon-wifi" /> Connected
+                <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
               </Badge>
             ) : (
               <Badge variant="secondary" className="gap-1">
-                <span aria-hidden="true" className="icon icon-wifi-off" /> Disconnected
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Disconnected
               </Badge>
             )}
             {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
@@ -93,7 +92,7 @@ export function TimelineHeader({
             ) : null}
           </div>
           {timeline.series ? <SeriesMention series={timeline.series} /> : null}
-          {progress ?? <ProgressStandIn words={timeline.wordCount} target={timeline.targetWords} canEdit={canEdit} />}
+          {progress}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <Button asChild variant="outline">
@@ -113,17 +112,7 @@ export function TimelineHeader({
               </Button>
             )
           ) : null}
-          {tools ?? (
-            <>
-              {canEdit ? (
-                <StandIn icon="plus" big>
-                  Add Chapter
-                </StandIn>
-              ) : null}
-              <StandIn icon="flag mr-1.5">Structure</StandIn>
-              {shareCode ? null : <StandIn icon="book-marked mr-1.5">Save as template</StandIn>}
-            </>
-          )}
+          {tools}
           {canEdit ? (
             <Button onClick={onAdd} onPointerEnter={() => void loadForms()}>
               <Plus aria-hidden="true" className="h-4 w-4" /> Add Event

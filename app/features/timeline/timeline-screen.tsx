@@ -13,7 +13,9 @@ import { TimelineJump } from "~/features/timeline/timeline-jump";
 import { EventsBar } from "~/features/timeline/events-bar";
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
-import { useScreenKits } from "~/features/timeline/use-screen-kits";
+import { chapterParts } from "~/features/chapters/chapter-kit";
+import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
+import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
 import { useFreshData } from "~/lib/use-fresh-data";
@@ -75,8 +77,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   // The dialogs' code loads when the first of them opens, and stays.
   const [dialogsUsed, setDialogsUsed] = useState(false);
-  const kits = useScreenKits();
-  const { chapters: kit, plotlines: plotKit, review } = kits;
   const [chaptered, setChaptered] = useState(false);
   const [chapterList, setChapterList] = useState<ChapterOption[]>();
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
@@ -175,7 +175,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     onSave: writes.save,
     onDelete: setDeleting,
   };
-  const chapters = kit?.chapterParts({
+  const chapters = chapterParts({
     timeline,
     shareCode,
     store,
@@ -219,13 +219,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
               shareCode={shareCode}
               onShare={() => setSharing(true)}
               onAdd={() => setAdding(true)}
-              progress={chapters?.progress}
-              tools={chapters?.tools}
+              progress={chapters.progress}
+              tools={chapters.tools}
             />
             <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
               <section aria-label="Timeline events" className="min-w-0">
                 <EventsBar
-                  kits={kits}
                   timeline={timeline}
                   shareCode={shareCode}
                   myUserId={props.myUserId}
@@ -249,13 +248,11 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                 />
                 <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
                   {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
-                  {plotKit ? (
-                    <plotKit.PlotlineFilter
-                      plotlines={plotlines}
-                      value={plotlineId}
-                      onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
-                    />
-                  ) : null}
+                  <PlotlineFilter
+                    plotlines={plotlines}
+                    value={plotlineId}
+                    onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
+                  />
                 </EventFilters>
                 {canEdit &&
                 (chronological || filtering) &&
@@ -269,7 +266,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                       : "Clear the filters to reorder events by dragging."}
                   </p>
                 ) : null}
-                <ReviewContext.Provider value={review?.CardReview ?? null}>
+                <ReviewContext.Provider value={CardReview}>
                   <TimelineBody
                     layout={layout}
                     empty={events.length === 0 && page.all === 0}
@@ -283,7 +280,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     coWrite={coWrite}
                     map={map}
                     list={list}
-                    chaptered={chaptered && chapters?.list}
+                    chaptered={chaptered && chapters.list}
                     onOpenFromLanes={openFromLanes}
                     grid={{
                       timelineId: timeline.id,

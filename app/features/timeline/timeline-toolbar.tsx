@@ -1,3 +1,4 @@
+import { ChartGantt, Columns3, Grid3x3, type LucideIcon, Network, Ruler, Rows3 } from "lucide-react";
 import type { ReactNode } from "react";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { cn } from "~/lib/cn";
@@ -35,22 +36,22 @@ export function TimelineToolbar({
       </fieldset>
       <fieldset className="inline-flex flex-wrap rounded-md border border-stone-300 bg-white p-0.5">
         <legend className="sr-only">Layout</legend>
-        <LayoutButton active={layout === "vertical"} onClick={() => onLayout("vertical")} icon="rows">
+        <LayoutButton active={layout === "vertical"} onClick={() => onLayout("vertical")} icon={Rows3}>
           Vertical
         </LayoutButton>
-        <LayoutButton active={layout === "horizontal"} onClick={() => onLayout("horizontal")} icon="columns">
+        <LayoutButton active={layout === "horizontal"} onClick={() => onLayout("horizontal")} icon={Columns3}>
           Horizontal
         </LayoutButton>
-        <LayoutButton active={layout === "lanes"} onClick={() => onLayout("lanes")} icon="chart-gantt">
+        <LayoutButton active={layout === "lanes"} onClick={() => onLayout("lanes")} icon={ChartGantt}>
           Lanes
         </LayoutButton>
-        <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon="grid">
+        <LayoutButton active={layout === "grid"} onClick={() => onLayout("grid")} icon={Grid3x3}>
           Grid
         </LayoutButton>
-        <LayoutButton active={layout === "ruler"} onClick={() => onLayout("ruler")} icon="ruler">
+        <LayoutButton active={layout === "ruler"} onClick={() => onLayout("ruler")} icon={Ruler}>
           Ruler
         </LayoutButton>
-        <LayoutButton active={layout === "map"} onClick={() => onLayout("map")} onPointerEnter={() => void loadMindMap()} icon="network">
+        <LayoutButton active={layout === "map"} onClick={() => onLayout("map")} onPointerEnter={() => void loadMindMap()} icon={Network}>
           Map
         </LayoutButton>
       </fieldset>
@@ -73,14 +74,13 @@ function LayoutButton({
   active,
   onClick,
   onPointerEnter,
-  icon,
+  icon: Icon,
   children,
 }: {
   active: boolean;
   onClick: () => void;
   onPointerEnter?: () => void;
-  /** A CSS-mask icon's name (app.css). */
-  icon?: string;
+  icon?: LucideIcon;
   children: ReactNode;
 }) {
   return (
@@ -94,7 +94,7 @@ function LayoutButton({
         active ? "bg-brand-600 text-white" : "text-stone-700 hover:bg-stone-100",
       )}
     >
-      {icon ? <span aria-hidden="true" className={`icon icon-${icon}`} /> : null}
+      {Icon ? <Icon aria-hidden="true" className="h-4 w-4" /> : null}
       {children}
     </button>
   );

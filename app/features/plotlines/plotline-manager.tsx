@@ -1,0 +1,233 @@
+import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { client, errorMessage, unwrap } from "~/lib/client";
+import { errorToast } from "~/lib/toast";
+import { Button } from "~/ui/button";
+import { ConfirmDialog } from "~/ui/dialog";
+import { Input } from "~/ui/input";
+import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/domain/plotline-rules";
+import type { PlotlineView } from "../../../worker/services/plotlines";
+import { type ApiContext, optionsOf, queryOf } from "../chapters/chapters-api";
+
+// The Plotlines dialog's body: add, rename, recolor, reorder, delete. Loaded when the pointer nears the toolbar's
+// button or the dialog opens.
+
+export type PlotlineTools = {
+  timelineId: number;
+  api: ApiContext;
+  plotlines: PlotlineView[];
+  onChanged: () => void;
+  /** Only the owner deletes a plotline. */
+  canDelete: boolean;
+};
+type Tools = PlotlineTools;
+
+const colorNames: Record<string, string> = {
+  "#2563eb": "Blue",
+  "#dc2626": "Red",
+  "#16a34a": "Green",
+  "#9333ea": "Purple",
+  "#ea580c": "Orange",
+  "#0891b2": "Teal",
+  "#db2777": "Pink",
+  "#4d7c0f": "Olive",
+};
+
+/** 'Plotline title is required', at most 100 characters: null when the title is fine. */
+export function plotlineTitleError(title: string): string | null {
+  const trimmed = title.trim();
+  if (!trimmed) return plotlineMessages.titleRequired;
+  if (trimmed.length > plotlineLimits.title) return plotlineMessages.titleTooLong;
+  return null;
+}
+
+/** Runs a write through the typed API client; a refusal shows the server's message. True when it landed. */
+async function send(
+  tools: Tools,
+  request: (query: ReturnType<typeof queryOf>, options: ReturnType<typeof optionsOf>) => Parameters<typeof unwrap>[0],
+) {
+  try {
+    await unwrap(request(queryOf(tools.api), optionsOf(tools.api)));
+    tools.onChanged();
+    return true;
+  } catch (error) {
+    errorToast(errorMessage(error, "Something went wrong. Please try again."));
+    return false;
+  }
+}
+
+export function PlotlineManager(tools: Tools) {
+  const { plotlines } = tools;
+  const inputId = useId();
+  const [title, setTitle] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<PlotlineView | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = plotlineTitleError(title);
+    setError(problem);
+    if (problem) return;
+    setPending(true);
+    if (
+      await send(tools, (query, options) =>
+        client.api.timelines[":id"].plotlines.$post(
+          { param: { id: String(tools.timelineId) }, query, json: { title: title.trim() } },
+          options,
+        ),
+      )
+    )
+      setTitle("");
+    setPending(false);
+  };
+
+  return (
+    <div className="mt-4 space-y-4">
+      {plotlines.length === 0 ? <p className="text-sm text-stone-600">No plotlines yet.</p> : null}
+      <ol className="space-y-3">
+        {plotlines.map((p, i) => (
+          <PlotlineRow
+            key={`${p.id}-${p.title}`}
+            tools={tools}
+            plotline={p}
+            first={i === 0}
+            last={i === plotlines.length - 1}
+            onDelete={tools.canDelete ? () => setDeleting(p) : undefined}
+          />
+        ))}
+      </ol>
+      <form onSubmit={(e) => void add(e)} className="space-y-1" noValidate>
+        <label htmlFor={inputId} className="text-sm font-medium">
+          New plotline
+        </label>
+        <div className="flex gap-2">
+          <Input
+            id={inputId}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            placeholder="Main plot"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${inputId}-error` : undefined}
+          />
+          <Button type="submit" disabled={pending}>
+            Add plotline
+          </Button>
+        </div>
+        {error ? (
+          <p id={`${inputId}-error`} role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </form>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete plotline"
+        description={`Delete "${deleting?.title ?? ""}"? Its scenes are kept: they only leave this plotline.`}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={pending}
+        onConfirm={() => {
+          if (!deleting) return;
+          setPending(true);
+          void send(tools, (query, options) =>
+            client.api.plotlines[":id"].$delete({ param: { id: String(deleting.id) }, query }, options),
+          ).then(() => {
+            setPending(false);
+            setDeleting(null);
+          });
+        }}
+      />
+    </div>
+  );
+}
+
+function PlotlineRow({
+  tools,
+  plotline,
+  first,
+  last,
+  onDelete,
+}: {
+  tools: Tools;
+  plotline: PlotlineView;
+  first: boolean;
+  last: boolean;
+  onDelete?: () => void;
+}) {
+  const [title, setTitle] = useState(plotline.title);
+  const [error, setError] = useState<string | null>(null);
+  const id = `plotline-${plotline.id}`;
+  const patch = (json: { title?: string; color?: string; position?: number }) =>
+    send(tools, (query, options) => client.api.plotlines[":id"].$patch({ param: { id: String(plotline.id) }, query, json }, options));
+  const rename = () => {
+    if (title.trim() === plotline.title) return;
+    const problem = plotlineTitleError(title);
+    setError(problem);
+    if (!problem) void patch({ title: title.trim() });
+  };
+  return (
+    <li className="space-y-1.5 rounded-md border border-stone-200 p-2" data-testid="plotline-row">
+      <div className="flex items-center gap-2">
+        <span aria-hidden="true" className="h-4 w-4 shrink-0 rounded-full" style={{ backgroundColor: plotline.color }} />
+        <Input
+          id={id}
+          aria-label={`Title of ${plotline.title}`}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={rename}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              rename();
+            }
+          }}
+          aria-invalid={error ? true : undefined}
+        />
+        <Button
+          size="icon"
+          variant="ghost"
+          disabled={first}
+          onClick={() => void patch({ position: plotline.position - 1 })}
+          aria-label={`Move ${plotline.title} up`}
+        >
+          <ArrowUp aria-hidden="true" className="h-4 w-4" />
+        </Button>
+        <Button
+          size="icon"
+          variant="ghost"
+          disabled={last}
+          onClick={() => void patch({ position: plotline.position + 1 })}
+          aria-label={`Move ${plotline.title} down`}
+        >
+          <ArrowDown aria-hidden="true" className="h-4 w-4" />
+        </Button>
+        {onDelete ? (
+          <Button size="icon" variant="ghost" className="text-red-700" onClick={onDelete} aria-label={`Delete ${plotline.title}`}>
+            <Trash2 aria-hidden="true" className="h-4 w-4" />
+          </Button>
+        ) : null}
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <fieldset className="flex flex-wrap gap-1">
+        <legend className="sr-only">Color of {plotline.title}</legend>
+        {plotlinePalette.map((color) => (
+          <button
+            key={color}
+            type="button"
+            aria-pressed={plotline.color === color}
+            aria-label={colorNames[color] ?? color}
+            onClick={() => plotline.color !== color && void patch({ color })}
+            className="h-6 w-6 rounded-full border-2 aria-pressed:border-stone-900 border-transparent"
+            style={{ backgroundColor: color }}
+          />
+        ))}
+      </fieldset>
+    </li>
+  );
+}
