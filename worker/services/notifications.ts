@@ -1,7 +1,6 @@
 import { and, desc, eq, inArray, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { comments, events, notifications } from "../../db/schema";
-import type { Mailer } from "../lib/mailer";
 import type { NotifyMail } from "./notify-mail";
 import { spareBudget } from "./rate-limits";
 
