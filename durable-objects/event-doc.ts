@@ -361,7 +361,9 @@ export class EventDoc extends YServer {
   private tellSuggestions() {
     if (this.gone) return;
     const origin = this.origin;
-    const mail = origin ? { origin, mailer: createMailer(this.env), defer: (p: Promise<unknown>) => this.ctx.waitUntil(p) } : undefined;
+    const mail = origin
+      ? { origin, mailer: createMailer(this.env), defer: (p: Promise<unknown>) => this.ctx.waitUntil(p), env: this.env }
+      : undefined;
     return this.suggestions.settle(this.document, createDb(this.env.DB), { eventId: this.eventId, timelineId: this.timelineId }, mail);
   }
 }
