@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { Context } from "hono";
 import { localeOf } from "../../db/domain/calendar/locale";
@@ -18,6 +19,7 @@ import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { seriesMessages } from "../../db/domain/validation-series";
 import { joinSeries, requireSeriesForImport } from "../services/series";
+import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
@@ -40,7 +42,7 @@ const exportQuery = validator("query", (value): ExportQuery => {
   return { format: format as ExportFormat, style: style as DocxStyle, notes: notes === "1", ...(share ? { share } : {}) };
 });
 
-type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number };
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number; filename?: string; dryRun?: boolean };
 
 /**
  * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
@@ -59,6 +61,8 @@ const importQuery = validator("query", (value): ImportQuery => {
     if (!dateOrders.includes(value.dateOrder as DateOrder)) throw badRequest("Date order must be mdy or dmy");
     query.dateOrder = value.dateOrder as DateOrder;
   }
+  if (typeof value.filename === "string" && value.filename.length <= 255) query.filename = value.filename;
+  if (value.dryRun === "1" || value.dryRun === "true") query.dryRun = true;
   if (value.seriesId !== undefined && value.seriesId !== "") query.seriesId = idParam(String(value.seriesId), seriesMessages.notFound);
   return query;
 });
@@ -66,13 +70,50 @@ const importQuery = validator("query", (value): ImportQuery => {
 /** Each import reads and parses up to 1 MB: counted per account and per client address before the body is read. */
 const importRate = rateLimited("importAccount", "importClient");
 
+/** A book's file (Word, ODT, project zips, Plottr, yWriter) may be 20 MB; every other import keeps the 1 MB. */
+const importBodyLimit = bodyLimit({
+  maxSize: BOOK_BODY_LIMIT,
+  onError: (c) => c.json({ error: `This file is too large to import (${BOOK_BODY_LIMIT / 1024 / 1024} MB at most)` }, 413),
+});
+
+/** The name the client gave the file: `?filename=`, else the Content-Disposition's. */
+function filenameOf(c: Context<ApiEnv>, query: ImportQuery) {
+  if (query.filename) return query.filename;
+  const disposition = c.req.header("Content-Disposition") ?? "";
+  return /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+}
+
+/**
+ * The file of a new timeline import as one or more documents (several: a series). A book format is read by its
+ * own reader (worker/services/import); the others by the shared parsers, within the API's 1 MB.
+ */
+async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
+  const book = bookFormatOfContentType(c.req.header("Content-Type"));
+  if (!book) {
+    if (Number(c.req.header("Content-Length") ?? 0) > limits.body) throw new HttpError(413, "Request body is too large");
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
+    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[] };
+  }
+  const parsed = parseBookFile(book, await c.req.arrayBuffer(), filenameOf(c, query));
+  if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
+  const documents = query.title
+    ? parsed.documents.map((d, i) => (i === 0 ? { ...d, timeline: { ...d.timeline, title: query.title! } } : d))
+    : parsed.documents;
+  return { documents, skipped: parsed.skipped };
+}
+
 /** The request's file as a timeline document, or the parser's message naming the line (400). */
 async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
-  const format = importFormatOfContentType(c.req.header("Content-Type"));
-  if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
   // Over 1 MB is refused (413) by the API's body limit while this reads it. Bytes, not text: the file's
   // encoding is found from them (a Windows-1252 CSV would otherwise lose its accents here).
-  const parsed = await parseImportFile(format, await c.req.arrayBuffer(), query);
+  return parsedBytes(c, await c.req.arrayBuffer(), query);
+}
+
+async function parsedBytes(c: Context<ApiEnv>, bytes: ArrayBuffer, query: ImportQuery) {
+  const format = importFormatOfContentType(c.req.header("Content-Type"));
+  if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
+  const parsed = await parseImportFile(format, bytes, query);
   if (!parsed.ok) throw badRequest(parsed.error);
   const doc = parsed.document;
   return query.title ? { ...doc, timeline: { ...doc.timeline, title: query.title } } : doc;
@@ -94,12 +135,13 @@ export const transferApi = new Hono<ApiEnv>()
       "Cache-Control": "private, no-store",
     });
   })
-  .post("/timelines/import", requireAuth, importRate, importQuery, async (c) => {
+  .post("/timelines/import", requireAuth, importRate, importBodyLimit, importQuery, async (c) => {
     const user = currentUser(c);
     const query = c.req.valid("query");
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
-    const doc = await parsedBody(c, query);
-    const timeline = await transfer.importTimeline(c.var.db, user, doc);
+    const { documents, skipped } = await parsedBooks(c, query);
+    if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
+    const timeline = await transfer.importTimeline(c.var.db, user, documents[0]);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);
   })

@@ -1,0 +1,95 @@
+// The book formats of IMPORT.md (Word, ODT, Scrivener and novelWriter zips, Plottr, yWriter): each is read into
+// the StoryWeave document every import builds, checked by the JSON format's own parser (the same limits and
+// messages as any import), and written by importTimeline. A bad or hostile file is a BadFile: 400 (413 when it is
+// too large), its message naming the kind of file, and nothing is written.
+import { countWords } from "../../../db/domain/word-count";
+import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../../../db/domain/timeline-transfer";
+import { bookFromParagraphs } from "./book";
+import { readDocx } from "./docx";
+import { BadFile, openZip } from "./zip-guard";
+
+/** The import's body limit for these formats (the others keep the API's 1 MB). */
+export const BOOK_BODY_LIMIT = 20 * 1024 * 1024;
+
+export type BookFormat = "docx" | "odt" | "zip" | "xml";
+
+const BOOK_TYPES: Record<string, BookFormat> = {
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.oasis.opendocument.text": "odt",
+  "application/zip": "zip",
+  "application/x-zip-compressed": "zip",
+  "application/xml": "xml",
+  "text/xml": "xml",
+};
+
+/** The book format a request's Content-Type names (parameters ignored), or null for today's formats. */
+export function bookFormatOfContentType(contentType: string | null | undefined): BookFormat | null {
+  return BOOK_TYPES[(contentType ?? "").split(";")[0].trim().toLowerCase()] ?? null;
+}
+
+const KIND_NAME: Record<BookFormat, string> = {
+  docx: "This Word document",
+  odt: "This OpenDocument text",
+  zip: "This project archive",
+  xml: "This yWriter project",
+};
+
+export type Summary = {
+  title: string;
+  chapters: number;
+  scenes: number;
+  words: number;
+  codex: number;
+  plotlines: number;
+  skipped: string[];
+};
+export type BookImport = { ok: true; documents: TimelineDocument[]; skipped: string[] } | { ok: false; status: 400 | 413; error: string };
+
+/** What a dry run answers: what the documents would create, and what the file holds that is left out. */
+export function summarize(documents: TimelineDocument[], skipped: string[]): Summary {
+  const events = documents.flatMap((d) => d.events);
+  return {
+    title: documents.map((d) => d.timeline.title).join(" · "),
+    chapters: documents.reduce((n, d) => n + (d.chapters?.length ?? 0), 0),
+    scenes: events.length,
+    words: events.reduce((n, e) => n + countWords(e.content), 0),
+    codex: documents.reduce((n, d) => n + d.entities.length, 0),
+    plotlines: documents.reduce((n, d) => n + (d.plotlines?.length ?? 0), 0),
+    skipped,
+  };
+}
+
+function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[] } {
+  if (format === "docx") {
+    const word = readDocx(openZip(bytes));
+    const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
+    if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
+    return { documents: [document], skipped };
+  }
+  throw new BadFile("this kind of file cannot be imported yet");
+}
+
+/** The file as one or more timeline documents (several: a series, in book order). */
+export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Array, filename?: string): BookImport {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const what = KIND_NAME[format];
+  let read: { documents: TimelineDocument[]; skipped: string[] };
+  try {
+    read = readBook(format, bytes, titleFromFilename(filename ?? ""));
+  } catch (error) {
+    if (error instanceof BadFile)
+      return { ok: false, status: error.tooLarge ? 413 : 400, error: `${what} could not be read: ${error.message}` };
+    // A RangeError or TypeError from a file no check foresaw is still the file's fault, never a 5xx.
+    return { ok: false, status: 400, error: `${what} could not be read: it is damaged or not what its type says` };
+  }
+  if (read.documents.length === 0) return { ok: false, status: 400, error: `${what} could not be read: it holds no book` };
+  const documents: TimelineDocument[] = [];
+  for (const doc of read.documents) {
+    if (doc.events.length === 0)
+      return { ok: false, status: 400, error: `${what} could not be imported: no chapter with text was found in it` };
+    const checked = parseTimelineJson(JSON.stringify(doc));
+    if (!checked.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${checked.error}` };
+    documents.push(checked.document);
+  }
+  return { ok: true, documents, skipped: read.skipped };
+}
