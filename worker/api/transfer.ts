@@ -19,7 +19,8 @@ import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { seriesMessages } from "../../db/domain/validation-series";
 import { joinSeries, requireSeriesForImport } from "../services/series";
-import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, summarize } from "../services/import";
+import { importBooks } from "../services/import/books";
+import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, parsePlottrFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
@@ -89,13 +90,15 @@ function filenameOf(c: Context<ApiEnv>, query: ImportQuery) {
  */
 async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
   const book = bookFormatOfContentType(c.req.header("Content-Type"));
-  if (!book) {
-    if (Number(c.req.header("Content-Length") ?? 0) > limits.body) throw new HttpError(413, "Request body is too large");
-    const bytes = await c.req.arrayBuffer();
+  const json = importFormatOfContentType(c.req.header("Content-Type")) === "json";
+  if (!book && !json && Number(c.req.header("Content-Length") ?? 0) > limits.body) throw new HttpError(413, "Request body is too large");
+  const bytes = await c.req.arrayBuffer();
+  // A Plottr file comes as JSON too: its keys tell it apart; StoryWeave's own JSON keeps the 1 MB.
+  const parsed = book ? parseBookFile(book, bytes, filenameOf(c, query)) : json ? parsePlottrFile(bytes, filenameOf(c, query)) : null;
+  if (!parsed) {
     if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
     return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[] };
   }
-  const parsed = parseBookFile(book, await c.req.arrayBuffer(), filenameOf(c, query));
   if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
   const documents = query.title
     ? parsed.documents.map((d, i) => (i === 0 ? { ...d, timeline: { ...d.timeline, title: query.title! } } : d))
@@ -141,6 +144,7 @@ export const transferApi = new Hono<ApiEnv>()
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
     const { documents, skipped } = await parsedBooks(c, query);
     if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
+    if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents), 201);
     const timeline = await transfer.importTimeline(c.var.db, user, documents[0]);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);

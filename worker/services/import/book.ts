@@ -28,7 +28,7 @@ export const isSceneBreak = (text: string) => {
 };
 
 /** A title cut to the product's limit, its whitespace (line breaks too) folded to single spaces. */
-export const fitTitle = (text: string, max = limits.eventTitle) => text.replace(/\s+/g, " ").trim().slice(0, max).trim();
+export const fitTitle = (text: string, max: number = limits.eventTitle) => text.replace(/\s+/g, " ").trim().slice(0, max).trim();
 
 const plainOf = (p: Paragraph) => p.runs.map((r) => r.text).join("");
 

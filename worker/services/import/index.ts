@@ -6,6 +6,7 @@ import { countWords } from "../../../db/domain/word-count";
 import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../../../db/domain/timeline-transfer";
 import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
+import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
 
 /** The import's body limit for these formats (the others keep the API's 1 MB). */
@@ -69,13 +70,32 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
   throw new BadFile("this kind of file cannot be imported yet");
 }
 
+/**
+ * A JSON body that is a Plottr file (told apart from StoryWeave's JSON by its keys) as its books, or null when it
+ * is not one (today's JSON import reads it then).
+ */
+export function parsePlottrFile(input: ArrayBuffer, filename?: string): BookImport | null {
+  let root: unknown;
+  try {
+    root = JSON.parse(new TextDecoder().decode(input).replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
+  if (!isPlottr(root)) return null;
+  return checked("This Plottr file", () => readPlottr(root, titleFromFilename(filename ?? "")));
+}
+
 /** The file as one or more timeline documents (several: a series, in book order). */
 export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Array, filename?: string): BookImport {
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
-  const what = KIND_NAME[format];
+  return checked(KIND_NAME[format], () => readBook(format, bytes, titleFromFilename(filename ?? "")));
+}
+
+/** A reader's documents checked as any import's, or its refusal as a message naming the kind of file. */
+function checked(what: string, readFile: () => { documents: TimelineDocument[]; skipped: string[] }): BookImport {
   let read: { documents: TimelineDocument[]; skipped: string[] };
   try {
-    read = readBook(format, bytes, titleFromFilename(filename ?? ""));
+    read = readFile();
   } catch (error) {
     if (error instanceof BadFile)
       return { ok: false, status: error.tooLarge ? 413 : 400, error: `${what} could not be read: ${error.message}` };
@@ -83,13 +103,13 @@ export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Arra
     return { ok: false, status: 400, error: `${what} could not be read: it is damaged or not what its type says` };
   }
   if (read.documents.length === 0) return { ok: false, status: 400, error: `${what} could not be read: it holds no book` };
+  if (read.documents.every((doc) => doc.events.length === 0))
+    return { ok: false, status: 400, error: `${what} could not be imported: no chapter with text was found in it` };
   const documents: TimelineDocument[] = [];
   for (const doc of read.documents) {
-    if (doc.events.length === 0)
-      return { ok: false, status: 400, error: `${what} could not be imported: no chapter with text was found in it` };
-    const checked = parseTimelineJson(JSON.stringify(doc));
-    if (!checked.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${checked.error}` };
-    documents.push(checked.document);
+    const result = parseTimelineJson(JSON.stringify(doc));
+    if (!result.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${result.error}` };
+    documents.push(result.document);
   }
   return { ok: true, documents, skipped: read.skipped };
 }
