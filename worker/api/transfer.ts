@@ -43,7 +43,7 @@ const exportQuery = validator("query", (value): ExportQuery => {
   return { format: format as ExportFormat, style: style as DocxStyle, notes: notes === "1", ...(share ? { share } : {}) };
 });
 
-type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number; filename?: string; dryRun?: boolean };
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number; filename?: string; dryRun?: "1" };
 
 /**
  * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
@@ -63,7 +63,7 @@ const importQuery = validator("query", (value): ImportQuery => {
     query.dateOrder = value.dateOrder as DateOrder;
   }
   if (typeof value.filename === "string" && value.filename.length <= 255) query.filename = value.filename;
-  if (value.dryRun === "1" || value.dryRun === "true") query.dryRun = true;
+  if (value.dryRun === "1" || value.dryRun === "true") query.dryRun = "1";
   if (value.seriesId !== undefined && value.seriesId !== "") query.seriesId = idParam(String(value.seriesId), seriesMessages.notFound);
   return query;
 });

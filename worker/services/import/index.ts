@@ -4,13 +4,14 @@
 // too large), its message naming the kind of file, and nothing is written.
 import { countWords } from "../../../db/domain/word-count";
 import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../../../db/domain/timeline-transfer";
+import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/book-formats";
 import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
 import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
 
 /** The import's body limit for these formats (the others keep the API's 1 MB). */
-export const BOOK_BODY_LIMIT = 20 * 1024 * 1024;
+export const BOOK_BODY_LIMIT = BOOK_MAX_BYTES;
 
 export type BookFormat = "docx" | "odt" | "zip" | "xml";
 
@@ -35,19 +36,10 @@ const KIND_NAME: Record<BookFormat, string> = {
   xml: "This yWriter project",
 };
 
-export type Summary = {
-  title: string;
-  chapters: number;
-  scenes: number;
-  words: number;
-  codex: number;
-  plotlines: number;
-  skipped: string[];
-};
 export type BookImport = { ok: true; documents: TimelineDocument[]; skipped: string[] } | { ok: false; status: 400 | 413; error: string };
 
 /** What a dry run answers: what the documents would create, and what the file holds that is left out. */
-export function summarize(documents: TimelineDocument[], skipped: string[]): Summary {
+export function summarize(documents: TimelineDocument[], skipped: string[]): ImportSummary {
   const events = documents.flatMap((d) => d.events);
   return {
     title: documents.map((d) => d.timeline.title).join(" · "),
