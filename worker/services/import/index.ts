@@ -7,6 +7,7 @@ import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../
 import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/book-formats";
 import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
+import { readOdt } from "./odt";
 import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
 
@@ -53,8 +54,9 @@ export function summarize(documents: TimelineDocument[], skipped: string[]): Imp
 }
 
 function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[] } {
-  if (format === "docx") {
-    const word = readDocx(openZip(bytes));
+  if (format === "docx" || format === "odt") {
+    const zip = openZip(bytes);
+    const word = format === "docx" ? readDocx(zip) : readOdt(zip);
     const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
     if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
     return { documents: [document], skipped };
