@@ -8,6 +8,7 @@ import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/
 import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
+import { readYw7 } from "./yw7";
 import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
 
@@ -60,6 +61,25 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
     const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
     if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
     return { documents: [document], skipped };
+  }
+  if (format === "xml") {
+    if (
+      bytes.length > 0 &&
+      bytes[0] !== 0x3c &&
+      bytes[0] !== 0xef &&
+      bytes[0] !== 0x20 &&
+      bytes[0] !== 0x0a &&
+      bytes[0] !== 0x0d &&
+      bytes[0] !== 0x09
+    )
+      throw new BadFile("it is not XML (the file's contents do not match its type)");
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new BadFile("it is not UTF-8 XML");
+    }
+    return readYw7(text, fallbackTitle);
   }
   throw new BadFile("this kind of file cannot be imported yet");
 }
