@@ -8,6 +8,7 @@ import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/
 import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
+import { readNovelWriter } from "./novelwriter";
 import { readYw7 } from "./yw7";
 import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
@@ -61,6 +62,12 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
     const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
     if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
     return { documents: [document], skipped };
+  }
+  if (format === "zip") {
+    const zip = openZip(bytes);
+    const project = readNovelWriter(zip);
+    if (project) return project;
+    throw new BadFile("it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx)");
   }
   if (format === "xml") {
     if (
