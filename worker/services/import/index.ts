@@ -9,6 +9,7 @@ import { bookFromParagraphs } from "./book";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
 import { readNovelWriter } from "./novelwriter";
+import { readScrivener } from "./scrivener";
 import { readYw7 } from "./yw7";
 import { isPlottr, readPlottr } from "./plottr";
 import { BadFile, openZip } from "./zip-guard";
@@ -65,7 +66,7 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
   }
   if (format === "zip") {
     const zip = openZip(bytes);
-    const project = readNovelWriter(zip);
+    const project = readScrivener(zip) ?? readNovelWriter(zip);
     if (project) return project;
     throw new BadFile("it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx)");
   }
