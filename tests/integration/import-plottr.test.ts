@@ -39,6 +39,7 @@ describe("Plottr .pltr import", () => {
       "Breath of the Wild",
     ]);
     expect(res.json.id).toBe(res.json.timelines[0].id);
+    expect(res.json.series.title).toBe("The Legend of Zelda");
     expect(res.json.series.timelines.map((b: { id: number }) => b.id)).toEqual(res.json.timelines.map((t: { id: number }) => t.id));
     const botw = await exported(res.json.timelines[5].id);
     expect(botw.chapters.map((c: { title: string }) => c.title)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `Scene ${n}`));

@@ -14,7 +14,7 @@ import { importTimeline } from "../transfer";
 
 const SERIES_TITLE = 200;
 
-export async function importBooks(db: Db, user: User, documents: TimelineDocument[]) {
+export async function importBooks(db: Db, user: User, documents: TimelineDocument[], seriesTitle?: string) {
   if (!isPremium(user)) {
     const owned = await db
       .select({ n: count() })
@@ -25,7 +25,7 @@ export async function importBooks(db: Db, user: User, documents: TimelineDocumen
   }
   const created = [];
   for (const doc of documents) created.push(await importTimeline(db, user, doc));
-  const title = documents[0].timeline.title.slice(0, SERIES_TITLE);
+  const title = (seriesTitle || documents[0].timeline.title).slice(0, SERIES_TITLE);
   const series = await createSeries(db, user, { title, timelineIds: created.map((t) => t.id) });
   return { ...created[0], timelines: created, series };
 }

@@ -40,7 +40,10 @@ const KIND_NAME: Record<BookFormat, string> = {
   xml: "This yWriter project",
 };
 
-export type BookImport = { ok: true; documents: TimelineDocument[]; skipped: string[] } | { ok: false; status: 400 | 413; error: string };
+/** `seriesTitle`: the file's own name for its books together (Plottr's series), when it has one. */
+export type BookImport =
+  | { ok: true; documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }
+  | { ok: false; status: 400 | 413; error: string };
 
 /** What a dry run answers: what the documents would create, and what the file holds that is left out. */
 export function summarize(documents: TimelineDocument[], skipped: string[]): ImportSummary {
@@ -114,8 +117,8 @@ export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Arra
 }
 
 /** A reader's documents checked as any import's, or its refusal as a message naming the kind of file. */
-function checked(what: string, readFile: () => { documents: TimelineDocument[]; skipped: string[] }): BookImport {
-  let read: { documents: TimelineDocument[]; skipped: string[] };
+function checked(what: string, readFile: () => { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }): BookImport {
+  let read: { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string };
   try {
     read = readFile();
   } catch (error) {
@@ -133,5 +136,5 @@ function checked(what: string, readFile: () => { documents: TimelineDocument[]; 
     if (!result.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${result.error}` };
     documents.push(result.document);
   }
-  return { ok: true, documents, skipped: read.skipped };
+  return { ok: true, documents, skipped: read.skipped, ...(read.seriesTitle && { seriesTitle: read.seriesTitle }) };
 }

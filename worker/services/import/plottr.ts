@@ -171,7 +171,7 @@ function bookDocument(root: Obj, bookId: number | null, title: string, skipped: 
 }
 
 /** Every book of the file, in book order; cards of the series' own beats are left out (and said so). */
-export function readPlottr(root: Obj, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[] } {
+export function readPlottr(root: Obj, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string } {
   const skipped: string[] = [];
   const books = isObj(root.books) ? root.books : {};
   const order = (Array.isArray(books.allIds) ? books.allIds : Object.keys(books).filter((k) => k !== "allIds")).map(num);
@@ -196,5 +196,6 @@ export function readPlottr(root: Obj, fallbackTitle: string): { documents: Timel
   const notes = list(root.notes).length;
   if (notes > 0) skipped.push(`${notes} note${notes === 1 ? "" : "s"}`);
   if (documents.every((d) => d.events.length === 0)) throw new BadFile("it holds no cards");
-  return { documents, skipped };
+  const seriesTitle = isObj(root.series) ? fitTitle(str(root.series.name), limits.timelineTitle) : "";
+  return { documents, skipped, ...(seriesTitle && { seriesTitle }) };
 }
