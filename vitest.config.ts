@@ -48,7 +48,7 @@ export default defineConfig(async () => {
       }),
     ],
     // Spreadsheet fixtures are imported as bytes (`?inline`: a base64 data URL), exactly as checked in.
-    assetsInclude: ["**/tests/fixtures/spreadsheets/**"],
+    assetsInclude: ["**/tests/fixtures/spreadsheets/**", "**/tests/fixtures/import/**"],
     resolve: {
       alias: {
         "virtual:react-router/server-build": path.join(import.meta.dirname, "tests/integration/server-build-stub.ts"),

@@ -43,7 +43,7 @@ async function storyTimeline(request: Parameters<typeof createUser>[0], owner: A
 }
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx or .ods)";
+const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx, .ods, .docx, .odt, .pltr, .yw7 or a Scrivener/novelWriter .zip)";
 
 async function chooseFile(page: Page, name: string, mimeType: string, text: string | Buffer) {
   await page.getByLabel(FILE_LABEL).setInputFiles({ name, mimeType, buffer: typeof text === "string" ? Buffer.from(text) : text });

@@ -116,6 +116,15 @@ const importSeries: Query = {
   name: "seriesId",
   description: "Adds the new timeline to one of the caller's series as its last book, its codex merged by name",
 };
+const importFilename: Query = {
+  name: "filename",
+  description: "The file's name (also read from Content-Disposition): the title when the file names none",
+};
+const importDryRun: Query = {
+  name: "dryRun",
+  description: "`1`: answer 200 `{summary: {title, chapters, scenes, words, codex, plotlines, skipped}}` and write nothing",
+  values: ["1"],
+};
 const importTypes = [
   "application/json",
   "text/markdown",
@@ -124,6 +133,14 @@ const importTypes = [
   "text/tab-separated-values",
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   "application/vnd.oasis.opendocument.spreadsheet",
+];
+/** The book formats (docs: IMPORT.md), up to 20 MB: Word, ODT, Scrivener/novelWriter zips, yWriter. Plottr is JSON. */
+const bookTypes = [
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.oasis.opendocument.text",
+  "application/zip",
+  "application/xml",
+  "text/xml",
 ];
 const sharedAi: Details = { stream: true, query: [share] };
 
@@ -220,7 +237,10 @@ export const details: Record<string, Details> = {
     ],
     okType: "application/octet-stream",
   },
-  "POST /api/timelines/import": { query: [importTitle, dateOrder, importSeries], rawBody: importTypes },
+  "POST /api/timelines/import": {
+    query: [importTitle, dateOrder, importSeries, importFilename, importDryRun],
+    rawBody: [...importTypes, ...bookTypes],
+  },
   "POST /api/timelines/{id}/import": { query: [dateOrder, share], rawBody: importTypes },
   "POST /api/ideas/generate": ai,
   "POST /api/writing/enhance": ai,

@@ -109,7 +109,7 @@ PATCH /api/map-edges/{id} | session | 200 | 403 | Label an edge | The edge
 DELETE /api/map-edges/{id} | session | 200 | 403 | Delete an edge | \`{success: true}\`
 Transfer
 GET /api/timelines/{id}/export | session | 200 | 400 429 | Download a timeline as JSON, Markdown or Word | The file (attachment)
-POST /api/timelines/import | session | 201 | 400 403 404 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, sent as its bytes; \`?seriesId=\` adds it to a series (404 when not the caller's) | The new timeline
+POST /api/timelines/import | session | 201 | 400 403 404 413 415 | Make a new timeline from a StoryWeave JSON, Markdown, CSV/TSV (UTF-8 or Windows-1252) or .xlsx/.ods file, or a book (Word .docx, .odt, Plottr .pltr, yWriter .yw7; up to 20 MB), sent as its bytes; \`?seriesId=\` adds it to a series (404 when not the caller's); \`?dryRun=1\` answers 200 with what it would create | The new timeline; a file of several books: a series, the books as \`timelines\`
 POST /api/timelines/{id}/import | session | 200 | 400 403 413 415 | Add a file's events after the timeline's last one; its codex merges by name (case-insensitive) | \`{timeline, added: {events, entities}}\`
 AI
 GET /api/ai/usage | session | 200 | | This month's AI allowance and use | \`{used, limit, premium}\`

@@ -37,13 +37,14 @@ const apiBodyLimit = bodyLimit({
   onError: (c) => c.json({ error: "Request body is too large" }, 413),
 });
 
+const IMPORT_PATH = "/api/timelines/import";
 const EVENTS_LIST_PATH = /^\/api\/timelines\/(\d{1,15})\/events$/;
 
 export const api = new Hono<ApiEnv>()
   .basePath("/api")
   .use((c, next) =>
-    // An attachment upload has its own, larger limit (worker/api/attachments.ts).
-    c.req.method === "POST" && ATTACHMENT_UPLOAD_PATH.test(c.req.path) ? next() : apiBodyLimit(c, next),
+    // An attachment upload and a book's import have their own, larger limits (worker/api/attachments.ts, transfer.ts).
+    c.req.method === "POST" && (ATTACHMENT_UPLOAD_PATH.test(c.req.path) || c.req.path === IMPORT_PATH) ? next() : apiBodyLimit(c, next),
   )
   .use(async (c, next) => {
     if (isCrossSiteMutation(c.req.raw)) throw forbidden("Cross-site request refused");

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { Context } from "hono";
 import { localeOf } from "../../db/domain/calendar/locale";
@@ -18,6 +19,8 @@ import { HttpError, badRequest } from "../lib/errors";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { seriesMessages } from "../../db/domain/validation-series";
 import { joinSeries, requireSeriesForImport } from "../services/series";
+import { importBooks } from "../services/import/books";
+import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, parsePlottrFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
@@ -40,7 +43,7 @@ const exportQuery = validator("query", (value): ExportQuery => {
   return { format: format as ExportFormat, style: style as DocxStyle, notes: notes === "1", ...(share ? { share } : {}) };
 });
 
-type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number };
+type ImportQuery = { title?: string; dateOrder?: DateOrder; share?: string; seriesId?: number; filename?: string; dryRun?: "1" };
 
 /**
  * `?title=` names the new timeline (a sheet has no title inside; for JSON and Markdown it replaces the file's),
@@ -59,6 +62,8 @@ const importQuery = validator("query", (value): ImportQuery => {
     if (!dateOrders.includes(value.dateOrder as DateOrder)) throw badRequest("Date order must be mdy or dmy");
     query.dateOrder = value.dateOrder as DateOrder;
   }
+  if (typeof value.filename === "string" && value.filename.length <= 255) query.filename = value.filename;
+  if (value.dryRun === "1" || value.dryRun === "true") query.dryRun = "1";
   if (value.seriesId !== undefined && value.seriesId !== "") query.seriesId = idParam(String(value.seriesId), seriesMessages.notFound);
   return query;
 });
@@ -66,13 +71,52 @@ const importQuery = validator("query", (value): ImportQuery => {
 /** Each import reads and parses up to 1 MB: counted per account and per client address before the body is read. */
 const importRate = rateLimited("importAccount", "importClient");
 
+/** A book's file (Word, ODT, project zips, Plottr, yWriter) may be 20 MB; every other import keeps the 1 MB. */
+const importBodyLimit = bodyLimit({
+  maxSize: BOOK_BODY_LIMIT,
+  onError: (c) => c.json({ error: `This file is too large to import (${BOOK_BODY_LIMIT / 1024 / 1024} MB at most)` }, 413),
+});
+
+/** The name the client gave the file: `?filename=`, else the Content-Disposition's. */
+function filenameOf(c: Context<ApiEnv>, query: ImportQuery) {
+  if (query.filename) return query.filename;
+  const disposition = c.req.header("Content-Disposition") ?? "";
+  return /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+}
+
+/**
+ * The file of a new timeline import as one or more documents (several: a series). A book format is read by its
+ * own reader (worker/services/import); the others by the shared parsers, within the API's 1 MB.
+ */
+async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
+  const book = bookFormatOfContentType(c.req.header("Content-Type"));
+  const json = importFormatOfContentType(c.req.header("Content-Type")) === "json";
+  if (!book && !json && Number(c.req.header("Content-Length") ?? 0) > limits.body) throw new HttpError(413, "Request body is too large");
+  const bytes = await c.req.arrayBuffer();
+  // A Plottr file comes as JSON too: its keys tell it apart; StoryWeave's own JSON keeps the 1 MB.
+  const parsed = book ? parseBookFile(book, bytes, filenameOf(c, query)) : json ? parsePlottrFile(bytes, filenameOf(c, query)) : null;
+  if (!parsed) {
+    if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
+    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined };
+  }
+  if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
+  const documents = query.title
+    ? parsed.documents.map((d, i) => (i === 0 ? { ...d, timeline: { ...d.timeline, title: query.title! } } : d))
+    : parsed.documents;
+  return { documents, skipped: parsed.skipped, seriesTitle: parsed.seriesTitle };
+}
+
 /** The request's file as a timeline document, or the parser's message naming the line (400). */
 async function parsedBody(c: Context<ApiEnv>, query: ImportQuery) {
-  const format = importFormatOfContentType(c.req.header("Content-Type"));
-  if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
   // Over 1 MB is refused (413) by the API's body limit while this reads it. Bytes, not text: the file's
   // encoding is found from them (a Windows-1252 CSV would otherwise lose its accents here).
-  const parsed = await parseImportFile(format, await c.req.arrayBuffer(), query);
+  return parsedBytes(c, await c.req.arrayBuffer(), query);
+}
+
+async function parsedBytes(c: Context<ApiEnv>, bytes: ArrayBuffer, query: ImportQuery) {
+  const format = importFormatOfContentType(c.req.header("Content-Type"));
+  if (!format) throw new HttpError(415, UNSUPPORTED_IMPORT);
+  const parsed = await parseImportFile(format, bytes, query);
   if (!parsed.ok) throw badRequest(parsed.error);
   const doc = parsed.document;
   return query.title ? { ...doc, timeline: { ...doc.timeline, title: query.title } } : doc;
@@ -94,12 +138,14 @@ export const transferApi = new Hono<ApiEnv>()
       "Cache-Control": "private, no-store",
     });
   })
-  .post("/timelines/import", requireAuth, importRate, importQuery, async (c) => {
+  .post("/timelines/import", requireAuth, importRate, importBodyLimit, importQuery, async (c) => {
     const user = currentUser(c);
     const query = c.req.valid("query");
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
-    const doc = await parsedBody(c, query);
-    const timeline = await transfer.importTimeline(c.var.db, user, doc);
+    const { documents, skipped, seriesTitle } = await parsedBooks(c, query);
+    if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
+    if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents, seriesTitle), 201);
+    const timeline = await transfer.importTimeline(c.var.db, user, documents[0]);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);
   })

@@ -15,6 +15,7 @@ import {
   parseImportFile,
   titleFromFilename,
 } from "../../../db/domain/timeline-transfer";
+import { BOOK_ACCEPT, BOOK_MAX_BYTES, type ImportSummary, bookContentType, bookFormatOf } from "../../../db/domain/transfer/book-formats";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { useMutation } from "~/lib/use-mutation";
@@ -24,6 +25,8 @@ type Chosen = { name: string; format: ImportFormat; bytes: ArrayBuffer; document
 /** The timeline the dialog was opened from, when the writer may add to it. */
 export type ImportTarget = { id: number; title: string; shareCode?: string | null };
 type Send = { file: Chosen; title: string; dateOrder: DateOrder | null; into: ImportTarget | null };
+/** A book's file (Word, ODT, a project zip, Plottr, yWriter): read by the server, shown by its dry run. */
+type Book = { name: string; contentType: string; bytes: ArrayBuffer; summary: ImportSummary };
 
 const PREVIEW_EVENTS = 5;
 const FAILED = "Failed to import timeline";
@@ -59,6 +62,8 @@ export function ImportFileDialog({
   into?: ImportTarget | null;
 }) {
   const [chosen, setChosen] = useState<Chosen | null>(null);
+  const [book, setBook] = useState<Book | null>(null);
+  const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [limitReached, setLimitReached] = useState(false);
   const [title, setTitle] = useState("");
@@ -72,6 +77,7 @@ export function ImportFileDialog({
 
   const reset = () => {
     setChosen(null);
+    setBook(null);
     setError(null);
     setLimitReached(false);
     setDateOrder(null);
@@ -93,6 +99,7 @@ export function ImportFileDialog({
         return { kind: "into" as const, title: result.timeline.title, id: result.timeline.id, events: result.added.events };
       }
       const timeline = await unwrap(client.api.timelines.import.$post({ query: { ...query, title } }, init));
+      if ("summary" in timeline) throw new Error(FAILED);
       return { kind: "new" as const, title: timeline.title, id: timeline.id, events: 0 };
     },
     {
@@ -127,9 +134,54 @@ export function ImportFileDialog({
     return result;
   }
 
+  // The file goes to the server once as a dry run: nothing is written until the writer presses Import.
+  const sendBook = useMutation(
+    async ({ file, title }: { file: Book; title: string }) => {
+      const init = { init: { body: file.bytes, headers: { "Content-Type": file.contentType } } };
+      const result = await unwrap(client.api.timelines.import.$post({ query: { filename: file.name, ...(title ? { title } : {}) } }, init));
+      if ("summary" in result) throw new Error(FAILED);
+      const books = "timelines" in result ? result.timelines.length : 1;
+      return { title: result.title, id: result.id, books };
+    },
+    {
+      success: (r) => ({
+        title: "Success",
+        description: r.books > 1 ? `Imported ${plural(r.books, "book", "books")} as a series` : `Imported "${r.title}"`,
+      }),
+      error: (e) => {
+        setError(errorMessage(e, FAILED));
+        setLimitReached(e instanceof ApiError && e.status === 403);
+        return errorMessage(e, FAILED);
+      },
+      onSuccess: (r) => {
+        close(false);
+        navigate(`/timeline/${r.id}`);
+      },
+    },
+  );
+
+  async function chooseBook(file: File, contentType: string) {
+    if (file.size > BOOK_MAX_BYTES) return setError(`This file is too large (${BOOK_MAX_BYTES / 1024 / 1024} MB max)`);
+    const bytes = await file.arrayBuffer();
+    setChecking(true);
+    try {
+      const init = { init: { body: bytes, headers: { "Content-Type": contentType } } };
+      const result = await unwrap(client.api.timelines.import.$post({ query: { dryRun: "1", filename: file.name } }, init));
+      if (!("summary" in result)) throw new Error(FAILED);
+      setBook({ name: file.name, contentType, bytes, summary: result.summary });
+      setTitle(result.summary.title);
+    } catch (e) {
+      setError(errorMessage(e, FAILED));
+    } finally {
+      setChecking(false);
+    }
+  }
+
   async function choose(file: File | undefined) {
     reset();
     if (!file) return;
+    const bookFormat = bookFormatOf(file.name);
+    if (bookFormat) return chooseBook(file, bookContentType[bookFormat]);
     const format = importFormatOf(file.name);
     if (!format) return setError(UNSUPPORTED_IMPORT);
     if (file.size > limits.body) return setError("This file is too large (1 MB max)");
@@ -154,19 +206,19 @@ export function ImportFileDialog({
       <div className="space-y-4">
         <div>
           <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
-            File (.json, .md, .csv, .tsv, .xlsx or .ods)
+            File (.json, .md, .csv, .tsv, .xlsx, .ods, .docx, .odt, .pltr, .yw7 or a Scrivener/novelWriter .zip)
           </label>
           <input
             id={inputId}
             type="file"
-            accept={IMPORT_ACCEPT}
+            accept={`${IMPORT_ACCEPT},${BOOK_ACCEPT}`}
             aria-describedby={error ? errorId : undefined}
             onChange={(e) => void choose(e.currentTarget.files?.[0])}
             className="block w-full text-sm file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-stone-100"
           />
         </div>
 
-        {into ? (
+        {into && !book ? (
           <fieldset className="space-y-1 text-sm">
             <legend className="mb-1 font-medium">Import into</legend>
             <label className="flex items-center gap-2">
@@ -180,7 +232,7 @@ export function ImportFileDialog({
           </fieldset>
         ) : null}
 
-        {chosen && !appending ? (
+        {(chosen && !appending) || book ? (
           <div>
             <label htmlFor={titleId} className="mb-1 block text-sm font-medium">
               Title
@@ -226,6 +278,29 @@ export function ImportFileDialog({
           </div>
         ) : null}
 
+        {checking ? <p className="text-sm text-stone-600">Reading the file…</p> : null}
+
+        {book ? (
+          <section aria-label="Import preview" className="rounded-md border border-stone-200 bg-stone-50 p-3 text-sm">
+            <p className="font-serif text-lg font-semibold">{title.trim() || book.summary.title}</p>
+            <p className="mt-2 text-stone-700">
+              Will create {plural(book.summary.chapters, "chapter", "chapters")} · {plural(book.summary.scenes, "scene", "scenes")} ·{" "}
+              {plural(book.summary.words, "word", "words")} · {plural(book.summary.codex, "codex entry", "codex entries")} ·{" "}
+              {plural(book.summary.plotlines, "plotline", "plotlines")}
+            </p>
+            {book.summary.skipped.length > 0 ? (
+              <div className="mt-2">
+                <p className="font-medium">Not imported</p>
+                <ul className="list-disc pl-5 text-stone-700">
+                  {book.summary.skipped.map((s) => (
+                    <li key={s}>{s}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </section>
+        ) : null}
+
         {doc ? (
           <section aria-label="Import preview" className="rounded-md border border-stone-200 bg-stone-50 p-3 text-sm">
             <p className="font-serif text-lg font-semibold">{appending ? into.title : title.trim() || doc.timeline.title}</p>
@@ -250,15 +325,21 @@ export function ImportFileDialog({
         ) : null}
 
         <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => close(false)} disabled={send.pending}>
+          <Button variant="outline" onClick={() => close(false)} disabled={send.pending || sendBook.pending}>
             Cancel
           </Button>
-          <Button
-            onClick={() => chosen && void send.run({ file: chosen, title: title.trim(), dateOrder, into: appending ? into : null })}
-            disabled={!chosen || send.pending || (!appending && !title.trim())}
-          >
-            {send.pending ? "Importing..." : appending ? "Add Events" : "Import Timeline"}
-          </Button>
+          {book ? (
+            <Button onClick={() => void sendBook.run({ file: book, title: title.trim() })} disabled={sendBook.pending}>
+              {sendBook.pending ? "Importing..." : "Import Book"}
+            </Button>
+          ) : (
+            <Button
+              onClick={() => chosen && void send.run({ file: chosen, title: title.trim(), dateOrder, into: appending ? into : null })}
+              disabled={!chosen || send.pending || (!appending && !title.trim())}
+            >
+              {send.pending ? "Importing..." : appending ? "Add Events" : "Import Timeline"}
+            </Button>
+          )}
         </div>
       </div>
     </Dialog>

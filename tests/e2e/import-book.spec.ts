@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { apiAs, createUser, expect, expectNoSeriousA11yViolations, login, makePremium, test, toast, waitForHydration } from "./fixtures";
+
+const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx, .ods, .docx, .odt, .pltr, .yw7 or a Scrivener/novelWriter .zip)";
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+test("a Word manuscript: the dialog shows the dry run's summary, nothing is written until Import Book", async ({ page, request }) => {
+  const writer = await createUser(request, { name: "Novelist" });
+  await makePremium(request, writer);
+  await login(page, writer);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Import" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+  await page.getByLabel(FILE_LABEL).setInputFiles({
+    name: "novel.docx",
+    mimeType: DOCX,
+    buffer: await readFile("tests/fixtures/import/novel.docx"),
+  });
+  const preview = dialog.getByRole("region", { name: "Import preview" });
+  await expect(preview).toContainText("The Lighthouse Keeper");
+  await expect(preview).toContainText("Will create 2 chapters · 4 scenes ·");
+  await expect(preview).toContainText("0 codex entries · 0 plotlines");
+  await expect(preview.getByRole("listitem")).toHaveText(["1 paragraph before the first chapter (front matter)", "1 comment"]);
+  await expectNoSeriousA11yViolations(page);
+  // The dry run wrote nothing.
+  expect(await apiAs<unknown[]>(request, writer, "GET", "/api/timelines")).toEqual([]);
+
+  await dialog.getByRole("button", { name: "Import Book" }).click();
+  await expect(toast(page, 'Imported "The Lighthouse Keeper"')).toBeVisible();
+  await expect(page).toHaveURL(/\/timeline\/\d+$/);
+  const id = Number(new URL(page.url()).pathname.split("/").pop());
+  const doc = await apiAs<{ chapters: { title: string }[] }>(request, writer, "GET", `/api/timelines/${id}/export?format=json`);
+  expect(doc.chapters.map((c) => c.title)).toEqual(["The Storm", "The Visitor"]);
+});
+
+test("a damaged Word file names the problem in the dialog", async ({ page, request }) => {
+  const writer = await createUser(request, { name: "Unlucky" });
+  await login(page, writer);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Import" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+  await page.getByLabel(FILE_LABEL).setInputFiles({ name: "broken.docx", mimeType: DOCX, buffer: Buffer.from("not a zip at all") });
+  await expect(dialog.getByRole("alert")).toContainText("This Word document could not be read:");
+  await expect(dialog.getByRole("button", { name: "Import Timeline" })).toBeDisabled();
+});

@@ -1,0 +1,205 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { strToU8, zipSync } from "fflate";
+import chapterLinesDocx from "../fixtures/import/chapter-lines.docx?inline";
+import novelDocx from "../fixtures/import/novel.docx?inline";
+import { call, makePremium, registerUser } from "./helpers";
+
+// Word documents made by LibreOffice (tests/fixtures/import/make-fixtures.sh) and hostile files built here.
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+let owner: User;
+beforeAll(async () => {
+  owner = await registerUser({ name: "Wordsmith" });
+  await makePremium(owner.user.id);
+});
+
+const importFile = (token: string, body: Uint8Array, contentType = DOCX, query = "") =>
+  call("POST", `/api/timelines/import${query}`, { token, rawBody: new Uint8Array(body), headers: { "Content-Type": contentType } });
+
+async function exported(id: number) {
+  const res = await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token });
+  expect(res.status, res.text).toBe(200);
+  return res.json;
+}
+
+describe("Word .docx import", () => {
+  it("makes chapters of Heading 1, scenes at breaks, keeps emphasis, reads tracked changes as accepted", async () => {
+    const res = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?filename=novel.docx");
+    expect(res.status, res.text).toBe(201);
+    const doc = await exported(res.json.id);
+    expect(doc.timeline.title).toBe("The Lighthouse Keeper");
+    expect(doc.chapters.map((c: { title: string }) => c.title)).toEqual(["The Storm", "The Visitor"]);
+    expect(doc.events.map((e: { chapter: number }) => e.chapter)).toEqual([0, 0, 1, 1]);
+    const [first, second, third, fourth] = doc.events;
+    expect(first.content).toBe(
+      "Mara climbed the **ninety-nine** steps as the wind rose. The lamp was *already* burning.\n\nShe counted the ships in the bay.",
+    );
+    expect(second.content).toBe("At dawn the sea was calm and grey.");
+    expect(third.content).toBe("A boat came in at noon, carrying a man with a *leather* case.");
+    expect(fourth.content).toBe("He asked for the keeper by name.");
+    // Front matter (the dedication) and the Title paragraph are not scenes.
+    expect(JSON.stringify(doc.events)).not.toContain("sister");
+    expect(first.title).toContain("The Storm");
+  });
+
+  it("without heading styles, chapter lines start chapters and front matter is left out", async () => {
+    const res = await importFile(owner.token, bytesOf(chapterLinesDocx), DOCX, "?filename=road-songs.docx");
+    expect(res.status, res.text).toBe(201);
+    const doc = await exported(res.json.id);
+    expect(doc.chapters.map((c: { title: string }) => c.title)).toEqual(["Prologue", "CHAPTER ONE", "Chapter 2: The Mill"]);
+    expect(doc.events.map((e: { chapter: number }) => e.chapter)).toEqual([0, 1, 1, 2]);
+    expect(doc.events[0].content).toBe("The road began at the river, and **nobody** knew where it ended.");
+    expect(doc.events[1].content).toBe("Tom packed a bag with *bread* and ***rope***.");
+    expect(JSON.stringify(doc)).not.toContain("Copyright");
+  });
+
+  it("a dry run answers the summary and writes nothing", async () => {
+    const before = await call("GET", "/api/timelines", { token: owner.token });
+    const res = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?dryRun=1");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.summary).toEqual({
+      title: "The Lighthouse Keeper",
+      chapters: 2,
+      scenes: 4,
+      words: expect.any(Number),
+      codex: 0,
+      plotlines: 0,
+      skipped: ["1 paragraph before the first chapter (front matter)", "1 comment"],
+    });
+    expect(res.json.summary.words).toBeGreaterThan(40);
+    const after = await call("GET", "/api/timelines", { token: owner.token });
+    expect(after.json).toEqual(before.json);
+  });
+
+  it("?title= overrides the document's title; the file name is the title when the document has none", async () => {
+    const titled = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?title=Mine");
+    expect(titled.status).toBe(201);
+    expect((await exported(titled.json.id)).timeline.title).toBe("Mine");
+    const body = `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>One</w:t></w:r></w:p><w:p><w:r><w:t>Text.</w:t></w:r></w:p>`;
+    const res = await importFile(owner.token, wordFile(body), DOCX, "?filename=My_Draft.docx");
+    expect(res.status, res.text).toBe(201);
+    const doc = await exported(res.json.id);
+    expect(doc.timeline.title).toBe("My Draft");
+    expect(doc.chapters).toEqual([{ title: "One", targetWords: null }]);
+  });
+
+  it("a story without chapters is one chapter named as the book", async () => {
+    const body = `<w:p><w:r><w:t>Once upon a time.</w:t></w:r></w:p><w:p><w:r><w:t>* * *</w:t></w:r></w:p><w:p><w:r><w:t>The end.</w:t></w:r></w:p>`;
+    const res = await importFile(owner.token, wordFile(body), DOCX, "?filename=short.docx");
+    expect(res.status, res.text).toBe(201);
+    const doc = await exported(res.json.id);
+    expect(doc.chapters.map((c: { title: string }) => c.title)).toEqual(["short"]);
+    expect(doc.events.map((e: { content: string }) => e.content)).toEqual(["Once upon a time.", "The end."]);
+  });
+});
+
+/** A minimal .docx around a body (and extra parts). */
+function wordFile(body: string, documentXml?: string) {
+  const xml =
+    documentXml ??
+    `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
+  return zipSync({ "word/document.xml": strToU8(xml) });
+}
+
+/** Sets one central-directory field of every entry (a lie about sizes), keeping the data. */
+function patchDirectory(zip: Uint8Array, field: number, value: number) {
+  const copy = zip.slice();
+  const view = new DataView(copy.buffer);
+  for (let at = 0; at < copy.length - 4; at++) if (view.getUint32(at, true) === 0x02014b50) view.setUint32(at + field, value, true);
+  return copy;
+}
+
+describe("hostile Word files: 400/413 with a message, nothing written", () => {
+  let writer: User;
+  beforeAll(async () => {
+    writer = await registerUser({ name: "Target" });
+    await makePremium(writer.user.id);
+  });
+
+  const PASSWD = "root:x:0:0";
+  const cases: [string, () => Uint8Array, RegExp][] = [
+    ["a PNG sent as .docx", () => Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(200)]), /not a zip/],
+    ["a truncated .docx", () => bytesOf(novelDocx).slice(0, 3000), /cut short|damaged/],
+    [
+      "an external entity",
+      () =>
+        wordFile(
+          "",
+          `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><w:document xmlns:w="w"><w:body><w:p><w:r><w:t>&e;</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+      /DOCTYPE/,
+    ],
+    [
+      "a billion laughs",
+      () =>
+        wordFile(
+          "",
+          `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><w:document xmlns:w="w"><w:body><w:p><w:r><w:t>&lol3;</w:t></w:r></w:p></w:body></w:document>`,
+        ),
+      /DOCTYPE/,
+    ],
+    ["an undeclared entity", () => wordFile(`<w:p><w:r><w:t>&e;</w:t></w:r></w:p>`), /entity/],
+    [
+      "a document.xml declared as 1 GiB",
+      () => patchDirectory(wordFile(`<w:p><w:r><w:t>Chapter 1</w:t></w:r></w:p>`), 24, 1024 * 1024 * 1024),
+      /zip bomb/,
+    ],
+    [
+      "a document.xml that unpacks past its declared size",
+      () => {
+        const zip = zipSync({ "word/document.xml": new Uint8Array(8 * 1024 * 1024) }, { level: 9 });
+        return patchDirectory(zip, 24, 1000);
+      },
+      /zip bomb/,
+    ],
+    [
+      "many directory entries over one stream",
+      () => {
+        const files: Record<string, Uint8Array> = {};
+        for (let i = 0; i < 600; i++) files[`word/part${i}.xml`] = new Uint8Array(0);
+        return patchDirectory(zipSync(files), 24, 2 * 1024 * 1024);
+      },
+      /zip bomb/,
+    ],
+    [
+      "100,000 entries",
+      () => {
+        const files: Record<string, Uint8Array> = {};
+        for (let i = 0; i < 100_000; i++) files[`f${i}`] = new Uint8Array(0);
+        return zipSync(files, { level: 0 });
+      },
+      /too many entries|damaged/,
+    ],
+  ];
+
+  for (const [name, make, message] of cases) {
+    it(`refuses ${name}`, async () => {
+      const before = await call("GET", "/api/timelines", { token: writer.token });
+      const started = Date.now();
+      const res = await importFile(writer.token, make());
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect([400, 413], res.text).toContain(res.status);
+      expect(res.json.error).toMatch(/^This Word document could not be read: /);
+      expect(res.json.error).toMatch(message);
+      expect(res.text).not.toContain(PASSWD);
+      expect(res.text).not.toContain("lollollol");
+      const after = await call("GET", "/api/timelines", { token: writer.token });
+      expect(after.json).toEqual(before.json);
+    });
+  }
+
+  it("refuses a 25 MB body with 413 and keeps answering", async () => {
+    const res = await importFile(writer.token, new Uint8Array(25 * 1024 * 1024));
+    expect(res.status).toBe(413);
+    expect(res.json.error).toMatch(/too large/);
+    const ok = await importFile(writer.token, bytesOf(novelDocx), DOCX, "?dryRun=1");
+    expect(ok.status).toBe(200);
+  });
+
+  it("keeps 1 MB for today's formats", async () => {
+    const res = await importFile(writer.token, strToU8(`# T\n\n${"x".repeat(1_100_000)}`), "text/markdown");
+    expect(res.status).toBe(413);
+  });
+});

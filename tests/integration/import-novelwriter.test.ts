@@ -1,0 +1,52 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { strToU8, zipSync } from "fflate";
+import sampleZip from "../fixtures/import/novelwriter-sample.zip?inline";
+import { call, makePremium, registerUser } from "./helpers";
+
+// novelWriter's own sample project, zipped as a writer would (tests/fixtures/import/README.md).
+const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+type User = Awaited<ReturnType<typeof registerUser>>;
+let owner: User;
+beforeAll(async () => {
+  owner = await registerUser({ name: "Veronica" });
+  await makePremium(owner.user.id);
+});
+
+const importZip = (body: Uint8Array, query = "") =>
+  call("POST", `/api/timelines/import${query}`, {
+    token: owner.token,
+    rawBody: new Uint8Array(body),
+    headers: { "Content-Type": "application/zip" },
+  });
+const exported = async (id: number) => (await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token })).json;
+
+describe("novelWriter project import", () => {
+  it("makes each NOVEL root a book of a series: ## chapters, ### scenes, @pov and links from the codex notes", async () => {
+    const res = await importZip(bytesOf(sampleZip), "?filename=Sample Project.zip");
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.timelines.map((t: { title: string }) => t.title)).toEqual(["My Novel", "Alice’s Adventures in Wonderland"]);
+    const novel = await exported(res.json.timelines[0].id);
+    expect(novel.chapters.map((c: { title: string }) => c.title)).toEqual(["Basic Formatting", "Interlude", "So it Begins"]);
+    const scene = novel.events.find((e: { title: string }) => e.title === "Making a Scene");
+    expect(scene).toMatchObject({ chapter: 0, pov: "Jane Smith" });
+    expect(scene.entities).toEqual(expect.arrayContaining(["Jane Smith", "John Smith", "Earth"]));
+    expect(scene.content).toContain("like **bold**, _italic_ and **_bold italic_**");
+    expect(scene.content).not.toMatch(/^[%@]/m);
+    // Text under a chapter heading before its first scene is the chapter's first scene.
+    expect(novel.events.find((e: { title: string }) => e.title === "So it Begins").content).toMatch(/^A chapter can contain leading text/);
+    expect(novel.entities.find((e: { name: string }) => e.name === "Mars")).toMatchObject({
+      kind: "place",
+      description: "It’s red. Dusty and red.",
+    });
+  });
+
+  it("a zip holding no known project is a 400 naming it, and nothing is written", async () => {
+    const before = await call("GET", "/api/timelines", { token: owner.token });
+    const res = await importZip(zipSync({ "notes.txt": strToU8("hello") }));
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatch(/^This project archive could not be read: it holds neither a Scrivener project/);
+    const truncated = await importZip(bytesOf(sampleZip).slice(0, 10_000));
+    expect(truncated.status).toBe(400);
+    expect((await call("GET", "/api/timelines", { token: owner.token })).json).toEqual(before.json);
+  });
+});

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { strToU8, zipSync } from "fflate";
+import novelOdt from "../fixtures/import/novel.odt?inline";
+import { call, makePremium, registerUser } from "./helpers";
+
+// An .odt made by LibreOffice from the same source as novel.docx (tests/fixtures/import/make-fixtures.sh).
+const ODT = "application/vnd.oasis.opendocument.text";
+const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+let owner: User;
+beforeAll(async () => {
+  owner = await registerUser({ name: "Odette" });
+  await makePremium(owner.user.id);
+});
+
+const importFile = (body: Uint8Array, query = "") =>
+  call("POST", `/api/timelines/import${query}`, { token: owner.token, rawBody: new Uint8Array(body), headers: { "Content-Type": ODT } });
+
+describe("OpenDocument .odt import", () => {
+  it("reads headings, scene breaks, emphasis and tracked changes as the Word import does", async () => {
+    const res = await importFile(bytesOf(novelOdt), "?filename=novel.odt");
+    expect(res.status, res.text).toBe(201);
+    const doc = (await call("GET", `/api/timelines/${res.json.id}/export?format=json`, { token: owner.token })).json;
+    expect(doc.timeline.title).toBe("The Lighthouse Keeper");
+    expect(doc.chapters.map((c: { title: string }) => c.title)).toEqual(["The Storm", "The Visitor"]);
+    expect(doc.events.map((e: { content: string }) => e.content)).toEqual([
+      "Mara climbed the **ninety-nine** steps as the wind rose. The lamp was *already* burning.\n\nShe counted the ships in the bay.",
+      "At dawn the sea was calm and grey.",
+      "A boat came in at noon, carrying a man with a *leather* case.",
+      "He asked for the keeper by name.",
+    ]);
+  });
+
+  it("a dry run names the comment and the front matter as skipped", async () => {
+    const res = await importFile(bytesOf(novelOdt), "?dryRun=1");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.summary).toMatchObject({
+      chapters: 2,
+      scenes: 4,
+      skipped: ["1 paragraph before the first chapter (front matter)", "1 comment"],
+    });
+  });
+
+  it("refuses an external entity in content.xml, a truncated file and a PNG, writing nothing", async () => {
+    const before = await call("GET", "/api/timelines", { token: owner.token });
+    const xxe = zipSync({
+      "content.xml": strToU8(
+        `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><office:document-content><office:body><office:text><text:h text:outline-level="1">&e;</text:h></office:text></office:body></office:document-content>`,
+      ),
+    });
+    for (const body of [xxe, bytesOf(novelOdt).slice(0, 5000), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])]) {
+      const res = await importFile(body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error).toMatch(/^This OpenDocument text could not be read: /);
+      expect(res.text).not.toContain("root:");
+    }
+    expect((await call("GET", "/api/timelines", { token: owner.token })).json).toEqual(before.json);
+  });
+});

@@ -1,0 +1,107 @@
+// A Scrivener 3 project (a zip of its .scriv folder) as a StoryWeave document. Title: the .scrivx name. Each folder
+// directly in the Draft is a chapter (texts directly in the Draft gather in a chapter named as the Draft); every
+// text inside it, at any depth, is a scene titled as in the binder with its content.rtf as Markdown. A chapter
+// folder's own text is its first scene. Texts in folders named Characters, Places, Locations or Settings outside
+// the Draft become codex entries. Research, Trash and templates are not read.
+import type { JSONContent } from "@tiptap/core";
+import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
+import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
+import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
+import { chapterLimits } from "../../../db/domain/validation-chapters";
+import { type Paragraph, fitTitle } from "./book";
+import { rtfParagraphs } from "./rtf";
+import { type XmlElement, childNamed, elementsOf, parseXml, textOf } from "./xml-guard";
+import { BadFile, type ZipArchive } from "./zip-guard";
+
+const CODEX_FOLDERS: Record<string, EntityKind> = { characters: "character", places: "place", locations: "place", settings: "place" };
+
+const titleOf = (item: XmlElement) => textOf(childNamed(item, "Title") ?? "").trim();
+const childrenOf = (item: XmlElement) =>
+  elementsOf(childNamed(item, "Children") ?? { name: "", attrs: {}, children: [] }).filter((c) => c.name === "BinderItem");
+
+function markdown(paragraphs: Paragraph[]) {
+  const content: JSONContent[] = paragraphs.map((p) => ({
+    type: "paragraph",
+    content: p.runs
+      .filter((r) => r.text)
+      .map((r) => {
+        const marks = [...(r.bold ? [{ type: "bold" }] : []), ...(r.italic ? [{ type: "italic" }] : [])];
+        return { type: "text", text: r.text, ...(marks.length > 0 && { marks }) };
+      }),
+  }));
+  return serializeMarkdown({ type: "doc", content });
+}
+
+export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[]; skipped: string[] } | null {
+  const scrivx = [...zip.entries.keys()]
+    .filter((p) => p.toLowerCase().endsWith(".scrivx") && !p.includes("__MACOSX"))
+    .sort((a, b) => a.length - b.length)[0];
+  if (!scrivx) return null;
+  const base = scrivx.includes("/") ? scrivx.slice(0, scrivx.lastIndexOf("/") + 1) : "";
+  const name = scrivx.slice(base.length).replace(/\.scrivx$/i, "");
+  const root = parseXml(zip.text(scrivx) ?? "");
+  const binder = childNamed(root, "Binder");
+  if (root.name !== "ScrivenerProject" || !binder) throw new BadFile("its .scrivx is not a Scrivener project");
+  const text = (item: XmlElement) => {
+    const rtf = zip.text(`${base}Files/Data/${item.attrs.UUID}/content.rtf`);
+    return rtf ? markdown(rtfParagraphs(rtf)) : "";
+  };
+  const doc = newDocument(fitTitle(name, limits.timelineTitle) || "Scrivener project", null);
+  doc.chapters = [];
+  const skipped: string[] = [];
+  const top = elementsOf(binder).filter((c) => c.name === "BinderItem");
+  const draft = top.find((i) => i.attrs.Type === "DraftFolder");
+  if (!draft) throw new BadFile("its binder has no Draft folder");
+  const scenesIn = (item: XmlElement, chapter: number, depth = 0) => {
+    if (depth > 50) return;
+    for (const child of childrenOf(item)) {
+      if (child.attrs.Type === "Text") {
+        doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Untitled", content: text(child), chapter });
+      }
+      scenesIn(child, chapter, depth + 1);
+    }
+  };
+  let loose: number | null = null;
+  for (const child of childrenOf(draft)) {
+    if (child.attrs.Type === "Folder") {
+      loose = null;
+      doc.chapters.push({
+        title: fitTitle(titleOf(child), chapterLimits.title) || `Chapter ${doc.chapters.length + 1}`,
+        targetWords: null,
+      });
+      const chapter = doc.chapters.length - 1;
+      const own = text(child);
+      if (own.trim()) doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Chapter", content: own, chapter });
+      scenesIn(child, chapter);
+    } else if (child.attrs.Type === "Text") {
+      if (loose === null) {
+        doc.chapters.push({ title: fitTitle(titleOf(draft), chapterLimits.title) || "Draft", targetWords: null });
+        loose = doc.chapters.length - 1;
+      }
+      doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Untitled", content: text(child), chapter: loose });
+      scenesIn(child, loose);
+    }
+  }
+  const codexIn = (item: XmlElement, kind: EntityKind | null, depth = 0) => {
+    if (depth > 50) return;
+    for (const child of childrenOf(item)) {
+      if (["DraftFolder", "ResearchFolder", "TrashFolder"].includes(child.attrs.Type ?? "")) continue;
+      const folderKind = CODEX_FOLDERS[titleOf(child).toLowerCase()] ?? kind;
+      if (child.attrs.Type === "Text" && kind) {
+        const entryName = fitTitle(titleOf(child), entityLimits.name);
+        if (entryName && !doc.entities.some((e) => e.name.toLowerCase() === entryName.toLowerCase()))
+          doc.entities.push({
+            kind,
+            name: entryName,
+            aliases: [],
+            description: text(child).slice(0, entityLimits.description),
+            color: defaultEntityColor[kind],
+          });
+      }
+      codexIn(child, folderKind, depth + 1);
+    }
+  };
+  codexIn({ name: "", attrs: {}, children: [{ name: "Children", attrs: {}, children: top }] }, null);
+  if (top.some((i) => i.attrs.Type === "ResearchFolder")) skipped.push("the Research folder");
+  return { documents: [doc], skipped };
+}
