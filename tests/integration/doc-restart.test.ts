@@ -16,12 +16,6 @@ type Internals = {
   ctx: DurableObjectState;
 };
 
-/** The doc's storage accepts no more writes from now on, as if the server died at this moment. */
-const dieNow = (eventId: number) =>
-  runInDurableObject(docStub(eventId), async (_doc, ctx) => {
-    (ctx.storage as { put: unknown }).put = async () => undefined;
-  });
-
 /** The server dies right after its next D1 write: D1 has the text, storage gets nothing more. */
 const dieAfterD1 = (eventId: number) =>
   runInDurableObject(docStub(eventId), async (doc, ctx) => {
