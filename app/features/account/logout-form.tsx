@@ -16,7 +16,10 @@ export function LogoutForm({ className, children }: { className?: string; childr
       onSubmit={(e) => {
         e.preventDefault();
         const form = e.currentTarget;
-        void forgetAllLocalDocs().finally(() => submit(form));
+        // Once more after the page has gone: an editor open until then may mark its edits while its socket closes.
+        void forgetAllLocalDocs()
+          .finally(() => submit(form))
+          .finally(() => forgetAllLocalDocs());
       }}
     >
       {children}

@@ -228,8 +228,9 @@ export class Session {
     this.emit();
   }
   private emit() {
-    // Edits the server has not confirmed are marked, so a reload sends them even if this editor stays closed.
-    if (this.local) {
+    // Edits the server has not confirmed are marked, so a reload sends them even if this editor stays closed. A
+    // closing editor marks nothing more (its marker is already right, and at Logout it was just deleted).
+    if (this.local && !this.destroyed) {
       const pending = !this.allSaved && Y.getState(this.ydoc.store, this.ydoc.clientID) > 0;
       if (pending !== this.pendingMarked && (pending || this.allSaved)) {
         this.pendingMarked = pending;
