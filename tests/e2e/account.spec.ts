@@ -50,7 +50,7 @@ test.describe("your data on /account", () => {
     await page.getByRole("button", { name: "Import" }).click();
     const dialog = page.getByRole("dialog", { name: "Import a timeline" });
     await page
-      .getByLabel("File (.json, .md, .csv, .tsv, .xlsx or .ods)")
+      .getByLabel("File (.json, .md, .csv, .tsv, .xlsx, .ods, .docx, .odt, .pltr, .yw7 or a Scrivener/novelWriter .zip)")
       .setInputFiles({ name: "the-salt-road.json", mimeType: "application/json", buffer: Buffer.from(json) });
     await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("1 event");
     await dialog.getByRole("button", { name: "Import Timeline" }).click();
