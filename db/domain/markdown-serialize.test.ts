@@ -134,6 +134,20 @@ describe("the stored Markdown", () => {
     );
   });
 
+  it("a paragraph opening with '[' whose ']:' comes after a hard break is not read as a link definition", () => {
+    // fast-check's counterexample (seed -2091480127): the label of a link reference definition may span lines.
+    const json = doc({
+      type: "bulletList",
+      content: [
+        {
+          type: "listItem",
+          content: [p(text("[a"), { type: "hardBreak" }, { type: "text", marks: [{ type: "code" }], text: "]:a" })],
+        },
+      ],
+    });
+    expect(readWithMarkdownIt(jsonToMarkdown(json))).toEqual(json);
+  });
+
   it("keeps what a writer typed literally, escaping only what would format", () => {
     const typed = "Tom & Jerry <3, snake_case, [x] marks, 5 * 3, a `tick`";
     expect(jsonToMarkdown(doc(p(text(typed))))).toBe("Tom & Jerry <3, snake_case, [x] marks, 5 * 3, a \\`tick\\`");

@@ -64,7 +64,8 @@ function escapeText(text: string, lineStart: boolean, block: { backticks: boolea
 /**
  * Block markers a line of literal text would otherwise start with. `first`: the block's first line. The editor's
  * parser also reads `a.`, `iv.` as lettered and roman lists and `[x]` as a task, so those are escaped too, as is a
- * `[` that could start a link reference definition.
+ * `[` that could start a link reference definition (its label may go on past a hard break: a `[` with no `]` after
+ * it on its line).
  */
 function escapeLineStart(line: string, first: boolean) {
   let out = line
@@ -72,7 +73,7 @@ function escapeLineStart(line: string, first: boolean) {
     .replace(/^>/, "\\>")
     .replace(/^([-+*])(?=[ \t]|$)/, "\\$1")
     .replace(/^(\d+|[ivxlcdmIVXLCDM]+|[A-Za-z]{1,2})([.)])(?=[ \t]|$)/, "$1\\$2")
-    .replace(/^\[(?=[ xX]\]|.*\]:)/, "\\[")
+    .replace(/^\[(?=[ xX]\]|.*\]:|[^\]]*$)/, "\\[")
     .replace(/^~{3,}/, "\\$&");
   if (/^([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(out)) out = `\\${out}`;
   // A later line that reads as a setext underline or a table's delimiter row would change the block above it.
