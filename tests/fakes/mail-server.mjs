@@ -6,6 +6,8 @@ import { createServer } from "node:http";
 export function startFakeMailServer(port) {
   const messages = [];
   const server = createServer((req, res) => {
+    // No keep-alive: a test's next request could meet a socket the server is closing (ECONNRESET).
+    res.setHeader("Connection", "close");
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method === "POST" && url.pathname === "/send") {
       let body = "";

@@ -40,6 +40,8 @@ export function startFakeOAuthServer(port = 0) {
   const bearer = (req) => tokens.get((req.headers.authorization ?? "").replace(/^Bearer\s+/i, ""));
 
   const server = createServer(async (req, res) => {
+    // No keep-alive: a test's next request could meet a socket the server is closing (ECONNRESET).
+    res.setHeader("Connection", "close");
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const path = url.pathname;
     const q = url.searchParams;

@@ -58,6 +58,8 @@ function streamAnswer(res, model, text, { delay, breakAfter }) {
 export function startFakeOpenAIServer(port = 0, chunkDelayMs = 20) {
   const requests = [];
   const server = createServer((req, res) => {
+    // No keep-alive: a test's next request could meet a socket the server is closing (ECONNRESET).
+    res.setHeader("Connection", "close");
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method === "GET" && url.pathname === "/requests") {
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(requests));

@@ -45,6 +45,8 @@ export function startFakeStripeServer(port = 0) {
   }
 
   const server = createServer((req, res) => {
+    // No keep-alive: a test's next request could meet a socket the server is closing (ECONNRESET).
+    res.setHeader("Connection", "close");
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     let raw = "";
     req.on("data", (c) => (raw += c));
