@@ -59,6 +59,9 @@ export default defineConfig(async () => {
       include: ["tests/integration/**/*.test.ts", "worker/**/*.test.ts", "durable-objects/**/*.test.ts", "db/**/*.test.ts"],
       setupFiles: ["./tests/integration/apply-migrations.ts"],
       fsModuleCache: false,
+      // One workerd runtime per worker, reused across files (a runtime per file spent most of the suite's time
+      // starting up and loading modules); tests/integration/apply-migrations.ts empties the tables per file.
+      isolate: false,
       testTimeout: 20_000,
     },
   };
