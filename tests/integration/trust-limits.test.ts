@@ -181,6 +181,14 @@ describe("a series' codex for the reader of one book", () => {
     expect(exported.status).toBe(200);
     expect(exported.text).not.toContain("Twin Brother");
     expect(exported.text).toContain("Old Ferryman");
+    // The mind map draws the same codex.
+    const mapLabels = async (token: string) =>
+      (await call("GET", `/api/timelines/${one.id}/map`, { token })).json.nodes
+        .filter((n: { kind: string }) => n.kind === "entity")
+        .map((n: { label: string }) => n.label)
+        .sort();
+    expect(await mapLabels(owner.token)).toEqual(["Ash", "Old Ferryman", "Twin Brother"]);
+    expect(await mapLabels(viewer.token)).toEqual(["Ash", "Old Ferryman"]);
 
     // Shared on book 2 as well: its entries follow.
     await shareWith(two.id, owner.user.id, viewer.user.id, "viewer");

@@ -13,7 +13,7 @@ import {
   mapEdges,
   mapNodes,
 } from "../../db/schema";
-import { inCodexOf } from "./entities";
+import { readableInCodexOf } from "./entities";
 import type { MapNodeKind } from "../../db/domain/validation";
 import { storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { requireTimelineAccess } from "./access";
@@ -94,7 +94,8 @@ export async function getMap(db: Db, user: User, timelineId: number, shareCode?:
     db
       .select({ id: entities.id, name: entities.name, color: entities.color, kind: entities.kind })
       .from(entities)
-      .where(inCodexOf(timelineId))
+      // A reader of one book of a series sees the codex entries of the books they can read only.
+      .where(readableInCodexOf(timelineId, user))
       .orderBy(asc(entities.id)),
     db.select().from(mapNodes).where(eq(mapNodes.timelineId, timelineId)).orderBy(asc(mapNodes.id)),
     db
