@@ -3,12 +3,16 @@
 import type { Connection } from "partyserver";
 import * as Y from "yjs";
 import { type ContentBlock, DocFields, MetaKeys, checkBlocks, isSaveRequest } from "../db/domain/rich-text";
+import { suggestionAuthor, suggestionId } from "../db/domain/suggestions";
 import { CloseCodes } from "./close-codes";
 import { DocCloseReasons, MAX_DOC_STATE_BYTES, MAX_DOC_UPDATES_PER_SECOND } from "./doc-limits";
 import { readAwareness, writeAwareness } from "./doc-frames";
 
 export type Refusal = keyof typeof DocCloseReasons;
-type Verdict = { refused: Refusal } | { save: string | null; serverKeys: string[] };
+/** `foreign`: new suggestion marks whose id names someone other than the writer who sent them. */
+type Verdict = { refused: Refusal } | { save: string | null; serverKeys: string[]; foreign: Y.ID[] };
+/** Who sent an update: the authenticated writer of its socket. */
+export type Sender = { userId: number; name: string };
 
 const isBase64 = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
 /**
@@ -113,18 +117,19 @@ export class DocGate {
    * when it adds a part the doc does not have, content the editor's schema does not allow, meta other
    * than a Save request, or takes the state past MAX_DOC_STATE_BYTES. A Save request's id comes back.
    */
-  check(update: Uint8Array): Verdict {
+  check(update: Uint8Array, sender: Sender): Verdict {
     const shadow = this.shadowDoc();
-    let change: Y.Transaction | null = null;
+    // The update's transaction, and any the doc runs after it (Yjs cleans up formatting in one of its own).
+    const changes: Y.Transaction[] = [];
     const grab = (tr: Y.Transaction) => {
-      change = tr;
+      changes.push(tr);
     };
     shadow.on("afterTransaction", grab);
     let verdict: Verdict;
     const roots = new Set(shadow.share.keys());
     try {
       Y.applyUpdate(shadow, update);
-      verdict = inspectChange(shadow, change, this.checkedBlocks, roots);
+      verdict = inspectChange(shadow, changes, this.checkedBlocks, roots, sender);
       if (!("refused" in verdict) && this.sizeBound + update.byteLength > MAX_DOC_STATE_BYTES) {
         // The bound says it may be too big: measure (the update may also have replaced or removed content).
         const size = Y.encodeStateAsUpdate(shadow).byteLength;
@@ -177,9 +182,15 @@ export class DocGate {
 }
 
 /** What a writer's update changed in the shadow, when all of it is allowed (see `DocGate.check`). */
-function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: WeakSet<ContentBlock>, rootsBefore: Set<string>): Verdict {
+function inspectChange(
+  shadow: Y.Doc,
+  changes: Y.Transaction[],
+  checked: WeakSet<ContentBlock>,
+  rootsBefore: Set<string>,
+  sender: Sender,
+): Verdict {
   for (const name of shadow.share.keys()) if (!KNOWN_ROOTS.has(name) && !rootsBefore.has(name)) return { refused: "invalid" };
-  if (!change) return { save: null, serverKeys: [] };
+  if (changes.length === 0) return { save: null, serverKeys: [], foreign: [] };
   const title = shadow.getText(DocFields.title);
   const content = shadow.getXmlFragment(DocFields.content);
   const meta = shadow.getMap<unknown>(DocFields.meta);
@@ -187,7 +198,7 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: Wea
   const blocks = new Set<unknown>();
   let save: string | null = null;
   const serverKeys: string[] = [];
-  for (const [type, keys] of (change as Y.Transaction).changed) {
+  for (const [type, keys] of changes.flatMap((tr) => [...tr.changed])) {
     let root: unknown = type;
     for (let t: Y.AbstractType<any> | null = type; t; t = t.parent) root = t;
     if (root === meta) {
@@ -220,7 +231,98 @@ function inspectChange(shadow: Y.Doc, change: Y.Transaction | null, checked: Wea
     checkBlocks(toCheck);
     for (const b of toCheck) checked.add(b);
   }
-  return { save, serverKeys };
+  const foreign = touched.has(content) ? foreignSuggestions(changes, sender) : [];
+  if (foreign === "malformed") return { refused: "invalid" };
+  return { save, serverKeys, foreign };
+}
+
+/** A suggestion mark's key in the shared doc (a mark that may overlap itself gets a `--hash` suffix). */
+const SUGGESTION_KEY = /^(insertion|deletion|modification)(--.*)?$/;
+
+/**
+ * A suggestion mark's value: `own` when its id names `sender` as they are named, `foreign` when it names anyone
+ * else, `malformed` when it is no suggestion id at all (the editor never writes one).
+ */
+const suggestionBy = (value: unknown, sender: Sender): "own" | "foreign" | "malformed" => {
+  const id = (value as { id?: unknown } | null)?.id;
+  if (typeof value !== "object" || Array.isArray(value) || typeof id !== "string") return "malformed";
+  const author = suggestionAuthor(id);
+  if (author.userId === null || author.at === null) return "malformed";
+  return author.userId === sender.userId && author.name === (sender.name.slice(0, 60) || "Someone") ? "own" : "foreign";
+};
+
+/**
+ * The suggestion marks a writer's change added that name someone else: a mark's id says who suggested it ('Suggested
+ * by Olive Owner'), and a writer could write any id. A mark that is no suggestion id at all refuses the update. Such marks are applied and then put in the writer's own name
+ * (`attributeSuggestions`), rather than refused: a resync after a restart may bring back another writer's marks the
+ * stored doc lost, and refusing it would lock that writer out.
+ */
+function foreignSuggestions(changes: Y.Transaction[], sender: Sender): Y.ID[] | "malformed" {
+  const before = changes[0].beforeState;
+  const isNew = (item: Y.Item) => item.id.clock >= (before.get(item.id.client) ?? 0);
+  const found: Y.ID[] = [];
+  let malformed = false;
+  // Types made in this change are not among `changed`: they are reached through their parents.
+  const scan = (type: Y.AbstractType<any>) => {
+    for (let item = type._start; item; item = item.right) {
+      if (item.deleted || !isNew(item)) continue;
+      const content = item.content;
+      if (content instanceof Y.ContentType) scan(content.type);
+      else if (content instanceof Y.ContentFormat && SUGGESTION_KEY.test(content.key) && content.value !== null) {
+        const by = suggestionBy(content.value, sender);
+        if (by === "malformed") malformed = true;
+        else if (by === "foreign") found.push(item.id);
+      }
+    }
+  };
+  for (const tr of changes) for (const type of tr.changed.keys()) scan(type);
+  return malformed ? "malformed" : found;
+}
+
+/**
+ * Puts suggestion marks (by their format items' ids, from `DocGate.check`) in the sender's name: the same time and
+ * random part, so the parts of one suggestion stay one, with the sender's id and name. `origin` marks the change
+ * as the server's.
+ */
+export function attributeSuggestions(doc: Y.Doc, ids: Y.ID[], sender: Sender, origin: unknown) {
+  const renamed = new Map<string, string>();
+  const own = (id: unknown) => {
+    const key = typeof id === "string" ? id : JSON.stringify(id ?? null);
+    let next = renamed.get(key);
+    if (!next) {
+      const parts = typeof id === "string" ? id.split(":") : [];
+      const at = Number(parts[2]);
+      const random = /^[a-z0-9]{1,12}$/.test(parts[3] ?? "") ? parts[3] : null;
+      next =
+        parts[0] === "s" && Number.isSafeInteger(at) && at > 0 && random
+          ? `s:${sender.userId}:${at}:${random}:${sender.name.slice(0, 60)}`
+          : suggestionId(sender.userId, sender.name);
+      renamed.set(key, next);
+    }
+    return next;
+  };
+  doc.transact(() => {
+    for (const id of ids) {
+      let start: Y.Item;
+      try {
+        start = Y.getItem(doc.store, id) as Y.Item;
+      } catch {
+        continue;
+      }
+      const text = start.parent;
+      if (start.deleted || !(start.content instanceof Y.ContentFormat) || !(text instanceof Y.XmlText)) continue;
+      const { key, value } = start.content;
+      let index = 0;
+      for (let n = text._start; n && n !== start; n = n.right) if (!n.deleted && n.countable) index += n.length;
+      let length = 0;
+      for (let n = start.right; n; n = n.right) {
+        if (n.content instanceof Y.ContentFormat && n.content.key === key && !n.deleted) break;
+        if (!n.deleted && n.countable) length += n.length;
+      }
+      const attrs = typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+      if (length > 0) text.format(index, length, { [key]: { ...attrs, id: own((value as { id?: unknown } | null)?.id) } });
+    }
+  }, origin);
 }
 
 /** How often held updates are applied (merged into one) while a writer is over the rate. */

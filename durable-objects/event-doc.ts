@@ -10,7 +10,7 @@ import { keepAsVersion, loadEventRow } from "./doc-d1";
 import { DocWriter } from "./doc-writer";
 import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
 import { type Frame, readFrame } from "./doc-frames";
-import { DocGate, Pacing, refuse } from "./doc-gate";
+import { DocGate, Pacing, attributeSuggestions, refuse } from "./doc-gate";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
 import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
@@ -211,9 +211,13 @@ export class EventDoc extends YServer {
 
   /** A writer's update, checked on the shadow and applied (and a Save in it answered). */
   private applyChecked(connection: Connection<DocConn>, update: Uint8Array) {
-    const checked = this.gate.check(update);
+    const state = connection.state!;
+    const sender = { userId: state.userId, name: state.userName };
+    const checked = this.gate.check(update, sender);
     if ("refused" in checked) return refuse(connection, checked.refused);
     this.gate.apply(update, connection);
+    // Suggestions are in the name of who sent them, whatever their ids say.
+    if (checked.foreign.length > 0) attributeSuggestions(this.document, checked.foreign, sender, Origins.server);
     if (checked.serverKeys.length > 0) this.reassert(checked.serverKeys);
     if (checked.save) this.answerSave(connection, checked.save);
   }

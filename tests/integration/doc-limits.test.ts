@@ -121,6 +121,25 @@ const attacks: Attack[] = [
       ),
   },
   {
+    // A change to formatted text makes Yjs run a clean-up transaction after the update's own: the block added
+    // beside it is checked all the same.
+    name: "an unknown node type sent with bold text",
+    code: CloseCodes.docRefused,
+    reason: DocCloseReasons.invalid,
+    send: (a) =>
+      a.sendRaw(
+        updateFrame(
+          updateOn(a, (doc) => {
+            const text = (doc.getXmlFragment("content").get(0) as Y.XmlElement).get(0) as Y.XmlText;
+            text.insert(0, "Bold ", { bold: {} });
+            const s = new Y.XmlElement("script");
+            s.insert(0, [new Y.XmlText("alert(1)")]);
+            doc.getXmlFragment("content").push([s]);
+          }),
+        ),
+      ),
+  },
+  {
     name: "an unknown top-level type",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,

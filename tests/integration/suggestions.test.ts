@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type * as Y from "yjs";
+import * as Y from "yjs";
 import { DocFields } from "../../db/domain/rich-text";
 import { listSuggestions, suggestionId } from "../../db/domain/suggestions";
 import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import { type DocClient, openDoc, setupSharedScene, storedEvent, waitUntil } from "./doc-helpers";
 import { call, capturedMail, markVerified } from "./helpers";
+import { closedWith } from "./room-helpers";
 
 // Suggested edits in the shared doc, by real Yjs clients through the Worker: marks on the text, as the editor's
 // Suggesting mode writes them. D1 (what exports, word counts and cards read) keeps the text before them.
@@ -76,6 +77,42 @@ describe("suggestions in the shared doc", () => {
     a.close();
   });
 
+  it("a suggestion whose id names someone else is put in the name of the writer who sent it", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
+    const a = await openDoc(timeline.id, event.id, collab.token);
+    const o = await openDoc(timeline.id, event.id, owner.token);
+    const forged = suggestionId(owner.user.id, "Olive Owner");
+    a.doc.transact(() => {
+      const t = firstText(a);
+      t.insert(0, "Slowly, ", { insertion: { id: forged } });
+      t.format(plain(t).indexOf("boats"), 5, { deletion: { id: forged } });
+      // A new paragraph whose text is marked too.
+      const paragraph = new Y.XmlElement("paragraph");
+      const text = new Y.XmlText();
+      text.insert(0, "Burn the boats.", { insertion: { id: suggestionId(owner.user.id + 7, "Olive Owner") } });
+      paragraph.insert(0, [text]);
+      a.doc.getXmlFragment(DocFields.content).insert(1, [paragraph]);
+    });
+    const seen = await waitUntil(() => {
+      const list = suggestions(o);
+      return list.length === 2 && list.every((s) => s.userId === collab.user.id) ? list : null;
+    }, "the owner sees every suggestion in the collaborator's name");
+    expect(seen.map((s) => s.name)).toEqual(["Mara", "Mara"]);
+    // The parts of one suggestion stay one: "Slowly, " in for "boats" is one replacement.
+    expect(seen.map((s) => s.kind)).toContain("replacement");
+    expect(new Set(seen.map((s) => s.id)).size).toBe(2);
+    // The writer who sent them hears the same, and the text before the suggestions is what D1 keeps.
+    await waitUntil(() => suggestions(a).every((s) => s.userId === collab.user.id), "the sender's copy follows");
+    expect("version" in (await a.save())).toBe(true);
+    expect(await apiContent(timeline.id, event.id, owner.token)).toBe("Mara runs for the boats.");
+    // A writer's own suggestion keeps its id.
+    const mine = suggestionId(collab.user.id, "Mara");
+    firstText(a).insert(0, "At dawn, ", { insertion: { id: mine } });
+    await waitUntil(() => suggestions(o).some((s) => s.id === mine), "an own suggestion arrives as it is");
+    a.close();
+    o.close();
+  });
+
   it("malformed suggestion marks never break saving", async () => {
     const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
     const a = await openDoc(timeline.id, event.id, collab.token);
@@ -84,15 +121,16 @@ describe("suggestions in the shared doc", () => {
     t.insert(0, "Y ", { insertion: { id: { nested: [1, 2] } } });
     t.format(0, 1, { deletion: 42 });
     t.insert(t.length, " Z", { deletion: { id: null }, bold: {} });
-    const reply = await a.save();
-    // Either the server refused the hostile update or it saved it; in both cases the text is saved and readable.
+    // Either the server refused the hostile update (the socket closes) or it saved it; in both cases the text is
+    // saved and readable.
+    const reply = await Promise.race([a.save(), closedWith(a, 8000).then(() => null)]);
     const content = await apiContent(timeline.id, event.id, owner.token);
     expect(content).not.toContain("X ");
     expect(content).toContain("Mara runs for the boats.");
     // A writer's ordinary edit after it still saves.
     const b = await openDoc(timeline.id, event.id, owner.token);
     firstText(b).insert(firstText(b).length, " Then the rain.");
-    expect("version" in (await b.save()) || "version" in reply).toBe(true);
+    expect("version" in (await b.save()) || (reply !== null && "version" in reply)).toBe(true);
     await waitUntil(
       async () => ((await apiContent(timeline.id, event.id, owner.token)) ?? "").includes("Then the rain."),
       "an ordinary edit saved",
@@ -150,17 +188,27 @@ describe("suggestion notifications", () => {
     a.close();
   });
 
-  it("are not sent for the owner's own suggestions, nor for a suggestion whose id names someone else", async () => {
+  it("are not sent for the owner's own suggestions; one whose id names someone else is its sender's", async () => {
     const { owner, timeline, event, collab } = await setupSharedScene("Mara runs for the boats.");
     const o = await openDoc(timeline.id, event.id, owner.token);
     firstText(o).insert(0, "Slowly, ", { insertion: { id: suggestionId(owner.user.id, "Olive Owner") } });
     expect("version" in (await o.save())).toBe(true);
     const a = await openDoc(timeline.id, event.id, collab.token);
-    // The collaborator's client claims a third writer made it.
-    firstText(a).insert(0, "Then ", { insertion: { id: suggestionId(collab.user.id + 1000, "Someone Else") } });
-    expect("version" in (await a.save())).toBe(true);
     await new Promise((r) => setTimeout(r, 500));
     expect(await suggestionNotices(owner.token)).toEqual([]);
+    // The collaborator's client claims the owner made it: it is put in the collaborator's name, and notified as theirs.
+    firstText(a).insert(0, "Then ", { insertion: { id: suggestionId(owner.user.id, "Olive Owner") } });
+    expect("version" in (await a.save())).toBe(true);
+    const [notice] = await waitUntil(
+      async () => {
+        const list = await suggestionNotices(owner.token);
+        return list.length === 1 ? list : null;
+      },
+      "the collaborator's suggestion",
+      8000,
+    );
+    expect(`${notice.title} ${notice.message}`).toContain("Mara");
+    expect(`${notice.title} ${notice.message}`).not.toContain("Olive");
     // Plain typing next to suggestions already there is no new suggestion.
     a.close();
     o.close();
@@ -168,11 +216,7 @@ describe("suggestion notifications", () => {
     b.type(" Fast.");
     expect("version" in (await b.save())).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
-    expect(await suggestionNotices(owner.token)).toEqual([]);
-    // Their own suggestion, after all that, is the one notification.
-    firstText(b).insert(0, "At dawn, ", { insertion: { id: suggestionId(collab.user.id, "Mara") } });
-    expect("version" in (await b.save())).toBe(true);
-    await waitUntil(async () => (await suggestionNotices(owner.token)).length === 1, "the collaborator's own suggestion", 8000);
+    expect(await suggestionNotices(owner.token)).toHaveLength(1);
     b.close();
   });
 });
