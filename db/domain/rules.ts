@@ -62,6 +62,20 @@ export const defaultEntityColor: Record<EntityKind, string> = {
   thing: "#f59e0b",
 };
 
+/** The colours new codex entries of each kind take in turn (the kind's default first), so no two look alike. */
+export const entityPalette: Record<EntityKind, readonly string[]> = {
+  character: ["#6366f1", "#ec4899", "#0ea5e9", "#8b5cf6", "#e11d48", "#0891b2", "#a21caf", "#2563eb", "#db2777", "#7c3aed"],
+  place: ["#10b981", "#65a30d", "#0d9488", "#15803d", "#84cc16", "#047857", "#4d7c0f", "#14b8a6"],
+  thing: ["#f59e0b", "#ea580c", "#ca8a04", "#b45309", "#f97316", "#a16207", "#c2410c", "#d97706"],
+};
+
+/** A new entry's colour: the first of its kind's palette no entry of the codex has yet (then round again). */
+export function nextEntityColor(kind: EntityKind, used: Iterable<string>) {
+  const palette = entityPalette[kind];
+  const taken = [...used].map((c) => c.toLowerCase());
+  return palette.find((c) => !taken.includes(c)) ?? palette[taken.filter((c) => palette.includes(c)).length % palette.length];
+}
+
 // Sessions: 30 days from sign-in at most, however recently used; the room re-checks its
 // sockets' sessions at least this often, so a revocation it missed still ends them.
 export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

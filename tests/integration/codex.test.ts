@@ -198,6 +198,24 @@ describe("codex access matrix: endpoint × role", () => {
 });
 
 describe("entities", () => {
+  it("a new entry without a colour takes one no entry of the codex has, its kind's default first", async () => {
+    const tl = await createTimeline(owner.token);
+    const make = async (kind: string, name: string, color?: string) => {
+      const res = await call("POST", `/api/timelines/${tl.id}/entities`, { token: owner.token, body: { kind, name, color } });
+      expect(res.status, res.text).toBe(201);
+      return res.json.color as string;
+    };
+    const characters = [await make("character", "Mara"), await make("character", "Ivo"), await make("character", "Sel")];
+    expect(characters[0]).toBe("#6366f1");
+    expect(new Set(characters).size).toBe(3);
+    // A colour chosen by hand is kept, and counts as taken.
+    expect(await make("character", "Tam", "#EC4899")).toBe("#ec4899");
+    const places = [await make("place", "Harbour"), await make("place", "Lighthouse")];
+    expect(places[0]).toBe("#10b981");
+    expect(places[1]).not.toBe(places[0]);
+    expect(characters).not.toContain(places[1]);
+  });
+
   it("create answers the entity JSON exactly; list, patch and delete agree", async () => {
     const tl = await createTimeline(owner.token);
     const res = await call("POST", `/api/timelines/${tl.id}/entities`, {

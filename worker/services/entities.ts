@@ -1,7 +1,7 @@
 import { type SQL, and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Entity, type User, entities, timelines } from "../../db/schema";
-import { type CreateEntity, type UpdateEntity, defaultEntityColor, lifespanMessages } from "../../db/domain/validation";
+import { type CreateEntity, type UpdateEntity, lifespanMessages, nextEntityColor } from "../../db/domain/validation";
 import { type Calendar, readStoryInput, storedCalendar, storyRangeOrdered, storySort } from "../../db/domain/calendar";
 import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -136,6 +136,13 @@ export async function createEntity(
   const life = readLifespan(calendar, input, locale);
   checkLifespan(calendar, life.born, life.died);
   const now = nowIso();
+  // Without a colour of its own a new entry takes one no other entry of the codex has.
+  const color =
+    input.color ??
+    nextEntityColor(
+      input.kind,
+      (await db.select({ color: entities.color }).from(entities).where(inCodexOf(timelineId))).map((r) => r.color),
+    );
   const row = await db
     .insert(entities)
     .values({
@@ -145,7 +152,7 @@ export async function createEntity(
       name: input.name,
       aliases: input.aliases ?? [],
       description: input.description ?? "",
-      color: input.color ?? defaultEntityColor[input.kind],
+      color,
       born: life.born ?? null,
       died: life.died ?? null,
       bornSort: storySort(calendar, life.born),

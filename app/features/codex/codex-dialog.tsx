@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { changedDate, DateField } from "~/features/calendar/date-field";
 import { type CodexApi, createEntityRequest } from "~/features/codex/codex-request";
@@ -8,7 +8,7 @@ import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { type Calendar, storyDisplay } from "../../../db/domain/calendar";
-import { defaultEntityColor, type EntityKind, entityKinds } from "../../../db/domain/rules";
+import { defaultEntityColor, type EntityKind, entityKinds, nextEntityColor } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
 
 const kindNames: Record<EntityKind, string> = { character: "Character", place: "Place", thing: "Thing" };
@@ -17,11 +17,13 @@ type DialogProps = CodexApi & {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   entity: EntityView | null;
+  /** The colours the codex's entries have: a new entry is offered one none of them has. */
+  usedColors: string[];
   onSaved: (entity: EntityView, created: boolean) => void;
 };
 
 /** 'New codex entry' and 'Edit codex entry' share one form; the server's messages come back as toasts. */
-export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: DialogProps) {
+export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, ...api }: DialogProps) {
   const id = useId();
   const [kind, setKind] = useState<EntityKind>("character");
   const [name, setName] = useState("");
@@ -35,6 +37,9 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
   const [shown, setShown] = useState({ born: "", died: "" });
   const [calendar, setCalendar] = useState<Calendar | null>(null);
   const { timelineId, shareCode } = api;
+  // Read when the dialog opens (a new list each render must not reset the form).
+  const used = useRef(usedColors);
+  used.current = usedColors;
 
   useEffect(() => {
     if (!open) return;
@@ -42,7 +47,7 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
     setName(entity?.name ?? "");
     setAliases(entity?.aliases.join(", ") ?? "");
     setDescription(entity?.description ?? "");
-    setColor(entity?.color ?? defaultEntityColor.character);
+    setColor(entity?.color ?? nextEntityColor("character", used.current));
     setColorTouched(Boolean(entity));
     const stored = { born: entity?.born ?? "", died: entity?.died ?? "" };
     setBorn(stored.born);
@@ -128,7 +133,7 @@ export function EntityDialog({ open, onOpenChange, entity, onSaved, ...api }: Di
             onChange={(e) => {
               const next = e.target.value as EntityKind;
               setKind(next);
-              if (!colorTouched) setColor(defaultEntityColor[next]);
+              if (!colorTouched) setColor(nextEntityColor(next, usedColors));
             }}
             className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
           >

@@ -172,6 +172,7 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
             {...api}
             open={editing !== null}
             entity={editing === "new" ? null : editing}
+            usedColors={entities.map((e) => e.color)}
             onOpenChange={(open) => !open && setEditing(null)}
             onSaved={(saved, created) =>
               onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))

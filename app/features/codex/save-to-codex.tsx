@@ -6,7 +6,7 @@ import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, unwrap } from "~/lib/client";
-import { defaultEntityColor, entityLimits, characterNameFrom } from "../../../db/domain/rules";
+import { entityLimits, characterNameFrom } from "../../../db/domain/rules";
 
 export type EditableTimeline = { id: number; title: string };
 
@@ -41,7 +41,6 @@ export function SaveToCodex({ profile, timelines }: { profile: string; timelines
             kind: "character",
             name: fields.name,
             description: profile.slice(0, entityLimits.description),
-            color: defaultEntityColor.character,
           },
         }),
       ),
