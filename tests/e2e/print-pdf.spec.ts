@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fontFiles } from "../../app/features/transfer/print/font-files";
 import { typesetPdf } from "../../app/features/transfer/print/typeset";
-import { apiAs, createUser, expect, test } from "./fixtures";
+import { apiAs, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
 
 // The print-ready PDF checked as a printer would, with poppler (scripts/ensure-poppler.sh installs it; without it
 // these tests skip and say so): the page size of the trim, every font embedded, the mirrored margins page by page
@@ -51,7 +51,7 @@ test.describe("Print-ready PDF", () => {
       headers: { Authorization: `Bearer ${owner.token}` },
     });
     expect(res.status(), await res.text()).toBe(200);
-    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/pkg/typst_ts_web_compiler_bg.wasm");
+    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
     const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
 
     const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
@@ -94,5 +94,36 @@ test.describe("Print-ready PDF", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test("a co-author picks 5 × 8 and Crimson Pro in the Export menu's dialog and downloads the typeset PDF", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Ines Owner" });
+    const coAuthor = await createUser(request, { name: "Colm Coauthor" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Shared Tide" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Opening", content: "Gulls wheeled over the quay." });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: coAuthor.email, accessLevel: "collaborator" });
+    await login(page, coAuthor);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Print-ready PDF…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Print-ready PDF" });
+    await dialog.getByLabel("Trim size").selectOption("5x8");
+    await dialog.getByLabel("Body font").selectOption("crimson-pro");
+    await dialog.getByLabel("Dedication").check();
+    await dialog.getByRole("textbox", { name: "Dedication" }).fill("For the harbour pilots");
+    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 90_000 }), dialog.getByRole("button", { name: "Download PDF" }).click()]);
+    expect(download.suggestedFilename()).toBe("shared-tide-print.pdf");
+    await expect(dialog.getByRole("status")).toContainText("Downloaded shared-tide-print.pdf");
+    const file = await download.path();
+    expect(run("pdfinfo", [file])).toMatch(/Page size:\s+360 x 576 pts/);
+    const fonts = run("pdffonts", [file]);
+    expect(fonts).toContain("CrimsonPro-Regular");
+    expect(fonts).not.toMatch(/\sno\s/);
+    const text = run("pdftotext", [file, "-"]);
+    expect(text).toContain("For the harbour pilots");
+    // The large initial letter is set apart from the rest of its word: compare without the spaces.
+    expect(text.replace(/\s+/g, "")).toContain("Gullswheeledoverthequay.");
   });
 });
