@@ -32,7 +32,9 @@ function words(bbox: string): Word[] {
 test.describe("Print-ready PDF", () => {
   test.skip(!hasPoppler, "poppler (pdfinfo, pdffonts, pdftotext) is not installed: run scripts/ensure-poppler.sh");
 
-  test("6 × 9 with front matter: trim size, embedded fonts, mirrored margins, chapters on right-hand pages, every word", async ({ request }) => {
+  test("6 × 9 with front matter: trim size, embedded fonts, mirrored margins, chapters on right-hand pages, every word", async ({
+    request,
+  }) => {
     test.setTimeout(120_000);
     const owner = await createUser(request, { name: "Wren Printer" });
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Low Water" });
@@ -44,12 +46,19 @@ test.describe("Print-ready PDF", () => {
       for (let s = 0; s < 2; s++) {
         const content = Array.from({ length: 12 }, (_, p) => `${sentence} Marker${i}x${s}x${p}.`).join("\n\n");
         expected.push(...Array.from({ length: 12 }, (_, p) => `Marker${i}x${s}x${p}`));
-        await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: `${title} ${s}`, content, chapterId: chapter.id });
+        await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+          title: `${title} ${s}`,
+          content,
+          chapterId: chapter.id,
+        });
       }
     }
-    const res = await request.get(`/api/timelines/${timeline.id}/export?format=typst&trim=6x9&font=eb-garamond&size=11&front=title,copyright,toc`, {
-      headers: { Authorization: `Bearer ${owner.token}` },
-    });
+    const res = await request.get(
+      `/api/timelines/${timeline.id}/export?format=typst&trim=6x9&font=eb-garamond&size=11&front=title,copyright,toc`,
+      {
+        headers: { Authorization: `Bearer ${owner.token}` },
+      },
+    );
     expect(res.status(), await res.text()).toBe(200);
     const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
     const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
@@ -102,8 +111,14 @@ test.describe("Print-ready PDF", () => {
     const coAuthor = await createUser(request, { name: "Colm Coauthor" });
     await makePremium(request, owner);
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Shared Tide" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Opening", content: "Gulls wheeled over the quay." });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: coAuthor.email, accessLevel: "collaborator" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "Opening",
+      content: "Gulls wheeled over the quay.",
+    });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: coAuthor.email,
+      accessLevel: "collaborator",
+    });
     await login(page, coAuthor);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Export" }).click();
@@ -113,7 +128,10 @@ test.describe("Print-ready PDF", () => {
     await dialog.getByLabel("Body font").selectOption("crimson-pro");
     await dialog.getByLabel("Dedication").check();
     await dialog.getByRole("textbox", { name: "Dedication" }).fill("For the harbour pilots");
-    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 90_000 }), dialog.getByRole("button", { name: "Download PDF" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: 90_000 }),
+      dialog.getByRole("button", { name: "Download PDF" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("shared-tide-print.pdf");
     await expect(dialog.getByRole("status")).toContainText("Downloaded shared-tide-print.pdf");
     const file = await download.path();

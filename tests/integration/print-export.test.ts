@@ -42,7 +42,10 @@ const path = (query: string) => `/api/timelines/${bookId}/export?${query}`;
 
 describe("Print-ready book", () => {
   it("gives the Typst source with the chosen trim, face, size and front matter, the text as literals", async () => {
-    const res = await get(path("format=typst&trim=5.5x8.5&font=crimson-pro&size=10.5&front=title,dedication,toc&dedication=For%20Ada"), owner.token);
+    const res = await get(
+      path("format=typst&trim=5.5x8.5&font=crimson-pro&size=10.5&front=title,dedication,toc&dedication=For%20Ada"),
+      owner.token,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toMatch(/attachment; filename=".+-print\.typ"/);
     const source = await res.text();

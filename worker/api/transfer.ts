@@ -36,7 +36,8 @@ type ExportQuery = { format: ExportFormat; style: DocxStyle; notes: boolean; sha
 const exportQuery = validator("query", (value): ExportQuery => {
   const format = value.format ?? "json";
   if (format === "pdf" || format === "typst") return printQuery(value, format);
-  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format)) throw badRequest("Format must be json, md, docx, epub, pdf or typst");
+  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format))
+    throw badRequest("Format must be json, md, docx, epub, pdf or typst");
   const style = value.style ?? "outline";
   if (!docxStyles.includes(style as DocxStyle)) throw badRequest("Style must be outline or manuscript");
   const notes = value.notes ?? "1";

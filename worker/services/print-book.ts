@@ -12,9 +12,15 @@ import type { Manuscript } from "./manuscript";
 /** The author the book carries (title page, copyright, running heads): the owner's name for now. */
 export const bookAuthor = (book: Manuscript) => book.author.name;
 
+/** Control characters (but tab and newline) have no place in a book, and Typst strings refuse some of them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
 const typstString = (text: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters have no place in a book.
-  `"${text.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "").replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n")}"`;
+  `"${text
+    .replace(CONTROL, "")
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, "\\n")}"`;
 
 function inline(nodes: JSONContent[] | undefined): string {
   let out = "";
@@ -73,7 +79,8 @@ function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dro
         break;
       case "bulletList":
       case "orderedList":
-        for (const item of node.content ?? []) out.push(`#block(inset: (left: 1.5em))[${blocks(item.content, { ...state, opening: false }).join("\n\n")}]`);
+        for (const item of node.content ?? [])
+          out.push(`#block(inset: (left: 1.5em))[${blocks(item.content, { ...state, opening: false }).join("\n\n")}]`);
         break;
       case "codeBlock":
         out.push(`#block(inset: (left: 1.5em))[#raw(block: true, ${typstString(plain(node.content))})]`);
@@ -134,8 +141,7 @@ function frontMatter(book: Manuscript, options: PrintOptions) {
     page(
       `#align(bottom)[#set text(size: 0.8em)\n#set par(justify: false, first-line-indent: 0pt)\n#(${typstString(`Copyright © ${year} ${bookAuthor(book)}`)})\n\n#"All rights reserved."]`,
     );
-  if (options.front.includes("dedication") && options.dedication)
-    page(`#v(2in)\n#align(center, emph(${typstString(options.dedication)}))`);
+  if (options.front.includes("dedication") && options.dedication) page(`#v(2in)\n#align(center, emph(${typstString(options.dedication)}))`);
   if (options.front.includes("toc"))
     page(`#outline(title: ${typstString("Contents")}, depth: 1, target: heading.where(level: 1, outlined: true))`);
   return out;
@@ -143,9 +149,20 @@ function frontMatter(book: Manuscript, options: PrintOptions) {
 
 /** The book's Typst source: its fonts are added by whoever compiles it (the app's print dialog, the tests). */
 export function renderPrintSource(book: Manuscript, options: PrintOptions) {
-  const lang = bookLanguage(book.parts.flatMap((p) => p.scenes).join("\n").slice(0, 20_000));
-    // The text starts on a right-hand page numbered 1, so a page's parity is the same counted either way.
-  const out = [PREAMBLE(book, options, lang), ...frontMatter(book, options), '#pagebreak(to: "odd", weak: true)', "#in-body.update(true)", "#counter(page).update(1)"];
+  const lang = bookLanguage(
+    book.parts
+      .flatMap((p) => p.scenes)
+      .join("\n")
+      .slice(0, 20_000),
+  );
+  // The text starts on a right-hand page numbered 1, so a page's parity is the same counted either way.
+  const out = [
+    PREAMBLE(book, options, lang),
+    ...frontMatter(book, options),
+    '#pagebreak(to: "odd", weak: true)',
+    "#in-body.update(true)",
+    "#counter(page).update(1)",
+  ];
   for (const part of book.parts) {
     if (part.title !== null) out.push(`#heading(level: 1, ${typstString(part.title)})`);
     else out.push(`#pagebreak(to: "odd", weak: true)\n#v(1.6in)`);

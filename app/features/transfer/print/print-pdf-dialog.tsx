@@ -83,7 +83,12 @@ export function PrintPdfDialog({
         <div className="grid grid-cols-2 gap-3">
           <label htmlFor={ids.trim} className="space-y-1">
             <span className="font-medium">Trim size</span>
-            <select id={ids.trim} className={field} value={options.trim} onChange={(e) => set({ trim: e.target.value as PrintOptions["trim"] })}>
+            <select
+              id={ids.trim}
+              className={field}
+              value={options.trim}
+              onChange={(e) => set({ trim: e.target.value as PrintOptions["trim"] })}
+            >
               {Object.entries(trimSizes).map(([value, { label }]) => (
                 <option key={value} value={value}>
                   {label}
@@ -93,7 +98,12 @@ export function PrintPdfDialog({
           </label>
           <label htmlFor={ids.font} className="space-y-1">
             <span className="font-medium">Body font</span>
-            <select id={ids.font} className={field} value={options.font} onChange={(e) => set({ font: e.target.value as PrintOptions["font"] })}>
+            <select
+              id={ids.font}
+              className={field}
+              value={options.font}
+              onChange={(e) => set({ font: e.target.value as PrintOptions["font"] })}
+            >
               {Object.entries(bookFonts).map(([value, { label }]) => (
                 <option key={value} value={value}>
                   {label}

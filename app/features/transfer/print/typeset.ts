@@ -13,20 +13,8 @@ export async function typesetPdf(source: string, { wasm, fonts }: TypesetInput):
   ready ??= init({ module_or_path: wasm });
   await ready;
   const builder = new TypstCompilerBuilder();
-  // Our own stand-ins for file and package access (the book is one source with no files or packages): the
-  // library's dummies are made with `new Function`, which the app's Content-Security-Policy forbids.
-  await builder.set_access_model(
-    null,
-    () => 0,
-    () => false,
-    (path: string) => path,
-    (path: string) => {
-      throw new Error(`The book reads no files (${path})`);
-    },
-  );
-  await builder.set_package_registry(null, (spec: unknown) => {
-    throw new Error(`The book uses no packages (${JSON.stringify(spec)})`);
-  });
+  // The book is one source: no files to read, no packages to fetch.
+  builder.set_dummy_access_model();
   for (const font of fonts) await builder.add_raw_font(font);
   const compiler = await builder.build();
   try {
