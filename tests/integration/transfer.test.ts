@@ -176,7 +176,7 @@ describe("export: format × role", () => {
   });
 
   it("an unknown format is a 400, a missing one means JSON, a missing timeline a 404", async () => {
-    const bad = await call("GET", `/api/timelines/${fx.timelineId}/export?format=pdf`, { token: owner.token });
+    const bad = await call("GET", `/api/timelines/${fx.timelineId}/export?format=rtf`, { token: owner.token });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ error: "Format must be json, md, docx, epub, pdf or typst" });
     const plain = await fetchRaw(`/api/timelines/${fx.timelineId}/export`, owner.token);
