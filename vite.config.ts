@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { typstWasm } from "./scripts/vite-typst-wasm";
 
 // Dev and build machines may be offline: without these, wrangler/workerd would try to send metrics,
 // check for updates and fetch the request.cf data (cf.json) from the network.
@@ -83,6 +84,7 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
     knownStaticImports,
+    typstWasm(),
   ],
   resolve: { tsconfigPaths: true },
   // Listed up front so the dev server does not re-optimize (and reload, losing what a writer typed) the first
@@ -92,6 +94,8 @@ export default defineConfig({
     ssr: { optimizeDeps: { include: clientDeps } },
   },
   server: { host: "127.0.0.1" },
+  // The print dialog's typesetting worker is an ES module, like the rest of the client.
+  worker: { format: "es" },
   build: {
     // BUILD_SOURCEMAP=1 maps the client's bytes to their sources (docs/testing.md: finding what first paint loads).
     sourcemap: process.env.BUILD_SOURCEMAP === "1",

@@ -173,7 +173,7 @@ describe("headers", () => {
     const directive = (name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `))!;
     expect(directive("connect-src")).toBe("connect-src 'self' wss://storyweave.test");
     expect(directive("img-src")).toBe("img-src 'self' data: blob:");
-    expect(directive("script-src")).toBe("script-src 'self' 'nonce-nonce123'");
+    expect(directive("script-src")).toBe("script-src 'self' 'nonce-nonce123' 'wasm-unsafe-eval'");
     expect(csp).not.toMatch(/(^|\s)(ws:|wss:|https:|http:)(\s|;|$)/);
     const local = withSecurityHeaders(page(), new Request("http://127.0.0.1:4173/auth/login"), "n", false);
     expect(local.headers.get("Content-Security-Policy")).toContain("connect-src 'self' ws://127.0.0.1:4173");

@@ -247,8 +247,8 @@ describe("Manuscript (.docx)", () => {
   it("a style or format it does not know is a 400 in the product's words", async () => {
     const bad = await call("GET", `/api/timelines/${book.id}/export?format=docx&style=novel`, { token: owner.token });
     expect(bad).toMatchObject({ status: 400, json: { error: "Style must be outline or manuscript" } });
-    const format = await call("GET", `/api/timelines/${book.id}/export?format=pdf`, { token: owner.token });
-    expect(format).toMatchObject({ status: 400, json: { error: "Format must be json, md, docx or epub" } });
+    const format = await call("GET", `/api/timelines/${book.id}/export?format=rtf`, { token: owner.token });
+    expect(format).toMatchObject({ status: 400, json: { error: "Format must be json, md, docx, epub, pdf or typst" } });
     const notes = await call("GET", `/api/timelines/${book.id}/export?format=docx&notes=no`, { token: owner.token });
     expect(notes).toMatchObject({ status: 400, json: { error: "Notes must be 0 or 1" } });
   });

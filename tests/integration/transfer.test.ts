@@ -176,9 +176,9 @@ describe("export: format × role", () => {
   });
 
   it("an unknown format is a 400, a missing one means JSON, a missing timeline a 404", async () => {
-    const bad = await call("GET", `/api/timelines/${fx.timelineId}/export?format=pdf`, { token: owner.token });
+    const bad = await call("GET", `/api/timelines/${fx.timelineId}/export?format=rtf`, { token: owner.token });
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ error: "Format must be json, md, docx or epub" });
+    expect(bad.json).toEqual({ error: "Format must be json, md, docx, epub, pdf or typst" });
     const plain = await fetchRaw(`/api/timelines/${fx.timelineId}/export`, owner.token);
     expect(plain.headers.get("Content-Type")).toBe("application/json");
     const missing = await call("GET", "/api/timelines/99999999/export?format=md", { token: owner.token });

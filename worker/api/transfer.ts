@@ -22,19 +22,22 @@ import { joinSeries, requireSeriesForImport } from "../services/series";
 import { importBooks } from "../services/import/books";
 import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, parsePlottrFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
+import { type PrintQuery, printExport, printQuery } from "./print-export";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
 import { idParam } from "./params";
 
-type ExportQuery = { format: ExportFormat; style: DocxStyle; notes: boolean; share?: string };
+type ExportQuery = { format: ExportFormat; style: DocxStyle; notes: boolean; share?: string } | PrintQuery;
 
 /**
- * `?format=json|md|docx|epub` (JSON when left out), a .docx's `?style=outline|manuscript` (outline when left out),
+ * `?format=json|md|docx|epub|pdf|typst` (JSON when left out; pdf and typst take print-export.ts's options), a .docx's `?style=outline|manuscript` (outline when left out),
  * `?notes=0` to leave the outline's planning notes out, and the `?share=` of shared mode.
  */
 const exportQuery = validator("query", (value): ExportQuery => {
   const format = value.format ?? "json";
-  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format)) throw badRequest("Format must be json, md, docx or epub");
+  if (format === "pdf" || format === "typst") return printQuery(value, format);
+  if (typeof format !== "string" || !Object.hasOwn(exportFormats, format))
+    throw badRequest("Format must be json, md, docx, epub, pdf or typst");
   const style = value.style ?? "outline";
   if (!docxStyles.includes(style as DocxStyle)) throw badRequest("Style must be outline or manuscript");
   const notes = value.notes ?? "1";
@@ -129,7 +132,9 @@ async function parsedBytes(c: Context<ApiEnv>, bytes: ArrayBuffer, query: Import
 export const transferApi = new Hono<ApiEnv>()
   .get("/timelines/:id/export", requireAuth, exportQuery, rateLimited("timelineExports"), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const { share, ...options } = c.req.valid("query");
+    const query = c.req.valid("query");
+    if ("print" in query) return printExport(c, id, query);
+    const { share, ...options } = query;
     const locale = localeOf(c.req.header("Accept-Language"));
     const file = await transfer.exportTimelineFile(c.var.db, currentUser(c), id, { ...options, locale }, share);
     return c.body(file.body, 200, {

@@ -6,8 +6,9 @@ export function createNonce() {
 }
 
 function contentSecurityPolicy(nonce: string, dev: boolean, url: URL) {
-  // Dev: Vite's client injects inline and eval'd module code for HMR; production is nonce-only.
-  const script = dev ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self' 'nonce-${nonce}'`;
+  // Dev: Vite's client injects inline and eval'd module code for HMR; production is nonce-only. Both may compile
+  // WebAssembly ('wasm-unsafe-eval' allows no JavaScript eval): the print dialog's typesetter is WebAssembly.
+  const script = dev ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self' 'nonce-${nonce}' 'wasm-unsafe-eval'`;
   // The live room is this origin's own WebSocket (ws: on http, wss: on https): no scheme wildcards.
   const socket = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
   return [

@@ -1,4 +1,4 @@
-import { BookOpen, FileJson, FileText, FileType, NotebookPen, Printer, Upload } from "lucide-react";
+import { BookMarked, BookOpen, FileJson, FileText, FileType, NotebookPen, Printer, Upload } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { Suspense, lazy, useState } from "react";
 import { Link } from "react-router";
@@ -7,6 +7,7 @@ import { ExportTrigger } from "~/features/transfer/export-trigger";
 
 // The import dialog and its parsers load when the writer first picks 'Import a file…'.
 const ImportFileDialog = lazy(() => import("~/features/transfer/import-dialog").then((m) => ({ default: m.ImportFileDialog })));
+const PrintPdfDialog = lazy(() => import("~/features/transfer/print/print-pdf-dialog").then((m) => ({ default: m.PrintPdfDialog })));
 
 const item =
   "flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-700";
@@ -22,7 +23,7 @@ const formats: (ExportChoice & { label: string; Icon: typeof FileType })[] = [
 
 /**
  * 'Export': the Word outline (with or without its planning notes), the manuscript in standard manuscript
- * format, an EPUB for e-readers, Markdown and JSON (plain links to the API: the browser saves the file
+ * format, an EPUB for e-readers, a print-ready PDF (typeset in the browser), Markdown and JSON (plain links to the API: the browser saves the file
  * under the name the server gives) and the print view for a PDF. Anyone who can read the timeline
  * may export it, viewers and share links included. A writer who may edit it can also import a file into it here.
  */
@@ -34,6 +35,7 @@ export function RadixExportMenu({
   defaultOpen,
 }: ExportMenuProps & { defaultOpen?: boolean }) {
   const [importing, setImporting] = useState<boolean | null>(null);
+  const [printing, setPrinting] = useState<boolean | null>(null);
   return (
     <>
       <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
@@ -53,6 +55,9 @@ export function RadixExportMenu({
                 </a>
               </DropdownMenu.Item>
             ))}
+            <DropdownMenu.Item className={item} onSelect={() => setPrinting(true)}>
+              <BookMarked aria-hidden="true" className="h-4 w-4" /> Print-ready PDF…
+            </DropdownMenu.Item>
             {print ? (
               <>
                 <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
@@ -77,6 +82,11 @@ export function RadixExportMenu({
       {importInto && importing !== null ? (
         <Suspense fallback={null}>
           <ImportFileDialog open={importing} onOpenChange={setImporting} into={{ ...importInto, shareCode }} />
+        </Suspense>
+      ) : null}
+      {printing !== null ? (
+        <Suspense fallback={null}>
+          <PrintPdfDialog open={printing} onOpenChange={setPrinting} timelineId={timelineId} shareCode={shareCode} />
         </Suspense>
       ) : null}
     </>

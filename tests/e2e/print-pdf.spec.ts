@@ -1,0 +1,147 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fontFiles } from "../../app/features/transfer/print/font-files";
+import { typesetPdf } from "../../app/features/transfer/print/typeset";
+import { apiAs, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
+
+// The print-ready PDF checked as a printer would, with poppler (scripts/ensure-poppler.sh installs it; without it
+// these tests skip and say so): the page size of the trim, every font embedded, the mirrored margins page by page
+// and where the chapters start. The book's source comes from the API; the same engine as the print dialog
+// typesets it here, in Node.
+
+const hasPoppler = spawnSync("pdfinfo", ["-v"], { stdio: "ignore" }).error === undefined;
+const require = createRequire(import.meta.url);
+const read = (pkgPath: string) => readFile(require.resolve(pkgPath)).then((b) => new Uint8Array(b));
+const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 }).stdout;
+
+type Word = { page: number; xMin: number; xMax: number; yMin: number; text: string };
+function words(bbox: string): Word[] {
+  const out: Word[] = [];
+  let page = 0;
+  for (const line of bbox.split("\n")) {
+    if (line.includes("<page ")) page++;
+    const m = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/.exec(line);
+    if (m) out.push({ page, xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), text: m[4] });
+  }
+  return out;
+}
+
+test.describe("Print-ready PDF", () => {
+  test.skip(!hasPoppler, "poppler (pdfinfo, pdffonts, pdftotext) is not installed: run scripts/ensure-poppler.sh");
+
+  test("6 × 9 with front matter: trim size, embedded fonts, mirrored margins, chapters on right-hand pages, every word", async ({
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Wren Printer" });
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Low Water" });
+    const sentence = "The tide went out across the flats and the boats leaned over on their keels in the grey mud of evening.";
+    const chapters = ["Ebb", "Slack", "Flood"];
+    const expected: string[] = [];
+    for (const [i, title] of chapters.entries()) {
+      const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title });
+      for (let s = 0; s < 2; s++) {
+        const content = Array.from({ length: 12 }, (_, p) => `${sentence} Marker${i}x${s}x${p}.`).join("\n\n");
+        expected.push(...Array.from({ length: 12 }, (_, p) => `Marker${i}x${s}x${p}`));
+        await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+          title: `${title} ${s}`,
+          content,
+          chapterId: chapter.id,
+        });
+      }
+    }
+    const res = await request.get(
+      `/api/timelines/${timeline.id}/export?format=typst&trim=6x9&font=eb-garamond&size=11&front=title,copyright,toc`,
+      {
+        headers: { Authorization: `Bearer ${owner.token}` },
+      },
+    );
+    expect(res.status(), await res.text()).toBe(200);
+    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
+    const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
+
+    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
+    try {
+      const file = join(dir, "book.pdf");
+      await writeFile(file, pdf);
+      const info = run("pdfinfo", [file]);
+      expect(info).toMatch(/Page size:\s+432 x 648 pts/);
+      const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+      const fonts = run("pdffonts", [file]).split("\n").slice(2).filter(Boolean);
+      expect(fonts.length).toBeGreaterThan(0);
+      for (const font of fonts) expect(font, "every font embedded").toMatch(/\s+yes\s+yes\s+yes\s+\d+\s+\d+$/);
+
+      const all = words(run("pdftotext", ["-bbox", file, "-"]));
+      // Every word in order: each paragraph's marker appears once, in story order.
+      const markers = all.filter((w) => w.text.startsWith("Marker")).map((w) => w.text.replace(/\.$/, ""));
+      expect(markers).toEqual(expected);
+      // Chapters open on right-hand (odd) pages with no running head above their title.
+      for (const title of chapters) {
+        const heading = all.find((w) => w.page > 3 && w.text === title && w.yMin > 100);
+        expect(heading, `chapter ${title}`).toBeDefined();
+        expect(heading!.page % 2, `${title} on an odd page`).toBe(1);
+        expect(all.filter((w) => w.page === heading!.page && w.yMin < 72)).toEqual([]);
+      }
+      // Mirrored margins: body text keeps 0.875 in (63 pt) on the inside and 0.625 in (45 pt) outside, a
+      // right-hand page's inside being its left. Pages with body text only (not the title page).
+      for (let p = 4; p <= pages; p++) {
+        const body = all.filter((w) => w.page === p && w.yMin > 60 && w.yMin < 600);
+        if (body.length === 0) continue;
+        const left = Math.min(...body.map((w) => w.xMin));
+        const right = 432 - Math.max(...body.map((w) => w.xMax));
+        const [inside, outside] = p % 2 === 1 ? [left, right] : [right, left];
+        expect(inside, `page ${p} inside`).toBeGreaterThanOrEqual(62.5);
+        expect(outside, `page ${p} outside`).toBeGreaterThanOrEqual(44.5);
+        expect(Math.abs(left + right - (63 + 45)), `page ${p}: justified to the text block`).toBeLessThan(2);
+      }
+      // Running heads: the author on left-hand pages, the title on right-hand ones (other than chapter openings).
+      const heads = all.filter((w) => w.yMin < 72 && w.page > 4);
+      expect(heads.some((w) => w.page % 2 === 0 && w.text.toUpperCase() === "WREN")).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a co-author picks 5 × 8 and Crimson Pro in the Export menu's dialog and downloads the typeset PDF", async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Ines Owner" });
+    const coAuthor = await createUser(request, { name: "Colm Coauthor" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Shared Tide" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "Opening",
+      content: "Gulls wheeled over the quay.",
+    });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+      userEmail: coAuthor.email,
+      accessLevel: "collaborator",
+    });
+    await login(page, coAuthor);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Print-ready PDF…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Print-ready PDF" });
+    await dialog.getByLabel("Trim size").selectOption("5x8");
+    await dialog.getByLabel("Body font").selectOption("crimson-pro");
+    await dialog.getByLabel("Dedication").check();
+    await dialog.getByRole("textbox", { name: "Dedication" }).fill("For the harbour pilots");
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: 90_000 }),
+      dialog.getByRole("button", { name: "Download PDF" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("shared-tide-print.pdf");
+    await expect(dialog.getByRole("status")).toContainText("Downloaded shared-tide-print.pdf");
+    const file = await download.path();
+    expect(run("pdfinfo", [file])).toMatch(/Page size:\s+360 x 576 pts/);
+    const fonts = run("pdffonts", [file]);
+    expect(fonts).toContain("CrimsonPro-Regular");
+    expect(fonts).not.toMatch(/\sno\s/);
+    const text = run("pdftotext", [file, "-"]);
+    expect(text).toContain("For the harbour pilots");
+    // The large initial letter is set apart from the rest of its word: compare without the spaces.
+    expect(text.replace(/\s+/g, "")).toContain("Gullswheeledoverthequay.");
+  });
+});

@@ -1,0 +1,101 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../worker/index";
+import { ORIGIN, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+
+// The print-ready book's API: the Typst source (format=typst) the app typesets into the PDF, its options, and the
+// access. The PDF itself is typeset and checked with poppler in tests/e2e/print-pdf.spec.ts.
+
+let owner: Awaited<ReturnType<typeof registerUser>>;
+let coAuthor: Awaited<ReturnType<typeof registerUser>>;
+let viewer: Awaited<ReturnType<typeof registerUser>>;
+let stranger: Awaited<ReturnType<typeof registerUser>>;
+let bookId: number;
+
+async function get(path: string, token?: string) {
+  const headers = new Headers();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(ORIGIN + path, { headers }) as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+beforeAll(async () => {
+  owner = await registerUser({ name: "Mara Quill Okafor" });
+  [coAuthor, viewer, stranger] = await Promise.all([registerUser(), registerUser(), registerUser()]);
+  const tl = await createTimeline(owner.token, { title: 'Salt "Tides" #deep' });
+  bookId = tl.id;
+  await shareWith(bookId, owner.user.id, coAuthor.user.id, "collaborator");
+  await shareWith(bookId, owner.user.id, viewer.user.id, "viewer");
+  const chapter = await env.DB.prepare("INSERT INTO chapters (timeline_id, title, position) VALUES (?, 'The Harbour', 0) RETURNING id")
+    .bind(bookId)
+    .first<{ id: number }>();
+  for (const content of ["Waves *rose* over $the [wall] #set page(width: 1in)\n\nA second paragraph.", "Then quiet \\ came."]) {
+    const event = await createEvent(owner.token, bookId, { title: "Planning title", content, notes: "SECRET NOTE" });
+    await env.DB.prepare("UPDATE events SET chapter_id = ? WHERE id = ?").bind(chapter!.id, event.id).run();
+  }
+});
+
+const path = (query: string) => `/api/timelines/${bookId}/export?${query}`;
+
+describe("Print-ready book", () => {
+  it("gives the Typst source with the chosen trim, face, size and front matter, the text as literals", async () => {
+    const res = await get(
+      path("format=typst&trim=5.5x8.5&font=crimson-pro&size=10.5&front=title,dedication,toc&dedication=For%20Ada"),
+      owner.token,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Disposition")).toMatch(/attachment; filename=".+-print\.typ"/);
+    const source = await res.text();
+    expect(source).toContain("width: 5.5in, height: 8.5in");
+    expect(source).toContain('font: "Crimson Pro", size: 10.5pt');
+    expect(source).toContain('#let book-author = "Mara Quill Okafor"');
+    expect(source).toContain('"For Ada"');
+    expect(source).toContain("#outline(");
+    expect(source).not.toContain("Copyright ©");
+    // Everything the author typed is a string literal: markup characters cannot change the layout.
+    expect(source).toContain('#opening[#drop-cap("W")#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"');
+    expect(source).toContain('#drop-cap("T")#"hen quiet \\\\ came."');
+    expect(source).toContain('#let book-title = "Salt \\"Tides\\" #deep"');
+    expect(source).not.toContain("SECRET NOTE");
+    expect(source).not.toContain("Planning title");
+  });
+
+  it("says the PDF is typeset in the browser, after checking the options and the access", async () => {
+    const res = await get(path("format=pdf&trim=6x9"), owner.token);
+    expect(res.status).toBe(501);
+    expect(((await res.json()) as { error: string }).error).toMatch(/typeset in the browser/);
+    expect((await get(path("format=pdf&trim=7x10"), owner.token)).status).toBe(400);
+    expect((await get(path("format=pdf"), stranger.token)).status).toBe(404);
+  });
+
+  it("refuses bad options with a 400 naming them", async () => {
+    const cases: [string, string][] = [
+      ["trim=7x10", "Trim must be one of 5x8, 5.25x8, 5.5x8.5, 6x9, A5"],
+      ["font=comic-sans", "Font must be one of eb-garamond, crimson-pro, libre-baskerville"],
+      ["size=40", "Size must be a number of points from 9 to 14, in half points"],
+      ["size=10.3", "Size must be a number of points from 9 to 14, in half points"],
+      ["size=NaN", "Size must be a number of points from 9 to 14, in half points"],
+      ["front=title,index", "Front matter may hold title, copyright, dedication, toc"],
+      ["ornament=skull", "Ornament must be one of dinkus, dots, blank"],
+      ["dropcaps=yes", "Dropcaps must be 0 or 1"],
+      [`dedication=${"x".repeat(301)}`, "The dedication must be at most 300 characters"],
+      ["trim=6x9&trim=5x8", "Give trim once"],
+    ];
+    for (const [query, error] of cases) {
+      const res = await get(path(`format=typst&${query}`), owner.token);
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+  });
+
+  it("the same access as the other exports: co-authors and viewers, not strangers or forged ids", async () => {
+    for (const token of [coAuthor.token, viewer.token]) expect((await get(path("format=typst"), token)).status).toBe(200);
+    expect((await get(path("format=typst"), stranger.token)).status).toBe(404);
+    expect((await get(path("format=typst"))).status).toBe(401);
+    expect((await get("/api/timelines/99999999/export?format=typst", owner.token)).status).toBe(404);
+    expect((await get("/api/timelines/1e9999/export?format=typst", owner.token)).status).toBe(404);
+  });
+});

@@ -1,0 +1,179 @@
+import type { JSONContent } from "@tiptap/core";
+import { type PrintOptions, bookFonts, ornaments, trimSizes } from "../../db/domain/print-options";
+import { markdownToJson } from "../../db/domain/rich-text";
+import { bookLanguage } from "./epub";
+import type { Manuscript } from "./manuscript";
+
+// The book as Typst source, for the print-ready PDF (docs/decisions.md, 'A book ready to print'). Typst does
+// the typesetting: justification, hyphenation by the book's language, widow and orphan control, the table of
+// contents. The scenes' stored Markdown goes through the editor's parser; every run of text is a Typst string
+// literal, so nothing the author typed is ever read as markup.
+
+/** The author the book carries (title page, copyright, running heads): the owner's name for now. */
+export const bookAuthor = (book: Manuscript) => book.author.name;
+
+/** Control characters (but tab and newline) have no place in a book, and Typst strings refuse some of them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
+const typstString = (text: string) =>
+  `"${text
+    .replace(CONTROL, "")
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, "\\n")}"`;
+
+function inline(nodes: JSONContent[] | undefined): string {
+  let out = "";
+  for (const node of nodes ?? []) {
+    if (node.type === "hardBreak") {
+      out += "#linebreak()";
+      continue;
+    }
+    if (node.type !== "text" || !node.text) continue;
+    let run = typstString(node.text);
+    for (const mark of node.marks ?? []) {
+      if (mark.type === "italic") run = `emph(${run})`;
+      else if (mark.type === "bold") run = `strong(${run})`;
+      else if (mark.type === "strike") run = `strike(${run})`;
+      else if (mark.type === "underline") run = `underline(${run})`;
+    }
+    out += `#${run}`;
+  }
+  return out;
+}
+
+const plain = (nodes: JSONContent[] | undefined): string =>
+  (nodes ?? []).map((n) => (n.type === "text" ? (n.text ?? "") : plain(n.content))).join("");
+
+/** A scene's blocks; `first` is whether the scene's first paragraph opens the chapter or follows a break. */
+function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dropCaps: boolean }): string[] {
+  const out: string[] = [];
+  for (const node of nodes ?? []) {
+    switch (node.type) {
+      case "paragraph": {
+        const text = inline(node.content);
+        if (!text) break;
+        if (!state.opening) out.push(text);
+        else {
+          state.opening = false;
+          const [first, ...rest] = node.content ?? [];
+          const letter = first?.type === "text" ? /^\p{L}/u.exec(first.text ?? "")?.[0] : undefined;
+          if (!state.dropCaps || !letter) out.push(`#opening[${text}]`);
+          else {
+            const remainder = { ...first, text: first.text?.slice(letter.length) };
+            out.push(`#opening[#drop-cap(${typstString(letter)})${inline([remainder, ...rest])}]`);
+          }
+        }
+        break;
+      }
+      case "heading":
+        out.push(`#align(center, strong(${typstString(plain(node.content))}))`);
+        state.opening = true;
+        break;
+      case "horizontalRule":
+        out.push("#scene-break");
+        state.opening = true;
+        break;
+      case "blockquote":
+        out.push(`#quote(block: true)[${blocks(node.content, { ...state, opening: false }).join("\n\n")}]`);
+        break;
+      case "bulletList":
+      case "orderedList":
+        for (const item of node.content ?? [])
+          out.push(`#block(inset: (left: 1.5em))[${blocks(item.content, { ...state, opening: false }).join("\n\n")}]`);
+        break;
+      case "codeBlock":
+        out.push(`#block(inset: (left: 1.5em))[#raw(block: true, ${typstString(plain(node.content))})]`);
+        break;
+      default:
+        if (node.content) out.push(...blocks(node.content, state));
+    }
+  }
+  return out;
+}
+
+const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
+  const trim = trimSizes[options.trim];
+  const author = typstString(bookAuthor(book));
+  const title = typstString(book.title);
+  // Margins grow a little with the page: the inside (gutter) is wider for the binding.
+  return `#let book-title = ${title}
+#let book-author = ${author}
+#set document(title: book-title, author: book-author)
+#set text(font: ${typstString(bookFonts[options.font].family)}, size: ${options.size}pt, lang: "${lang}", hyphenate: true, costs: (widow: 200%, orphan: 200%, hyphenation: 100%))
+#set par(justify: true, first-line-indent: 1.2em, spacing: 0.65em, leading: 0.62em)
+#let in-body = state("in-body", false)
+#let chapter-page(loc) = query(heading.where(level: 1)).any(h => h.location().page() == loc.page())
+#set page(
+  width: ${trim.width}, height: ${trim.height},
+  margin: (inside: 0.875in, outside: 0.625in, top: 0.75in, bottom: 0.75in),
+  header: context {
+    if not in-body.get() or chapter-page(here()) { return }
+    let p = counter(page).get().first()
+    set text(size: 0.8em, tracking: 0.05em)
+    if calc.even(p) { align(left, smallcaps(book-author)) } else { align(right, smallcaps(book-title)) }
+  },
+  footer: context {
+    if not in-body.get() { return }
+    set text(size: 0.85em)
+    align(center, counter(page).display("1"))
+  },
+)
+#show heading.where(level: 1, outlined: true): it => {
+  pagebreak(to: "odd", weak: true)
+  v(1.6in)
+  align(center, text(size: 1.6em, weight: "regular", it.body))
+  v(0.5in)
+}
+#let opening(body) = par(first-line-indent: 0pt, body)
+#let drop-cap(letter) = box(text(size: 2.7em, top-edge: "cap-height", bottom-edge: "baseline", letter))
+#let scene-break = align(center, block(above: 1.1em, below: 1.1em, ${typstString(ornaments[options.ornament].mark)}))
+`;
+};
+
+function frontMatter(book: Manuscript, options: PrintOptions) {
+  const out: string[] = [];
+  const year = new Date().getUTCFullYear();
+  const page = (body: string) => out.push(`#page(header: none, footer: none)[${body}]`);
+  if (options.front.includes("title"))
+    page(`#v(2in)\n#align(center)[#text(size: 2.2em, book-title)\n\n#v(0.6in)\n#text(size: 1.3em, smallcaps(book-author))]`);
+  if (options.front.includes("copyright"))
+    page(
+      `#align(bottom)[#set text(size: 0.8em)\n#set par(justify: false, first-line-indent: 0pt)\n#(${typstString(`Copyright © ${year} ${bookAuthor(book)}`)})\n\n#"All rights reserved."]`,
+    );
+  if (options.front.includes("dedication") && options.dedication) page(`#v(2in)\n#align(center, emph(${typstString(options.dedication)}))`);
+  if (options.front.includes("toc"))
+    page(`#outline(title: ${typstString("Contents")}, depth: 1, target: heading.where(level: 1, outlined: true))`);
+  return out;
+}
+
+/** The book's Typst source: its fonts are added by whoever compiles it (the app's print dialog, the tests). */
+export function renderPrintSource(book: Manuscript, options: PrintOptions) {
+  const lang = bookLanguage(
+    book.parts
+      .flatMap((p) => p.scenes)
+      .join("\n")
+      .slice(0, 20_000),
+  );
+  // The text starts on a right-hand page numbered 1, so a page's parity is the same counted either way.
+  const out = [
+    PREAMBLE(book, options, lang),
+    ...frontMatter(book, options),
+    '#pagebreak(to: "odd", weak: true)',
+    "#in-body.update(true)",
+    "#counter(page).update(1)",
+  ];
+  for (const part of book.parts) {
+    if (part.title !== null) out.push(`#heading(level: 1, ${typstString(part.title)})`);
+    else out.push(`#pagebreak(to: "odd", weak: true)\n#v(1.6in)`);
+    const state = { opening: true, dropCaps: options.dropCaps };
+    part.scenes.forEach((scene, i) => {
+      if (i > 0) {
+        out.push("#scene-break");
+        state.opening = true;
+      }
+      out.push(...blocks(markdownToJson(scene).content, state));
+    });
+  }
+  return `${out.join("\n\n")}\n`;
+}
