@@ -111,6 +111,13 @@ export const EventContentSchema = z
   .trim()
   .min(1, messages.eventFields)
   .max(limits.eventContent, `Content must be at most ${limits.eventContent} characters`);
+/** A scene's synopsis or notes: Markdown, empty allowed (null clears it as well). */
+const deskText = (field: "Synopsis" | "Notes") =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(limits.eventNotes, `${field} must be at most ${limits.eventNotes.toLocaleString("en-US")} characters`)
+    .nullable()
+    .transform((v) => (v ?? "").replace(/\s+$/, ""));
 const eventTitle = EventTitleSchema;
 const eventContent = EventContentSchema;
 
@@ -191,6 +198,8 @@ export const eventFields = {
 
     column: "story_label",
   },
+  synopsis: { schema: deskText("Synopsis"), patch: "story", column: "synopsis" },
+  notes: { schema: deskText("Notes"), patch: "story", column: "notes" },
 } as const;
 
 type EventFields = typeof eventFields;
