@@ -92,8 +92,17 @@ export const CreateTimelineSchema = z.object({
 });
 export type CreateTimeline = z.infer<typeof CreateTimelineSchema>;
 
+/** The name on the title pages and the EPUB's creator; empty or null: the owner's name. */
+export const bylineField = z
+  .string({ error: "Byline must be text" })
+  .trim()
+  .max(limits.byline, `Byline must be at most ${limits.byline} characters`)
+  .nullable()
+  .transform((v) => v || null);
+
 export const UpdateTimelineSchema = z.object({
   title: timelineTitle.optional(),
+  byline: bylineField.optional(),
   description: optionalDescription.optional(),
   targetWords: targetWords.optional(),
   viewersCanComment: viewersCanCommentField.optional(),

@@ -183,3 +183,51 @@ describe("synopsis and notes on scenes", () => {
     });
   });
 });
+
+describe("byline on timelines", () => {
+  const bookText = async (tl: { id: number }, format: string) => {
+    const res = await fetchRaw(`/api/timelines/${tl.id}/export?format=${format}`, owner.token);
+    expect(res.status, format).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    return files;
+  };
+
+  it("defaults to the owner's name; the owner sets it and it names the manuscript's title page and the EPUB's creator", async () => {
+    const { tl } = await deskBook();
+    const fresh = await call("GET", `/api/timelines/${tl.id}`, { token: owner.token });
+    expect(fresh.json.byline).toBeNull();
+    const ownerName = owner.user.name as string;
+    const before = await bookText(tl, "epub");
+    expect(strFromU8(before["OEBPS/content.opf"])).toContain(`<dc:creator>${ownerName}</dc:creator>`);
+
+    const set = await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "  M. Harbour & J. Bell  " } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json.byline).toBe("M. Harbour & J. Bell");
+    const epub = await bookText(tl, "epub");
+    expect(strFromU8(epub["OEBPS/content.opf"])).toContain("<dc:creator>M. Harbour &amp; J. Bell</dc:creator>");
+    const docx = await bookText(tl, "docx&style=manuscript");
+    expect(strFromU8(docx["word/document.xml"])).toContain("M. Harbour &amp; J. Bell");
+    expect(strFromU8(docx["word/document.xml"])).not.toContain(ownerName);
+
+    // Empty gives the owner's name back.
+    const cleared = await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "" } });
+    expect(cleared.json.byline).toBeNull();
+    expect(strFromU8((await bookText(tl, "epub"))["OEBPS/content.opf"])).toContain(`<dc:creator>${ownerName}</dc:creator>`);
+  });
+
+  it("is the owner's alone, at most 200 characters, and text", async () => {
+    const { tl } = await deskBook();
+    const patch = (body: Record<string, unknown>, token = owner.token) => call("PATCH", `/api/timelines/${tl.id}`, { token, body });
+    expect(await patch({ byline: "b".repeat(201) })).toMatchObject({
+      status: 400,
+      json: { error: "Byline must be at most 200 characters" },
+    });
+    expect(await patch({ byline: 7 })).toMatchObject({ status: 400, json: { error: "Byline must be text" } });
+    expect((await patch({ byline: "b".repeat(200) })).status).toBe(200);
+    expect((await patch({ byline: "Co-author" }, collaborator.token)).status).toBe(403);
+    expect((await patch({ byline: "Reader" }, viewer.token)).status).toBe(403);
+    expect([403, 404]).toContain((await patch({ byline: "Stranger" }, stranger.token)).status);
+    const row = await env.DB.prepare("SELECT byline FROM timelines WHERE id = ?").bind(tl.id).first<{ byline: string }>();
+    expect(row?.byline).toBe("b".repeat(200));
+  });
+});
