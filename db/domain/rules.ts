@@ -32,6 +32,9 @@ export const limits = {
   timelineDescription: 2000,
   eventTitle: 200,
   eventContent: 50_000,
+  /** A scene's synopsis and notes (DESIGN §12). */
+  eventNotes: 10_000,
+  byline: 200,
   aiInput: 4000,
   body: 1_000_000,
   resetTokenMin: 10,

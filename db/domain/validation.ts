@@ -92,8 +92,17 @@ export const CreateTimelineSchema = z.object({
 });
 export type CreateTimeline = z.infer<typeof CreateTimelineSchema>;
 
+/** The name on the title pages and the EPUB's creator; empty or null: the owner's name. */
+export const bylineField = z
+  .string({ error: "Byline must be text" })
+  .trim()
+  .max(limits.byline, `Byline must be at most ${limits.byline} characters`)
+  .nullable()
+  .transform((v) => v || null);
+
 export const UpdateTimelineSchema = z.object({
   title: timelineTitle.optional(),
+  byline: bylineField.optional(),
   description: optionalDescription.optional(),
   targetWords: targetWords.optional(),
   viewersCanComment: viewersCanCommentField.optional(),
@@ -111,6 +120,13 @@ export const EventContentSchema = z
   .trim()
   .min(1, messages.eventFields)
   .max(limits.eventContent, `Content must be at most ${limits.eventContent} characters`);
+/** A scene's synopsis or notes: Markdown, empty allowed (null clears it as well). */
+const deskText = (field: "Synopsis" | "Notes") =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(limits.eventNotes, `${field} must be at most ${limits.eventNotes.toLocaleString("en-US")} characters`)
+    .nullable()
+    .transform((v) => (v ?? "").replace(/\s+$/, ""));
 const eventTitle = EventTitleSchema;
 const eventContent = EventContentSchema;
 
@@ -191,6 +207,8 @@ export const eventFields = {
 
     column: "story_label",
   },
+  synopsis: { schema: deskText("Synopsis"), patch: "story", column: "synopsis" },
+  notes: { schema: deskText("Notes"), patch: "story", column: "notes" },
 } as const;
 
 type EventFields = typeof eventFields;

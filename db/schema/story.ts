@@ -50,6 +50,8 @@ export const timelines = sqliteTable(
     /** The series the book belongs to (null: none) and its place there (1 = book 1). */
     seriesId: integer("series_id").references((): AnySQLiteColumn => series.id, { onDelete: "set null" }),
     seriesPosition: integer("series_position"),
+    /** The name on the title pages and the EPUB's creator (null: the owner's name). */
+    byline: text("byline"),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
@@ -113,6 +115,9 @@ export const events = sqliteTable(
     storyStartText: text("story_start_text"),
     storyEndText: text("story_end_text"),
     storyLabel: text("story_label"),
+    /** The writer's desk (DESIGN §12): Markdown beside the text, never counted and never in the manuscript. */
+    synopsis: text("synopsis").notNull().default(""),
+    notes: text("notes").notNull().default(""),
     // Computed from story_start by the service: text order is wrong for negative and 5-6 digit years.
     storySort: integer("story_sort"),
     /** The chapter the scene belongs to (null: none). A chapter's scenes are contiguous in story order. */

@@ -50,6 +50,7 @@ function project() {
       RTF("Mara came in {\\b bold} and {\\i quiet}.\\par Second \\'93para\\'94 \\u8212\\'97 done."),
     ),
     "My Book.scriv/Files/Data/S2/content.rtf": strToU8(RTF("Deep text.")),
+    "My Book.scriv/Files/Data/S1/synopsis.txt": strToU8("Mara arrives; AUTHORCARD not for print.\r\n"),
     "My Book.scriv/Files/Data/C2/content.rtf": strToU8(RTF("The chapter's own text.")),
     "My Book.scriv/Files/Data/P1/content.rtf": strToU8(RTF("A sailor.")),
     "My Book.scriv/Files/Data/P2/content.rtf": strToU8(RTF("Grey water.")),
@@ -71,6 +72,10 @@ describe("Scrivener 3 project import", () => {
       [1, "Chapter Two"],
     ]);
     expect(doc.events[0].content).toBe("Mara came in **bold** and *quiet*.\n\nSecond “para” — done.");
+    // The index card's synopsis is the scene's notes (DESIGN §12), never its text.
+    expect(doc.events[0].notes).toBe("Mara arrives; AUTHORCARD not for print.");
+    expect(doc.events[0].content).not.toContain("AUTHORCARD");
+    expect(doc.events[1]).not.toHaveProperty("notes");
     expect(doc.entities.map((e: { kind: string; name: string; description: string }) => [e.kind, e.name, e.description])).toEqual([
       ["character", "Mara", "A sailor."],
       ["place", "The Harbour", "Grey water."],

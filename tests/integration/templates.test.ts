@@ -61,7 +61,7 @@ describe("templates", () => {
     const events = await eventsOf(writer.token, res.json.id);
     expect(events).toHaveLength(15);
     expect(events.map((e) => e.position)).toEqual(events.map((_, i) => i));
-    expect(events[0]).toMatchObject({ title: "Opening Image", content: expect.stringContaining("snapshot") });
+    expect(events[0]).toMatchObject({ title: "Opening Image", content: "", synopsis: expect.stringContaining("snapshot") });
     expect(events[8].title).toBe("Midpoint");
     expect(events[14].title).toBe("Final Image");
 

@@ -57,6 +57,8 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyStartDisplay: null,
     storyEndDisplay: null,
     storyLabel: null,
+    synopsis: "",
+    notes: "",
     chapterId: null,
     plotlineIds: [],
     after: [],

@@ -25,6 +25,9 @@ export type EventView = {
   storyStartDisplay: string | null;
   storyEndDisplay: string | null;
   storyLabel: string | null;
+  /** The writer's desk (DESIGN §12): Markdown beside the text, never counted, never in the manuscript. */
+  synopsis: string;
+  notes: string;
   /** The chapter the scene is in (null: none). */
   chapterId: number | null;
   /** The plotlines the scene belongs to. */
@@ -64,6 +67,8 @@ export const eventColumns = {
   storyStartText: events.storyStartText,
   storyEndText: events.storyEndText,
   storyLabel: events.storyLabel,
+  synopsis: events.synopsis,
+  notes: events.notes,
   calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
@@ -164,6 +169,8 @@ export const toEventView = (e: EventRow | EventView, locale?: string): EventView
     storyStartDisplay: display.start,
     storyEndDisplay: display.end,
     storyLabel: e.storyLabel ?? null,
+    synopsis: e.synopsis ?? "",
+    notes: e.notes ?? "",
     chapterId: e.chapterId ?? null,
     plotlineIds: parseIds(e.plotlineIds),
     after: parseIds(e.after),

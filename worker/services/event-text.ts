@@ -18,7 +18,10 @@ export type TextWrite = {
   coalesceWithinMs?: number;
   /** Other columns of the same UPDATE (story fields, the POV). */
   set?: Partial<
-    Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storyLabel" | "storySort">
+    Pick<
+      typeof events.$inferInsert,
+      "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storyLabel" | "storySort" | "synopsis" | "notes"
+    >
   > & { povEntityId?: SQL };
   /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
   before?: (guard: SQL) => readonly BatchItem[];

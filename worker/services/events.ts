@@ -70,6 +70,8 @@ export async function createEvent(
       povEntityId: povValue(timelineId, povEntityId),
       ...story,
       storyLabel: input.storyLabel ?? null,
+      synopsis: input.synopsis ?? "",
+      notes: input.notes ?? "",
       createdAt: now,
       updatedAt: now,
     })
@@ -200,6 +202,8 @@ export async function updateEvent(
       set: {
         ...story,
         ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
+        ...(input.synopsis !== undefined && { synopsis: input.synopsis }),
+        ...(input.notes !== undefined && { notes: input.notes }),
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },
       // Links first, in the same transaction, so the returned row already carries them.

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { countWords } from "../../db/domain/word-count";
-import { type User, chapters, events, users } from "../../db/schema";
+import { type User, chapters, events, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
 
@@ -100,7 +100,8 @@ export async function loadManuscript(db: Db, user: User, timelineId: number, sha
     loadBookRows(db, timelineId),
   ]);
   const email = owner?.email ?? "";
-  const name = owner?.name?.trim() || email.split("@")[0] || "Anonymous";
+  // The byline (DESIGN §12) when the owner set one, else the owner's name.
+  const name = timeline.byline?.trim() || owner?.name?.trim() || email.split("@")[0] || "Anonymous";
   const parts = manuscriptParts(scenes, chapterRows);
   const wordCount = parts.reduce((sum, part) => sum + part.scenes.reduce((n, scene) => n + countWords(scene), 0), 0);
   return {
@@ -110,4 +111,15 @@ export async function loadManuscript(db: Db, user: User, timelineId: number, sha
     wordCount,
     parts,
   };
+}
+
+/** The name a title page shows for a timeline the caller may already read: its byline, else the owner's name. */
+export async function bookByline(db: Db, timelineId: number) {
+  const row = await db
+    .select({ byline: timelines.byline, name: users.name, email: users.email })
+    .from(timelines)
+    .innerJoin(users, eq(users.id, timelines.userId))
+    .where(eq(timelines.id, timelineId))
+    .get();
+  return row?.byline?.trim() || row?.name?.trim() || row?.email.split("@")[0] || "Anonymous";
 }

@@ -62,9 +62,11 @@ export async function createTimelineFrom(db: Db, user: User, input: CreateTimeli
   if (!input.templateId) return createTimeline(db, user, input);
   const found = await findTemplate(db, input.templateId, user.id);
   if (!found) throw notFound(templateMessages.notFound);
-  const scene = (title: string, content: string, chapter: number | null) => ({
+  // A beat's prompt is the scene's synopsis, not its text: it never counts and never reaches the manuscript.
+  const scene = (title: string, synopsis: string, chapter: number | null) => ({
     title,
-    content,
+    content: "",
+    synopsis,
     storyStart: null,
     storyEnd: null,
     storyLabel: null,

@@ -33,6 +33,8 @@ export type TimelineView = {
   structureTemplateId: string | null;
   /** Viewers may comment on its scenes (the owner's setting). */
   viewersCanComment: boolean;
+  /** The name on the title pages and the EPUB's creator (null: the owner's name). */
+  byline: string | null;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
   /** The series the book belongs to, set by the timeline screen's loader for its header. */
@@ -56,6 +58,7 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     targetWords: timeline.targetWords ?? null,
     structureTemplateId: timeline.structureTemplateId ?? null,
     viewersCanComment: timeline.viewersCanComment ?? true,
+    byline: timeline.byline ?? null,
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -124,6 +127,7 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   if (input.description !== undefined) changes.description = input.description;
   if (input.targetWords !== undefined) changes.targetWords = input.targetWords;
   if (input.viewersCanComment !== undefined) changes.viewersCanComment = input.viewersCanComment;
+  if (input.byline !== undefined) changes.byline = input.byline;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));

@@ -83,7 +83,12 @@ export function toTimelineDocument(
     events: events.map((event) => {
       const linked = event.entityIds.filter((id) => byId.has(id)).sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
       return {
-        ...(Object.fromEntries(copiedEventFields.map(({ name }) => [name, event[name]])) as Pick<EventView, CopiedField>),
+        ...(Object.fromEntries(
+          copiedEventFields.filter(({ name }) => !deskFields.has(name)).map(({ name }) => [name, event[name]]),
+        ) as Omit<Pick<EventView, CopiedField>, "synopsis" | "notes">),
+        // The writer's desk travels when there is something on it (a file from before it reads the same).
+        ...(event.synopsis && { synopsis: event.synopsis }),
+        ...(event.notes && { notes: event.notes }),
         ...asSeason(calendar, "storyStartText", event.storyStart, event.storyStartDisplay),
         ...asSeason(calendar, "storyEndText", event.storyEnd, event.storyEndDisplay),
         entities: linked.map((id) => byId.get(id)!.name),
@@ -148,6 +153,9 @@ export function renderTextExport(doc: TimelineDocument, format: "json" | "md") {
   return format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderMarkdown(doc);
 }
 
+/** A scene's synopsis and notes: exported only when not empty. */
+const deskFields = new Set<string>(["synopsis", "notes"]);
+
 // Drizzle's D1 batch cannot take raw SQL with parameters, so these statements go to D1's own batch.
 const dialect = new SQLiteAsyncDialect();
 
@@ -160,6 +168,8 @@ const dialect = new SQLiteAsyncDialect();
 export function importedEventRow(e: TransferEvent, calendar: Calendar) {
   return {
     ...Object.fromEntries(copiedEventFields.map(({ name }) => [name, e[name]])),
+    synopsis: e.synopsis ?? "",
+    notes: e.notes ?? "",
     wordCount: countWords(e.content),
     storyStartText: e.storyStartText ?? null,
     storyEndText: e.storyEndText ?? null,

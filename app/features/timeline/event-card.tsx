@@ -1,4 +1,5 @@
 import { GripVertical, History, Pencil, Trash2 } from "lucide-react";
+import { DeskFields, DeskView, changedDesk, deskValuesOf } from "~/features/timeline/scene-desk";
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -69,6 +70,9 @@ export type EventChanges = {
   plotlineIds?: number[];
   /** Sent only when the writer changed what the scene comes after. */
   after?: number[];
+  /** The writer's desk: sent only when changed. */
+  synopsis?: string;
+  notes?: string;
 };
 
 /** The codex as the cards see it. */
@@ -126,6 +130,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const { plotlines } = usePlotlines();
   const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
   const [after, setAfter] = useState(event.after ?? []);
+  const [desk, setDesk] = useState(() => deskValuesOf(event));
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -136,6 +141,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
     setStory(storyValuesOf(event));
     setPlotlineIds(event.plotlineIds ?? []);
     setAfter(event.after ?? []);
+    setDesk(deskValuesOf(event));
     setEditing(true);
     void loadCoEditor();
     void loadStoryFields();
@@ -150,6 +156,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
       storyLabel: story.storyLabel.trim() || null,
       ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
       ...([...after].sort().join() !== [...(event.after ?? [])].sort().join() && { after }),
+      ...changedDesk(deskValuesOf(event), desk),
     });
     return result.ok;
   }
@@ -176,6 +183,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
+              <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
             </Suspense>
           </CoEditor>
         </Suspense>
@@ -242,6 +250,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           >
             <CardText text={event.content} />
           </div>
+          <DeskView event={event} />
           {long ? (
             <button
               type="button"

@@ -15,7 +15,7 @@ type TimelineDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Present when editing. */
-  timeline?: Pick<TimelineView, "id" | "title" | "description"> | null;
+  timeline?: (Pick<TimelineView, "id" | "title" | "description"> & { byline?: string | null }) | null;
   onSaved?: (timeline: TimelineView) => void;
 };
 
@@ -24,6 +24,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
   const editing = Boolean(timeline);
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
+  const [byline, setByline] = useState("");
   const [templateId, setTemplateId] = useState("");
   const saveTimeline = useMutation(
     (fields: { title: string; description: string | null; templateId?: string | null }) =>
@@ -31,7 +32,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
         ? unwrap(
             client.api.timelines[":id"].$patch({
               param: { id: String(timeline.id) },
-              json: { title: fields.title, description: fields.description ?? "" },
+              json: { title: fields.title, description: fields.description ?? "", byline: byline.trim() || null },
             }),
           )
         : unwrap(client.api.timelines.$post({ json: { ...fields, createdAt: new Date().toISOString() } })),
@@ -56,6 +57,7 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
       void loadValidation();
       setTitle(timeline?.title ?? "");
       setDescription(timeline?.description ?? "");
+      setByline(timeline?.byline ?? "");
     }
   }, [open, timeline]);
 
@@ -95,7 +97,22 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
             placeholder="What is this story about? (optional)"
           />
         </div>
-        {editing ? null : (
+        {editing ? (
+          <div className="space-y-1.5">
+            <Label htmlFor="timeline-byline">Byline</Label>
+            <Input
+              id="timeline-byline"
+              value={byline}
+              onChange={(e) => setByline(e.target.value)}
+              maxLength={200}
+              placeholder="Your name (the title page and the EPUB name it)"
+              aria-describedby="timeline-byline-hint"
+            />
+            <p id="timeline-byline-hint" className="text-xs text-stone-600">
+              The name on the title page, e.g. a pen name or both co-authors. Empty: your account's name.
+            </p>
+          </div>
+        ) : (
           <Suspense fallback={null}>
             <StructureSelect value={templateId} onChange={setTemplateId} />
           </Suspense>

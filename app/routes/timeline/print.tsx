@@ -4,6 +4,7 @@ import { codexLines, formatStoryTime } from "../../../db/domain/timeline-transfe
 import { localeOf } from "../../../db/domain/calendar/locale";
 import { datesInWords } from "../../../db/domain/transfer/document";
 import { exportTimeline } from "../../../worker/services/transfer";
+import { bookByline } from "../../../worker/services/manuscript";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { Button } from "~/ui/button";
 import { LazyFormattedText } from "~/ui/lazy-formatted-text";
@@ -24,7 +25,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The same document the exports are made from: same access rules (share links too), same story order.
   const locale = localeOf(request.headers.get("Accept-Language"));
   const doc = datesInWords(await exportTimeline(app(context).db, user, id, shareCode).catch(rethrowAsNotFound), locale);
-  return { doc, timelineId: id, shareCode };
+  // After the export's access check: the title page's byline (DESIGN §12).
+  const byline = await bookByline(app(context).db, id);
+  return { doc, byline, timelineId: id, shareCode };
 }
 
 // The page prints alone: everything outside it (navigation, banners, help, toasts) is left off
@@ -43,7 +46,7 @@ const printStyles = `
 }`;
 
 export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
-  const { doc, timelineId, shareCode } = loaderData;
+  const { doc, byline, timelineId, shareCode } = loaderData;
   const back = shareCode ? `/timeline/shared/${encodeURIComponent(shareCode)}` : `/timeline/${timelineId}`;
   return (
     <main id="print-view" className="mx-auto w-full max-w-3xl px-4 pt-6 pb-24 font-serif text-ink">
@@ -66,6 +69,9 @@ export default function PrintTimeline({ loaderData }: Route.ComponentProps) {
         <h1 dir="auto" className="text-4xl font-bold">
           {doc.timeline.title}
         </h1>
+        <p dir="auto" className="mt-2 text-lg" data-testid="print-byline">
+          by {byline}
+        </p>
         {doc.timeline.description ? (
           <p className="mt-3 whitespace-pre-wrap text-lg text-stone-700 italic">{doc.timeline.description}</p>
         ) : null}

@@ -20,7 +20,10 @@ import {
 } from "./document";
 const COLUMNS = {
   title: ["title", "name", "event", "scene"],
-  content: ["content", "description", "summary", "text", "notes", "synopsis"],
+  content: ["content", "description", "text"],
+  /** An outline's synopsis and notes land beside the text (DESIGN §12), never in it. */
+  synopsis: ["synopsis", "summary"],
+  notes: ["notes", "note"],
   date: ["date", "story date", "when", "story time"],
   label: ["label", "story label"],
   characters: ["characters", "character", "entities", "codex", "who"],
@@ -134,6 +137,8 @@ export function parseSheetRecords(all: SheetRecord[], options: SheetOptions = {}
     const at = {
       title: column("title"),
       content: column("content"),
+      synopsis: column("synopsis"),
+      notes: column("notes"),
       date: column("date"),
       label: column("label"),
       characters: column("characters"),
@@ -159,6 +164,10 @@ export function parseSheetRecords(all: SheetRecord[], options: SheetOptions = {}
         ...date,
         ...(label ? { storyLabel: label } : {}),
       };
+      const synopsis = cell(record.fields, at.synopsis).replace(/\r\n?/g, "\n").trim();
+      const notes = cell(record.fields, at.notes).replace(/\r\n?/g, "\n").trim();
+      if (synopsis) event.synopsis = synopsis;
+      if (notes) event.notes = notes;
       for (const raw of cell(record.fields, at.characters).split(/[;,]/)) addLink(where, event, addEntity, raw, "character");
       checkEvent(where, event);
       doc.events.push(event);

@@ -28,6 +28,9 @@ export type TransferEvent = {
   storyStart: string | null;
   storyEnd: string | null;
   storyLabel: string | null;
+  /** The writer's desk (DESIGN §12): Markdown beside the text, never counted (absent: empty). */
+  synopsis?: string;
+  notes?: string;
   /** A date written as a season ('Spring 1203 AR'), so it reads back as one (absent: the date's own words). */
   storyStartText?: string;
   storyEndText?: string;
@@ -101,6 +104,10 @@ export function checkEvent(where: string, event: TransferEvent, cal: Calendar = 
   if (event.storyEnd && !event.storyStart) fail(where, "an end needs a start");
   if (event.storyStart && event.storyEnd && !storyRangeOrdered(cal, event.storyStart, event.storyEnd)) {
     fail(where, "end must not be before start");
+  }
+  for (const field of ["synopsis", "notes"] as const) {
+    const text = event[field];
+    if (text && text.length > limits.eventNotes) fail(where, tooLong(field, limits.eventNotes));
   }
   if (event.storyLabel && event.storyLabel.length > importLimits.storyLabel) fail(where, tooLong("story label", importLimits.storyLabel));
   for (const [field, text] of [

@@ -32,6 +32,19 @@ function optionalText(where: string, field: string, value: unknown): string | nu
   return value.trim() || null;
 }
 
+/** A scene's synopsis and notes, when the file has them (Markdown: kept as written, trailing space off). */
+function deskText(where: string, raw: Record<string, unknown>) {
+  const out: { synopsis?: string; notes?: string } = {};
+  for (const field of ["synopsis", "notes"] as const) {
+    const value = raw[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") fail(where, `${field} must be text`);
+    const text = (value as string).trimEnd();
+    if (text) out[field] = text;
+  }
+  return out;
+}
+
 /** What a date was written as ('Spring 1203 AR'), when the file keeps it. */
 function typedText(where: string, raw: Record<string, unknown>) {
   const start = optionalText(where, "storyStartText", raw.storyStartText);
@@ -233,6 +246,7 @@ function jsonEvent(
     storyStart: optionalText(where, "storyStart", raw.storyStart),
     storyEnd: optionalText(where, "storyEnd", raw.storyEnd),
     storyLabel: optionalText(where, "storyLabel", raw.storyLabel),
+    ...deskText(where, raw),
     ...typedText(where, raw),
     entities,
     pov,

@@ -28,6 +28,10 @@ import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "
 const STORY_TIME = "Story time";
 /** A label alone that would read back as a date ('1999') goes on a line of its own. */
 const STORY_LABEL = "Story label";
+/** A scene's synopsis and notes (DESIGN §12): quoted blocks under these labels, before the text. */
+const SYNOPSIS = "Synopsis";
+const NOTES = "Notes";
+const DESK_LABEL = /^> \*\*(Synopsis|Notes)\*\*$/;
 const KIND_LABELS: Record<EntityKind, string> = { character: "Characters", place: "Places", thing: "Things" };
 const POV_MARK = " (POV)";
 
@@ -55,7 +59,7 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
  * Content lines that would read as a heading or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
-const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target): )/;
+const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target): |> \*\*(Synopsis|Notes)\*\*$)/;
 /**
  * `===` or `---` under a line of prose is a setext heading's underline in CommonMark: the line above would read as a
  * heading at the outline's own levels. It gets a backslash (a line already escaped gets one more, so it reads back).
@@ -161,7 +165,31 @@ function renderEvent(doc: TimelineDocument, event: TransferEvent, level: "##" | 
   out.push(`${level} ${headingText(event.title)}`, "");
   const meta = [...storyTimeLine(event), ...codexLines(event, doc.entities)];
   if (meta.length > 0) out.push(...meta.map(([label, value]) => `*${label}: ${value}*`), "");
+  for (const [label, text] of [
+    [SYNOPSIS, event.synopsis],
+    [NOTES, event.notes],
+  ] as const) {
+    if (text) out.push(...deskLines(label, text), "");
+  }
   if (event.content) out.push(...contentLines(event.content, level.length), "");
+}
+
+/** A scene's synopsis or notes: a quote under its bold label, every line quoted (so nothing in it is a heading). */
+const deskLines = (label: string, text: string) => [`> **${label}**`, ...text.split("\n").map((line) => (line ? `> ${line}` : ">"))];
+
+/** The quoted blocks `deskLines` wrote, read back from the start of a scene's body; returns where the text starts. */
+function readDesk(body: NumberedLine[], from: number, event: TransferEvent) {
+  let i = from;
+  for (;;) {
+    while (i < body.length && !body[i].text.trim()) i++;
+    const label = DESK_LABEL.exec(body[i]?.text.trim() ?? "");
+    if (!label) return i;
+    const field = label[1] === SYNOPSIS ? "synopsis" : "notes";
+    const lines: string[] = [];
+    for (i++; i < body.length && /^>/.test(body[i].text); i++) lines.push(body[i].text.replace(/^> ?/, ""));
+    const text = lines.join("\n").trimEnd();
+    if (text) event[field] = text;
+  }
 }
 
 /**
@@ -356,6 +384,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
           }
         }
       }
+      i = readDesk(body, i, event);
       event.content = readContent(body.slice(i), chaptered ? CHAPTERED_EVENT_LEVEL : EVENT_LEVEL);
       if (codex) {
         const order = new Map(doc.entities.map((e, index) => [e.name, index]));

@@ -46,6 +46,11 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
     const rtf = zip.text(`${base}Files/Data/${item.attrs.UUID}/content.rtf`);
     return rtf ? markdown(rtfParagraphs(rtf)) : "";
   };
+  /** The document's synopsis (its index card), kept as the scene's notes (DESIGN §12); cut at the notes' limit. */
+  const notesOf = (item: XmlElement) => {
+    const synopsis = (zip.text(`${base}Files/Data/${item.attrs.UUID}/synopsis.txt`) ?? "").replace(/\r\n?/g, "\n").trim();
+    return synopsis ? { notes: synopsis.slice(0, limits.eventNotes) } : {};
+  };
   const doc = newDocument(fitTitle(name, limits.timelineTitle) || "Scrivener project", null);
   doc.chapters = [];
   const skipped: string[] = [];
@@ -56,7 +61,13 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
     if (depth > 50) return;
     for (const child of childrenOf(item)) {
       if (child.attrs.Type === "Text") {
-        doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Untitled", content: text(child), chapter });
+        doc.events.push({
+          ...emptyEvent(),
+          title: fitTitle(titleOf(child)) || "Untitled",
+          content: text(child),
+          chapter,
+          ...notesOf(child),
+        });
       }
       scenesIn(child, chapter, depth + 1);
     }
@@ -71,14 +82,21 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
       });
       const chapter = doc.chapters.length - 1;
       const own = text(child);
-      if (own.trim()) doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Chapter", content: own, chapter });
+      if (own.trim())
+        doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Chapter", content: own, chapter, ...notesOf(child) });
       scenesIn(child, chapter);
     } else if (child.attrs.Type === "Text") {
       if (loose === null) {
         doc.chapters.push({ title: fitTitle(titleOf(draft), chapterLimits.title) || "Draft", targetWords: null });
         loose = doc.chapters.length - 1;
       }
-      doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Untitled", content: text(child), chapter: loose });
+      doc.events.push({
+        ...emptyEvent(),
+        title: fitTitle(titleOf(child)) || "Untitled",
+        content: text(child),
+        chapter: loose,
+        ...notesOf(child),
+      });
       scenesIn(child, loose);
     }
   }
