@@ -40,6 +40,7 @@ import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "
 import { TokenSchema } from "./auth";
 import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
+import { WriterAiSchema } from "../services/writer-ai";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema } from "../../db/domain/validation-series";
 
@@ -93,6 +94,7 @@ export const bodies: Record<string, z.ZodType> = {
   "POST /api/notifications/read": MarkNotificationsReadSchema,
   "POST /api/account/password": ChangePasswordSchema,
   "DELETE /api/account": DeleteAccountSchema,
+  "PUT /api/account/ai": WriterAiSchema,
   "POST /api/admin/users/{id}/premium": SetPremiumSchema,
   "POST /api/config/openai-key": OpenAIKeySchema,
   "POST /api/config/stripe-keys": StripeKeysSchema,
