@@ -7,6 +7,7 @@ export * from "./accounts";
 export * from "./story";
 export * from "./work";
 export * from "./writer-ai";
+export * from "./progressions";
 
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;

@@ -40,6 +40,7 @@ import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "
 import { TokenSchema } from "./auth";
 import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
+import { CreateProgressionSchema, UpdateProgressionSchema } from "../services/progressions";
 import { WriterAiSchema } from "../services/writer-ai";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema } from "../../db/domain/validation-series";
@@ -64,6 +65,8 @@ export const bodies: Record<string, z.ZodType> = {
   "PATCH /api/events/{id}": UpdateEventSchema,
   "POST /api/timelines/{id}/entities": CreateEntitySchema,
   "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "POST /api/entities/{id}/progressions": CreateProgressionSchema,
+  "PATCH /api/progressions/{id}": UpdateProgressionSchema,
   "POST /api/series": CreateSeriesSchema,
   "PATCH /api/series/{id}": UpdateSeriesSchema,
   "POST /api/series/{id}/books": AddBookSchema,
