@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { startFakeMailServer } from "./tests/fakes/mail-server.mjs";
 import { fakeOAuthVars, startFakeOAuthServer } from "./tests/fakes/oauth-server.mjs";
+import { startFakeAnthropicServer } from "./tests/fakes/anthropic-server.mjs";
 import { startFakeOpenAIServer } from "./tests/fakes/openai-server.mjs";
 import { startFakeStripeServer } from "./tests/fakes/stripe-server.mjs";
 
@@ -15,6 +16,8 @@ export default defineConfig(async () => {
   // Fake third parties on free loopback ports, alive as long as this vitest process.
   const openai = await startFakeOpenAIServer(0);
   openai.server.unref();
+  const anthropic = await startFakeAnthropicServer(0);
+  anthropic.server.unref();
   const stripe = await startFakeStripeServer(0);
   stripe.server.unref();
   const oauth = await startFakeOAuthServer(0);
@@ -43,6 +46,8 @@ export default defineConfig(async () => {
             STRIPE_API_BASE: stripe.url,
             ...fakeOAuthVars(oauth.url),
             FAKE_MAIL_URL: fakeMailUrl,
+            // Bring your own model (writer-ai.test.ts): the fake Anthropic Messages API.
+            FAKE_ANTHROPIC_URL: anthropic.url,
           },
         },
       }),

@@ -22,6 +22,8 @@ const vars = {
   MAIL_API_URL: `http://127.0.0.1:${MAIL_PORT}/send`,
   MAIL_API_KEY: "fake-mail-key",
   OPENAI_BASE_URL: `http://127.0.0.1:${OPENAI_PORT}/v1`,
+  // Local development: a writer's own AI model may be on a loopback address (the fakes), as a local model would.
+  ENVIRONMENT: "development",
   STRIPE_API_BASE: `http://127.0.0.1:${STRIPE_PORT}`,
   ...fakeOAuthVars(`http://127.0.0.1:${OAUTH_PORT}`, ["github"]),
   ...(process.env.E2E_EXTRA_VARS ? JSON.parse(process.env.E2E_EXTRA_VARS) : {}),

@@ -6,6 +6,7 @@ import { AccountDeleteCard } from "~/features/account/account-delete";
 import { AccountPasswordCard } from "~/features/account/account-password";
 import { AccountProfileForm } from "~/features/account/account-profile";
 import { NotifyEmailSetting } from "~/features/account/notify-email";
+import { OwnAiModelCard } from "~/features/account/own-ai-model";
 import { AdminUsers } from "~/features/admin/admin-users";
 import { SignInMethodsCard } from "~/features/account/sign-in-methods";
 import { UsageChart } from "~/features/admin/usage-chart";
@@ -177,6 +178,8 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           <UsageChart days={loaderData.aiUsage.days} total={loaderData.aiUsage.total} caption="Completed AI requests this month" />
         </CardContent>
       </Card>
+
+      <OwnAiModelCard />
 
       <AccountDataCard />
       <AccountDeleteCard email={user.email} hasPassword={loaderData.hasPassword} />

@@ -6,6 +6,8 @@ import type { mapEdges, mapNodes, notifications, timelineShares } from "./work";
 export * from "./accounts";
 export * from "./story";
 export * from "./work";
+export * from "./writer-ai";
+export * from "./progressions";
 
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;

@@ -6,6 +6,7 @@ import { createMailer } from "../lib/mailer";
 import * as account from "../services/account";
 import { accountExportFilename, exportAccount } from "../services/account-export";
 import { spend } from "../services/rate-limits";
+import { accountAiApi } from "./account-ai";
 import { type ApiEnv, currentUser, fileDeps, jsonBody, limiter, requireAuth } from "./context";
 
 /** the product's rules for a name and a new password, as at registration. */
@@ -32,6 +33,7 @@ const accountDeps = (c: Parameters<typeof fileDeps>[0] & { executionCtx: { waitU
 /** The signed-in writer's own account. */
 export const accountApi = new Hono<ApiEnv>()
   .use(requireAuth)
+  .route("/ai", accountAiApi)
   .get("/export", async (c) => {
     const user = currentUser(c);
     // Every timeline and file at once is the heaviest read there is: a few an hour per writer.

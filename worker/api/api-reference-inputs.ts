@@ -40,6 +40,8 @@ import { ChangePasswordSchema, DeleteAccountSchema, UpdateAccountSchema } from "
 import { TokenSchema } from "./auth";
 import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
+import { CreateProgressionSchema, UpdateProgressionSchema } from "../services/progressions";
+import { WriterAiSchema } from "../services/writer-ai";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema } from "../../db/domain/validation-series";
 
@@ -63,6 +65,8 @@ export const bodies: Record<string, z.ZodType> = {
   "PATCH /api/events/{id}": UpdateEventSchema,
   "POST /api/timelines/{id}/entities": CreateEntitySchema,
   "PATCH /api/entities/{id}": UpdateEntitySchema,
+  "POST /api/entities/{id}/progressions": CreateProgressionSchema,
+  "PATCH /api/progressions/{id}": UpdateProgressionSchema,
   "POST /api/series": CreateSeriesSchema,
   "PATCH /api/series/{id}": UpdateSeriesSchema,
   "POST /api/series/{id}/books": AddBookSchema,
@@ -93,6 +97,7 @@ export const bodies: Record<string, z.ZodType> = {
   "POST /api/notifications/read": MarkNotificationsReadSchema,
   "POST /api/account/password": ChangePasswordSchema,
   "DELETE /api/account": DeleteAccountSchema,
+  "PUT /api/account/ai": WriterAiSchema,
   "POST /api/admin/users/{id}/premium": SetPremiumSchema,
   "POST /api/config/openai-key": OpenAIKeySchema,
   "POST /api/config/stripe-keys": StripeKeysSchema,

@@ -64,6 +64,10 @@ GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (chara
 POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+GET /api/entities/{id}/progressions | session | 200 | 404 | An entry's progressions: what changes about it from a scene on (read access) | \`[{id, entityId, eventId, text, createdAt}]\`
+POST /api/entities/{id}/progressions | session | 201 | 400 403 404 | Record what changes about an entry from a scene of its timeline on (edit access) | The progression
+PATCH /api/progressions/{id} | session | 200 | 400 403 404 | Change a progression's text or scene | The progression
+DELETE /api/progressions/{id} | session | 200 | 403 404 | Delete a progression | \`{success: true}\`
 Series
 GET /api/series | session | 200 | | The caller's own series, newest first, each with its books | Series list
 POST /api/series | session | 201 | 400 404 429 | Group own timelines (\`timelineIds\`, book 1 first) into a series sharing one codex; entries merge by name | \`{id, title, timelines: [{id, title, position, wordCount}]}\`
@@ -132,6 +136,10 @@ PATCH /api/account | session | 200 | 400 | Change the display name, the daily wo
 POST /api/account/password | session | 200 | 403 429 | Set or change the password (other sessions end) | \`{success, user}\`
 DELETE /api/account | session | 200 | 403 429 | Delete the account and everything it owns | \`{success: true}\`; clears the cookie
 GET /api/account/export | session | 200 | 429 | Download all of the writer's data | A zip of every timeline and file
+GET /api/account/ai | session | 200 | | The writer's own AI model (bring your own model); never the key | \`{provider, baseUrl, model, keySet}\` (all null and \`keySet: false\` when none is set)
+PUT /api/account/ai | session | 200 | 400 | Use the writer's own AI provider (\`openai\`, \`openai-compatible\` with its \`baseUrl\`, \`anthropic\`), model and key; the key is stored encrypted; a base URL must be a public http(s) server on its standard port. Their AI requests then use it and do not count against the free allowance | \`{provider, baseUrl, model, keySet: true}\`
+DELETE /api/account/ai | session | 200 | | Stop using the writer's own model (back to the site's) | \`{provider: null, baseUrl: null, model: null, keySet: false}\`
+POST /api/account/ai/test | session | 200 | 400 429 | 'Test connection': a tiny request to the saved provider | \`{success: true, result, ms}\` or \`{success: false, error}\` in the product's words
 Notifications
 GET /api/notifications | session | 200 | | The inbox (mentions, replies, shares, suggestions), newest first; every unread one (up to 500) and the last 20 read are kept | \`{notifications: [{id, type, title, message, relatedId, relatedType, read, createdAt}], unread}\`
 POST /api/notifications/read | session | 200 | 400 | Mark notifications read (\`ids\`; all when absent); others' ids are ignored | \`{success: true}\`

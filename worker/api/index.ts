@@ -9,6 +9,7 @@ import { isCrossSiteMutation } from "../lib/request-auth";
 import { createLiveDocs, createRoomNotifier } from "../lib/room";
 import { authenticate, authenticateWithTimeline } from "../services/sessions";
 import { accountApi } from "./account";
+import { progressionsApi } from "./progressions";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
 import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
@@ -86,6 +87,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", reviewApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
+  .route("/", progressionsApi)
   .route("/", mindMapApi)
   .route("/", transferApi)
   .route("/", versionsApi)

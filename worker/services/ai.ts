@@ -10,6 +10,7 @@ import { isPremium } from "./plans";
 import { createLimiter, spend } from "./rate-limits";
 import type { SessionUser } from "./sessions";
 import { getSecret } from "./settings";
+import { completeWith, getWriterAi, type WriterAi, writerAiError } from "./writer-ai";
 
 export const AI_NOT_CONFIGURED =
   "The AI assistant is not configured yet. An admin can add an OpenAI API key in Admin → AI configuration (/admin/config), or set the OPENAI_API_KEY secret.";
@@ -157,6 +158,9 @@ export async function runTool(
   options: StreamOptions & { tool?: ToolName } = {},
 ) {
   const tool = options.tool ?? kind;
+  // A writer's own model (Account → Your AI model): their key, never counted against the allowance.
+  const own = await getWriterAi(db, env, session.user.id);
+  if (own) return runOwnModel(db, env, session, own, kind, tool, userMessage, options);
   const freeUse = await takeUse(db, env, session, tool);
   let received = "";
   let delivered = false;
@@ -209,6 +213,58 @@ export async function runTool(
     }
     if (options.signal?.aborted) throw new HttpError(499, STOPPED, { success: false });
     throw upstreamError(error);
+  }
+}
+
+const requestFor = (kind: AiKind, userMessage: string) => ({
+  system: SYSTEM[kind],
+  user: userMessage,
+  temperature: kind === "enhance" ? 0.6 : 0.9,
+  maxTokens: kind === "continue" || kind === "transform" ? 900 : 700,
+});
+
+/** runTool with the writer's own provider: no allowance taken, the use recorded (uncounted) for the chart. */
+async function runOwnModel(
+  db: Db,
+  env: Env,
+  session: SessionUser,
+  own: WriterAi,
+  kind: AiKind,
+  tool: ToolName,
+  userMessage: string,
+  options: StreamOptions,
+) {
+  let received = "";
+  let delivered = false;
+  try {
+    options.onReady?.();
+    const onDelta = options.onDelta;
+    const answer = await completeWith(env, own, requestFor(kind, userMessage), {
+      signal: options.signal,
+      onDelta: onDelta
+        ? (delta) => {
+            received += delta;
+            if (onDelta(delta) !== false && delta.trim()) delivered = true;
+          }
+        : undefined,
+    }).catch((error) => {
+      if (!options.signal?.aborted && received) {
+        console.error("[ai] stream broke:", String(error));
+        throw new HttpError(502, STREAM_BROKE, { success: false });
+      }
+      throw error;
+    });
+    if (options.signal?.aborted) throw new HttpError(499, STOPPED, { success: false });
+    const text = answer.trim();
+    if (!text) throw new HttpError(502, AI_UPSTREAM_FAILED, { success: false });
+    await recordUse(db, session.user.id, tool);
+    return { text, usage: await usageFor(db, session.user) };
+  } catch (error) {
+    if (options.signal?.aborted) {
+      if (delivered) await recordUse(db, session.user.id, tool);
+      throw new HttpError(499, STOPPED, { success: false });
+    }
+    throw writerAiError(error);
   }
 }
 

@@ -171,7 +171,7 @@ export async function createEntity(
  * The entity and the caller's access, in one query: to its timeline, or for an entry of a series the best the
  * caller has to any of its books. Strangers get 404.
  */
-async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
+export async function loadEntityWithAccess(db: Db, user: User, entityId: number, need: Exclude<Access, "none">, shareCode?: string | null) {
   const on = or(eq(timelines.id, entities.timelineId), and(isNotNull(entities.seriesId), eq(timelines.seriesId, entities.seriesId)));
   const { row: found, rows } = await loadWithAccess(
     db,

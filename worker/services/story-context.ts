@@ -3,6 +3,7 @@ import { ageAt } from "../../db/domain/lifespans";
 import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
+import { progressionsOf } from "./progressions";
 import { listEventsForTimeline } from "./events";
 import { listPlotlinesOf } from "./plotlines";
 import { timelineStructure } from "./templates";
@@ -59,9 +60,25 @@ export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timel
   if (timeline.description) header.push(`About: ${cut(oneLine(timeline.description), 1000)}`);
   for (const line of header) take(line);
 
+  // Each entry as of this scene: its progressions from scenes up to and including this one (story order).
+  const sceneIndex = new Map(events.map((e, i) => [e.id, i]));
+  const asOf = currentEventId === undefined ? events.length : (sceneIndex.get(currentEventId) ?? events.length);
+  const changes = new Map<number, string[]>();
+  for (const p of await progressionsOf(
+    db,
+    codex.map((e) => e.id),
+  )) {
+    const at = sceneIndex.get(p.eventId);
+    if (at === undefined || at > asOf) continue;
+    changes.set(p.entityId, [
+      ...(changes.get(p.entityId) ?? []),
+      `from "${events[at].title}" on: ${cut(oneLine(p.text), CODEX_DESCRIPTION)}`,
+    ]);
+  }
   const codexLines: string[] = [];
   for (const e of codex) {
-    const line = `- ${e.name} (${e.kind})${e.description ? `: ${cut(oneLine(e.description), CODEX_DESCRIPTION)}` : ""}`;
+    const since = changes.get(e.id);
+    const line = `- ${e.name} (${e.kind})${e.description ? `: ${cut(oneLine(e.description), CODEX_DESCRIPTION)}` : ""}${since ? ` (${since.join("; ")})` : ""}`;
     if (!take(line)) break;
     codexLines.push(line);
   }
