@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { createDb } from "../../db/client";
+import { buildStoryBible } from "../../worker/services/story-context";
 import {
   ORIGIN,
   call,
@@ -189,6 +191,12 @@ describe("a series' codex for the reader of one book", () => {
         .sort();
     expect(await mapLabels(owner.token)).toEqual(["Ash", "Old Ferryman", "Twin Brother"]);
     expect(await mapLabels(viewer.token)).toEqual(["Ash", "Old Ferryman"]);
+    // And so does the AI's story bible for a writer of that book.
+    const bible = (writer: { id: number }) =>
+      buildStoryBible(createDb(env.DB), {}, { id: one.id, title: "Dawn", description: null }, undefined, writer);
+    expect(await bible(owner.user)).toContain("Twin Brother");
+    expect(await bible(viewer.user)).toContain("Old Ferryman");
+    expect(await bible(viewer.user)).not.toContain("Twin Brother");
 
     // Shared on book 2 as well: its entries follow.
     await shareWith(two.id, owner.user.id, viewer.user.id, "viewer");

@@ -27,7 +27,7 @@ export async function suggestPlot(
 ) {
   const { timeline } = await requireTimelineAccess(db, session.user, input.timelineId, "collaborator", shareCode);
   const forBeat = input.beat === undefined ? "" : await beatRequest(db, timeline, input.beat);
-  const bible = await buildStoryBible(db, env, timeline);
+  const bible = await buildStoryBible(db, env, timeline, undefined, session.user);
   const { text, usage } = await runTool(db, env, session, "plot", `${bible}\n\n${forBeat}What the writer asks: ${input.prompt}`, stream);
   const suggestion = parseSuggestion(text) ?? { title: "Untitled suggestion", content: "No content provided" };
   return { suggestion, text, usage };
@@ -53,7 +53,7 @@ export async function continueScene(
   stream: StreamOptions = {},
 ) {
   const { event, timeline } = await sceneFor(db, session.user, eventId, shareCode);
-  const bible = await buildStoryBible(db, env, timeline, event.id);
+  const bible = await buildStoryBible(db, env, timeline, event.id, session.user);
   const content = event.content.trim();
   const scene = content.length > SCENE_TAIL ? `…${content.slice(-SCENE_TAIL)}` : content || "(The scene is empty so far: begin it.)";
   const message = [
@@ -88,7 +88,7 @@ export async function transformText(
   let bible: string | null = null;
   if (input.eventId !== undefined) {
     const { event, timeline } = await sceneFor(db, session.user, input.eventId, shareCode);
-    bible = await buildStoryBible(db, env, timeline, event.id);
+    bible = await buildStoryBible(db, env, timeline, event.id, session.user);
     bible += `\n\nThe passage is from the scene: ${event.title}`;
   }
   const instruction =

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { User } from "../../db/schema";
 import { ageAt } from "../../db/domain/lifespans";
 import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
@@ -40,8 +41,15 @@ type Timelineish = { id: number; title: string; description: string | null; stru
  * `currentEventId`: the scene being written (it is left out of the list: the caller sends it in full);
  * without it the story's end is the centre (plot suggestions: what comes next).
  */
-export async function buildStoryBible(db: Db, env: Partial<Env>, timeline: Timelineish, currentEventId?: number): Promise<string> {
-  const [chapters, codex] = await Promise.all([listChapterRows(db, timeline.id), listEntitiesForTimeline(db, timeline.id)]);
+export async function buildStoryBible(
+  db: Db,
+  env: Partial<Env>,
+  timeline: Timelineish,
+  currentEventId: number | undefined,
+  writer: Pick<User, "id">,
+): Promise<string> {
+  // The codex as the writer may read it: of a series', only the entries of the books they can read.
+  const [chapters, codex] = await Promise.all([listChapterRows(db, timeline.id), listEntitiesForTimeline(db, timeline.id, writer)]);
   // With chapters the scenes are listed in story order under their chapters; without, in story time.
   const events = await listEventsForTimeline(db, timeline.id, chapters.length > 0 ? "position" : "chronological");
   const chapterTitle = new Map(chapters.map((c, i) => [c.id, `Chapter ${i + 1}: ${c.title}`]));
