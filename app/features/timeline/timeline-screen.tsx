@@ -18,6 +18,7 @@ import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
+import { EventActionsContext, useEventActionsValue } from "~/features/timeline/event-actions";
 import { TimelineSessionContext, roleOf, useTimelineSessionValue } from "~/features/timeline/timeline-session";
 import { useFreshData } from "~/lib/use-fresh-data";
 import { useSameValue } from "~/lib/use-same-value";
@@ -102,6 +103,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
 
   const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
   const { link } = writes;
+  const eventActions = useEventActionsValue({ save: writes.save, askDelete: setDeleting });
   const confirmDelete = async (event: EventView) => {
     if (await writes.remove(event)) setDeleting(null);
   };
@@ -179,8 +181,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     writingHere: room.writingHere,
     onMove: writes.move,
     onDragging: store.setDragging,
-    onSave: writes.save,
-    onDelete: setDeleting,
   };
   const chapters = chapterParts({
     timeline,
@@ -337,5 +337,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       </PlotlinesContext.Provider>
     </EventHistoryContext.Provider>
   );
-  return <TimelineSessionContext.Provider value={session}>{screen}</TimelineSessionContext.Provider>;
+  return (
+    <TimelineSessionContext.Provider value={session}>
+      <EventActionsContext.Provider value={eventActions}>{screen}</EventActionsContext.Provider>
+    </TimelineSessionContext.Provider>
+  );
 });
