@@ -6,6 +6,17 @@ import type { EventView } from "../../worker/services/events";
 /** Every browser call to /api/* goes through this typed client (cookie session, same origin). */
 export const client = hc<Api>("/");
 
+/** The typed client's type (a timeline session hands one out with the room connection already set). */
+export type ApiClient = typeof client;
+
+/**
+ * A typed client whose every call carries `headers()`, read when the call is sent (so a reconnection's new id
+ * reaches the next call without a new client). `fetch` is for tests.
+ */
+export function clientWith(headers: () => Record<string, string>, fetch?: typeof globalThis.fetch): ApiClient {
+  return hc<Api>("/", fetch ? { headers, fetch } : { headers });
+}
+
 /** What our API answers on failure: its message, and for some errors more (409 `current`, AI 429 `title`/`usage`). */
 /** The writer's AI uses this month (limit null: unlimited). */
 export type AiUsage = { used: number; limit: number | null; premium: boolean };

@@ -1,3 +1,4 @@
+import type { TimelineSession } from "~/features/timeline/timeline-session";
 import { Plus } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
@@ -127,7 +128,8 @@ export type ChapterScreen = {
   };
   shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };
-  room: { writeHeaders: Record<string, string> };
+  /** The timeline session: the room connection's header for the chapter calls. */
+  session: TimelineSession;
   view: { chronological: boolean; filtering?: boolean; layout: TimelineLayout };
   live: { canEdit: boolean; coWrite: CoWriteApi; mapTick: number };
   refresh: () => void;
@@ -149,7 +151,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   const context = chapterContext({
     timelineId: timeline.id,
     shareCode: screen.shareCode,
-    headers: screen.room.writeHeaders,
+    headers: screen.session.roomHeaders(),
     write: store.write,
     refresh,
   });
@@ -176,7 +178,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
           timelineTitle={timeline.title}
           structureTemplateId={timeline.structureTemplateId ?? null}
           shareCode={screen.shareCode}
-          headers={screen.room.writeHeaders}
+          headers={screen.session.roomHeaders()}
           canEdit={live.canEdit}
           events={store.events}
           showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}

@@ -6,7 +6,7 @@ import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
-import { client, shareParam, unwrap } from "~/lib/client";
+import { shareParam, unwrap } from "~/lib/client";
 import { type Calendar, storyDisplay } from "../../../db/domain/calendar";
 import { defaultEntityColor, type EntityKind, entityKinds, nextEntityColor } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -82,10 +82,7 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, 
     }) =>
       entity
         ? unwrap(
-            client.api.entities[":id"].$patch(
-              { param: { id: String(entity.id) }, query: shareParam(api.shareCode), json: fields },
-              { headers: api.roomHeaders },
-            ),
+            api.client.api.entities[":id"].$patch({ param: { id: String(entity.id) }, query: shareParam(api.shareCode), json: fields }),
           )
         : createEntityRequest(api, fields),
     {

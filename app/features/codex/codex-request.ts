@@ -1,15 +1,16 @@
-import { client, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, shareParam, unwrap } from "~/lib/client";
 import type { EntityKind } from "../../../db/domain/rules";
 
 export type CodexApi = {
   timelineId: number;
   shareCode?: string | null;
-  roomHeaders: Record<string, string>;
+  /** The timeline session's client (the room connection already set). */
+  client: ApiClient;
 };
 
 /** Creating a codex entry (the panel's dialog and the event card's picker share it). */
 export function createEntityRequest(
-  { timelineId, shareCode, roomHeaders }: CodexApi,
+  { timelineId, shareCode, client }: CodexApi,
   fields: {
     kind: EntityKind;
     name: string;
@@ -21,9 +22,6 @@ export function createEntityRequest(
   },
 ) {
   return unwrap(
-    client.api.timelines[":id"].entities.$post(
-      { param: { id: String(timelineId) }, query: shareParam(shareCode), json: fields },
-      { headers: roomHeaders },
-    ),
+    client.api.timelines[":id"].entities.$post({ param: { id: String(timelineId) }, query: shareParam(shareCode), json: fields }),
   );
 }

@@ -5,7 +5,7 @@ import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
-import { client, shareParam, unwrap } from "~/lib/client";
+import { shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -64,12 +64,7 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
 
   const deleteEntity = useMutation(
     (entity: EntityView) =>
-      unwrap(
-        client.api.entities[":id"].$delete(
-          { param: { id: String(entity.id) }, query: shareParam(api.shareCode) },
-          { headers: api.roomHeaders },
-        ),
-      ),
+      unwrap(api.client.api.entities[":id"].$delete({ param: { id: String(entity.id) }, query: shareParam(api.shareCode) })),
     {
       success: { title: "Success", description: "Codex entry deleted" },
       error: "Failed to delete codex entry",

@@ -1,6 +1,5 @@
 import type { PartySocket } from "partysocket";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ROOM_CONNECTION_HEADER } from "../../../durable-objects/close-codes";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PresenceUser, RoomNotification } from "../../../durable-objects/protocol";
 import { writingHereText } from "~/features/co-writing/co-editor-context";
 import type { RoomHandlers } from "~/features/live-room/room-connection";
@@ -83,19 +82,10 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     [users, myUserId],
   );
 
-  /**
-   * Headers for this page's writes: they name our room connection, so the server's resync leaves
-   * it out (our own state already shows the change) while our other tabs still get it.
-   */
-  const writeHeaders = useMemo(
-    (): Record<string, string> => (connectionId ? { [ROOM_CONNECTION_HEADER]: connectionId } : {}),
-    [connectionId],
-  );
-
   /** Whether this page has a co-writing editor open (its text must not vanish with the page). */
   const editorsOpen = useCallback(() => openEditors.current.length > 0, []);
 
-  return { connected, users, notifications, writingHere, setEditing, writeHeaders, editorsOpen };
+  return { connected, users, notifications, writingHere, setEditing, connectionId, editorsOpen };
 }
 
 /** A connection id the server accepts (`[\w-]{1,64}`); crypto.randomUUID is missing outside secure contexts. */

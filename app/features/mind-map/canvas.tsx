@@ -29,14 +29,13 @@ export function MindMapCanvas({
   shareCode,
   canEdit,
   premium,
-  roomHeaders,
   syncTick,
   shownEventIds,
   onOpenEvent,
   onOpenEntity,
   onLink,
 }: MindMapProps) {
-  const data = useMapData({ timelineId, shareCode, roomHeaders, syncTick });
+  const data = useMapData({ timelineId, shareCode, syncTick });
   const { map, load } = data;
   const [nodes, setNodes, onNodesChangeBase] = useNodesState<MapFlowNode>([]);
   const [selectedId, setSelectedId] = useState<string | null>(null);

@@ -6,7 +6,6 @@ export type MindMapProps = {
   shareCode?: string | null;
   canEdit: boolean;
   premium: boolean;
-  roomHeaders: Record<string, string>;
   /** Bumped whenever the room says data changed (map or not): the map refetches. */
   syncTick: number;
   /** The events the timeline's filters keep (null: every event): the others' nodes are hidden. */

@@ -1,22 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useMutation } from "~/lib/use-mutation";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { mapLimits, mapRowId } from "../../../db/domain/rules";
 import type { MapNodeView, MindMap } from "../../../worker/services/mind-map";
 import type { Point } from "./types";
 
-type Options = { timelineId: number; shareCode?: string | null; roomHeaders: Record<string, string>; syncTick: number };
+type Options = { timelineId: number; shareCode?: string | null; syncTick: number };
 export type SavedPosition = { node: string } & Point;
 
 /**
  * The map's data and every change to it. The map holds its own truth (no route revalidation): each change
  * reloads the map, and a reload that arrives while a node is being dragged waits for the drop.
  */
-export function useMapData({ timelineId, shareCode, roomHeaders, syncTick }: Options) {
+export function useMapData({ timelineId, shareCode, syncTick }: Options) {
   const [map, setMap] = useState<MindMap | null>(null);
   const query = useMemo(() => shareParam(shareCode), [shareCode]);
   const id = String(timelineId);
-  const headers = { headers: roomHeaders };
+  // Writes go through the session's client (the room connection already set); the map's own load does not need it.
+  const writer = useTimelineSession().client;
   const dragging = useRef(false);
   const missedLoad = useRef(false);
 
@@ -60,7 +62,7 @@ export function useMapData({ timelineId, shareCode, roomHeaders, syncTick }: Opt
     async (positions: SavedPosition[], _reloadAfter: boolean) => {
       for (let i = 0; i < positions.length; i += mapLimits.positions) {
         const json = { positions: positions.slice(i, i + mapLimits.positions) };
-        await unwrap(client.api.timelines[":id"].map.positions.$put({ param: { id }, query, json }, headers));
+        await unwrap(writer.api.timelines[":id"].map.positions.$put({ param: { id }, query, json }));
       }
     },
     {
@@ -76,23 +78,24 @@ export function useMapData({ timelineId, shareCode, roomHeaders, syncTick }: Opt
 
   const setParent = useMutation(
     (v: MapNodeView, parentId: string | null) =>
-      unwrap(client.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(v.id) }, query, json: { parentId } }, headers)),
+      unwrap(writer.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(v.id) }, query, json: { parentId } })),
     { error: "Failed to update the map", revalidate: false },
   );
 
   const addEdge = useMutation(
     (json: { source: string; target: string; label: string; color: string }) =>
-      unwrap(client.api.timelines[":id"].map.edges.$post({ param: { id }, query, json }, headers)),
+      unwrap(writer.api.timelines[":id"].map.edges.$post({ param: { id }, query, json })),
     { error: "Failed to add the edge", revalidate: false, onSuccess: reload },
   );
 
   const addNode = useMutation(
     (kind: "idea" | "group", text: string, p: Point) =>
       unwrap(
-        client.api.timelines[":id"].map.nodes.$post(
-          { param: { id }, query, json: { kind, text: text.slice(0, mapLimits.text), x: p.x, y: p.y } },
-          headers,
-        ),
+        writer.api.timelines[":id"].map.nodes.$post({
+          param: { id },
+          query,
+          json: { kind, text: text.slice(0, mapLimits.text), x: p.x, y: p.y },
+        }),
       ),
     {
       success: (_, kind) => ({ title: "Success", description: kind === "idea" ? "Idea added to the map" : "Group added to the map" }),
@@ -103,20 +106,20 @@ export function useMapData({ timelineId, shareCode, roomHeaders, syncTick }: Opt
   );
 
   const removeNode = useMutation(
-    (v: MapNodeView) => unwrap(client.api["map-nodes"][":id"].$delete({ param: { id: mapRowId(v.id) }, query }, headers)),
+    (v: MapNodeView) => unwrap(writer.api["map-nodes"][":id"].$delete({ param: { id: mapRowId(v.id) }, query })),
     { error: "Failed to delete from the map", revalidate: false, onSuccess: reload },
   );
 
   // On failure the idea's editor stays open with the text, so the writer can fix it.
   const saveText = useMutation(
     (nodeId: string, text: string) =>
-      unwrap(client.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(nodeId) }, query, json: { text } }, headers)),
+      unwrap(writer.api["map-nodes"][":id"].$patch({ param: { id: mapRowId(nodeId) }, query, json: { text } })),
     { error: "Failed to update the map", revalidate: false, onSuccess: reload },
   );
 
   const updateEdge = useMutation(
     (edgeId: string, json: { label: string; color: string }) =>
-      unwrap(client.api["map-edges"][":id"].$patch({ param: { id: mapRowId(edgeId) }, query, json }, headers)),
+      unwrap(writer.api["map-edges"][":id"].$patch({ param: { id: mapRowId(edgeId) }, query, json })),
     {
       success: { title: "Success", description: "Connection updated" },
       error: "Failed to update the connection",
@@ -126,7 +129,7 @@ export function useMapData({ timelineId, shareCode, roomHeaders, syncTick }: Opt
   );
 
   const removeEdge = useMutation(
-    (edgeId: string) => unwrap(client.api["map-edges"][":id"].$delete({ param: { id: mapRowId(edgeId) }, query }, headers)),
+    (edgeId: string) => unwrap(writer.api["map-edges"][":id"].$delete({ param: { id: mapRowId(edgeId) }, query })),
     { error: "Failed to delete the connection", revalidate: false, onSuccess: reload },
   );
 

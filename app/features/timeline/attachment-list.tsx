@@ -1,6 +1,6 @@
 import { FileText, X } from "lucide-react";
 import { useContext, useState } from "react";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { cn } from "~/lib/cn";
 import { formatBytes, isImageType } from "../../../db/domain/rules";
@@ -24,12 +24,7 @@ export function AttachmentList({ event, canEdit, uploads }: { event: EventView; 
     if (!api) return;
     setRemoving(attachment.id);
     try {
-      await unwrap(
-        client.api.attachments[":id"].$delete(
-          { param: { id: String(attachment.id) }, query: shareParam(api.shareCode) },
-          { headers: api.roomHeaders },
-        ),
-      );
+      await unwrap(api.client.api.attachments[":id"].$delete({ param: { id: String(attachment.id) }, query: shareParam(api.shareCode) }));
       api.onChange(event.id, (items) => items.filter((a) => a.id !== attachment.id));
     } catch (error) {
       errorToast(errorMessage(error, "Failed to remove file"));

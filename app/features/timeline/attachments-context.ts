@@ -1,11 +1,15 @@
 import { createContext } from "react";
+import type { ApiClient } from "~/lib/client";
 import type { AttachmentView } from "../../../worker/services/attachment-store";
 import type { EventView } from "../../../worker/services/events";
 
-/** What the timeline screen gives its cards: the share code, the room headers and a way to update an event. */
+/** What the timeline screen gives its cards: the share code, the session's client and a way to update an event. */
 export type AttachmentsApi = {
   shareCode?: string | null;
-  roomHeaders: Record<string, string>;
+  /** The timeline session's client (the room connection already set). */
+  client: ApiClient;
+  /** The room connection's header, for the upload (XHR, for its progress). */
+  connectionHeaders: () => Record<string, string>;
   onChange: (eventId: number, update: (list: AttachmentView[]) => AttachmentView[]) => void;
   /** The screen's own list of the timeline's events, as it is now (the edit form's 'After' picks from it). */
   readonly scenes?: EventView[];

@@ -32,7 +32,7 @@ export function useAttachmentUpload(event: Pick<EventView, "id">, canEdit: boole
       try {
         const url = `/api/events/${event.id}/attachments${query(api.shareCode)}`;
         const { send } = await import("~/features/timeline/attachment-upload");
-        const added = await send(url, file, api.roomHeaders, (percent) => setCurrent({ name: file.name, percent }));
+        const added = await send(url, file, api.connectionHeaders(), (percent) => setCurrent({ name: file.name, percent }));
         api.onChange(event.id, (list) => [...list, added]);
         showToast({ title: "Success", description: `Attached ${added.filename}` });
       } catch (error) {

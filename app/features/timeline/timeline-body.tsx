@@ -1,7 +1,8 @@
 import { type ReactNode, Suspense, lazy } from "react";
 import type { MindMapProps } from "~/features/mind-map/types";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
-import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/features/timeline/event-card";
+import type { CardCodex, StoryHints } from "~/features/timeline/event-card";
+import { useEventActions } from "~/features/timeline/event-actions";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { TimelineEvents } from "~/features/timeline/timeline-events";
 import { loadMindMap } from "~/features/timeline/timeline-toolbar";
@@ -31,8 +32,6 @@ export type ListProps = {
   writingHere: (eventId: number) => string | null;
   onMove: (eventId: number, from: number, to: number) => void;
   onDragging: (active: boolean) => void;
-  onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
-  onDelete: (event: EventView) => void;
 };
 
 /** The events in the chosen layout: the map, the lanes, or the list (dated, then undated), or why there are none. */
@@ -75,6 +74,7 @@ export function TimelineBody({
   /** The grid's own props (its events and chapters come from here). */
   grid: Omit<GridProps, "events" | "chapters" | "onOpen">;
 }) {
+  const actions = useEventActions();
   if (layout === "map") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
@@ -105,7 +105,7 @@ export function TimelineBody({
           kind={laneKind}
           onOpenEvent={onOpenFromLanes}
           onLink={list.codex.onLink}
-          onSave={list.onSave}
+          onSave={actions.save}
         />
       </Suspense>
     );

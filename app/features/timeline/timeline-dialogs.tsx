@@ -24,7 +24,6 @@ function useMountedOnce(open: boolean) {
 export function TimelineDialogs({
   timelineId,
   shareCode,
-  roomHeaders,
   canShare,
   sharing,
   onSharing,
@@ -37,7 +36,6 @@ export function TimelineDialogs({
 }: {
   timelineId: number;
   shareCode?: string | null;
-  roomHeaders: Record<string, string>;
   canShare: boolean;
   sharing: boolean;
   onSharing: (open: boolean) => void;
@@ -65,7 +63,6 @@ export function TimelineDialogs({
             onOpenChange={onAdding}
             timelineId={timelineId}
             shareCode={shareCode}
-            roomHeaders={roomHeaders}
             preset={typeof adding === "object" ? adding : undefined}
           />
         </Suspense>

@@ -1,13 +1,7 @@
 import { type ButtonHTMLAttributes, memo, useCallback, useSyncExternalStore } from "react";
-import {
-  type CardCodex,
-  DragHandleIcon,
-  EventCard,
-  type EventChanges,
-  type SaveResult,
-  type StoryHints,
-} from "~/features/timeline/event-card";
+import { type CardCodex, DragHandleIcon, EventCard, type StoryHints } from "~/features/timeline/event-card";
 import { cn } from "~/lib/cn";
+import { useEventActions } from "~/features/timeline/event-actions";
 import type { EventView } from "../../../worker/services/events";
 import type { RowStore } from "./timeline-row-store";
 
@@ -25,8 +19,6 @@ export type RowProps = {
   codex: CardCodex;
   hints?: StoryHints;
   writingHere: string | null;
-  onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
-  onDelete: (event: EventView) => void;
 };
 
 type HandleProps = ButtonHTMLAttributes<HTMLButtonElement> & {
@@ -101,7 +93,8 @@ export const ListedEvent = memo(function ListedEvent(props: RowProps & { store: 
   ) : props.reorderLater ? (
     <ReorderHandle title={event.title} eventId={id} disabled />
   ) : null;
-  const { index, vertical, onSave, onDelete } = props;
+  const { index, vertical } = props;
+  const actions = useEventActions();
   const left = index % 2 === 0;
   return (
     <li
@@ -133,8 +126,8 @@ export const ListedEvent = memo(function ListedEvent(props: RowProps & { store: 
         writingHere={props.writingHere}
         highlighted={props.highlighted}
         dragHandle={handle}
-        onSave={(changes) => onSave(event, changes)}
-        onDelete={() => onDelete(event)}
+        onSave={(changes) => actions.save(event, changes)}
+        onDelete={() => actions.askDelete(event)}
       />
     </li>
   );

@@ -1,11 +1,11 @@
 import type { Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useReducer, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import type { CardCodex, EventChanges, SaveResult, StoryHints } from "~/features/timeline/event-card";
+import type { CardCodex, StoryHints } from "~/features/timeline/event-card";
 import { cn } from "~/lib/cn";
 import { CARD, firstRows, GAP, INITIAL_RECT, OVERSCAN, ROW } from "~/features/timeline/first-rows";
 import type { EventView } from "../../../worker/services/events";
-import { ListedEvent, type RowProps } from "./timeline-event-row";
+import { ListedEvent } from "./timeline-event-row";
 import { createRowStore } from "./timeline-row-store";
 import { useListDnd } from "./use-list-dnd";
 
@@ -28,8 +28,6 @@ type Props = {
   onMove: (eventId: number, from: number, to: number) => void;
   /** A drag began (true) or ended, dropped or cancelled (false): the screen holds incoming data meanwhile. */
   onDragging?: (dragging: boolean) => void;
-  onSave: (event: EventView, changes: EventChanges) => Promise<SaveResult>;
-  onDelete: (event: EventView) => void;
   /** Rows still loading after the events (placeholders, so the scroll height is right from the first paint). */
   pending?: number;
   /** 'Jump to event': the list registers a function that scrolls to one of its events (false if not here). */
@@ -60,19 +58,11 @@ export function TimelineEvents({
   writingHere,
   onMove,
   onDragging,
-  onSave,
-  onDelete,
   pending = 0,
   jumpers,
 }: Props) {
   // A stable id keeps dnd-kit's aria-describedby the same on the server and in the browser.
   const dndId = useId();
-  // Cards are memoized (a timeline can hold 1,000 events; presence and typing updates re-render the
-  // screen often), so they get stable callbacks that always reach the latest handlers.
-  const latest = useRef({ onSave, onDelete });
-  latest.current = { onSave, onDelete };
-  const save = useCallback<RowProps["onSave"]>((event, changes) => latest.current.onSave(event, changes), []);
-  const remove = useCallback<RowProps["onDelete"]>((event) => latest.current.onDelete(event), []);
   const ids = events.map((e) => e.id);
   const idsRef = useRef(ids);
   idsRef.current = ids;
@@ -227,8 +217,6 @@ export function TimelineEvents({
                 hints={hints?.(event)}
                 writingHere={writingHere?.(event.id) ?? null}
                 highlighted={jumped === event.id}
-                onSave={save}
-                onDelete={remove}
               />
             );
           })}

@@ -4,6 +4,7 @@ import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
+import { useOptionalTimelineSession } from "~/features/timeline/timeline-session";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { TimelineView } from "../../../worker/services/timelines";
@@ -138,7 +139,6 @@ export function EventDialog({
   onOpenChange,
   timelineId,
   shareCode,
-  roomHeaders,
   preset,
 }: {
   open: boolean;
@@ -147,27 +147,24 @@ export function EventDialog({
   /** Added from a cell of the plotline grid: its chapter and plotline. */
   preset?: { chapterId: number | null; plotlineIds: number[]; where: string };
   shareCode?: string | null;
-  /** On the timeline screen: names this page's room connection, so its own reload is the only one. */
-  roomHeaders?: Record<string, string>;
 }) {
+  // On the timeline screen the session's client names this page's room connection, so its own reload is the only one.
+  const writer = useOptionalTimelineSession()?.client ?? client;
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
   const createEvent = useMutation(
     (id: number, fields: { title: string; content: string }) =>
       unwrap(
-        client.api.timelines[":id"].events.$post(
-          {
-            param: { id: String(id) },
-            query: shareParam(shareCode),
-            json: {
-              ...fields,
-              timelineId: id,
-              attachments: [],
-              ...(preset && { chapterId: preset.chapterId, plotlineIds: preset.plotlineIds }),
-            },
+        writer.api.timelines[":id"].events.$post({
+          param: { id: String(id) },
+          query: shareParam(shareCode),
+          json: {
+            ...fields,
+            timelineId: id,
+            attachments: [],
+            ...(preset && { chapterId: preset.chapterId, plotlineIds: preset.plotlineIds }),
           },
-          { headers: roomHeaders },
-        ),
+        }),
       ),
     {
       success: { title: "Success", description: "Event created successfully" },

@@ -18,6 +18,8 @@ import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
+import { EventActionsContext, useEventActionsValue } from "~/features/timeline/event-actions";
+import { TimelineSessionContext, roleOf, useTimelineSessionValue } from "~/features/timeline/timeline-session";
 import { useFreshData } from "~/lib/use-fresh-data";
 import { useSameValue } from "~/lib/use-same-value";
 import { useStoryHints } from "~/features/timeline/use-story-hints";
@@ -91,19 +93,27 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const { room, ended, viewOnly, canEdit, coWrite, mapTick } = live;
   const isOwner = timeline.accessLevel === "owner" && !ended;
   const { patch } = store;
+  const session = useTimelineSessionValue({
+    timelineId: timeline.id,
+    shareCode,
+    role: roleOf(timeline.accessLevel, canEdit, Boolean(ended)),
+    canEdit,
+    connectionId: room.connectionId,
+  });
 
-  const writes = useEventWrites({ shareCode, roomHeaders: room.writeHeaders, store, refresh });
+  const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
   const { link } = writes;
+  const eventActions = useEventActionsValue({ save: writes.save, askDelete: setDeleting });
   const confirmDelete = async (event: EventView) => {
     if (await writes.remove(event)) setDeleting(null);
   };
 
-  const attachmentsApi = useAttachmentsApi({ shareCode, roomHeaders: room.writeHeaders, events, patch });
+  const attachmentsApi = useAttachmentsApi({ session, events, patch });
 
   const { entities, setEntities, byId, codexApi, selectEntity, codex } = useCardCodex({
     timelineId: timeline.id,
     shareCode,
-    roomHeaders: room.writeHeaders,
+    client: session.client,
     loaded: props.entities,
     canEdit,
     setFilter,
@@ -136,7 +146,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     shareCode,
     canEdit,
     premium,
-    roomHeaders: room.writeHeaders,
     syncTick: mapTick,
     shownEventIds,
     onOpenEvent: (eventId: number) => {
@@ -172,14 +181,12 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     writingHere: room.writingHere,
     onMove: writes.move,
     onDragging: store.setDragging,
-    onSave: writes.save,
-    onDelete: setDeleting,
   };
   const chapters = chapterParts({
     timeline,
     shareCode,
     store,
-    room,
+    session,
     view,
     live,
     refresh,
@@ -202,7 +209,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
         ? `No events are linked to ${byId.get(filter.entityIds[0])?.name ?? "this entry"} yet.`
         : "No events match these filters.";
 
-  return (
+  const screen = (
     <EventHistoryContext.Provider value={writes.historyActions}>
       <PlotlinesContext.Provider value={cardPlotlines}>
         <AttachmentsContext.Provider value={attachmentsApi}>
@@ -233,7 +240,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   ended={ended}
                   codexSize={entities.length}
                   plotlines={plotlines}
-                  headers={() => room.writeHeaders}
+                  headers={session.roomHeaders}
                   refresh={refresh}
                   onJump={(id) => {
                     const event = events.find((e) => e.id === id);
@@ -285,7 +292,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     grid={{
                       timelineId: timeline.id,
                       shareCode,
-                      headers: room.writeHeaders,
+                      headers: session.roomHeaders(),
                       store,
                       refresh,
                       plotlines,
@@ -313,7 +320,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                 <TimelineDialogs
                   timelineId={timeline.id}
                   shareCode={shareCode}
-                  roomHeaders={room.writeHeaders}
                   canShare={isOwner && premium}
                   sharing={sharing}
                   onSharing={setSharing}
@@ -330,5 +336,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
         </AttachmentsContext.Provider>
       </PlotlinesContext.Provider>
     </EventHistoryContext.Provider>
+  );
+  return (
+    <TimelineSessionContext.Provider value={session}>
+      <EventActionsContext.Provider value={eventActions}>{screen}</EventActionsContext.Provider>
+    </TimelineSessionContext.Provider>
   );
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createEntityRequest, useEntityMap } from "~/features/codex/codex";
 import type { CardCodex } from "~/features/timeline/event-card";
+import type { ApiClient } from "~/lib/client";
 import { useMutation } from "~/lib/use-mutation";
 import type { EntityKind } from "../../../db/domain/rules";
 import type { EventFilter } from "../../../db/domain/story-analysis";
@@ -14,7 +15,7 @@ import type { EventView } from "../../../worker/services/events";
 export function useCardCodex({
   timelineId,
   shareCode,
-  roomHeaders,
+  client,
   loaded,
   canEdit,
   setFilter,
@@ -22,7 +23,8 @@ export function useCardCodex({
 }: {
   timelineId: number;
   shareCode?: string | null;
-  roomHeaders: Record<string, string>;
+  /** The timeline session's client. */
+  client: ApiClient;
   /** The codex the loader brought. */
   loaded: EntityView[];
   canEdit: boolean;
@@ -32,7 +34,7 @@ export function useCardCodex({
   const [entities, setEntities] = useState(loaded);
   // A reload that brings the same codex keeps the list as it was (the cards it reaches stay as they are).
   useEffect(() => setEntities((current) => (JSON.stringify(current) === JSON.stringify(loaded) ? current : loaded)), [loaded]);
-  const codexApi = { timelineId, shareCode, roomHeaders };
+  const codexApi = { timelineId, shareCode, client };
   const createFromPicker = useMutation((kind: EntityKind, name: string) => createEntityRequest(codexApi, { kind, name }), {
     success: { title: "Success", description: "Codex entry created" },
     error: "Failed to create codex entry",

@@ -3,7 +3,7 @@ import type { EventChanges, SaveResult } from "~/features/timeline/event-card";
 import type { EventHistoryActions } from "~/features/co-writing/event-history-context";
 import { useMutation } from "~/lib/use-mutation";
 import type { useTimelineEvents } from "~/features/timeline/use-timeline-events";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
@@ -19,21 +19,20 @@ const asEvent = (event: EventView): LocalChange => ({ kind: "event", event });
  */
 export function useEventWrites({
   shareCode,
-  roomHeaders,
+  client,
   store,
   refresh,
 }: {
   shareCode?: string | null;
-  roomHeaders: Record<string, string>;
+  /** The session's client (the room connection already set). */
+  client: ApiClient;
   store: Store;
   refresh: () => void;
 }) {
   const query = shareParam(shareCode);
-  const headers = useRef(roomHeaders);
-  headers.current = roomHeaders;
   const { write } = store;
   const patchEvent = (eventId: number, json: { position: number } | EventChanges | { entityIds: number[] }) =>
-    unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json }, { headers: headers.current }));
+    unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json }));
 
   // The optimistic order stands; the room's sync brings everyone else's changes (and ours to them).
   const moveEvent = useMutation((eventId: number, to: number) => patchEvent(eventId, { position: to }), {
@@ -56,8 +55,7 @@ export function useEventWrites({
 
   // Restoring a version (the card's History): the returned event replaces ours, as after a save.
   const restoreVersion = useMutation(
-    (versionId: number) =>
-      unwrap(client.api["event-versions"][":id"].restore.$post({ param: { id: String(versionId) }, query }, { headers: headers.current })),
+    (versionId: number) => unwrap(client.api["event-versions"][":id"].restore.$post({ param: { id: String(versionId) }, query })),
     { success: { title: "Version restored" }, error: "Failed to restore this version", revalidate: false },
   );
   const restoreRef = useRef(restoreVersion.run);
@@ -90,8 +88,7 @@ export function useEventWrites({
 
   // A delete reloads the page's data once it landed (the counts change); the event does not come back meanwhile.
   const deleteEvent = useMutation(
-    (event: EventView) =>
-      unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query }, { headers: headers.current })),
+    (event: EventView) => unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query })),
     {
       // Undo brings it back from Trash (its code loads when pressed).
       success: (_, event) => ({
