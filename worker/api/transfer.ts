@@ -97,13 +97,13 @@ async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
   const parsed = book ? parseBookFile(book, bytes, filenameOf(c, query)) : json ? parsePlottrFile(bytes, filenameOf(c, query)) : null;
   if (!parsed) {
     if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
-    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined };
+    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined, comments: [] };
   }
   if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
   const documents = query.title
     ? parsed.documents.map((d, i) => (i === 0 ? { ...d, timeline: { ...d.timeline, title: query.title! } } : d))
     : parsed.documents;
-  return { documents, skipped: parsed.skipped, seriesTitle: parsed.seriesTitle };
+  return { documents, skipped: parsed.skipped, seriesTitle: parsed.seriesTitle, comments: parsed.comments };
 }
 
 /** The request's file as a timeline document, or the parser's message naming the line (400). */
@@ -142,10 +142,10 @@ export const transferApi = new Hono<ApiEnv>()
     const user = currentUser(c);
     const query = c.req.valid("query");
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
-    const { documents, skipped, seriesTitle } = await parsedBooks(c, query);
+    const { documents, skipped, seriesTitle, comments } = await parsedBooks(c, query);
     if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
     if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents, seriesTitle), 201);
-    const timeline = await transfer.importTimeline(c.var.db, user, documents[0]);
+    const timeline = await transfer.importTimeline(c.var.db, user, documents[0], comments);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);
   })

@@ -209,7 +209,10 @@ export function chunks<T>(rows: T[]) {
  * round trip; when the free limit refuses the first INSERT, the others find no timeline and write
  * nothing.
  */
-export async function importTimeline(db: Db, user: User, doc: TimelineDocument): Promise<TimelineView> {
+/** A comment the imported file carried (a Word comment) on its `event`-th scene, written as the importer's. */
+export type ImportedComment = { event: number; body: string; quote: string | null };
+
+export async function importTimeline(db: Db, user: User, doc: TimelineDocument, comments: ImportedComment[] = []): Promise<TimelineView> {
   const raw = (query: SQL) => rawStatement(db, query);
   const marker = `import-${crypto.randomUUID()}`;
   const now = nowIso();
@@ -317,6 +320,15 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
                (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[1]'))
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
+    ),
+    ...chunks(comments).map((json) =>
+      raw(sql`
+        INSERT INTO comments (event_id, author_id, author_name, body, quote, created_at, updated_at)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$.event')),
+               ${user.id}, ${authorOf(user).userName}, json_extract(j.value, '$.body'), json_extract(j.value, '$.quote'), ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
     ),
     // Each event's first version, by the importer.
     raw(sql`

@@ -5,7 +5,9 @@
 import { countWords } from "../../../db/domain/word-count";
 import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../../../db/domain/timeline-transfer";
 import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/book-formats";
+import type { ImportedComment } from "../transfer";
 import { bookFromParagraphs } from "./book";
+import { commentBody } from "./comments";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
 import { readNovelWriter } from "./novelwriter";
@@ -40,9 +42,12 @@ const KIND_NAME: Record<BookFormat, string> = {
   xml: "This yWriter project",
 };
 
-/** `seriesTitle`: the file's own name for its books together (Plottr's series), when it has one. */
+/**
+ * `seriesTitle`: the file's own name for its books together (Plottr's series), when it has one. `comments`: the
+ * file's own comments on the first book's scenes (Word, ODT).
+ */
 export type BookImport =
-  | { ok: true; documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }
+  | { ok: true; documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string; comments: ImportedComment[] }
   | { ok: false; status: 400 | 413; error: string };
 
 /** What a dry run answers: what the documents would create, and what the file holds that is left out. */
@@ -59,13 +64,20 @@ export function summarize(documents: TimelineDocument[], skipped: string[]): Imp
   };
 }
 
-function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[] } {
+type BookRead = { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string; comments?: ImportedComment[] };
+
+function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): BookRead {
   if (format === "docx" || format === "odt") {
     const zip = openZip(bytes);
     const word = format === "docx" ? readDocx(zip) : readOdt(zip);
-    const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
-    if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
-    return { documents: [document], skipped };
+    const { document, skipped, comments } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
+    if (word.unplaced > 0) skipped.push(`${word.unplaced} comment${word.unplaced === 1 ? "" : "s"} not anchored in the text`);
+    const program = format === "docx" ? "Word" : "OpenDocument";
+    return {
+      documents: [document],
+      skipped,
+      comments: comments.map((c) => ({ event: c.event, body: commentBody(program, c), quote: c.quote || null })),
+    };
   }
   if (format === "zip") {
     const zip = openZip(bytes);
@@ -117,8 +129,8 @@ export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Arra
 }
 
 /** A reader's documents checked as any import's, or its refusal as a message naming the kind of file. */
-function checked(what: string, readFile: () => { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }): BookImport {
-  let read: { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string };
+function checked(what: string, readFile: () => BookRead): BookImport {
+  let read: BookRead;
   try {
     read = readFile();
   } catch (error) {
@@ -136,5 +148,11 @@ function checked(what: string, readFile: () => { documents: TimelineDocument[]; 
     if (!result.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${result.error}` };
     documents.push(result.document);
   }
-  return { ok: true, documents, skipped: read.skipped, ...(read.seriesTitle && { seriesTitle: read.seriesTitle }) };
+  return {
+    ok: true,
+    documents,
+    skipped: read.skipped,
+    comments: read.comments ?? [],
+    ...(read.seriesTitle && { seriesTitle: read.seriesTitle }),
+  };
 }
