@@ -52,7 +52,7 @@ function asSeason(cal: Calendar, field: "storyStartText" | "storyEndText", store
 }
 
 export function toTimelineDocument(
-  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null },
+  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null; targetWords?: number | null },
   events: EventView[],
   entities: EntityView[],
   chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
@@ -69,7 +69,11 @@ export function toTimelineDocument(
   return {
     format: TRANSFER_FORMAT,
     version: TRANSFER_VERSION,
-    timeline: { title: timeline.title, description: timeline.description ?? null },
+    timeline: {
+      title: timeline.title,
+      description: timeline.description ?? null,
+      ...(timeline.targetWords && { targetWords: timeline.targetWords }),
+    },
     entities: entities.map((e) => ({
       kind: e.kind,
       name: e.name,
@@ -253,8 +257,9 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
 
   const statements = [
     raw(sql`
-      INSERT INTO timelines (user_id, title, description, share_code, calendar, created_at, updated_at)
-      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null}, ${now}, ${now}
+      INSERT INTO timelines (user_id, title, description, share_code, calendar, target_words, created_at, updated_at)
+      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null},
+             ${doc.timeline.targetWords ?? null}, ${now}, ${now}
       WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`
