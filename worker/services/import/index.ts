@@ -136,7 +136,10 @@ function checked(what: string, readFile: () => BookRead): BookImport {
   } catch (error) {
     if (error instanceof BadFile)
       return { ok: false, status: error.tooLarge ? 413 : 400, error: `${what} could not be read: ${error.message}` };
-    // A RangeError or TypeError from a file no check foresaw is still the file's fault, never a 5xx.
+    // A RangeError or TypeError from a file no check foresaw is still the file's fault, never a 5xx. It is logged
+    // (its kind and message, never the file's content) so the reader's blind spot can be found and closed.
+    const problem = error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : typeof error;
+    console.error(`[import] ${what}: unforeseen reader error: ${problem}`);
     return { ok: false, status: 400, error: `${what} could not be read: it is damaged or not what its type says` };
   }
   if (read.documents.length === 0) return { ok: false, status: 400, error: `${what} could not be read: it holds no book` };
