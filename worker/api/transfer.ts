@@ -77,6 +77,9 @@ const importBodyLimit = bodyLimit({
   onError: (c) => c.json({ error: `This file is too large to import (${BOOK_BODY_LIMIT / 1024 / 1024} MB at most)` }, 413),
 });
 
+const SEVERAL_BOOKS_IN_SERIES =
+  "This file holds several books, which become a series of their own: import it without choosing a series, then add its books to one";
+
 /** The name the client gave the file: `?filename=`, else the Content-Disposition's. */
 function filenameOf(c: Context<ApiEnv>, query: ImportQuery) {
   if (query.filename) return query.filename;
@@ -143,6 +146,7 @@ export const transferApi = new Hono<ApiEnv>()
     const query = c.req.valid("query");
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
     const { documents, skipped, seriesTitle, comments } = await parsedBooks(c, query);
+    if (query.seriesId && documents.length > 1) throw badRequest(SEVERAL_BOOKS_IN_SERIES);
     if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
     if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents, seriesTitle), 201);
     const timeline = await transfer.importTimeline(c.var.db, user, documents[0], comments);

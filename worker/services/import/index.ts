@@ -83,7 +83,12 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
     const zip = openZip(bytes);
     const project = readScrivener(zip) ?? readNovelWriter(zip);
     if (project) return project;
-    throw new BadFile("it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx)");
+    // A manuscript is a zip too: a .docx or .odt sent under its archive's type is named, not called broken.
+    if (zip.entries.has("word/document.xml")) throw new BadFile("it is a Word document: import it as a .docx file");
+    if (zip.entries.has("content.xml")) throw new BadFile("it is an OpenDocument file: import it as an .odt file");
+    throw new BadFile(
+      "it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx): zip the .scriv folder, or the folder holding nwProject.nwx, and import that zip",
+    );
   }
   if (format === "xml") {
     if (
