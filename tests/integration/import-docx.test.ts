@@ -44,6 +44,49 @@ describe("Word .docx import", () => {
     expect(first.title).toContain("The Storm");
   });
 
+  it("keeps Word's comments as comments on their scenes, by the importer, naming their author and the words", async () => {
+    const res = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?filename=novel.docx");
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const commentsOf = async (i: number) => (await call("GET", `/api/events/${events[i].id}/comments`, { token: owner.token })).json;
+    // The Editor's comment sits at the end of the first scene; Jane Doe's covers "carrying a man" in the third.
+    expect(await commentsOf(0)).toEqual([
+      expect.objectContaining({
+        authorId: owner.user.id,
+        authorName: "Wordsmith",
+        body: "Word comment by Editor:\nHow many ships?",
+        threadId: null,
+      }),
+    ]);
+    expect(await commentsOf(1)).toEqual([]);
+    expect(await commentsOf(2)).toEqual([
+      expect.objectContaining({
+        authorId: owner.user.id,
+        body: "Word comment by Jane Doe on “carrying a man”:\nWho is he?\nGive him a name here.",
+      }),
+    ]);
+    expect(await commentsOf(3)).toEqual([]);
+  });
+
+  it("a comment outside any scene goes on the next scene; one on no text is named as skipped", async () => {
+    const body =
+      `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:commentRangeStart w:id="7"/><w:r><w:t>One</w:t></w:r><w:commentRangeEnd w:id="7"/></w:p>` +
+      `<w:p><w:r><w:t>First.</w:t></w:r></w:p><w:p><w:r><w:t>* * *</w:t></w:r></w:p><w:p><w:r><w:t>Second.</w:t></w:r></w:p>`;
+    const comments = `<?xml version="1.0"?><w:comments xmlns:w="w"><w:comment w:id="7" w:author="Ann"><w:p><w:r><w:t>Better title?</w:t></w:r></w:p></w:comment><w:comment w:id="8" w:author="Bo"><w:p><w:r><w:t>Lost</w:t></w:r></w:p></w:comment></w:comments>`;
+    const file = zipSync({
+      "word/document.xml": strToU8(`<?xml version="1.0"?><w:document xmlns:w="w"><w:body>${body}</w:body></w:document>`),
+      "word/comments.xml": strToU8(comments),
+    });
+    const dry = await importFile(owner.token, file, DOCX, "?dryRun=1");
+    expect(dry.json.summary.skipped).toEqual(["1 comment not anchored in the text"]);
+    const res = await importFile(owner.token, file);
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const first = (await call("GET", `/api/events/${events[0].id}/comments`, { token: owner.token })).json;
+    expect(first.map((c: { body: string }) => c.body)).toEqual(["Word comment by Ann on “One”:\nBetter title?"]);
+    expect((await call("GET", `/api/events/${events[1].id}/comments`, { token: owner.token })).json).toEqual([]);
+  });
+
   it("without heading styles, chapter lines start chapters and front matter is left out", async () => {
     const res = await importFile(owner.token, bytesOf(chapterLinesDocx), DOCX, "?filename=road-songs.docx");
     expect(res.status, res.text).toBe(201);
@@ -66,7 +109,7 @@ describe("Word .docx import", () => {
       words: expect.any(Number),
       codex: 0,
       plotlines: 0,
-      skipped: ["1 paragraph before the first chapter (front matter)", "1 comment"],
+      skipped: ["1 paragraph before the first chapter (front matter)"],
     });
     expect(res.json.summary.words).toBeGreaterThan(40);
     const after = await call("GET", "/api/timelines", { token: owner.token });

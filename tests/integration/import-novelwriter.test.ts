@@ -40,11 +40,27 @@ describe("novelWriter project import", () => {
     });
   });
 
+  it("a file of several books with ?seriesId= is a 400 saying so, and nothing is written", async () => {
+    const book = (await call("POST", "/api/timelines", { token: owner.token, body: { title: "Solo" } })).json;
+    const series = await call("POST", "/api/series", { token: owner.token, body: { title: "Saga", timelineIds: [book.id] } });
+    expect(series.status, series.text).toBe(201);
+    const before = await call("GET", "/api/timelines", { token: owner.token });
+    for (const query of [`?seriesId=${series.json.id}`, `?seriesId=${series.json.id}&dryRun=1`]) {
+      const res = await importZip(bytesOf(sampleZip), query);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error).toMatch(/^This file holds several books, which become a series of their own/);
+    }
+    expect((await call("GET", "/api/timelines", { token: owner.token })).json).toEqual(before.json);
+  });
+
   it("a zip holding no known project is a 400 naming it, and nothing is written", async () => {
     const before = await call("GET", "/api/timelines", { token: owner.token });
     const res = await importZip(zipSync({ "notes.txt": strToU8("hello") }));
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/^This project archive could not be read: it holds neither a Scrivener project/);
+    expect(res.json.error).toMatch(/zip the \.scriv folder, or the folder holding nwProject\.nwx/);
+    const word = await importZip(zipSync({ "word/document.xml": strToU8("<w:document/>") }));
+    expect(word.json.error).toBe("This project archive could not be read: it is a Word document: import it as a .docx file");
     const truncated = await importZip(bytesOf(sampleZip).slice(0, 10_000));
     expect(truncated.status).toBe(400);
     expect((await call("GET", "/api/timelines", { token: owner.token })).json).toEqual(before.json);

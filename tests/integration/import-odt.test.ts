@@ -32,13 +32,30 @@ describe("OpenDocument .odt import", () => {
     ]);
   });
 
-  it("a dry run names the comment and the front matter as skipped", async () => {
+  it("keeps annotations as comments on their scenes, naming their author and the words they cover", async () => {
+    const res = await importFile(bytesOf(novelOdt), "?filename=novel.odt");
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const bodies = [];
+    for (const event of events)
+      bodies.push(
+        (await call("GET", `/api/events/${event.id}/comments`, { token: owner.token })).json.map((c: { body: string }) => c.body),
+      );
+    expect(bodies).toEqual([
+      ["OpenDocument comment by Editor:\nHow many ships?"],
+      [],
+      ["OpenDocument comment by Jane Doe on “carrying a man”:\nWho is he?\nGive him a name here."],
+      [],
+    ]);
+  });
+
+  it("a dry run names the front matter as skipped", async () => {
     const res = await importFile(bytesOf(novelOdt), "?dryRun=1");
     expect(res.status, res.text).toBe(200);
     expect(res.json.summary).toMatchObject({
       chapters: 2,
       scenes: 4,
-      skipped: ["1 paragraph before the first chapter (front matter)", "1 comment"],
+      skipped: ["1 paragraph before the first chapter (front matter)"],
     });
   });
 

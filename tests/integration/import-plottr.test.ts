@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import example14 from "../fixtures/import/example-1.4.pltr?raw";
 import zelda from "../fixtures/import/zelda.pltr?raw";
 import { call, makePremium, registerUser } from "./helpers";
@@ -104,5 +104,22 @@ describe("Plottr .pltr import", () => {
     const bad = await importJson(owner.token, JSON.stringify({ file: {}, books: {}, beats: {}, cards: [], lines: [] }));
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/^This Plottr file could not be read: /);
+  });
+
+  it("a reader error no check foresaw is a 400 naming the file, logged by its kind and message without the file's text", async () => {
+    // A card's rich text nested deeper than any reader walks: it overflows the stack while being read.
+    const depth = 60_000;
+    const nested = `${'{"children":['.repeat(depth)}{"text":"SECRET-CONTENT"}${"]}".repeat(depth)}`;
+    const file = `{"file":{"version":"2021.6.9"},"books":{"allIds":[1],"1":{"id":1,"title":"Deep"}},"chapters":[{"id":1,"title":"One","position":0}],"lines":[],"cards":[{"id":1,"chapterId":1,"title":"Card","description":[${nested}]}]}`;
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await importJson(owner.token, file);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error).toBe("This Plottr file could not be read: it is damaged or not what its type says");
+      expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^\[import\] This Plottr file: unforeseen reader error: RangeError: /));
+      expect(JSON.stringify(errors.mock.calls)).not.toContain("SECRET-CONTENT");
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

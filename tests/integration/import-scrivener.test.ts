@@ -96,4 +96,33 @@ describe("Scrivener 3 project import", () => {
       "Meg sees Edwin arrive at the magistrate's house",
     ]);
   });
+
+  it("makes the labels the Draft uses plotlines with their colours, and the draft target the timeline's target", async () => {
+    const made = await importZip(bytesOf(coronersZip));
+    expect(made.status, made.text).toBe(201);
+    expect(made.json.targetWords).toBe(70000);
+    expect((await call("GET", `/api/timelines/${made.json.id}`, { token: owner.token })).json.targetWords).toBe(70000);
+    const doc = await exported(made.json.id);
+    expect(doc.timeline.targetWords).toBe(70000);
+    // In the project's label order, "No Label" none of them.
+    expect(doc.plotlines).toEqual([
+      { title: "POV: Meg", color: "#ff0000" },
+      { title: "POV: Sarah", color: "#5500ff" },
+      { title: "POV: Edwin", color: "#63c500" },
+      { title: "POV: General narrator", color: "#ffff00" },
+    ]);
+    // The binder's first scenes carry labels 1 (Sarah) and 0 (Meg); the .scrivx gives 23 texts label 0, 7 label 1,
+    // 32 label 2, 3 label 3 and 3 none.
+    expect(doc.events.slice(0, 2).map((e: { plotlines?: number[] }) => e.plotlines)).toEqual([[1], [0]]);
+    const inPlotline = (i: number) => doc.events.filter((e: { plotlines?: number[] }) => e.plotlines?.[0] === i).length;
+    expect([0, 1, 2, 3].map(inPlotline)).toEqual([23, 7, 32, 3]);
+    expect(doc.events.filter((e: { plotlines?: number[] }) => !e.plotlines).length).toBe(3);
+  });
+
+  it("a project without labels or a target in words makes no plotlines and no target", async () => {
+    const res = await importZip(project());
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.targetWords).toBeNull();
+    expect((await exported(res.json.id)).plotlines).toBeUndefined();
+  });
 });

@@ -18,6 +18,13 @@ const importXml = (text: string, query = "", type = "application/xml") =>
   });
 
 describe("yWriter 7 .yw7 import", () => {
+  it("names a scene dated relative to the story's start (yWriter's Day 1) as left without a story date", async () => {
+    const res = await importXml(sample, "?dryRun=1");
+    expect(res.status, res.text).toBe(200);
+    // The sample's first scene, "Meet Hal", is dated Day 1 and no other scene has a date.
+    expect(res.json.summary.skipped).toContain("the relative date (day and hour from the story's start) of 1 scene: no story date set");
+  });
+
   it("makes chapters and scenes in order, emphasis from [i]/[b], codex from characters and locations, POV and links", async () => {
     const res = await importXml(sample, "?filename=yW7 Sample Project.yw7");
     expect(res.status, res.text).toBe(201);

@@ -98,6 +98,23 @@ describe("export and import with chapters", () => {
     expect(plainMd.split("\n").filter((l: string) => l.startsWith("#"))).toEqual(["# Plain", "## Only"]);
   });
 
+  it("JSON carries the book's word target and reads it back; a bad target is refused", async () => {
+    const owner = await registerUser({ name: "Tess Target" });
+    await makePremium(owner.user.id);
+    const timeline = await createTimeline(owner.token, { title: "Aimed" });
+    await createEvent(owner.token, timeline.id, { title: "One" });
+    expect((await call("PATCH", `/api/timelines/${timeline.id}`, { token: owner.token, body: { targetWords: 80000 } })).status).toBe(200);
+    const exported = await call("GET", `/api/timelines/${timeline.id}/export?format=json`, { token: owner.token });
+    expect(exported.json.timeline).toEqual({ title: "Aimed", description: null, targetWords: 80000 });
+    const back = await importFile(owner.token, exported.text, "application/json");
+    expect(back.status, back.text).toBe(201);
+    expect(back.json.targetWords).toBe(80000);
+    const bad = { ...exported.json, timeline: { ...exported.json.timeline, targetWords: 1.5 } };
+    const refused = await importFile(owner.token, JSON.stringify(bad), "application/json");
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toBe("Timeline: target must be a whole number of words between 1 and 10,000,000");
+  });
+
   it("refuses a file whose chapters are not in one story order, or name a missing chapter", async () => {
     const owner = await registerUser();
     const doc = (chapters: unknown[], events: unknown[]) =>

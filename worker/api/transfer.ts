@@ -80,6 +80,9 @@ const importBodyLimit = bodyLimit({
   onError: (c) => c.json({ error: `This file is too large to import (${BOOK_BODY_LIMIT / 1024 / 1024} MB at most)` }, 413),
 });
 
+const SEVERAL_BOOKS_IN_SERIES =
+  "This file holds several books, which become a series of their own: import it without choosing a series, then add its books to one";
+
 /** The name the client gave the file: `?filename=`, else the Content-Disposition's. */
 function filenameOf(c: Context<ApiEnv>, query: ImportQuery) {
   if (query.filename) return query.filename;
@@ -100,13 +103,13 @@ async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
   const parsed = book ? parseBookFile(book, bytes, filenameOf(c, query)) : json ? parsePlottrFile(bytes, filenameOf(c, query)) : null;
   if (!parsed) {
     if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
-    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined };
+    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined, comments: [] };
   }
   if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
   const documents = query.title
     ? parsed.documents.map((d, i) => (i === 0 ? { ...d, timeline: { ...d.timeline, title: query.title! } } : d))
     : parsed.documents;
-  return { documents, skipped: parsed.skipped, seriesTitle: parsed.seriesTitle };
+  return { documents, skipped: parsed.skipped, seriesTitle: parsed.seriesTitle, comments: parsed.comments };
 }
 
 /** The request's file as a timeline document, or the parser's message naming the line (400). */
@@ -147,10 +150,11 @@ export const transferApi = new Hono<ApiEnv>()
     const user = currentUser(c);
     const query = c.req.valid("query");
     const position = query.seriesId ? await requireSeriesForImport(c.var.db, user, query.seriesId) : 0;
-    const { documents, skipped, seriesTitle } = await parsedBooks(c, query);
+    const { documents, skipped, seriesTitle, comments } = await parsedBooks(c, query);
+    if (query.seriesId && documents.length > 1) throw badRequest(SEVERAL_BOOKS_IN_SERIES);
     if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
     if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents, seriesTitle), 201);
-    const timeline = await transfer.importTimeline(c.var.db, user, documents[0]);
+    const timeline = await transfer.importTimeline(c.var.db, user, documents[0], comments);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);
   })

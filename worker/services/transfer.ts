@@ -52,7 +52,7 @@ function asSeason(cal: Calendar, field: "storyStartText" | "storyEndText", store
 }
 
 export function toTimelineDocument(
-  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null },
+  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null; targetWords?: number | null },
   events: EventView[],
   entities: EntityView[],
   chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
@@ -69,7 +69,11 @@ export function toTimelineDocument(
   return {
     format: TRANSFER_FORMAT,
     version: TRANSFER_VERSION,
-    timeline: { title: timeline.title, description: timeline.description ?? null },
+    timeline: {
+      title: timeline.title,
+      description: timeline.description ?? null,
+      ...(timeline.targetWords && { targetWords: timeline.targetWords }),
+    },
     entities: entities.map((e) => ({
       kind: e.kind,
       name: e.name,
@@ -219,7 +223,10 @@ export function chunks<T>(rows: T[]) {
  * round trip; when the free limit refuses the first INSERT, the others find no timeline and write
  * nothing.
  */
-export async function importTimeline(db: Db, user: User, doc: TimelineDocument): Promise<TimelineView> {
+/** A comment the imported file carried (a Word comment) on its `event`-th scene, written as the importer's. */
+export type ImportedComment = { event: number; body: string; quote: string | null };
+
+export async function importTimeline(db: Db, user: User, doc: TimelineDocument, comments: ImportedComment[] = []): Promise<TimelineView> {
   const raw = (query: SQL) => rawStatement(db, query);
   const marker = `import-${crypto.randomUUID()}`;
   const now = nowIso();
@@ -260,8 +267,9 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
 
   const statements = [
     raw(sql`
-      INSERT INTO timelines (user_id, title, description, share_code, calendar, created_at, updated_at)
-      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null}, ${now}, ${now}
+      INSERT INTO timelines (user_id, title, description, share_code, calendar, target_words, created_at, updated_at)
+      SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null},
+             ${doc.timeline.targetWords ?? null}, ${now}, ${now}
       WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`
@@ -327,6 +335,15 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument):
                (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$[1]'))
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
+    ),
+    ...chunks(comments).map((json) =>
+      raw(sql`
+        INSERT INTO comments (event_id, author_id, author_name, body, quote, created_at, updated_at)
+        SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$.event')),
+               ${user.id}, ${authorOf(user).userName}, json_extract(j.value, '$.body'), json_extract(j.value, '$.quote'), ${now}, ${now}
+        FROM timelines t, json_each(${json}) j
+        WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
     ),
     // Each event's first version, by the importer.
     raw(sql`

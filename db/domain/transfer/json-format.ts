@@ -135,6 +135,12 @@ export function parseTimelineJson(text: string): ParseResult {
     checkCounts("File", root.events.length, rawEntities.length);
 
     const doc = newDocument(title, description);
+    const target = root.timeline.targetWords ?? null;
+    if (target !== null) {
+      if (!(Number.isInteger(target) && (target as number) >= 1 && (target as number) <= chapterLimits.targetWords))
+        fail("Timeline", "target must be a whole number of words between 1 and 10,000,000");
+      doc.timeline.targetWords = target as number;
+    }
     // The calendar first: born and died, like the events' dates, are read in it.
     let calendar: Calendar = GREGORIAN;
     if (root.calendar != null) {

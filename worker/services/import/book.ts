@@ -6,10 +6,12 @@ import { limits } from "../../../db/domain/rules";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
+import type { SceneComment, SourceComment } from "./comments";
 
 /** One run of text with its emphasis (a paragraph is several). */
 export type Run = { text: string; bold?: boolean; italic?: boolean };
-export type Paragraph = { role: "title" | "chapter" | "text"; runs: Run[] };
+/** `comments`: the file's comments anchored in this paragraph. */
+export type Paragraph = { role: "title" | "chapter" | "text"; runs: Run[]; comments?: SourceComment[] };
 
 const NUMBER_WORDS =
   "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred";
@@ -45,12 +47,14 @@ function markdownOf(paragraphs: Paragraph[]): string {
   return serializeMarkdown({ type: "doc", content });
 }
 
-export type BookResult = { document: TimelineDocument; skipped: string[] };
+/** `comments`: the file's comments, each on the scene its anchor is in. */
+export type BookResult = { document: TimelineDocument; skipped: string[]; comments: SceneComment[] };
 
 /**
  * Chapters from Heading 1 paragraphs (or, with none in the file, from chapter lines), scenes split at scene
  * breaks; text before the first chapter is front matter and skipped. A scene longer than an event may hold is
- * split at paragraphs.
+ * split at paragraphs. A comment anchored outside any scene (a heading, a break, front matter) goes on the next
+ * scene, or the last one when none follows.
  */
 export function bookFromParagraphs(input: Paragraph[], title: string): BookResult {
   const doc = newDocument(fitTitle(title, limits.timelineTitle) || "Imported book", null);
@@ -66,6 +70,11 @@ export function bookFromParagraphs(input: Paragraph[], title: string): BookResul
   let scene: Paragraph[] = [];
   let sceneNumber = 0;
   let frontMatter = 0;
+  const comments: SceneComment[] = [];
+  let waiting: SourceComment[] = [];
+  const place = (event: number, from: SourceComment[]) => {
+    for (const c of from) comments.push({ ...c, event });
+  };
   const flush = () => {
     const parts: Paragraph[][] = [[]];
     let size = 0;
@@ -81,14 +90,21 @@ export function bookFromParagraphs(input: Paragraph[], title: string): BookResul
     scene = [];
     for (const part of parts) {
       const content = markdownOf(part);
-      if (!content.trim()) continue;
+      const inPart = part.flatMap((p) => p.comments ?? []);
+      if (!content.trim()) {
+        waiting.push(...inPart);
+        continue;
+      }
       sceneNumber++;
       const chapterTitle = doc.chapters![chapter].title;
       doc.events.push({ ...emptyEvent(), title: fitTitle(`${chapterTitle} · Scene ${sceneNumber}`), content, chapter });
+      place(doc.events.length - 1, [...waiting, ...inPart]);
+      waiting = [];
     }
   };
   for (const p of paragraphs) {
     const text = plainOf(p).trim();
+    if (p.comments && (p.role === "title" || startsChapter(p) || chapter < 0 || isSceneBreak(text) || !text)) waiting.push(...p.comments);
     if (p.role === "title") continue;
     if (startsChapter(p) && text) {
       if (chapter >= 0) flush();
@@ -108,10 +124,11 @@ export function bookFromParagraphs(input: Paragraph[], title: string): BookResul
     if (text) scene.push(p);
   }
   if (chapter >= 0) flush();
+  if (doc.events.length > 0) place(doc.events.length - 1, waiting);
   if (frontMatter > 0) skipped.push(`${frontMatter} paragraph${frontMatter === 1 ? "" : "s"} before the first chapter (front matter)`);
   // One scene alone in its chapter is titled as the chapter.
   const perChapter = new Map<number, number>();
   for (const e of doc.events) perChapter.set(e.chapter ?? -1, (perChapter.get(e.chapter ?? -1) ?? 0) + 1);
   for (const e of doc.events) if (perChapter.get(e.chapter ?? -1) === 1) e.title = doc.chapters[e.chapter!].title;
-  return { document: doc, skipped };
+  return { document: doc, skipped, comments };
 }

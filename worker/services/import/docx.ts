@@ -1,7 +1,9 @@
 // A Word .docx as a book: document.xml's paragraphs with their styles (Heading 1 starts a chapter, Title names the
 // book), runs with bold and italic, tracked changes read as accepted (insertions kept, deletions dropped). The zip
-// and its XML are read by the guards beside this file; nothing else of the package is opened.
+// and its XML are read by the guards beside this file; comments.xml's comments are kept with the paragraph each is anchored in and the words it
+// covers; nothing else of the package is opened.
 import type { Paragraph, Run } from "./book";
+import { CommentAnchors } from "./comments";
 import { type XmlElement, childNamed, descendants, elementsOf, parseXml, textOf } from "./xml-guard";
 import { BadFile, type ZipArchive } from "./zip-guard";
 
@@ -45,15 +47,29 @@ function readStyles(zip: ZipArchive): Map<string, Style> {
   return styles;
 }
 
-function runsOf(node: XmlElement, styles: Map<string, Style>, out: Run[] = [], base: Omit<Run, "text"> = {}): Run[] {
+/** Where the walk is: the comments' anchors so far and the index of the paragraph being read. */
+type Walk = { anchors: CommentAnchors; paragraph: number };
+
+/** A comment's range marks or reference, read where it stands (returns false for any other element). */
+function anchorOf(child: XmlElement, walk: Walk): boolean {
+  const id = child.attrs["w:id"];
+  if (child.name === "w:commentRangeStart" && id) walk.anchors.start(id, walk.paragraph);
+  else if (child.name === "w:commentRangeEnd" && id) walk.anchors.end(id);
+  else if (child.name === "w:commentReference" && id) walk.anchors.start(id, walk.paragraph, false);
+  else return false;
+  return true;
+}
+
+function runsOf(node: XmlElement, styles: Map<string, Style>, walk: Walk, out: Run[] = [], base: Omit<Run, "text"> = {}): Run[] {
   for (const child of elementsOf(node)) {
-    if (SKIP.has(child.name)) continue;
+    if (anchorOf(child, walk) || SKIP.has(child.name)) continue;
     if (child.name === "w:r") {
       const rPr = childNamed(child, "w:rPr");
       const charStyle = rPr && styles.get(childNamed(rPr, "w:rStyle")?.attrs["w:val"] ?? "");
       const bold = (rPr && on(childNamed(rPr, "w:b"))) ?? charStyle?.bold ?? base.bold;
       const italic = (rPr && on(childNamed(rPr, "w:i"))) ?? charStyle?.italic ?? base.italic;
       for (const part of elementsOf(child)) {
+        if (anchorOf(part, walk)) continue;
         const text =
           part.name === "w:t"
             ? textOf(part)
@@ -62,16 +78,36 @@ function runsOf(node: XmlElement, styles: Map<string, Style>, out: Run[] = [], b
               : part.name === "w:noBreakHyphen"
                 ? "-"
                 : "";
-        if (text) out.push({ text, bold: Boolean(bold), italic: Boolean(italic) });
+        if (!text) continue;
+        out.push({ text, bold: Boolean(bold), italic: Boolean(italic) });
+        walk.anchors.text(text);
       }
       continue;
     }
-    runsOf(child, styles, out, base);
+    runsOf(child, styles, walk, out, base);
   }
   return out;
 }
 
-export type WordBook = { title: string | null; paragraphs: Paragraph[]; comments: number };
+/** `unplaced`: comments of comments.xml whose anchor is nowhere in the text. */
+export type WordBook = { title: string | null; paragraphs: Paragraph[]; unplaced: number };
+
+/** comments.xml's comments by id: author and text (its paragraphs on lines of their own). */
+function readComments(zip: ZipArchive) {
+  const comments = new Map<string, { author: string; text: string }>();
+  const xml = zip.text("word/comments.xml");
+  if (!xml) return comments;
+  for (const comment of descendants(parseXml(xml), "w:comment")) {
+    const id = comment.attrs["w:id"];
+    if (id === undefined) continue;
+    const text = descendants(comment, "w:p")
+      .map((p) => descendants(p, "w:t").map(textOf).join(""))
+      .join("\n")
+      .trim();
+    if (text) comments.set(id, { author: comment.attrs["w:author"] ?? "", text });
+  }
+  return comments;
+}
 
 export function readDocx(zip: ZipArchive): WordBook {
   const rels = zip.text("_rels/.rels");
@@ -86,9 +122,11 @@ export function readDocx(zip: ZipArchive): WordBook {
   const body = descendants(parseXml(main), "w:body")[0];
   if (!body) throw new BadFile("its document part has no body");
   const paragraphs: Paragraph[] = [];
+  const at: Walk = { anchors: new CommentAnchors(), paragraph: 0 };
   const walk = (node: XmlElement) => {
     for (const child of elementsOf(node)) {
-      if (SKIP.has(child.name)) continue;
+      at.paragraph = paragraphs.length;
+      if (anchorOf(child, at) || SKIP.has(child.name)) continue;
       if (child.name !== "w:p") {
         walk(child);
         continue;
@@ -101,7 +139,9 @@ export function readDocx(zip: ZipArchive): WordBook {
       const heading1 = style ? style.heading1 : /^heading ?1$/i.test(styleId);
       const title = style ? style.name === "title" : styleId.toLowerCase() === "title";
       const role = heading1 || outline === "0" ? "chapter" : title ? "title" : "text";
-      paragraphs.push({ role, runs: runsOf(child, styles, [], { bold: style?.bold, italic: style?.italic }) });
+      paragraphs.push({ role, runs: runsOf(child, styles, at, [], { bold: style?.bold, italic: style?.italic }) });
+      // A range over several paragraphs quotes them with a space between.
+      at.anchors.text(" ");
     }
   };
   walk(body);
@@ -114,7 +154,7 @@ export function readDocx(zip: ZipArchive): WordBook {
         .join("")
         .trim()
     : "";
-  const commentsXml = zip.text("word/comments.xml");
-  const comments = commentsXml ? descendants(parseXml(commentsXml), "w:comment").length : 0;
-  return { title: coreTitle || styledTitle || null, paragraphs, comments };
+  const comments = readComments(zip);
+  const placed = at.anchors.attach(paragraphs, comments);
+  return { title: coreTitle || styledTitle || null, paragraphs, unplaced: comments.size - placed };
 }

@@ -5,7 +5,9 @@
 import { countWords } from "../../../db/domain/word-count";
 import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../../../db/domain/timeline-transfer";
 import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/book-formats";
+import type { ImportedComment } from "../transfer";
 import { bookFromParagraphs } from "./book";
+import { commentBody } from "./comments";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
 import { readNovelWriter } from "./novelwriter";
@@ -40,9 +42,12 @@ const KIND_NAME: Record<BookFormat, string> = {
   xml: "This yWriter project",
 };
 
-/** `seriesTitle`: the file's own name for its books together (Plottr's series), when it has one. */
+/**
+ * `seriesTitle`: the file's own name for its books together (Plottr's series), when it has one. `comments`: the
+ * file's own comments on the first book's scenes (Word, ODT).
+ */
 export type BookImport =
-  | { ok: true; documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }
+  | { ok: true; documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string; comments: ImportedComment[] }
   | { ok: false; status: 400 | 413; error: string };
 
 /** What a dry run answers: what the documents would create, and what the file holds that is left out. */
@@ -59,19 +64,31 @@ export function summarize(documents: TimelineDocument[], skipped: string[]): Imp
   };
 }
 
-function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): { documents: TimelineDocument[]; skipped: string[] } {
+type BookRead = { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string; comments?: ImportedComment[] };
+
+function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string): BookRead {
   if (format === "docx" || format === "odt") {
     const zip = openZip(bytes);
     const word = format === "docx" ? readDocx(zip) : readOdt(zip);
-    const { document, skipped } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
-    if (word.comments > 0) skipped.push(`${word.comments} comment${word.comments === 1 ? "" : "s"}`);
-    return { documents: [document], skipped };
+    const { document, skipped, comments } = bookFromParagraphs(word.paragraphs, word.title ?? fallbackTitle);
+    if (word.unplaced > 0) skipped.push(`${word.unplaced} comment${word.unplaced === 1 ? "" : "s"} not anchored in the text`);
+    const program = format === "docx" ? "Word" : "OpenDocument";
+    return {
+      documents: [document],
+      skipped,
+      comments: comments.map((c) => ({ event: c.event, body: commentBody(program, c), quote: c.quote || null })),
+    };
   }
   if (format === "zip") {
     const zip = openZip(bytes);
     const project = readScrivener(zip) ?? readNovelWriter(zip);
     if (project) return project;
-    throw new BadFile("it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx)");
+    // A manuscript is a zip too: a .docx or .odt sent under its archive's type is named, not called broken.
+    if (zip.entries.has("word/document.xml")) throw new BadFile("it is a Word document: import it as a .docx file");
+    if (zip.entries.has("content.xml")) throw new BadFile("it is an OpenDocument file: import it as an .odt file");
+    throw new BadFile(
+      "it holds neither a Scrivener project (.scrivx) nor a novelWriter project (nwProject.nwx): zip the .scriv folder, or the folder holding nwProject.nwx, and import that zip",
+    );
   }
   if (format === "xml") {
     if (
@@ -117,14 +134,17 @@ export function parseBookFile(format: BookFormat, input: ArrayBuffer | Uint8Arra
 }
 
 /** A reader's documents checked as any import's, or its refusal as a message naming the kind of file. */
-function checked(what: string, readFile: () => { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string }): BookImport {
-  let read: { documents: TimelineDocument[]; skipped: string[]; seriesTitle?: string };
+function checked(what: string, readFile: () => BookRead): BookImport {
+  let read: BookRead;
   try {
     read = readFile();
   } catch (error) {
     if (error instanceof BadFile)
       return { ok: false, status: error.tooLarge ? 413 : 400, error: `${what} could not be read: ${error.message}` };
-    // A RangeError or TypeError from a file no check foresaw is still the file's fault, never a 5xx.
+    // A RangeError or TypeError from a file no check foresaw is still the file's fault, never a 5xx. It is logged
+    // (its kind and message, never the file's content) so the reader's blind spot can be found and closed.
+    const problem = error instanceof Error ? `${error.name}: ${error.message.slice(0, 200)}` : typeof error;
+    console.error(`[import] ${what}: unforeseen reader error: ${problem}`);
     return { ok: false, status: 400, error: `${what} could not be read: it is damaged or not what its type says` };
   }
   if (read.documents.length === 0) return { ok: false, status: 400, error: `${what} could not be read: it holds no book` };
@@ -136,5 +156,11 @@ function checked(what: string, readFile: () => { documents: TimelineDocument[]; 
     if (!result.ok) return { ok: false, status: 400, error: `${what} could not be imported: ${result.error}` };
     documents.push(result.document);
   }
-  return { ok: true, documents, skipped: read.skipped, ...(read.seriesTitle && { seriesTitle: read.seriesTitle }) };
+  return {
+    ok: true,
+    documents,
+    skipped: read.skipped,
+    comments: read.comments ?? [],
+    ...(read.seriesTitle && { seriesTitle: read.seriesTitle }),
+  };
 }

@@ -112,6 +112,8 @@ function readBook(zip: ZipArchive, base: string, items: Item[], root: Item, code
     }
   };
   let left = 0;
+  // Text outside any chapter: title pages, an introduction, part pages (front matter, as in a manuscript).
+  let frontMatter = 0;
   for (const item of items) {
     if (item.root !== root.handle || item.type !== "FILE") continue;
     if (item.layout !== "DOCUMENT" || !item.active) {
@@ -151,10 +153,13 @@ function readBook(zip: ZipArchive, base: string, items: Item[], root: Item, code
         continue;
       }
       if (scene) scene.lines.push(cleanLine(raw));
+      else if (/[\p{L}\p{N}]/u.test(cleanLine(line).replace(/\[[^\]]*\]/g, ""))) frontMatter++;
     }
   }
   finish();
   if (title) doc.timeline.title = fitTitle(title, limits.timelineTitle);
+  if (frontMatter > 0)
+    skipped.push(`“${doc.timeline.title}”: ${frontMatter} paragraph${frontMatter === 1 ? "" : "s"} outside any chapter (front matter)`);
   if (left > 0) skipped.push(`“${doc.timeline.title}”: ${left} note${left === 1 ? "" : "s"} or inactive document${left === 1 ? "" : "s"}`);
   return doc;
 }

@@ -1,8 +1,10 @@
 // An OpenDocument text (.odt) as a book: content.xml's paragraphs and headings (outline level 1 or the Heading 1
 // style starts a chapter, the Title style names the book), spans with bold and italic from their styles, tracked
-// changes read as accepted (the deleted text lives apart in text:tracked-changes and is skipped), annotations and
-// notes left out. meta.xml's dc:title names the book first.
+// changes read as accepted (the deleted text lives apart in text:tracked-changes and is skipped), notes left out.
+// Annotations (comments) are kept with the paragraph they are in and the words up to their annotation-end.
+// meta.xml's dc:title names the book first.
 import type { Paragraph, Run } from "./book";
+import { CommentAnchors } from "./comments";
 import { type XmlElement, descendants, elementsOf, parseXml, textOf } from "./xml-guard";
 import { BadFile, type ZipArchive } from "./zip-guard";
 
@@ -62,11 +64,39 @@ const names = (styles: Map<string, Style>, name: string | undefined) => {
   return out;
 };
 
-function runsOf(node: XmlElement, styles: Map<string, Style>, base: Omit<Run, "text">, out: Run[] = []): Run[] {
+/** Where the walk is: the annotations so far (with their text by id) and the paragraph being read. */
+type Walk = { anchors: CommentAnchors; comments: Map<string, { author: string; text: string }>; paragraph: number };
+
+/** An annotation where it stands: a comment anchored here, open until its annotation-end (when it names one). */
+function annotate(child: XmlElement, walk: Walk) {
+  if (child.name === "office:annotation-end") {
+    const name = child.attrs["office:name"];
+    if (name) walk.anchors.end(`name:${name}`);
+    return;
+  }
+  const name = child.attrs["office:name"];
+  const id = name ? `name:${name}` : `at:${walk.comments.size}`;
+  const text = elementsOf(child)
+    .filter((c) => c.name === "text:p" || c.name === "text:list")
+    .map((c) => textOf(c).trim())
+    .filter(Boolean)
+    .join("\n");
+  if (!text || walk.comments.has(id)) return;
+  walk.comments.set(id, { author: textOf(descendants(child, "dc:creator")[0] ?? "").trim(), text });
+  walk.anchors.start(id, walk.paragraph, Boolean(name));
+}
+
+function runsOf(node: XmlElement, styles: Map<string, Style>, walk: Walk, base: Omit<Run, "text">, out: Run[] = []): Run[] {
   for (const child of node.children) {
     if (typeof child === "string") {
       const text = child.replace(/\s+/g, " ");
-      if (text) out.push({ text, ...base });
+      if (!text) continue;
+      out.push({ text, ...base });
+      walk.anchors.text(text);
+      continue;
+    }
+    if (child.name === "office:annotation" || child.name === "office:annotation-end") {
+      annotate(child, walk);
       continue;
     }
     if (SKIP.has(child.name)) continue;
@@ -77,15 +107,17 @@ function runsOf(node: XmlElement, styles: Map<string, Style>, base: Omit<Run, "t
       runsOf(
         child,
         styles,
+        walk,
         { bold: inherited(styles, style, "bold") ?? base.bold, italic: inherited(styles, style, "italic") ?? base.italic },
         out,
       );
-    } else runsOf(child, styles, base, out);
+    } else runsOf(child, styles, walk, base, out);
   }
   return out;
 }
 
-export type OdtBook = { title: string | null; paragraphs: Paragraph[]; comments: number };
+/** `unplaced`: annotations whose place in the text was not found (none: each is read where it stands). */
+export type OdtBook = { title: string | null; paragraphs: Paragraph[]; unplaced: number };
 
 export function readOdt(zip: ZipArchive): OdtBook {
   const content = zip.text("content.xml");
@@ -96,6 +128,7 @@ export function readOdt(zip: ZipArchive): OdtBook {
   const text = descendants(root, "office:text")[0];
   if (!text) throw new BadFile("it holds no text document");
   const paragraphs: Paragraph[] = [];
+  const at: Walk = { anchors: new CommentAnchors(), comments: new Map(), paragraph: 0 };
   const walk = (node: XmlElement) => {
     for (const child of elementsOf(node)) {
       if (SKIP.has(child.name)) continue;
@@ -108,7 +141,9 @@ export function readOdt(zip: ZipArchive): OdtBook {
       const level = child.name === "text:h" ? (child.attrs["text:outline-level"] ?? inherited(styles, style, "outline") ?? "1") : undefined;
       const role = level === "1" || chain.includes("heading 1") ? "chapter" : chain.includes("title") ? "title" : "text";
       const base = { bold: inherited(styles, style, "bold"), italic: inherited(styles, style, "italic") };
-      paragraphs.push({ role, runs: runsOf(child, styles, role === "text" ? base : {}) });
+      at.paragraph = paragraphs.length;
+      paragraphs.push({ role, runs: runsOf(child, styles, at, role === "text" ? base : {}) });
+      at.anchors.text(" ");
     }
   };
   walk(text);
@@ -121,5 +156,6 @@ export function readOdt(zip: ZipArchive): OdtBook {
         .join("")
         .trim()
     : "";
-  return { title: metaTitle || styledTitle || null, paragraphs, comments: descendants(text, "office:annotation").length };
+  const placed = at.anchors.attach(paragraphs, at.comments);
+  return { title: metaTitle || styledTitle || null, paragraphs, unplaced: at.comments.size - placed };
 }

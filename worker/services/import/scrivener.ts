@@ -2,11 +2,14 @@
 // directly in the Draft is a chapter (texts directly in the Draft gather in a chapter named as the Draft); every
 // text inside it, at any depth, is a scene titled as in the binder with its content.rtf as Markdown. A chapter
 // folder's own text is its first scene. Texts in folders named Characters, Places, Locations or Settings outside
-// the Draft become codex entries. Research, Trash and templates are not read.
+// the Draft become codex entries. Research, Trash and templates are not read. The labels the Draft's texts carry
+// become plotlines (in the project's label order, with the label's colour), each scene in its label's; the project's
+// draft target (in words) becomes the timeline's word target.
 import type { JSONContent } from "@tiptap/core";
 import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
+import { defaultPlotlineColor, plotlineLimits } from "../../../db/domain/plotline-rules";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
 import { type Paragraph, fitTitle } from "./book";
 import { rtfParagraphs } from "./rtf";
@@ -30,6 +33,43 @@ function markdown(paragraphs: Paragraph[]) {
       }),
   }));
   return serializeMarkdown({ type: "doc", content });
+}
+
+/** Scrivener's colour, `"0.333333 0.000000 1.000000"` (red, green, blue from 0 to 1), as `#5500ff`. */
+function hexOf(color: string | undefined): string | null {
+  const parts = (color ?? "").trim().split(/\s+/).map(Number);
+  if (parts.length < 3 || parts.slice(0, 3).some((n) => !Number.isFinite(n) || n < 0 || n > 1)) return null;
+  return `#${parts
+    .slice(0, 3)
+    .map((n) =>
+      Math.round(n * 255)
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
+}
+
+/** The project's labels in their order: id, title and colour ("No Label", id -1, is none). */
+function labelsOf(root: XmlElement) {
+  const settings = childNamed(root, "LabelSettings");
+  const list = settings && childNamed(settings, "Labels");
+  return (list ? elementsOf(list) : [])
+    .filter((l) => l.name === "Label" && l.attrs.ID !== undefined && Number(l.attrs.ID) >= 0)
+    .map((l) => ({ id: l.attrs.ID, title: textOf(l).trim(), color: hexOf(l.attrs.Color) }));
+}
+
+const labelIdOf = (item: XmlElement) => {
+  const meta = childNamed(item, "MetaData");
+  return meta ? textOf(childNamed(meta, "LabelID") ?? "").trim() || null : null;
+};
+
+/** The draft target when it counts words (a target in characters or pages has no equal here). */
+function draftTargetOf(root: XmlElement): number | null {
+  const targets = childNamed(root, "ProjectTargets");
+  const draft = targets && childNamed(targets, "DraftTarget");
+  if (!draft || (draft.attrs.Type ?? "Words") !== "Words") return null;
+  const words = Number(textOf(draft).trim());
+  return Number.isInteger(words) && words >= 1 && words <= chapterLimits.targetWords ? words : null;
 }
 
 export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[]; skipped: string[] } | null {
@@ -57,18 +97,16 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
   const top = elementsOf(binder).filter((c) => c.name === "BinderItem");
   const draft = top.find((i) => i.attrs.Type === "DraftFolder");
   if (!draft) throw new BadFile("its binder has no Draft folder");
+  // Each scene's label id, by its index in doc.events.
+  const labelOfScene: (string | null)[] = [];
+  const addScene = (item: XmlElement, content: string, chapter: number, fallback: string) => {
+    doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(item)) || fallback, content, chapter, ...notesOf(item) });
+    labelOfScene.push(labelIdOf(item));
+  };
   const scenesIn = (item: XmlElement, chapter: number, depth = 0) => {
     if (depth > 50) return;
     for (const child of childrenOf(item)) {
-      if (child.attrs.Type === "Text") {
-        doc.events.push({
-          ...emptyEvent(),
-          title: fitTitle(titleOf(child)) || "Untitled",
-          content: text(child),
-          chapter,
-          ...notesOf(child),
-        });
-      }
+      if (child.attrs.Type === "Text") addScene(child, text(child), chapter, "Untitled");
       scenesIn(child, chapter, depth + 1);
     }
   };
@@ -82,21 +120,14 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
       });
       const chapter = doc.chapters.length - 1;
       const own = text(child);
-      if (own.trim())
-        doc.events.push({ ...emptyEvent(), title: fitTitle(titleOf(child)) || "Chapter", content: own, chapter, ...notesOf(child) });
+      if (own.trim()) addScene(child, own, chapter, "Chapter");
       scenesIn(child, chapter);
     } else if (child.attrs.Type === "Text") {
       if (loose === null) {
         doc.chapters.push({ title: fitTitle(titleOf(draft), chapterLimits.title) || "Draft", targetWords: null });
         loose = doc.chapters.length - 1;
       }
-      doc.events.push({
-        ...emptyEvent(),
-        title: fitTitle(titleOf(child)) || "Untitled",
-        content: text(child),
-        chapter: loose,
-        ...notesOf(child),
-      });
+      addScene(child, text(child), loose, "Untitled");
       scenesIn(child, loose);
     }
   }
@@ -120,6 +151,16 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
     }
   };
   codexIn({ name: "", attrs: {}, children: [{ name: "Children", attrs: {}, children: top }] }, null);
+  const used = labelsOf(root).filter((l) => l.title && labelOfScene.includes(l.id));
+  if (used.length > 0) {
+    doc.plotlines = used.map((l, i) => ({ title: fitTitle(l.title, plotlineLimits.title), color: l.color ?? defaultPlotlineColor(i) }));
+    doc.events.forEach((event, i) => {
+      const plotline = used.findIndex((l) => l.id === labelOfScene[i]);
+      if (plotline >= 0) event.plotlines = [plotline];
+    });
+  }
+  const target = draftTargetOf(root);
+  if (target) doc.timeline.targetWords = target;
   if (top.some((i) => i.attrs.Type === "ResearchFolder")) skipped.push("the Research folder");
   return { documents: [doc], skipped };
 }

@@ -95,6 +95,8 @@ export function readYw7(text: string, fallbackTitle: string): { documents: Timel
   );
   doc.chapters = [];
   let leftOut = 0;
+  // Scenes dated relative to the story's start (Day 1, 8 h) rather than on a date: a story date needs a day.
+  let relative = 0;
   for (const chapter of elementsOf(childNamed(root, "CHAPTERS") ?? { name: "", attrs: {}, children: [] }).filter(
     (n) => n.name === "CHAPTER",
   )) {
@@ -122,9 +124,14 @@ export function readYw7(text: string, fallbackTitle: string): { documents: Timel
       event.pov = codex.get(`c${ids(scene, "Characters", "CharID")[0]}`) ?? null;
       const date = storyDate(field(scene, "SpecificDateTime"));
       if (date) event.storyStart = date;
+      else if (["Day", "Hour", "Minute"].some((name) => field(scene, name))) relative++;
       doc.events.push(event);
     }
   }
+  if (relative > 0)
+    skipped.push(
+      `the relative date (day and hour from the story's start) of ${relative} scene${relative === 1 ? "" : "s"}: no story date set`,
+    );
   if (leftOut > 0) skipped.push(`${leftOut} unused, notes or to-do chapter${leftOut === 1 ? "" : "s"} and scenes`);
   const notes = elementsOf(childNamed(root, "PROJECTNOTES") ?? { name: "", attrs: {}, children: [] }).length;
   if (notes > 0) skipped.push(`${notes} project note${notes === 1 ? "" : "s"}`);

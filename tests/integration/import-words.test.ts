@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import novelWriterZip from "../fixtures/import/novelwriter-sample.zip?inline";
+import yw7 from "../fixtures/import/yw7-sample-project.yw7?raw";
+import { countWords } from "../../db/domain/word-count";
+import { call, makePremium, registerUser } from "./helpers";
+
+// Words kept: what an import makes of a real file counts within 3% of the words the program that wrote the file
+// counted itself (the counts it stores in the file, read as noted beside each).
+const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+const within3 = (words: number, source: number) => expect(Math.abs(words - source) / source).toBeLessThanOrEqual(0.03);
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+let owner: User;
+beforeAll(async () => {
+  owner = await registerUser({ name: "Counter" });
+  await makePremium(owner.user.id);
+});
+
+async function dryRun(body: Uint8Array | string, contentType: string) {
+  const res = await call("POST", "/api/timelines/import?dryRun=1", {
+    token: owner.token,
+    rawBody: typeof body === "string" ? body : new Uint8Array(body),
+    headers: { "Content-Type": contentType },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.summary as { words: number; scenes: number; skipped: string[] };
+}
+
+describe("an import keeps the source's words (within 3% of its own count)", () => {
+  it("yWriter 7: the sum of the <WordCount> yWriter stored for each scene the import takes (1,254)", async () => {
+    within3((await dryRun(yw7, "application/xml")).words, 1254);
+  });
+
+  it("novelWriter: the wordCount it stored for the chapter and scene documents of the novel roots (5,177)", async () => {
+    const res = await call("POST", "/api/timelines/import", {
+      token: owner.token,
+      rawBody: bytesOf(novelWriterZip),
+      headers: { "Content-Type": "application/zip" },
+    });
+    expect(res.status, res.text).toBe(201);
+    // Of the 5,509 words novelWriter counts in the novel roots' active documents, 332 are in documents outside any
+    // chapter (two title pages, the introduction, a part page: front matter, named in the summary's skipped). It
+    // counts headings' words too: here they are the books', chapters' and scenes' titles.
+    let words = 0;
+    for (const { id } of res.json.timelines as { id: number }[]) {
+      const doc = (await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token })).json;
+      words += countWords(doc.timeline.title);
+      for (const c of doc.chapters ?? []) words += countWords(c.title);
+      for (const e of doc.events) words += countWords(e.content) + countWords(e.title);
+    }
+    within3(words, 5177);
+    const dry = await dryRun(bytesOf(novelWriterZip), "application/zip");
+    expect(dry.skipped).toEqual(expect.arrayContaining([expect.stringMatching(/paragraphs? outside any chapter \(front matter\)$/)]));
+  });
+});
