@@ -6,6 +6,7 @@ import type { mapEdges, mapNodes, notifications, timelineShares } from "./work";
 export * from "./accounts";
 export * from "./story";
 export * from "./work";
+export * from "./readers";
 
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;

@@ -18,6 +18,7 @@ import { chaptersApi } from "./chapters";
 import { calendarApi } from "./calendar";
 import { plotlinesApi } from "./plotlines";
 import { seriesApi } from "./series";
+import { forReadersApi, readerLinksApi } from "./readers";
 import { commentsApi } from "./comments";
 import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
@@ -69,6 +70,7 @@ export const api = new Hono<ApiEnv>()
   })
   .route("/auth/oauth", oauthApi)
   .route("/auth", authApi)
+  .route("/", forReadersApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
   .route("/trash", trashApi)
@@ -83,6 +85,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", plotlinesApi)
   .route("/", calendarApi)
   .route("/", commentsApi)
+  .route("/", readerLinksApi)
   .route("/", reviewApi)
   .route("/", aiApi)
   .route("/", entitiesApi)
