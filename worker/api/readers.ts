@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { z } from "zod";
+import { CreateReaderLinkSchema, ForReadersSchema, ReaderCommentSchema, ReaderProgressSchema } from "../../db/domain/validation-readers";
 import type { Db } from "../../db/client";
 import { badRequest } from "../lib/errors";
 import { clientKey } from "../lib/request-auth";
@@ -11,34 +11,10 @@ import { idParam } from "./params";
 
 // Reader links (DESIGN §12 'Readers'): the owner's routes, and the account-free routes under /api/read/{code}.
 
-const text = (what: string, max: number) =>
-  z
-    .string({ error: `${what} is required` })
-    .trim()
-    .min(1, `${what} is required`)
-    .max(max, `${what} must be ${max.toLocaleString("en-US")} characters or less`);
-
-const CreateLinkSchema = z.object({ label: text("Label", 80) });
-const eventId = z.number({ error: "eventId is required" }).int("eventId must be a scene's id").positive("eventId must be a scene's id");
-const name = text("Name", 60).optional();
-const ProgressSchema = z.object({ eventId, name });
-const CommentSchema = z.object({
-  eventId,
-  name,
-  body: text("Comment", 5000),
-  anchor: z
-    .object({
-      quote: z.string({ error: "anchor.quote must be text" }).trim().max(1000, "The selected text must be 1,000 characters or less"),
-    })
-    .optional(),
-});
-const ForReadersSchema = z.object({ forReaders: z.boolean({ error: "forReaders must be true or false" }) }).strict();
-
 const COOKIE = "sw_reader";
 const READER_HEADER = "X-Reader-Token";
 
 /** The reader's token: the header (a client that keeps it) or the cookie given when they first named themselves. */
-// biome-ignore lint/suspicious/noExplicitAny: any route's context (Hono's Context is invariant in its input)
 const tokenOf = (c: Context<ApiEnv, any, any>) => c.req.header(READER_HEADER) ?? getCookie(c, COOKIE) ?? null;
 
 const readerLimiter = (c: { var: { db: Db }; env: object; req: { raw: Request } }) => createLimiter(c.var.db, c.env, clientKey(c.req.raw));
@@ -47,7 +23,7 @@ const linkRate = rateLimited("readerLinkWrites");
 
 /** The owner's routes: create and list a timeline's links, end one. */
 export const readerLinksApi = new Hono<ApiEnv>()
-  .post("/timelines/:id/reader-links", requireAuth, linkRate, jsonBody(CreateLinkSchema), async (c) => {
+  .post("/timelines/:id/reader-links", requireAuth, linkRate, jsonBody(CreateReaderLinkSchema), async (c) => {
     const id = idParam(c.req.param("id"), "Timeline not found");
     const origin = new URL(c.req.url).origin;
     return c.json(await readerService.createReaderLink(c.var.db, currentUser(c), id, c.req.valid("json").label, origin), 201);
@@ -76,7 +52,7 @@ export const readerLinksApi = new Hono<ApiEnv>()
     const reader = await readerService.readerOf(c.var.db, link.id, tokenOf(c));
     return c.json(reader ? await readerService.readerComments(c.var.db, reader.id) : []);
   })
-  .post("/read/:code/progress", jsonBody(ProgressSchema), async (c) => {
+  .post("/read/:code/progress", jsonBody(ReaderProgressSchema), async (c) => {
     const { link } = await readerService.linkByCode(c.var.db, c.req.param("code"));
     const input = c.req.valid("json");
     const { reader, token } = await readerService.ensureReader(c.var.db, link.id, tokenOf(c), input.name);
@@ -85,7 +61,7 @@ export const readerLinksApi = new Hono<ApiEnv>()
     const saved = await readerService.saveProgress(c.var.db, link.timelineId, reader.id, input.eventId);
     return c.json({ ...saved, ...(token ? { readerToken: token } : {}) });
   })
-  .post("/read/:code/comments", jsonBody(CommentSchema), async (c) => {
+  .post("/read/:code/comments", jsonBody(ReaderCommentSchema), async (c) => {
     const { link } = await readerService.linkByCode(c.var.db, c.req.param("code"));
     const input = c.req.valid("json");
     const budget = readerLimiter(c);
@@ -101,7 +77,6 @@ export const readerLinksApi = new Hono<ApiEnv>()
     return c.json({ ...comment, ...(token ? { readerToken: token } : {}) }, 201);
   });
 
-// biome-ignore lint/suspicious/noExplicitAny: any route's context
 function giveToken(c: Context<ApiEnv, any, any>, code: string, token: string) {
   setCookie(c, COOKIE, token, {
     path: `/api/read/${code}`,
