@@ -91,6 +91,11 @@ export default function ReadPage() {
     }
     setNamed(true);
     setMine((list) => [...list, json]);
+    // A comment also marks how far the reader got, should they not scroll on.
+    if (lastSaved.current !== draft.eventId) {
+      lastSaved.current = draft.eventId;
+      void post(`${api}/progress`, { eventId: draft.eventId });
+    }
     setDraft(null);
     setBody("");
     setNotice("Comment sent to the author");
