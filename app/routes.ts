@@ -11,6 +11,8 @@ export default [
   route("auth/logout", "routes/auth/logout.tsx"),
   // Outside the auth layout: a signed-in writer opens the link too.
   route("auth/verify-email", "routes/auth/verify-email.tsx"),
+  // A reader link's reading view: no account.
+  route("read/:code", "routes/read.tsx"),
   layout("routes/protected-layout.tsx", [
     route("timeline", "routes/timeline/home.tsx"),
     // One module for a timeline, opened by its id or by a share link (shared.tsx re-exports detail.tsx).

@@ -51,6 +51,11 @@ export interface Env {
   RATE_AI_TEST_PER_ACCOUNT_PER_HOUR?: string;
   RATE_EXPORT_PER_ACCOUNT_PER_HOUR?: string;
   RATE_COMMENTS_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_READER_LINK_WRITES_PER_ACCOUNT_PER_HOUR?: string;
+  RATE_READER_READS_PER_LINK_PER_HOUR?: string;
+  RATE_READER_COMMENTS_PER_LINK_PER_HOUR?: string;
+  RATE_READER_COMMENTS_PER_READER_PER_HOUR?: string;
+  RATE_READER_PROGRESS_PER_READER_PER_HOUR?: string;
   /** Shares and invitations by email (each mails someone), per account. */
   RATE_INVITATIONS_PER_ACCOUNT_PER_HOUR?: string;
   /** The site's address for links in mail sent outside a request (the daily digest), e.g. https://storyweave.app. */

@@ -8,6 +8,7 @@ export * from "./story";
 export * from "./work";
 export * from "./writer-ai";
 export * from "./progressions";
+export * from "./readers";
 
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;

@@ -124,6 +124,8 @@ export const events = sqliteTable(
     chapterId: integer("chapter_id").references((): AnySQLiteColumn => chapters.id, { onDelete: "set null" }),
     /** Words in `content` (db/domain/word-count.ts), kept by every write of the text; null: not counted yet. */
     wordCount: integer("word_count"),
+    /** Shown to reader links (/read/{code}); false: 'Not for readers', left out of the reading view. */
+    forReaders: integer("for_readers", { mode: "boolean" }).notNull().default(true),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),

@@ -130,6 +130,8 @@ export const comments = sqliteTable(
     anchorTo: text("anchor_to"),
     quote: text("quote"),
     resolved: integer("resolved", { mode: "boolean" }).notNull().default(false),
+    /** A reader link's reader who wrote it (author_id null, author_name 'Reader: {name}'); null: a writer's. */
+    readerId: integer("reader_id"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull().default(now),
   },

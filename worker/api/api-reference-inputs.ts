@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CreateReaderLinkSchema, ReaderCommentSchema, ReaderProgressSchema } from "../../db/domain/validation-readers";
 import {
   CharacterSchema,
   ContinueSceneSchema,
@@ -79,6 +80,9 @@ export const bodies: Record<string, z.ZodType> = {
   "PUT /api/timelines/{id}/calendar": CalendarBodySchema,
   "POST /api/events/{id}/comments": CreateCommentSchema,
   "PATCH /api/comments/{id}": UpdateCommentSchema,
+  "POST /api/timelines/{id}/reader-links": CreateReaderLinkSchema,
+  "POST /api/read/{code}/comments": ReaderCommentSchema,
+  "POST /api/read/{code}/progress": ReaderProgressSchema,
   "PUT /api/timelines/{id}/map/positions": MapPositionsSchema,
   "POST /api/timelines/{id}/map/nodes": CreateMapNodeSchema,
   "PATCH /api/map-nodes/{id}": UpdateMapNodeSchema,

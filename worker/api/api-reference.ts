@@ -46,7 +46,7 @@ DELETE /api/timelines/{id}/shares/{userId} | session | 200 | 403 | Remove a pers
 DELETE /api/timelines/{id}/invitations/{invitationId} | session | 200 | 403 | Take back a pending invitation (owner) | \`{success: true}\`
 GET /api/timelines/{id}/people | session | 200 | | Who can read the timeline (the comment box's \`@\` offers them) | \`[{id, name}]\`
 Events
-PATCH /api/events/{id} | session | 200 | 403 409 429 | Edit an event (\`baseVersion\` guards against lost updates) | The event; 409 carries \`current\`
+PATCH /api/events/{id} | session | 200 | 403 409 429 | Edit an event (\`baseVersion\` guards against lost updates); \`{forReaders}\` alone marks it for readers or not | The event; 409 carries \`current\`
 DELETE /api/events/{id} | session | 200 | 403 | Move an event to Trash for 30 days (owner) | \`{success: true}\`
 Trash
 GET /api/trash | session | 200 | | What the writer may restore, newest first (purged after 30 days) | \`[{kind, id, title, timelineTitle, deletedAt, deletedBy: {id, name}|null}]\`
@@ -100,6 +100,14 @@ POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scen
 PATCH /api/comments/{id} | session | 200 | 400 403 429 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
 DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
 GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment threads, newest thread first, each with \`eventTitle\`; \`?counts=1\`: open threads per scene | Comment list, or \`{counts: {eventId: n}}\`
+Readers
+POST /api/timelines/{id}/reader-links | session | 201 | 403 429 | Make a reader link with a label (owner): anyone holding it reads the book at /read/{code}, no account | \`{id, code, label, url, createdAt}\`
+GET /api/timelines/{id}/reader-links | session | 200 | 403 | The timeline's reader links, newest first (owner), with where each reader stopped | \`[{id, code, label, url, createdAt, readers: [{name, eventId, at}]}]\`
+DELETE /api/reader-links/{id} | session | 204 | 429 | End a reader link at once (owner); its code then reads as not found | Nothing
+GET /api/read/{code} | none | 200 | 429 | The book for a reader link: chapters in order, scenes without planning, 'Not for readers' ones left out | \`{timeline: {title, author}, chapters: [{title, scenes: [{id, title, content}]}], reader: {name, eventId}|null}\`
+GET /api/read/{code}/comments | none | 200 | | The calling reader's own comments (X-Reader-Token header or cookie) | \`[{id, eventId, body, quote, createdAt}]\`
+POST /api/read/{code}/comments | none | 201 | 429 | Comment as a reader (\`name\` the first time: the answer's \`readerToken\` and a cookie then name the reader); limited per link and per reader | The comment
+POST /api/read/{code}/progress | none | 200 | 429 | Where the reader stopped (\`name\` the first time) | \`{eventId, at, readerToken?}\`
 GET /api/events/{id}/doc-state | session | 200 | 429 | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
 GET /api/timelines/{id}/activity | session | 200 | 400 429 | What changed, newest first: scenes added, edited, moved, deleted, restored and comments; paged with \`before\` (an item's \`cursor\`) | \`[{type, userId, userName, eventId, eventTitle, at, cursor}]\`
 Mind map

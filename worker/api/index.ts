@@ -19,6 +19,7 @@ import { chaptersApi } from "./chapters";
 import { calendarApi } from "./calendar";
 import { plotlinesApi } from "./plotlines";
 import { seriesApi } from "./series";
+import { forReadersApi, readerLinksApi } from "./readers";
 import { commentsApi } from "./comments";
 import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
@@ -70,6 +71,7 @@ export const api = new Hono<ApiEnv>()
   })
   .route("/auth/oauth", oauthApi)
   .route("/auth", authApi)
+  .route("/", forReadersApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
   .route("/trash", trashApi)
@@ -84,6 +86,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", plotlinesApi)
   .route("/", calendarApi)
   .route("/", commentsApi)
+  .route("/", readerLinksApi)
   .route("/", reviewApi)
   .route("/", aiApi)
   .route("/", entitiesApi)

@@ -80,7 +80,7 @@ export const eventColumns = {
 
 type EventRow = Omit<
   Event,
-  "storySort" | "storyStartText" | "storyEndText" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy"
+  "storySort" | "storyStartText" | "storyEndText" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy" | "forReaders"
 > & {
   /** What the writer typed: a season ("spring 1203") reads back as one. */
   storyStartText?: string | null;

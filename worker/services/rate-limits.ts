@@ -33,6 +33,11 @@ export const RATE_RULES = {
   commentEdits: { env: "RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "comment changes" },
   seriesWrites: { env: "RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "series changes" },
   timelineExports: { env: "RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "exports" },
+  readerLinkWrites: { env: "RATE_READER_LINK_WRITES_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "reader link changes" },
+  readerReads: { env: "RATE_READER_READS_PER_LINK_PER_HOUR", limit: 1200, windowMs: HOUR, what: "reads of this link" },
+  readerCommentsLink: { env: "RATE_READER_COMMENTS_PER_LINK_PER_HOUR", limit: 200, windowMs: HOUR, what: "comments from this link" },
+  readerCommentsReader: { env: "RATE_READER_COMMENTS_PER_READER_PER_HOUR", limit: 60, windowMs: HOUR, what: "comments" },
+  readerProgress: { env: "RATE_READER_PROGRESS_PER_READER_PER_HOUR", limit: 600, windowMs: HOUR, what: "progress updates" },
   // Budgets, not refusals (see `withinBudget`): past them the notification is still stored, only its email is not sent.
   notifyMails: { env: "RATE_NOTIFY_MAILS_PER_RECIPIENT_PER_HOUR", limit: 10, windowMs: HOUR, what: "notification emails" },
   suggestionNotices: { env: "RATE_SUGGESTION_NOTICES_PER_WRITER_PER_SCENE", limit: 1, windowMs: 30 * MINUTE, what: "suggestion notices" },
