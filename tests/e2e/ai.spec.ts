@@ -44,7 +44,10 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test("an admin saves the OpenAI key; the status turns configured and the API test page shows the answer", async ({ page, request }, testInfo) => {
+  test("an admin saves the OpenAI key; the status turns configured and the API test page shows the answer", async ({
+    page,
+    request,
+  }, testInfo) => {
     await adminApiToken(request);
     await login(page, ADMIN);
     await page.goto("/admin/config");

@@ -297,7 +297,13 @@ describe("plotlines", () => {
     const romance = await addPlotline(owner.token, timelineId, { title: "Romance" });
     await call("PATCH", `/api/events/${a.id}`, { token: owner.token, body: { plotlineIds: [main.id, romance.id] } });
     await call("PATCH", `/api/events/${b.id}`, { token: owner.token, body: { plotlineIds: [romance.id] } });
-    const bible = await buildStoryBible(createDb(env.DB), {}, { id: timelineId, title: "Two Threads", description: null }, b.id, owner.user);
+    const bible = await buildStoryBible(
+      createDb(env.DB),
+      {},
+      { id: timelineId, title: "Two Threads", description: null },
+      b.id,
+      owner.user,
+    );
     expect(bible).toContain("Plotlines: Main plot, Romance");
     expect(bible).toContain("Heist [Plotlines: Main plot, Romance]: They crack the vault.");
     expect(bible).toContain("This scene's plotlines: Romance");

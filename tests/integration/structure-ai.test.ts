@@ -31,7 +31,13 @@ describe("the AI and the story's structure", () => {
 
   it("the story bible lists the beat sheet with each beat's scene, and the beat the current scene falls on", async () => {
     const { owner, timeline, midpointScene: midpoint } = await bookFromSaveTheCat();
-    const bible = await buildStoryBible(createDb(env.DB), {}, { ...timeline, structureTemplateId: "save-the-cat" }, midpoint.id, owner.user);
+    const bible = await buildStoryBible(
+      createDb(env.DB),
+      {},
+      { ...timeline, structureTemplateId: "save-the-cat" },
+      midpoint.id,
+      owner.user,
+    );
     expect(bible).toContain("Structure (Save the Cat");
     expect(bible).toContain(`- Midpoint (50%): ${midpoint.title}`);
     expect(bible).toMatch(/This scene falls on: Midpoint \(.+\)/);
