@@ -20,7 +20,7 @@ test("a Word manuscript: the dialog shows the dry run's summary, nothing is writ
   await expect(preview).toContainText("The Lighthouse Keeper");
   await expect(preview).toContainText("Will create 2 chapters · 4 scenes ·");
   await expect(preview).toContainText("0 codex entries · 0 plotlines");
-  await expect(preview.getByRole("listitem")).toHaveText(["1 paragraph before the first chapter (front matter)", "1 comment"]);
+  await expect(preview.getByRole("listitem")).toHaveText(["1 paragraph before the first chapter (front matter)"]);
   await expectNoSeriousA11yViolations(page);
   // The dry run wrote nothing.
   expect(await apiAs<unknown[]>(request, writer, "GET", "/api/timelines")).toEqual([]);
