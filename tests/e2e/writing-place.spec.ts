@@ -62,8 +62,8 @@ test("Save and Cancel keep the scene where it was on screen and focus on its car
   await makePremium(request, owner);
   const { timeline, events } = await longStory(request, owner, 40);
   // Tall enough that the longest scene's editor (text, comments row, Editing/Suggesting, AI tools, story fields with
-  // the After list, Save) fits below the card's top.
-  await page.setViewportSize({ width: 1280, height: 1450 });
+  // the After list, Synopsis and Notes, Save) fits below the card's top.
+  await page.setViewportSize({ width: 1280, height: 2000 });
   await login(page, owner);
   await openTimeline(page, timeline.id);
   await virtualListReady(page);
