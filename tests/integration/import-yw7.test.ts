@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { entityPalette } from "../../db/domain/rules";
 import sample from "../fixtures/import/yw7-sample-project.yw7?raw";
 import { call, makePremium, registerUser } from "./helpers";
 
@@ -47,6 +48,10 @@ describe("yWriter 7 .yw7 import", () => {
     expect(hal).toMatchObject({ kind: "character", aliases: ["Spacejock", "Hal Spacejock"] });
     expect(hal.description).toContain("cargo game");
     expect(doc.entities.find((e: { name: string }) => e.name === "Black Gull").kind).toBe("place");
+    // Each character its own colour, as entries made in the app.
+    const characters = doc.entities.filter((e: { kind: string }) => e.kind === "character").map((e: { color: string }) => e.color);
+    expect(characters.length).toBeGreaterThan(2);
+    expect(new Set(characters).size).toBe(Math.min(characters.length, entityPalette.character.length));
   });
 
   it("leaves out unused and notes chapters and unused scenes, drops other codes, and takes text/xml", async () => {

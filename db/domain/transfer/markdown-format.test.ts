@@ -213,6 +213,55 @@ describe("Markdown outline with its codex", () => {
   });
 });
 
+describe("a draft as writers write it", () => {
+  const draft = [
+    "# The Lighthouse",
+    "",
+    "A novel in two parts.",
+    "",
+    "## Chapter One",
+    "",
+    "### The harbour",
+    "",
+    "Rain on the *slates*.",
+    "",
+    "#### Later",
+    "",
+    "Night.",
+    "",
+    "### The keeper",
+    "",
+    "He waits.",
+    "",
+    "## Chapter Two",
+    "### Home",
+    "Done.",
+  ].join("\n");
+
+  it("## chapters and ### scenes become chapters and scenes without a *Chapters* line", () => {
+    const result = parseMarkdownOutline(draft);
+    if (!result.ok) throw new Error(result.error);
+    const doc = result.document;
+    expect(doc.timeline.description).toBe("A novel in two parts.");
+    expect(doc.chapters?.map((c) => c.title)).toEqual(["Chapter One", "Chapter Two"]);
+    expect(doc.events.map((e) => [e.title, e.chapter, e.content])).toEqual([
+      ["The harbour", 0, "Rain on the *slates*.\n\n# Later\n\nNight."],
+      ["The keeper", 0, "He waits."],
+      ["Home", 1, "Done."],
+    ]);
+  });
+
+  it("an outline without chapters stays one: text under an event's ## before its own ### heading, or an empty chapter", () => {
+    const prose = parseMarkdownOutline("# Book\n\n## Dawn\n\nThe sun.\n\n### Harbour\n\nBoats.\n");
+    if (!prose.ok) throw new Error(prose.error);
+    expect(prose.document.chapters ?? []).toEqual([]);
+    expect(prose.document.events.map((e) => e.title)).toEqual(["Dawn"]);
+    const empty = parseMarkdownOutline("# Book\n\n## Dawn\n\n### Harbour\n\nBoats.\n\n## Noon\n");
+    if (!empty.ok) throw new Error(empty.error);
+    expect(empty.document.events.map((e) => e.title)).toEqual(["Dawn", "Noon"]);
+  });
+});
+
 describe("what CommonMark would read as a heading", () => {
   const doc = (): TimelineDocument => ({
     ...tricky(),

@@ -330,6 +330,37 @@ function chapteredSections(lines: NumberedLine[], codexAt: number) {
   return { sections, descriptionLines, chapters };
 }
 
+/**
+ * A draft as writers write it, with no `*Chapters: N*` line: `##` chapters each holding `###` scenes, nothing but
+ * blank lines between a chapter's heading and its first scene. (An outline without chapters has its scene's details
+ * or text right under each `## Event`; one whose every event is empty or opens with a heading of its own is the one
+ * shape both could be, and is read as chapters only when every `##` holds a `###`.)
+ */
+function isWritersDraft(lines: NumberedLine[], codexAt: number) {
+  let chapters = 0;
+  /** Scenes in the current chapter; -1 before the first chapter. */
+  let scenes = -1;
+  let draft = true;
+  walkFences(
+    codexAt < 0 ? lines : lines.slice(0, codexAt),
+    (l) => l.text,
+    (l, inCode) => {
+      if (!draft) return;
+      const h3 = inCode ? null : H3.exec(l.text);
+      const h2 = h3 || inCode ? null : H2.exec(l.text);
+      if (h2) {
+        if (scenes === 0 || !readHeading(h2[1].trim())) draft = false;
+        chapters += 1;
+        scenes = 0;
+      } else if (h3) {
+        if (scenes < 0) draft = false;
+        else scenes += 1;
+      } else if (scenes === 0 && l.text.trim()) draft = false;
+    },
+  );
+  return draft && chapters > 0 && scenes > 0;
+}
+
 export function parseMarkdownOutline(text: string): ParseResult {
   return run(() => {
     const lines: NumberedLine[] = text.split(/\r\n|\r|\n/).map((t, i) => ({ line: i + 1, text: t }));
@@ -345,7 +376,9 @@ export function parseMarkdownOutline(text: string): ParseResult {
     const chaptered = marker >= 0 && CHAPTERS_LINE.test(body[marker].text.trim());
     if (chaptered) body = body.slice(marker + 1);
     const codexAt = body.findLastIndex((l) => H2.exec(l.text)?.[1].trim() === CODEX_HEADING);
-    const { sections, descriptionLines, chapters } = chaptered ? chapteredSections(body, codexAt) : plainSections(body);
+    // Or a draft with `##` chapters and `###` scenes, as writers write one.
+    const withChapters = chaptered || isWritersDraft(body, codexAt);
+    const { sections, descriptionLines, chapters } = withChapters ? chapteredSections(body, codexAt) : plainSections(body);
     const description = joinLines(descriptionLines) || null;
     if (description && description.length > limits.timelineDescription) {
       fail(`Line ${trimBlankLines(descriptionLines)[0].line}`, tooLong("description", limits.timelineDescription));
@@ -365,7 +398,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
     for (const section of sections) {
       const where = `Line ${section.line}`;
       const event: TransferEvent = { ...emptyEvent(), title: section.heading };
-      if (chaptered) event.chapter = section.chapter;
+      if (withChapters) event.chapter = section.chapter;
       const body = trimBlankLines(section.body);
       let i = 0;
       for (; i < body.length; i++) {
@@ -385,7 +418,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
         }
       }
       i = readDesk(body, i, event);
-      event.content = readContent(body.slice(i), chaptered ? CHAPTERED_EVENT_LEVEL : EVENT_LEVEL);
+      event.content = readContent(body.slice(i), withChapters ? CHAPTERED_EVENT_LEVEL : EVENT_LEVEL);
       if (codex) {
         const order = new Map(doc.entities.map((e, index) => [e.name, index]));
         event.entities.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));

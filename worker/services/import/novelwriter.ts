@@ -3,7 +3,7 @@
 // scenes, `#!` or the first `#` is the title (other `#` are parts); `%` comments, `@` keywords and formatting
 // codes are not text. `@pov`/`@char`/`@location` link the codex: the CHARACTER and WORLD roots' notes, one entry
 // per `@tag` (`@tag: Jane | Jane Smith` → Jane Smith), the note's text as its description.
-import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
+import { type EntityKind, entityLimits, limits, nextEntityColor } from "../../../db/domain/rules";
 import { type TimelineDocument, type TransferEvent, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
 import { fitTitle } from "./book";
@@ -106,7 +106,10 @@ function readBook(zip: ZipArchive, base: string, items: Item[], root: Item, code
           name: entry.name,
           aliases: [],
           description: entry.description,
-          color: defaultEntityColor[entry.kind],
+          color: nextEntityColor(
+            entry.kind,
+            doc.entities.map((e) => e.color),
+          ),
         });
       if (!event.entities.includes(entry.name)) event.entities.push(entry.name);
     }

@@ -3,7 +3,7 @@
 // cards are scenes in their beat's chapter and their line's plotline; lines are plotlines; characters and places
 // (the book's, or everyone's when they name no book) are codex entries, a card's characters and places its links.
 import type { JSONContent } from "@tiptap/core";
-import { defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
+import { entityLimits, limits, nextEntityColor } from "../../../db/domain/rules";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, codexOf, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
@@ -123,7 +123,11 @@ function bookDocument(root: Obj, bookId: number | null, title: string, skipped: 
       const stored = addEntity(name, kind);
       const entry = doc.entities.find((e) => e.name === stored)!;
       if (!entry.description) entry.description = str(item.description).slice(0, 10_000);
-      entry.color = defaultEntityColor[kind];
+      // Each entry its own colour, as entries made in the app.
+      entry.color = nextEntityColor(
+        kind,
+        doc.entities.filter((e) => e !== entry).map((e) => e.color),
+      );
       names.set(num(item.id), stored);
     }
   }

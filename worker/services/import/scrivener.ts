@@ -6,7 +6,7 @@
 // become plotlines (in the project's label order, with the label's colour), each scene in its label's; the project's
 // draft target (in words) becomes the timeline's word target.
 import type { JSONContent } from "@tiptap/core";
-import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
+import { type EntityKind, entityLimits, limits, nextEntityColor } from "../../../db/domain/rules";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import { defaultPlotlineColor, plotlineLimits } from "../../../db/domain/plotline-rules";
@@ -144,7 +144,10 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
             name: entryName,
             aliases: [],
             description: text(child).slice(0, entityLimits.description),
-            color: defaultEntityColor[kind],
+            color: nextEntityColor(
+              kind,
+              doc.entities.map((e) => e.color),
+            ),
           });
       }
       codexIn(child, folderKind, depth + 1);

@@ -3,7 +3,7 @@
 // codex entries (character, place, thing); a scene's first character is its point of view, its characters,
 // locations and items its links, a specific date its story date.
 import type { JSONContent } from "@tiptap/core";
-import { type EntityKind, defaultEntityColor, entityLimits, limits } from "../../../db/domain/rules";
+import { type EntityKind, entityLimits, limits, nextEntityColor } from "../../../db/domain/rules";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, type TransferEvent, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
@@ -83,7 +83,10 @@ export function readYw7(text: string, fallbackTitle: string): { documents: Timel
         name,
         aliases: [...new Set(aliases)],
         description,
-        color: defaultEntityColor[kind as EntityKind],
+        color: nextEntityColor(
+          kind as EntityKind,
+          doc.entities.map((e) => e.color),
+        ),
       });
       codex.set(`${idTag}${field(node, "ID")}`, name);
     }
