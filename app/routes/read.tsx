@@ -18,6 +18,8 @@ type Draft = { eventId: number; quote: string };
 const post = (url: string, body: unknown) =>
   fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
+const readingOnly = `body:has(main[data-reading]) :is(header:has(> nav[aria-label="Main"]), [aria-label$="help assistant"]) { display: none; }`;
+
 export default function ReadPage() {
   const { code = "" } = useParams();
   const api = `/api/read/${encodeURIComponent(code)}`;
@@ -112,7 +114,9 @@ export default function ReadPage() {
   if (!book) return <main className="mx-auto max-w-xl px-5 py-24 text-center text-stone-500">Loading…</main>;
 
   return (
-    <main className="mx-auto max-w-[38rem] px-5 pb-40 pt-10 font-serif text-[1.15rem] leading-[1.7] text-stone-900">
+    <main data-reading className="mx-auto max-w-[38rem] px-5 pb-40 pt-10 font-serif text-[1.15rem] leading-[1.7] text-stone-900">
+      {/* A page for reading, as the Manuscript's focus mode: no app navigation and no help button over the text. */}
+      <style>{readingOnly}</style>
       <header className="mb-8 text-center">
         <h1 className="text-3xl font-semibold">{book.timeline.title}</h1>
         <p className="mt-1 text-stone-600">by {book.timeline.author}</p>

@@ -23,6 +23,9 @@ test("a reader reads on a phone without an account and comments on selected text
   const para = page.getByText("Nobody saw who lit it.");
   await expect(para).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // A page for reading: no app navigation, and no help button floating over the text.
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "Open help assistant" })).toBeHidden();
 
   // Select the sentence and comment on it, giving a name the first time.
   await para.evaluate((el) => {
