@@ -34,7 +34,8 @@ export const fitTitle = (text: string, max: number = limits.eventTitle) => text.
 
 const plainOf = (p: Paragraph) => p.runs.map((r) => r.text).join("");
 
-function markdownOf(paragraphs: Paragraph[]): string {
+/** Paragraphs as scene text: Markdown with their bold and italic. */
+export function markdownOf(paragraphs: Paragraph[]): string {
   const content: JSONContent[] = paragraphs.map((p) => ({
     type: "paragraph",
     content: p.runs

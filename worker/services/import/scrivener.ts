@@ -5,13 +5,11 @@
 // the Draft become codex entries. Research, Trash and templates are not read. The labels the Draft's texts carry
 // become plotlines (in the project's label order, with the label's colour), each scene in its label's; the project's
 // draft target (in words) becomes the timeline's word target.
-import type { JSONContent } from "@tiptap/core";
 import { type EntityKind, entityLimits, limits, nextEntityColor } from "../../../db/domain/rules";
-import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
 import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import { defaultPlotlineColor, plotlineLimits } from "../../../db/domain/plotline-rules";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
-import { type Paragraph, fitTitle } from "./book";
+import { fitTitle, markdownOf } from "./book";
 import { rtfParagraphs } from "./rtf";
 import { type XmlElement, childNamed, elementsOf, parseXml, textOf } from "./xml-guard";
 import { BadFile, type ZipArchive } from "./zip-guard";
@@ -21,19 +19,6 @@ const CODEX_FOLDERS: Record<string, EntityKind> = { characters: "character", pla
 const titleOf = (item: XmlElement) => textOf(childNamed(item, "Title") ?? "").trim();
 const childrenOf = (item: XmlElement) =>
   elementsOf(childNamed(item, "Children") ?? { name: "", attrs: {}, children: [] }).filter((c) => c.name === "BinderItem");
-
-function markdown(paragraphs: Paragraph[]) {
-  const content: JSONContent[] = paragraphs.map((p) => ({
-    type: "paragraph",
-    content: p.runs
-      .filter((r) => r.text)
-      .map((r) => {
-        const marks = [...(r.bold ? [{ type: "bold" }] : []), ...(r.italic ? [{ type: "italic" }] : [])];
-        return { type: "text", text: r.text, ...(marks.length > 0 && { marks }) };
-      }),
-  }));
-  return serializeMarkdown({ type: "doc", content });
-}
 
 /** Scrivener's colour, `"0.333333 0.000000 1.000000"` (red, green, blue from 0 to 1), as `#5500ff`. */
 function hexOf(color: string | undefined): string | null {
@@ -84,7 +69,7 @@ export function readScrivener(zip: ZipArchive): { documents: TimelineDocument[];
   if (root.name !== "ScrivenerProject" || !binder) throw new BadFile("its .scrivx is not a Scrivener project");
   const text = (item: XmlElement) => {
     const rtf = zip.text(`${base}Files/Data/${item.attrs.UUID}/content.rtf`);
-    return rtf ? markdown(rtfParagraphs(rtf)) : "";
+    return rtf ? markdownOf(rtfParagraphs(rtf)) : "";
   };
   /** The document's synopsis (its index card), kept as the scene's notes (DESIGN §12); cut at the notes' limit. */
   const notesOf = (item: XmlElement) => {
