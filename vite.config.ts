@@ -70,6 +70,19 @@ const knownStaticImports: Plugin = {
   },
 };
 
+// Node closes an idle keep-alive socket after 5 s; a test's next API call can meet that socket as it closes
+// (ECONNRESET before the request reached the server). The end-to-end server keeps idle sockets longer than any
+// test lasts, so a socket is never closed under a request that is being sent.
+const longKeepAlive: Plugin = {
+  name: "storyweave:e2e-long-keep-alive",
+  configurePreviewServer(server) {
+    const http = server.httpServer as { keepAliveTimeout?: number; headersTimeout?: number } | null;
+    if (!http) return;
+    http.keepAliveTimeout = 120_000;
+    http.headersTimeout = 121_000;
+  },
+};
+
 export default defineConfig({
   plugins: [
     cloudflare({
@@ -85,6 +98,7 @@ export default defineConfig({
     reactRouter(),
     knownStaticImports,
     typstWasm(),
+    ...(e2eVars ? [longKeepAlive] : []),
   ],
   resolve: { tsconfigPaths: true },
   // Listed up front so the dev server does not re-optimize (and reload, losing what a writer typed) the first
