@@ -159,3 +159,39 @@ describe("Word export", () => {
     expect(find(body, "A quoted line").xml).not.toContain("<w:bidi/>");
   });
 });
+
+describe("a book with chapters", () => {
+  let body: Para[];
+  let document: string;
+  beforeAll(async () => {
+    const tl = await createTimeline(owner.token, { title: "Chaptered" });
+    const chapter = async (title: string, position: number) =>
+      (await env.DB.prepare("INSERT INTO chapters (timeline_id, title, position) VALUES (?, ?, ?) RETURNING id")
+        .bind(tl.id, title, position)
+        .first<{ id: number }>())!.id;
+    const [one, two] = [await chapter("Chapter One", 0), await chapter("Chapter Two", 1)];
+    const scene = async (title: string, content: string, chapterId: number | null) => {
+      const event = await createEvent(owner.token, tl.id, { title, content });
+      if (chapterId !== null) await env.DB.prepare("UPDATE events SET chapter_id = ? WHERE id = ?").bind(chapterId, event.id).run();
+    };
+    await scene("Arrival", "## Inside\n\nThe ships come in.", one);
+    await scene("Night", "Dark.", one);
+    await scene("Storm", "Rain.", two);
+    ({ document } = await exportDocx(tl.id));
+    body = paragraphs(document);
+  });
+
+  it("keeps its chapters: each a Heading 1 on a new page, its scenes Heading 2 and their own headings below", () => {
+    expect(body.filter((p) => p.style === "Heading1").map((p) => p.text)).toEqual(["Chapter One", "Chapter Two"]);
+    expect(body.filter((p) => p.style === "Heading2").map((p) => p.text)).toEqual(["Arrival", "Night", "Storm"]);
+    expect(find(body, "Inside").style).toBe("Heading3");
+    expect(find(body, "Chapter One").xml).not.toContain("<w:pageBreakBefore/>");
+    expect(find(body, "Chapter Two").xml).toContain("<w:pageBreakBefore/>");
+  });
+
+  it("the title page gives the byline and counts chapters and scenes, not 'events exported from StoryWeave'", () => {
+    const text = body.map((p) => p.text);
+    expect(text.slice(0, 3)).toEqual(["Chaptered", "by Wren", "2 chapters · 3 scenes"]);
+    expect(text.join("\n")).not.toContain("exported from StoryWeave");
+  });
+});

@@ -157,6 +157,27 @@ describe("Manuscript (.docx)", () => {
     expect(body[3].text).toBe("by Mara Quill Okafor");
   });
 
+  it("a chapter's first paragraph and the first after a scene break are flush left; the others keep the indent", () => {
+    const flush = (text: string) => /<w:ind [^>]*w:firstLine="0"/.test(body.find((p) => p.text === text)?.xml ?? "");
+    expect(flush("Bold start and italic end.")).toBe(true);
+    expect(flush("Second paragraph.")).toBe(false);
+    // 'The watch began.' follows the '#' between chapter one's scenes.
+    expect(flush("The watch began.")).toBe(true);
+    expect(flush("Rain hammered the roof.")).toBe(true);
+    expect(flush("Light came.")).toBe(true);
+  });
+
+  it("with a byline set, the contact block keeps the writer's own name and the title page and header use the byline", async () => {
+    const tl = await createTimeline(owner.token, { title: "Pen Names" });
+    await createEvent(owner.token, tl.id, { title: "One", content: "Some words here." });
+    const patched = await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "M. Q. Okafor & J. Reyes" } });
+    expect(patched.status).toBe(200);
+    const pen = await download(`/api/timelines/${tl.id}/export?format=docx&style=manuscript`);
+    const lines = paragraphs(pen.part("word/document.xml"));
+    expect(lines[0].text).toBe("Mara Quill Okafor\tabout 100 words");
+    expect(lines.map((p) => p.text)).toContain("by M. Q. Okafor & J. Reyes");
+  });
+
   it("each chapter is a Heading 1 on a new page, scenes apart by a centred '#'", () => {
     const headings = body.filter((p) => p.style === "Heading1");
     expect(headings.map((p) => p.text)).toEqual(["One", "Two", "Three"]);

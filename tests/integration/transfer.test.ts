@@ -302,7 +302,7 @@ describe("export: format × role", () => {
     const xml = files.get("word/document.xml")!;
     expect(xml).toMatch(/^<\?xml[^>]*\?>\s*<w:document/);
     const text = paragraphsOf(xml);
-    expect(text.slice(0, 3)).toEqual(["The Long Night: Part 2", "A siege in three voices.", "3 events · exported from StoryWeave"]);
+    expect(text.slice(0, 4)).toEqual(["The Long Night: Part 2", "A siege in three voices.", "by Olive", "3 scenes"]);
     const headings = [...xml.matchAll(/<w:pStyle w:val="Heading1"\/>[\s\S]*?<w:t[^>]*>([^<]*)<\/w:t>/g)].map((m) => m[1]);
     expect(headings).toEqual(["Prologue", "Arrival", "Siege"]);
     const arrival = text.indexOf("Arrival");

@@ -14,7 +14,8 @@ export type ManuscriptPart = { title: string | null; scenes: string[] };
 
 export type Manuscript = {
   title: string;
-  author: { name: string; email: string };
+  /** `name` is the byline (title pages, running heads, EPUB creator); `legalName` the owner's own name (contact block). */
+  author: { name: string; legalName: string; email: string };
   /** Stable for the timeline, so an e-reader sees a new export as the same book. */
   bookKey: string;
   wordCount: number;
@@ -101,12 +102,13 @@ export async function loadManuscript(db: Db, user: User, timelineId: number, sha
   ]);
   const email = owner?.email ?? "";
   // The byline (DESIGN §12) when the owner set one, else the owner's name.
-  const name = timeline.byline?.trim() || owner?.name?.trim() || email.split("@")[0] || "Anonymous";
+  const legalName = owner?.name?.trim() || email.split("@")[0] || "Anonymous";
+  const name = timeline.byline?.trim() || legalName;
   const parts = manuscriptParts(scenes, chapterRows);
   const wordCount = parts.reduce((sum, part) => sum + part.scenes.reduce((n, scene) => n + countWords(scene), 0), 0);
   return {
     title: timeline.title,
-    author: { name, email },
+    author: { name, legalName, email },
     bookKey: `${timeline.id}:${timeline.createdAt}`,
     wordCount,
     parts,

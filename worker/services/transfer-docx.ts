@@ -5,13 +5,14 @@ import { contentParagraphs } from "./docx/blocks";
 import { isRightToLeft, plainRuns } from "./docx/inline";
 import { ListNumbering, documentStyles } from "./docx/styles";
 
-// The Word export: a title page, then one Heading 1 per event in story order with its story time and
-// codex entries under it, then the event's text (worker/services/docx/). `docx` is pure JS and packs
+// The Word export: a title page, then the events in story order, each a heading with its story time and codex
+// entries under it, then its text (worker/services/docx/). A book with chapters keeps them: each chapter is a
+// Heading 1 on a new page and its scenes are Heading 2; scenes outside any chapter stay Heading 1. `docx` is pure JS and packs
 // the zip with fflate, so it runs in workerd (nodejs_compat) without Node's Buffer.
 
 const META_COLOR = "555555";
 
-function eventParagraphs(event: TransferEvent, doc: TimelineDocument, numbering: ListNumbering, notes: boolean) {
+function eventParagraphs(event: TransferEvent, doc: TimelineDocument, numbering: ListNumbering, notes: boolean, inChapter: boolean) {
   const meta = (
     notes ? [...(formatStoryTime(event) ? [["Story time", formatStoryTime(event)] as const] : []), ...codexLines(event, doc.entities)] : []
   ).map(
@@ -26,14 +27,51 @@ function eventParagraphs(event: TransferEvent, doc: TimelineDocument, numbering:
   );
   const rtl = isRightToLeft(event.title);
   return [
-    new Paragraph({ heading: HeadingLevel.HEADING_1, ...(rtl ? { bidirectional: true } : {}), children: plainRuns(event.title, rtl) }),
+    new Paragraph({
+      heading: inChapter ? HeadingLevel.HEADING_2 : HeadingLevel.HEADING_1,
+      ...(rtl ? { bidirectional: true } : {}),
+      children: plainRuns(event.title, rtl),
+    }),
     ...meta,
-    ...contentParagraphs(event.content, numbering),
+    ...contentParagraphs(event.content, numbering, { headingBelow: inChapter ? 2 : 1 }),
   ];
 }
 
-function titlePage(doc: TimelineDocument) {
-  const count = doc.events.length;
+/** The events in story order, each chapter's title before its first scene. */
+function bodyParagraphs(doc: TimelineDocument, numbering: ListNumbering, notes: boolean) {
+  const chapters = doc.chapters ?? [];
+  const out: Paragraph[] = [];
+  let current: number | null = null;
+  for (const event of doc.events) {
+    const chapter = event.chapter ?? null;
+    const inChapter = chapter !== null && chapters[chapter] !== undefined;
+    if (inChapter && chapter !== current) {
+      const title = chapters[chapter].title;
+      const rtl = isRightToLeft(title);
+      out.push(
+        new Paragraph({
+          heading: HeadingLevel.HEADING_1,
+          // The first chapter follows the title page's section break; every later one starts a page.
+          ...(out.length > 0 ? { pageBreakBefore: true } : {}),
+          ...(rtl ? { bidirectional: true } : {}),
+          children: plainRuns(title, rtl),
+        }),
+      );
+    }
+    current = inChapter ? chapter : null;
+    out.push(...eventParagraphs(event, doc, numbering, notes, inChapter));
+  }
+  return out;
+}
+
+function countLine(doc: TimelineDocument) {
+  const scenes = doc.events.length;
+  const chapters = new Set(doc.events.map((e) => e.chapter).filter((c) => c !== null && c !== undefined)).size;
+  const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : `${one}s`}`;
+  return chapters > 0 ? `${plural(chapters, "chapter")} · ${plural(scenes, "scene")}` : plural(scenes, "scene");
+}
+
+function titlePage(doc: TimelineDocument, byline: string | undefined) {
   const centred = (text: string, options: { italics?: true; color?: string }) => {
     const rtl = isRightToLeft(text);
     return new Paragraph({
@@ -57,29 +95,30 @@ function titlePage(doc: TimelineDocument) {
       .split("\n")
       .filter((line) => line.trim())
       .map((line) => centred(line, { italics: true })),
+    ...(byline ? [centred(`by ${byline}`, {})] : []),
     new Paragraph({
       alignment: AlignmentType.CENTER,
       spacing: { before: 600 },
-      children: [new TextRun({ text: `${count} ${count === 1 ? "event" : "events"} · exported from StoryWeave`, color: "666666" })],
+      children: [new TextRun({ text: countLine(doc), color: "666666" })],
     }),
   ];
 }
 
-/** `notes: false` leaves the planning notes (story time, codex) out. */
+/** `notes: false` leaves the planning notes (story time, codex) out; `byline` goes on the title page. */
 export async function renderDocx(
   doc: TimelineDocument,
-  { notes = true, locale }: { notes?: boolean; locale?: string } = {},
+  { notes = true, locale, byline }: { notes?: boolean; locale?: string; byline?: string } = {},
 ): Promise<ArrayBuffer> {
   const numbering = new ListNumbering();
-  const events = datesInWords(doc, locale).events.flatMap((event) => eventParagraphs(event, doc, numbering, notes));
+  const events = bodyParagraphs(datesInWords(doc, locale), numbering, notes);
   const document = new Document({
     title: doc.timeline.title,
     description: doc.timeline.description ?? undefined,
-    creator: "StoryWeave",
+    creator: byline ?? "StoryWeave",
     styles: documentStyles,
     numbering: { config: numbering.config },
     // A section per part: the events start on a new page after the title page.
-    sections: [{ children: titlePage(doc) }, { children: events.length > 0 ? events : [new Paragraph("No events yet.")] }],
+    sections: [{ children: titlePage(doc, byline) }, { children: events.length > 0 ? events : [new Paragraph("No events yet.")] }],
   });
   return Packer.pack(document, "arraybuffer");
 }

@@ -30,7 +30,7 @@ import { isPremium } from "./plans";
 import { FREE_LIMIT_MESSAGE, type TimelineView, toTimelineView } from "./timelines";
 import { renderManuscriptDocx } from "./docx/manuscript";
 import { renderEpub } from "./epub";
-import { loadManuscript } from "./manuscript";
+import { bookByline, loadManuscript } from "./manuscript";
 import { renderDocx } from "./transfer-docx";
 
 // Export and import: a timeline as one document (db/domain/timeline-transfer.ts) and back.
@@ -148,7 +148,10 @@ export async function exportTimelineFile(
   }
   const doc = await exportTimeline(db, user, timelineId, shareCode);
   const filename = `${exportSlug(doc.timeline.title)}.${ext}`;
-  if (format === "docx") return { body: await renderDocx(doc, { notes, locale }), contentType, filename };
+  if (format === "docx") {
+    const byline = await bookByline(db, timelineId);
+    return { body: await renderDocx(doc, { notes, locale, byline }), contentType, filename };
+  }
   return { body: renderTextExport(doc, format), contentType, filename };
 }
 

@@ -29,7 +29,20 @@ type Context = {
   manuscript: boolean;
   /** Shared by every copy of the context: the text's first paragraph starts a new page. */
   start: { pageBreakBefore: boolean };
+  /**
+   * Shared too. Manuscript style: the next body paragraph is set flush left, as a book sets the first paragraph
+   * of a chapter and the one after a scene break (every other paragraph keeps its first-line indent).
+   */
+  flush: { next: boolean };
 };
+
+/** Whether this paragraph takes the flush-left first line (once, then the indent comes back). */
+function takeFlushLeft(ctx: Context, options: IParagraphOptions) {
+  if (!ctx.manuscript || !ctx.flush.next || options.style) return {};
+  ctx.flush.next = false;
+  if (ctx.list || ctx.quoteDepth > 0) return {};
+  return { indent: { firstLine: 0 } };
+}
 
 /** Whether this is the text's first paragraph and it should start a new page (once). */
 function takePageBreak(ctx: Context) {
@@ -45,12 +58,14 @@ function paragraph(nodes: JSONContent[] | undefined, ctx: Context, options: IPar
   const indent = list || quoteDepth > 1 ? INDENT_STEP * (quoteDepth + listLevel) : undefined;
   const numbered = list && ctx.itemStart;
   ctx.itemStart = false;
+  const flushLeft = takeFlushLeft(ctx, options);
   return new Paragraph({
     ...(quoteDepth > 0 && !options.style ? { style: QUOTE_STYLE } : {}),
     ...(!list && quoteDepth === 0 && !options.style && !ctx.manuscript ? { spacing: { after: 120 } } : {}),
     ...options,
     ...takePageBreak(ctx),
     ...(rtl ? { bidirectional: true } : {}),
+    ...flushLeft,
     ...(numbered ? { numbering: { reference: list.reference, instance: list.instance, level: list.level } } : {}),
     // In a quote, a list's items move right with the quote (the list's own indent counts from the margin).
     ...(indent !== undefined && (quoteDepth > 0 || !numbered) ? { indent: { left: indent, ...(numbered ? { hanging: 360 } : {}) } } : {}),
@@ -67,6 +82,7 @@ function blockParagraphs(node: JSONContent, ctx: Context): Paragraph[] {
       return [paragraph(node.content, ctx, { style: headingStyle(level + ctx.headingShift) })];
     }
     case "horizontalRule":
+      ctx.flush.next = true;
       return [
         new Paragraph({
           style: SCENE_BREAK_STYLE,
@@ -109,7 +125,14 @@ function shallowestHeading(node: JSONContent): number {
   return level;
 }
 
-export type ContentOptions = { manuscript?: boolean; pageBreakBefore?: boolean };
+export type ContentOptions = {
+  manuscript?: boolean;
+  pageBreakBefore?: boolean;
+  /** Manuscript style: the text's first paragraph is flush left (it opens a chapter or follows a scene break). */
+  flushFirst?: boolean;
+  /** The level of the heading the text sits under (default 1): its shallowest heading is one deeper. */
+  headingBelow?: number;
+};
 
 /** The paragraphs of an event's stored Markdown; none for an empty text. */
 export function contentParagraphs(markdown: string, numbering: ListNumbering, options: ContentOptions = {}): Paragraph[] {
@@ -119,9 +142,10 @@ export function contentParagraphs(markdown: string, numbering: ListNumbering, op
   const top = shallowestHeading(doc);
   return childParagraphs(doc, {
     numbering,
-    headingShift: Number.isFinite(top) ? 2 - top : 0,
+    headingShift: Number.isFinite(top) ? (options.headingBelow ?? 1) + 1 - top : 0,
     quoteDepth: 0,
     manuscript: options.manuscript ?? false,
     start: { pageBreakBefore: options.pageBreakBefore ?? false },
+    flush: { next: options.flushFirst ?? false },
   });
 }

@@ -15,7 +15,7 @@ const TITLE_LINE = "TitlePageLine";
 const bidi = (text: string) => (isRightToLeft(text) ? { bidirectional: true } : {});
 
 function titlePage(book: Manuscript) {
-  const { name, email } = book.author;
+  const { name, legalName, email } = book.author;
   const centred = (text: string, before = 0) =>
     new Paragraph({
       alignment: AlignmentType.CENTER,
@@ -27,7 +27,8 @@ function titlePage(book: Manuscript) {
     new Paragraph({
       style: TITLE_LINE,
       tabStops: [{ type: TabStopType.RIGHT, position: TEXT_WIDTH }],
-      children: [new TextRun(name), new TextRun({ text: `\t${roundedWordCount(book.wordCount)}` })],
+      // The contact block is the writer's legal name; the byline (a pen name, co-authors) goes under the title.
+      children: [new TextRun(legalName), new TextRun({ text: `\t${roundedWordCount(book.wordCount)}` })],
     }),
     new Paragraph({ style: TITLE_LINE, children: [new TextRun(email)] }),
     // Halfway down the page: the title, then the byline.
@@ -73,7 +74,8 @@ function textParagraphs(book: Manuscript, numbering: ListNumbering) {
     part.scenes.forEach((scene, i) => {
       if (i > 0) out.push(new Paragraph({ style: SCENE_BREAK_STYLE, children: [new TextRun(MANUSCRIPT_SCENE_BREAK)] }));
       const pageBreakBefore = newPage && part.title === null && i === 0;
-      out.push(...contentParagraphs(scene, numbering, { manuscript: true, pageBreakBefore }));
+      // A chapter's first paragraph and the first after a scene break are set flush left.
+      out.push(...contentParagraphs(scene, numbering, { manuscript: true, pageBreakBefore, flushFirst: true }));
     });
   });
   return out;
