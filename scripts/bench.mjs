@@ -9,6 +9,8 @@
 // with the 1,000-event timeline selected.
 // Also: time to hydrated in Chromium, the move of the last event to the top, and a 304 refetch. The manuscript
 // row: a 150-scene, 120,000-word book's manuscript page, its blocking time and typing latency (bench-manuscript.mjs).
+// The book rows (bench-books.mjs): importing a 120,000-word .docx and a 200-document Scrivener project, and a
+// 100,000-word book to a print-ready PDF (BENCH_BOOKS=0 skips them).
 // Results in test-results/bench.json. BENCH_LIGHTHOUSE=0 skips Lighthouse; BENCH_HUGE=0 skips the 10,000-event
 // rows; BENCH_TOOLS=<dir> is where
 // lighthouse/autocannon are installed when they are not in node_modules.
@@ -16,6 +18,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { api, d1Counts, findDirectPort, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
+import { benchImport, benchPrint } from "./bench-books.mjs";
 import { benchManuscript } from "./bench-manuscript.mjs";
 import { lighthouseMobile, loadTool, startGzipProxy, throughput } from "./bench-tools.mjs";
 
@@ -266,6 +269,10 @@ try {
   } finally {
     await browser.close();
   }
+  if (process.env.BENCH_BOOKS !== "0") {
+    console.log("books: import a 120,000-word .docx and a 200-document Scrivener project; a 100,000-word book to PDF…");
+    results.books = { import: await benchImport({ base }), print: await benchPrint({ base }) };
+  } else results.books = { skipped: "BENCH_BOOKS=0" };
   const unique = [...new Map(js.map((f) => [f.url, f])).values()];
   results.hydrated = { p50: percentile(hydrated, 50), max: Math.max(...hydrated) };
   const firstPaint = unique.filter((f) => firstPaintUrls.has(f.url));
@@ -359,6 +366,25 @@ const rows = [
     r.manuscript.tbt <= 200 && r.manuscript.typing.p95 <= 50,
   ],
 ];
+const books = r.books?.skipped ? null : r.books;
+rows.push(
+  [
+    "import: 120,000-word .docx (40 chapters) end to end / its dry run; Scrivener, 200 documents",
+    books
+      ? `${(books.import.docx.importMs / 1000).toFixed(1)} s / ${(books.import.docx.dryRunMs / 1000).toFixed(1)} s; ${(books.import.scrivener.importMs / 1000).toFixed(1)} s`
+      : `not measured (${r.books?.skipped})`,
+    "≤ 10 s / ≤ 5 s; ≤ 10 s",
+    books ? books.import.docx.importMs <= 10_000 && books.import.docx.dryRunMs <= 5_000 && books.import.scrivener.importMs <= 10_000 : null,
+  ],
+  [
+    "print: 100,000 words (40 chapters) to PDF; peak memory",
+    books
+      ? `${(books.print.totalMs / 1000).toFixed(1)} s, ${books.print.pages} pages; ${books.print.peakRssMb} MB (bench process)`
+      : "not measured",
+    "≤ 30 s; reported",
+    books ? books.print.totalMs <= 30_000 : null,
+  ],
+);
 r.table = rows.map(([measure, now, target, met]) => ({ measure, now, target, met }));
 console.log(`| measure | now | target | met |\n|---|---|---|---|`);
 for (const row of r.table)

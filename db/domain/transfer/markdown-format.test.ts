@@ -260,6 +260,64 @@ describe("a draft as writers write it", () => {
     if (!empty.ok) throw new Error(empty.error);
     expect(empty.document.events.map((e) => e.title)).toEqual(["Dawn", "Noon"]);
   });
+
+  it("chapters of prose ('## Chapter 1') are cut into scenes at scene breaks, without ### headings", () => {
+    const result = parseMarkdownOutline(
+      [
+        "# Salt",
+        "",
+        "## Prologue",
+        "",
+        "The sea was *flat*.",
+        "",
+        "## Chapter 1: Landfall",
+        "",
+        "They rowed in.",
+        "",
+        "Nobody spoke.",
+        "",
+        "* * *",
+        "",
+        "At dusk the bells rang.",
+        "",
+        "***",
+        "",
+        "```",
+        "---",
+        "```",
+        "",
+        "## Chapter Two",
+        "",
+        "### The keeper",
+        "",
+        "He waits.",
+        "",
+        "#",
+        "",
+        "He sleeps.",
+      ].join("\n"),
+    );
+    if (!result.ok) throw new Error(result.error);
+    const doc = result.document;
+    expect(doc.chapters?.map((c) => c.title)).toEqual(["Prologue", "Chapter 1: Landfall", "Chapter Two"]);
+    expect(doc.events.map((e) => [e.title, e.chapter, e.content])).toEqual([
+      ["Prologue · Scene 1", 0, "The sea was *flat*."],
+      ["Chapter 1: Landfall · Scene 1", 1, "They rowed in.\n\nNobody spoke."],
+      ["Chapter 1: Landfall · Scene 2", 1, "At dusk the bells rang."],
+      // A break inside a code block is the code's text, not a break.
+      ["Chapter 1: Landfall · Scene 3", 1, "```\n---\n```"],
+      ["The keeper", 2, "He waits."],
+      ["Chapter Two · Scene 2", 2, "He sleeps."],
+    ]);
+  });
+
+  it("an outline whose events are not chapter lines keeps its breaks inside the event's text", () => {
+    const result = parseMarkdownOutline("# Book\n\n## Dawn\n\nThe sun.\n\n* * *\n\nLater.\n\n## Noon\n\nHeat.\n");
+    if (!result.ok) throw new Error(result.error);
+    expect(result.document.chapters ?? []).toEqual([]);
+    expect(result.document.events.map((e) => e.title)).toEqual(["Dawn", "Noon"]);
+    expect(result.document.events[0].content).toContain("Later.");
+  });
 });
 
 describe("what CommonMark would read as a heading", () => {

@@ -23,6 +23,7 @@ import {
   tooLong,
 } from "./document";
 import { chapterLimits, chapterMessages } from "../validation-chapters";
+import { isChapterLine, isSceneBreak } from "./book-lines";
 import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "./markdown-codex";
 
 const STORY_TIME = "Story time";
@@ -296,13 +297,21 @@ function plainSections(lines: NumberedLine[]) {
  * `## Chapter` headings over `### Event` sections (an outline with chapters); a bare `##` ends the chapter. The
  * codex keeps its last `## Codex` section (`codexAt`, -1: none), whose entries are `###` too.
  */
-function chapteredSections(lines: NumberedLine[], codexAt: number) {
+/**
+ * `splitBreaks` (a draft whose chapters hold prose, DraftShape "breaks"): text right under a chapter's heading opens
+ * a scene of its own, and a scene-break line ('* * *', '***', '#', '~', '---', an ornament) ends the scene it is in;
+ * those scenes are titled as a Word file's are, 'Chapter 3 · Scene 2'.
+ */
+function chapteredSections(lines: NumberedLine[], codexAt: number, splitBreaks = false) {
   const sections: Section[] = [];
   const descriptionLines: NumberedLine[] = [];
   const chapters: TransferChapter[] = [];
   let chapter: number | null = null;
   /** Right under a chapter's heading, before any other text: where its target line may stand. */
   let targetMayFollow = false;
+  /** With `splitBreaks`: the scene text goes to (null: the next text opens one), and the chapter's scene count. */
+  let current: Section | null = null;
+  let scenesInChapter = 0;
   walkFences(
     codexAt < 0 ? lines : lines.slice(0, codexAt),
     (l) => l.text,
@@ -311,9 +320,14 @@ function chapteredSections(lines: NumberedLine[], codexAt: number) {
       const h2 = h3 || inCode ? null : H2.exec(l.text);
       const target = targetMayFollow && !inCode ? TARGET_LINE.exec(l.text.trim()) : null;
       if (l.text.trim() && !h2) targetMayFollow = false;
-      if (h3) sections.push({ line: l.line, heading: readHeading(h3[1].trim()), body: [], chapter });
-      else if (h2) {
+      if (h3) {
+        current = { line: l.line, heading: readHeading(h3[1].trim()), body: [], chapter };
+        sections.push(current);
+        scenesInChapter += 1;
+      } else if (h2) {
         const heading = readHeading(h2[1].trim());
+        current = null;
+        scenesInChapter = 0;
         if (!heading) chapter = null;
         else {
           if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
@@ -322,7 +336,14 @@ function chapteredSections(lines: NumberedLine[], codexAt: number) {
           targetMayFollow = true;
         }
       } else if (target && chapter !== null) chapters[chapter].targetWords = readTarget(`Line ${l.line}`, target[1]);
-      else (sections.at(-1)?.body ?? descriptionLines).push(l);
+      else if (splitBreaks && chapter !== null && !inCode && isSceneBreak(l.text) && !FENCE.test(l.text)) current = null;
+      else if (splitBreaks && chapter !== null && current === null) {
+        if (!l.text.trim()) return;
+        scenesInChapter += 1;
+        const heading = `${chapters[chapter].title} · Scene ${scenesInChapter}`.slice(0, limits.eventTitle).trim();
+        current = { line: l.line, heading, body: [l], chapter };
+        sections.push(current);
+      } else (sections.at(-1)?.body ?? descriptionLines).push(l);
     },
   );
   // The codex is read as the last section, as in an outline without chapters.
@@ -361,6 +382,39 @@ function isWritersDraft(lines: NumberedLine[], codexAt: number) {
   return draft && chapters > 0 && scenes > 0;
 }
 
+/**
+ * A draft whose chapters are prose: every `##` is a chapter line ('Chapter 1', 'Chapter Two: The Road', 'Prologue'),
+ * at least one of them has text right under it, and no `###` stands before the first chapter. An outline whose every
+ * event is called 'Chapter N' reads the same way, each event a chapter of one scene.
+ */
+function isDraftOfChapters(lines: NumberedLine[], codexAt: number) {
+  let chapters = 0;
+  let prose = false;
+  let underHeading = false;
+  let draft = true;
+  walkFences(
+    codexAt < 0 ? lines : lines.slice(0, codexAt),
+    (l) => l.text,
+    (l, inCode) => {
+      if (!draft) return;
+      const h3 = inCode ? null : H3.exec(l.text);
+      const h2 = h3 || inCode ? null : H2.exec(l.text);
+      if (h2) {
+        if (!isChapterLine(readHeading(h2[1].trim()))) draft = false;
+        chapters += 1;
+        underHeading = true;
+      } else if (h3) {
+        if (chapters === 0) draft = false;
+        underHeading = false;
+      } else if (l.text.trim()) {
+        if (underHeading && chapters > 0 && (!isSceneBreak(l.text) || FENCE.test(l.text))) prose = true;
+        underHeading = false;
+      }
+    },
+  );
+  return draft && chapters > 0 && prose;
+}
+
 export function parseMarkdownOutline(text: string): ParseResult {
   return run(() => {
     const lines: NumberedLine[] = text.split(/\r\n|\r|\n/).map((t, i) => ({ line: i + 1, text: t }));
@@ -376,9 +430,11 @@ export function parseMarkdownOutline(text: string): ParseResult {
     const chaptered = marker >= 0 && CHAPTERS_LINE.test(body[marker].text.trim());
     if (chaptered) body = body.slice(marker + 1);
     const codexAt = body.findLastIndex((l) => H2.exec(l.text)?.[1].trim() === CODEX_HEADING);
-    // Or a draft with `##` chapters and `###` scenes, as writers write one.
-    const withChapters = chaptered || isWritersDraft(body, codexAt);
-    const { sections, descriptionLines, chapters } = withChapters ? chapteredSections(body, codexAt) : plainSections(body);
+    // Or a draft with `##` chapters and `###` scenes, as writers write one, or `## Chapter 1` chapters of prose
+    // cut into scenes by scene breaks.
+    const draftWithBreaks = !chaptered && !isWritersDraft(body, codexAt) && isDraftOfChapters(body, codexAt);
+    const withChapters = chaptered || draftWithBreaks || isWritersDraft(body, codexAt);
+    const { sections, descriptionLines, chapters } = withChapters ? chapteredSections(body, codexAt, draftWithBreaks) : plainSections(body);
     const description = joinLines(descriptionLines) || null;
     if (description && description.length > limits.timelineDescription) {
       fail(`Line ${trimBlankLines(descriptionLines)[0].line}`, tooLong("description", limits.timelineDescription));

@@ -5,6 +5,7 @@ import type { JSONContent } from "@tiptap/core";
 import { limits } from "../../../db/domain/rules";
 import { chapterLimits } from "../../../db/domain/validation-chapters";
 import { serializeMarkdown } from "../../../db/domain/markdown-serialize";
+import { isChapterLine, isSceneBreak } from "../../../db/domain/transfer/book-lines";
 import { type TimelineDocument, emptyEvent, newDocument } from "../../../db/domain/transfer/document";
 import type { SceneComment, SourceComment } from "./comments";
 
@@ -12,22 +13,6 @@ import type { SceneComment, SourceComment } from "./comments";
 export type Run = { text: string; bold?: boolean; italic?: boolean };
 /** `comments`: the file's comments anchored in this paragraph. */
 export type Paragraph = { role: "title" | "chapter" | "text"; runs: Run[]; comments?: SourceComment[] };
-
-const NUMBER_WORDS =
-  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred";
-const CHAPTER_LINE = new RegExp(
-  `^(?:chapter\\s+(?:\\d+|[ivxlcdm]+|(?:${NUMBER_WORDS})(?:[\\s-]+(?:${NUMBER_WORDS}))*)|prologue|epilogue|interlude)(?:\\s*[:.\\-–—]\\s*.*)?$`,
-  "i",
-);
-
-/** `Chapter 1`, `CHAPTER ONE`, `Chapter 12: The Road`, `Prologue`: a line that is only a chapter heading. */
-export const isChapterLine = (text: string) => text.length <= 200 && CHAPTER_LINE.test(text.trim());
-
-/** `*`, `* * *`, `#`, `~`, `---`, `❧`, `⁂`, `§`: a paragraph of symbols alone ends a scene. */
-export const isSceneBreak = (text: string) => {
-  const t = text.trim();
-  return t.length > 0 && t.length <= 20 && /^[\p{P}\p{S}\s]+$/u.test(t) && !/^["'“”‘’«»()[\]]+$/u.test(t);
-};
 
 /** A title cut to the product's limit, its whitespace (line breaks too) folded to single spaces. */
 export const fitTitle = (text: string, max: number = limits.eventTitle) => text.replace(/\s+/g, " ").trim().slice(0, max).trim();
