@@ -33,6 +33,34 @@ test("a Word manuscript: the dialog shows the dry run's summary, nothing is writ
   expect(doc.chapters.map((c) => c.title)).toEqual(["The Storm", "The Visitor"]);
 });
 
+test("a big book on a slow connection: the dialog shows how much of the file is sent, then reads it", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Slow Link" });
+  await login(page, writer);
+  await waitForHydration(page);
+  // The real Word file with 3 MB of noise packed beside its text (a picture it does not show): 3 MB to send.
+  const { unzipSync, zipSync } = await import("fflate");
+  const parts = unzipSync(new Uint8Array(await readFile("tests/fixtures/import/novel.docx")));
+  const noise = new Uint8Array(3 * 1024 * 1024);
+  for (let i = 0; i < noise.length; i += 65_536) crypto.getRandomValues(noise.subarray(i, i + 65_536));
+  const big = zipSync({ ...parts, "word/media/noise.bin": [noise, { level: 0 }] });
+  // An upload of 400 KB a second: about eight seconds for the file.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 400 * 1024 });
+  await page.getByRole("button", { name: "Import" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+  await page.getByLabel(FILE_LABEL).setInputFiles({ name: "big-novel.docx", mimeType: DOCX, buffer: Buffer.from(big) });
+  const sending = dialog.getByRole("progressbar", { name: "Sending the file" });
+  await expect(sending).toBeVisible();
+  await expect(dialog.getByText(/Sending the file… (?:[1-9]\d?)%/)).toBeVisible();
+  await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("Will create 2 chapters · 4 scenes ·", {
+    timeout: 30_000,
+  });
+  await expect(sending).toBeHidden();
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+});
+
 test("a damaged Word file names the problem in the dialog", async ({ page, request }) => {
   const writer = await createUser(request, { name: "Unlucky" });
   await login(page, writer);

@@ -20,6 +20,7 @@ import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { useMutation } from "~/lib/use-mutation";
 import { ApiError, client, errorMessage, unwrap } from "~/lib/client";
+import { fetchWithUploadProgress } from "~/lib/upload-fetch";
 
 type Chosen = { name: string; format: ImportFormat; bytes: ArrayBuffer; document: TimelineDocument; dates: ImportResult["dates"] };
 /** The timeline the dialog was opened from, when the writer may add to it. */
@@ -64,6 +65,15 @@ export function ImportFileDialog({
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [book, setBook] = useState<Book | null>(null);
   const [checking, setChecking] = useState(false);
+  /** How far a book file is: being sent (0–100 %), or sent and being read by the server (null: nothing under way). */
+  const [transfer, setTransfer] = useState<{ sent: number; reading: boolean } | null>(null);
+  const trackTransfer = () => {
+    setTransfer({ sent: 0, reading: false });
+    return fetchWithUploadProgress(
+      (sent) => setTransfer({ sent: Math.round(sent * 100), reading: false }),
+      () => setTransfer({ sent: 100, reading: true }),
+    );
+  };
   const [error, setError] = useState<string | null>(null);
   const [limitReached, setLimitReached] = useState(false);
   const [title, setTitle] = useState("");
@@ -137,8 +147,10 @@ export function ImportFileDialog({
   // The file goes to the server once as a dry run: nothing is written until the writer presses Import.
   const sendBook = useMutation(
     async ({ file, title }: { file: Book; title: string }) => {
-      const init = { init: { body: file.bytes, headers: { "Content-Type": file.contentType } } };
-      const result = await unwrap(client.api.timelines.import.$post({ query: { filename: file.name, ...(title ? { title } : {}) } }, init));
+      const init = { init: { body: file.bytes, headers: { "Content-Type": file.contentType } }, fetch: trackTransfer() };
+      const result = await unwrap(
+        client.api.timelines.import.$post({ query: { filename: file.name, ...(title ? { title } : {}) } }, init),
+      ).finally(() => setTransfer(null));
       if ("summary" in result) throw new Error(FAILED);
       const books = "timelines" in result ? result.timelines.length : 1;
       return { title: result.title, id: result.id, books };
@@ -165,7 +177,7 @@ export function ImportFileDialog({
     const bytes = await file.arrayBuffer();
     setChecking(true);
     try {
-      const init = { init: { body: bytes, headers: { "Content-Type": contentType } } };
+      const init = { init: { body: bytes, headers: { "Content-Type": contentType } }, fetch: trackTransfer() };
       const result = await unwrap(client.api.timelines.import.$post({ query: { dryRun: "1", filename: file.name } }, init));
       if (!("summary" in result)) throw new Error(FAILED);
       setBook({ name: file.name, contentType, bytes, summary: result.summary });
@@ -174,6 +186,7 @@ export function ImportFileDialog({
       setError(errorMessage(e, FAILED));
     } finally {
       setChecking(false);
+      setTransfer(null);
     }
   }
 
@@ -278,7 +291,14 @@ export function ImportFileDialog({
           </div>
         ) : null}
 
-        {checking ? <p className="text-sm text-stone-600">Reading the file…</p> : null}
+        {transfer && !transfer.reading ? (
+          <div className="space-y-1 text-sm text-stone-600">
+            <p>Sending the file… {transfer.sent}%</p>
+            <progress className="h-2 w-full accent-brand-600" max={100} value={transfer.sent} aria-label="Sending the file" />
+          </div>
+        ) : checking || transfer?.reading ? (
+          <p className="text-sm text-stone-600">Reading the file…</p>
+        ) : null}
 
         {book ? (
           <section aria-label="Import preview" className="rounded-md border border-stone-200 bg-stone-50 p-3 text-sm">
