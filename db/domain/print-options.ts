@@ -19,6 +19,21 @@ export const bookFonts = {
 } as const;
 export type BookFont = keyof typeof bookFonts;
 
+/**
+ * Faces for the scripts the book faces do not have (Noto, SIL OFL): the typesetter falls back to them glyph by
+ * glyph, and whoever compiles the book adds only those whose script its text uses (`scriptsOf`).
+ */
+export const scriptFonts = {
+  arabic: { family: "Noto Naskh Arabic", test: /\p{Script=Arabic}/u },
+  hebrew: { family: "Noto Serif Hebrew", test: /\p{Script=Hebrew}/u },
+  cjk: { family: "Noto Serif SC", test: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u },
+} as const;
+export type ScriptFont = keyof typeof scriptFonts;
+
+/** The scripts of `text` that need a face of their own, in `scriptFonts` order. */
+export const scriptsOf = (text: string) =>
+  (Object.keys(scriptFonts) as ScriptFont[]).filter((script) => scriptFonts[script].test.test(text));
+
 export const ornaments = {
   dinkus: { label: "* * *", mark: "*  *  *" },
   dots: { label: "· · ·", mark: "·  ·  ·" },

@@ -100,6 +100,76 @@ test.describe("Print-ready PDF", () => {
       // Running heads: the author on left-hand pages, the title on right-hand ones (other than chapter openings).
       const heads = all.filter((w) => w.yMin < 72 && w.page > 4);
       expect(heads.some((w) => w.page % 2 === 0 && w.text.toUpperCase() === "WREN")).toBe(true);
+      // A left-hand page left empty so the next chapter opens on the right carries nothing: no head, no number.
+      const chapterPages = chapters.map((title) => all.find((w) => w.page > 3 && w.text === title && w.yMin > 100)!.page);
+      let blanks = 0;
+      for (const opening of chapterPages) {
+        const before = opening - 1;
+        const body = all.filter((w) => w.page === before && w.yMin > 60 && w.yMin < 600);
+        if (body.length > 0) continue;
+        blanks++;
+        expect(
+          all.filter((w) => w.page === before),
+          `blank page ${before}`,
+        ).toEqual([]);
+      }
+      expect(blanks, "the fixture's chapters leave at least one blank verso").toBeGreaterThan(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("Arabic, Hebrew and Chinese scenes: their faces embedded, their words there, right-to-left paragraphs set from the right", async ({
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Wren Scripts" });
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Many Tongues" });
+    const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Voices" });
+    const english = Array.from({ length: 6 }, () => "The harbour was quiet and the boats rocked gently in the evening tide.").join(" ");
+    const scenes = [
+      `${english}\n\n${english}`,
+      // A short Arabic paragraph: one line, which a right-to-left paragraph sets against the right margin.
+      "قال البحار: «البحر هادئ الليلة».\n\nשלום לכולם בנמל.",
+      "海港很安静，船在晚潮中轻轻摇晃。",
+    ];
+    for (const [i, content] of scenes.entries())
+      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: `Scene ${i}`, content, chapterId: chapter.id });
+    const res = await request.get(`/api/timelines/${timeline.id}/export?format=typst&trim=6x9&font=eb-garamond&front=title`, {
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status()).toBe(200);
+    const source = await res.text();
+    const { scriptsOf } = await import("../../db/domain/print-options");
+    const { scriptFontFiles } = await import("../../app/features/transfer/print/font-files");
+    expect(scriptsOf(source)).toEqual(["arabic", "hebrew", "cjk"]);
+    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
+    const fonts = await Promise.all([...fontFiles["eb-garamond"], ...scriptsOf(source).map((s) => scriptFontFiles[s])].map(read));
+    const pdf = await typesetPdf(source, { wasm, fonts });
+    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
+    try {
+      const file = join(dir, "book.pdf");
+      await writeFile(file, pdf);
+      const fontList = run("pdffonts", [file]);
+      for (const face of ["NotoNaskhArabic", "NotoSerifHebrew", "NotoSerifSC", "EBGaramond"]) expect(fontList).toContain(face);
+      for (const line of fontList.split("\n").slice(2).filter(Boolean))
+        expect(line, "every font embedded").toMatch(/\s+yes\s+yes\s+yes\s+\d+\s+\d+$/);
+      // pdftotext gives Arabic's joined letters back loosely, Hebrew and Chinese as written.
+      const text = run("pdftotext", [file, "-"]);
+      expect(text).toMatch(/\p{Script=Arabic}{3}/u);
+      for (const word of ["שלום", "海港很安静"]) expect(text).toContain(word);
+      // The one-line Hebrew paragraph is set from the right margin (its start), ragged on the left; -bbox lists its
+      // words in visual order, letters reversed.
+      const all = words(run("pdftotext", ["-bbox", file, "-"]));
+      const shalom = all.find((w) => w.text === [..."שלום"].reverse().join(""));
+      expect(shalom, "the Hebrew line").toBeDefined();
+      const line = all.filter((x) => x.page === shalom!.page && Math.abs(x.yMin - shalom!.yMin) < 2);
+      const [leftMargin, rightMargin] = shalom!.page % 2 === 1 ? [63, 45] : [45, 63];
+      // Its first-line indent (1.2 em, 13.2 pt at 11 pt) is on the right, where the line starts.
+      const fromRight = 432 - rightMargin - Math.max(...line.map((x) => x.xMax));
+      expect(fromRight, "set from the right").toBeGreaterThan(11);
+      expect(fromRight, "set from the right").toBeLessThan(15);
+      expect(Math.min(...line.map((x) => x.xMin)) - leftMargin, "a short line, ragged on the left").toBeGreaterThan(40);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -50,7 +50,8 @@ describe("Print-ready book", () => {
     expect(res.headers.get("Content-Disposition")).toMatch(/attachment; filename=".+-print\.typ"/);
     const source = await res.text();
     expect(source).toContain("width: 5.5in, height: 8.5in");
-    expect(source).toContain('font: "Crimson Pro", size: 10.5pt');
+    // The chosen face first; the script faces (Arabic, Hebrew, Chinese/Japanese) catch what it lacks.
+    expect(source).toContain('font: ("Crimson Pro", "Noto Naskh Arabic", "Noto Serif Hebrew", "Noto Serif SC"), size: 10.5pt');
     expect(source).toContain('#let book-author = "Mara Quill Okafor"');
     expect(source).toContain('"For Ada"');
     expect(source).toContain("#outline(");

@@ -1,5 +1,5 @@
 import type { JSONContent } from "@tiptap/core";
-import { type PrintOptions, bookFonts, ornaments, trimSizes } from "../../db/domain/print-options";
+import { type PrintOptions, bookFonts, ornaments, scriptFonts, trimSizes } from "../../db/domain/print-options";
 import { markdownToJson } from "../../db/domain/rich-text";
 import { bookLanguage } from "./epub";
 import type { Manuscript } from "./manuscript";
@@ -45,20 +45,31 @@ function inline(nodes: JSONContent[] | undefined): string {
 const plain = (nodes: JSONContent[] | undefined): string =>
   (nodes ?? []).map((n) => (n.type === "text" ? (n.text ?? "") : plain(n.content))).join("");
 
+/** Whether a text's first strong letter is of a right-to-left script (the Unicode bidi rule for a paragraph). */
+const RTL_FIRST = /^[^\p{L}]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+
+/** A paragraph set in its own direction: a right-to-left one in a left-to-right book (or the reverse) starts at its side. */
+const directed = (text: string, source: string, bookRtl: boolean) => {
+  const rtl = RTL_FIRST.test(source);
+  return rtl === bookRtl ? text : `#directed(${rtl ? "rtl" : "ltr"})[${text}]`;
+};
+
 /** A scene's blocks; `first` is whether the scene's first paragraph opens the chapter or follows a break. */
-function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dropCaps: boolean }): string[] {
+function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dropCaps: boolean; rtl: boolean }): string[] {
   const out: string[] = [];
   for (const node of nodes ?? []) {
     switch (node.type) {
       case "paragraph": {
         const text = inline(node.content);
         if (!text) break;
-        if (!state.opening) out.push(text);
+        const source = plain(node.content);
+        if (!state.opening) out.push(directed(text, source, state.rtl));
         else {
           state.opening = false;
           const [first, ...rest] = node.content ?? [];
           const letter = first?.type === "text" ? /^\p{L}/u.exec(first.text ?? "")?.[0] : undefined;
-          if (!state.dropCaps || !letter) out.push(`#opening[${text}]`);
+          // No initial letter for a script whose letters join (Arabic) or that has no capitals to sink.
+          if (!state.dropCaps || !letter || !/\p{Lu}|\p{Lt}/u.test(letter)) out.push(directed(`#opening[${text}]`, source, state.rtl));
           else {
             const remainder = { ...first, text: first.text?.slice(letter.length) };
             out.push(`#opening[#drop-cap(${typstString(letter)})${inline([remainder, ...rest])}]`);
@@ -93,6 +104,8 @@ function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dro
 }
 
 const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
+  // The book face first; the script faces catch the letters it does not have.
+  const fonts = [bookFonts[options.font].family, ...Object.values(scriptFonts).map((f) => f.family)].map(typstString).join(", ");
   const trim = trimSizes[options.trim];
   const author = typstString(bookAuthor(book));
   const title = typstString(book.title);
@@ -100,21 +113,28 @@ const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
   return `#let book-title = ${title}
 #let book-author = ${author}
 #set document(title: book-title, author: book-author)
-#set text(font: ${typstString(bookFonts[options.font].family)}, size: ${options.size}pt, lang: "${lang}", hyphenate: true, costs: (widow: 200%, orphan: 200%, hyphenation: 100%))
+#set text(font: (${fonts}), size: ${options.size}pt, lang: "${lang}", hyphenate: true, costs: (widow: 200%, orphan: 200%, hyphenation: 100%))
 #set par(justify: true, first-line-indent: 1.2em, spacing: 0.65em, leading: 0.62em)
 #let in-body = state("in-body", false)
 #let chapter-page(loc) = query(heading.where(level: 1)).any(h => h.location().page() == loc.page())
+// The blank left-hand page before a chapter that must open on the right: no running head, no number.
+#let blank-page(loc) = {
+  let p = loc.page()
+  let opens-next = query(heading.where(level: 1)).any(h => h.location().page() == p + 1)
+  let ends = query(selector(<part-end>).before(loc))
+  opens-next and ends.len() > 0 and ends.last().location().page() < p
+}
 #set page(
   width: ${trim.width}, height: ${trim.height},
   margin: (inside: 0.875in, outside: 0.625in, top: 0.75in, bottom: 0.75in),
   header: context {
-    if not in-body.get() or chapter-page(here()) { return }
+    if not in-body.get() or chapter-page(here()) or blank-page(here()) { return }
     let p = counter(page).get().first()
     set text(size: 0.8em, tracking: 0.05em)
     if calc.even(p) { align(left, smallcaps(book-author)) } else { align(right, smallcaps(book-title)) }
   },
   footer: context {
-    if not in-body.get() { return }
+    if not in-body.get() or blank-page(here()) { return }
     set text(size: 0.85em)
     align(center, counter(page).display("1"))
   },
@@ -126,6 +146,7 @@ const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
   v(0.5in)
 }
 #let opening(body) = par(first-line-indent: 0pt, body)
+#let directed(dir, body) = { set text(dir: dir); body }
 #let drop-cap(letter) = box(text(size: 2.7em, top-edge: "cap-height", bottom-edge: "baseline", letter))
 #let scene-break = align(center, block(above: 1.1em, below: 1.1em, ${typstString(ornaments[options.ornament].mark)}))
 `;
@@ -147,6 +168,9 @@ function frontMatter(book: Manuscript, options: PrintOptions) {
   return out;
 }
 
+/** Languages Typst sets right to left by default (`text.dir: auto`). */
+const RTL_LANGUAGES = new Set(["ar", "dv", "fa", "he", "ks", "pa", "ps", "sd", "ug", "ur", "yi"]);
+
 /** The book's Typst source: its fonts are added by whoever compiles it (the app's print dialog, the tests). */
 export function renderPrintSource(book: Manuscript, options: PrintOptions) {
   const lang = bookLanguage(
@@ -166,7 +190,7 @@ export function renderPrintSource(book: Manuscript, options: PrintOptions) {
   for (const part of book.parts) {
     if (part.title !== null) out.push(`#heading(level: 1, ${typstString(part.title)})`);
     else out.push(`#pagebreak(to: "odd", weak: true)\n#v(1.6in)`);
-    const state = { opening: true, dropCaps: options.dropCaps };
+    const state = { opening: true, dropCaps: options.dropCaps, rtl: RTL_LANGUAGES.has(lang) };
     part.scenes.forEach((scene, i) => {
       if (i > 0) {
         out.push("#scene-break");
@@ -174,6 +198,8 @@ export function renderPrintSource(book: Manuscript, options: PrintOptions) {
       }
       out.push(...blocks(markdownToJson(scene).content, state));
     });
+    // Where the part's text ends: a page after it and before the next chapter is a blank verso.
+    out.push("#metadata(none) <part-end>");
   }
   return `${out.join("\n\n")}\n`;
 }

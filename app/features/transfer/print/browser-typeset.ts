@@ -7,8 +7,11 @@ import garamondItalic from "@expo-google-fonts/eb-garamond/400Regular_Italic/EBG
 import baskervilleBold from "@expo-google-fonts/libre-baskerville/700Bold/LibreBaskerville_700Bold.ttf?url";
 import baskervilleRegular from "@expo-google-fonts/libre-baskerville/400Regular/LibreBaskerville_400Regular.ttf?url";
 import baskervilleItalic from "@expo-google-fonts/libre-baskerville/400Regular_Italic/LibreBaskerville_400Regular_Italic.ttf?url";
+import naskhArabic from "@expo-google-fonts/noto-naskh-arabic/400Regular/NotoNaskhArabic_400Regular.ttf?url";
+import notoSerifSc from "@expo-google-fonts/noto-serif-sc/400Regular/NotoSerifSC_400Regular.ttf?url";
+import serifHebrew from "@expo-google-fonts/noto-serif-hebrew/400Regular/NotoSerifHebrew_400Regular.ttf?url";
 import wasmUrl from "virtual:typst-compiler-wasm";
-import type { BookFont } from "../../../../db/domain/print-options";
+import { type BookFont, type ScriptFont, scriptsOf } from "../../../../db/domain/print-options";
 
 // The print dialog's typesetting, loaded on first use: the engine (gzipped, scripts/vite-typst-wasm.ts) and the
 // chosen face's files are assets of the build, served by the app itself (font-files.ts lists the same for the tests).
@@ -17,6 +20,9 @@ const fontUrls: Record<BookFont, string[]> = {
   "crimson-pro": [crimsonRegular, crimsonItalic, crimsonBold],
   "libre-baskerville": [baskervilleRegular, baskervilleItalic, baskervilleBold],
 };
+
+// Fetched only for a book whose text uses the script (the Chinese and Japanese face is 15 MB).
+const scriptFontUrls: Record<ScriptFont, string> = { arabic: naskhArabic, hebrew: serifHebrew, cjk: notoSerifSc };
 
 async function bytesOf(url: string) {
   const res = await fetch(url);
@@ -33,7 +39,8 @@ async function engine() {
 
 /** The PDF, typeset in a worker (typeset.worker.ts) from the engine and font bytes fetched here. */
 export async function typesetInBrowser(source: string, font: BookFont) {
-  const [wasm, fonts] = await Promise.all([engine(), Promise.all(fontUrls[font].map(bytesOf))]);
+  const urls = [...fontUrls[font], ...scriptsOf(source).map((script) => scriptFontUrls[script])];
+  const [wasm, fonts] = await Promise.all([engine(), Promise.all(urls.map(bytesOf))]);
   const worker = new Worker(new URL("./typeset.worker.ts", import.meta.url), { type: "module" });
   try {
     return await new Promise<Uint8Array>((resolve, reject) => {

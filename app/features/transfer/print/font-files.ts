@@ -1,4 +1,4 @@
-import type { BookFont } from "../../../../db/domain/print-options";
+import type { BookFont, ScriptFont } from "../../../../db/domain/print-options";
 
 // Each book face's files (regular, italic, bold) as paths inside its npm package. The fonts are TrueType from the
 // @expo-google-fonts packages (SIL Open Font License): Typst reads TrueType and OpenType, not the WOFF2 of
@@ -19,4 +19,11 @@ export const fontFiles: Record<BookFont, string[]> = {
     "@expo-google-fonts/libre-baskerville/400Regular_Italic/LibreBaskerville_400Regular_Italic.ttf",
     "@expo-google-fonts/libre-baskerville/700Bold/LibreBaskerville_700Bold.ttf",
   ],
+};
+
+/** The faces of the scripts the book faces lack (Noto, SIL OFL), one regular file each: added only for a text that uses them. */
+export const scriptFontFiles: Record<ScriptFont, string> = {
+  arabic: "@expo-google-fonts/noto-naskh-arabic/400Regular/NotoNaskhArabic_400Regular.ttf",
+  hebrew: "@expo-google-fonts/noto-serif-hebrew/400Regular/NotoSerifHebrew_400Regular.ttf",
+  cjk: "@expo-google-fonts/noto-serif-sc/400Regular/NotoSerifSC_400Regular.ttf",
 };
