@@ -30,6 +30,7 @@ const clamp = (n: number, low: number, high: number) => Math.min(Math.max(n, low
 
 export function AtSelection({ editor, anchor, children }: { editor: Editor | null; anchor: Anchor; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
+  const scrolled = useRef(false);
   const first = textRect(editor, anchor);
   useLayoutEffect(() => {
     const place = () => {
@@ -47,6 +48,19 @@ export function AtSelection({ editor, anchor, children }: { editor: Editor | nul
       el.style.top = `${top - origin.top}px`;
       el.style.left = `${left - origin.left}px`;
     };
+    // Opened near the screen's foot: the text is brought up first, so the box opens below it and covers no text.
+    const el = ref.current;
+    const rect = textRect(editor, anchor);
+    if (!scrolled.current && el && rect && editor) {
+      scrolled.current = true;
+      const height = el.getBoundingClientRect().height;
+      if (rect.bottom + GAP + height > window.innerHeight - FOOT) {
+        const range = rangeOfAnchor(editor.state, anchor);
+        const at = range ? editor.view.domAtPos(range.from).node : null;
+        const block = at instanceof Element ? at : at?.parentElement;
+        block?.scrollIntoView({ block: "center" });
+      }
+    }
     place();
     window.addEventListener("scroll", place, true);
     window.addEventListener("resize", place);
