@@ -133,7 +133,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
     <ManuscriptContext.Provider value={api}>
       <ManuscriptModeContext.Provider value={mode}>
         <style>{styles}</style>
-        <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-32" data-focus={focus || undefined}>
+        <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-[max(8rem,40vh)]" data-focus={focus || undefined}>
           <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans">
             <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
               {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
