@@ -19,11 +19,32 @@ function bindingOf(state: EditorState) {
   return sync?.binding?.type && sync.binding.doc ? sync.binding : null;
 }
 
+/**
+ * The selection trimmed to the text it holds: a triple-clicked paragraph runs from the paragraph's edge to the next
+ * one's start, and an anchor between blocks would resolve to nothing (its quote empty, its text 'removed').
+ */
+function textRange(state: EditorState, from: number, to: number) {
+  let start: number | null = null;
+  let end: number | null = null;
+  state.doc.nodesBetween(from, to, (node, pos) => {
+    if (!node.isText) return true;
+    const a = Math.max(from, pos);
+    const b = Math.min(to, pos + node.nodeSize);
+    if (b <= a) return false;
+    start ??= a;
+    end = b;
+    return false;
+  });
+  if (start === null || end === null || end <= start) return null;
+  return state.doc.textBetween(start, end, " ").trim() ? { from: start as number, to: end as number } : null;
+}
+
 /** The selection as a comment's anchor (null: nothing selected). */
 export function anchorOfSelection(state: EditorState): Anchor | null {
-  const { from, to } = state.selection;
+  const range = textRange(state, state.selection.from, state.selection.to);
   const binding = bindingOf(state);
-  if (from === to || !binding) return null;
+  if (!range || !binding) return null;
+  const { from, to } = range;
   const encode = (pos: number) =>
     toBase64(Y.encodeRelativePosition(absolutePositionToRelativePosition(pos, binding.type, binding.mapping)));
   return { from: encode(from), to: encode(to), quote: state.doc.textBetween(from, to, " ").slice(0, 1000) };

@@ -5,6 +5,7 @@ import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import type { CommentView } from "../../../worker/services/comments";
 import { COMMENTS_CHANGED } from "./co-editor-context";
+import { AtSelection } from "./at-selection";
 import { CommentBox } from "./comment-box";
 import { rangeOfAnchor, showComments } from "./comment-anchors";
 
@@ -37,6 +38,41 @@ export function useComments(eventId: number, shareCode: string | null) {
     return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
   }, [eventId, reload]);
   return { list, reload };
+}
+
+type SelectionProps = {
+  editor: Editor | null;
+  eventId: number;
+  shareCode: string | null;
+  anchor: Anchor;
+  onDone: () => void;
+  onPosted: () => Promise<unknown>;
+};
+
+/** A comment on the selected text: its box opens at the text (the scene editor, the Manuscript, the review panel). */
+export function SelectionComment({ editor, eventId, shareCode, anchor, onDone, onPosted }: SelectionProps) {
+  return (
+    <AtSelection editor={editor} anchor={anchor}>
+      <CommentBox
+        label="Comment on the selected text"
+        quote={anchor.quote}
+        submit="Post comment"
+        onCancel={onDone}
+        onSubmit={async (body) => {
+          try {
+            const param = { id: String(eventId) };
+            await unwrap(client.api.events[":id"].comments.$post({ param, query: shareParam(shareCode), json: { body, anchor } }));
+          } catch (error) {
+            errorToast(errorMessage(error, "Could not post the comment"));
+            return false;
+          }
+          await onPosted();
+          onDone();
+          return true;
+        }}
+      />
+    </AtSelection>
+  );
 }
 
 type Props = {
@@ -125,14 +161,22 @@ export function CommentsPanel(props: Props) {
           </Button>
         ) : null}
       </div>
-      {draft ? (
+      {draft?.anchor ? (
+        <SelectionComment
+          editor={editor}
+          eventId={eventId}
+          shareCode={shareCode}
+          anchor={draft.anchor}
+          onDone={onDraftDone}
+          onPosted={reload}
+        />
+      ) : draft ? (
         <CommentBox
-          label={draft.anchor ? "Comment on the selected text" : "Comment on the scene"}
-          quote={draft.anchor?.quote}
+          label="Comment on the scene"
           submit="Post comment"
           onCancel={onDraftDone}
           onSubmit={async (body) => {
-            const ok = await post(body, { anchor: draft.anchor });
+            const ok = await post(body, { anchor: null });
             if (ok) onDraftDone();
             return ok;
           }}

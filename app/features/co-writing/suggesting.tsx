@@ -14,18 +14,18 @@ import { Extension } from "@tiptap/core";
 import type { Command, Transaction } from "@tiptap/pm/state";
 import { ReplaceAroundStep, ReplaceStep } from "@tiptap/pm/transform";
 import type { Editor } from "@tiptap/react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
+import { type EditorMode, useStoredMode } from "./editor-mode";
+
+export { ModeSwitch } from "./editor-mode";
+export type { EditorMode } from "./editor-mode";
 import { caretColor } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
-import { cn } from "~/lib/cn";
 import { describeSuggestion, listSuggestions, suggestionId } from "../../../db/domain/suggestions";
 
 // Suggesting mode: typing and deleting make tracked changes (marks in the shared doc, so everyone in the scene
 // sees them live) instead of edits, with the library @handlewithcare/prosemirror-suggest-changes. Writers accept
 // or reject them one by one or all at once. Undo (the Collaboration extension's) undoes suggestion edits too.
-
-export type EditorMode = "editing" | "suggesting";
-const MODE_KEY = "storyweave:editor-mode";
 
 /**
  * A paragraph break or pasted paragraphs: the library marks such blocks with node marks, which the shared doc does
@@ -56,56 +56,20 @@ export const Suggesting = Extension.create<{ userId: number; name: string }>({
   },
 });
 
-const readMode = (): EditorMode => {
-  try {
-    return window.localStorage.getItem(MODE_KEY) === "suggesting" ? "suggesting" : "editing";
-  } catch {
-    return "editing";
-  }
-};
-
 /** My mode (kept in this browser), applied to the editor. */
 export function useEditorMode(editor: Editor | null) {
-  const [mode, setMode] = useState<EditorMode>(readMode);
+  const [mode, choose] = useStoredMode();
+  useApplyMode(editor, mode);
+  return [mode, choose] as const;
+}
+
+/** The mode applied to an editor (the Manuscript's scenes share one switch). */
+export function useApplyMode(editor: Editor | null, mode: EditorMode) {
   useEffect(() => {
     if (!editor || editor.isDestroyed) return;
     const on = isSuggestChangesEnabled(editor.state);
     if (on !== (mode === "suggesting")) (on ? disableSuggestChanges : enableSuggestChanges)(editor.state, editor.view.dispatch);
   });
-  const choose = (next: EditorMode) => {
-    setMode(next);
-    try {
-      window.localStorage.setItem(MODE_KEY, next);
-    } catch {
-      // Private browsing: the mode lasts for this page.
-    }
-  };
-  return [mode, choose] as const;
-}
-
-/** 'Editing' | 'Suggesting'. */
-export function ModeSwitch({ mode, onMode, disabled }: { mode: EditorMode; onMode: (m: EditorMode) => void; disabled?: boolean }) {
-  const option = (value: EditorMode, label: string) => (
-    <Button
-      type="button"
-      size="sm"
-      variant="ghost"
-      aria-pressed={mode === value}
-      disabled={disabled}
-      className={cn("h-8 px-2", mode === value && "bg-brand-100 text-brand-700")}
-      onMouseDown={(e) => e.preventDefault()}
-      onClick={() => onMode(value)}
-    >
-      {label}
-    </Button>
-  );
-  return (
-    <fieldset className="flex gap-1 rounded-md border border-stone-200 p-0.5">
-      <legend className="sr-only">Editor mode</legend>
-      {option("editing", "Editing")}
-      {option("suggesting", "Suggesting")}
-    </fieldset>
-  );
 }
 
 const when = (at: number | null) => (at ? new Date(at).toLocaleString() : "");

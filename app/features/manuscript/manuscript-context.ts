@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import type { Session } from "~/features/co-writing/doc-session";
+import type { EditorMode } from "~/features/co-writing/editor-mode";
 
 // What a scene's editor needs from the manuscript page, kept stable so the 150 scenes do not re-render as one types.
 
@@ -18,6 +19,9 @@ export type ManuscriptApi = {
 };
 
 export const ManuscriptContext = createContext<ManuscriptApi | null>(null);
+
+/** Editing or Suggesting: one switch for every scene's editor (apart from the stable api, so only editors re-render). */
+export const ManuscriptModeContext = createContext<EditorMode>("editing");
 
 export function useManuscript() {
   const api = useContext(ManuscriptContext);

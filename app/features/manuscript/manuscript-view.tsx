@@ -2,7 +2,8 @@ import { Focus } from "lucide-react";
 import { Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { Session } from "~/features/co-writing/doc-session";
-import { ManuscriptContext, type ManuscriptApi, wordsText } from "~/features/manuscript/manuscript-context";
+import { ModeSwitch, useStoredMode } from "~/features/co-writing/editor-mode";
+import { ManuscriptContext, type ManuscriptApi, ManuscriptModeContext, wordsText } from "~/features/manuscript/manuscript-context";
 import { useNearViewport } from "~/features/manuscript/near-viewport";
 import { manuscriptRuns } from "~/features/manuscript/runs";
 import { SceneText } from "~/features/manuscript/scene-text";
@@ -57,6 +58,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
   const [active, setActiveState] = useState<number | null>(scenes[0]?.id ?? null);
   const [focus, setFocus] = useState(false);
   const [saved, setSaved] = useState(false);
+  const [mode, setMode] = useStoredMode();
   const focusRef = useRef(false);
   focusRef.current = focus;
   const sessions = useRef(new Map<number, Session>());
@@ -129,59 +131,66 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
 
   return (
     <ManuscriptContext.Provider value={api}>
-      <style>{styles}</style>
-      <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-32" data-focus={focus || undefined}>
-        <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans">
-          <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-            {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
-            <span aria-hidden="true">←</span> Back to timeline
-          </Link>
-          {live.users.length > 0 ? (
-            <div className="mr-auto ml-2">
-              <Suspense fallback={null}>
-                <PresenceStack users={live.users} myUserId={me.id} />
-              </Suspense>
-            </div>
-          ) : null}
-          {canEdit ? (
-            <Button
-              variant={focus ? "default" : "outline"}
-              size="sm"
-              aria-pressed={focus}
-              aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
-              title="Focus mode (Ctrl+Shift+F; Esc leaves)"
-              onClick={() => setFocus((f) => !f)}
-            >
-              <Focus aria-hidden="true" className="h-4 w-4" /> Focus mode
-            </Button>
-          ) : null}
-        </div>
-        <h1 dir="auto" className="mb-10 text-center font-serif text-4xl font-bold break-words">
-          {timeline.title}
-        </h1>
-        {scenes.length === 0 ? <p className="text-stone-700">No scenes yet.</p> : null}
-        {/* One flat list keyed by scene: a scene added, moved or put in another chapter leaves the others' editors open. */}
-        {runs.flatMap((run, i) => [
-          run.chapterId != null ? (
-            <h2
-              key={`chapter-${run.chapterId}-${i}`}
-              dir="auto"
-              className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words"
-            >
-              {chapterTitle.get(run.chapterId)}
-            </h2>
-          ) : null,
-          ...run.scenes.map((scene) => <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />),
-        ])}
-      </main>
-      <footer className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700">
-        <p aria-live="polite" data-testid="manuscript-status" className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2">
-          {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
-          {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}
-          <span>Book: {wordsText(book)}</span>
-          {saved ? <span className="font-medium text-emerald-800">Saved</span> : null}
-        </p>
-      </footer>
+      <ManuscriptModeContext.Provider value={mode}>
+        <style>{styles}</style>
+        <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-[max(8rem,40vh)]" data-focus={focus || undefined}>
+          <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans">
+            <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+              {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
+              <span aria-hidden="true">←</span> Back to timeline
+            </Link>
+            {live.users.length > 0 ? (
+              <div className="mr-auto ml-2">
+                <Suspense fallback={null}>
+                  <PresenceStack users={live.users} myUserId={me.id} />
+                </Suspense>
+              </div>
+            ) : null}
+            {canEdit ? <ModeSwitch mode={mode} onMode={setMode} /> : null}
+            {canEdit ? (
+              <Button
+                variant={focus ? "default" : "outline"}
+                size="sm"
+                aria-pressed={focus}
+                aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
+                title="Focus mode (Ctrl+Shift+F; Esc leaves)"
+                onClick={() => setFocus((f) => !f)}
+              >
+                <Focus aria-hidden="true" className="h-4 w-4" /> Focus mode
+              </Button>
+            ) : null}
+          </div>
+          <h1 dir="auto" className="mb-10 text-center font-serif text-4xl font-bold break-words">
+            {timeline.title}
+          </h1>
+          {scenes.length === 0 ? <p className="text-stone-700">No scenes yet.</p> : null}
+          {/* One flat list keyed by scene: a scene added, moved or put in another chapter leaves the others' editors open. */}
+          {runs.flatMap((run, i) => [
+            run.chapterId != null ? (
+              <h2
+                key={`chapter-${run.chapterId}-${i}`}
+                dir="auto"
+                className="mt-16 mb-8 text-center font-serif text-3xl font-bold break-words"
+              >
+                {chapterTitle.get(run.chapterId)}
+              </h2>
+            ) : null,
+            ...run.scenes.map((scene) => <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />),
+          ])}
+        </main>
+        <footer className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700">
+          <p
+            aria-live="polite"
+            data-testid="manuscript-status"
+            className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2"
+          >
+            {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
+            {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}
+            <span>Book: {wordsText(book)}</span>
+            {saved ? <span className="font-medium text-emerald-800">Saved</span> : null}
+          </p>
+        </footer>
+      </ManuscriptModeContext.Provider>
     </ManuscriptContext.Provider>
   );
 }

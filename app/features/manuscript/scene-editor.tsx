@@ -1,9 +1,14 @@
 import { EditorContent } from "@tiptap/react";
-import { useEffect, useMemo, useState } from "react";
+import { useContext, useEffect, useMemo, useState } from "react";
+import { createPortal } from "react-dom";
 import { caretColor } from "~/features/co-writing/co-editor-context";
+import { CommentAnchors, anchorOfSelection, showComments } from "~/features/co-writing/comment-anchors";
+import { type Draft, SelectionComment, useComments } from "~/features/co-writing/comments-panel";
+import { Suggesting, SuggestionsList, useApplyMode } from "~/features/co-writing/suggesting";
+import { Button } from "~/ui/button";
 import { Session, useSessionTick } from "~/features/co-writing/doc-session";
 import { useDocEditor, useSessionEnd } from "~/features/co-writing/session-editor-hooks";
-import { useManuscript } from "~/features/manuscript/manuscript-context";
+import { ManuscriptModeContext, useManuscript } from "~/features/manuscript/manuscript-context";
 import { SCENE_TEXT_CLASS, SceneText } from "~/features/manuscript/scene-text";
 import { manuscriptExtensions } from "~/features/manuscript/smart-typing";
 import { yDocToMarkdown } from "../../../db/domain/rich-text";
@@ -46,13 +51,25 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
   useSessionTick(session);
   const ms = useManuscript();
   const user = useMemo(() => ({ name: ms.me.name, color: caretColor(ms.me.id) }), [ms.me]);
-  const extensions = useMemo(manuscriptExtensions, []);
+  // Comments' highlights and Suggesting, as in the scene editor.
+  const extensions = useMemo(
+    () => [...manuscriptExtensions(), CommentAnchors, Suggesting.configure({ userId: ms.me.id, name: ms.me.name })],
+    [ms.me],
+  );
   const editor = useDocEditor(session, `scene-${sceneId}-text`, user, {
     extensions,
     label: `Text of ${title}`,
     className: `${SCENE_TEXT_CLASS} ms-editor rounded-sm focus-visible:outline-2 focus-visible:outline-offset-8 focus-visible:outline-brand-600`,
   });
   useSessionEnd(session, () => onRelease(null), null);
+  useApplyMode(editor, useContext(ManuscriptModeContext));
+  const comments = useComments(sceneId, ms.shareCode);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  // The open threads' text highlighted (a decoration: never part of the doc).
+  useEffect(() => {
+    if (editor && !editor.isDestroyed && session.ready)
+      editor.view.dispatch(showComments(editor.state, { comments: comments.list, active: null }));
+  }, [editor, comments.list, session.ready]);
 
   const { register, setWords, setActive, focusRef } = ms;
   useEffect(() => {
@@ -109,11 +126,65 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
   return (
     <>
       {session.ready && editor ? <EditorContent editor={editor} /> : <SceneText html={html} />}
+      {session.ready && editor && !draft ? <CommentButton editor={editor} onDraft={setDraft} /> : null}
+      {session.ready && editor && draft?.anchor ? (
+        <SelectionComment
+          editor={editor}
+          eventId={sceneId}
+          shareCode={ms.shareCode}
+          anchor={draft.anchor}
+          onDone={() => {
+            setDraft(null);
+            editor.commands.focus();
+          }}
+          onPosted={comments.reload}
+        />
+      ) : null}
+      {session.ready && editor ? (
+        <div className="mt-3 font-sans">
+          <SuggestionsList editor={editor} />
+        </div>
+      ) : null}
       {trouble ? (
         <p role="status" className="mt-2 font-sans text-xs text-stone-700">
           {trouble}
         </p>
       ) : null}
     </>
+  );
+}
+
+/** 'Comment' beside the selected text while the scene's editor has it (the Manuscript has no toolbar to hold it). */
+function CommentButton({ editor, onDraft }: { editor: NonNullable<ReturnType<typeof useDocEditor>>; onDraft: (d: Draft) => void }) {
+  const { selection } = editor.state;
+  if (selection.empty || !editor.isFocused) return null;
+  // In the margin right of the text where there is room (nothing covered), else just above the selection.
+  let at: { top: number; left: number };
+  try {
+    const start = editor.view.coordsAtPos(selection.from);
+    const column = editor.view.dom.getBoundingClientRect();
+    const margin = column.right + 16 + 110 < window.innerWidth;
+    const left = margin ? column.right + 16 : Math.max(8, Math.min(start.left, window.innerWidth - 110));
+    const top = margin ? start.top - 4 : start.top - 40;
+    at = { top: top + window.scrollY, left: left + window.scrollX };
+  } catch {
+    return null;
+  }
+  return createPortal(
+    <Button
+      variant="outline"
+      size="sm"
+      className="absolute z-40 bg-white font-sans shadow-md"
+      style={at}
+      // Keeps the editor's selection: the anchor is taken from it on click.
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => {
+        const anchor = anchorOfSelection(editor.state);
+        if (anchor) onDraft({ anchor });
+      }}
+    >
+      Comment
+    </Button>,
+    document.body,
   );
 }
