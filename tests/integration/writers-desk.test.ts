@@ -235,6 +235,16 @@ describe("byline on timelines", () => {
     await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "M. Harbour" } });
     const exported = await call("GET", `/api/timelines/${tl.id}/export?format=json`, { token: owner.token });
     expect(exported.json.timeline.byline).toBe("M. Harbour");
+    const markdown = await call("GET", `/api/timelines/${tl.id}/export?format=md`, { token: owner.token });
+    expect(markdown.text).toContain("# The Drowned Bell\n\n*By: M. Harbour*\n");
+    const fromMarkdown = await call("POST", "/api/timelines/import", {
+      token: owner.token,
+      rawBody: markdown.text,
+      headers: { "Content-Type": "text/markdown" },
+    });
+    expect(fromMarkdown.status, fromMarkdown.text).toBe(201);
+    const mdId = fromMarkdown.json.id ?? fromMarkdown.json.timeline?.id;
+    expect((await call("GET", `/api/timelines/${mdId}`, { token: owner.token })).json.byline).toBe("M. Harbour");
     const importJson = (doc: unknown) =>
       call("POST", "/api/timelines/import", {
         token: owner.token,
