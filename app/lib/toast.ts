@@ -1,3 +1,4 @@
+import { createElement } from "react";
 import type { toast as SonnerToast } from "sonner";
 
 export type Toast = {
@@ -6,8 +7,11 @@ export type Toast = {
   variant?: "default" | "destructive";
 };
 
-/** A toast with a button (sonner's `action`), e.g. Undo; never sent from the server. */
-export type ActionToast = Toast & { action?: { label: string; onClick: () => void } };
+/**
+ * A toast with a button (sonner's `action`), e.g. Undo, and a `note` on a line of its own under the description
+ * (which stays exactly SPEC's words, e.g. 'Event deleted successfully'); never sent from the server.
+ */
+export type ActionToast = Toast & { note?: string; action?: { label: string; onClick: () => void } };
 
 // sonner loads with the Toaster (ui/toaster.tsx) when the first toast is fired (or
 // the first press or key makes one likely), not with the page; toasts fired before it is mounted wait
@@ -35,8 +39,14 @@ export function wantToaster() {
   for (const listener of wantListeners) listener();
 }
 
-function fire(to: typeof SonnerToast, { title, description, variant, action }: ActionToast) {
-  const options = { description, action };
+function fire(to: typeof SonnerToast, { title, description, note, variant, action }: ActionToast) {
+  const lines = note
+    ? [
+        createElement("span", { key: "message", "data-toast-message": "" }, description),
+        createElement("span", { key: "note", className: "block" }, note),
+      ]
+    : description;
+  const options = { description: lines, action };
   if (variant === "destructive") to.error(title, options);
   else to.success(title, options);
 }

@@ -118,7 +118,9 @@ export default function ReadPage() {
       {/* A page for reading, as the Manuscript's focus mode: no app navigation and no help button over the text. */}
       <style>{readingOnly}</style>
       <header className="mb-8 text-center">
-        <h1 className="text-3xl font-semibold">{book.timeline.title}</h1>
+        <h1 dir="auto" className="text-3xl font-semibold">
+          {book.timeline.title}
+        </h1>
         <p className="mt-1 text-stone-600">by {book.timeline.author}</p>
       </header>
       <nav aria-label="Contents" className="mb-10 rounded border border-stone-200 p-4 font-sans text-base">
@@ -126,7 +128,7 @@ export default function ReadPage() {
         <ol className="list-decimal space-y-1 pl-6">
           {book.chapters.map((chapter, i) => (
             <li key={chapter.scenes[0]?.id ?? i}>
-              <a className="underline" href={`#chapter-${i + 1}`}>
+              <a dir="auto" className="underline" href={`#chapter-${i + 1}`}>
                 {chapter.title ?? `Part ${i + 1}`}
               </a>
             </li>
@@ -137,11 +139,15 @@ export default function ReadPage() {
       <article onMouseUp={takeSelection} onTouchEnd={takeSelection} onKeyUp={takeSelection}>
         {book.chapters.map((chapter, i) => (
           <section key={chapter.scenes[0]?.id ?? i} id={`chapter-${i + 1}`} className="mb-12">
-            {chapter.title ? <h2 className="mb-6 text-center text-2xl font-semibold">{chapter.title}</h2> : null}
+            {chapter.title ? (
+              <h2 dir="auto" className="mb-6 text-center text-2xl font-semibold">
+                {chapter.title}
+              </h2>
+            ) : null}
             {chapter.scenes.map((scene) => (
               <div key={scene.id} id={`scene-${scene.id}`} data-scene-id={scene.id} className="mb-8">
                 {scene.content.split(/\n{2,}/).map((para, p) => (
-                  <p key={p} className="mb-4 whitespace-pre-wrap">
+                  <p key={p} dir="auto" className="mb-4 whitespace-pre-wrap">
                     {para}
                   </p>
                 ))}

@@ -63,7 +63,9 @@ function TrashEntry({ item, result }: { item: TrashRow; result: Restore | undefi
       <Card className="flex flex-wrap items-center justify-between gap-3 p-4">
         <div className="min-w-0">
           <p className="text-xs font-semibold tracking-wide text-stone-600 uppercase">{kindLabel}</p>
-          <h2 className="truncate font-semibold">{item.title}</h2>
+          <h2 dir="auto" className="truncate font-semibold">
+            {item.title}
+          </h2>
           {item.kind === "event" ? <p className="truncate text-sm text-stone-700">in {item.timelineTitle}</p> : null}
           <p className="text-sm text-stone-700">
             Deleted by {by} {item.ago} (<time dateTime={item.deletedAt}>{item.date}</time>)

@@ -152,3 +152,27 @@ test("a right-to-left title is laid out right to left on its card, the timeline'
   expect(await direction(page.getByRole("heading", { name: "رنين الجرس", level: 2 }))).toBe("rtl");
   expect(await direction(page.getByRole("heading", { name: "The tide", level: 2 }))).toBe("ltr");
 });
+
+test("a right-to-left chapter heading and book read right to left on the timeline and in the reading view", async ({ page, request }) => {
+  const owner = await createUser(request, { name: "Rana Writer" });
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "الجرس الغارق" });
+  const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "الفصل الأول" });
+  const scene = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "رنين الجرس",
+    content: "رن الجرس في الميناء.",
+  });
+  await apiAs(request, owner, "PATCH", `/api/events/${scene.id}`, { chapterId: chapter.id });
+  const direction = (el: Locator) => el.evaluate((node) => getComputedStyle(node).direction);
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  const chapterHeading = page.getByRole("heading", { name: "الفصل الأول" }).first();
+  await expect(chapterHeading).toHaveAttribute("dir", "auto");
+  expect(await direction(chapterHeading)).toBe("rtl");
+
+  const link = await apiAs<{ code: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/reader-links`, { label: "Club" });
+  await page.goto(`/read/${link.code}`);
+  await waitForHydration(page);
+  expect(await direction(page.getByRole("heading", { name: "الجرس الغارق", level: 1 }))).toBe("rtl");
+  expect(await direction(page.getByRole("heading", { name: "الفصل الأول", level: 2 }))).toBe("rtl");
+  expect(await direction(page.getByText("رن الجرس في الميناء."))).toBe("rtl");
+});

@@ -30,7 +30,10 @@ test.describe("trash", () => {
     const confirm = page.getByRole("alertdialog");
     await expect(confirm).toContainText("will move to Trash");
     await confirm.getByRole("button", { name: "Delete Event" }).click();
-    await expect(toast(page, "Event deleted successfully")).toBeVisible();
+    // SPEC's words exactly, the Trash note on a line of its own.
+    const deleted = toast(page, "Event deleted successfully");
+    await expect(deleted.locator("[data-toast-message]")).toHaveText(/^Event deleted successfully$/);
+    await expect(deleted).toContainText("It stays in Trash for 30 days.");
     await expect(cardTitles(page)).toHaveText(["Arrival", "Rescue"]);
 
     await page.goto("/trash");
@@ -66,6 +69,8 @@ test.describe("trash", () => {
     await expect(sure).toContainText("move the timeline and all its events to Trash");
     await sure.getByRole("button", { name: "Delete Timeline" }).click();
     const moved = toast(page, "Timeline deleted successfully");
+    await expect(moved.locator("[data-toast-message]")).toHaveText(/^Timeline deleted successfully$/);
+    await expect(moved).toContainText("It stays in Trash for 30 days.");
     await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toHaveCount(0);
     await moved.getByRole("button", { name: "Undo" }).click();
     await expect(page.getByRole("region", { name: "Your timelines" }).getByText("The Drowned Bell")).toBeVisible();

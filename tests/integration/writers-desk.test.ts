@@ -194,9 +194,15 @@ describe("byline on timelines", () => {
 
   it("defaults to the owner's name; the owner sets it and it names the manuscript's title page and the EPUB's creator", async () => {
     const { tl } = await deskBook();
-    const fresh = await call("GET", `/api/timelines/${tl.id}`, { token: owner.token });
-    expect(fresh.json.byline).toBeNull();
     const ownerName = owner.user.name as string;
+    // No byline set: the API names the owner, for the owner and for those it is shared with; nothing is stored.
+    const fresh = await call("GET", `/api/timelines/${tl.id}`, { token: owner.token });
+    expect(fresh.json.byline).toBe(ownerName);
+    expect((await call("GET", `/api/timelines/${tl.id}`, { token: viewer.token })).json.byline).toBe(ownerName);
+    const listed = await call("GET", "/api/timelines", { token: collaborator.token });
+    expect(listed.json.find((t: { id: number }) => t.id === tl.id)?.byline).toBe(ownerName);
+    const stored = () => env.DB.prepare("SELECT byline FROM timelines WHERE id = ?").bind(tl.id).first<{ byline: string | null }>();
+    expect((await stored())?.byline).toBeNull();
     const before = await bookText(tl, "epub");
     expect(strFromU8(before["OEBPS/content.opf"])).toContain(`<dc:creator>${ownerName}</dc:creator>`);
 
@@ -209,10 +215,55 @@ describe("byline on timelines", () => {
     expect(strFromU8(docx["word/document.xml"])).toContain("M. Harbour &amp; J. Bell");
     expect(strFromU8(docx["word/document.xml"])).not.toContain(ownerName);
 
-    // Empty gives the owner's name back.
+    expect((await call("GET", `/api/timelines/${tl.id}`, { token: viewer.token })).json.byline).toBe("M. Harbour & J. Bell");
+
+    // Empty (or null) gives the owner's name back, and stores nothing.
     const cleared = await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "" } });
-    expect(cleared.json.byline).toBeNull();
+    expect(cleared.json.byline).toBe(ownerName);
+    expect((await stored())?.byline).toBeNull();
     expect(strFromU8((await bookText(tl, "epub"))["OEBPS/content.opf"])).toContain(`<dc:creator>${ownerName}</dc:creator>`);
+    await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "Pen Name" } });
+    const reset = await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: null } });
+    expect(reset.json.byline).toBe(ownerName);
+    expect((await stored())?.byline).toBeNull();
+  });
+
+  it("travels in the JSON export and is read back by its import; an unset one stays the importer's name", async () => {
+    const { tl } = await deskBook();
+    const unset = await call("GET", `/api/timelines/${tl.id}/export?format=json`, { token: owner.token });
+    expect(unset.json.timeline).not.toHaveProperty("byline");
+    await call("PATCH", `/api/timelines/${tl.id}`, { token: owner.token, body: { byline: "M. Harbour" } });
+    const exported = await call("GET", `/api/timelines/${tl.id}/export?format=json`, { token: owner.token });
+    expect(exported.json.timeline.byline).toBe("M. Harbour");
+    const markdown = await call("GET", `/api/timelines/${tl.id}/export?format=md`, { token: owner.token });
+    expect(markdown.text).toContain("# The Drowned Bell\n\n*By: M. Harbour*\n");
+    const fromMarkdown = await call("POST", "/api/timelines/import", {
+      token: owner.token,
+      rawBody: markdown.text,
+      headers: { "Content-Type": "text/markdown" },
+    });
+    expect(fromMarkdown.status, fromMarkdown.text).toBe(201);
+    const mdId = fromMarkdown.json.id ?? fromMarkdown.json.timeline?.id;
+    expect((await call("GET", `/api/timelines/${mdId}`, { token: owner.token })).json.byline).toBe("M. Harbour");
+    const importJson = (doc: unknown) =>
+      call("POST", "/api/timelines/import", {
+        token: owner.token,
+        rawBody: JSON.stringify(doc),
+        headers: { "Content-Type": "application/json" },
+      });
+    const imported = await importJson(exported.json);
+    expect(imported.status, imported.text).toBe(201);
+    const id = imported.json.id ?? imported.json.timeline?.id;
+    expect((await call("GET", `/api/timelines/${id}`, { token: owner.token })).json.byline).toBe("M. Harbour");
+    const plain = await importJson(unset.json);
+    const plainId = plain.json.id ?? plain.json.timeline?.id;
+    expect((await call("GET", `/api/timelines/${plainId}`, { token: owner.token })).json.byline).toBe(owner.user.name);
+    const row = await env.DB.prepare("SELECT byline FROM timelines WHERE id = ?").bind(plainId).first<{ byline: string | null }>();
+    expect(row?.byline).toBeNull();
+
+    const bad = (byline: unknown) => importJson({ ...exported.json, timeline: { ...exported.json.timeline, byline } });
+    expect(await bad("b".repeat(201))).toMatchObject({ status: 400, json: { error: "Timeline: byline must be at most 200 characters" } });
+    expect(await bad(["M."])).toMatchObject({ status: 400, json: { error: "Timeline: byline must be text" } });
   });
 
   it("is the owner's alone, at most 200 characters, and text", async () => {

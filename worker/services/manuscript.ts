@@ -4,6 +4,7 @@ import { countWords } from "../../db/domain/word-count";
 import { type User, chapters, events, timelines, users } from "../../db/schema";
 import { notFound } from "../lib/errors";
 import { TIMELINE_NOT_FOUND, requireTimelineAccess } from "./access";
+import { bylineOf } from "./timelines";
 
 // The book as a reader gets it: the scenes' text in story order, grouped by chapter, with nothing of the
 // planning (scene titles, story dates, codex, attachments). Both the manuscript .docx and the EPUB are
@@ -102,8 +103,9 @@ export async function loadManuscript(db: Db, user: User, timelineId: number, sha
   ]);
   const email = owner?.email ?? "";
   // The byline (DESIGN §12) when the owner set one, else the owner's name.
-  const legalName = owner?.name?.trim() || email.split("@")[0] || "Anonymous";
-  const name = timeline.byline?.trim() || legalName;
+  const name = bylineOf(timeline.byline, owner);
+  // The contact block's name: the writer's own, whatever the byline says.
+  const legalName = bylineOf(null, owner);
   const parts = manuscriptParts(scenes, chapterRows);
   const wordCount = parts.reduce((sum, part) => sum + part.scenes.reduce((n, scene) => n + countWords(scene), 0), 0);
   return {
@@ -123,5 +125,5 @@ export async function bookByline(db: Db, timelineId: number) {
     .innerJoin(users, eq(users.id, timelines.userId))
     .where(eq(timelines.id, timelineId))
     .get();
-  return row?.byline?.trim() || row?.name?.trim() || row?.email.split("@")[0] || "Anonymous";
+  return bylineOf(row?.byline, row);
 }

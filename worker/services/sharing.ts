@@ -19,7 +19,7 @@ import {
 import { addNotification } from "./notifications";
 import { type Limiter, spend } from "./rate-limits";
 import { isPremium } from "./plans";
-import { type TimelineView, toTimelineView } from "./timelines";
+import { type TimelineView, ownerNameOf, toTimelineView } from "./timelines";
 import { findUserByEmail } from "./users";
 
 export const SHARING_IS_PREMIUM = "Sharing is a premium feature. Upgrade to Premium to share timelines.";
@@ -169,7 +169,7 @@ export async function openSharedTimeline(
   const { timeline, withLink } = await findShareLink(db, user, shareCode);
   const mode = withLink as Exclude<Access, "none">;
   return {
-    timeline: toTimelineView(timeline, mode, true),
+    timeline: toTimelineView(timeline, mode, true, await ownerNameOf(db, timeline)),
     events: await listEventsForTimeline(db, timeline.id, "position", locale),
     isShared: true,
     accessMode: mode,
@@ -198,7 +198,7 @@ export async function joinSharedTimeline({ db, room }: Deps, user: User, shareCo
       .get();
     if (written) room(timeline.id, { action: "access-granted", by: authorOf(user), userId: user.id });
   }
-  return { timeline: toTimelineView(timeline, mode, mode !== "owner"), accessMode: mode };
+  return { timeline: toTimelineView(timeline, mode, mode !== "owner", await ownerNameOf(db, timeline)), accessMode: mode };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type Timeline, type User, events, timelineShares, timelines } from "../../db/schema";
+import { type Timeline, type User, events, timelineShares, timelines, users } from "../../db/schema";
 import { type CreateTimeline, FREE_TIMELINE_LIMIT, type UpdateTimeline } from "../../db/domain/validation";
 import { forbidden } from "../lib/errors";
 import { nowIso } from "../lib/time";
@@ -33,15 +33,32 @@ export type TimelineView = {
   structureTemplateId: string | null;
   /** Viewers may comment on its scenes (the owner's setting). */
   viewersCanComment: boolean;
-  /** The name on the title pages and the EPUB's creator (null: the owner's name). */
-  byline: string | null;
+  /** The name on the title pages and the EPUB's creator: the owner's byline, else the owner's name (DESIGN §12). */
+  byline: string;
   /** Only the owner sees the share code. */
   shareCode?: string | null;
   /** The series the book belongs to, set by the timeline screen's loader for its header. */
   series?: SeriesMention | null;
 };
 
-export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none">, isShared: boolean, wordCount = 0): TimelineView {
+/** The timeline owner's name and email: what a timeline without a byline is signed with. */
+export type OwnerName = { name: string | null; email: string };
+
+/** The byline a timeline shows: the one its owner set, else the owner's name (else their email's name). */
+export const bylineOf = (byline: string | null | undefined, owner: OwnerName | undefined) =>
+  byline?.trim() || owner?.name?.trim() || owner?.email.split("@")[0] || "Anonymous";
+
+/** The owner's name and email, for `toTimelineView` where the caller is not the owner. */
+export const ownerNameOf = (db: Db, timeline: Pick<Timeline, "userId">) =>
+  db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, timeline.userId)).get();
+
+export function toTimelineView(
+  timeline: Timeline,
+  access: Exclude<Access, "none">,
+  isShared: boolean,
+  owner: OwnerName | undefined,
+  wordCount = 0,
+): TimelineView {
   const isOwner = access === "owner";
   return {
     id: timeline.id,
@@ -58,7 +75,7 @@ export function toTimelineView(timeline: Timeline, access: Exclude<Access, "none
     targetWords: timeline.targetWords ?? null,
     structureTemplateId: timeline.structureTemplateId ?? null,
     viewersCanComment: timeline.viewersCanComment ?? true,
-    byline: timeline.byline ?? null,
+    byline: bylineOf(timeline.byline, owner),
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -70,6 +87,7 @@ export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<Tim
     .select({
       timeline: timelines,
       shareLevel: timelineShares.accessLevel,
+      owner: { name: users.name, email: users.email },
       hasShares: sql<number>`${hasShares}`,
       wordCount:
         sql<number>`(SELECT coalesce(sum(e.word_count), 0) FROM events e WHERE e.timeline_id = "timelines"."id" AND e.deleted_at IS NULL)`.mapWith(
@@ -77,13 +95,14 @@ export async function listTimelines(db: Db, user: Pick<User, "id">): Promise<Tim
         ),
     })
     .from(timelines)
+    .innerJoin(users, eq(users.id, timelines.userId))
     .leftJoin(timelineShares, callerShare(user))
     .where(and(isNull(timelines.deletedAt), or(eq(timelines.userId, user.id), eq(timelineShares.sharedWithUserId, user.id))))
     .orderBy(desc(timelines.createdAt), desc(timelines.id));
   return rows.map((r) => {
     const access = accessOf(r.timeline, user, r.shareLevel) as Exclude<Access, "none">;
     const isShared = access !== "owner" || Boolean(r.hasShares);
-    return toTimelineView(r.timeline, access, isShared, r.wordCount);
+    return toTimelineView(r.timeline, access, isShared, r.owner, r.wordCount);
   });
 }
 
@@ -111,13 +130,13 @@ export async function createTimeline(db: Db, user: User, input: CreateTimeline):
     .from(timelines)
     .where(eq(timelines.id, Number(inserted.meta.last_row_id)))
     .get();
-  return toTimelineView(timeline!, "owner", false);
+  return toTimelineView(timeline!, "owner", false, user);
 }
 
 export async function getTimeline(db: Db, user: User, timelineId: number, shareCode?: string | null) {
   const { timeline, access, hasShares } = await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
-  const wordCount = await timelineWordCount(db, timelineId);
-  return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares, wordCount);
+  const [wordCount, owner] = await Promise.all([timelineWordCount(db, timelineId), access === "owner" ? user : ownerNameOf(db, timeline)]);
+  return toTimelineView(timeline, access as Exclude<Access, "none">, access !== "owner" || hasShares, owner, wordCount);
 }
 
 export async function updateTimeline({ db, room }: Deps, user: User, timelineId: number, input: UpdateTimeline) {
@@ -130,7 +149,7 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   if (input.byline !== undefined) changes.byline = input.byline;
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
-  return toTimelineView(updated, "owner", false, await timelineWordCount(db, timelineId));
+  return toTimelineView(updated, "owner", false, user, await timelineWordCount(db, timelineId));
 }
 
 /**

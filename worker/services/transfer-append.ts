@@ -6,7 +6,7 @@ import type { User } from "../../db/schema";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
-import { toTimelineView } from "./timelines";
+import { ownerNameOf, toTimelineView } from "./timelines";
 import { chunks, importedEventColumns, importedEventRow, importedEventValues, rawStatement } from "./transfer";
 
 // Import into an existing timeline: the file's events go after its last one and its codex merges by name
@@ -156,7 +156,12 @@ export async function importIntoTimeline(
   const subject = count === 1 ? doc.events[0].title : `${count.toLocaleString("en-US")} events from a file`;
   if (count > 0 || created.length > 0) room(timelineId, { action: "added", by: authorOf(user), subject });
   return {
-    timeline: toTimelineView(timeline, access === "none" ? "viewer" : access, access !== "owner" || hasShares),
+    timeline: toTimelineView(
+      timeline,
+      access === "none" ? "viewer" : access,
+      access !== "owner" || hasShares,
+      await ownerNameOf(db, timeline),
+    ),
     added: { events: count, entities: created.length },
   };
 }

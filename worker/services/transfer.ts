@@ -52,7 +52,7 @@ function asSeason(cal: Calendar, field: "storyStartText" | "storyEndText", store
 }
 
 export function toTimelineDocument(
-  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null; targetWords?: number | null },
+  timeline: Pick<Timeline, "title" | "description"> & { calendar?: string | null; targetWords?: number | null; byline?: string | null },
   events: EventView[],
   entities: EntityView[],
   chapters: Pick<ChapterView, "id" | "title" | "targetWords">[] = [],
@@ -73,6 +73,7 @@ export function toTimelineDocument(
       title: timeline.title,
       description: timeline.description ?? null,
       ...(timeline.targetWords && { targetWords: timeline.targetWords }),
+      ...(timeline.byline && { byline: timeline.byline }),
     },
     entities: entities.map((e) => ({
       kind: e.kind,
@@ -270,9 +271,9 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
 
   const statements = [
     raw(sql`
-      INSERT INTO timelines (user_id, title, description, share_code, calendar, target_words, created_at, updated_at)
+      INSERT INTO timelines (user_id, title, description, share_code, calendar, target_words, byline, created_at, updated_at)
       SELECT ${user.id}, ${doc.timeline.title}, ${doc.timeline.description}, ${marker}, ${doc.calendar ? JSON.stringify(doc.calendar) : null},
-             ${doc.timeline.targetWords ?? null}, ${now}, ${now}
+             ${doc.timeline.targetWords ?? null}, ${doc.timeline.byline ?? null}, ${now}, ${now}
       WHERE ${premium} = 1 OR (SELECT count(*) FROM timelines WHERE user_id = ${user.id} AND deleted_at IS NULL) < ${FREE_TIMELINE_LIMIT}`),
     ...chunks(entityRows).map((json) =>
       raw(sql`
@@ -361,5 +362,5 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
   const id = results.at(-1)?.results[0]?.id;
   if (!id) throw forbidden(FREE_LIMIT_MESSAGE);
   const created = await db.select().from(timelines).where(eq(timelines.id, id)).get();
-  return toTimelineView(created!, "owner", false);
+  return toTimelineView(created!, "owner", false, user);
 }

@@ -106,7 +106,7 @@ async function restoreTimeline({ db, room }: Deps, user: User, timelineId: numbe
   }
   const shared = await db.select({ id: timelineShares.id }).from(timelineShares).where(eq(timelineShares.timelineId, timelineId)).get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: restored.title });
-  return toTimelineView(restored, "owner", Boolean(shared));
+  return toTimelineView(restored, "owner", Boolean(shared), user);
 }
 
 /**

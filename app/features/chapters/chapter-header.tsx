@@ -97,7 +97,9 @@ export function ChapterHeader({
         >
           {collapsed ? <ChevronRight aria-hidden="true" className="h-4 w-4" /> : <ChevronDown aria-hidden="true" className="h-4 w-4" />}
         </button>
-        <h3 className="min-w-0 font-serif text-lg font-semibold break-words">{chapter.title}</h3>
+        <h3 dir="auto" className="min-w-0 font-serif text-lg font-semibold break-words">
+          {chapter.title}
+        </h3>
         <p className="text-sm text-stone-600">
           {counts}
           {editable ? (

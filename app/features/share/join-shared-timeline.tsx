@@ -27,7 +27,9 @@ export function JoinSharedTimeline({ invite, shareCode }: { invite: ShareInvite;
         <p className="flex items-center gap-2 text-sm font-medium text-brand-700">
           <Link2 aria-hidden="true" className="h-4 w-4" /> Shared timeline
         </p>
-        <h1 className="mt-2 font-serif text-2xl font-bold break-words">{invite.timeline.title}</h1>
+        <h1 dir="auto" className="mt-2 font-serif text-2xl font-bold break-words">
+          {invite.timeline.title}
+        </h1>
         <dl className="mt-4 space-y-1 text-sm">
           <div className="flex gap-2">
             <dt className="text-stone-600">Owner:</dt>

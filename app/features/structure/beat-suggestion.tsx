@@ -111,7 +111,9 @@ export function BeatSuggestionDialog({
         </div>
         {suggestion ? (
           <section aria-label="Suggested scene" className="rounded-md border border-stone-200 bg-stone-50 p-3">
-            <h3 className="font-semibold">{suggestion.title}</h3>
+            <h3 dir="auto" className="font-semibold">
+              {suggestion.title}
+            </h3>
             <p className="mt-1 whitespace-pre-wrap text-sm text-stone-700">{suggestion.content}</p>
           </section>
         ) : null}

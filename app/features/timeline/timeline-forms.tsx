@@ -33,7 +33,12 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
         ? unwrap(
             client.api.timelines[":id"].$patch({
               param: { id: String(timeline.id) },
-              json: { title: fields.title, description: fields.description ?? "", byline: byline.trim() || null },
+              json: {
+                title: fields.title,
+                description: fields.description ?? "",
+                // The API shows the owner's name while no byline is set: sent only when changed, so it stays the default.
+                ...(byline.trim() !== (timeline.byline ?? "").trim() && { byline: byline.trim() || null }),
+              },
             }),
           )
         : unwrap(client.api.timelines.$post({ json: { ...fields, createdAt: new Date().toISOString() } })),

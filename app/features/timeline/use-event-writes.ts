@@ -93,7 +93,8 @@ export function useEventWrites({
       // Undo brings it back from Trash (its code loads when pressed).
       success: (_, event) => ({
         title: "Success",
-        description: "Event deleted successfully. It stays in Trash for 30 days.",
+        description: "Event deleted successfully",
+        note: "It stays in Trash for 30 days.",
         action: {
           label: "Undo",
           onClick: () => void import("~/features/trash/undo").then((m) => m.undoDelete("event", event.id, refresh)),

@@ -76,7 +76,8 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
     {
       success: (_, timeline) => ({
         title: "Success",
-        description: "Timeline deleted successfully. It stays in Trash for 30 days.",
+        description: "Timeline deleted successfully",
+        note: "It stays in Trash for 30 days.",
         action: {
           label: "Undo",
           onClick: () => void import("~/features/trash/undo").then((m) => m.undoDelete("timeline", timeline.id, revalidator.revalidate)),

@@ -52,8 +52,8 @@ export type TransferPlotline = { title: string; color: string };
 export type TimelineDocument = {
   format: typeof TRANSFER_FORMAT;
   version: typeof TRANSFER_VERSION;
-  /** `targetWords`: the book's word target (absent: none). */
-  timeline: { title: string; description: string | null; targetWords?: number };
+  /** `targetWords`: the book's word target (absent: none); `byline`: the name the owner set (absent: the owner's name). */
+  timeline: { title: string; description: string | null; targetWords?: number; byline?: string };
   entities: TransferEntity[];
   events: TransferEvent[];
   /** In order; absent when the timeline has none (files from before chapters have none). */

@@ -1,6 +1,6 @@
 // The StoryWeave JSON document.
 import { type Calendar, GREGORIAN, validateCalendar } from "../calendar";
-import { type EntityKind, defaultEntityColor, entityKinds, entityLimits } from "../rules";
+import { type EntityKind, defaultEntityColor, entityKinds, entityLimits, limits } from "../rules";
 import { chapterLimits } from "../validation-chapters";
 import { plotlineLimits } from "../plotline-rules";
 import { isLifespanOrdered, maxDependencies } from "../lifespans";
@@ -140,6 +140,12 @@ export function parseTimelineJson(text: string): ParseResult {
       if (!(Number.isInteger(target) && (target as number) >= 1 && (target as number) <= chapterLimits.targetWords))
         fail("Timeline", "target must be a whole number of words between 1 and 10,000,000");
       doc.timeline.targetWords = target as number;
+    }
+    const byline = root.timeline.byline ?? null;
+    if (byline !== null) {
+      if (typeof byline !== "string") fail("Timeline", "byline must be text");
+      if ((byline as string).trim().length > limits.byline) fail("Timeline", tooLong("byline", limits.byline));
+      if ((byline as string).trim()) doc.timeline.byline = (byline as string).trim();
     }
     // The calendar first: born and died, like the events' dates, are read in it.
     let calendar: Calendar = GREGORIAN;

@@ -354,3 +354,35 @@ describe("what CommonMark would read as a heading", () => {
     }
   });
 });
+
+describe("Markdown outline's byline", () => {
+  const withByline = (byline?: string, description: string | null = "A siege.") => ({
+    ...tricky(),
+    timeline: { title: "The Long Night", description, ...(byline && { byline }) },
+  });
+
+  it("a set byline stands under the title and is read back; none leaves no line", () => {
+    const { markdown, document, again } = roundTrip(withByline("M. Harbour & J. Bell"));
+    expect(markdown.startsWith("# The Long Night\n\n*By: M. Harbour & J. Bell*\n\nA siege.")).toBe(true);
+    expect(document.timeline).toEqual({ title: "The Long Night", description: "A siege.", byline: "M. Harbour & J. Bell" });
+    expect(again).toBe(markdown);
+    const plain = roundTrip(withByline());
+    expect(plain.markdown).not.toContain("*By: ");
+    expect(plain.document.timeline).not.toHaveProperty("byline");
+  });
+
+  it("works with chapters, and a description that opens like a byline stays the description", () => {
+    const chaptered = { ...withByline("Pen Name"), chapters: [{ title: "One", targetWords: null }] };
+    chaptered.events = chaptered.events.map((e) => ({ ...e, chapter: 0 }));
+    const { document } = roundTrip(chaptered);
+    expect(document.timeline.byline).toBe("Pen Name");
+    expect(document.chapters).toEqual([{ title: "One", targetWords: null }]);
+    const lookalike = roundTrip(withByline(undefined, "*By: not a byline*\nThe rest."));
+    expect(lookalike.document.timeline).toEqual({ title: "The Long Night", description: "*By: not a byline*\nThe rest." });
+  });
+
+  it("refuses a byline over 200 characters, naming its line", () => {
+    const result = parseMarkdownOutline(`# Book\n\n*By: ${"b".repeat(201)}*\n\n## Scene\n`);
+    expect(result).toEqual({ ok: false, error: "Line 3: byline must be at most 200 characters" });
+  });
+});

@@ -60,7 +60,7 @@ export function codexLines(event: Pick<TransferEvent, "entities" | "pov">, codex
  * Content lines that would read as a heading or as one of the lines above are escaped with a
  * backslash (as Markdown itself does), so the outline reads back the same.
  */
-const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target): |> \*\*(Synopsis|Notes)\*\*$)/;
+const SPECIAL = /^\\*(#|\*(Story time|Story label|Characters|Places|Things|Chapters|Target|By): |> \*\*(Synopsis|Notes)\*\*$)/;
 /**
  * `===` or `---` under a line of prose is a setext heading's underline in CommonMark: the line above would read as a
  * heading at the outline's own levels. It gets a backslash (a line already escaped gets one more, so it reads back).
@@ -93,6 +93,8 @@ const EVENT_LEVEL = 2;
 const CHAPTERED_EVENT_LEVEL = 3;
 /** Under the title of an outline with chapters (so a scene's own `###` heading is never read as an event). */
 const CHAPTERS_LINE = /^\*Chapters: \d+\*$/;
+/** The byline the owner set, right under the title (absent: the owner's name). */
+const BYLINE_LINE = /^\*By: (.*)\*$/;
 /** Under a chapter's heading: its word target, `*Target: 5,000 words*`. */
 const TARGET_LINE = /^\*Target: ([\d,]+) words?\*$/;
 const targetLine = (words: number) => `*Target: ${fmt(words)} word${words === 1 ? "" : "s"}*`;
@@ -154,6 +156,7 @@ function readContent(lines: NumberedLine[], shift = EVENT_LEVEL) {
 
 export function renderMarkdown(doc: TimelineDocument) {
   const out = [`# ${headingText(doc.timeline.title)}`, ""];
+  if (doc.timeline.byline) out.push(`*By: ${doc.timeline.byline.replace(/\s+/g, " ")}*`, "");
   if (doc.chapters?.length) out.push(`*Chapters: ${doc.chapters.length}*`, "");
   if (doc.timeline.description) out.push(...escapeLines(doc.timeline.description.split("\n")), "");
   if (doc.chapters?.length) renderChapteredEvents(doc, out);
@@ -426,6 +429,12 @@ export function parseMarkdownOutline(text: string): ParseResult {
 
     // Chapters when the line under the title says so (a scene's own headings are `###` in an outline without them).
     let body = lines.slice(first.line);
+    const bylineAt = body.findIndex((l) => l.text.trim());
+    const byline = bylineAt >= 0 ? BYLINE_LINE.exec(body[bylineAt].text.trim()) : null;
+    if (byline) {
+      if (byline[1].trim().length > limits.byline) fail(`Line ${body[bylineAt].line}`, tooLong("byline", limits.byline));
+      body = body.slice(bylineAt + 1);
+    }
     const marker = body.findIndex((l) => l.text.trim());
     const chaptered = marker >= 0 && CHAPTERS_LINE.test(body[marker].text.trim());
     if (chaptered) body = body.slice(marker + 1);
@@ -448,6 +457,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
     if (codex) sections.pop();
 
     const doc = newDocument(title, description);
+    if (byline?.[1].trim()) doc.timeline.byline = byline[1].trim();
     if (chapters.length > 0) doc.chapters = chapters;
     doc.entities = codex ?? [];
     const addEntity = codexOf(doc);
