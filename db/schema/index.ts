@@ -22,3 +22,4 @@ export type Chapter = typeof chapters.$inferSelect;
 export type Template = typeof templates.$inferSelect;
 export type Plotline = typeof plotlines.$inferSelect;
 export type Series = typeof series.$inferSelect;
+export * from "./relationships";

@@ -42,6 +42,7 @@ import { TokenSchema } from "./auth";
 import { CalendarBodySchema } from "./calendar";
 import { NameVersionSchema } from "./versions";
 import { CreateProgressionSchema, UpdateProgressionSchema } from "../services/progressions";
+import { CreateRelationshipSchema, UpdateRelationshipSchema } from "../services/relationships";
 import { WriterAiSchema } from "../services/writer-ai";
 import { CreateTemplateSchema, StructureSchema } from "../../db/domain/validation-templates";
 import { AddBookSchema, CreateSeriesSchema, UpdateSeriesSchema } from "../../db/domain/validation-series";
@@ -68,6 +69,8 @@ export const bodies: Record<string, z.ZodType> = {
   "PATCH /api/entities/{id}": UpdateEntitySchema,
   "POST /api/entities/{id}/progressions": CreateProgressionSchema,
   "PATCH /api/progressions/{id}": UpdateProgressionSchema,
+  "POST /api/timelines/{id}/relationships": CreateRelationshipSchema,
+  "PATCH /api/relationships/{id}": UpdateRelationshipSchema,
   "POST /api/series": CreateSeriesSchema,
   "PATCH /api/series/{id}": UpdateSeriesSchema,
   "POST /api/series/{id}/books": AddBookSchema,

@@ -10,6 +10,7 @@ import { createLiveDocs, createRoomNotifier } from "../lib/room";
 import { authenticate, authenticateWithTimeline } from "../services/sessions";
 import { accountApi } from "./account";
 import { progressionsApi } from "./progressions";
+import { relationshipsApi } from "./relationships";
 import { adminApi, configApi } from "./admin";
 import { aiApi } from "./ai";
 import { ATTACHMENT_UPLOAD_PATH, attachmentsApi } from "./attachments";
@@ -91,6 +92,7 @@ export const api = new Hono<ApiEnv>()
   .route("/", aiApi)
   .route("/", entitiesApi)
   .route("/", progressionsApi)
+  .route("/", relationshipsApi)
   .route("/", mindMapApi)
   .route("/", transferApi)
   .route("/", versionsApi)

@@ -5,6 +5,7 @@ import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
 import { progressionsOf } from "./progressions";
+import { relationshipsOf } from "./relationships";
 import { listEventsForTimeline } from "./events";
 import { listPlotlinesOf } from "./plotlines";
 import { timelineStructure } from "./templates";
@@ -91,6 +92,17 @@ export async function buildStoryBible(
     codexLines.push(line);
   }
 
+  // Relationships as of this scene: those always true, and those from a scene up to and including this one.
+  const nameOf = new Map(codex.map((e) => [e.id, e.name]));
+  const relationshipLines: string[] = [];
+  for (const r of await relationshipsOf(db, timeline.id)) {
+    const at = r.sinceEventId === null ? -1 : sceneIndex.get(r.sinceEventId);
+    if (at === undefined || at > asOf || !nameOf.has(r.fromId) || !nameOf.has(r.toId)) continue;
+    const line = `- ${nameOf.get(r.fromId)} ${oneLine(r.label)} ${nameOf.get(r.toId)}${at >= 0 ? ` (from "${events[at].title}" on)` : ""}`;
+    if (!take(line)) break;
+    relationshipLines.push(line);
+  }
+
   const centre = currentEventId === undefined ? events.length : events.findIndex((e) => e.id === currentEventId);
   const pivot = centre < 0 ? events.length : centre;
   // Nearest first: full text close by, a short summary farther away; whatever no longer fits is left out.
@@ -123,6 +135,7 @@ export async function buildStoryBible(
 
   const parts = [header.join("\n")];
   if (codexLines.length) parts.push(`Codex (characters, places, things):\n${codexLines.join("\n")}`);
+  if (relationshipLines.length) parts.push(`Relationships:\n${relationshipLines.join("\n")}`);
   if (plotlineTitle.size > 0) parts.push(`Plotlines: ${[...plotlineTitle.values()].join(", ")}`);
   const before = currentEventId === undefined ? "Events so far" : "Nearby events";
   parts.push(

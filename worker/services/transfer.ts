@@ -32,6 +32,7 @@ import { renderManuscriptDocx } from "./docx/manuscript";
 import { renderEpub } from "./epub";
 import { bookByline, loadManuscript } from "./manuscript";
 import { renderDocx } from "./transfer-docx";
+import { addProgressionsToDocument, progressionInserts } from "./transfer-progressions";
 
 // Export and import: a timeline as one document (db/domain/timeline-transfer.ts) and back.
 // Export needs read access (viewers and share links included); import creates a timeline, so it
@@ -121,7 +122,7 @@ export async function exportTimeline(db: Db, user: User, timelineId: number, sha
     listChapterRows(db, timelineId),
     listPlotlinesOf(db, timelineId),
   ]);
-  return toTimelineDocument(timeline, events, entities, chapters, plotlines);
+  return addProgressionsToDocument(db, toTimelineDocument(timeline, events, entities, chapters, plotlines), entities, events);
 }
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
@@ -349,6 +350,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
         WHERE t.share_code = ${marker}
         ORDER BY j.key`),
     ),
+    ...progressionInserts(doc, marker, now, chunks).map(raw),
     // Each event's first version, by the importer.
     raw(sql`
       INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { changedDate, DateField } from "~/features/calendar/date-field";
 import { type CodexApi, createEntityRequest } from "~/features/codex/codex-request";
+import { ProgressionsSection, type SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
@@ -20,10 +21,12 @@ type DialogProps = CodexApi & {
   /** The colours the codex's entries have: a new entry is offered one none of them has. */
   usedColors: string[];
   onSaved: (entity: EntityView, created: boolean) => void;
+  /** The timeline's scenes in story order: an existing entry's 'From this scene on' picks from them. */
+  scenes?: SceneOption[];
 };
 
 /** 'New codex entry' and 'Edit codex entry' share one form; the server's messages come back as toasts. */
-export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, ...api }: DialogProps) {
+export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, scenes, ...api }: DialogProps) {
   const id = useId();
   const [kind, setKind] = useState<EntityKind>("character");
   const [name, setName] = useState("");
@@ -195,6 +198,7 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, 
           </Button>
         </div>
       </form>
+      {entity && scenes ? <ProgressionsSection {...api} entityId={entity.id} scenes={scenes} canEdit /> : null}
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
-import { BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { BookOpen, BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
 import type { CodexApi } from "~/features/codex/codex-request";
+import type { SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
@@ -42,13 +43,15 @@ type PanelProps = CodexApi & {
   onSelect: (entity: EntityView) => void;
   /** Open an entry's dialog from elsewhere (the mind map); a new object each time. */
   editRequest?: { entity: EntityView } | null;
+  /** The timeline's scenes in story order, for an entry's 'From this scene on'. */
+  scenes?: SceneOption[];
 };
 
 // Only writers who add or edit an entry need the form: loaded on first use, not with the page.
 const loadEntityDialog = () => import("~/features/codex/codex-dialog");
 const EntityDialog = lazy(() => loadEntityDialog().then((m) => ({ default: m.EntityDialog })));
 
-export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, editRequest, ...api }: PanelProps) {
+export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, editRequest, scenes, ...api }: PanelProps) {
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<EntityView | "new" | null>(null);
   useEffect(() => {
@@ -168,6 +171,7 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
             open={editing !== null}
             entity={editing === "new" ? null : editing}
             usedColors={entities.map((e) => e.color)}
+            scenes={scenes}
             onOpenChange={(open) => !open && setEditing(null)}
             onSaved={(saved, created) =>
               onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))
@@ -197,12 +201,15 @@ export function EntityChips({
   povId,
   byId,
   onSelect,
+  onRead,
   ages,
 }: {
   ids: number[];
   povId: number | null;
   byId: Map<number, EntityView>;
   onSelect?: (entity: EntityView) => void;
+  /** Read the entry as of this scene (its progressions up to here). */
+  onRead?: (entity: EntityView) => void;
   /** Ages at this scene: 'Mara (17)'. */
   ages?: Record<number, number>;
 }) {
@@ -211,7 +218,7 @@ export function EntityChips({
   return (
     <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Linked codex entries">
       {linked.map((entity) => (
-        <li key={entity.id}>
+        <li key={entity.id} className="inline-flex items-center">
           <button
             type="button"
             onClick={() => onSelect?.(entity)}
@@ -225,6 +232,18 @@ export function EntityChips({
             {ages?.[entity.id] !== undefined ? ` (${ages[entity.id]})` : null}
             {entity.id === povId ? <span className="sr-only"> (POV)</span> : null}
           </button>
+          {onRead ? (
+            <button
+              type="button"
+              onClick={() => onRead(entity)}
+              aria-label={`Read ${entity.name} as of this scene`}
+              title={`Read ${entity.name} as of this scene`}
+              className="ml-0.5 rounded-full p-1 text-stone-600 hover:bg-stone-100 hover:text-stone-900"
+              data-testid="entity-read"
+            >
+              <BookOpen aria-hidden="true" className="h-3 w-3" />
+            </button>
+          ) : null}
         </li>
       ))}
     </ul>

@@ -83,6 +83,8 @@ export type CardCodex = {
   onCreate?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
   /** 'Link Mara?': links a mentioned entry to the event. */
   onLink?: (event: EventView, entity: EntityView) => void;
+  /** Read an entry as of this card's scene. */
+  onRead?: (event: EventView, entity: EntityView) => void;
 };
 
 export type StoryHints = {
@@ -262,7 +264,14 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               {expanded ? "Show less" : "Show more"}
             </button>
           ) : null}
-          <EntityChips ids={event.entityIds} povId={event.povEntityId} byId={codex.byId} onSelect={codex.onSelect} ages={hints?.ages} />
+          <EntityChips
+            ids={event.entityIds}
+            povId={event.povEntityId}
+            byId={codex.byId}
+            onSelect={codex.onSelect}
+            onRead={codex.onRead ? (entity) => codex.onRead?.(event, entity) : undefined}
+            ages={hints?.ages}
+          />
           <PlotlineChips ids={event.plotlineIds ?? []} />
           {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
           {hints && canEdit && codex.onLink ? (

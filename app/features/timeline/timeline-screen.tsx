@@ -1,6 +1,7 @@
 import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, useState } from "react";
 import { useRevalidator } from "react-router";
 import { CodexPanel } from "~/features/codex/codex";
+import { EntryAsOfDialog } from "~/features/codex/progressions";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { type ChapterOption, EventFilters } from "~/features/timeline/event-filters";
 import { EventHistoryContext } from "~/features/co-writing/event-history-context";
@@ -72,6 +73,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const view = useTimelineView();
   const { chronological, filter, filtering, layout, setLayout, setFilter } = view;
   const [codexRequest, setCodexRequest] = useState<{ entity: EntityView } | null>(null);
+  // An entry read as of a card's scene (its chip's 'Read … as of this scene').
+  const [reading, setReading] = useState<{ entity: EntityView; sceneId: number } | null>(null);
+  const read = useCallback((event: EventView, entity: EntityView) => setReading({ entity, sceneId: event.id }), []);
   const [laneKind, setLaneKind] = useState<LaneKind>("character");
   // true, or the cell of the grid whose chapter and plotline the new event gets.
   const [adding, setAdding] = useState<boolean | AddPreset>(false);
@@ -118,8 +122,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     canEdit,
     setFilter,
     link,
+    read,
   });
 
+  const sceneOptions = useMemo(() => events.map((e) => ({ id: e.id, title: e.title })), [events]);
   // What is shown: story order (draggable) or chronological (by story start, undated last, like the server).
   const shown = useMemo(
     () => filterEvents(events, filter).filter((e) => plotlineId === null || e.plotlineIds?.includes(plotlineId)),
@@ -311,7 +317,9 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   onChange={setEntities}
                   onSelect={selectEntity}
                   editRequest={codexRequest}
+                  scenes={sceneOptions}
                 />
+                <EntryAsOfDialog {...codexApi} reading={reading} scenes={sceneOptions} onClose={() => setReading(null)} />
                 {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
               </div>
             </div>

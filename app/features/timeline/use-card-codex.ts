@@ -20,6 +20,7 @@ export function useCardCodex({
   canEdit,
   setFilter,
   link,
+  read,
 }: {
   timelineId: number;
   shareCode?: string | null;
@@ -30,6 +31,8 @@ export function useCardCodex({
   canEdit: boolean;
   setFilter: (filter: EventFilter) => void;
   link: (event: EventView, entity: EntityView) => unknown;
+  /** Read an entry as of a card's scene. */
+  read?: (event: EventView, entity: EntityView) => void;
 }) {
   const [entities, setEntities] = useState(loaded);
   // A reload that brings the same codex keeps the list as it was (the cards it reaches stay as they are).
@@ -60,8 +63,9 @@ export function useCardCodex({
       onSelect: selectEntity,
       onCreate: canEdit ? createEntity : undefined,
       onLink: canEdit ? onLink : undefined,
+      onRead: read,
     }),
-    [entities, byId, selectEntity, createEntity, canEdit, onLink],
+    [entities, byId, selectEntity, createEntity, canEdit, onLink, read],
   );
   return { entities, setEntities, byId, codexApi, selectEntity, codex };
 }

@@ -21,7 +21,10 @@ export type TransferEntity = {
   /** A character's lifespan, story dates (absent: not known). */
   born?: string | null;
   died?: string | null;
+  /** What changes about it from a scene on (DESIGN.md §12): `event` indexes the document's `events` (absent: none). */
+  progressions?: TransferProgression[];
 };
+export type TransferProgression = { event: number; text: string };
 export type TransferEvent = {
   title: string;
   content: string;

@@ -23,6 +23,7 @@ import {
   run,
   tooLong,
 } from "./document";
+import { attachProgressions } from "./progressions-format";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -170,6 +171,7 @@ export function parseTimelineJson(text: string): ParseResult {
       jsonEvent(`Event ${i + 1}`, raw, names, chapters.length, plotlines.length, calendar, eventCount, i),
     );
     checkDependencyLoops(doc.events);
+    attachProgressions(doc, rawEntities);
     if (chapters.length > 0) {
       doc.chapters = chapters;
       checkChapterOrder("File", doc);

@@ -2,8 +2,9 @@
 // a list, and the escaping of names inside an event's `*Characters: …*` line. Event content never holds a
 // `###` line (the outline escapes every content line that starts with '#'), so a `## Codex` section whose
 // body is such entries cannot be an event of that title.
-import type { TransferEntity } from "./document";
+import { fail, type TimelineDocument, type TransferEntity } from "./document";
 import { jsonEntity } from "./json-format";
+import { jsonProgressions } from "./progressions-format";
 
 export const CODEX_HEADING = "Codex";
 const INDENT = "  ";
@@ -49,26 +50,54 @@ export function splitNames(value: string) {
 
 const indent = (text: string) => text.split("\n").map((l) => (l ? `${INDENT}${escapeDescriptionLine(l)}` : ""));
 
-export function renderCodex(entities: TransferEntity[]) {
+export function renderCodex(entities: TransferEntity[], events: { title: string }[] = []) {
   if (entities.length === 0) return [];
   const out = [`## ${CODEX_HEADING}`, ""];
   for (const e of entities) {
     out.push(`### ${escapeItem(e.name)}`, "", `- Kind: ${e.kind}`, `- Color: ${e.color}`);
     if (e.aliases.length > 0) out.push("- Aliases:", ...e.aliases.map((a) => `${INDENT}- ${escapeItem(a)}`));
     if (e.description) out.push("- Description:", ...indent(e.description));
+    // Progressions (DESIGN.md §12), one line each: 'From "{scene}" on: text'.
+    for (const p of e.progressions ?? []) {
+      const scene = events[p.event];
+      if (scene) out.push(`- From "${scene.title}" on: ${p.text.replace(/\s*\n\s*/g, " ")}`);
+    }
     out.push("");
   }
   return out;
 }
 
 const FIELD = /^- (Kind|Color|Aliases|Description):(?: (.*))?$/;
+const FROM = /^- From "(.*?)" on: (.*)$/;
+
+type PendingProgression = { line: number; title: string; text: string };
+/** The `From "…" on:` lines of each parsed entry, read back once the outline's scenes are known. */
+const pendingProgressions = new WeakMap<TransferEntity, PendingProgression[]>();
+
+/** Each entry's progressions from its `From "{scene}" on: text` lines: the scene is the first of that title. */
+export function resolveProgressions(doc: TimelineDocument) {
+  const sceneIndex = new Map<string, number>();
+  doc.events.forEach((e, i) => {
+    if (!sceneIndex.has(e.title)) sceneIndex.set(e.title, i);
+  });
+  for (const entity of doc.entities) {
+    const pending = pendingProgressions.get(entity);
+    if (!pending?.length) continue;
+    const raw = pending.map(({ line, title, text }) => {
+      const event = sceneIndex.get(title);
+      if (event === undefined) fail(`Line ${line}`, `"${title}" is not a scene of this outline`);
+      return { event, text };
+    });
+    entity.progressions = jsonProgressions(`Codex entry "${entity.name}"`, raw, doc.events.length);
+  }
+}
 
 /**
  * The entries of a codex section, or null when the body is not one (a hand-written event titled 'Codex'):
  * the first text line is a `### ` heading and every line belongs to an entry's fields.
  */
 export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
-  const entries: { line: number; raw: Record<string, unknown> }[] = [];
+  const entries: { line: number; raw: Record<string, unknown>; from: PendingProgression[] }[] = [];
   let field: "aliases" | "description" | null = null;
   let description: string[] = [];
   const endDescription = () => {
@@ -94,7 +123,12 @@ export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
     if (!text.trim()) continue;
     const heading = /^### (.*)$/.exec(text);
     if (heading) {
-      entries.push({ line, raw: { name: unescapeInline(heading[1].trim()), aliases: [] } });
+      entries.push({ line, raw: { name: unescapeInline(heading[1].trim()), aliases: [] }, from: [] });
+      continue;
+    }
+    const from = FROM.exec(text);
+    if (entry && from) {
+      entry.from.push({ line, title: from[1], text: from[2] });
       continue;
     }
     const match = FIELD.exec(text);
@@ -110,5 +144,9 @@ export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
   }
   endDescription();
   if (entries.length === 0) return null;
-  return entries.map(({ line, raw }) => jsonEntity(`Line ${line}`, raw));
+  return entries.map(({ line, raw, from }) => {
+    const entity = jsonEntity(`Line ${line}`, raw);
+    if (from.length > 0) pendingProgressions.set(entity, from);
+    return entity;
+  });
 }

@@ -24,7 +24,7 @@ import {
 } from "./document";
 import { chapterLimits, chapterMessages } from "../validation-chapters";
 import { isChapterLine, isSceneBreak } from "./book-lines";
-import { CODEX_HEADING, escapeName, parseCodex, renderCodex, splitNames } from "./markdown-codex";
+import { CODEX_HEADING, escapeName, parseCodex, renderCodex, resolveProgressions, splitNames } from "./markdown-codex";
 
 const STORY_TIME = "Story time";
 /** A label alone that would read back as a date ('1999') goes on a line of its own. */
@@ -161,7 +161,7 @@ export function renderMarkdown(doc: TimelineDocument) {
   if (doc.timeline.description) out.push(...escapeLines(doc.timeline.description.split("\n")), "");
   if (doc.chapters?.length) renderChapteredEvents(doc, out);
   else for (const event of doc.events) renderEvent(doc, event, "##", out);
-  out.push(...renderCodex(doc.entities));
+  out.push(...renderCodex(doc.entities, doc.events));
   return `${out.join("\n").trimEnd()}\n`;
 }
 
@@ -493,6 +493,7 @@ export function parseMarkdownOutline(text: string): ParseResult {
       doc.events.push(event);
     }
     checkCounts("File", doc.events.length, doc.entities.length);
+    resolveProgressions(doc);
     return doc;
   });
 }
