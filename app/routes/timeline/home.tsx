@@ -148,7 +148,6 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
               </Button>
             ) : null}
-            <ImportDialog />
             {owned > 0 ? (
               <Button variant="outline" onClick={() => setCreatingSeries(true)}>
                 <Plus aria-hidden="true" className="h-4 w-4" /> New Series
@@ -157,6 +156,8 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
             <Button asChild variant="ghost">
               <Link to="/trash">Trash</Link>
             </Button>
+            {/* Import sits beside New Timeline: both start a book. */}
+            <ImportDialog />
             {atLimit ? (
               <Button asChild>
                 <Link to="/upgrade">
