@@ -11,6 +11,7 @@ import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
 import { SceneStatusBadge, SceneStatusSelect } from "~/features/timeline/scene-status";
+import { SceneTasks } from "~/features/tasks/scene-tasks";
 import type { SceneStatus } from "../../../db/domain/task-rules";
 import { plainTextHtml } from "../../../db/domain/plain-html";
 import type { EntityKind } from "../../../db/domain/rules";
@@ -189,6 +190,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 eventId={event.id}
               />
               <SceneStatusSelect idPrefix={`event-${event.id}`} value={status} onChange={setStatus} />
+              <SceneTasks eventId={event.id} idPrefix={`event-${event.id}`} />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
               <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
