@@ -7,6 +7,7 @@ import { plotlineIdsField } from "./validation-plotlines";
 import { viewersCanCommentField } from "./validation-comments";
 import { afterField, lifespanFields, lifespanMessages } from "./validation-lifespans";
 import { isLifespanOrdered } from "./lifespans";
+import { sceneStatusMessage, sceneStatuses } from "./task-rules";
 
 // The zod-free rules and texts live in ./rules (screens import them without pulling zod in).
 export * from "./rules";
@@ -168,6 +169,9 @@ const entityIdsField = z
  * UpdateEventSchema, CreateEventSchema, updateEvent and the import/export read this table; a new field is one
  * entry here (and its column in db/schema).
  */
+/** A scene's status (DESIGN §12); null clears it. */
+const sceneStatusField = z.enum(sceneStatuses, { error: sceneStatusMessage }).nullable();
+
 export const eventFields = {
   title: { schema: eventTitle, patch: "text", column: "title" },
   content: { schema: eventContent, patch: "text", column: "content" },
@@ -209,6 +213,7 @@ export const eventFields = {
   },
   synopsis: { schema: deskText("Synopsis"), patch: "story", column: "synopsis" },
   notes: { schema: deskText("Notes"), patch: "story", column: "notes" },
+  status: { schema: sceneStatusField, patch: "story", column: null },
 } as const;
 
 type EventFields = typeof eventFields;

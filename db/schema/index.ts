@@ -9,6 +9,7 @@ export * from "./work";
 export * from "./writer-ai";
 export * from "./progressions";
 export * from "./readers";
+export * from "./tasks";
 
 export type User = typeof users.$inferSelect;
 export type Timeline = typeof timelines.$inferSelect;

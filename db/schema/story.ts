@@ -126,6 +126,8 @@ export const events = sqliteTable(
     wordCount: integer("word_count"),
     /** Shown to reader links (/read/{code}); false: 'Not for readers', left out of the reading view. */
     forReaders: integer("for_readers", { mode: "boolean" }).notNull().default(true),
+    /** Where the scene stands (DESIGN §12): 'Idea', 'Outline', 'Draft', 'Revised' or 'Done'; null: no status. */
+    status: text("status", { enum: ["Idea", "Outline", "Draft", "Revised", "Done"] }),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),

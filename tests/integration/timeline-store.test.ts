@@ -59,6 +59,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyLabel: null,
     synopsis: "",
     notes: "",
+    status: null,
     chapterId: null,
     plotlineIds: [],
     after: [],

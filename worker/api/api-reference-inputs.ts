@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CreateTaskSchema, UpdateTaskSchema } from "../../db/domain/validation-tasks";
 import { CreateReaderLinkSchema, ReaderCommentSchema, ReaderProgressSchema } from "../../db/domain/validation-readers";
 import {
   CharacterSchema,
@@ -83,6 +84,8 @@ export const bodies: Record<string, z.ZodType> = {
   "PUT /api/timelines/{id}/calendar": CalendarBodySchema,
   "POST /api/events/{id}/comments": CreateCommentSchema,
   "PATCH /api/comments/{id}": UpdateCommentSchema,
+  "POST /api/events/{id}/tasks": CreateTaskSchema,
+  "PATCH /api/tasks/{id}": UpdateTaskSchema,
   "POST /api/timelines/{id}/reader-links": CreateReaderLinkSchema,
   "POST /api/read/{code}/comments": ReaderCommentSchema,
   "POST /api/read/{code}/progress": ReaderProgressSchema,

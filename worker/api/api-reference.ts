@@ -104,6 +104,13 @@ POST /api/events/{id}/comments | session | 201 | 400 403 429 | Comment on a scen
 PATCH /api/comments/{id} | session | 200 | 400 403 429 | Edit your comment's body, or resolve or reopen it (edit access) | The comment
 DELETE /api/comments/{id} | session | 200 | 403 | Delete a comment (its author or the owner); a thread's first comment takes its replies | \`{success: true}\`
 GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment threads, newest thread first, each with \`eventTitle\`; \`?counts=1\`: open threads per scene | Comment list, or \`{counts: {eventId: n}}\`
+Tasks
+GET /api/events/{id}/tasks | session | 200 | | A scene's tasks, oldest first (read access) | \`[{id, text, done, assigneeId}]\`
+POST /api/events/{id}/tasks | session | 201 | 400 403 429 | Add a task (edit access); the assignee must be able to edit the timeline and is notified | \`{id, text, done, assigneeId}\`
+GET /api/events/{id}/assignees | session | 200 | 403 | Whom the scene's tasks may be assigned to: the owner and the editors (edit access) | \`[{id, name}]\`
+PATCH /api/tasks/{id} | session | 200 | 400 403 429 | Change a task's text, tick it done, or (re)assign it (edit access); a new assignee is notified | \`{id, text, done, assigneeId}\`
+DELETE /api/tasks/{id} | session | 204 | 403 | Delete a task (edit access) | No content
+GET /api/account/tasks | session | 200 | | The writer's open tasks across the timelines they can still read, newest first | \`[{id, text, done, assigneeId, eventId, eventTitle, timelineId, timelineTitle}]\`
 Readers
 POST /api/timelines/{id}/reader-links | session | 201 | 403 429 | Make a reader link with a label (owner): anyone holding it reads the book at /read/{code}, no account | \`{id, code, label, url, createdAt}\`
 GET /api/timelines/{id}/reader-links | session | 200 | 403 | The timeline's reader links, newest first (owner), with where each reader stopped | \`[{id, code, label, url, createdAt, readers: [{name, eventId, at}]}]\`

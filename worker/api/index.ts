@@ -22,6 +22,7 @@ import { plotlinesApi } from "./plotlines";
 import { seriesApi } from "./series";
 import { forReadersApi, readerLinksApi } from "./readers";
 import { commentsApi } from "./comments";
+import { tasksApi } from "./tasks";
 import { reviewApi } from "./timeline-review";
 import { entitiesApi } from "./entities";
 import { mindMapApi } from "./mind-map";
@@ -73,6 +74,7 @@ export const api = new Hono<ApiEnv>()
   .route("/auth/oauth", oauthApi)
   .route("/auth", authApi)
   .route("/", forReadersApi)
+  .route("/", tasksApi)
   .route("/timelines", timelinesApi)
   .route("/events", eventsApi)
   .route("/trash", trashApi)

@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Calendar, isEnglish, storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
+import { type SceneStatus, isSceneStatus } from "../../db/domain/task-rules";
 import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
@@ -28,6 +29,8 @@ export type EventView = {
   /** The writer's desk (DESIGN §12): Markdown beside the text, never counted, never in the manuscript. */
   synopsis: string;
   notes: string;
+  /** Where the scene stands (DESIGN §12): 'Idea', 'Outline', 'Draft', 'Revised', 'Done'; null: no status. */
+  status: SceneStatus | null;
   /** The chapter the scene is in (null: none). */
   chapterId: number | null;
   /** The plotlines the scene belongs to. */
@@ -69,6 +72,7 @@ export const eventColumns = {
   storyLabel: events.storyLabel,
   synopsis: events.synopsis,
   notes: events.notes,
+  status: events.status,
   calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
@@ -171,6 +175,7 @@ export const toEventView = (e: EventRow | EventView, locale?: string): EventView
     storyLabel: e.storyLabel ?? null,
     synopsis: e.synopsis ?? "",
     notes: e.notes ?? "",
+    status: "status" in e && isSceneStatus(e.status) ? e.status : null,
     chapterId: e.chapterId ?? null,
     plotlineIds: parseIds(e.plotlineIds),
     after: parseIds(e.after),

@@ -72,6 +72,7 @@ export async function createEvent(
       storyLabel: input.storyLabel ?? null,
       synopsis: input.synopsis ?? "",
       notes: input.notes ?? "",
+      status: input.status ?? null,
       createdAt: now,
       updatedAt: now,
     })
@@ -204,6 +205,7 @@ export async function updateEvent(
         ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
         ...(input.synopsis !== undefined && { synopsis: input.synopsis }),
         ...(input.notes !== undefined && { notes: input.notes }),
+        ...(input.status !== undefined && { status: input.status }),
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },
       // Links first, in the same transaction, so the returned row already carries them.

@@ -14,7 +14,7 @@ export const READ_NOTIFICATIONS_KEPT = 20;
 /** What a page view shows of a notification (read with the session, see getSessionUser). */
 export type UnreadNotification = { id: number; type: string; title: string; message: string; createdAt: string };
 
-export type NotificationType = "mention" | "comment-reply" | "share" | "suggestion";
+export type NotificationType = "mention" | "comment-reply" | "share" | "suggestion" | "task";
 
 export type NotificationView = {
   id: number;

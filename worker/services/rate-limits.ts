@@ -30,6 +30,7 @@ export const RATE_RULES = {
   docState: { env: "RATE_DOC_STATE_PER_ACCOUNT_PER_HOUR", limit: 1200, windowMs: HOUR, what: "scene loads" },
   activity: { env: "RATE_ACTIVITY_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "activity requests" },
   moves: { env: "RATE_MOVES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "scene moves" },
+  taskWrites: { env: "RATE_TASK_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "task changes" },
   commentEdits: { env: "RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "comment changes" },
   seriesWrites: { env: "RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "series changes" },
   timelineExports: { env: "RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "exports" },

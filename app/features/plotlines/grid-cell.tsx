@@ -2,6 +2,7 @@ import { useDraggable, useDroppable } from "@dnd-kit/core";
 import { ChevronDown, ChevronLeft, ChevronRight, ChevronUp, Plus } from "lucide-react";
 import type { KeyboardEvent, ReactNode } from "react";
 import { cn } from "~/lib/cn";
+import { SceneStatusBadge } from "~/features/timeline/scene-status";
 import type { EventView } from "../../../worker/services/events";
 import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { GridColumn, GridRow } from "./grid-model";
@@ -67,7 +68,10 @@ export function GridCard({
       )}
       style={{ top, borderLeft: `3px solid ${row.color}` }}
     >
-      <span className="w-full truncate font-medium">{event.title}</span>
+      <span className="flex w-full min-w-0 items-center gap-1">
+        <span className="min-w-0 flex-1 truncate font-medium">{event.title}</span>
+        <SceneStatusBadge status={event.status} className="shrink-0 px-1.5 py-0 text-[10px]" />
+      </span>
       {event.storyLabel || event.storyStart ? (
         <span className="w-full truncate text-xs text-stone-600">{event.storyLabel ?? event.storyStartDisplay ?? event.storyStart}</span>
       ) : null}

@@ -10,6 +10,9 @@ import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-conte
 import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
+import { SceneStatusBadge, SceneStatusSelect } from "~/features/timeline/scene-status";
+import { SceneTasks } from "~/features/tasks/scene-tasks";
+import type { SceneStatus } from "../../../db/domain/task-rules";
 import { plainTextHtml } from "../../../db/domain/plain-html";
 import type { EntityKind } from "../../../db/domain/rules";
 import type { ContinuityFlag } from "../../../db/domain/story-analysis";
@@ -73,6 +76,8 @@ export type EventChanges = {
   /** The writer's desk: sent only when changed. */
   synopsis?: string;
   notes?: string;
+  /** The scene's status: sent only when changed. */
+  status?: SceneStatus | null;
 };
 
 /** The codex as the cards see it. */
@@ -133,6 +138,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
   const [after, setAfter] = useState(event.after ?? []);
   const [desk, setDesk] = useState(() => deskValuesOf(event));
+  const [status, setStatus] = useState<SceneStatus | null>(event.status ?? null);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -144,6 +150,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
     setPlotlineIds(event.plotlineIds ?? []);
     setAfter(event.after ?? []);
     setDesk(deskValuesOf(event));
+    setStatus(event.status ?? null);
     setEditing(true);
     void loadCoEditor();
     void loadStoryFields();
@@ -159,6 +166,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
       ...([...plotlineIds].sort().join() !== [...(event.plotlineIds ?? [])].sort().join() && { plotlineIds }),
       ...([...after].sort().join() !== [...(event.after ?? [])].sort().join() && { after }),
       ...changedDesk(deskValuesOf(event), desk),
+      ...(status !== (event.status ?? null) && { status }),
     });
     return result.ok;
   }
@@ -183,6 +191,8 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 timelineId={event.timelineId}
                 eventId={event.id}
               />
+              <SceneStatusSelect idPrefix={`event-${event.id}`} value={status} onChange={setStatus} />
+              <SceneTasks eventId={event.id} idPrefix={`event-${event.id}`} />
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
               <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
@@ -234,6 +244,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
             <h3 dir="auto" className="font-semibold break-words">
               {event.title}
             </h3>
+            <SceneStatusBadge status={event.status} />
             {writingHere ? (
               <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900">
                 {writingHere}

@@ -13,6 +13,7 @@ import { listInvitationsWaitingFor } from "../../../worker/services/invitations"
 import { Page, PageHeading } from "~/ui/page";
 import { TimelineCard } from "~/features/timeline/timeline-card";
 import { HomeEvents } from "~/features/timeline/timeline-home-events";
+import { MyTasks } from "~/features/tasks/my-tasks";
 import { ImportDialog } from "~/features/transfer/import-dialog";
 import { NewSeriesDialog } from "~/features/series/new-series-dialog";
 import { WaitingInvitations } from "~/features/share/waiting-invitations";
@@ -223,6 +224,8 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+
+      <MyTasks />
 
       {selected ? (
         <section aria-labelledby="events-heading" className="mt-10">
