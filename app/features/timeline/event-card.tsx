@@ -1,5 +1,6 @@
 import { GripVertical, History, Pencil, Trash2 } from "lucide-react";
 import { DeskFields, DeskView, changedDesk, deskValuesOf } from "~/features/timeline/scene-desk";
+import { ForReadersToggle, useForReaders } from "~/features/timeline/for-readers-toggle";
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -131,6 +132,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
   const [after, setAfter] = useState(event.after ?? []);
   const [desk, setDesk] = useState(() => deskValuesOf(event));
+  const [forReaders, setForReaders] = useForReaders(event);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -184,6 +186,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
               <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
+              <ForReadersToggle eventId={event.id} idPrefix={`event-${event.id}`} forReaders={forReaders} onChange={setForReaders} />
             </Suspense>
           </CoEditor>
         </Suspense>
@@ -237,6 +240,11 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 {writingHere}
               </span>
             ) : null}
+            {forReaders ? null : (
+              <span className="inline-flex items-center rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-medium text-stone-700">
+                Not for readers
+              </span>
+            )}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           {event.wordCount == null ? null : (
