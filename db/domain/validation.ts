@@ -101,7 +101,29 @@ export const bylineField = z
   .nullable()
   .transform((v) => v || null);
 
+/** A deadline: a real calendar date, 'YYYY-MM-DD' (null clears it). */
+export const DEADLINE_MESSAGE = "Deadline must be a real date, as YYYY-MM-DD";
+const deadlineField = z
+  .string({ error: DEADLINE_MESSAGE })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DEADLINE_MESSAGE)
+  .refine((v) => {
+    const [y, m, d] = v.split("-").map(Number);
+    const date = new Date(Date.UTC(y, m - 1, d));
+    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  }, DEADLINE_MESSAGE)
+  .nullable();
+export const WRITING_DAYS_MESSAGE = "Writing days must be distinct weekday numbers from 1 (Monday) to 7 (Sunday), at least one";
+const writingDaysField = z
+  .array(z.number({ error: WRITING_DAYS_MESSAGE }).int(WRITING_DAYS_MESSAGE).min(1, WRITING_DAYS_MESSAGE).max(7, WRITING_DAYS_MESSAGE), {
+    error: WRITING_DAYS_MESSAGE,
+  })
+  .min(1, WRITING_DAYS_MESSAGE)
+  .max(7, WRITING_DAYS_MESSAGE)
+  .refine((days) => new Set(days).size === days.length, WRITING_DAYS_MESSAGE);
+
 export const UpdateTimelineSchema = z.object({
+  deadline: deadlineField.optional(),
+  writingDays: writingDaysField.optional(),
   title: timelineTitle.optional(),
   byline: bylineField.optional(),
   description: optionalDescription.optional(),

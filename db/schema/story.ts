@@ -52,6 +52,9 @@ export const timelines = sqliteTable(
     seriesPosition: integer("series_position"),
     /** The name on the title pages and the EPUB's creator (null: the owner's name). */
     byline: text("byline"),
+    /** The deadline (an ISO date, null: none) and the writing days (JSON ISO weekdays 1..7; null: all seven). */
+    deadline: text("deadline"),
+    writingDays: text("writing_days"),
     /** Trash (DESIGN §11): set when deleted; the hourly purge removes it 30 days later. Null: not trashed. */
     deletedAt: text("deleted_at"),
     deletedBy: integer("deleted_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),

@@ -170,7 +170,13 @@ describe("reader links", () => {
     const back = await call("GET", `/api/read/${code}`, reader(token));
     expect(back.json.reader).toEqual({ name: "Cy", eventId: last.id });
     const list = await call("GET", `/api/timelines/${timeline.id}/reader-links`, { token: owner.token });
-    expect(list.json.find((l: { id: number }) => l.id === id).readers).toEqual([{ name: "Cy", eventId: last.id, at: expect.any(String) }]);
+    expect(list.json.find((l: { id: number }) => l.id === id).readers).toEqual([
+      { name: "Cy", eventId: last.id, at: expect.any(String), place: "Dusk" },
+    ]);
+    // The events list carries the mark, so the card and its editor show it.
+    const listed = await call("GET", `/api/timelines/${timeline.id}/events`, { token: owner.token });
+    const marks = Object.fromEntries(listed.json.map((e: { id: number; forReaders: boolean }) => [e.id, e.forReaders]));
+    expect(marks).toEqual({ [first.id]: true, [secret.id]: false, [last.id]: true });
   });
 
   it("refuses a comment flood from one link, and from one reader, with a clear message", async () => {

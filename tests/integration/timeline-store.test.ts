@@ -64,6 +64,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     plotlineIds: [],
     after: [],
     wordCount: 0,
+    forReaders: true,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     ...fields,

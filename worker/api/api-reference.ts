@@ -29,7 +29,7 @@ Timelines
 GET /api/timelines | session | 200 | | The writer's timelines (owned and shared) | Timeline list (weak ETag, 304 on If-None-Match)
 POST /api/timelines | session | 201 | 403 | Create a timeline | The timeline
 GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the caller's access (weak ETag)
-PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, set its word target, or let viewers comment (\`viewersCanComment\`) (owner) | The timeline
+PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, set its word target, its \`deadline\` (ISO date) and \`writingDays\` (ISO weekdays 1..7), or let viewers comment (\`viewersCanComment\`) (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Move a timeline and everything in it to Trash for 30 days (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
 POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
@@ -84,7 +84,7 @@ GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in 
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
 PATCH /api/chapters/{id} | session | 200 | 400 403 429 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 429 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
-GET /api/timelines/{id}/progress | session | 200 | 400 429 | Words written per day (UTC, or \`?tz=\` an IANA zone) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?}\`
+GET /api/timelines/{id}/progress | session | 200 | 400 429 | Words written per day (UTC, or \`?tz=\` an IANA zone) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?, deadline, dailyQuota, today: {words}}\`
 Templates
 GET /api/templates | session | 200 | | The built-in beat sheets, then the caller's own templates (\`u-<n>\`) | \`[{id, name, description, builtIn, beats: [{title, description, at}]}]\`
 POST /api/templates | session | 201 | 400 | Save a timeline's chapters and scene titles as the caller's own template | The template

@@ -39,6 +39,8 @@ export type EventView = {
   after: number[];
   /** Words in the content (CJK characters one each). */
   wordCount: number;
+  /** False: 'Not for readers', left out of reader links' reading view (DESIGN §12 'Readers'). */
+  forReaders: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -78,6 +80,7 @@ export const eventColumns = {
   plotlineIds: eventPlotlineIds,
   after: eventAfterIds,
   wordCount: events.wordCount,
+  forReaders: events.forReaders,
   createdAt: events.createdAt,
   updatedAt: events.updatedAt,
 };
@@ -86,6 +89,8 @@ type EventRow = Omit<
   Event,
   "storySort" | "storyStartText" | "storyEndText" | "attachments" | "chapterId" | "wordCount" | "deletedAt" | "deletedBy" | "forReaders"
 > & {
+  /** Absent (a row read without it): for readers, the default. */
+  forReaders?: boolean | null;
   /** What the writer typed: a season ("spring 1203") reads back as one. */
   storyStartText?: string | null;
   storyEndText?: string | null;
@@ -180,6 +185,7 @@ export const toEventView = (e: EventRow | EventView, locale?: string): EventView
     plotlineIds: parseIds(e.plotlineIds),
     after: parseIds(e.after),
     wordCount: e.wordCount ?? countWords(e.content),
+    forReaders: e.forReaders ?? true,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
   };

@@ -3,6 +3,7 @@
 // cut); the first version of a scene counts from zero.
 import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { dailyQuota, writingDaysOf } from "../../db/domain/deadlines";
 import { countWords } from "../../db/domain/word-count";
 import { type User, eventVersions, users } from "../../db/schema";
 import { requireTimelineAccess } from "./access";
@@ -19,6 +20,10 @@ export type Progress = {
   dailyGoal: number | null;
   streak: number;
   writers?: { userId: number | null; name: string; days: DayWords[] }[];
+  /** The deadline (null: none), the words a day still needed to meet it (null: no deadline or no target), today's words. */
+  deadline: string | null;
+  dailyQuota: number | null;
+  today: { words: number };
 };
 
 /** The calendar date ('2026-11-24') an instant falls on in `timeZone` (UTC when absent). */
@@ -106,7 +111,18 @@ export async function timelineProgress(
   }
   const series = (byDate: Map<string, number>) => dates.map((date) => ({ date, words: byDate.get(date) ?? 0 }));
   const goal = me?.goal ?? null;
+  const today = dates[dates.length - 1];
+  const deadline = timeline.deadline ?? null;
   return {
+    deadline,
+    dailyQuota: dailyQuota({
+      today,
+      deadline,
+      writingDays: writingDaysOf(timeline.writingDays),
+      targetWords: timeline.targetWords ?? null,
+      wordCount,
+    }),
+    today: { words: total.get(today) ?? 0 },
     wordCount,
     targetWords: timeline.targetWords ?? null,
     days: series(total),

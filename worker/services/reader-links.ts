@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type User, comments, events, readerLinks, readers, timelines, users } from "../../db/schema";
+import { type User, chapters, comments, events, readerLinks, readers, timelines, users } from "../../db/schema";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { badRequest, notFound } from "../lib/errors";
 import { TIMELINE_NOT_FOUND, canEdit, requireTimelineAccess } from "./access";
@@ -17,7 +17,8 @@ export type ReaderLinkView = {
   label: string;
   url: string;
   createdAt: string;
-  readers: { name: string; eventId: number | null; at: string | null }[];
+  /** `place`: where the reader stopped in words ('Chapter 7: The Storm'), null before their first scene. */
+  readers: { name: string; eventId: number | null; at: string | null; place: string | null }[];
 };
 
 const linkUrl = (origin: string, code: string) => `${origin}/read/${code}`;
@@ -42,8 +43,17 @@ export async function listReaderLinks(db: Db, user: User, timelineId: number, or
     .orderBy(desc(readerLinks.createdAt), desc(readerLinks.id));
   const rows = links.length
     ? await db
-        .select({ linkId: readers.linkId, name: readers.name, eventId: readers.eventId, at: readers.at })
+        .select({
+          linkId: readers.linkId,
+          name: readers.name,
+          eventId: readers.eventId,
+          at: readers.at,
+          scene: events.title,
+          chapter: chapters.title,
+        })
         .from(readers)
+        .leftJoin(events, and(eq(events.id, readers.eventId), eq(events.timelineId, timelineId)))
+        .leftJoin(chapters, eq(chapters.id, events.chapterId))
         .where(
           inArray(
             readers.linkId,
@@ -58,7 +68,14 @@ export async function listReaderLinks(db: Db, user: User, timelineId: number, or
     label: l.label,
     url: linkUrl(origin, l.code),
     createdAt: l.createdAt,
-    readers: rows.filter((r) => r.linkId === l.id).map(({ name, eventId, at }) => ({ name, eventId, at })),
+    readers: rows
+      .filter((r) => r.linkId === l.id)
+      .map(({ name, eventId, at, scene, chapter }) => ({
+        name,
+        eventId,
+        at,
+        place: scene === null ? null : chapter ? `${chapter}: ${scene}` : scene,
+      })),
   }));
 }
 

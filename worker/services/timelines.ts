@@ -1,3 +1,4 @@
+import { writingDaysOf } from "../../db/domain/deadlines";
 import { and, desc, eq, exists, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Timeline, type User, events, timelineShares, timelines, users } from "../../db/schema";
@@ -35,6 +36,9 @@ export type TimelineView = {
   viewersCanComment: boolean;
   /** The name on the title pages and the EPUB's creator: the owner's byline, else the owner's name (DESIGN §12). */
   byline: string;
+  /** The deadline (an ISO date, null: none) and the writing days (ISO weekdays, 1 = Monday … 7 = Sunday). */
+  deadline: string | null;
+  writingDays: number[];
   /** Only the owner sees the share code. */
   shareCode?: string | null;
   /** The series the book belongs to, set by the timeline screen's loader for its header. */
@@ -76,6 +80,8 @@ export function toTimelineView(
     structureTemplateId: timeline.structureTemplateId ?? null,
     viewersCanComment: timeline.viewersCanComment ?? true,
     byline: bylineOf(timeline.byline, owner),
+    deadline: timeline.deadline ?? null,
+    writingDays: writingDaysOf(timeline.writingDays),
     ...(isOwner ? { shareCode: timeline.shareCode } : {}),
   };
 }
@@ -147,6 +153,8 @@ export async function updateTimeline({ db, room }: Deps, user: User, timelineId:
   if (input.targetWords !== undefined) changes.targetWords = input.targetWords;
   if (input.viewersCanComment !== undefined) changes.viewersCanComment = input.viewersCanComment;
   if (input.byline !== undefined) changes.byline = input.byline;
+  if (input.deadline !== undefined) changes.deadline = input.deadline;
+  if (input.writingDays !== undefined) changes.writingDays = JSON.stringify([...input.writingDays].sort());
   const updated = await db.update(timelines).set(changes).where(eq(timelines.id, timelineId)).returning().get();
   room(timelineId, { action: "timeline-updated", by: authorOf(user), subject: updated.title });
   return toTimelineView(updated, "owner", false, user, await timelineWordCount(db, timelineId));

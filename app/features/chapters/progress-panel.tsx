@@ -58,6 +58,12 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
           {wordsText(progress.wordCount)} in the book
           {progress.streak ? <span className="ml-2 font-medium text-brand-700">{progress.streak}-day streak</span> : null}
         </p>
+        {progress.dailyQuota != null ? (
+          <p className="w-full text-sm font-medium text-stone-800" data-testid="daily-quota">
+            Today: {progress.today.words.toLocaleString("en-US")} of {progress.dailyQuota.toLocaleString("en-US")} words
+            <span className="ml-2 font-normal text-stone-600">(deadline {progress.deadline})</span>
+          </p>
+        ) : null}
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={byWriter} onChange={(e) => setByWriter(e.target.checked)} />
           Per writer

@@ -1,5 +1,6 @@
 import { GripVertical, History, Pencil, Trash2 } from "lucide-react";
 import { DeskFields, DeskView, changedDesk, deskValuesOf } from "~/features/timeline/scene-desk";
+import { ForReadersToggle, useForReaders } from "~/features/timeline/for-readers-toggle";
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -139,6 +140,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [after, setAfter] = useState(event.after ?? []);
   const [desk, setDesk] = useState(() => deskValuesOf(event));
   const [status, setStatus] = useState<SceneStatus | null>(event.status ?? null);
+  const [forReaders, setForReaders] = useForReaders(event);
   const [history, setHistory] = useState(false);
   const [historyMounted, setHistoryMounted] = useState(false);
   const uploads = useAttachmentUpload(event, canEdit);
@@ -196,6 +198,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
               <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
+              <ForReadersToggle eventId={event.id} idPrefix={`event-${event.id}`} forReaders={forReaders} onChange={setForReaders} />
             </Suspense>
           </CoEditor>
         </Suspense>
@@ -250,6 +253,11 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
                 {writingHere}
               </span>
             ) : null}
+            {forReaders ? null : (
+              <span className="inline-flex items-center rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-medium text-stone-700">
+                Not for readers
+              </span>
+            )}
           </div>
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           {event.wordCount == null ? null : (

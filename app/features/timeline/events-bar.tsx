@@ -2,6 +2,7 @@ import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { PlotlinesButton } from "~/features/plotlines/plotline-kit";
 import { ReviewTools } from "~/features/review/review-kit";
+import { ReaderLinksButton } from "~/features/share/reader-links-panel";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { PlotlineView } from "../../../worker/services/plotlines";
@@ -72,6 +73,7 @@ export function EventsBar({
         canComment={canEdit || (timeline.viewersCanComment && !ended)}
         onJump={onJump}
       />
+      {isOwner ? <ReaderLinksButton timelineId={timeline.id} /> : null}
       {canEdit ? (
         <PlotlinesButton
           timelineId={timeline.id}
