@@ -23,14 +23,15 @@ export async function buildServiceWorker(clientDir: string) {
     navigateFallback: null,
     runtimeCaching: [
       {
-        // Pages: the network first; with none, the page as last seen at that address.
-        urlPattern: ({ request, url }) => request.mode === "navigate" && !url.pathname.startsWith("/api/"),
+        // Pages (not the sign-in pages, seen after logout): the network first; with none, the page as last seen at that address.
+        urlPattern: ({ request, url }) =>
+          request.mode === "navigate" && !url.pathname.startsWith("/api/") && !url.pathname.startsWith("/auth/"),
         handler: "NetworkFirst",
         options: { cacheName: PAGE_CACHE, networkTimeoutSeconds: 8, cacheableResponse: { statuses: [200] } },
       },
       {
         // React Router's loader data of client-side navigations (`.data` requests), as last seen.
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith(".data"),
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith(".data") && !url.pathname.startsWith("/auth/"),
         handler: "NetworkFirst",
         options: { cacheName: DATA_CACHE, networkTimeoutSeconds: 8, cacheableResponse: { statuses: [200] } },
       },
