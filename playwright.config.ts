@@ -20,6 +20,9 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: `${results}/e2e-results.json` }]],
   use: {
     baseURL,
+    // The installable app's service worker stays out of the suite (its caches would change what tests see);
+    // tests/e2e/offline.spec.ts allows it.
+    serviceWorkers: "block",
     // Story dates are in words in the browser's language: English unless a test asks for another.
     locale: "en-US",
     trace: "retain-on-failure",

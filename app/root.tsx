@@ -5,6 +5,8 @@ import type { Route } from "./+types/root";
 import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
 import { HelpAssistant } from "./features/assistant/help-assistant";
+import { OfflineBadge } from "./features/offline/offline-badge";
+import { registerServiceWorker } from "./features/offline/service-worker";
 import { TopNav } from "./ui/top-nav";
 import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
@@ -62,6 +64,8 @@ export function meta() {
 // The stylesheet is inline in production (lib/inline-css.ts); dev links it for hot reload.
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icon-192.png" },
   ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: appCssUrl }] : []),
 ];
 
@@ -74,6 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#6d28d9" />
         <Meta />
         {import.meta.env.DEV ? null : (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: our own build's stylesheet, never user input
@@ -84,6 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-screen">
         <TopNav user={root?.user ?? null} unread={root?.unread ?? 0} />
         <NavigationProgress />
+        <OfflineBadge />
         {children}
         <HelpAssistant />
         {toaster ? (
@@ -113,6 +119,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     // A marker the browser tests wait for before they click.
     document.documentElement.dataset.hydrated = "true";
+    registerServiceWorker();
   }, []);
   useEffect(() => {
     if (loaderData.flash) showToast(loaderData.flash);

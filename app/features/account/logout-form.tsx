@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, useSubmit } from "react-router";
+import { forgetCachedPages } from "~/features/offline/service-worker";
 import { forgetAllLocalDocs } from "~/lib/offline-docs";
 
 /**
@@ -17,7 +18,7 @@ export function LogoutForm({ className, children }: { className?: string; childr
         e.preventDefault();
         const form = e.currentTarget;
         // Once more after the page has gone: an editor open until then may mark its edits while its socket closes.
-        void forgetAllLocalDocs()
+        void Promise.all([forgetAllLocalDocs(), forgetCachedPages()])
           .finally(() => submit(form))
           .finally(() => forgetAllLocalDocs());
       }}

@@ -1,0 +1,39 @@
+import { apiAs, card, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
+
+// Scene status and tasks (DESIGN §12 'Deadlines, sessions and tasks'): a status in the scene editor shown on the
+// card, a task assigned to a co-writer, and that co-writer's 'My tasks' on the home page linking to the scene.
+
+test("a status on the card, a task assigned to the co-writer, and the co-writer's 'My tasks'", async ({ page, browser, request }) => {
+  const owner = await createUser(request, { name: "Olive Owner" });
+  const cowriter = await createUser(request, { name: "Cora Cowriter" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Tide Clock" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: cowriter.email,
+    accessLevel: "collaborator",
+  });
+
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  await page.getByLabel("Status", { exact: true }).selectOption("Draft");
+  await page.getByLabel("New task").fill("Check the tide tables");
+  await page.getByLabel("Assign the new task to").selectOption({ label: "Cora Cowriter" });
+  await page.getByRole("button", { name: "Add task" }).click();
+  await expect(page.getByLabel("Check the tide tables")).toBeVisible();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(card(page, "The bell").getByTestId("scene-status-badge")).toHaveText("Draft");
+  await page.reload();
+  await expect(card(page, "The bell").getByTestId("scene-status-badge")).toHaveText("Draft");
+
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await login(other, cowriter);
+  const mine = other.getByTestId("my-tasks");
+  await expect(mine).toContainText("Check the tide tables");
+  await expect(mine).toContainText("The Tide Clock");
+  await mine.getByRole("link", { name: /Check the tide tables/ }).click();
+  await expect(other).toHaveURL(new RegExp(`/timeline/${timeline.id}`));
+  await context.close();
+});
