@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { ApiError, client, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, ApiError, shareParam, unwrap } from "~/lib/client";
 import { showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
@@ -15,7 +15,8 @@ type Props = {
   onOpenChange: (open: boolean) => void;
   timelineId: number;
   shareCode?: string | null;
-  headers: () => Record<string, string>;
+  /** The timeline session's typed client (it names the room connection). */
+  client: ApiClient;
   /** After a save: the screen reloads its events (their dates in the new words). */
   onSaved: () => void;
 };
@@ -29,7 +30,7 @@ const move = <T,>(list: T[], from: number, to: number) => {
 };
 
 /** The owner's Calendar dialog: a preset to start from, then months, weekdays, eras, leap years, day length, seasons. */
-export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, headers, onSaved }: Props) {
+export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, client, onSaved }: Props) {
   const [draft, setDraft] = useState<Calendar | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -57,10 +58,11 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, head
     setError(null);
     try {
       await unwrap(
-        client.api.timelines[":id"].calendar.$put(
-          { param, query: shareParam(shareCode), json: convert ? { ...draft, convert: true } : draft },
-          { headers: headers() },
-        ),
+        client.api.timelines[":id"].calendar.$put({
+          param,
+          query: shareParam(shareCode),
+          json: convert ? { ...draft, convert: true } : draft,
+        }),
       );
       forgetCalendar(timelineId);
       setPreview(null);

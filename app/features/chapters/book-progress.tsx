@@ -1,11 +1,11 @@
 import { BarChart3, Target } from "lucide-react";
 import { Suspense, lazy, useState } from "react";
-import { client, errorMessage, unwrap } from "~/lib/client";
+import { errorMessage, unwrap } from "~/lib/client";
 import { showToast, errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { ChapterContext } from "./chapter-context";
-import { optionsOf, parseTarget, type Scene, wordsText } from "./chapters-api";
+import { parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 
 // The chart and its table load when the writer opens the panel.
@@ -41,7 +41,7 @@ export function BookProgress({
     setError(null);
     try {
       const json = { targetWords: parsed.value };
-      await unwrap(client.api.timelines[":id"].$patch({ param: { id: String(timeline.id) }, json }, optionsOf(context.api)));
+      await unwrap(context.api.client.api.timelines[":id"].$patch({ param: { id: String(timeline.id) }, json }));
       setTarget(parsed.value);
       setEditing(false);
       showToast({ title: "Success", description: parsed.value ? "Target saved" : "Target removed" });

@@ -151,7 +151,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   const context = chapterContext({
     timelineId: timeline.id,
     shareCode: screen.shareCode,
-    headers: screen.session.roomHeaders(),
+    client: screen.session.client,
     write: store.write,
     refresh,
   });

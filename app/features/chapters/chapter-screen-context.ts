@@ -1,10 +1,10 @@
 import type { LocalChange } from "~/features/timeline/timeline-store";
-import { client, errorMessage, unwrap } from "~/lib/client";
+import { type ApiClient, errorMessage, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import type { MutationOutcome } from "~/lib/use-mutation";
 import type { EventView } from "../../../worker/services/events";
 import type { ChapterContext } from "./chapter-context";
-import { type ApiContext, type Scene, optionsOf, queryOf } from "./chapters-api";
+import { type ApiContext, type Scene, queryOf } from "./chapters-api";
 import { ChaptersStore } from "./chapters-store";
 
 // The screen's chapter store and scene moves, apart from the chapter kit's views (the grid uses them too).
@@ -16,36 +16,34 @@ export type Write = <T>(
 
 type Held = {
   context: ChapterContext;
-  latest: { headers: Record<string, string>; write: Write; refresh: () => void };
+  latest: { write: Write; refresh: () => void };
 };
 const held = new Map<number, Held>();
 
 /**
  * The screen's chapter context: one store per timeline for the page's life. Called on every render of the
- * screen (not a hook): it keeps the room's latest headers and the screen's latest write and refresh.
+ * screen (not a hook): it keeps the screen's latest write and refresh.
  */
 export function chapterContext(options: {
   timelineId: number;
   shareCode?: string | null;
-  headers: Record<string, string>;
+  /** The session's typed client (one object for the page's life). */
+  client: ApiClient;
   write: Write;
   refresh: () => void;
 }): ChapterContext {
-  const { timelineId, shareCode, headers, write, refresh } = options;
+  const { timelineId, shareCode, client, write, refresh } = options;
   let entry = held.get(timelineId);
   if (!entry) {
-    const latest = { headers, write, refresh };
-    const api: ApiContext = { shareCode, headers: () => latest.headers };
+    const latest = { write, refresh };
+    const api: ApiContext = { shareCode, client };
     const store = new ChaptersStore(timelineId, api);
     const moveScene = async (scene: Scene, chapterId: number | null, to?: number) => {
       const body = to === undefined ? { chapterId } : { chapterId, position: to };
       const outcome = await latest.write(
         async (): Promise<MutationOutcome<EventView>> => {
           try {
-            const request = client.api.events[":id"].$patch(
-              { param: { id: String(scene.id) }, query: queryOf(api), json: body },
-              optionsOf(api),
-            );
+            const request = api.client.api.events[":id"].$patch({ param: { id: String(scene.id) }, query: queryOf(api), json: body });
             return { ok: true, data: await unwrap(request) };
           } catch (error) {
             errorToast(errorMessage(error, "Failed to update event"));
@@ -62,7 +60,7 @@ export function chapterContext(options: {
     entry = { context: { store, api, moveScene }, latest };
     held.set(timelineId, entry);
   }
-  Object.assign(entry.latest, { headers, write, refresh });
+  Object.assign(entry.latest, { write, refresh });
   entry.context.store.onChanged = refresh;
   return entry.context;
 }

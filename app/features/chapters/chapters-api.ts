@@ -1,4 +1,4 @@
-import { shareParam } from "~/lib/client";
+import { type ApiClient, shareParam } from "~/lib/client";
 import type { ChapterView } from "../../../worker/services/chapters";
 import type { EventView } from "../../../worker/services/events";
 
@@ -9,14 +9,12 @@ export type Scene = EventView & { chapterId?: number | null; wordCount?: number 
 
 export type ApiContext = {
   shareCode?: string | null;
-  /** The room's headers, read when a call is sent (the author's own connection is left out of the sync). */
-  headers: () => Record<string, string>;
+  /** The session's typed client (it names the room connection, so the author's own connection is left out of the sync). */
+  client: ApiClient;
 };
 
 /** A chapter call's `?share=` (shared mode) for the typed client. */
 export const queryOf = (ctx: ApiContext) => shareParam(ctx.shareCode);
-/** A chapter call's request options for the typed client: the room's headers as they are when it is sent. */
-export const optionsOf = (ctx: ApiContext) => ({ headers: ctx.headers() });
 
 export const wordsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "word" : "words"}`;
 

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
-import { client, errorMessage, unwrap } from "~/lib/client";
+import { errorMessage, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
-import { type ApiContext, type ChapterView, optionsOf, queryOf } from "./chapters-api";
+import { type ApiContext, type ChapterView, queryOf } from "./chapters-api";
 
 type State = { chapters: ChapterView[]; loaded: boolean; collapsed: ReadonlySet<number> };
 
@@ -49,9 +49,7 @@ export class ChaptersStore {
   async load() {
     const seq = ++this.loadSeq;
     try {
-      const data = await unwrap(
-        client.api.timelines[":id"].chapters.$get({ param: this.param, query: queryOf(this.api) }, optionsOf(this.api)),
-      );
+      const data = await unwrap(this.api.client.api.timelines[":id"].chapters.$get({ param: this.param, query: queryOf(this.api) }));
       if (seq === this.loadSeq) this.set({ chapters: byPosition(data), loaded: true });
     } catch {
       if (seq === this.loadSeq) this.set({ loaded: true });
@@ -79,7 +77,7 @@ export class ChaptersStore {
   }
 
   private patch(id: number, json: { title?: string; targetWords?: number | null; position?: number }) {
-    return unwrap(client.api.chapters[":id"].$patch({ param: { id: String(id) }, query: queryOf(this.api), json }, optionsOf(this.api)));
+    return unwrap(this.api.client.api.chapters[":id"].$patch({ param: { id: String(id) }, query: queryOf(this.api), json }));
   }
 
   create(title: string) {
@@ -87,10 +85,11 @@ export class ChaptersStore {
       null,
       () =>
         unwrap(
-          client.api.timelines[":id"].chapters.$post(
-            { param: this.param, query: queryOf(this.api), json: { title: title.trim() } },
-            optionsOf(this.api),
-          ),
+          this.api.client.api.timelines[":id"].chapters.$post({
+            param: this.param,
+            query: queryOf(this.api),
+            json: { title: title.trim() },
+          }),
         ),
       "Chapter added",
     );
@@ -123,7 +122,7 @@ export class ChaptersStore {
     const local = this.state.chapters.filter((c) => c.id !== id);
     return this.write(
       local,
-      () => unwrap(client.api.chapters[":id"].$delete({ param: { id: String(id) }, query: queryOf(this.api) }, optionsOf(this.api))),
+      () => unwrap(this.api.client.api.chapters[":id"].$delete({ param: { id: String(id) }, query: queryOf(this.api) })),
       "Chapter deleted",
     );
   }

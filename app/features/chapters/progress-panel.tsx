@@ -4,7 +4,7 @@ import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import type { DayWords, Progress } from "../../../worker/services/progress";
 import type { ChapterContext } from "./chapter-context";
-import { dailyGoalMessage, optionsOf, parseTarget, queryOf, wordsText } from "./chapters-api";
+import { dailyGoalMessage, parseTarget, queryOf, wordsText } from "./chapters-api";
 
 const dayLabel = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -23,7 +23,7 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
     // Days start at the writer's own midnight.
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
     const query = { ...queryOf(context.api), tz, ...(byWriter && { by: "writer" }) };
-    unwrap(client.api.timelines[":id"].progress.$get({ param: { id: String(timelineId) }, query }, optionsOf(context.api)))
+    unwrap(context.api.client.api.timelines[":id"].progress.$get({ param: { id: String(timelineId) }, query }))
       .then((p) => {
         if (!live) return;
         setProgress(p);

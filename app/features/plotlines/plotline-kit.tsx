@@ -30,12 +30,7 @@ export function PlotlinesButton(props: PlotlineTools) {
       </Dialog>
       {/* The owner's Calendar button (its dialog loads on first use). */}
       {props.canDelete ? (
-        <CalendarButton
-          timelineId={props.timelineId}
-          shareCode={props.api.shareCode}
-          headers={props.api.headers}
-          onSaved={props.onChanged}
-        />
+        <CalendarButton timelineId={props.timelineId} shareCode={props.api.shareCode} client={props.api.client} onSaved={props.onChanged} />
       ) : null}
     </>
   );

@@ -1,13 +1,13 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { client, errorMessage, unwrap } from "~/lib/client";
+import { errorMessage, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import { Input } from "~/ui/input";
 import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/domain/plotline-rules";
 import type { PlotlineView } from "../../../worker/services/plotlines";
-import { type ApiContext, optionsOf, queryOf } from "../chapters/chapters-api";
+import { type ApiContext, queryOf } from "../chapters/chapters-api";
 
 // The Plotlines dialog's body: add, rename, recolor, reorder, delete. Loaded when the pointer nears the toolbar's
 // button or the dialog opens.
@@ -44,10 +44,10 @@ export function plotlineTitleError(title: string): string | null {
 /** Runs a write through the typed API client; a refusal shows the server's message. True when it landed. */
 async function send(
   tools: Tools,
-  request: (query: ReturnType<typeof queryOf>, options: ReturnType<typeof optionsOf>) => Parameters<typeof unwrap>[0],
+  request: (api: ApiContext["client"]["api"], query: ReturnType<typeof queryOf>) => Parameters<typeof unwrap>[0],
 ) {
   try {
-    await unwrap(request(queryOf(tools.api), optionsOf(tools.api)));
+    await unwrap(request(tools.api.client.api, queryOf(tools.api)));
     tools.onChanged();
     return true;
   } catch (error) {
@@ -71,11 +71,8 @@ export function PlotlineManager(tools: Tools) {
     if (problem) return;
     setPending(true);
     if (
-      await send(tools, (query, options) =>
-        client.api.timelines[":id"].plotlines.$post(
-          { param: { id: String(tools.timelineId) }, query, json: { title: title.trim() } },
-          options,
-        ),
+      await send(tools, (api, query) =>
+        api.timelines[":id"].plotlines.$post({ param: { id: String(tools.timelineId) }, query, json: { title: title.trim() } }),
       )
     )
       setTitle("");
@@ -131,9 +128,7 @@ export function PlotlineManager(tools: Tools) {
         onConfirm={() => {
           if (!deleting) return;
           setPending(true);
-          void send(tools, (query, options) =>
-            client.api.plotlines[":id"].$delete({ param: { id: String(deleting.id) }, query }, options),
-          ).then(() => {
+          void send(tools, (api, query) => api.plotlines[":id"].$delete({ param: { id: String(deleting.id) }, query })).then(() => {
             setPending(false);
             setDeleting(null);
           });
@@ -160,7 +155,7 @@ function PlotlineRow({
   const [error, setError] = useState<string | null>(null);
   const id = `plotline-${plotline.id}`;
   const patch = (json: { title?: string; color?: string; position?: number }) =>
-    send(tools, (query, options) => client.api.plotlines[":id"].$patch({ param: { id: String(plotline.id) }, query, json }, options));
+    send(tools, (api, query) => api.plotlines[":id"].$patch({ param: { id: String(plotline.id) }, query, json }));
   const rename = () => {
     if (title.trim() === plotline.title) return;
     const problem = plotlineTitleError(title);

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { chapterContext } from "~/features/chapters/chapter-screen-context";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
@@ -45,6 +46,7 @@ function readCollapsed(timelineId: number): Set<string> {
  * the rows' and columns' order, and which rows this browser keeps collapsed.
  */
 export function useGridWrites({ timelineId, shareCode, headers, store, refresh }: GridWriteProps) {
+  const session = useTimelineSession();
   const latest = useRef({ headers, store, refresh });
   latest.current = { headers, store, refresh };
   const query = shareParam(shareCode);
@@ -89,7 +91,7 @@ export function useGridWrites({ timelineId, shareCode, headers, store, refresh }
 
   const moveChapter = (chapterId: number, step: number) => {
     const { store, refresh } = latest.current;
-    const context = chapterContext({ timelineId, shareCode, headers: latest.current.headers, write: store.write, refresh });
+    const context = chapterContext({ timelineId, shareCode, client: session.client, write: store.write, refresh });
     return context.store.move(chapterId, step);
   };
 

@@ -1,4 +1,5 @@
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
+import type { ApiClient } from "~/lib/client";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { PlotlinesButton } from "~/features/plotlines/plotline-kit";
 import { ReviewTools } from "~/features/review/review-kit";
@@ -21,7 +22,7 @@ export function EventsBar({
   ended,
   codexSize,
   plotlines,
-  headers,
+  client,
   refresh,
   onJump,
   chronological,
@@ -39,7 +40,8 @@ export function EventsBar({
   ended: AccessEnd | null;
   codexSize: number;
   plotlines: PlotlineView[];
-  headers: () => Record<string, string>;
+  /** The timeline session's typed client. */
+  client: ApiClient;
   refresh: () => void;
   /** An activity entry's scene, brought into view. */
   onJump: (eventId: number) => void;
@@ -77,7 +79,7 @@ export function EventsBar({
       {canEdit ? (
         <PlotlinesButton
           timelineId={timeline.id}
-          api={{ shareCode, headers }}
+          api={{ shareCode, client }}
           plotlines={plotlines}
           onChanged={refresh}
           canDelete={isOwner}

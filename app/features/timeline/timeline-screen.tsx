@@ -246,7 +246,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   ended={ended}
                   codexSize={entities.length}
                   plotlines={plotlines}
-                  headers={session.roomHeaders}
+                  client={session.client}
                   refresh={refresh}
                   onJump={(id) => {
                     const event = events.find((e) => e.id === id);
