@@ -18,10 +18,11 @@ test("a status on the card, a task assigned to the co-writer, and the co-writer'
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await page.getByLabel("Status", { exact: true }).selectOption("Draft");
-  await page.getByLabel("New task").fill("Check the tide tables");
+  await page.getByLabel("New task", { exact: true }).fill("Check the tide tables");
   await page.getByLabel("Assign the new task to").selectOption({ label: "Cora Cowriter" });
   await page.getByRole("button", { name: "Add task" }).click();
-  await expect(page.getByLabel("Check the tide tables")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Check the tide tables" })).not.toBeChecked();
+  await expect(page.getByLabel("Assignee of Check the tide tables").locator("option:checked")).toHaveText("Cora Cowriter");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(card(page, "The bell").getByTestId("scene-status-badge")).toHaveText("Draft");
   await page.reload();
