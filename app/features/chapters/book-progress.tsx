@@ -9,6 +9,7 @@ import { parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 
 // The chart and its table load when the writer opens the panel.
+const ALL_DAYS = [1, 2, 3, 4, 5, 6, 7];
 const ProgressPanel = lazy(() => import("./progress-panel").then((m) => ({ default: m.ProgressPanel })));
 
 /** The book's word count under the title, 'x of y words' with a bar when it has a target, and the progress panel. */
@@ -21,7 +22,14 @@ export function BookProgress({
   refresh,
 }: {
   context: ChapterContext;
-  timeline: { id: number; wordCount?: number | null; targetWords?: number | null };
+  timeline: {
+    id: number;
+    wordCount?: number | null;
+    targetWords?: number | null;
+    isOwner?: boolean;
+    deadline?: string | null;
+    writingDays?: number[];
+  };
   events: Scene[];
   complete: boolean;
   canEdit: boolean;
@@ -119,7 +127,11 @@ export function BookProgress({
       </Button>
       <Dialog open={panel} onOpenChange={setPanel} title="Progress" description="Words written per day over the last 30 days.">
         <Suspense fallback={<p className="text-sm text-stone-600">Loading progress...</p>}>
-          <ProgressPanel context={context} timelineId={timeline.id} />
+          <ProgressPanel
+            context={context}
+            timelineId={timeline.id}
+            schedule={timeline.isOwner ? { deadline: timeline.deadline ?? null, writingDays: timeline.writingDays ?? ALL_DAYS } : null}
+          />
         </Suspense>
       </Dialog>
     </div>

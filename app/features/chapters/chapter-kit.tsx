@@ -125,6 +125,9 @@ export type ChapterScreen = {
     targetWords?: number | null;
     structureTemplateId?: string | null;
     series?: { id: number; title: string; position: number } | null;
+    isOwner?: boolean;
+    deadline?: string | null;
+    writingDays?: number[];
   };
   shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };

@@ -9,14 +9,111 @@ import { dailyGoalMessage, parseTarget, queryOf, wordsText } from "./chapters-ap
 const dayLabel = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+type Schedule = { deadline: string | null; writingDays: number[] };
+
+/**
+ * The owner's deadline and writing days (DESIGN §12): the quota is the words still to write over the writing days
+ * left. `onSaved` reloads the progress so 'Today: … of … words' follows.
+ */
+function DeadlineForm({
+  context,
+  timelineId,
+  schedule,
+  onSaved,
+}: {
+  context: ChapterContext;
+  timelineId: number;
+  schedule: Schedule;
+  onSaved: () => void;
+}) {
+  const [deadline, setDeadline] = useState(schedule.deadline ?? "");
+  const [days, setDays] = useState(new Set(schedule.writingDays));
+  const [error, setError] = useState<string | null>(null);
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const writingDays = [...days].sort((a, b) => a - b);
+      await unwrap(
+        context.api.client.api.timelines[":id"].$patch({
+          param: { id: String(timelineId) },
+          json: { deadline: deadline || null, writingDays },
+        }),
+      );
+      schedule.deadline = deadline || null;
+      schedule.writingDays = writingDays;
+      showToast({ title: "Success", description: deadline ? "Deadline saved" : "Deadline removed" });
+      onSaved();
+    } catch (err) {
+      setError(errorMessage(err, "Failed to save the deadline"));
+    }
+  };
+  return (
+    <form onSubmit={(e) => void save(e)} className="space-y-2 rounded-md border border-stone-200 p-3 text-sm" aria-label="Deadline">
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">Deadline</span>
+          <input
+            type="date"
+            value={deadline}
+            onChange={(e) => setDeadline(e.target.value)}
+            className="h-8 rounded-md border border-stone-300 bg-white px-2"
+          />
+        </label>
+        <Button type="submit" size="sm">
+          Save deadline
+        </Button>
+      </div>
+      <fieldset className="flex flex-wrap gap-x-3 gap-y-1">
+        <legend className="mb-1 font-medium">Writing days</legend>
+        {WEEKDAYS.map((name, i) => (
+          <label key={name} className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={days.has(i + 1)}
+              onChange={(e) =>
+                setDays((d) => {
+                  const next = new Set(d);
+                  if (e.target.checked) next.add(i + 1);
+                  else next.delete(i + 1);
+                  return next;
+                })
+              }
+            />
+            {name.slice(0, 3)}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="text-red-700" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
 /** 'Words written' per day for the last 30 days (per writer on request), the daily goal and the streak. */
-export function ProgressPanel({ context, timelineId }: { context: ChapterContext; timelineId: number }) {
+export function ProgressPanel({
+  context,
+  timelineId,
+  schedule,
+}: {
+  context: ChapterContext;
+  timelineId: number;
+  /** The owner's deadline and writing days, to change them here (null: not the owner). */
+  schedule?: Schedule | null;
+}) {
+  const [reload, setReload] = useState(0);
   const [byWriter, setByWriter] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [failed, setFailed] = useState(false);
   const [goal, setGoal] = useState("");
   const [goalError, setGoalError] = useState<string | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` (a saved deadline) is the signal to fetch again
   useEffect(() => {
     let live = true;
     setFailed(false);
@@ -33,7 +130,7 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
     return () => {
       live = false;
     };
-  }, [context.api, timelineId, byWriter]);
+  }, [context.api, timelineId, byWriter, reload]);
 
   const saveGoal = async () => {
     const parsed = parseTarget(goal, dailyGoalMessage);
@@ -68,6 +165,11 @@ export function ProgressPanel({ context, timelineId }: { context: ChapterContext
           <input type="checkbox" checked={byWriter} onChange={(e) => setByWriter(e.target.checked)} />
           Per writer
         </label>
+        {schedule ? (
+          <div className="w-full">
+            <DeadlineForm context={context} timelineId={timelineId} schedule={schedule} onSaved={() => setReload((n) => n + 1)} />
+          </div>
+        ) : null}
       </div>
       {writers ? (
         writers.map((w, i) => (

@@ -7,6 +7,7 @@ import { ManuscriptContext, type ManuscriptApi, ManuscriptModeContext, wordsText
 import { useNearViewport } from "~/features/manuscript/near-viewport";
 import { manuscriptRuns } from "~/features/manuscript/runs";
 import { SceneText } from "~/features/manuscript/scene-text";
+import { SessionTarget } from "~/features/manuscript/session-target";
 import { useManuscriptLive } from "~/features/manuscript/use-manuscript-live";
 import { Button } from "~/ui/button";
 import { errorToast } from "~/lib/toast";
@@ -187,6 +188,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
             {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
             {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}
             <span>Book: {wordsText(book)}</span>
+            {focus ? <SessionTarget bookWords={book} /> : null}
             {saved ? <span className="font-medium text-emerald-800">Saved</span> : null}
           </p>
         </footer>
