@@ -155,8 +155,24 @@ describe("filters", () => {
       expect(filterFromParams(new URLSearchParams({ chapter: junk })).chapter).toBeNull();
   });
 
+  it("filters by status (one of the five, or none) and keeps it in the address", () => {
+    const scenes = [
+      { id: 1, title: "a", content: "", entityIds: [], storyStart: null, status: "Draft" },
+      { id: 2, title: "b", content: "", entityIds: [], storyStart: null, status: null },
+      { id: 3, title: "c", content: "", entityIds: [], storyStart: null, status: "Done" },
+    ];
+    const f = (over: Partial<EventFilter>) => filterEvents(scenes, { ...noFilter, ...over }).map((e) => e.id);
+    expect(f({ status: "Draft" })).toEqual([1]);
+    expect(f({ status: "none" })).toEqual([2]);
+    expect(f({})).toEqual([1, 2, 3]);
+    expect(isFiltering({ ...noFilter, status: "Done" })).toBe(true);
+    expect(filterToParams({ ...noFilter, status: "Revised" }, new URLSearchParams()).toString()).toBe("status=Revised");
+    expect(filterFromParams(new URLSearchParams("status=none")).status).toBe("none");
+    for (const junk of ["draft", "x", "", "Done "]) expect(filterFromParams(new URLSearchParams({ status: junk })).status).toBeNull();
+  });
+
   it("round-trips through the address and ignores junk in it", () => {
-    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated", chapter: null };
+    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated", chapter: null, status: null };
     const params = filterToParams(filter, new URLSearchParams("order=chronological"));
     expect(params.toString()).toBe("order=chronological&entity=3%2C7&match=all&q=storm&dated=undated");
     expect(filterFromParams(params)).toEqual(filter);

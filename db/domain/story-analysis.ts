@@ -2,6 +2,7 @@
 // already holds: lanes (who is in which scene), filters, and codex names mentioned in an event but not linked.
 // Story time counted in the timeline's calendar (gaps, overlaps, clashes) is in story-gaps.ts, a lazy chunk. Pure functions, no I/O: the page, tests and later the AI context use them.
 import { storyOrderKey } from "./story-order";
+import { type SceneStatus, isSceneStatus } from "./task-rules";
 
 export type StoryEvent = {
   id: number;
@@ -71,13 +72,16 @@ export type EventFilter = {
   dated: "dated" | "undated" | null;
   /** The scenes of one chapter (its id), of none ('none'), or of every chapter (null). */
   chapter: number | "none" | null;
+  /** The scenes of one status ('Idea' … 'Done'), of none ('none'), or of any (null). */
+  status: SceneStatus | "none" | null;
 };
 
-export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null, chapter: null };
+export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null, chapter: null, status: null };
 
 /**
  * The filter kept in the address, so a filtered view can be shared:
- * `?entity=1,2&match=all&q=storm&dated=undated&chapter=4` (`chapter=none`: scenes in no chapter).
+ * `?entity=1,2&match=all&q=storm&dated=undated&chapter=4&status=Draft` (`chapter=none`: scenes in no chapter;
+ * `status=none`: scenes without a status).
  */
 export function filterFromParams(params: URLSearchParams): EventFilter {
   const entityIds = [
@@ -91,12 +95,14 @@ export function filterFromParams(params: URLSearchParams): EventFilter {
   const dated = params.get("dated");
   const chapter = params.get("chapter");
   const chapterId = Number(chapter);
+  const status = params.get("status");
   return {
     entityIds,
     match: params.get("match") === "all" ? "all" : "any",
     text: (params.get("q") ?? "").slice(0, 200),
     dated: dated === "dated" || dated === "undated" ? dated : null,
     chapter: chapter === "none" ? "none" : chapter && /^\d{1,12}$/.test(chapter) && chapterId > 0 ? chapterId : null,
+    status: status === "none" ? "none" : isSceneStatus(status) ? status : null,
   };
 }
 
@@ -109,16 +115,17 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
   set("q", filter.text.trim() ? filter.text : null);
   set("dated", filter.dated);
   set("chapter", filter.chapter === null ? null : String(filter.chapter));
+  set("status", filter.status);
   return next;
 }
 
-export const isFiltering = (f: EventFilter) => f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null;
+export const isFiltering = (f: EventFilter) =>
+  f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null || f.status !== null;
 
 /** The events `filter` keeps, in their order. Text matches title or content, any case. */
-export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null }>(
-  events: E[],
-  filter: EventFilter,
-): E[] {
+export function filterEvents<
+  E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null; status?: string | null },
+>(events: E[], filter: EventFilter): E[] {
   const text = filter.text.trim().toLowerCase();
   const ids = filter.entityIds;
   return events.filter((event) => {
@@ -133,6 +140,7 @@ export function filterEvents<E extends Pick<StoryEvent, "title" | "content" | "e
       if ((filter.dated === "dated") !== isDated) return false;
     }
     if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;
+    if (filter.status !== null && (event.status ?? "none") !== filter.status) return false;
     return true;
   });
 }

@@ -9,6 +9,7 @@ test("a status on the card, a task assigned to the co-writer, and the co-writer'
   await makePremium(request, owner);
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Tide Clock" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The wall", content: "The wall held." });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
     userEmail: cowriter.email,
     accessLevel: "collaborator",
@@ -27,6 +28,15 @@ test("a status on the card, a task assigned to the co-writer, and the co-writer'
   await expect(card(page, "The bell").getByTestId("scene-status-badge")).toHaveText("Draft");
   await page.reload();
   await expect(card(page, "The bell").getByTestId("scene-status-badge")).toHaveText("Draft");
+  // The timeline filters by status, and the address keeps it.
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  await page.getByLabel("Status", { exact: true }).selectOption("Draft");
+  await expect(card(page, "The wall")).toHaveCount(0);
+  await expect(card(page, "The bell")).toBeVisible();
+  await expect(page).toHaveURL(/status=Draft/);
+  await page.getByLabel("Status", { exact: true }).selectOption("none");
+  await expect(card(page, "The bell")).toHaveCount(0);
+  await expect(card(page, "The wall")).toBeVisible();
 
   const context = await browser.newContext();
   const other = await context.newPage();

@@ -4,6 +4,7 @@ import { Input } from "~/ui/input";
 import { cn } from "~/lib/cn";
 import { entityKinds } from "../../../db/domain/rules";
 import { type ChapterOption, type EventFilter, isFiltering, noFilter } from "../../../db/domain/story-analysis";
+import { isSceneStatus, sceneStatuses } from "../../../db/domain/task-rules";
 import type { EntityView } from "../../../worker/services/entities";
 
 /** The open 'Filters' panel (event-filters.tsx); its code loads when it first opens. */
@@ -105,6 +106,24 @@ export function FilterPanel({
             <option value="none">No chapter</option>
           </select>
         ) : null}
+        <select
+          aria-label="Status"
+          value={filter.status ?? ""}
+          onChange={(e) => {
+            const value = e.target.value;
+            const status = value === "none" ? "none" : isSceneStatus(value) ? value : null;
+            onChange((f) => ({ ...f, status }));
+          }}
+          className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
+        >
+          <option value="">Any status</option>
+          {sceneStatuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+          <option value="none">No status</option>
+        </select>
         {active ? (
           <button
             type="button"

@@ -50,7 +50,12 @@ export function EventFilters({
   useEffect(() => {
     if (active) setOpen(true);
   }, [active]);
-  const count = filter.entityIds.length + (filter.text.trim() ? 1 : 0) + (filter.dated ? 1 : 0) + (filter.chapter !== null ? 1 : 0);
+  const count =
+    filter.entityIds.length +
+    (filter.text.trim() ? 1 : 0) +
+    (filter.dated ? 1 : 0) +
+    (filter.chapter !== null ? 1 : 0) +
+    (filter.status !== null ? 1 : 0);
 
   return (
     <div className="mb-4 space-y-3">

@@ -4,7 +4,7 @@ import type { CardCodex } from "~/features/timeline/event-card";
 import type { ApiClient } from "~/lib/client";
 import { useMutation } from "~/lib/use-mutation";
 import type { EntityKind } from "../../../db/domain/rules";
-import type { EventFilter } from "../../../db/domain/story-analysis";
+import { type EventFilter, noFilter } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
@@ -44,10 +44,7 @@ export function useCardCodex({
     revalidate: false,
     onSuccess: (created) => setEntities((list) => [...list, created]),
   });
-  const selectEntity = useCallback(
-    (entity: EntityView) => setFilter({ entityIds: [entity.id], match: "any", text: "", dated: null, chapter: null }),
-    [setFilter],
-  );
+  const selectEntity = useCallback((entity: EntityView) => setFilter({ ...noFilter, entityIds: [entity.id] }), [setFilter]);
   const latestCreate = useRef(createFromPicker.run);
   latestCreate.current = createFromPicker.run;
   const createEntity = useCallback(async (kind: EntityKind, name: string) => {
