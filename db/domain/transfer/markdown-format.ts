@@ -117,6 +117,23 @@ function walkFences<T>(lines: readonly T[], text: (line: T) => string, each: (li
   }
 }
 
+/** The draft's lines before its codex section, each with its `##` or `###` heading when it is one (never in code). */
+function walkDraft(
+  lines: NumberedLine[],
+  codexAt: number,
+  each: (line: NumberedLine, inCode: boolean, h2: RegExpExecArray | null, h3: RegExpExecArray | null) => void,
+) {
+  walkFences(
+    codexAt < 0 ? lines : lines.slice(0, codexAt),
+    (l) => l.text,
+    (l, inCode) => {
+      const h3 = inCode ? null : H3.exec(l.text);
+      const h2 = h3 || inCode ? null : H2.exec(l.text);
+      each(l, inCode, h2, h3);
+    },
+  );
+}
+
 /**
  * A scene's text under its event's heading: its own headings go `shift` levels down (`# Harbour` in a scene is
  * `### Harbour` under `## Event`, as pandoc's --shift-heading-level-by does, so CommonMark readers show a heading;
@@ -315,40 +332,34 @@ function chapteredSections(lines: NumberedLine[], codexAt: number, splitBreaks =
   /** With `splitBreaks`: the scene text goes to (null: the next text opens one), and the chapter's scene count. */
   let current: Section | null = null;
   let scenesInChapter = 0;
-  walkFences(
-    codexAt < 0 ? lines : lines.slice(0, codexAt),
-    (l) => l.text,
-    (l, inCode) => {
-      const h3 = inCode ? null : H3.exec(l.text);
-      const h2 = h3 || inCode ? null : H2.exec(l.text);
-      const target = targetMayFollow && !inCode ? TARGET_LINE.exec(l.text.trim()) : null;
-      if (l.text.trim() && !h2) targetMayFollow = false;
-      if (h3) {
-        current = { line: l.line, heading: readHeading(h3[1].trim()), body: [], chapter };
-        sections.push(current);
-        scenesInChapter += 1;
-      } else if (h2) {
-        const heading = readHeading(h2[1].trim());
-        current = null;
-        scenesInChapter = 0;
-        if (!heading) chapter = null;
-        else {
-          if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
-          chapters.push({ title: heading, targetWords: null });
-          chapter = chapters.length - 1;
-          targetMayFollow = true;
-        }
-      } else if (target && chapter !== null) chapters[chapter].targetWords = readTarget(`Line ${l.line}`, target[1]);
-      else if (splitBreaks && chapter !== null && !inCode && isSceneBreak(l.text) && !FENCE.test(l.text)) current = null;
-      else if (splitBreaks && chapter !== null && current === null) {
-        if (!l.text.trim()) return;
-        scenesInChapter += 1;
-        const heading = `${chapters[chapter].title} · Scene ${scenesInChapter}`.slice(0, limits.eventTitle).trim();
-        current = { line: l.line, heading, body: [l], chapter };
-        sections.push(current);
-      } else (sections.at(-1)?.body ?? descriptionLines).push(l);
-    },
-  );
+  walkDraft(lines, codexAt, (l, inCode, h2, h3) => {
+    const target = targetMayFollow && !inCode ? TARGET_LINE.exec(l.text.trim()) : null;
+    if (l.text.trim() && !h2) targetMayFollow = false;
+    if (h3) {
+      current = { line: l.line, heading: readHeading(h3[1].trim()), body: [], chapter };
+      sections.push(current);
+      scenesInChapter += 1;
+    } else if (h2) {
+      const heading = readHeading(h2[1].trim());
+      current = null;
+      scenesInChapter = 0;
+      if (!heading) chapter = null;
+      else {
+        if (heading.length > chapterLimits.title) fail(`Line ${l.line}`, tooLong("a chapter title", chapterLimits.title));
+        chapters.push({ title: heading, targetWords: null });
+        chapter = chapters.length - 1;
+        targetMayFollow = true;
+      }
+    } else if (target && chapter !== null) chapters[chapter].targetWords = readTarget(`Line ${l.line}`, target[1]);
+    else if (splitBreaks && chapter !== null && !inCode && isSceneBreak(l.text) && !FENCE.test(l.text)) current = null;
+    else if (splitBreaks && chapter !== null && current === null) {
+      if (!l.text.trim()) return;
+      scenesInChapter += 1;
+      const heading = `${chapters[chapter].title} · Scene ${scenesInChapter}`.slice(0, limits.eventTitle).trim();
+      current = { line: l.line, heading, body: [l], chapter };
+      sections.push(current);
+    } else (sections.at(-1)?.body ?? descriptionLines).push(l);
+  });
   // The codex is read as the last section, as in an outline without chapters.
   if (codexAt >= 0) sections.push({ line: lines[codexAt].line, heading: CODEX_HEADING, body: lines.slice(codexAt + 1), chapter: null });
   return { sections, descriptionLines, chapters };
@@ -365,23 +376,17 @@ function isWritersDraft(lines: NumberedLine[], codexAt: number) {
   /** Scenes in the current chapter; -1 before the first chapter. */
   let scenes = -1;
   let draft = true;
-  walkFences(
-    codexAt < 0 ? lines : lines.slice(0, codexAt),
-    (l) => l.text,
-    (l, inCode) => {
-      if (!draft) return;
-      const h3 = inCode ? null : H3.exec(l.text);
-      const h2 = h3 || inCode ? null : H2.exec(l.text);
-      if (h2) {
-        if (scenes === 0 || !readHeading(h2[1].trim())) draft = false;
-        chapters += 1;
-        scenes = 0;
-      } else if (h3) {
-        if (scenes < 0) draft = false;
-        else scenes += 1;
-      } else if (scenes === 0 && l.text.trim()) draft = false;
-    },
-  );
+  walkDraft(lines, codexAt, (l, _inCode, h2, h3) => {
+    if (!draft) return;
+    if (h2) {
+      if (scenes === 0 || !readHeading(h2[1].trim())) draft = false;
+      chapters += 1;
+      scenes = 0;
+    } else if (h3) {
+      if (scenes < 0) draft = false;
+      else scenes += 1;
+    } else if (scenes === 0 && l.text.trim()) draft = false;
+  });
   return draft && chapters > 0 && scenes > 0;
 }
 
@@ -395,26 +400,20 @@ function isDraftOfChapters(lines: NumberedLine[], codexAt: number) {
   let prose = false;
   let underHeading = false;
   let draft = true;
-  walkFences(
-    codexAt < 0 ? lines : lines.slice(0, codexAt),
-    (l) => l.text,
-    (l, inCode) => {
-      if (!draft) return;
-      const h3 = inCode ? null : H3.exec(l.text);
-      const h2 = h3 || inCode ? null : H2.exec(l.text);
-      if (h2) {
-        if (!isChapterLine(readHeading(h2[1].trim()))) draft = false;
-        chapters += 1;
-        underHeading = true;
-      } else if (h3) {
-        if (chapters === 0) draft = false;
-        underHeading = false;
-      } else if (l.text.trim()) {
-        if (underHeading && chapters > 0 && (!isSceneBreak(l.text) || FENCE.test(l.text))) prose = true;
-        underHeading = false;
-      }
-    },
-  );
+  walkDraft(lines, codexAt, (l, _inCode, h2, h3) => {
+    if (!draft) return;
+    if (h2) {
+      if (!isChapterLine(readHeading(h2[1].trim()))) draft = false;
+      chapters += 1;
+      underHeading = true;
+    } else if (h3) {
+      if (chapters === 0) draft = false;
+      underHeading = false;
+    } else if (l.text.trim()) {
+      if (underHeading && chapters > 0 && (!isSceneBreak(l.text) || FENCE.test(l.text))) prose = true;
+      underHeading = false;
+    }
+  });
   return draft && chapters > 0 && prose;
 }
 
