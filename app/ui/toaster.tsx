@@ -10,11 +10,11 @@ export default function Toaster() {
     <Sonner
       visibleToasts={1}
       duration={5000}
-      // Bottom left: never over the navigation or a screen's toolbar (top) nor the help button
-      // (bottom right); on a phone it stands above the help button's row.
-      position="bottom-left"
-      offset={{ bottom: 56, left: 24 }}
-      mobileOffset={{ bottom: 88 }}
+      // Top centre, just below the sticky navigation: clear of form buttons (bottom), the
+      // page actions (right) and the help button.
+      position="top-center"
+      offset={{ top: 72 }}
+      mobileOffset={{ top: 68 }}
       closeButton
       toastOptions={{
         classNames: {

@@ -60,7 +60,11 @@ test.describe("a story that knows itself", () => {
     await expect(dialog).toHaveCount(0);
 
     // Read from a later scene: the state then, 'As of The Crown'.
-    await card(page, "The Crown").getByRole("button", { name: "Read Mara as of this scene" }).click();
+    await card(page, "The Crown")
+      .getByRole("listitem")
+      .filter({ hasText: "Mara" })
+      .getByRole("button", { name: "As of this scene" })
+      .click();
     let reading = page.getByRole("dialog", { name: "Mara" });
     await expect(reading).toContainText("As of The Crown");
     await expect(reading).toContainText("A knight of the keep.");
@@ -69,7 +73,11 @@ test.describe("a story that knows itself", () => {
     await expect(reading).toHaveCount(0);
 
     // Read from an earlier scene: not yet.
-    await card(page, "The Gate").getByRole("button", { name: "Read Mara as of this scene" }).click();
+    await card(page, "The Gate")
+      .getByRole("listitem")
+      .filter({ hasText: "Mara" })
+      .getByRole("button", { name: "As of this scene" })
+      .click();
     reading = page.getByRole("dialog", { name: "Mara" });
     await expect(reading).toContainText("As of The Gate");
     await expect(reading).toContainText("A knight of the keep.");

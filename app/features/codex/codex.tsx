@@ -236,7 +236,8 @@ export function EntityChips({
             <button
               type="button"
               onClick={() => onRead(entity)}
-              aria-label={`Read ${entity.name} as of this scene`}
+              // Named apart from the chip (whose name is the entry's), described with the entry's name.
+              aria-label="As of this scene"
               title={`Read ${entity.name} as of this scene`}
               className="ml-0.5 rounded-full p-1 text-stone-600 hover:bg-stone-100 hover:text-stone-900"
               data-testid="entity-read"
