@@ -58,7 +58,9 @@ describe("Print-ready book", () => {
     expect(source).not.toContain("Copyright ©");
     // Everything the author typed is a string literal: markup characters cannot change the layout.
     expect(source).toContain('#opening[#drop-cap("W")#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"');
-    expect(source).toContain('#drop-cap("T")#"hen quiet \\\\ came."');
+    // After a scene break the paragraph is flush left, with no second initial letter in the chapter.
+    expect(source).toContain('#opening[#"Then quiet \\\\ came."]');
+    expect(source).not.toContain('#drop-cap("T")');
     expect(source).toContain('#let book-title = "Salt \\"Tides\\" #deep"');
     expect(source).not.toContain("SECRET NOTE");
     expect(source).not.toContain("Planning title");

@@ -74,6 +74,8 @@ function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dro
             const remainder = { ...first, text: first.text?.slice(letter.length) };
             out.push(`#opening[#drop-cap(${typstString(letter)})${inline([remainder, ...rest])}]`);
           }
+          // The initial letter opens the chapter only; after a scene break the paragraph is just set flush left.
+          state.dropCaps = false;
         }
         break;
       }
