@@ -108,6 +108,24 @@ describe("relationships", () => {
     ).toMatchObject({ status: 400, json: { error: "Both entries must be codex entries of this timeline" } });
     expect((await call("GET", path, { token: owner.token })).json).toHaveLength(1);
   });
+
+  it("a flood of creates stops at 2,000 relationships a timeline, with a clear 400", async () => {
+    const { owner, timeline, mara, tobin } = await story();
+    const path = `/api/timelines/${timeline.id}/relationships`;
+    // The first 1,999 written directly; the API makes the 2,000th and refuses the next.
+    const values = Array.from({ length: 1999 }, () => `(${timeline.id}, ${mara.id}, ${tobin.id}, 'ally of', '2026-01-01T00:00:00.000Z')`);
+    for (let i = 0; i < values.length; i += 400)
+      await env.DB.prepare(
+        `INSERT INTO relationships (timeline_id, from_id, to_id, label, created_at) VALUES ${values.slice(i, i + 400).join(",")}`,
+      ).run();
+    expect((await call("POST", path, { token: owner.token, body: { fromId: mara.id, toId: tobin.id, label: "rival of" } })).status).toBe(
+      201,
+    );
+    expect(await call("POST", path, { token: owner.token, body: { fromId: tobin.id, toId: mara.id, label: "rival of" } })).toMatchObject({
+      status: 400,
+      json: { error: "A timeline has at most 2,000 relationships" },
+    });
+  });
 });
 
 describe("relationships in the story bible", () => {

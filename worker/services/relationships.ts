@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { entities, events, relationships, type User } from "../../db/schema";
@@ -11,6 +11,9 @@ export const RELATIONSHIP_NOT_FOUND = "Relationship not found";
 export const ENTRY_NOT_IN_TIMELINE = "Both entries must be codex entries of this timeline";
 export const SAME_ENTRY = "A relationship joins two different entries";
 export const SINCE_NOT_IN_TIMELINE = "That scene is not in this timeline";
+/** A bound on what one timeline keeps (a flood of creates stops here). */
+export const RELATIONSHIPS_PER_TIMELINE = 2000;
+export const TOO_MANY_RELATIONSHIPS = "A timeline has at most 2,000 relationships";
 
 const entryId = z.number({ message: "Choose both entries" }).int().positive("Choose both entries");
 const label = z
@@ -72,6 +75,8 @@ export async function createRelationship(
 ) {
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   await check(db, timelineId, input.fromId, input.toId, input.sinceEventId);
+  const [{ n }] = await db.select({ n: count() }).from(relationships).where(eq(relationships.timelineId, timelineId));
+  if (n >= RELATIONSHIPS_PER_TIMELINE) throw badRequest(TOO_MANY_RELATIONSHIPS);
   const row = await db
     .insert(relationships)
     .values({ timelineId, fromId: input.fromId, toId: input.toId, label: input.label, sinceEventId: input.sinceEventId ?? null })
