@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { strFromU8, unzipSync } from "fflate";
-import { apiAs, createUser, expect, expectNoSeriousA11yViolations, login, screenshot, test, waitForHydration, toast } from "./fixtures";
+import { apiAs, createUser, expect, expectNoSeriousA11yViolations, signIn, screenshot, test, waitForHydration, toast } from "./fixtures";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
 
@@ -18,7 +18,7 @@ test.describe("your data on /account", () => {
       multipart: { file: { name: "map.png", mimeType: "image/png", buffer: PNG } },
     });
     expect(uploaded.status()).toBe(201);
-    await login(page, writer);
+    await signIn(page, writer);
 
     await page.goto("/account");
     await waitForHydration(page);
@@ -62,7 +62,7 @@ test.describe("your data on /account", () => {
   test("delete the account after typing the email; signing in is refused afterwards", async ({ page, request }) => {
     const writer = await createUser(request, { name: "Dora Delete" });
     await apiAs(request, writer, "POST", "/api/timelines", { title: "Gone Soon" });
-    await login(page, writer);
+    await signIn(page, writer);
     await page.goto("/account");
     await waitForHydration(page);
 

@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 type Ev = { id: number };
@@ -24,7 +24,7 @@ test.describe("ages and dependencies", () => {
       entityIds: [mara.id],
     });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // Born, in the codex dialog.

@@ -7,7 +7,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   test,
@@ -28,7 +28,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     // A retry reruns the whole serial group, after the first run's second test saved the key (no call removes it).
     test.skip(testInfo.retry > 0, "the key was saved by this group's first run");
     const user = await createUser(request);
-    await login(page, user);
+    await signIn(page, user);
     await openUnblock(page);
     await expect(page.getByText("The AI assistant isn't set up yet.")).toBeVisible();
     await page.getByLabel("Writing prompt").fill("a lighthouse");
@@ -49,7 +49,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     request,
   }, testInfo) => {
     await adminApiToken(request);
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     await page.goto("/admin/config");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { name: "OpenAI Configuration" })).toBeVisible();
@@ -75,7 +75,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
 
   test("each tab works end to end; the free limit shows its banner after three uses", async ({ page, request }) => {
     const user = await createUser(request);
-    await login(page, user);
+    await signIn(page, user);
     await openUnblock(page);
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
@@ -137,7 +137,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     const user = await createUser(request);
     await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
     const second = await apiAs(request, user, "POST", "/api/timelines", { title: "The Salt Road" });
-    await login(page, user);
+    await signIn(page, user);
     await openUnblock(page);
     await page.getByRole("tab", { name: "Character Profiles" }).click();
     await expect(page.getByRole("button", { name: "Save to codex" })).toBeDisabled();
@@ -171,7 +171,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
   test("the name typed in 'Save to codex' stays while the profile is still arriving", async ({ page, request }) => {
     const user = await createUser(request);
     await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
-    await login(page, user);
+    await signIn(page, user);
     await openUnblock(page);
     await page.getByRole("tab", { name: "Character Profiles" }).click();
     // [[slowstream]]: the fake model sends two words every 250 ms, so the dialog opens mid-stream.
@@ -194,7 +194,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
   }) => {
     const user = await createUser(request);
     await makePremium(request, user);
-    await login(page, user);
+    await signIn(page, user);
     await openUnblock(page);
     await expect(page.getByText("Premium User")).toBeVisible();
     await page.getByLabel("Writing prompt").fill("[[error]] please");
@@ -211,7 +211,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await makePremium(request, owner);
     const timeline = await apiAs<{ id: number; title: string }>(request, owner, "POST", "/api/timelines", { title: "Saltmarsh" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The keeper arrives", content: "Rain." });
-    await login(page, owner);
+    await signIn(page, owner);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
 
@@ -253,7 +253,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     });
     const context = await browser.newContext();
     const viewerPage = await context.newPage();
-    await login(viewerPage, viewer);
+    await signIn(viewerPage, viewer);
     await viewerPage.goto(`/timeline/${timeline.id}`);
     await waitForHydration(viewerPage);
     await expect(viewerPage.getByTestId("event-card")).toHaveCount(2);

@@ -3,7 +3,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   test,
@@ -36,7 +36,7 @@ test.describe("attachments on events", () => {
       accessLevel: "viewer",
     });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const chart = cardWithHeading(page, "The Chart");
 
@@ -94,8 +94,7 @@ test.describe("attachments on events", () => {
     await screenshot(page, "attachments-owner");
 
     // A viewer sees the thumbnail and the download link, and nothing to change them with.
-    const v = await writerPage(browser, viewer);
-    await openTimeline(v.page, timeline.id);
+    const v = await writerPage(browser, viewer, timeline.id);
     const viewerChart = cardWithHeading(v.page, "The Chart");
     await expect(viewerChart.getByRole("img", { name: "chart.png" })).toBeVisible();
     await expect(cardWithHeading(v.page, "The Letter").getByRole("link", { name: "letter.txt" })).toHaveAttribute(

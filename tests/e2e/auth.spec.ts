@@ -5,7 +5,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   latestVerifyLink,
-  login,
+  loginThroughForm,
   screenshot,
   test,
   uniqueEmail,
@@ -35,7 +35,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/auth\/login$/);
 
-    await login(page, { email, password: "first-pass" });
+    await loginThroughForm(page, { email, password: "first-pass" });
     await expect(page.getByText("Welcome back!")).toBeVisible();
     await page.getByRole("button", { name: /Account menu/ }).click();
     await page.getByRole("button", { name: "Logout" }).click();
@@ -76,7 +76,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page.getByText("Invalid email or password")).toBeVisible();
     await expect(page.getByText("Login failed")).toBeVisible();
-    await login(page, { email, password: "second-pass" });
+    await loginThroughForm(page, { email, password: "second-pass" });
   });
 
   test("validation messages in the product's words", async ({ page, request }) => {

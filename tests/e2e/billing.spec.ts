@@ -3,13 +3,13 @@ import {
   adminApiToken,
   apiAs,
   createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  login,
+  toast,
   screenshot,
+  signIn,
   test,
   waitForHydration,
-  toast,
+  expect,
+  expectNoSeriousA11yViolations,
 } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
@@ -21,7 +21,7 @@ test.describe("plans, billing and the admin dashboard", () => {
   test("an admin sets the payment keys, grants and removes premium, and filters admins", async ({ page, request }) => {
     const writer = await createUser(request, { name: "Gwen Grant" });
     await adminApiToken(request);
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     // Before any keys exist, /upgrade says so instead of failing obscurely.
     await page.goto("/upgrade");
     await waitForHydration(page);
@@ -74,7 +74,7 @@ test.describe("plans, billing and the admin dashboard", () => {
 
   test("a free writer upgrades through checkout, returns as Premium, then switches back to free", async ({ page, context, request }) => {
     const writer = await createUser(request, { name: "Paula Payer" });
-    await login(page, writer);
+    await signIn(page, writer);
     await page.goto("/upgrade");
     await waitForHydration(page);
     await expect(page.getByText("$9.99")).toBeVisible();
@@ -116,7 +116,7 @@ test.describe("plans, billing and the admin dashboard", () => {
   test("a checkout session that is unknown, unpaid, or someone else's does not upgrade", async ({ page, request }) => {
     const writer = await createUser(request);
     const other = await createUser(request);
-    await login(page, writer);
+    await signIn(page, writer);
     const tryReturn = async (sessionId: string, message: string) => {
       await page.goto(`/account?session_id=${sessionId}`);
       await expect(page).toHaveURL(/\/account$/);
@@ -135,7 +135,7 @@ test.describe("plans, billing and the admin dashboard", () => {
   });
 
   test("when the user list cannot load, the admin gets the toast and a 'Go to Login' that signs out", async ({ page }) => {
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     await page.route("**/api/admin/users", (route) =>
       route.fulfill({ status: 403, contentType: "application/json", body: '{"error":"Forbidden"}' }),
     );
@@ -153,14 +153,14 @@ test.describe("plans, billing and the admin dashboard", () => {
 
   test("a non-admin is sent away from /admin; admins see the dashboard card on /account", async ({ page, request }) => {
     const writer = await createUser(request);
-    await login(page, writer);
+    await signIn(page, writer);
     await page.goto("/admin");
     await expect(page).not.toHaveURL(/\/admin/);
     await page.goto("/account");
     await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toHaveCount(0);
 
     await page.context().clearCookies();
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     await page.goto("/account");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
@@ -169,7 +169,7 @@ test.describe("plans, billing and the admin dashboard", () => {
 
   test("the three pages fit a phone", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, ADMIN);
+    await signIn(page, ADMIN);
     for (const path of ["/upgrade", "/account", "/admin"]) {
       await page.goto(path);
       await waitForHydration(page);

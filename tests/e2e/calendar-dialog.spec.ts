@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -17,7 +17,7 @@ test.describe("the Calendar dialog", () => {
     });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // A preset to start from, then the writer's own changes: one month fewer, the second era renamed.

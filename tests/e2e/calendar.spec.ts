@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -25,7 +25,7 @@ test.describe("calendars", () => {
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
     await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, FANTASY);
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     await page.getByRole("button", { name: "Edit The siege" }).click();

@@ -5,7 +5,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   screenshot,
@@ -59,7 +59,7 @@ test.describe("chapters on the timeline screen", () => {
     }
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const other = await writerPage(browser, collab, timeline.id);
 

@@ -5,7 +5,7 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   type TestUser,
@@ -110,7 +110,7 @@ test.describe("co-writing", () => {
       { name: "Vera Viewer", access: "viewer" },
     ]);
     const [cole, tess, vera] = users;
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const c = await writerPage(browser, cole, timeline.id);
     const t = await writerPage(browser, tess, timeline.id);
@@ -169,7 +169,7 @@ test.describe("co-writing", () => {
   test("offline typing says so and merges on reconnect; Cancel and Ctrl+Z undo only my own changes", async ({ page, browser, request }) => {
     test.setTimeout(120_000);
     const { owner, timeline, users } = await setup(request, [{ name: "Cole Collab", access: "collaborator" }]);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const c = await writerPage(browser, users[0], timeline.id);
     const ownerContent = await openEditor(page);
@@ -220,7 +220,7 @@ test.describe("co-writing", () => {
   }) => {
     test.setTimeout(90_000);
     const { owner, timeline } = await setup(request, []);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const content = await openEditor(page);
     await page.context().setOffline(true);
@@ -243,7 +243,7 @@ test.describe("co-writing", () => {
 
   test("Bold, a heading and a scene break are stored as Markdown; the open editor passes axe", async ({ page, request }) => {
     const { owner, timeline } = await setup(request, []);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const content = await openEditor(page);
     await caretAt(content, "end");
@@ -294,7 +294,7 @@ test.describe("co-writing", () => {
     const m = await writerPage(browser, mara, timeline.id);
     await m.context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const content = await openEditor(m.page);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });

@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   test,
@@ -39,7 +39,7 @@ test.describe("the codex and story time", () => {
     for (const title of ["Departure", "The Ambush", "Homecoming"]) {
       await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     // The panel: two characters and a place; a blank name gets the server's message.
@@ -169,8 +169,7 @@ test.describe("the codex and story time", () => {
       accessLevel: "collaborator",
     });
 
-    const v = await writerPage(browser, viewer);
-    await openTimeline(v.page, `/timeline/${timeline.id}`);
+    const v = await writerPage(browser, viewer, timeline.id);
     await expect(codexPanel(v.page).getByText("Mara")).toBeVisible();
     await expect(card(v.page, "Departure").getByText("Story time: 2024")).toBeVisible();
     for (const name of ["New entry", "Edit Mara", "Delete Mara"]) {
@@ -178,10 +177,9 @@ test.describe("the codex and story time", () => {
     }
     await v.context.close();
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
-    const c = await writerPage(browser, collab);
-    await openTimeline(c.page, `/timeline/${timeline.id}`);
+    const c = await writerPage(browser, collab, timeline.id);
     await expect(codexPanel(c.page).getByRole("button", { name: "Delete Mara" })).toHaveCount(0);
     await codexPanel(c.page).getByRole("button", { name: "Edit Mara" }).click();
     const dialog = c.page.getByRole("dialog", { name: "Edit codex entry" });

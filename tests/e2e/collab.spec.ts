@@ -5,6 +5,7 @@ import {
   docText,
   expect,
   login,
+  signIn,
   makePremium,
   screenshot,
   type TestUser,
@@ -17,13 +18,17 @@ import {
 type Timeline = { id: number; title: string };
 type EventRow = { id: number; title: string; content: string; version: number };
 
-/** A second browser (its own cookies), signed in as `user`. */
-async function writerPage(browser: Browser, user: TestUser) {
+/** A second browser (its own cookies), signed in as `user`: on the timeline when given, else on /timeline. */
+async function writerPage(browser: Browser, user: TestUser, timelineId?: number) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await login(page, user);
+  if (timelineId === undefined) await login(page, user);
+  else {
+    await signIn(page, user);
+    await openTimeline(page, timelineId);
+  }
   return { page, context, errors };
 }
 
@@ -50,10 +55,9 @@ async function bothOnTimeline(
     userEmail: collab.email,
     accessLevel: "collaborator",
   });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timelineId);
-  const other = await writerPage(browser, collab);
-  await openTimeline(other.page, timelineId);
+  const other = await writerPage(browser, collab, timelineId);
   return other;
 }
 
@@ -63,7 +67,7 @@ test.describe("live collaboration", () => {
     const collab = await createUser(request, { name: "Cole Collab" });
 
     // The owner shares through the dialog.
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });
@@ -187,8 +191,7 @@ test.describe("live collaboration", () => {
       accessLevel: "collaborator",
     });
 
-    const v = await writerPage(browser, viewer);
-    await openTimeline(v.page, timeline.id);
+    const v = await writerPage(browser, viewer, timeline.id);
     await expect(v.page.getByText("Viewer", { exact: true })).toBeVisible();
     await expect(cardTitles(v.page)).toHaveText(["Arrival", "Storm"]);
     for (const name of ["Add Event", "Share", "Edit Arrival", "Delete Arrival", "Reorder Arrival"]) {
@@ -197,13 +200,12 @@ test.describe("live collaboration", () => {
     await expect(v.page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(0);
     await screenshot(v.page, "viewer-view");
 
-    const c = await writerPage(browser, collab);
-    await openTimeline(c.page, timeline.id);
+    const c = await writerPage(browser, collab, timeline.id);
     await expect(c.page.getByRole("button", { name: "Edit Arrival" })).toBeVisible();
     await expect(c.page.getByRole("button", { name: "Delete Arrival" })).toHaveCount(0);
 
     // The owner removes the collaborator in the dialog: their open screen loses the timeline.
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });
@@ -269,7 +271,7 @@ test.describe("live collaboration", () => {
         }
       };
     });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const rooms = () => page.evaluate(() => (window as unknown as { __rooms: WebSocket[] }).__rooms.map((w) => w.url));
     expect(await rooms()).toHaveLength(1);

@@ -5,7 +5,7 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   type TestUser,
@@ -74,7 +74,7 @@ test.describe("comments", () => {
   }) => {
     test.setTimeout(120_000);
     const { owner, mara, timeline } = await setup(request);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const ownerContent = await openEditor(page);
 

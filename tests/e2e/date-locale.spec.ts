@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -23,7 +23,7 @@ test.describe("story dates in the writer's locale", () => {
       storyStart: "2031-10-13T09:00",
     });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     await expect(card(page, "The letter arrives").getByText("Story time: 13. Oktober 2031 um 09:00")).toBeVisible();

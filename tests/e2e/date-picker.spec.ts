@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, screenshot, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -43,7 +43,7 @@ test.describe("the date picker", () => {
     });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // By mouse: an undated scene's picker opens at the month of the dated scene beside it.
@@ -120,7 +120,7 @@ test.describe("the date picker", () => {
       name: "Mara",
     });
     await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("region", { name: "Codex" }).getByRole("button", { name: "Edit Mara" }).click();

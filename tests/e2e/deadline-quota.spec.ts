@@ -1,4 +1,4 @@
-import { apiAs, createUser, expect, login, openTimeline, test, waitForHydration } from "./fixtures";
+import { apiAs, createUser, expect, signIn, openTimeline, test, waitForHydration } from "./fixtures";
 
 // Deadlines (DESIGN §12): the Progress panel shows today's words against the daily quota, with thousands separators.
 
@@ -9,7 +9,7 @@ test("the progress panel shows today's words against the deadline's daily quota"
   // 12,500 words still to write over the 10 days from today to the deadline, every day a writing day.
   const deadline = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
   await apiAs(request, owner, "PATCH", `/api/timelines/${timeline.id}`, { deadline, targetWords: 12_505 });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Progress", exact: true }).click();
   const panel = page.getByRole("dialog", { name: "Progress" });
@@ -22,7 +22,7 @@ test("the owner sets the deadline and writing days in the Progress panel; the qu
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Tide" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Dawn", content: "one two three four five" });
   await apiAs(request, owner, "PATCH", `/api/timelines/${timeline.id}`, { targetWords: 10_005 });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Progress", exact: true }).click();
   const panel = page.getByRole("dialog", { name: "Progress" });
@@ -46,7 +46,7 @@ test("focus mode's session target: words written since it opened against a targe
   const owner = await createUser(request, { name: "Olive Owner" });
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Sprint" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Dawn", content: "The sun rose." });
-  await login(page, owner);
+  await signIn(page, owner);
   await page.goto(`/timeline/${timeline.id}/manuscript`);
   await waitForHydration(page);
   await page.getByRole("button", { name: "Focus mode" }).click();

@@ -97,14 +97,39 @@ export async function apiAs<T = any>(request: APIRequestContext, user: TestUser,
   return (await res.json()) as T;
 }
 
-/** Signs in through the login form, as a writer would. */
-export async function login(page: Page, user: Pick<TestUser, "email" | "password">) {
+/**
+ * Signs in through the login form, as a writer would: for the specs about signing in. Others use `signIn`
+ * or `login`, which skip the form's page loads.
+ */
+export async function loginThroughForm(page: Page, user: Pick<TestUser, "email" | "password">) {
   await page.goto("/auth/login");
   await waitForHydration(page);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(/\/timeline$/);
+}
+
+/**
+ * Signs the page's browser in through the real API (POST /api/auth/login) without loading a page: the
+ * context's request shares its cookies, so the session cookie it answers with is the browser's. For a test
+ * that opens where it works right after (openTimeline, page.goto).
+ */
+export async function signIn(page: Page, user: Pick<TestUser, "email" | "password">) {
+  // A request that carries a session cookie needs our Origin (CSRF); a fresh context has none, but one may.
+  const res = await page.context().request.post("/api/auth/login", {
+    data: { email: user.email, password: user.password },
+    headers: { Origin: baseURL },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Signs in (through the API, as `signIn`) and opens /timeline, hydrated: where the login form lands. */
+export async function login(page: Page, user: Pick<TestUser, "email" | "password">) {
+  await signIn(page, user);
+  await page.goto("/timeline");
+  await expect(page).toHaveURL(/\/timeline$/);
+  await waitForHydration(page);
 }
 
 /** The root sets html[data-hydrated] once React has hydrated; clicks before that would be lost. */
@@ -182,11 +207,17 @@ export async function openTimeline(page: Page, idOrPath: number | string) {
   await expect(page.getByText("Connected", { exact: true })).toBeVisible();
 }
 
-/** A second writer in their own browser context, signed in (and on a timeline when given). */
-export async function writerPage(browser: Browser, user: Pick<TestUser, "email" | "password">, timelineId?: number) {
+/**
+ * A second writer in their own browser context, signed in: on a timeline when given (its id, or a path as
+ * openTimeline takes), else on /timeline.
+ */
+export async function writerPage(browser: Browser, user: Pick<TestUser, "email" | "password">, timeline?: number | string) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await login(page, user);
-  if (timelineId !== undefined) await openTimeline(page, timelineId);
+  if (timeline === undefined) await login(page, user);
+  else {
+    await signIn(page, user);
+    await openTimeline(page, timeline);
+  }
   return { page, context };
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { apiAs, createUser, expect, login, makePremium, openTimeline, screenshot, test, waitForHydration } from "./fixtures";
+import { apiAs, createUser, expect, signIn, makePremium, openTimeline, screenshot, test, waitForHydration } from "./fixtures";
 
 // What a writer formats in the co-writing editor is shown formatted to every reader: on the card (right after
 // Save, and server-rendered on a fresh load) and in the print view. No Markdown syntax is ever on screen, and a
@@ -77,7 +77,7 @@ test("formatted in the editor, shown formatted on the card and in print: no Mark
     title: "The bell",
     content: "The bell rang.",
   });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await typeFormattedText(page);
@@ -119,7 +119,7 @@ test("plain prose shows without the renderer's code; formatting that arrives liv
   page.on("request", (req) => {
     if (/\/assets\/formatted-text-/.test(req.url())) renderer.push(req.url());
   });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const text = page.locator(`#event-${event.id}-text`);
   await expect(text.locator("p")).toHaveText(['The lamp gutters; "well-known" tides turn (at 3 o\'clock).', "Morning."]);
@@ -138,7 +138,7 @@ test("a right-to-left title is laid out right to left on its card, the timeline'
   await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "رنين الجرس", content: "The bell rang." });
   await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It rose." });
   const direction = (heading: Locator) => heading.evaluate((el) => getComputedStyle(el).direction);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const arabicCard = page.getByTestId("event-card").locator("h3", { hasText: "رنين الجرس" });
   await expect(arabicCard).toHaveAttribute("dir", "auto");
@@ -163,7 +163,7 @@ test("a right-to-left chapter heading and book read right to left on the timelin
   });
   await apiAs(request, owner, "PATCH", `/api/events/${scene.id}`, { chapterId: chapter.id });
   const direction = (el: Locator) => el.evaluate((node) => getComputedStyle(node).direction);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const chapterHeading = page.getByRole("heading", { name: "الفصل الأول" }).first();
   await expect(chapterHeading).toHaveAttribute("dir", "auto");

@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   screenshot,
@@ -42,10 +42,9 @@ test.describe("the plotline grid", () => {
     await apiAs(request, owner, "POST", `${base}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}?layout=grid`);
-    const other = await writerPage(browser, collab);
-    await openTimeline(other.page, `/timeline/${timeline.id}?layout=grid`);
+    const other = await writerPage(browser, collab, `/timeline/${timeline.id}?layout=grid`);
 
     for (const p of [page, other.page]) {
       await expect(cardIn(cell(p, "Main plot, Chapter 1"), "Storm")).toBeVisible();
@@ -151,7 +150,7 @@ test.describe("the plotline grid", () => {
       userEmail: viewer.email,
       accessLevel: "viewer",
     });
-    await login(page, viewer);
+    await signIn(page, viewer);
     await openTimeline(page, `/timeline/${timeline.id}?layout=grid`);
     await expect(cardIn(cell(page, "Main plot, No chapter"), "Storm")).toBeVisible();
     await expect(page.getByRole("button", { name: /^Add a scene to/ })).toHaveCount(0);
@@ -172,7 +171,7 @@ test.describe("the plotline grid", () => {
     await apiAs(request, owner, "POST", `${base}/events`, { title: "Storm", content: "Rain.", entityIds: [mara.id] });
     await apiAs(request, owner, "POST", `${base}/events`, { title: "Calm", content: "Sun." });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}?layout=lanes`);
     const lane = (name: string) => page.getByTestId("lane").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
     await expect(lane("No character").getByRole("button", { name: /Calm/ })).toBeVisible();

@@ -5,7 +5,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   latestVerifyLink,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   test,
@@ -41,7 +41,7 @@ test.describe("inbox and invitations", () => {
     await waitForHydration(other.page);
     await expect(other.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Edit The bell" }).click();
     await page.getByRole("button", { name: "Comment on the scene" }).click();
@@ -88,7 +88,7 @@ test.describe("inbox and invitations", () => {
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Invited Tales" });
     const email = `newcomer-${Date.now().toString(36)}@example.test`;
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });

@@ -1,4 +1,4 @@
-import { apiAs, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -22,7 +22,7 @@ test.describe("lanes editing", () => {
       povEntityId: mara.id,
     });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Lanes" }).click();
     const lanes = page.getByRole("table", { name: "Lanes by character" });

@@ -1,5 +1,5 @@
 import type { Browser } from "@playwright/test";
-import { apiAs, createUser, expect, login, makePremium, test, type TestUser } from "./fixtures";
+import { apiAs, createUser, makePremium, signIn, test, type TestUser, expect } from "./fixtures";
 
 type Shift = { value: number; nodes: string[] };
 
@@ -10,7 +10,7 @@ type Shift = { value: number; nodes: string[] };
 async function layoutShift(browser: Browser, user: TestUser, timelineId: number, width: number) {
   const context = await browser.newContext({ viewport: { width, height: 823 } });
   const page = await context.newPage();
-  await login(page, user);
+  await signIn(page, user);
   await page.addInitScript(() => {
     const shifts: Shift[] = [];
     (window as unknown as { shifts: Shift[] }).shifts = shifts;

@@ -10,7 +10,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   test,
@@ -56,7 +56,7 @@ test.describe("Manuscript and EPUB", () => {
       await apiAs(request, owner, "POST", `/api/timelines/${hostile.id}/events`, { title, content });
     }
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, hostile.id);
     await page.getByRole("button", { name: "Export" }).click();
     await expect(page.getByRole("menuitem", { name: "Manuscript (.docx)" })).toBeVisible();

@@ -7,7 +7,7 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   test,
@@ -52,7 +52,7 @@ test("the open manuscript shows a co-writer's new scene, renamed chapter and ren
 }) => {
   test.setTimeout(120_000);
   const { owner, collaborator, timelineId, scenes, chapters } = await setup(request);
-  await login(page, owner);
+  await signIn(page, owner);
   await page.goto(`/timeline/${timelineId}/manuscript`);
   await waitForHydration(page);
   await expect(page.getByRole("heading", { level: 2 })).toHaveText(["One: The Harbor", "Two: The Storm"]);
@@ -112,7 +112,7 @@ test("a chapter filter chosen in the filters survives a reload and shows only th
   request,
 }) => {
   const { owner, timelineId, chapters } = await setup(request);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timelineId);
   await expect(cardTitles(page)).toHaveText(["Prologue", "Harbor at dawn", "The letter", "Storm"]);
 

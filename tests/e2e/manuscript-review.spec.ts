@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, login, makePremium, test, waitForHydration, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, signIn, makePremium, test, waitForHydration, writerPage } from "./fixtures";
 
 // Review in the Manuscript (DESIGN §12 'The writer's desk'): a co-author triple-clicks a paragraph and presses
 // Comment; the box opens at the paragraph, inside the screen; the comment quotes the paragraph and highlights it, and
@@ -63,7 +63,7 @@ test("a co-author comments on a triple-clicked paragraph in the Manuscript: the 
   test.setTimeout(150_000);
   const { owner, cole, timelineId } = await setup(request);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, cole);
+  await signIn(page, cole);
   const text = await openScene(page, timelineId);
 
   const box = await commentOn(page, text.locator("p").first());
@@ -100,7 +100,7 @@ test("a co-author comments on a triple-clicked paragraph in the Manuscript: the 
 test("Suggesting in the Manuscript: a co-author's edit is a suggestion the owner accepts", async ({ page, browser, request }) => {
   test.setTimeout(150_000);
   const { owner, cole, timelineId } = await setup(request);
-  await login(page, cole);
+  await signIn(page, cole);
   const text = await openScene(page, timelineId);
   await page.getByRole("button", { name: "Suggesting" }).click();
   await expect(page.getByRole("button", { name: "Suggesting" })).toHaveAttribute("aria-pressed", "true");

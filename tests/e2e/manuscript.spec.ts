@@ -6,7 +6,7 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   type TestUser,
@@ -99,7 +99,7 @@ const contentOf = async (request: APIRequestContext, user: TestUser, timelineId:
 test("a writer drafts in the manuscript in focus mode while a collaborator writes another scene", async ({ page, browser, request }) => {
   test.setTimeout(120_000);
   const { owner, timelineId, collaborator, viewer } = await setup(request);
-  await login(page, owner);
+  await signIn(page, owner);
   await openManuscript(page, timelineId);
 
   // The whole book in story order, a heading wherever the chapter changes (none over the prologue).
@@ -187,7 +187,7 @@ test("a writer drafts in the manuscript in focus mode while a collaborator write
 test("a writer without access to the timeline gets the not-found page", async ({ page, request }) => {
   const { timelineId } = await setup(request);
   const outsider = await createUser(request, { name: "Otto Outsider" });
-  await login(page, outsider);
+  await signIn(page, outsider);
   const res = await page.goto(`/timeline/${timelineId}/manuscript`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();

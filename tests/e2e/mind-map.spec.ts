@@ -1,17 +1,17 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import {
   apiAs,
+  card,
   createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  login,
   makePremium,
   screenshot,
-  type TestUser,
+  signIn,
   test,
+  type TestUser,
   waitForHydration,
-  card,
   writerPage,
+  expect,
+  expectNoSeriousA11yViolations,
 } from "./fixtures";
 
 // The Map layout: events and codex entries as nodes, drag that syncs live, drawing an
@@ -75,7 +75,7 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
     accessLevel: "collaborator",
   });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await openMap(page, timeline.id);
   await expect(page.getByRole("group", { name: "Event: Storm" })).toBeVisible();
   await expect(page.getByRole("group", { name: "Character: Mara" })).toBeVisible();
@@ -126,7 +126,7 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
 test("Map on Free: the advanced controls show an upgrade hint; keyboard-only focus, move and open", async ({ page, request }) => {
   const owner = await createUser(request, { name: "Fern Free" });
   const { timeline, vigil } = await story(request, owner);
-  await login(page, owner);
+  await signIn(page, owner);
   await openMap(page, timeline.id);
 
   await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/upgrade");
@@ -154,7 +154,7 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const { timeline, storm } = await story(request, owner);
-  await login(page, owner);
+  await signIn(page, owner);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openMap(page, timeline.id);
   await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveCount(0);
@@ -241,7 +241,7 @@ test("Map on Premium: edit an idea's text inline, relabel a connection, delete i
     target: `event-${storm.id}`,
     label: "foreshadows",
   });
-  await login(page, owner);
+  await signIn(page, owner);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openMap(page, timeline.id);
 
@@ -296,7 +296,7 @@ test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, reques
   const viewer = await createUser(request, { name: "Vic Viewer" });
   const { timeline, storm } = await story(request, owner);
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
-  await login(page, viewer);
+  await signIn(page, viewer);
   await openMap(page, timeline.id);
   await expect(page.getByRole("region", { name: "Map tools" })).toHaveCount(0);
   const node = await box(mapNode(page, `event-${storm.id}`));
@@ -334,7 +334,7 @@ test("Map: scenes and entries added to an arranged map go into free space, never
   const wren = await post("entities", { kind: "character", name: "Wren" });
   await apiAs(request, owner, "PATCH", `/api/events/${added[1].id}`, { entityIds: [wren.id] });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await page.setViewportSize({ width: 1280, height: 1200 });
   await openMap(page, timeline.id);
   // The new nodes show once placed (the saved ones at once).

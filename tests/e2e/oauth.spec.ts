@@ -7,7 +7,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   latestVerifyLink,
-  login,
+  loginThroughForm,
   screenshot,
   test,
   uniqueEmail,
@@ -73,7 +73,7 @@ test.describe("OAuth sign-in", () => {
 
     // As the message says: sign in with the password, then connect GitHub from the account page, once the
     // address is verified (an unverified account may be someone squatting the address).
-    await login(page, existing);
+    await loginThroughForm(page, existing);
     await page.goto("/account");
     await waitForHydration(page);
     await expect(page.getByText(`${signInMethodMessages.verifyFirst}.`)).toBeVisible();
@@ -140,7 +140,7 @@ test.describe("sign-in methods on the account page", () => {
     const reset = await request.post("/api/auth/reset-password", { data: { token, password: "a-password-now" } });
     expect(reset.status(), await reset.text()).toBe(200);
     // The reset ended every session: sign in again (a fresh sign-in, as removing a method needs).
-    await login(page, { email, password: "a-password-now" });
+    await loginThroughForm(page, { email, password: "a-password-now" });
     await page.goto("/account");
     await waitForHydration(page);
     await expect(page.getByRole("listitem").filter({ has: page.getByText("Password", { exact: true }) })).toContainText("Set");

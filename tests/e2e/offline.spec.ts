@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiAs, createUser, login, openTimeline } from "./fixtures";
+import { apiAs, createUser, signIn, openTimeline } from "./fixtures";
 
 // Write anywhere (DESIGN.md §12): the app is installable and, once a timeline was opened online, its page loads
 // again with no network, from the service worker's caches. Logout deletes what the device kept of the account.
@@ -42,7 +42,7 @@ test("a timeline opened online reloads offline with its scenes and the 'Offline'
   const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "On the Train" });
   await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tunnel", content: "Dark for a minute." });
 
-  await login(page, writer);
+  await signIn(page, writer);
   await openTimeline(page, timeline.id);
   // The service worker takes this page over, then the page is loaded once through it (so it is kept).
   await page.evaluate(async () => {

@@ -1,12 +1,12 @@
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { apiAs, createUser, expect, login, test, toast, waitForHydration } from "./fixtures";
+import { apiAs, createUser, expect, signIn, test, toast, waitForHydration } from "./fixtures";
 
 // 'Your AI model' on /account: bring your own OpenAI-compatible server (the fake on 127.0.0.1, allowed in development).
 const OPENAI_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 2}/v1`;
 
 test("a writer saves their own model, tests the connection, writes with it uncounted and removes it", async ({ page, request }) => {
   const user = await createUser(request);
-  await login(page, user);
+  await signIn(page, user);
   await page.goto("/account");
   await waitForHydration(page);
   const section = page.getByRole("form", { name: "Your AI model" });

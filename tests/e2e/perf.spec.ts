@@ -1,14 +1,14 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
-  type TestUser,
   apiAs,
   createUser,
+  screenshot,
+  signIn,
+  test,
+  type TestUser,
+  waitForHydration,
   expect,
   expectNoSeriousA11yViolations,
-  login,
-  screenshot,
-  test,
-  waitForHydration,
 } from "./fixtures";
 
 type EventRow = { id: number; title: string; position: number };
@@ -60,7 +60,7 @@ test.describe("a timeline with 1,000 events", () => {
 
   test("the server sends one screenful; the page keeps only a window of cards and the full scroll height", async ({ page }) => {
     test.setTimeout(120_000);
-    await login(page, user);
+    await signIn(page, user);
     const html = await (await page.request.get(`/timeline/${timelineId}`)).text();
     expect(html).toContain(`${order[0]}<`);
     expect(html).not.toContain(`${order[500]}<`);
@@ -85,7 +85,7 @@ test.describe("a timeline with 1,000 events", () => {
 
   test("'Jump to event' finds the 900th event and scrolls to it; a keyboard drag from there persists", async ({ page, request }) => {
     test.setTimeout(120_000);
-    await login(page, user);
+    await signIn(page, user);
     await page.goto(`/timeline/${timelineId}`);
     await waitForHydration(page);
     // The 900th event of the story.
@@ -121,7 +121,7 @@ test.describe("a timeline with 1,000 events", () => {
 
   test("the horizontal layout and a phone width are windowed too", async ({ page }) => {
     test.setTimeout(120_000);
-    await login(page, user);
+    await signIn(page, user);
     await page.goto(`/timeline/${timelineId}`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Horizontal" }).click();
@@ -149,7 +149,7 @@ test.describe("a timeline with 1,000 events", () => {
 
   test("the Map lays out 1,000 events in a Web Worker, not on the page's main thread", async ({ page }) => {
     test.setTimeout(120_000);
-    await login(page, user);
+    await signIn(page, user);
     const workers: string[] = [];
     page.on("worker", (worker) => workers.push(worker.url()));
     await page.goto(`/timeline/${timelineId}`);
@@ -176,7 +176,7 @@ test.describe("a timeline with 1,000 events", () => {
 
   test("the home screen's Events section is windowed", async ({ page }) => {
     test.setTimeout(120_000);
-    await login(page, user);
+    await signIn(page, user);
     await page.goto(`/timeline?timeline=${timelineId}`);
     await waitForHydration(page);
     const homeCards = page.getByTestId("home-event");
@@ -194,7 +194,7 @@ test("a long event is clamped in its card and 'Show more' expands it", async ({ 
   const long = `${"The storm rolls over the harbour and the lamp flickers. ".repeat(20)}The very last line.`;
   await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "The long night", content: long });
   await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "Short", content: "Brief." });
-  await login(page, user);
+  await signIn(page, user);
   await page.goto(`/timeline/${timeline.id}`);
   await waitForHydration(page);
 
@@ -220,7 +220,7 @@ test("the first paint needs only the HTML: the stylesheet is inline, React Route
   const user = await createUser(request, { name: "Fay First" });
   const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "First paint" });
   await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It turns." });
-  await login(page, user);
+  await signIn(page, user);
   await page.goto(`/timeline/${timeline.id}`);
   await waitForHydration(page);
 
@@ -293,7 +293,7 @@ test("after hydration the cards do not render again while the room connects; a c
   for (const title of ["The tide", "The lamp", "The letter", "The storm"]) {
     events.push(await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} turns.` }));
   }
-  await login(page, user);
+  await signIn(page, user);
   await page.addInitScript(countCardRenders);
   await page.goto(`/timeline/${timeline.id}`);
   await waitForHydration(page);

@@ -1,4 +1,4 @@
-import { apiAs, card, cardTitles, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, cardTitles, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -14,7 +14,7 @@ test.describe("plotlines on the timeline screen", () => {
       await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // The manager: two plotlines, the second recolored; a blank title is refused in the product's words.

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fontFiles } from "../../app/features/transfer/print/font-files";
 import { typesetPdf } from "../../app/features/transfer/print/typeset";
-import { apiAs, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
+import { apiAs, createUser, expect, signIn, makePremium, openTimeline, test } from "./fixtures";
 
 // The print-ready PDF checked as a printer would, with poppler (scripts/ensure-poppler.sh installs it; without it
 // these tests skip and say so): the page size of the trim, every font embedded, the mirrored margins page by page
@@ -189,7 +189,7 @@ test.describe("Print-ready PDF", () => {
       userEmail: coAuthor.email,
       accessLevel: "collaborator",
     });
-    await login(page, coAuthor);
+    await signIn(page, coAuthor);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Export" }).click();
     await page.getByRole("menuitem", { name: "Print-ready PDF…" }).click();

@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, login, makePremium, openTimeline, test, waitForHydration } from "./fixtures";
+import { apiAs, card, createUser, expect, signIn, makePremium, openTimeline, test, waitForHydration } from "./fixtures";
 
 // The owner's 'Reader links' panel: make a link, a reader opens it in another browser and comments, the owner
 // sees where they stopped; a scene marked 'Not for readers' leaves the reading view; ending the link ends it at once.
@@ -17,7 +17,7 @@ test("the owner makes a reader link, sees where the reader stopped, hides a scen
   });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Secret", content: "Spoilers live here." });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Reader links" }).click();
   const dialog = page.getByRole("dialog", { name: "Reader links" });
@@ -97,7 +97,7 @@ test("a viewer has no 'Reader links' button", async ({ page, request }) => {
   const viewer = await createUser(request, { name: "Vera Viewer" });
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Lantern" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
-  await login(page, viewer);
+  await signIn(page, viewer);
   await openTimeline(page, timeline.id);
   await expect(page.getByRole("button", { name: "Comments" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Reader links" })).toBeHidden();

@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   screenshot,
@@ -57,7 +57,7 @@ test.describe("the timeline's review", () => {
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: bea.email, accessLevel: "viewer" });
 
     // Bea, a viewer, opens the scene's comments from its card and comments on a sentence she selects.
-    await login(page, bea);
+    await signIn(page, bea);
     await openTimeline(page, timeline.id);
     await expect(page.getByRole("button", { name: "Edit The bell" })).toHaveCount(0);
     await countButton(page, "Comments on The bell").click();

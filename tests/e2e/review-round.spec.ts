@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, login, makePremium, openTimeline, test, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, signIn, makePremium, openTimeline, test, writerPage } from "./fixtures";
 
 // One review round with three browsers: a viewer comments on a sentence in read mode, a collaborator @mentions the
 // owner and suggests an edit, the owner's bell counts both without a reload, the owner follows the notification,
@@ -51,7 +51,7 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
   await expect(o.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
 
   // Bea, a viewer, comments on a sentence in the read view and leaves it open.
-  await login(page, bea);
+  await signIn(page, bea);
   await openTimeline(page, timeline.id);
   await countButton(page, "Comments on The bell").click();
   const reader = page.getByRole("dialog", { name: "Comments on The bell" });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, screenshot, test } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -35,7 +35,7 @@ test.describe("the time ruler", () => {
     await apiAs(request, owner, "POST", events, { title: "Storm", content: "Rain.", storyStart: "2031-10-09" });
     await apiAs(request, owner, "POST", events, { title: "Harbor", content: "Ships.", storyStart: "2031-10-03" });
     await apiAs(request, owner, "POST", events, { title: "Someday", content: "Undated." });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}?layout=ruler`);
 
     await expect(page.getByRole("button", { name: "Ruler", exact: true })).toHaveAttribute("aria-pressed", "true");
@@ -134,7 +134,7 @@ test.describe("the time ruler", () => {
     await apiAs(request, owner, "POST", events, { title: "The siege", content: "Walls.", storyStart: "1203-01-13" });
     await apiAs(request, owner, "POST", events, { title: "The thaw", content: "Water.", storyStart: "1203-02-03" });
     await apiAs(request, owner, "POST", events, { title: "The feast", content: "Bread.", storyStart: "1203-12-03" });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}?order=chronological`);
     // 15 days to the end of a 28-day Frostmoon, then 3 into Snowmoon.
     await expect(card(page, "The thaw").getByTestId("story-gap")).toHaveText("18 days later");

@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
+import { apiAs, card, createUser, expect, login, signIn, makePremium, openTimeline, test } from "./fixtures";
 
 // Scene status and tasks (DESIGN §12 'Deadlines, sessions and tasks'): a status in the scene editor shown on the
 // card, a task assigned to a co-writer, and that co-writer's 'My tasks' on the home page linking to the scene.
@@ -15,7 +15,7 @@ test("a status on the card, a task assigned to the co-writer, and the co-writer'
     accessLevel: "collaborator",
   });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await page.getByLabel("Status", { exact: true }).selectOption("Draft");

@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -11,7 +11,7 @@ test.describe("seasons", () => {
     const owner = await createUser(request, { name: "Olive Owner" });
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The thaw", content: "Ice breaks." });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // A preset without seasons, then two of the writer's own; a clash is refused inline.

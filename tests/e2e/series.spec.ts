@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, test, waitForHydration } from "./fixtures";
+import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, waitForHydration } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -15,7 +15,7 @@ test.describe("series", () => {
     });
 
     // From the home page: choose the books in order.
-    await login(page, owner);
+    await signIn(page, owner);
     await page.goto("/timeline");
     await waitForHydration(page);
     await page.getByRole("button", { name: "New Series" }).click();
@@ -65,7 +65,7 @@ test("the owner renames a series, reorders its books and takes one out, which ke
     entityIds: [ivo.id],
   });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await page.goto(`/series/${series.id}`);
   await waitForHydration(page);
   await page.getByLabel("Series title").fill("A Long Day");

@@ -2,15 +2,15 @@ import type { Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  login,
   makePremium,
+  toast,
   screenshot,
+  signIn,
   test,
   waitForHydration,
-  toast,
   writerPage,
+  expect,
+  expectNoSeriousA11yViolations,
 } from "./fixtures";
 
 async function openShared(page: Page, url: string) {
@@ -38,7 +38,7 @@ test.describe("share links you can revoke", () => {
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Frost on the apples", content: "It begins." });
     const guest = await createUser(request, { name: "Gus Guest" });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Share", exact: true }).click();
@@ -139,7 +139,7 @@ test("'Join timeline' pressed before the join page's code has loaded still joins
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "First frost", content: "It begins." });
   const link = await apiAs<{ shareCode: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/share`, { role: "collaborator" });
   const guest = await createUser(request, { name: "Gus Guest" });
-  await login(page, guest);
+  await signIn(page, guest);
   // The join page's chunk is held back: the button is the server's HTML, not yet React's.
   let release = () => {};
   const held = new Promise<void>((resolve) => {

@@ -6,6 +6,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   login,
+  signIn,
   screenshot,
   test,
   waitForHydration,
@@ -145,7 +146,7 @@ test.describe("code on demand", () => {
       const name = /\/assets\/(export-menu-radix|account-menu|dialog-radix)-/.exec(req.url())?.[1];
       if (name) chunks.push(name);
     });
-    await login(page, user);
+    await signIn(page, user);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Lazy Saga" })).toBeVisible();

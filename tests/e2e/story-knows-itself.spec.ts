@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
 // A story that knows itself (DESIGN.md §12): codex progressions ('From this scene on') and an entry read at a scene.
 
@@ -25,7 +25,7 @@ test.describe("a story that knows itself", () => {
     });
     for (const scene of scenes) await apiAs(request, owner, "PATCH", `/api/events/${scene.id}`, { entityIds: [mara.id] });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // In the codex: 'From this scene on', a scene picker and the text; no scene gets the server's message.

@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   screenshot,
   type TestUser,
   test,
@@ -57,7 +57,7 @@ test.describe("the story model on the timeline screen", () => {
   test("chronological gaps and continuity flags, combined filters kept in the address", async ({ page, request }) => {
     const owner = await createUser(request);
     const { timeline } = await buildStory(request, owner);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
     await expect(cardTitles(page)).toHaveCount(8);
 
@@ -126,7 +126,7 @@ test.describe("the story model on the timeline screen", () => {
   }) => {
     const owner = await createUser(request);
     const { timeline } = await buildStory(request, owner);
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     await page.getByRole("button", { name: "Lanes" }).click();

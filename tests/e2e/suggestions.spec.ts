@@ -5,7 +5,7 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   openTimeline,
   test,
@@ -41,7 +41,7 @@ test("a collaborator suggests an insertion and a deletion; the owner sees both c
     accessLevel: "collaborator",
   });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const c = await writerPage(browser, cole, timeline.id);
   const coleContent = await openEditor(c.page);
@@ -112,7 +112,7 @@ test("bold made in Suggesting mode is one tracked change: rejected the words sta
   const owner = await createUser(request, { name: "Bea Bold" });
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Formatting" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const content = await openEditor(page);
   await page.getByRole("button", { name: "Suggesting" }).click();

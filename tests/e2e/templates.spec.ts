@@ -7,6 +7,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   login,
+  signIn,
   makePremium,
   openTimeline,
   test,
@@ -61,7 +62,7 @@ test.describe("beat-sheet templates", () => {
     ] as const) {
       await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: words(n) });
     }
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, timeline.id);
     await expect(page.getByTestId("beat-marker")).toHaveCount(0);
     await page.getByRole("button", { name: "Structure", exact: true }).click();
@@ -130,7 +131,7 @@ test.describe("beat-sheet templates", () => {
     // The book's placeholder scene for the beat is named like it.
     const midpointScene = before.find((e) => e.title === "Midpoint")!.id;
 
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, book.id);
     const marker = page.getByTestId("beat-marker").filter({ hasText: "Beat: Midpoint" });
     await marker.getByRole("button", { name: "Suggest a scene for this beat: Midpoint" }).click();

@@ -5,6 +5,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   login,
+  signIn,
   makePremium,
   screenshot,
   type TestUser,
@@ -121,7 +122,7 @@ test.describe("timeline detail", () => {
   test("add, inline-edit, cancel and delete events", async ({ page, request }) => {
     const user = await createUser(request);
     const timeline = await timelineWithEvents(request, user, []);
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, timeline.id);
     await expect(page.getByRole("heading", { level: 1, name: timeline.title })).toBeVisible();
     await expect(page.getByText("A village hears a bell under the sea.")).toBeVisible();
@@ -168,7 +169,7 @@ test.describe("timeline detail", () => {
   test("reorder by mouse drag and by keyboard; the order survives a reload", async ({ page, request }) => {
     const user = await createUser(request);
     const timeline = await timelineWithEvents(request, user, ["Arrival", "Storm", "Wreck", "Rescue"]);
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, timeline.id);
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Wreck", "Rescue"]);
 
@@ -216,7 +217,7 @@ test.describe("timeline detail", () => {
   }) => {
     const user = await createUser(request);
     const timeline = await timelineWithEvents(request, user, ["Arrival", "Storm", "Wreck"]);
-    await login(page, user);
+    await signIn(page, user);
     // Presses on a drag handle that the page dispatched itself (untrusted) instead of the browser.
     await page.addInitScript(() => {
       const counts = window as unknown as { replayedPresses: number };
@@ -250,7 +251,7 @@ test.describe("timeline detail", () => {
 
   test("an unknown timeline says so", async ({ page, request }) => {
     const user = await createUser(request);
-    await login(page, user);
+    await signIn(page, user);
     await page.goto("/timeline/99999999");
     await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
     await page.getByRole("link", { name: "Return to Timelines" }).click();
@@ -307,7 +308,7 @@ test.describe("timeline screens at desktop and phone widths", () => {
   test("the layout is in the address: it survives a reload and opens from a link", async ({ page, request }) => {
     const user = await createUser(request, { name: "Iris Linked" });
     const timeline = await timelineWithEvents(request, user, ["The keeper arrives", "A ship without lights", "Morning"]);
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, timeline.id);
     const cards = page.getByTestId("event-card");
     const pressed = (name: string) => expect(page.getByRole("button", { name, exact: true })).toHaveAttribute("aria-pressed", "true");

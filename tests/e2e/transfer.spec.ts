@@ -8,6 +8,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   login,
+  signIn,
   makePremium,
   openTimeline,
   screenshot,
@@ -54,7 +55,7 @@ test.describe("export and import", () => {
     test.setTimeout(120_000);
     const owner = await createUser(request, { name: "Olive Owner" });
     const timeline = await storyTimeline(request, owner, "The Salt Road");
-    await login(page, owner);
+    await signIn(page, owner);
 
     // The print view: the story in story order, story time and codex under each heading.
     await page.goto(`/timeline/${timeline.id}/print`);
@@ -154,7 +155,7 @@ test.describe("export and import", () => {
     const owner = await createUser(request, { name: "Olive Owner" });
     const timeline = await storyTimeline(request, owner, "Night Trains");
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", name: "ÉLODIE" });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("button", { name: "Export" }).click();
@@ -219,7 +220,7 @@ test.describe("export and import", () => {
     await makePremium(request, owner);
     const link = await apiAs<{ shareCode: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/share`, { role: "viewer" });
     const guest = await createUser(request, { name: "Gus Guest" });
-    await login(page, guest);
+    await signIn(page, guest);
     await page.goto(`/timeline/${timeline.id}/print?share=${link.shareCode}`);
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 2 })).toHaveText(["Prologue", "Departure", "The Ambush"]);
@@ -230,7 +231,7 @@ test.describe("export and import", () => {
 
     const strangerContext = await browser.newContext();
     const stranger = await strangerContext.newPage();
-    await login(stranger, await createUser(request));
+    await signIn(stranger, await createUser(request));
     await stranger.goto(`/timeline/${timeline.id}/print`);
     await expect(stranger.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
     await strangerContext.close();

@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   openTimeline,
   test,
   toast,
@@ -23,7 +23,7 @@ test.describe("trash", () => {
     for (const title of ["Arrival", "Storm", "Rescue"]) {
       await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
-    await login(page, user);
+    await signIn(page, user);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("button", { name: "Delete Storm" }).click();

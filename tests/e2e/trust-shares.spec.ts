@@ -1,4 +1,4 @@
-import { apiAs, createUser, expect, login, makePremium, openTimeline, test, toast } from "./fixtures";
+import { apiAs, createUser, expect, login, signIn, makePremium, openTimeline, test, toast } from "./fixtures";
 
 test.describe("sharing with an unverified address", () => {
   test("the owner sees it as 'Not verified' and can cancel it; the invited writer is told to verify", async ({
@@ -11,7 +11,7 @@ test.describe("sharing with an unverified address", () => {
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Quiet Harbour" });
     const sam = await createUser(request, { name: "Sam Squatter", verified: false });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });

@@ -3,7 +3,7 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   latestVerifyLink,
-  login,
+  signIn,
   screenshot,
   test,
   uniqueEmail,
@@ -62,7 +62,7 @@ test.describe("email verification", () => {
 
   test("an invalid link offers 'Resend email' to a signed-in, unverified writer", async ({ page, request }) => {
     const user = await createUser(request, { verified: false });
-    await login(page, user);
+    await signIn(page, user);
     await page.goto("/auth/verify-email?token=not-a-real-token-0123456789");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { name: "Invalid or Expired Link" })).toBeVisible();

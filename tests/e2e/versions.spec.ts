@@ -4,7 +4,7 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  login,
+  signIn,
   makePremium,
   screenshot,
   test,
@@ -37,7 +37,7 @@ test.describe("event version history", () => {
       accessLevel: "viewer",
     });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await editContent(page, "The Bell", "The bell rang twice at noon.");
     await editContent(page, "The Bell", "The bell fell silent at dusk.");
@@ -79,7 +79,7 @@ test.describe("event version history", () => {
     // A viewer sees the history but cannot restore.
     const context = await browser.newContext();
     const viewerPage = await context.newPage();
-    await login(viewerPage, viewer);
+    await signIn(viewerPage, viewer);
     await openTimeline(viewerPage, timeline.id);
     await expect(viewerPage.getByRole("button", { name: "Edit The Bell" })).toHaveCount(0);
     await viewerPage.getByRole("button", { name: "History of The Bell" }).click();
@@ -100,7 +100,7 @@ test.describe("event version history", () => {
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Quiet Harbor" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Pier", content: "Fog on the pier." });
 
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await editContent(page, "The Pier", "Fog on the pier, and three gulls crying.");
     await page.getByRole("button", { name: "History of The Pier" }).click();

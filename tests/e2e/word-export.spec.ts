@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import mammoth from "mammoth";
-import { apiAs, createUser, expect, login, makePremium, openTimeline, test } from "./fixtures";
+import { apiAs, createUser, expect, signIn, makePremium, openTimeline, test } from "./fixtures";
 
 // The Word file as a writer opens it: what a writer formats in the editor comes out as Word's own headings,
 // lists and bold, with no Markdown marks; and LibreOffice, where installed, sees the headings as an outline.
@@ -30,7 +30,7 @@ test.describe("Word export", () => {
     await makePremium(request, owner);
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Low Water" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The ebb", content: "The tide went out." });
-    await login(page, owner);
+    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("button", { name: "Edit The ebb" }).click();

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { apiAs, card, createUser, docText, expect, login, makePremium, openTimeline, test } from "./fixtures";
+import { apiAs, card, createUser, docText, expect, signIn, makePremium, openTimeline, test } from "./fixtures";
 
 // The writer's desk (DESIGN §12): 'Synopsis' and 'Notes' beside a scene's text, and no text lost at any typing speed.
 
@@ -21,7 +21,7 @@ test("the scene editor writes a synopsis and notes beside the text; the card sho
   request,
 }) => {
   const { owner, timeline } = await setup(request);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   const content = page.getByLabel("Content", { exact: true });
@@ -51,7 +51,7 @@ test("the scene editor writes a synopsis and notes beside the text; the card sho
 test("a 200-characters-a-second burst and a 20,000-character paste survive a reload, every character", async ({ page, request }) => {
   test.setTimeout(120_000);
   const { owner, timeline } = await setup(request);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   const content = page.getByLabel("Content", { exact: true });

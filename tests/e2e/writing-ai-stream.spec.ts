@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 // Runs after ai.spec.ts (file order): that spec starts from a product with no AI key, and this one saves one.
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, login, test, waitForHydration, toast } from "./fixtures";
+import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, signIn, test, waitForHydration, toast } from "./fixtures";
 
 // Streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
 
@@ -21,7 +21,7 @@ test.describe("streaming AI", () => {
 
   test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops, and what arrived counts", async ({ page, request }) => {
     const user = await createUser(request);
-    await login(page, user);
+    await signIn(page, user);
     await page.goto("/writers-unblock");
     await waitForHydration(page);
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
@@ -74,7 +74,7 @@ test.describe("streaming AI", () => {
       title: "The bell",
       content: "The bell rang once at low tide.",
     });
-    await login(page, user);
+    await signIn(page, user);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
 

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { apiAs, createUser, expect, login, makePremium, openTimeline, type TestUser, test } from "./fixtures";
+import { apiAs, createUser, expect, signIn, makePremium, openTimeline, type TestUser, test } from "./fixtures";
 
 // The editing flow keeps the writer's place: after Save or Cancel the scene stays where it was on screen and
 // focus returns to its card; the point-of-view list offers characters; on a phone the help button never
@@ -64,7 +64,7 @@ test("Save and Cancel keep the scene where it was on screen and focus on its car
   // Tall enough that the longest scene's editor (text, comments row, Editing/Suggesting, AI tools, story fields with
   // the After list, Synopsis and Notes, Save) fits below the card's top.
   await page.setViewportSize({ width: 1280, height: 2000 });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await virtualListReady(page);
 
@@ -100,7 +100,7 @@ test("After Save in a tall editor scrolled down to its Save button, the scene sh
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const { timeline, events } = await longStory(request, owner, 40);
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await virtualListReady(page);
   const barBottom = await page.evaluate(() => document.querySelector("header")?.getBoundingClientRect().bottom ?? 0);
@@ -152,7 +152,7 @@ test("The point-of-view list offers the linked characters only; a place chosen b
   });
   await apiAs(request, owner, "PATCH", `/api/events/${vigil.id}`, { entityIds: [mara.id, harbor.id], povEntityId: harbor.id });
 
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   await cardOf(page, storm.id).getByRole("button", { name: "Edit Storm" }).click();
   const stormPov = cardOf(page, storm.id).getByLabel("Point of view");
@@ -178,7 +178,7 @@ test("On a phone the help button never covers the editor's Save", async ({ page,
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title}.` });
   }
   await page.setViewportSize({ width: 375, height: 667 });
-  await login(page, owner);
+  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const help = page.getByRole("button", { name: "Open help assistant" });
   await expect(help).toBeVisible();
