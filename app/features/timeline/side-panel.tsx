@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { Button } from "~/ui/button";
 
 // The timeline screen's side column (Codex and Story Assistant): shown or hidden, kept in this browser, so the Grid
-// and the timeline body can take the full width.
+// and the timeline body can take the full width. Wide screens only: on a phone the column already sits below the
+// scenes ('Jump to Codex').
 
 const SIDE_KEY = "storyweave:side-panel";
 

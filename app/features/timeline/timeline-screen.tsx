@@ -237,7 +237,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
               progress={chapters.progress}
               tools={chapters.tools}
             />
-            <div className="mt-6 flex justify-end">
+            <div className="mt-6 hidden justify-end lg:flex">
               <SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />
             </div>
             <div className={sideHidden ? "mt-4 grid gap-8" : "mt-4 grid gap-8 lg:grid-cols-[1fr_22rem]"}>
@@ -313,7 +313,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   />
                 </ReviewContext.Provider>
               </section>
-              <div id="timeline-side-panel" className="min-w-0 space-y-6" hidden={sideHidden}>
+              <div id="timeline-side-panel" className={sideHidden ? "min-w-0 space-y-6 lg:hidden" : "min-w-0 space-y-6"}>
                 <CodexPanel
                   {...codexApi}
                   entities={entities}
