@@ -12,6 +12,7 @@ import { TimelineEvents } from "~/features/timeline/timeline-events";
 import { TimelineHeader } from "~/features/timeline/timeline-header";
 import { TimelineJump } from "~/features/timeline/timeline-jump";
 import { EventsBar } from "~/features/timeline/events-bar";
+import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-panel";
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
 import { chapterParts } from "~/features/chapters/chapter-kit";
@@ -72,6 +73,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const { events, complete } = store;
   const view = useTimelineView();
   const { chronological, filter, filtering, layout, setLayout, setFilter } = view;
+  const [sideHidden, setSideHidden] = useSidePanelHidden();
   const [codexRequest, setCodexRequest] = useState<{ entity: EntityView } | null>(null);
   // An entry read as of a card's scene (its chip's 'Read … as of this scene').
   const [reading, setReading] = useState<{ entity: EntityView; sceneId: number } | null>(null);
@@ -235,7 +237,10 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
               progress={chapters.progress}
               tools={chapters.tools}
             />
-            <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+            <div className="mt-6 hidden justify-end lg:flex">
+              <SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />
+            </div>
+            <div className={sideHidden ? "mt-4 grid gap-8" : "mt-4 grid gap-8 lg:grid-cols-[1fr_22rem]"}>
               <section aria-label="Timeline events" className="min-w-0">
                 <EventsBar
                   timeline={timeline}
@@ -308,7 +313,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   />
                 </ReviewContext.Provider>
               </section>
-              <div className="min-w-0 space-y-6">
+              <div id="timeline-side-panel" className={sideHidden ? "min-w-0 space-y-6 lg:hidden" : "min-w-0 space-y-6"}>
                 <CodexPanel
                   {...codexApi}
                   entities={entities}
