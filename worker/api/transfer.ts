@@ -22,6 +22,7 @@ import { joinSeries, requireSeriesForImport } from "../services/series";
 import { importBooks } from "../services/import/books";
 import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, parsePlottrFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
+import { relationshipSkips } from "../../db/domain/transfer/relationships-format";
 import { type PrintQuery, printExport, printQuery } from "./print-export";
 import { importIntoTimeline, requireImportAccess } from "../services/transfer-append";
 import { type ApiEnv, currentUser, deps, rateLimited, requireAuth } from "./context";
@@ -103,7 +104,8 @@ async function parsedBooks(c: Context<ApiEnv>, query: ImportQuery) {
   const parsed = book ? parseBookFile(book, bytes, filenameOf(c, query)) : json ? parsePlottrFile(bytes, filenameOf(c, query)) : null;
   if (!parsed) {
     if (bytes.byteLength > limits.body) throw new HttpError(413, "Request body is too large");
-    return { documents: [await parsedBytes(c, bytes, query)], skipped: [] as string[], seriesTitle: undefined, comments: [] };
+    const doc = await parsedBytes(c, bytes, query);
+    return { documents: [doc], skipped: relationshipSkips(doc), seriesTitle: undefined, comments: [] };
   }
   if (!parsed.ok) throw new HttpError(parsed.status, parsed.error);
   const documents = query.title

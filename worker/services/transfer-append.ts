@@ -8,6 +8,7 @@ import { requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { ownerNameOf, toTimelineView } from "./timelines";
 import { chunks, importedEventColumns, importedEventRow, importedEventValues, rawStatement } from "./transfer";
+import { type EntityRef, appendCodexInserts } from "./transfer-relationships";
 
 // Import into an existing timeline: the file's events go after its last one and its codex merges by name
 // (case-insensitive: an entry the timeline has is reused, whatever its kind; a new name becomes a new entry).
@@ -16,9 +17,6 @@ import { chunks, importedEventColumns, importedEventRow, importedEventValues, ra
 
 export const requireImportAccess = (db: Db, user: User, timelineId: number, shareCode?: string | null) =>
   requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
-
-/** An entry an event points at: one the timeline has (its id) or one this import adds (its name as written). */
-type EntityRef = { id: number } | { name: string };
 
 export async function importIntoTimeline(
   { db, room }: Deps,
@@ -43,6 +41,10 @@ export async function importIntoTimeline(
     return true;
   });
   const ref = (name: string) => byName.get(name.toLowerCase()) ?? null;
+  const relationshipCount = await db.$client
+    .prepare("SELECT count(*) AS n FROM relationships WHERE timeline_id = ?1")
+    .bind(timelineId)
+    .first<{ n: number }>();
 
   const now = nowIso();
   const calendar = storedCalendar(timeline.calendar);
@@ -83,11 +85,21 @@ export async function importIntoTimeline(
 
   const raw = (query: SQL) => rawStatement(db, query);
   // An entry by reference: by id, or the entry of that exact name this batch inserted (the newest).
-  const entityOf = (path: "$.pov" | "$") =>
+  const entityOf = (path: string) =>
     sql`coalesce(json_extract(j.value, ${`${path}.id`}),
       (SELECT id FROM entities WHERE timeline_id = ${timelineId} AND name = json_extract(j.value, ${`${path}.name`}) ORDER BY id DESC LIMIT 1))`;
   // Inside the batch (one transaction) the imported events are the timeline's last `count` positions.
   const firstNew = sql`((SELECT max(position) FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL) - ${count - 1})`;
+  // Progressions and relationships, their entries matched by name like the events' links.
+  const codex = appendCodexInserts(doc, {
+    timelineId,
+    now,
+    ref,
+    existing: relationshipCount?.n ?? 0,
+    firstNew,
+    entityOf,
+    chunks,
+  });
   const statements = [
     ...chunks(entityRows).map((json) =>
       raw(sql`
@@ -145,6 +157,7 @@ export async function importIntoTimeline(
                (SELECT e.id FROM events e WHERE e.timeline_id = ${timelineId} AND e.deleted_at IS NULL AND e.position = ${firstNew} + json_extract(j.value, '$[1]'))
         FROM json_each(${json}) j`),
     ),
+    ...codex.statements.map(raw),
     // Each imported event's first version, by the importer.
     raw(sql`
       INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
@@ -163,5 +176,6 @@ export async function importIntoTimeline(
       await ownerNameOf(db, timeline),
     ),
     added: { events: count, entities: created.length },
+    ...(codex.skipped.length > 0 && { skipped: codex.skipped }),
   };
 }

@@ -33,6 +33,7 @@ import { renderEpub } from "./epub";
 import { bookByline, loadManuscript } from "./manuscript";
 import { renderDocx } from "./transfer-docx";
 import { addProgressionsToDocument, progressionInserts } from "./transfer-progressions";
+import { addRelationshipsToDocument, relationshipInserts } from "./transfer-relationships";
 
 // Export and import: a timeline as one document (db/domain/timeline-transfer.ts) and back.
 // Export needs read access (viewers and share links included); import creates a timeline, so it
@@ -122,7 +123,8 @@ export async function exportTimeline(db: Db, user: User, timelineId: number, sha
     listChapterRows(db, timelineId),
     listPlotlinesOf(db, timelineId),
   ]);
-  return addProgressionsToDocument(db, toTimelineDocument(timeline, events, entities, chapters, plotlines), entities, events);
+  const doc = await addProgressionsToDocument(db, toTimelineDocument(timeline, events, entities, chapters, plotlines), entities, events);
+  return addRelationshipsToDocument(db, doc, timelineId, entities, events);
 }
 
 export type ExportFile = { body: string | ArrayBuffer; contentType: string; filename: string };
@@ -231,7 +233,16 @@ export function chunks<T>(rows: T[]) {
 /** A comment the imported file carried (a Word comment) on its `event`-th scene, written as the importer's. */
 export type ImportedComment = { event: number; body: string; quote: string | null };
 
-export async function importTimeline(db: Db, user: User, doc: TimelineDocument, comments: ImportedComment[] = []): Promise<TimelineView> {
+/**
+ * The new timeline, and `skipped` (only when something was): what of the file could not be placed, as sentences
+ * (a relationship naming an entry the file's codex does not have).
+ */
+export async function importTimeline(
+  db: Db,
+  user: User,
+  doc: TimelineDocument,
+  comments: ImportedComment[] = [],
+): Promise<TimelineView & { skipped?: string[] }> {
   const raw = (query: SQL) => rawStatement(db, query);
   const marker = `import-${crypto.randomUUID()}`;
   const now = nowIso();
@@ -268,6 +279,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
 
   const newTimeline = sql`(SELECT id FROM timelines WHERE share_code = ${marker})`;
   // The codex in file order: the n-th entry of the new timeline is the file's entry n.
+  const related = relationshipInserts(doc, marker, now, chunks);
   const codex = sql`codex AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY id) - 1 AS idx FROM entities WHERE timeline_id = ${newTimeline})`;
 
   const statements = [
@@ -351,6 +363,7 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
         ORDER BY j.key`),
     ),
     ...progressionInserts(doc, marker, now, chunks).map(raw),
+    ...related.statements.map(raw),
     // Each event's first version, by the importer.
     raw(sql`
       INSERT INTO event_versions (event_id, timeline_id, author_id, author_name, title, content, created_at)
@@ -364,5 +377,6 @@ export async function importTimeline(db: Db, user: User, doc: TimelineDocument, 
   const id = results.at(-1)?.results[0]?.id;
   if (!id) throw forbidden(FREE_LIMIT_MESSAGE);
   const created = await db.select().from(timelines).where(eq(timelines.id, id)).get();
-  return toTimelineView(created!, "owner", false, user);
+  const view = toTimelineView(created!, "owner", false, user);
+  return related.skipped.length > 0 ? { ...view, skipped: related.skipped } : view;
 }

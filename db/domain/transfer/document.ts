@@ -25,6 +25,8 @@ export type TransferEntity = {
   progressions?: TransferProgression[];
 };
 export type TransferProgression = { event: number; text: string };
+/** A codex relationship (DESIGN.md §12): entries by name, `since` indexes the document's `events` (absent: always). */
+export type TransferRelationship = { from: string; to: string; label: string; since?: number };
 export type TransferEvent = {
   title: string;
   content: string;
@@ -65,6 +67,8 @@ export type TimelineDocument = {
   plotlines?: TransferPlotline[];
   /** The calendar its story dates are written in; absent: Gregorian. */
   calendar?: Calendar;
+  /** Between codex entries, oldest first; absent when the timeline has none. */
+  relationships?: TransferRelationship[];
 };
 
 export type ParseResult = { ok: true; document: TimelineDocument } | { ok: false; error: string };

@@ -24,6 +24,7 @@ import {
   tooLong,
 } from "./document";
 import { attachProgressions } from "./progressions-format";
+import { jsonRelationships } from "./relationships-format";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -172,6 +173,8 @@ export function parseTimelineJson(text: string): ParseResult {
     );
     checkDependencyLoops(doc.events);
     attachProgressions(doc, rawEntities);
+    const relationships = jsonRelationships(root.relationships, doc.events.length);
+    if (relationships.length > 0) doc.relationships = relationships;
     if (chapters.length > 0) {
       doc.chapters = chapters;
       checkChapterOrder("File", doc);

@@ -5,6 +5,7 @@
 import { fail, type TimelineDocument, type TransferEntity } from "./document";
 import { jsonEntity } from "./json-format";
 import { jsonProgressions } from "./progressions-format";
+import { type PendingRelationship, readRelationshipLine, relationshipLines, resolveRelationshipLines } from "./relationships-format";
 
 export const CODEX_HEADING = "Codex";
 const INDENT = "  ";
@@ -50,7 +51,11 @@ export function splitNames(value: string) {
 
 const indent = (text: string) => text.split("\n").map((l) => (l ? `${INDENT}${escapeDescriptionLine(l)}` : ""));
 
-export function renderCodex(entities: TransferEntity[], events: { title: string }[] = []) {
+export function renderCodex(
+  entities: TransferEntity[],
+  events: { title: string }[] = [],
+  relationships: TimelineDocument["relationships"] = [],
+) {
   if (entities.length === 0) return [];
   const out = [`## ${CODEX_HEADING}`, ""];
   for (const e of entities) {
@@ -62,6 +67,8 @@ export function renderCodex(entities: TransferEntity[], events: { title: string 
       const scene = events[p.event];
       if (scene) out.push(`- From "${scene.title}" on: ${p.text.replace(/\s*\n\s*/g, " ")}`);
     }
+    // Relationships (DESIGN.md §12) under the entry they start from: '- Relationship: "sister of" → "Ilan"'.
+    out.push(...relationshipLines(e.name, { relationships, events }));
     out.push("");
   }
   return out;
@@ -71,6 +78,8 @@ const FIELD = /^- (Kind|Color|Aliases|Description):(?: (.*))?$/;
 const FROM = /^- From "(.*?)" on: (.*)$/;
 
 type PendingProgression = { line: number; title: string; text: string };
+/** The `Relationship:` lines of each parsed codex (by its first entry), read back once the scenes are known. */
+const pendingRelationships = new WeakMap<TransferEntity, (PendingRelationship & { line: number })[]>();
 /** The `From "…" on:` lines of each parsed entry, read back once the outline's scenes are known. */
 const pendingProgressions = new WeakMap<TransferEntity, PendingProgression[]>();
 
@@ -90,6 +99,8 @@ export function resolveProgressions(doc: TimelineDocument) {
     });
     entity.progressions = jsonProgressions(`Codex entry "${entity.name}"`, raw, doc.events.length);
   }
+  const first = doc.entities[0];
+  if (first) resolveRelationshipLines(doc, pendingRelationships.get(first) ?? []);
 }
 
 /**
@@ -98,6 +109,7 @@ export function resolveProgressions(doc: TimelineDocument) {
  */
 export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
   const entries: { line: number; raw: Record<string, unknown>; from: PendingProgression[] }[] = [];
+  const relationships: (PendingRelationship & { line: number })[] = [];
   let field: "aliases" | "description" | null = null;
   let description: string[] = [];
   const endDescription = () => {
@@ -126,6 +138,11 @@ export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
       entries.push({ line, raw: { name: unescapeInline(heading[1].trim()), aliases: [] }, from: [] });
       continue;
     }
+    const related = entry ? readRelationshipLine(text, entry.raw.name as string) : null;
+    if (related) {
+      relationships.push({ ...related, line });
+      continue;
+    }
     const from = FROM.exec(text);
     if (entry && from) {
       entry.from.push({ line, title: from[1], text: from[2] });
@@ -144,9 +161,11 @@ export function parseCodex(body: NumberedLine[]): TransferEntity[] | null {
   }
   endDescription();
   if (entries.length === 0) return null;
-  return entries.map(({ line, raw, from }) => {
+  const parsed = entries.map(({ line, raw, from }) => {
     const entity = jsonEntity(`Line ${line}`, raw);
     if (from.length > 0) pendingProgressions.set(entity, from);
     return entity;
   });
+  if (relationships.length > 0) pendingRelationships.set(parsed[0], relationships);
+  return parsed;
 }

@@ -178,7 +178,7 @@ export function renderMarkdown(doc: TimelineDocument) {
   if (doc.timeline.description) out.push(...escapeLines(doc.timeline.description.split("\n")), "");
   if (doc.chapters?.length) renderChapteredEvents(doc, out);
   else for (const event of doc.events) renderEvent(doc, event, "##", out);
-  out.push(...renderCodex(doc.entities, doc.events));
+  out.push(...renderCodex(doc.entities, doc.events, doc.relationships));
   return `${out.join("\n").trimEnd()}\n`;
 }
 
