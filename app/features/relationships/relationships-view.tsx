@@ -1,5 +1,5 @@
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, type Edge, MarkerType, type Node, ReactFlow, ReactFlowProvider } from "@xyflow/react";
+import { Background, Controls, type Edge, MarkerType, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import { Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ColorDot } from "~/features/codex/codex";
@@ -12,6 +12,7 @@ import { cn } from "~/lib/cn";
 import { useMutation } from "~/lib/use-mutation";
 import type { EntityView } from "../../../worker/services/entities";
 import { familyTreeLayout } from "./family-tree-layout";
+import { type EntryNode, RefitOnResize, type WebEdge, edgeTypes, nodeTypes } from "./flow-parts";
 import {
   type Relationship,
   type SceneOption,
@@ -182,14 +183,14 @@ function Graph({ mode, entities, shown }: { mode: Mode; entities: EntityView[]; 
     return {
       nodes: members.map((e) => entryNode(e, at.get(e.id))),
       edges: webLinks(shown).map(
-        (l): Edge => ({
+        (l, _, all): WebEdge => ({
           id: `web-${l.fromId}-${l.toId}`,
+          type: "web",
           source: String(l.fromId),
           target: String(l.toId),
           label: l.label,
-          labelBgPadding: [4, 2],
-          labelStyle: { fontSize: 12 },
           markerEnd: { type: MarkerType.ArrowClosed },
+          data: { bend: all.some((o) => o.fromId === l.toId && o.toId === l.fromId) },
         }),
       ),
       empty: members.length === 0 ? "No relationships here yet." : null,
@@ -201,13 +202,15 @@ function Graph({ mode, entities, shown }: { mode: Mode; entities: EntityView[]; 
   const key = `${mode}:${nodes.map((n) => n.id).join(",")}:${edges.map((e) => `${e.id}=${String(e.label ?? "")}`).join(",")}`;
   return (
     <div
-      className="h-[26rem] overflow-hidden rounded-md border border-stone-200 bg-stone-50"
+      className="h-[20rem] overflow-hidden sm:h-[26rem] rounded-md border border-stone-200 bg-stone-50"
       data-testid={mode === "web" ? "relationship-web" : "family-tree"}
     >
       <ReactFlowProvider key={key}>
         <ReactFlow
           defaultNodes={nodes}
           defaultEdges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
           nodesConnectable={false}
           edgesFocusable={false}
           deleteKeyCode={null}
@@ -219,25 +222,20 @@ function Graph({ mode, entities, shown }: { mode: Mode; entities: EntityView[]; 
         >
           <Background gap={24} color="#e7e5e4" />
           <Controls showInteractive={false} />
+          <RefitOnResize padding={0.2} />
         </ReactFlow>
       </ReactFlowProvider>
     </div>
   );
 }
 
-function entryNode(entity: EntityView, at: { x: number; y: number } | undefined): Node {
+function entryNode(entity: EntityView, at: { x: number; y: number } | undefined): EntryNode {
   return {
     id: String(entity.id),
+    type: "entry",
     position: at ?? { x: 0, y: 0 },
-    data: {
-      label: (
-        <span className="flex items-center justify-center gap-1.5 truncate">
-          <ColorDot color={entity.color} />
-          <span className="truncate">{entity.name}</span>
-        </span>
-      ),
-    },
-    style: { width: NODE_W, borderColor: entity.color, borderWidth: 2, fontSize: 13, padding: "8px 10px" },
+    data: { name: entity.name, color: entity.color },
+    style: { width: NODE_W, height: NODE_H },
   };
 }
 
