@@ -5,7 +5,7 @@ import type { CardCodex, StoryHints } from "~/features/timeline/event-card";
 import { useEventActions } from "~/features/timeline/event-actions";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { TimelineEvents } from "~/features/timeline/timeline-events";
-import { loadMindMap } from "~/features/timeline/timeline-toolbar";
+import { loadMindMap, loadRelationships } from "~/features/timeline/timeline-toolbar";
 import { Card } from "~/ui/card";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { EntityView } from "../../../worker/services/entities";
@@ -14,6 +14,8 @@ import type { EventView } from "../../../worker/services/events";
 // The Lanes layout: loaded only when opened.
 const LanesView = lazy(() => import("~/features/timeline/lanes-view").then((m) => ({ default: m.LanesView })));
 const MindMapView = lazy(loadMindMap);
+const RelationshipsView = lazy(loadRelationships);
+type RelationshipsProps = import("~/features/relationships/relationships-view").RelationshipsViewProps;
 // The Grid layout (plotlines by chapters): loaded only when opened.
 const PlotlineGrid = lazy(() => import("~/features/plotlines/plotline-grid").then((m) => ({ default: m.PlotlineGrid })));
 type GridProps = import("~/features/plotlines/plotline-grid").GridProps;
@@ -51,6 +53,7 @@ export function TimelineBody({
   chaptered,
   onOpenFromLanes,
   grid,
+  relationships,
 }: {
   layout: TimelineLayout;
   /** The timeline has no event at all. */
@@ -73,12 +76,21 @@ export function TimelineBody({
   onOpenFromLanes: (event: EventView) => void;
   /** The grid's own props (its events and chapters come from here). */
   grid: Omit<GridProps, "events" | "chapters" | "onOpen">;
+  /** The Relationships view's props (the codex, the scenes in story order). */
+  relationships: RelationshipsProps;
 }) {
   const actions = useEventActions();
   if (layout === "map") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
         <MindMapView {...map} />
+      </Suspense>
+    );
+  }
+  if (layout === "relationships") {
+    return (
+      <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading relationships...</Card>}>
+        <RelationshipsView {...relationships} />
       </Suspense>
     );
   }

@@ -310,6 +310,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                       canEdit,
                       onAdd: setAdding,
                     }}
+                    relationships={{ entities, scenes: sceneOptions, syncTick: mapTick }}
                   />
                 </ReviewContext.Provider>
               </section>

@@ -1,4 +1,4 @@
-import { ChartGantt, Columns3, Grid3x3, type LucideIcon, Network, Ruler, Rows3 } from "lucide-react";
+import { ChartGantt, Columns3, Grid3x3, type LucideIcon, Network, Ruler, Rows3, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { cn } from "~/lib/cn";
@@ -6,6 +6,8 @@ import type { TimelineLayout } from "~/features/timeline/timeline-view";
 
 // The Map layout (xyflow and its CSS): loaded only when opened (or when the pointer nears its button).
 export const loadMindMap = () => import("~/features/mind-map/mind-map");
+// The Relationships view (xyflow, dagre): the same.
+export const loadRelationships = () => import("~/features/relationships/relationships-view");
 
 /** The view's switches: story or chronological order, the layout, and the lanes' grouping. */
 export function TimelineToolbar({
@@ -53,6 +55,14 @@ export function TimelineToolbar({
         </LayoutButton>
         <LayoutButton active={layout === "map"} onClick={() => onLayout("map")} onPointerEnter={() => void loadMindMap()} icon={Network}>
           Map
+        </LayoutButton>
+        <LayoutButton
+          active={layout === "relationships"}
+          onClick={() => onLayout("relationships")}
+          onPointerEnter={() => void loadRelationships()}
+          icon={Users}
+        >
+          Relationships
         </LayoutButton>
       </fieldset>
       {layout === "lanes" ? (

@@ -3,11 +3,11 @@ import { FIRST_SCREEN_EVENTS, sortChronologically } from "../../../db/domain/sto
 import type { EventOrder, EventPage, EventView } from "../../../worker/services/events";
 
 /** How the timeline screen lays out its events; the list layouts are the vertical and the horizontal one. */
-export type TimelineLayout = "vertical" | "horizontal" | "lanes" | "map" | "grid" | "ruler";
+export type TimelineLayout = "vertical" | "horizontal" | "lanes" | "map" | "grid" | "ruler" | "relationships";
 
 /** The default layout: not written in the address. */
 export const DEFAULT_LAYOUT: TimelineLayout = "vertical";
-const LAYOUTS = new Set<string>(["vertical", "horizontal", "lanes", "map", "grid", "ruler"]);
+const LAYOUTS = new Set<string>(["vertical", "horizontal", "lanes", "map", "grid", "ruler", "relationships"]);
 
 /** The layout in the address (`?layout=horizontal`); anything else is the default. */
 export function layoutFromParams(params: URLSearchParams): TimelineLayout {

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { EventView } from "../../../worker/services/events";
 
-const notAList = (layout: TimelineLayout) => layout === "lanes" || layout === "map" || layout === "grid" || layout === "ruler";
+const notAList = (layout: TimelineLayout) =>
+  layout === "lanes" || layout === "map" || layout === "grid" || layout === "ruler" || layout === "relationships";
 
 /**
  * 'Jump to event' scrolls the chosen one into the window; from the lanes, the grid, the ruler or the map, the list
