@@ -171,8 +171,35 @@ describe("filters", () => {
     for (const junk of ["draft", "x", "", "Done "]) expect(filterFromParams(new URLSearchParams({ status: junk })).status).toBeNull();
   });
 
+  it("filters by assignee (scenes where they have an open task) and keeps it in the address", () => {
+    const scenes = [
+      { id: 1, title: "a", content: "", entityIds: [], storyStart: null, assigneeIds: [4, 9] },
+      { id: 2, title: "b", content: "", entityIds: [], storyStart: null, assigneeIds: [] },
+      { id: 3, title: "c", content: "", entityIds: [], storyStart: null, assigneeIds: [9] },
+      { id: 4, title: "d", content: "", entityIds: [], storyStart: null },
+    ];
+    const f = (over: Partial<EventFilter>) => filterEvents(scenes, { ...noFilter, ...over }).map((e) => e.id);
+    expect(f({ assignee: 9 })).toEqual([1, 3]);
+    expect(f({ assignee: 4 })).toEqual([1]);
+    expect(f({ assignee: 5 })).toEqual([]);
+    expect(f({ assignee: 9, text: "c" })).toEqual([3]);
+    expect(isFiltering({ ...noFilter, assignee: 4 })).toBe(true);
+    expect(filterToParams({ ...noFilter, assignee: 12 }, new URLSearchParams()).toString()).toBe("assignee=12");
+    expect(filterFromParams(new URLSearchParams("assignee=12")).assignee).toBe(12);
+    for (const junk of ["0", "-3", "me", "", "1.5", "99999999999999"])
+      expect(filterFromParams(new URLSearchParams({ assignee: junk })).assignee).toBeNull();
+  });
+
   it("round-trips through the address and ignores junk in it", () => {
-    const filter: EventFilter = { entityIds: [3, 7], match: "all", text: "storm", dated: "undated", chapter: null, status: null };
+    const filter: EventFilter = {
+      entityIds: [3, 7],
+      match: "all",
+      text: "storm",
+      dated: "undated",
+      chapter: null,
+      status: null,
+      assignee: null,
+    };
     const params = filterToParams(filter, new URLSearchParams("order=chronological"));
     expect(params.toString()).toBe("order=chronological&entity=3%2C7&match=all&q=storm&dated=undated");
     expect(filterFromParams(params)).toEqual(filter);

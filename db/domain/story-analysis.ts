@@ -74,14 +74,16 @@ export type EventFilter = {
   chapter: number | "none" | null;
   /** The scenes of one status ('Idea' … 'Done'), of none ('none'), or of any (null). */
   status: SceneStatus | "none" | null;
+  /** The scenes where this writer (their user id) has an open task, or any scene (null). */
+  assignee: number | null;
 };
 
-export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null, chapter: null, status: null };
+export const noFilter: EventFilter = { entityIds: [], match: "any", text: "", dated: null, chapter: null, status: null, assignee: null };
 
 /**
  * The filter kept in the address, so a filtered view can be shared:
  * `?entity=1,2&match=all&q=storm&dated=undated&chapter=4&status=Draft` (`chapter=none`: scenes in no chapter;
- * `status=none`: scenes without a status).
+ * `status=none`: scenes without a status; `assignee=7`: scenes where user 7 has an open task).
  */
 export function filterFromParams(params: URLSearchParams): EventFilter {
   const entityIds = [
@@ -96,6 +98,8 @@ export function filterFromParams(params: URLSearchParams): EventFilter {
   const chapter = params.get("chapter");
   const chapterId = Number(chapter);
   const status = params.get("status");
+  const assignee = params.get("assignee");
+  const assigneeId = Number(assignee);
   return {
     entityIds,
     match: params.get("match") === "all" ? "all" : "any",
@@ -103,6 +107,7 @@ export function filterFromParams(params: URLSearchParams): EventFilter {
     dated: dated === "dated" || dated === "undated" ? dated : null,
     chapter: chapter === "none" ? "none" : chapter && /^\d{1,12}$/.test(chapter) && chapterId > 0 ? chapterId : null,
     status: status === "none" ? "none" : isSceneStatus(status) ? status : null,
+    assignee: assignee && /^\d{1,12}$/.test(assignee) && assigneeId > 0 ? assigneeId : null,
   };
 }
 
@@ -116,15 +121,23 @@ export function filterToParams(filter: EventFilter, params: URLSearchParams): UR
   set("dated", filter.dated);
   set("chapter", filter.chapter === null ? null : String(filter.chapter));
   set("status", filter.status);
+  set("assignee", filter.assignee === null ? null : String(filter.assignee));
   return next;
 }
 
 export const isFiltering = (f: EventFilter) =>
-  f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null || f.status !== null;
+  f.entityIds.length > 0 || f.text.trim() !== "" || f.dated !== null || f.chapter !== null || f.status !== null || f.assignee !== null;
 
-/** The events `filter` keeps, in their order. Text matches title or content, any case. */
+/**
+ * The events `filter` keeps, in their order. Text matches title or content, any case; an assignee keeps the
+ * scenes where they have an open task (`assigneeIds`: the people with an open task there).
+ */
 export function filterEvents<
-  E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & { chapterId?: number | null; status?: string | null },
+  E extends Pick<StoryEvent, "title" | "content" | "entityIds" | "storyStart"> & {
+    chapterId?: number | null;
+    status?: string | null;
+    assigneeIds?: number[];
+  },
 >(events: E[], filter: EventFilter): E[] {
   const text = filter.text.trim().toLowerCase();
   const ids = filter.entityIds;
@@ -141,6 +154,7 @@ export function filterEvents<
     }
     if (filter.chapter !== null && (event.chapterId ?? "none") !== filter.chapter) return false;
     if (filter.status !== null && (event.status ?? "none") !== filter.status) return false;
+    if (filter.assignee !== null && !event.assigneeIds?.includes(filter.assignee)) return false;
     return true;
   });
 }

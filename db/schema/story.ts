@@ -37,7 +37,8 @@ export const timelines = sqliteTable(
     // Set by 'Turn off link': the share dialog then offers to create a link instead of making one on open.
     shareLinkOff: integer("share_link_off", { mode: "boolean" }).notNull().default(false),
     // Bumped by database triggers (migration events_revision) on every write to what the events list shows:
-    // its events, their codex links and attachments. The events API's ETag and cache key.
+    // its events, their codex links and attachments, and their tasks (migration 0028: the list's assigneeIds). The
+    // events API's ETag and cache key.
     eventsRevision: integer("events_revision").notNull().default(0),
     /** The book's word target (null: none set). The timeline's word count is the sum of its scenes'. */
     targetWords: integer("target_words"),

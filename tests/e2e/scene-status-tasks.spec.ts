@@ -46,5 +46,20 @@ test("a status on the card, a task assigned to the co-writer, and the co-writer'
   await expect(mine).toContainText("The Tide Clock");
   await mine.getByRole("link", { name: /Check the tide tables/ }).click();
   await expect(other).toHaveURL(new RegExp(`/timeline/${timeline.id}`));
+  // The timeline filters by assignee: 'Mine' keeps the scenes where the co-writer has an open task.
+  await expect(card(other, "The wall")).toBeVisible();
+  await other.getByRole("button", { name: /^Filters/ }).click();
+  await other.getByLabel("Assignee", { exact: true }).selectOption({ label: "Mine" });
+  await expect(other).toHaveURL(/assignee=\d+/);
+  await expect(card(other, "The wall")).toHaveCount(0);
+  await expect(card(other, "The bell")).toBeVisible();
+  await other.reload();
+  await expect(card(other, "The bell")).toBeVisible();
+  await expect(card(other, "The wall")).toHaveCount(0);
+  // Someone else's scenes: the owner has no task, so 'Mine' shows none of them.
+  await page.getByLabel("Status", { exact: true }).selectOption("");
+  await page.getByLabel("Assignee", { exact: true }).selectOption({ label: "Mine" });
+  await expect(card(page, "The bell")).toHaveCount(0);
+  await expect(card(page, "The wall")).toHaveCount(0);
   await context.close();
 });

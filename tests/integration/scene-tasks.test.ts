@@ -78,6 +78,46 @@ describe("scene tasks", () => {
     expect((await call("DELETE", `/api/tasks/${second.json.id}`, { token: owner.token })).status).toBe(404);
   });
 
+  it("the events list carries each scene's open tasks' assignees, and a task's change is a new list (ETag)", async () => {
+    const { owner, timeline, event, editor, viewer } = await team();
+    const other = await createEvent(owner.token, timeline.id, { title: "Dawn" });
+    const path = `/api/timelines/${timeline.id}/events`;
+    const assignees = async (token: string) => {
+      const list = await call("GET", path, { token });
+      expect(list.status).toBe(200);
+      const events = (Array.isArray(list.json) ? list.json : list.json.events) as { id: number; assigneeIds: number[] }[];
+      return { byId: new Map(events.map((e) => [e.id, e.assigneeIds])), etag: list.headers.get("ETag") ?? "" };
+    };
+    const before = await assignees(owner.token);
+    expect(before.byId.get(event.id)).toEqual([]);
+
+    const mine = await addTask(event.id, owner.token, { text: "Tide tables", assigneeId: editor.user.id });
+    await addTask(event.id, owner.token, { text: "Again", assigneeId: editor.user.id });
+    await addTask(event.id, owner.token, { text: "Nobody's" });
+    await addTask(other.id, editor.token, { text: "Mine", assigneeId: owner.user.id });
+    // The list changed: the old ETag gets the new list, not a 304.
+    const fresh = await call("GET", path, { token: owner.token, headers: { "If-None-Match": before.etag } });
+    expect(fresh.status).toBe(200);
+    const now = await assignees(viewer.token);
+    expect(now.byId.get(event.id)).toEqual([editor.user.id]);
+    expect(now.byId.get(other.id)).toEqual([owner.user.id]);
+
+    // A done task no longer counts; the same list is a 304 until then.
+    expect((await call("GET", path, { token: owner.token, headers: { "If-None-Match": now.etag } })).status).toBe(304);
+    await call("PATCH", `/api/tasks/${mine.json.id}`, { token: owner.token, body: { done: true } });
+    expect((await assignees(owner.token)).byId.get(event.id)).toEqual([editor.user.id]);
+    const rest = (await call("GET", `/api/events/${event.id}/tasks`, { token: owner.token })).json as { id: number; assigneeId: number }[];
+    for (const t of rest.filter((t) => t.assigneeId === editor.user.id && t.id !== mine.json.id))
+      await call("DELETE", `/api/tasks/${t.id}`, { token: owner.token });
+    const after = await assignees(owner.token);
+    expect(after.byId.get(event.id)).toEqual([]);
+    expect(after.etag).not.toBe(now.etag);
+
+    // A saved scene's answer carries them too.
+    const saved = await call("PATCH", `/api/events/${other.id}`, { token: owner.token, body: { status: "Draft" } });
+    expect(saved.json.assigneeIds).toEqual([owner.user.id]);
+  });
+
   it("the assignee must be able to edit the timeline; bad bodies get clear 400s", async () => {
     const { owner, event, viewer, stranger } = await team();
     for (const assigneeId of [stranger.user.id, viewer.user.id, 999_999_999]) {

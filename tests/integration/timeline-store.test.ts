@@ -63,6 +63,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     chapterId: null,
     plotlineIds: [],
     after: [],
+    assigneeIds: [],
     wordCount: 0,
     forReaders: true,
     createdAt: "2026-01-01T00:00:00.000Z",

@@ -6,7 +6,7 @@ import { type Calendar, isEnglish, storedCalendar, storyDisplay } from "../../db
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
 import { type SceneStatus, isSceneStatus } from "../../db/domain/task-rules";
 import { countWords } from "../../db/domain/word-count";
-import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events } from "../../db/schema";
+import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events, tasks } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
@@ -39,6 +39,8 @@ export type EventView = {
   after: number[];
   /** Words in the content (CJK characters one each). */
   wordCount: number;
+  /** The people with an open (not done) task on the scene, for the timeline's assignee filter (DESIGN §12). */
+  assigneeIds: number[];
   /** False: 'Not for readers', left out of reader links' reading view (DESIGN §12 'Readers'). */
   forReaders: boolean;
   createdAt: string;
@@ -55,6 +57,12 @@ export const eventPlotlineIds = sql<string>`(SELECT json_group_array(${eventPlot
 
 /** The live scenes an event depends on, fetched inside the event's own SELECT (a trashed one is left out). */
 export const eventAfterIds = sql<string>`(SELECT json_group_array(d.after_event_id) FROM ${eventDependencies} d WHERE d.event_id = ${events.id} AND d.after_event_id IN (SELECT id FROM ${events} WHERE deleted_at IS NULL))`;
+
+/**
+ * The people with an open task on the event, fetched inside the event's own SELECT (tasks_event_idx). The outer
+ * event is named in full: inside the subquery a bare `id` would be the task's.
+ */
+export const eventAssigneeIds = sql<string>`(SELECT json_group_array(DISTINCT t.assignee_id) FROM ${tasks} t WHERE t.event_id = "events"."id" AND t.done = 0 AND t.assignee_id IS NOT NULL)`;
 
 export const eventColumns = {
   id: events.id,
@@ -79,6 +87,7 @@ export const eventColumns = {
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
   after: eventAfterIds,
+  assigneeIds: eventAssigneeIds,
   wordCount: events.wordCount,
   forReaders: events.forReaders,
   createdAt: events.createdAt,
@@ -97,6 +106,7 @@ type EventRow = Omit<
   entityIds?: unknown;
   plotlineIds?: unknown;
   after?: unknown;
+  assigneeIds?: unknown;
   attachments?: unknown;
   chapterId?: number | null;
   /** Null or absent: not counted yet (an old row), counted from the content here. */
@@ -184,6 +194,7 @@ export const toEventView = (e: EventRow | EventView, locale?: string): EventView
     chapterId: e.chapterId ?? null,
     plotlineIds: parseIds(e.plotlineIds),
     after: parseIds(e.after),
+    assigneeIds: parseIds(e.assigneeIds),
     wordCount: e.wordCount ?? countWords(e.content),
     forReaders: e.forReaders ?? true,
     createdAt: e.createdAt,
@@ -268,7 +279,7 @@ export async function listEvents(db: Db, user: User, timelineId: number, shareCo
 }
 
 /** Bump when the JSON of the events list changes shape, so a browser's copy from an older build is not revalidated. */
-const LIST_FORMAT = 4;
+const LIST_FORMAT = 5;
 /** A list as sent: its UTF-8 bytes, and their gzip once a client that takes gzip asked (browsers all do). */
 export type ListBody = { bytes: Uint8Array<ArrayBuffer>; gzip: Promise<Uint8Array<ArrayBuffer>> | null };
 /** Serialized lists kept in this isolate, newest last; bounded by count and by bytes. */

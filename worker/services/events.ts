@@ -10,7 +10,16 @@ import { linkStatements, povValue, requireTimelineEntities } from "./event-links
 import { persistEventText } from "./event-text";
 import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { eventAttachmentsJson } from "./attachment-store";
-import { type EventView, eventAfterIds, eventColumns, eventPlotlineIds, inLocale, linkedEntityIds, toEventView } from "./event-list";
+import {
+  type EventView,
+  eventAfterIds,
+  eventAssigneeIds,
+  eventColumns,
+  eventPlotlineIds,
+  inLocale,
+  linkedEntityIds,
+  toEventView,
+} from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
 import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
@@ -107,13 +116,19 @@ export async function loadEventWithAccess(db: Db, user: User, eventId: number, n
       // A stranger must not learn that the event exists.
       missing: EVENT_NOT_FOUND,
       where: isNull(events.deletedAt),
-      columns: { entityIds: linkedEntityIds, plotlineIds: eventPlotlineIds, after: eventAfterIds, attachments: eventAttachmentsJson },
+      columns: {
+        entityIds: linkedEntityIds,
+        plotlineIds: eventPlotlineIds,
+        after: eventAfterIds,
+        assigneeIds: eventAssigneeIds,
+        attachments: eventAttachmentsJson,
+      },
     },
     need,
     shareCode,
   );
-  const { entityIds, plotlineIds, after, attachments } = found;
-  return { event: { ...found.row, entityIds, plotlineIds, after, attachments, calendar: found.timeline.calendar }, access };
+  const { entityIds, plotlineIds, after, assigneeIds, attachments } = found;
+  return { event: { ...found.row, entityIds, plotlineIds, after, assigneeIds, attachments, calendar: found.timeline.calendar }, access };
 }
 
 /**

@@ -13,6 +13,7 @@ export function FilterPanel({
   filter,
   entities,
   chapters,
+  myUserId,
   text,
   setText,
   onChange,
@@ -22,6 +23,8 @@ export function FilterPanel({
   entities: EntityView[];
   /** Undefined until they have loaded. */
   chapters?: ChapterOption[];
+  /** The writer looking: 'Mine' in the assignee filter. */
+  myUserId?: number;
   text: string;
   setText: (text: string) => void;
   onChange: (update: (current: EventFilter) => EventFilter) => void;
@@ -124,6 +127,21 @@ export function FilterPanel({
           ))}
           <option value="none">No status</option>
         </select>
+        {myUserId !== undefined || filter.assignee !== null ? (
+          <select
+            aria-label="Assignee"
+            value={filter.assignee ?? ""}
+            onChange={(e) => {
+              const id = Number(e.target.value);
+              onChange((f) => ({ ...f, assignee: Number.isSafeInteger(id) && id > 0 ? id : null }));
+            }}
+            className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
+          >
+            <option value="">Any assignee</option>
+            {myUserId !== undefined ? <option value={myUserId}>Mine</option> : null}
+            {filter.assignee !== null && filter.assignee !== myUserId ? <option value={filter.assignee}>Another writer's</option> : null}
+          </select>
+        ) : null}
         {active ? (
           <button
             type="button"

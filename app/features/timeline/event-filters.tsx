@@ -23,6 +23,7 @@ export function EventFilters({
   filter,
   entities,
   chapters,
+  myUserId,
   onChange,
   children,
 }: {
@@ -30,6 +31,8 @@ export function EventFilters({
   entities: EntityView[];
   /** The timeline's chapters in order, once known (none: no chapter filter). */
   chapters?: ChapterOption[];
+  /** The writer looking: the assignee filter's 'Mine' (scenes where they have an open task). */
+  myUserId?: number;
   /** Gets the change as a function of the latest filter, so quick successive changes add up. */
   onChange: (update: (current: EventFilter) => EventFilter) => void;
   /** Shown on the same row as the 'Filters' button (the jump box). */
@@ -55,7 +58,8 @@ export function EventFilters({
     (filter.text.trim() ? 1 : 0) +
     (filter.dated ? 1 : 0) +
     (filter.chapter !== null ? 1 : 0) +
-    (filter.status !== null ? 1 : 0);
+    (filter.status !== null ? 1 : 0) +
+    (filter.assignee !== null ? 1 : 0);
 
   return (
     <div className="mb-4 space-y-3">
@@ -84,6 +88,7 @@ export function EventFilters({
             filter={filter}
             entities={entities}
             chapters={chapters}
+            myUserId={myUserId}
             text={text}
             setText={setText}
             onChange={onChange}

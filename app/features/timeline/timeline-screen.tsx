@@ -264,7 +264,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                   onLayout={setLayout}
                   onLaneKind={setLaneKind}
                 />
-                <EventFilters filter={filter} entities={entities} chapters={chapterList} onChange={setFilter}>
+                <EventFilters filter={filter} entities={entities} chapters={chapterList} myUserId={props.myUserId} onChange={setFilter}>
                   {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
                   <PlotlineFilter
                     plotlines={plotlines}

@@ -16,7 +16,8 @@ export function layoutFromParams(params: URLSearchParams): TimelineLayout {
 }
 
 /** A filter the server's first screenful applies itself: none, or one codex entry. */
-export const serverFilters = (f: EventFilter) => !f.text.trim() && !f.dated && f.chapter === null && f.entityIds.length <= 1;
+export const serverFilters = (f: EventFilter) =>
+  !f.text.trim() && !f.dated && f.chapter === null && f.status === null && f.assignee === null && f.entityIds.length <= 1;
 
 /** The view in the address: order and (when the server can apply it) the codex filter. */
 export function eventViewOf(url: URL): { order: EventOrder; entityId: number | null } {
@@ -41,7 +42,7 @@ export function plotlineFromParams(params: URLSearchParams): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "chapter", "layout", "plotline"]);
+const VIEW_KEYS = new Set(["order", "entity", "match", "q", "dated", "chapter", "status", "assignee", "layout", "plotline"]);
 
 /** Only the view changed (order, filter, layout): the screen already holds every event, nothing to reload. */
 export function onlyViewChanged(current: URL, next: URL) {
