@@ -1,5 +1,9 @@
+import { env } from "cloudflare:workers";
+import { initProseMirrorDoc, relativePositionToAbsolutePosition } from "@tiptap/y-tiptap";
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
+import * as Y from "yjs";
+import { DocFields, richTextSchema } from "../../db/domain/rich-text";
 import chapterLinesDocx from "../fixtures/import/chapter-lines.docx?inline";
 import commentThreadDocx from "../fixtures/import/comment-thread.docx?inline";
 import novelDocx from "../fixtures/import/novel.docx?inline";
@@ -68,6 +72,38 @@ describe("Word .docx import", () => {
       }),
     ]);
     expect(await commentsOf(3)).toEqual([]);
+  });
+
+  it("an imported comment is anchored at once on its words in the scene's shared doc, as the editor anchors one", async () => {
+    const res = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?filename=novel.docx");
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const [ranged] = (await call("GET", `/api/events/${events[2].id}/comments`, { token: owner.token })).json;
+    expect(ranged.anchor).toEqual({ from: expect.any(String), to: expect.any(String), quote: "carrying a man" });
+    // A comment at a point (no words) stays on the whole scene.
+    const [point] = (await call("GET", `/api/events/${events[0].id}/comments`, { token: owner.token })).json;
+    expect(point.anchor).toBeNull();
+    // The anchor read back as the editor reads it (comment-anchors.ts rangeOfAnchor): the doc the Durable Object keeps,
+    // through y-tiptap's mapping to the ProseMirror text.
+    const state = await env.EventDoc.get(env.EventDoc.idFromName(String(events[2].id))).readState();
+    const ydoc = new Y.Doc();
+    Y.applyUpdate(ydoc, state!);
+    const fragment = ydoc.getXmlFragment(DocFields.content);
+    const { doc, mapping } = initProseMirrorDoc(fragment, richTextSchema());
+    const at = (text: string) =>
+      relativePositionToAbsolutePosition(
+        ydoc,
+        fragment,
+        Y.decodeRelativePosition(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))),
+        mapping,
+      );
+    const from = at(ranged.anchor.from);
+    const to = at(ranged.anchor.to);
+    expect(from).not.toBeNull();
+    expect(doc.textBetween(from!, to!, " ")).toBe("carrying a man");
+    // Starting the doc wrote nothing to the scene: its version and text are the import's.
+    const after = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    expect([after[2].version, after[2].content]).toEqual([events[2].version, events[2].content]);
   });
 
   it("a comment with a reply (Word 365, commentsExtended.xml) is one thread: the comment, then its reply", async () => {
