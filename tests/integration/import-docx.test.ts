@@ -1,7 +1,13 @@
+import { env } from "cloudflare:workers";
+import { initProseMirrorDoc, relativePositionToAbsolutePosition } from "@tiptap/y-tiptap";
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
+import * as Y from "yjs";
+import { DocFields, richTextSchema } from "../../db/domain/rich-text";
 import chapterLinesDocx from "../fixtures/import/chapter-lines.docx?inline";
+import commentThreadDocx from "../fixtures/import/comment-thread.docx?inline";
 import novelDocx from "../fixtures/import/novel.docx?inline";
+import resolvedCommentDocx from "../fixtures/import/resolved-comment.docx?inline";
 import { call, makePremium, registerUser } from "./helpers";
 
 // Word documents made by LibreOffice (tests/fixtures/import/make-fixtures.sh) and hostile files built here.
@@ -66,6 +72,96 @@ describe("Word .docx import", () => {
       }),
     ]);
     expect(await commentsOf(3)).toEqual([]);
+  });
+
+  it("an imported comment is anchored at once on its words in the scene's shared doc, as the editor anchors one", async () => {
+    const res = await importFile(owner.token, bytesOf(novelDocx), DOCX, "?filename=novel.docx");
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const [ranged] = (await call("GET", `/api/events/${events[2].id}/comments`, { token: owner.token })).json;
+    expect(ranged.anchor).toEqual({ from: expect.any(String), to: expect.any(String), quote: "carrying a man" });
+    // A comment at a point (no words) stays on the whole scene.
+    const [point] = (await call("GET", `/api/events/${events[0].id}/comments`, { token: owner.token })).json;
+    expect(point.anchor).toBeNull();
+    // The anchor read back as the editor reads it (comment-anchors.ts rangeOfAnchor): the doc the Durable Object keeps,
+    // through y-tiptap's mapping to the ProseMirror text.
+    const state = await env.EventDoc.get(env.EventDoc.idFromName(String(events[2].id))).readState();
+    const ydoc = new Y.Doc();
+    Y.applyUpdate(ydoc, state!);
+    const fragment = ydoc.getXmlFragment(DocFields.content);
+    const { doc, mapping } = initProseMirrorDoc(fragment, richTextSchema());
+    const at = (text: string) =>
+      relativePositionToAbsolutePosition(
+        ydoc,
+        fragment,
+        Y.decodeRelativePosition(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))),
+        mapping,
+      );
+    const from = at(ranged.anchor.from);
+    const to = at(ranged.anchor.to);
+    expect(from).not.toBeNull();
+    expect(doc.textBetween(from!, to!, " ")).toBe("carrying a man");
+    // Starting the doc wrote nothing to the scene: its version and text are the import's.
+    const after = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    expect([after[2].version, after[2].content]).toEqual([events[2].version, events[2].content]);
+  });
+
+  it("a comment with a reply (Word 365, commentsExtended.xml) is one thread: the comment, then its reply", async () => {
+    const res = await importFile(owner.token, bytesOf(commentThreadDocx), DOCX, "?filename=comment-thread.docx");
+    expect(res.status, res.text).toBe(201);
+    const [event] = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const comments = (await call("GET", `/api/events/${event.id}/comments`, { token: owner.token })).json;
+    expect(comments).toEqual([
+      expect.objectContaining({ threadId: null, body: "Word comment by Author on “dolor sit amet”:\nA comment.", resolved: false }),
+      expect.objectContaining({ threadId: comments[0].id, body: "Word reply by Author:\nA reply comment.", anchor: null }),
+    ]);
+  });
+
+  it("a comment Word marked done (w15:done) is imported resolved", async () => {
+    const res = await importFile(owner.token, bytesOf(resolvedCommentDocx), DOCX, "?filename=resolved-comment.docx");
+    expect(res.status, res.text).toBe(201);
+    const [event] = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const comments = (await call("GET", `/api/events/${event.id}/comments`, { token: owner.token })).json;
+    expect(comments).toEqual([expect.objectContaining({ threadId: null, resolved: true })]);
+  });
+
+  it("threads keep their replies in order, a reply to a reply joins its thread, and each thread stays on its scene", async () => {
+    const w14 = 'xmlns:w="w" xmlns:w14="w14" xmlns:w15="w15"';
+    const anchored = (id: string, text: string) =>
+      `<w:commentRangeStart w:id="${id}"/><w:r><w:t>${text}</w:t></w:r><w:commentRangeEnd w:id="${id}"/>`;
+    const body =
+      `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>One</w:t></w:r></w:p>` +
+      `<w:p>${anchored("1", "First")}<w:commentRangeStart w:id="2"/><w:commentRangeStart w:id="3"/><w:r><w:t> scene.</w:t></w:r></w:p>` +
+      `<w:p><w:r><w:t>* * *</w:t></w:r></w:p><w:p>${anchored("4", "Second")}<w:r><w:t> scene.</w:t></w:r></w:p>`;
+    const comment = (id: string, author: string, paraId: string, text: string) =>
+      `<w:comment w:id="${id}" w:author="${author}"><w:p w14:paraId="${paraId}"><w:r><w:t>${text}</w:t></w:r></w:p></w:comment>`;
+    const file = zipSync({
+      "word/document.xml": strToU8(`<?xml version="1.0"?><w:document ${w14}><w:body>${body}</w:body></w:document>`),
+      "word/comments.xml": strToU8(
+        `<?xml version="1.0"?><w:comments ${w14}>${comment("1", "Ann", "0000000A", "Why?")}${comment("2", "Bo", "0000000B", "Because.")}` +
+          `${comment("3", "Ann", "0000000C", "Fair.")}${comment("4", "Cy", "0000000D", "Good.")}</w:comments>`,
+      ),
+      "word/commentsExtended.xml": strToU8(
+        `<?xml version="1.0"?><w15:commentsEx ${w14}><w15:commentEx w15:paraId="0000000A" w15:done="0"/>` +
+          `<w15:commentEx w15:paraId="0000000B" w15:paraIdParent="0000000A"/><w15:commentEx w15:paraId="0000000C" w15:paraIdParent="0000000b"/>` +
+          `<w15:commentEx w15:paraId="0000000D" w15:paraIdParent="000000FF"/></w15:commentsEx>`,
+      ),
+    });
+    expect((await importFile(owner.token, file, DOCX, "?dryRun=1")).json.summary.skipped).toEqual([]);
+    const res = await importFile(owner.token, file);
+    expect(res.status, res.text).toBe(201);
+    const events = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const first = (await call("GET", `/api/events/${events[0].id}/comments`, { token: owner.token })).json;
+    expect(first.map((c: { body: string; threadId: number | null }) => [c.body, c.threadId])).toEqual([
+      ["Word comment by Ann on “First”:\nWhy?", null],
+      ["Word reply by Bo:\nBecause.", first[0].id],
+      ["Word reply by Ann:\nFair.", first[0].id],
+    ]);
+    // A parent that is not in the file: the comment stands as its own thread.
+    const second = (await call("GET", `/api/events/${events[1].id}/comments`, { token: owner.token })).json;
+    expect(second.map((c: { body: string; threadId: number | null }) => [c.body, c.threadId])).toEqual([
+      ["Word comment by Cy on “Second”:\nGood.", null],
+    ]);
   });
 
   it("a comment outside any scene goes on the next scene; one on no text is named as skipped", async () => {

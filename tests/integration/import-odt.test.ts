@@ -49,6 +49,29 @@ describe("OpenDocument .odt import", () => {
     ]);
   });
 
+  it("a reply (LibreOffice's loext:parent-name) joins its comment's thread; loext:resolved marks it resolved", async () => {
+    // LibreOffice 7.4 (the one making the fixtures) neither writes nor keeps the parent name, so the file is built here.
+    const ns =
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+      'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:loext="urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0"';
+    const note = (attrs: string, who: string, text: string) =>
+      `<office:annotation ${attrs}><dc:creator>${who}</dc:creator><text:p>${text}</text:p></office:annotation>`;
+    const content =
+      `<?xml version="1.0"?><office:document-content ${ns}><office:body><office:text>` +
+      `<text:h text:outline-level="1">Harbour</text:h>` +
+      `<text:p>The ferry left ${note('office:name="c1" loext:resolved="true"', "Editor", "Which ferry?")}at dawn<office:annotation-end office:name="c1"/>.</text:p>` +
+      `<text:p>She waited${note('office:name="c2" loext:parent-name="c1"', "Jane Doe", "The morning one.")}.</text:p>` +
+      `</office:text></office:body></office:document-content>`;
+    const res = await importFile(zipSync({ mimetype: strToU8(ODT), "content.xml": strToU8(content) }), "?filename=threads.odt");
+    expect(res.status, res.text).toBe(201);
+    const [event] = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
+    const comments = (await call("GET", `/api/events/${event.id}/comments`, { token: owner.token })).json;
+    expect(comments).toEqual([
+      expect.objectContaining({ threadId: null, body: "OpenDocument comment by Editor on “at dawn”:\nWhich ferry?", resolved: true }),
+      expect.objectContaining({ threadId: comments[0].id, body: "OpenDocument reply by Jane Doe:\nThe morning one." }),
+    ]);
+  });
+
   it("a dry run names the front matter as skipped", async () => {
     const res = await importFile(bytesOf(novelOdt), "?dryRun=1");
     expect(res.status, res.text).toBe(200);

@@ -20,6 +20,7 @@ import { TIMELINE_NOT_FOUND } from "../services/access";
 import { seriesMessages } from "../../db/domain/validation-series";
 import { joinSeries, requireSeriesForImport } from "../services/series";
 import { importBooks } from "../services/import/books";
+import { anchorImportedComments } from "../services/import/comment-anchors";
 import { BOOK_BODY_LIMIT, bookFormatOfContentType, parseBookFile, parsePlottrFile, summarize } from "../services/import";
 import * as transfer from "../services/transfer";
 import { relationshipSkips } from "../../db/domain/transfer/relationships-format";
@@ -157,6 +158,8 @@ export const transferApi = new Hono<ApiEnv>()
     if (query.dryRun) return c.json({ summary: summarize(documents, skipped) }, 200);
     if (documents.length > 1) return c.json(await importBooks(c.var.db, user, documents, seriesTitle), 201);
     const timeline = await transfer.importTimeline(c.var.db, user, documents[0], comments);
+    // The file's comments highlighted at once: anchored in their scenes' shared docs before the answer.
+    if (comments.some((comment) => comment.quote)) await anchorImportedComments(c.env, c.var.db, timeline.id);
     if (query.seriesId) await joinSeries(c.var.db, query.seriesId, timeline.id, position);
     return c.json(timeline, 201);
   })

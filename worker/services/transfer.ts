@@ -230,8 +230,11 @@ export function chunks<T>(rows: T[]) {
  * round trip; when the free limit refuses the first INSERT, the others find no timeline and write
  * nothing.
  */
-/** A comment the imported file carried (a Word comment) on its `event`-th scene, written as the importer's. */
-export type ImportedComment = { event: number; body: string; quote: string | null };
+/**
+ * A comment the imported file carried (a Word comment) on its `event`-th scene, written as the importer's: `replies`
+ * the bodies of its thread's replies, in order; `resolved` when the file marked it done.
+ */
+export type ImportedComment = { event: number; body: string; quote: string | null; replies?: string[]; resolved?: boolean };
 
 /**
  * The new timeline, and `skipped` (only when something was): what of the file could not be placed, as sentences
@@ -277,6 +280,8 @@ export async function importTimeline(
     [...new Set(e.entities.map((name) => entityIndex.get(name)).filter((i): i is number => i !== undefined))].map((i) => [position, i]),
   );
 
+  const threadRows = comments.map((c) => ({ event: c.event, body: c.body, quote: c.quote, resolved: c.resolved ? 1 : 0 }));
+  const replyRows = comments.flatMap((c, thread) => (c.replies ?? []).map((body) => ({ thread, body })));
   const newTimeline = sql`(SELECT id FROM timelines WHERE share_code = ${marker})`;
   // The codex in file order: the n-th entry of the new timeline is the file's entry n.
   const related = relationshipInserts(doc, marker, now, chunks);
@@ -353,13 +358,26 @@ export async function importTimeline(
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}`),
     ),
-    ...chunks(comments).map((json) =>
+    ...chunks(threadRows).map((json) =>
       raw(sql`
-        INSERT INTO comments (event_id, author_id, author_name, body, quote, created_at, updated_at)
+        INSERT INTO comments (event_id, author_id, author_name, body, quote, resolved, created_at, updated_at)
         SELECT (SELECT e.id FROM events e WHERE e.timeline_id = t.id AND e.position = json_extract(j.value, '$.event')),
-               ${user.id}, ${authorOf(user).userName}, json_extract(j.value, '$.body'), json_extract(j.value, '$.quote'), ${now}, ${now}
+               ${user.id}, ${authorOf(user).userName}, json_extract(j.value, '$.body'), json_extract(j.value, '$.quote'),
+               json_extract(j.value, '$.resolved'), ${now}, ${now}
         FROM timelines t, json_each(${json}) j
         WHERE t.share_code = ${marker}
+        ORDER BY j.key`),
+    ),
+    // Replies after every thread's first comment: the n-th first comment of the new timeline is the file's thread n.
+    ...chunks(replyRows).map((json) =>
+      raw(sql`
+        WITH threads AS MATERIALIZED (
+          SELECT c.id, c.event_id, row_number() OVER (ORDER BY c.id) - 1 AS idx
+          FROM comments c JOIN events e ON e.id = c.event_id
+          WHERE e.timeline_id = ${newTimeline} AND c.thread_id IS NULL)
+        INSERT INTO comments (event_id, thread_id, author_id, author_name, body, created_at, updated_at)
+        SELECT th.event_id, th.id, ${user.id}, ${authorOf(user).userName}, json_extract(j.value, '$.body'), ${now}, ${now}
+        FROM json_each(${json}) j JOIN threads th ON th.idx = json_extract(j.value, '$.thread')
         ORDER BY j.key`),
     ),
     ...progressionInserts(doc, marker, now, chunks).map(raw),

@@ -1,9 +1,9 @@
 // A Word .docx as a book: document.xml's paragraphs with their styles (Heading 1 starts a chapter, Title names the
 // book), runs with bold and italic, tracked changes read as accepted (insertions kept, deletions dropped). The zip
 // and its XML are read by the guards beside this file; comments.xml's comments are kept with the paragraph each is anchored in and the words it
-// covers; nothing else of the package is opened.
+// covers, replies in their threads (commentsExtended.xml); nothing else of the package is opened.
 import type { Paragraph, Run } from "./book";
-import { CommentAnchors } from "./comments";
+import { CommentAnchors, type FileComment } from "./comments";
 import { type XmlElement, childNamed, descendants, elementsOf, parseXml, textOf } from "./xml-guard";
 import { BadFile, type ZipArchive } from "./zip-guard";
 
@@ -92,19 +92,40 @@ function runsOf(node: XmlElement, styles: Map<string, Style>, walk: Walk, out: R
 /** `unplaced`: comments of comments.xml whose anchor is nowhere in the text. */
 export type WordBook = { title: string | null; paragraphs: Paragraph[]; unplaced: number };
 
-/** comments.xml's comments by id: author and text (its paragraphs on lines of their own). */
+/**
+ * comments.xml's comments by id: author and text (its paragraphs on lines of their own), and from
+ * commentsExtended.xml (Word 2013 on) the comment each reply answers and whether it is done (resolved). A reply is
+ * linked by paragraph ids: its `w15:commentEx` names its last paragraph's `w14:paraId` and its parent's.
+ */
 function readComments(zip: ZipArchive) {
-  const comments = new Map<string, { author: string; text: string }>();
+  const comments = new Map<string, FileComment>();
   const xml = zip.text("word/comments.xml");
   if (!xml) return comments;
+  const commentOfParagraph = new Map<string, string>();
   for (const comment of descendants(parseXml(xml), "w:comment")) {
     const id = comment.attrs["w:id"];
     if (id === undefined) continue;
-    const text = descendants(comment, "w:p")
+    const paragraphs = descendants(comment, "w:p");
+    const text = paragraphs
       .map((p) => descendants(p, "w:t").map(textOf).join(""))
       .join("\n")
       .trim();
-    if (text) comments.set(id, { author: comment.attrs["w:author"] ?? "", text });
+    if (!text) continue;
+    comments.set(id, { author: comment.attrs["w:author"] ?? "", text });
+    for (const p of paragraphs) {
+      const paraId = p.attrs["w14:paraId"];
+      if (paraId) commentOfParagraph.set(paraId.toUpperCase(), id);
+    }
+  }
+  const extended = zip.text("word/commentsExtended.xml");
+  if (!extended) return comments;
+  for (const ex of descendants(parseXml(extended), "w15:commentEx")) {
+    const id = commentOfParagraph.get((ex.attrs["w15:paraId"] ?? "").toUpperCase());
+    const comment = id === undefined ? undefined : comments.get(id);
+    if (!comment) continue;
+    const parent = commentOfParagraph.get((ex.attrs["w15:paraIdParent"] ?? "").toUpperCase());
+    if (parent !== undefined && parent !== id) comment.parent = parent;
+    if (["1", "true", "on"].includes(ex.attrs["w15:done"] ?? "")) comment.resolved = true;
   }
   return comments;
 }

@@ -7,7 +7,7 @@ import { type TimelineDocument, parseTimelineJson, titleFromFilename } from "../
 import { BOOK_MAX_BYTES, type ImportSummary } from "../../../db/domain/transfer/book-formats";
 import type { ImportedComment } from "../transfer";
 import { bookFromParagraphs } from "./book";
-import { commentBody } from "./comments";
+import { commentBody, replyBody } from "./comments";
 import { readDocx } from "./docx";
 import { readOdt } from "./odt";
 import { readNovelWriter } from "./novelwriter";
@@ -76,7 +76,13 @@ function readBook(format: BookFormat, bytes: Uint8Array, fallbackTitle: string):
     return {
       documents: [document],
       skipped,
-      comments: comments.map((c) => ({ event: c.event, body: commentBody(program, c), quote: c.quote || null })),
+      comments: comments.map((c) => ({
+        event: c.event,
+        body: commentBody(program, c),
+        quote: c.quote || null,
+        ...(c.replies && { replies: c.replies.map((r) => replyBody(program, r)) }),
+        ...(c.resolved && { resolved: true }),
+      })),
     };
   }
   if (format === "zip") {

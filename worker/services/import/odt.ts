@@ -1,10 +1,11 @@
 // An OpenDocument text (.odt) as a book: content.xml's paragraphs and headings (outline level 1 or the Heading 1
 // style starts a chapter, the Title style names the book), spans with bold and italic from their styles, tracked
 // changes read as accepted (the deleted text lives apart in text:tracked-changes and is skipped), notes left out.
-// Annotations (comments) are kept with the paragraph they are in and the words up to their annotation-end.
+// Annotations (comments) are kept with the paragraph they are in and the words up to their annotation-end, a reply
+// (LibreOffice's `loext:parent-name`) in its thread.
 // meta.xml's dc:title names the book first.
 import type { Paragraph, Run } from "./book";
-import { CommentAnchors } from "./comments";
+import { CommentAnchors, type FileComment } from "./comments";
 import { type XmlElement, descendants, elementsOf, parseXml, textOf } from "./xml-guard";
 import { BadFile, type ZipArchive } from "./zip-guard";
 
@@ -65,7 +66,7 @@ const names = (styles: Map<string, Style>, name: string | undefined) => {
 };
 
 /** Where the walk is: the annotations so far (with their text by id) and the paragraph being read. */
-type Walk = { anchors: CommentAnchors; comments: Map<string, { author: string; text: string }>; paragraph: number };
+type Walk = { anchors: CommentAnchors; comments: Map<string, FileComment>; paragraph: number };
 
 /** An annotation where it stands: a comment anchored here, open until its annotation-end (when it names one). */
 function annotate(child: XmlElement, walk: Walk) {
@@ -82,7 +83,14 @@ function annotate(child: XmlElement, walk: Walk) {
     .filter(Boolean)
     .join("\n");
   if (!text || walk.comments.has(id)) return;
-  walk.comments.set(id, { author: textOf(descendants(child, "dc:creator")[0] ?? "").trim(), text });
+  // LibreOffice marks a reply with the name of the annotation it answers, and a resolved one (its own extension).
+  const parent = child.attrs["loext:parent-name"];
+  walk.comments.set(id, {
+    author: textOf(descendants(child, "dc:creator")[0] ?? "").trim(),
+    text,
+    ...(parent && { parent: `name:${parent}` }),
+    ...(child.attrs["loext:resolved"] === "true" && { resolved: true }),
+  });
   walk.anchors.start(id, walk.paragraph, Boolean(name));
 }
 
