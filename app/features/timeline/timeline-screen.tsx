@@ -298,7 +298,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     grid={{
                       timelineId: timeline.id,
                       shareCode,
-                      headers: session.roomHeaders(),
                       store,
                       refresh,
                       plotlines,
