@@ -106,7 +106,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   });
 
   const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
-  const { link } = writes;
+  const { link, linkAll } = writes;
   const eventActions = useEventActionsValue({ save: writes.save, askDelete: setDeleting });
   const confirmDelete = async (event: EventView) => {
     if (await writes.remove(event)) setDeleting(null);
@@ -122,6 +122,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     canEdit,
     setFilter,
     link,
+    linkAll,
     read,
   });
 
