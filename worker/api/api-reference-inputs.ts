@@ -188,6 +188,7 @@ export const details: Record<string, Details> = {
   "DELETE /api/attachments/{id}": { query: [share] },
   "GET /api/timelines/{id}/entities": { query: [share] },
   "POST /api/timelines/{id}/entities": { query: [share] },
+  "POST /api/timelines/{id}/codex/link-mentions": { query: [share] },
   "PATCH /api/entities/{id}": { query: [share] },
   "DELETE /api/entities/{id}": { query: [share] },
   "GET /api/timelines/{id}/chapters": { query: [share] },

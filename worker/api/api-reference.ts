@@ -62,6 +62,7 @@ DELETE /api/attachments/{id} | session | 200 | 403 | Remove an attachment | \`{s
 Codex
 GET /api/timelines/{id}/entities | session | 200 | | The timeline's codex (characters, places, things) | Entry list
 POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry | The entry
+POST /api/timelines/{id}/codex/link-mentions | session | 200 | 403 | Link all mentions: every codex entry linked to every scene that names it (name or alias, whole words, any case; edit access) | \`{linked}\`
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
 GET /api/entities/{id}/progressions | session | 200 | 404 | An entry's progressions: what changes about it from a scene on (read access) | \`[{id, entityId, eventId, text, createdAt}]\`

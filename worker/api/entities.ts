@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { CreateEntitySchema, UpdateEntitySchema } from "../../db/domain/validation";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as entitiesService from "../services/entities";
+import { linkAllMentions } from "../services/link-mentions";
 import { type ApiEnv, currentUser, deps, jsonBody, requireAuth } from "./context";
 import { idParam, shareQuery } from "./params";
 
@@ -18,6 +19,11 @@ export const entitiesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const entity = await entitiesService.createEntity(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(entity, 201);
+  })
+  // 'Link all mentions': every entry linked to every scene that names it (editors); `{linked: n}`.
+  .post("/timelines/:id/codex/link-mentions", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await linkAllMentions(deps(c), currentUser(c), id, c.req.valid("query").share));
   })
   .patch("/entities/:id", requireAuth, shareQuery, jsonBody(UpdateEntitySchema), async (c) => {
     const id = idParam(c.req.param("id"), entitiesService.ENTITY_NOT_FOUND);

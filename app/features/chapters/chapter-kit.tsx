@@ -181,7 +181,6 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
           timelineTitle={timeline.title}
           structureTemplateId={timeline.structureTemplateId ?? null}
           shareCode={screen.shareCode}
-          headers={screen.session.roomHeaders()}
           canEdit={live.canEdit}
           events={store.events}
           showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}

@@ -1,6 +1,7 @@
 import { BookOpen, BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
 import type { CodexApi } from "~/features/codex/codex-request";
+import { LinkAllMentionsButton } from "~/features/codex/link-mentions";
 import type { SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
@@ -106,6 +107,11 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
           className="pl-8"
         />
       </div>
+      {canEdit && entities.length > 0 ? (
+        <div className="mt-2 flex justify-end">
+          <LinkAllMentionsButton {...api} />
+        </div>
+      ) : null}
       {entities.length === 0 ? (
         <p className="mt-4 text-sm text-stone-600">
           No codex entries yet.{canEdit ? " Add the characters, places and things of your story." : ""}

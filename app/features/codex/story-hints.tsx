@@ -3,14 +3,19 @@ import { ColorDot } from "~/features/codex/codex";
 import type { ContinuityFlag } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 
-/** 'Link Mara?': codex entries named in the event's text but not linked to it. */
+/**
+ * 'Link Mara?': codex entries named in the event's text but not linked to it; with 2 or more, 'Link all mentions'
+ * links every one of them (not only the 5 shown) at once.
+ */
 export function MentionSuggestions({
   mentions,
   onLink,
+  onLinkAll,
   disabled,
 }: {
   mentions: EntityView[];
   onLink: (entity: EntityView) => void;
+  onLinkAll?: (entities: EntityView[]) => void;
   disabled?: boolean;
 }) {
   if (!mentions.length) return null;
@@ -30,6 +35,19 @@ export function MentionSuggestions({
           </button>
         </li>
       ))}
+      {onLinkAll && mentions.length >= 2 ? (
+        <li>
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => onLinkAll(mentions)}
+            className="inline-flex items-center gap-1 rounded-full border border-stone-500 bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-800 hover:bg-stone-200 disabled:opacity-60"
+          >
+            <Link2 aria-hidden="true" className="h-3 w-3" />
+            Link all mentions
+          </button>
+        </li>
+      ) : null}
     </ul>
   );
 }

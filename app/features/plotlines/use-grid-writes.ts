@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from "react";
 import { chapterContext } from "~/features/chapters/chapter-screen-context";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LocalChange } from "~/features/timeline/timeline-store";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import type { MutationOutcome } from "~/lib/use-mutation";
 import type { EventView } from "../../../worker/services/events";
@@ -16,7 +16,6 @@ type Write = <T>(
 export type GridWriteProps = {
   timelineId: number;
   shareCode?: string | null;
-  headers: Record<string, string>;
   store: { write: Write; setDragging: (active: boolean) => void };
   refresh: () => void;
 };
@@ -45,10 +44,12 @@ function readCollapsed(timelineId: number): Set<string> {
  * The grid's writes: a card's move (chapter and plotlines in one PATCH, shown at once and undone if refused),
  * the rows' and columns' order, and which rows this browser keeps collapsed.
  */
-export function useGridWrites({ timelineId, shareCode, headers, store, refresh }: GridWriteProps) {
+export function useGridWrites({ timelineId, shareCode, store, refresh }: GridWriteProps) {
+  // The session's client names this page's room connection on every write.
   const session = useTimelineSession();
-  const latest = useRef({ headers, store, refresh });
-  latest.current = { headers, store, refresh };
+  const { client } = session;
+  const latest = useRef({ store, refresh });
+  latest.current = { store, refresh };
   const query = shareParam(shareCode);
 
   const move = useCallback(
@@ -57,13 +58,7 @@ export function useGridWrites({ timelineId, shareCode, headers, store, refresh }
       const outcome = await store.write(
         () =>
           attempt(
-            () =>
-              unwrap(
-                client.api.events[":id"].$patch(
-                  { param: { id: String(event.id) }, query, json: change },
-                  { headers: latest.current.headers },
-                ),
-              ),
+            () => unwrap(client.api.events[":id"].$patch({ param: { id: String(event.id) }, query, json: change })),
             "Failed to update event",
           ),
         { change: { kind: "event", event: { ...event, ...change } }, result: (data) => ({ kind: "event", event: data }) },
@@ -72,17 +67,18 @@ export function useGridWrites({ timelineId, shareCode, headers, store, refresh }
       if (outcome.ok) refresh();
       return outcome.ok;
     },
-    [query],
+    [client, query],
   );
 
   const movePlotline = async (plotline: PlotlineView, step: number) => {
     const sent = await attempt(
       () =>
         unwrap(
-          client.api.plotlines[":id"].$patch(
-            { param: { id: String(plotline.id) }, query, json: { position: Math.max(0, plotline.position + step) } },
-            { headers: latest.current.headers },
-          ),
+          client.api.plotlines[":id"].$patch({
+            param: { id: String(plotline.id) },
+            query,
+            json: { position: Math.max(0, plotline.position + step) },
+          }),
         ),
       "Something went wrong. Please try again.",
     );

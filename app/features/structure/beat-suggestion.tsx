@@ -1,6 +1,7 @@
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
+import { errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
@@ -17,7 +18,6 @@ type Suggestion = { title: string; content: string };
 export type BeatSuggestionProps = {
   timelineId: number;
   shareCode?: string | null;
-  headers: Record<string, string>;
   beat: OverlayBeat;
   /** Every scene in story order. */
   events: OverlayScene[];
@@ -43,13 +43,14 @@ export function SuggestBeatButton({ beat, onSuggest }: { beat: OverlayBeat; onSu
 export function BeatSuggestionDialog({
   timelineId,
   shareCode,
-  headers,
   beat,
   events,
   onPlaced,
   onWritten,
   onClose,
 }: BeatSuggestionProps & { onClose: () => void }) {
+  // The session's client names this page's room connection on every write.
+  const { client } = useTimelineSession();
   const [wish, setWish] = useState("");
   const [pending, setPending] = useState(false);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
@@ -67,7 +68,7 @@ export function BeatSuggestionDialog({
     try {
       const prompt = wish.trim() || `A scene for the beat "${beat.title}"`;
       const json = { timelineId, prompt, beat: beat.title };
-      const res = (await unwrap(client.api.story["suggest-plot"].$post({ query, json }, { headers }))) as { suggestion: Suggestion };
+      const res = (await unwrap(client.api.story["suggest-plot"].$post({ query, json }))) as { suggestion: Suggestion };
       setSuggestion(res.suggestion);
     } catch (error) {
       errorToast(errorMessage(error, "Failed to suggest a scene"));
@@ -80,12 +81,12 @@ export function BeatSuggestionDialog({
     setPending(true);
     try {
       const patch = (id: number, json: { title?: string; content?: string; position?: number }) =>
-        unwrap(client.api.events[":id"].$patch({ param: { id: String(id) }, query, json }, { headers }));
+        unwrap(client.api.events[":id"].$patch({ param: { id: String(id) }, query, json }));
       if (how === "fill" && there) {
         onWritten?.((await patch(there.id, { title: suggestion.title, content: suggestion.content })) as EventView);
       } else {
         const param = { id: String(timelineId) };
-        const created = await unwrap(client.api.timelines[":id"].events.$post({ param, query, json: suggestion }, { headers }));
+        const created = await unwrap(client.api.timelines[":id"].events.$post({ param, query, json: suggestion }));
         if (index >= 0) await patch(created.id, { position: index });
         onPlaced?.();
       }

@@ -11,7 +11,6 @@ export type StructureToolsProps = {
   timelineTitle: string;
   structureTemplateId: string | null;
   shareCode?: string | null;
-  headers: Record<string, string>;
   canEdit: boolean;
   /** Every scene in story order (with its word count). */
   events: OverlayScene[];

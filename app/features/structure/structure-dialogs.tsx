@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
@@ -19,6 +20,8 @@ export function StructureDialog(
   const { open, structure, canEdit } = props;
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
   const [pending, setPending] = useState(false);
+  // The session's client names this page's room connection.
+  const { client: roomClient } = useTimelineSession();
   useEffect(() => {
     if (open) loadTemplates().then(setTemplates, (e) => errorToast(errorMessage(e, "Failed to load the structures")));
   }, [open]);
@@ -29,9 +32,7 @@ export function StructureDialog(
     try {
       const param = { id: String(props.timelineId) };
       const json = { templateId: templateId || null };
-      const next = await unwrap(
-        client.api.timelines[":id"].structure.$put({ param, query: shareParam(props.shareCode), json }, { headers: props.headers }),
-      );
+      const next = await unwrap(roomClient.api.timelines[":id"].structure.$put({ param, query: shareParam(props.shareCode), json }));
       props.onStructure(next as StructureView);
     } catch (error) {
       errorToast(errorMessage(error, "Failed to set the structure"));

@@ -1,7 +1,8 @@
 import { BookMarked, Flag } from "lucide-react";
 import { Suspense, lazy, useEffect, useState } from "react";
 import { createPortal } from "react-dom";
-import { client, shareParam, unwrap } from "~/lib/client";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
+import { shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { Button } from "~/ui/button";
 import { type OverlayBeat, beatDrift } from "../../../db/domain/templates/overlay";
@@ -25,6 +26,7 @@ const SaveTemplateDialog = lazy(() => loadDialogs().then((m) => ({ default: m.Sa
 
 export function StructureTools(props: StructureToolsProps) {
   const { timelineId, shareCode, events, structureTemplateId } = props;
+  const { client } = useTimelineSession();
   const [structure, setStructure] = useState<StructureView | null>(null);
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -52,7 +54,7 @@ export function StructureTools(props: StructureToolsProps) {
       live = false;
       clearTimeout(timer);
     };
-  }, [timelineId, shareCode, key, structureTemplateId, structure?.templateId]);
+  }, [client, timelineId, shareCode, key, structureTemplateId, structure?.templateId]);
 
   return (
     <>
@@ -125,7 +127,6 @@ function BeatMarkers(props: StructureToolsProps & { structure: StructureView }) 
         <BeatSuggestionDialog
           timelineId={props.timelineId}
           shareCode={props.shareCode}
-          headers={props.headers}
           beat={suggesting}
           events={events}
           onPlaced={props.onScenesChanged}

@@ -1,29 +1,30 @@
-import type { AttachmentView } from "../../../worker/services/attachment-store";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { fetchWithUploadProgress } from "~/lib/upload-fetch";
 
 // The upload itself, loaded when a writer first attaches or drops a file on a card.
 
-/** Sends one file with upload progress (fetch has none); resolves with the server's JSON or its error message. */
-export function send(url: string, file: File, headers: Record<string, string>, onProgress: (percent: number) => void) {
-  return new Promise<AttachmentView>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: { error?: string } | null = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = null;
-      }
-      if (xhr.status === 201 && body) resolve(body as AttachmentView);
-      else reject(new Error(body?.error ?? "Failed to upload file"));
-    };
-    xhr.onerror = () => reject(new Error("Failed to upload file"));
-    const form = new FormData();
-    form.append("file", file, file.name);
-    xhr.send(form);
-  });
+/**
+ * Sends one file through the session's client (the room connection already set) with upload progress: the
+ * client's per-call `fetch` is an XHR one, as fetch has none. Resolves with the new attachment; rejects with the
+ * server's message, or 'Failed to upload file'.
+ */
+export async function send(
+  client: ApiClient,
+  eventId: number,
+  shareCode: string | null | undefined,
+  file: File,
+  onProgress: (percent: number) => void,
+) {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  try {
+    return await unwrap(
+      client.api.events[":id"].attachments.$post(
+        { param: { id: String(eventId) }, query: shareParam(shareCode) },
+        { init: { body: form }, fetch: fetchWithUploadProgress((sent) => onProgress(Math.round(sent * 100))) },
+      ),
+    );
+  } catch (error) {
+    throw new Error(errorMessage(error, "Failed to upload file"));
+  }
 }

@@ -8,8 +8,6 @@ export type AttachmentsApi = {
   shareCode?: string | null;
   /** The timeline session's client (the room connection already set). */
   client: ApiClient;
-  /** The room connection's header, for the upload (XHR, for its progress). */
-  connectionHeaders: () => Record<string, string>;
   onChange: (eventId: number, update: (list: AttachmentView[]) => AttachmentView[]) => void;
   /** The screen's own list of the timeline's events, as it is now (the edit form's 'After' picks from it). */
   readonly scenes?: EventView[];

@@ -1,6 +1,6 @@
 import { Paperclip } from "lucide-react";
 import { type DragEvent, Suspense, lazy, useContext, useRef, useState } from "react";
-import { AttachmentsContext, query } from "~/features/timeline/attachments-context";
+import { AttachmentsContext } from "~/features/timeline/attachments-context";
 import { Button } from "~/ui/button";
 import { errorToast, showToast } from "~/lib/toast";
 import { ATTACHMENT_ACCEPT } from "../../../db/domain/rules";
@@ -30,9 +30,8 @@ export function useAttachmentUpload(event: Pick<EventView, "id">, canEdit: boole
     for (const file of files) {
       setCurrent({ name: file.name, percent: 0 });
       try {
-        const url = `/api/events/${event.id}/attachments${query(api.shareCode)}`;
         const { send } = await import("~/features/timeline/attachment-upload");
-        const added = await send(url, file, api.connectionHeaders(), (percent) => setCurrent({ name: file.name, percent }));
+        const added = await send(api.client, event.id, api.shareCode, file, (percent) => setCurrent({ name: file.name, percent }));
         api.onChange(event.id, (list) => [...list, added]);
         showToast({ title: "Success", description: `Attached ${added.filename}` });
       } catch (error) {

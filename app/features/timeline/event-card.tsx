@@ -89,6 +89,8 @@ export type CardCodex = {
   onCreate?: (kind: EntityKind, name: string) => Promise<EntityView | null>;
   /** 'Link Mara?': links a mentioned entry to the event. */
   onLink?: (event: EventView, entity: EntityView) => void;
+  /** 'Link all mentions': links every mentioned entry to the event in one write. */
+  onLinkAll?: (event: EventView, entities: EntityView[]) => void;
   /** Read an entry as of this card's scene. */
   onRead?: (event: EventView, entity: EntityView) => void;
 };
@@ -294,7 +296,11 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           <PlotlineChips ids={event.plotlineIds ?? []} />
           {hints ? <ContinuityWarnings flags={hints.flags} /> : null}
           {hints && canEdit && codex.onLink ? (
-            <MentionSuggestions mentions={hints.mentions} onLink={(entity) => codex.onLink?.(event, entity)} />
+            <MentionSuggestions
+              mentions={hints.mentions}
+              onLink={(entity) => codex.onLink?.(event, entity)}
+              onLinkAll={codex.onLinkAll ? (entities) => codex.onLinkAll?.(event, entities) : undefined}
+            />
           ) : null}
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>

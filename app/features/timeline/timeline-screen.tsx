@@ -108,7 +108,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   });
 
   const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
-  const { link } = writes;
+  const { link, linkAll } = writes;
   const eventActions = useEventActionsValue({ save: writes.save, askDelete: setDeleting });
   const confirmDelete = async (event: EventView) => {
     if (await writes.remove(event)) setDeleting(null);
@@ -124,6 +124,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     canEdit,
     setFilter,
     link,
+    linkAll,
     read,
   });
 
@@ -303,7 +304,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
                     grid={{
                       timelineId: timeline.id,
                       shareCode,
-                      headers: session.roomHeaders(),
                       store,
                       refresh,
                       plotlines,

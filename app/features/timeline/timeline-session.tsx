@@ -16,10 +16,11 @@ export type TimelineSession = {
   shareCode?: string | null;
   role: TimelineRole;
   canEdit: boolean;
-  /** The typed client: every call names this page's room connection (read when the call is sent). */
+  /**
+   * The typed client: every call names this page's room connection (read when the call is sent). An upload with
+   * progress uses it too, with the per-call `fetch` of app/lib/upload-fetch.ts.
+   */
   client: ApiClient;
-  /** The same header for the one call the typed client cannot make (an upload with progress, over XHR). */
-  roomHeaders: () => Record<string, string>;
 };
 
 /** The header that names a room connection: none until the page has one. */
@@ -52,14 +53,8 @@ export function useTimelineSessionValue({
 }): TimelineSession {
   const connection = useRef(connectionId);
   connection.current = connectionId;
-  const connected = useMemo(() => {
-    const headersNow = () => connectionHeaders(connection.current);
-    return { client: clientWith(headersNow), headersNow };
-  }, []);
-  return useMemo(
-    () => ({ timelineId, shareCode, role, canEdit, client: connected.client, roomHeaders: connected.headersNow }),
-    [timelineId, shareCode, role, canEdit, connected],
-  );
+  const client = useMemo(() => clientWith(() => connectionHeaders(connection.current)), []);
+  return useMemo(() => ({ timelineId, shareCode, role, canEdit, client }), [timelineId, shareCode, role, canEdit, client]);
 }
 
 export const TimelineSessionContext = createContext<TimelineSession | null>(null);

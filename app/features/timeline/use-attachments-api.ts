@@ -22,7 +22,6 @@ export function useAttachmentsApi({
     () => ({
       shareCode: session.shareCode,
       client: session.client,
-      connectionHeaders: session.roomHeaders,
       get scenes() {
         return eventsNow.current;
       },

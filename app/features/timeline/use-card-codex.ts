@@ -20,6 +20,7 @@ export function useCardCodex({
   canEdit,
   setFilter,
   link,
+  linkAll,
   read,
 }: {
   timelineId: number;
@@ -31,6 +32,8 @@ export function useCardCodex({
   canEdit: boolean;
   setFilter: (filter: EventFilter) => void;
   link: (event: EventView, entity: EntityView) => unknown;
+  /** 'Link all mentions' of one scene. */
+  linkAll?: (event: EventView, entities: EntityView[]) => unknown;
   /** Read an entry as of a card's scene. */
   read?: (event: EventView, entity: EntityView) => void;
 }) {
@@ -52,6 +55,7 @@ export function useCardCodex({
     return outcome.ok ? outcome.data : null;
   }, []);
   const onLink = useCallback((event: EventView, entity: EntityView) => void link(event, entity), [link]);
+  const onLinkAll = useCallback((event: EventView, mentioned: EntityView[]) => void linkAll?.(event, mentioned), [linkAll]);
   const byId = useEntityMap(entities);
   const codex = useMemo<CardCodex>(
     () => ({
@@ -60,9 +64,10 @@ export function useCardCodex({
       onSelect: selectEntity,
       onCreate: canEdit ? createEntity : undefined,
       onLink: canEdit ? onLink : undefined,
+      onLinkAll: canEdit && linkAll ? onLinkAll : undefined,
       onRead: read,
     }),
-    [entities, byId, selectEntity, createEntity, canEdit, onLink, read],
+    [entities, byId, selectEntity, createEntity, canEdit, onLink, onLinkAll, linkAll, read],
   );
   return { entities, setEntities, byId, codexApi, selectEntity, codex };
 }

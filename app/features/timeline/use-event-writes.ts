@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef } from "react";
 import type { EventChanges, SaveResult } from "~/features/timeline/event-card";
 import type { EventHistoryActions } from "~/features/co-writing/event-history-context";
+import { linkedMentionsText } from "~/features/codex/link-mentions";
 import { useMutation } from "~/lib/use-mutation";
 import type { useTimelineEvents } from "~/features/timeline/use-timeline-events";
 import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -86,6 +87,23 @@ export function useEventWrites({
     [write],
   );
 
+  // 'Link all mentions' of one scene: one PATCH with every mentioned entry added to its links.
+  const linkEntities = useMutation(
+    (event: EventView, mentioned: EntityView[]) =>
+      patchEvent(event.id, { entityIds: [...new Set([...event.entityIds, ...mentioned.map((e) => e.id)])] }),
+    {
+      success: (_, _event, mentioned) => ({ title: "Success", description: linkedMentionsText(mentioned.length) }),
+      error: (error) => errorMessage(error, "Failed to update event"),
+      revalidate: false,
+    },
+  );
+  const latestLinkAll = useRef(linkEntities.run);
+  latestLinkAll.current = linkEntities.run;
+  const linkAll = useCallback(
+    (event: EventView, mentioned: EntityView[]) => write(() => latestLinkAll.current(event, mentioned), { result: asEvent }),
+    [write],
+  );
+
   // A delete reloads the page's data once it landed (the counts change); the event does not come back meanwhile.
   const deleteEvent = useMutation(
     (event: EventView) => unwrap(client.api.events[":id"].$delete({ param: { id: String(event.id) }, query })),
@@ -110,5 +128,5 @@ export function useEventWrites({
     return outcome.ok;
   };
 
-  return { move, save, historyActions, link, remove, deleting: deleteEvent.pending };
+  return { move, save, historyActions, link, linkAll, remove, deleting: deleteEvent.pending };
 }
