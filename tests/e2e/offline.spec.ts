@@ -77,6 +77,8 @@ test("with no network, Share, Reader links, Export, Import, AI and billing are d
   const writer = await createUser(request, { name: "Otto Offline" });
   await makePremium(request, writer);
   const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Lighthouse Log" });
+  // A scene, so the page does not reload its empty list once more (useFreshData) just as the network goes.
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The lamp", content: "Lit at dusk." });
   await login(page, writer);
   const offline = page.getByText("You're offline", { exact: true });
   const locked = async (name: string | RegExp, online: () => Promise<void>) => {
@@ -153,4 +155,47 @@ test("another account signing in on this browser never sees the previous account
   await expect(page.getByText("The hidden letter")).toHaveCount(0);
   await expect(page.getByText("Ann's Secret Book")).toHaveCount(0);
   await page.context().setOffline(false);
+});
+
+test("offline, the badge counts the scenes waiting and says when they last synced; back online 'All changes synced'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Sam Syncer" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Night Ferry" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  // The editor also loads the scene's tasks and who may be assigned: settled before the network goes.
+  const loaded = Promise.all([
+    page.waitForResponse((r) => /\/api\/events\/\d+\/tasks$/.test(new URL(r.url()).pathname)),
+    page.waitForResponse((r) => /\/api\/events\/\d+\/assignees$/.test(new URL(r.url()).pathname)),
+  ]);
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  await loaded;
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  await expect(content).toContainText("The bell rang.");
+  await expect(page.getByTestId("co-editor-status")).toHaveText("All changes saved");
+
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await content.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(" Sent later.");
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  await expect(page.getByText(/Last synced \S/)).toBeVisible();
+
+  await page.context().setOffline(false);
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect(page.getByText("1 change waiting")).toHaveCount(0);
+  await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
+  await expect
+    .poll(
+      async () =>
+        (await apiAs<{ title: string; content: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/events`))[0].content,
+    )
+    .toBe("The bell rang. Sent later.");
 });
