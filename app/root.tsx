@@ -6,7 +6,7 @@ import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
 import { HelpAssistant } from "./features/assistant/help-assistant";
 import { OfflineBadge } from "./features/offline/offline-badge";
-import { registerServiceWorker } from "./features/offline/service-worker";
+import { claimDeviceFor, registerServiceWorker } from "./features/offline/service-worker";
 import { TopNav } from "./ui/top-nav";
 import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
@@ -121,6 +121,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
     document.documentElement.dataset.hydrated = "true";
     registerServiceWorker();
   }, []);
+  const userId = loaderData.user?.id;
+  useEffect(() => {
+    // The pages and scene copies kept on this device are one account's: another account's go when this one shows.
+    if (userId !== undefined) void claimDeviceFor(userId);
+  }, [userId]);
   useEffect(() => {
     if (loaderData.flash) showToast(loaderData.flash);
   }, [loaderData.flash]);

@@ -7,13 +7,46 @@ const PENDING_PREFIX = "storyweave-doc-pending-";
 export const localDocName = (eventId: number) => `${DOC_PREFIX}${eventId}`;
 const pendingKey = (eventId: number) => `${PENDING_PREFIX}${eventId}`;
 
+/** When the server last confirmed it holds every edit of a scene typed here (ms since 1970). */
+const LAST_SYNC = "storyweave-last-sync";
+/** Fired on this page when a marker changes (other tabs hear the 'storage' event). */
+const PENDING_CHANGED = "storyweave-pending-changed";
+
 export function markPending(eventId: number, pending: boolean) {
   try {
     if (pending) localStorage.setItem(pendingKey(eventId), String(Date.now()));
-    else localStorage.removeItem(pendingKey(eventId));
+    else {
+      localStorage.removeItem(pendingKey(eventId));
+      localStorage.setItem(LAST_SYNC, String(Date.now()));
+    }
   } catch {
     // Storage unavailable (private mode): the editor still merges the copy when it is opened again.
   }
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(PENDING_CHANGED));
+}
+
+/**
+ * What waits to be sent from this browser, as one string (a stable snapshot for useSyncExternalStore):
+ * 'waiting|lastSync', the scenes with unconfirmed edits and the time of the last confirmation (0: none).
+ */
+export function syncSnapshot() {
+  try {
+    let waiting = 0;
+    for (let i = 0; i < localStorage.length; i++) if (localStorage.key(i)?.startsWith(PENDING_PREFIX)) waiting++;
+    return `${waiting}|${Number(localStorage.getItem(LAST_SYNC)) || 0}`;
+  } catch {
+    return "0|0";
+  }
+}
+
+/** Calls `listener` whenever the markers change, in this tab or another. */
+export function onSyncChange(listener: () => void) {
+  window.addEventListener(PENDING_CHANGED, listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    window.removeEventListener(PENDING_CHANGED, listener);
+    window.removeEventListener("storage", listener);
+  };
 }
 
 /** The events among `eventIds` with edits typed here that the server has not confirmed. */
@@ -47,9 +80,15 @@ export async function forgetLocalDocs(eventIds: number[]) {
   await Promise.all(eventIds.map((id) => deleteDatabase(localDocName(id))));
 }
 
-/** Logout: every scene's copy this browser holds, whoever's, and every marker. */
+/** Logout: every scene's copy this browser holds, whoever's, every marker and the last sync's time. */
 export async function forgetAllLocalDocs() {
   const ids = markers(null);
+  try {
+    localStorage.removeItem(LAST_SYNC);
+  } catch {
+    // Storage unavailable: nothing was kept there.
+  }
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(PENDING_CHANGED));
   if (typeof indexedDB === "undefined") return;
   // `databases()` lists every copy (Chromium, Firefox 126+, Safari); without it, those with unsaved edits are known.
   const listed = typeof indexedDB.databases === "function" ? await indexedDB.databases().catch(() => null) : null;

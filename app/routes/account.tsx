@@ -10,6 +10,7 @@ import { OwnAiModelCard } from "~/features/account/own-ai-model";
 import { AdminUsers } from "~/features/admin/admin-users";
 import { SignInMethodsCard } from "~/features/account/sign-in-methods";
 import { UsageChart } from "~/features/admin/usage-chart";
+import { OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { Page, PageHeading } from "~/ui/page";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
@@ -62,6 +63,7 @@ const longDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { 
 export default function Account({ loaderData }: Route.ComponentProps) {
   const { user, premium, isAdmin, signInMethods } = loaderData;
   const [confirming, setConfirming] = useState(false);
+  const billing = useOfflineLock();
   const downgrade = useMutation(() => unwrap(client.api.subscription.downgrade.$post()), {
     success: { title: "Plan changed", description: "You're now on the Free plan." },
     error: (error) =>
@@ -148,15 +150,16 @@ export default function Account({ loaderData }: Route.ComponentProps) {
               <span className="text-stone-600">Renewal date: </span>
               {premium ? (user.subscriptionEndDate ? longDate(user.subscriptionEndDate) : "No end date") : "—"}
             </p>
-            <div className="flex flex-wrap gap-2">
+            <div className="flex flex-wrap items-center gap-2">
               {premium ? (
-                <Button variant="outline" onClick={() => setConfirming(true)}>
-                  Switch to Free
-                </Button>
+                <>
+                  <Button variant="outline" onClick={() => setConfirming(true)} {...billing.lock}>
+                    Switch to Free
+                  </Button>
+                  {billing.note}
+                </>
               ) : (
-                <Button asChild>
-                  <Link to="/upgrade">Upgrade to Premium</Link>
-                </Button>
+                <OnlineOnlyLink to="/upgrade">Upgrade to Premium</OnlineOnlyLink>
               )}
               <Button asChild variant="ghost">
                 <Link to="/upgrade">View plan details</Link>
@@ -194,9 +197,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
             </CardHeader>
             <CardContent className="text-sm">
               <p className="text-stone-600">Manage users, the AI key and payment keys.</p>
-              <Button asChild className="mt-3">
-                <Link to="/admin">Open Admin Dashboard</Link>
-              </Button>
+              <div className="mt-3 flex items-center gap-2">
+                <OnlineOnlyLink to="/admin">Open Admin Dashboard</OnlineOnlyLink>
+              </div>
             </CardContent>
           </Card>
           <section aria-labelledby="account-users" className="mt-6">

@@ -1,5 +1,5 @@
 import { Check, Crown, Sparkles } from "lucide-react";
-import { Link } from "react-router";
+import { OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { Page, PageHeading } from "~/ui/page";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
@@ -68,6 +68,7 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
     },
   });
   const pending = createCheckout.pending;
+  const offline = useOfflineLock();
   const checkout = () => void createCheckout.run();
 
   if (loaderData.premium) {
@@ -81,9 +82,11 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
           <h2 className="mt-3 font-serif text-2xl font-bold">You're on Premium</h2>
           <p className="mt-1 text-stone-600">Everything StoryWeave offers is yours:</p>
           <Features items={premiumFeatures} />
-          <Button asChild variant="outline" className="mt-6">
-            <Link to="/account">Manage Subscription</Link>
-          </Button>
+          <div className="mt-6 flex items-center gap-2">
+            <OnlineOnlyLink to="/account" variant="outline">
+              Manage Subscription
+            </OnlineOnlyLink>
+          </div>
         </Card>
       </Page>
     );
@@ -118,9 +121,10 @@ export default function Upgrade({ loaderData }: Route.ComponentProps) {
             <span className="text-3xl font-bold">$9.99</span> <span className="text-stone-600">per month</span>
           </p>
           <Features items={premiumFeatures} />
-          <Button className="mt-6 w-full" onClick={checkout} disabled={pending || !loaderData.paymentsConfigured}>
+          <Button className="mt-6 w-full" onClick={checkout} disabled={pending || !loaderData.paymentsConfigured} {...offline.lock}>
             {pending ? "Opening checkout..." : "Upgrade to Premium"}
           </Button>
+          {offline.note ? <p className="mt-2">{offline.note}</p> : null}
           <p className="mt-2 text-xs text-stone-600">Checkout opens in a new window. Cancel any time from your account.</p>
         </Card>
       </div>

@@ -2,6 +2,7 @@ import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } fr
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { Page, PageHeading } from "~/ui/page";
 import { type EditableTimeline, SaveToCodex } from "~/features/codex/save-to-codex";
@@ -177,6 +178,7 @@ function Tool({
   const t = tools[tool];
   const [input, setInput] = useState("");
   const [instruction, setInstruction] = useState("");
+  const offline = useOfflineLock("self-center");
   const inputId = `${tool}-input`;
   const ai = useAiStream((error) => {
     // At the limit the server also says where the count stands.
@@ -255,10 +257,11 @@ function Tool({
             </div>
           ) : null}
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={pending || disabled}>
+            <Button type="submit" disabled={pending || disabled} {...offline.lock}>
               <t.icon aria-hidden="true" className="h-4 w-4" />
               {pending ? t.pending : t.action}
             </Button>
+            {offline.note}
             {pending ? (
               <Button type="button" variant="outline" onClick={ai.stop}>
                 <Square aria-hidden="true" className="h-4 w-4" /> Stop generating

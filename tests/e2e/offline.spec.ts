@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiAs, createUser, signIn, openTimeline } from "./fixtures";
+import { apiAs, createUser, login, makePremium, openTimeline, signIn, waitForHydration } from "./fixtures";
 
 // Write anywhere (DESIGN.md §12): the app is installable and, once a timeline was opened online, its page loads
 // again with no network, from the service worker's caches. Logout deletes what the device kept of the account.
@@ -67,4 +67,135 @@ test("a timeline opened online reloads offline with its scenes and the 'Offline'
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/auth\/login/);
   await expect.poll(() => keptOnDevice(page)).toEqual({ caches: [], databases: [] });
+});
+
+test("with no network, Share, Reader links, Export, Import, AI and billing are disabled and say 'You're offline'; they come back online", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Otto Offline" });
+  await makePremium(request, writer);
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Lighthouse Log" });
+  // A scene, so the page does not reload its empty list once more (useFreshData) just as the network goes.
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The lamp", content: "Lit at dusk." });
+  await login(page, writer);
+  const offline = page.getByText("You're offline", { exact: true });
+  const locked = async (name: string | RegExp, online: () => Promise<void>) => {
+    const control = page.getByRole("button", { name });
+    await expect(control).toBeEnabled();
+    await page.context().setOffline(true);
+    await expect(control).toBeDisabled();
+    await expect(control).toHaveAttribute("title", "You're offline");
+    await expect(control).toHaveAccessibleDescription("You're offline");
+    await page.context().setOffline(false);
+    await expect(control).toBeEnabled();
+    await online();
+  };
+  const noNote = async () => expect(offline).toHaveCount(0);
+
+  await openTimeline(page, timeline.id);
+  await page.context().setOffline(true);
+  for (const name of ["Share", "Reader links", "Export"]) {
+    const control = page.getByRole("button", { name, exact: true });
+    await expect(control).toBeDisabled();
+    await expect(control).toHaveAccessibleDescription("You're offline");
+  }
+  // Said in words beside them, for a touch screen that shows no title.
+  await expect(offline.first()).toBeVisible();
+  await page.context().setOffline(false);
+  for (const name of ["Share", "Reader links", "Export"]) await expect(page.getByRole("button", { name, exact: true })).toBeEnabled();
+  await noNote();
+  // The Export menu opens again once back online.
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  await locked(/^Import$/, noNote);
+
+  await page.goto("/writers-unblock");
+  await waitForHydration(page);
+  await locked("Generate Idea", noNote);
+
+  await page.goto("/account");
+  await waitForHydration(page);
+  await locked("Switch to Free", noNote);
+});
+
+test("another account signing in on this browser never sees the previous account's kept pages offline", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const first = await createUser(request, { name: "Ann First" });
+  const second = await createUser(request, { name: "Bo Second" });
+  const timeline = await apiAs<{ id: number }>(request, first, "POST", "/api/timelines", { title: "Ann's Secret Book" });
+  await apiAs(request, first, "POST", `/api/timelines/${timeline.id}/events`, { title: "The hidden letter", content: "Only Ann knows." });
+  const isKept = () =>
+    page.evaluate((path) => caches.match(new URL(path, location.href).href).then((r) => r !== undefined), `/timeline/${timeline.id}`);
+
+  await login(page, first);
+  await openTimeline(page, timeline.id);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+  await expect.poll(isKept).toBe(true);
+
+  // Ann's session ends without the Logout button (it expired, or she signed out on another device); Bo signs in here.
+  await page.context().clearCookies();
+  await login(page, second);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { name: "Ann's Secret Book" })).toHaveCount(0);
+  await expect.poll(isKept).toBe(false);
+
+  // Offline, Ann's address shows Bo nothing of hers (no kept page: the browser's own offline error).
+  await page.context().setOffline(true);
+  await page.goto(`/timeline/${timeline.id}`).catch(() => null);
+  await expect(page.getByText("The hidden letter")).toHaveCount(0);
+  await expect(page.getByText("Ann's Secret Book")).toHaveCount(0);
+  await page.context().setOffline(false);
+});
+
+test("offline, the badge counts the scenes waiting and says when they last synced; back online 'All changes synced'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Sam Syncer" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Night Ferry" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  // The editor also loads the scene's tasks and who may be assigned: settled before the network goes.
+  const loaded = Promise.all([
+    page.waitForResponse((r) => /\/api\/events\/\d+\/tasks$/.test(new URL(r.url()).pathname)),
+    page.waitForResponse((r) => /\/api\/events\/\d+\/assignees$/.test(new URL(r.url()).pathname)),
+  ]);
+  await page.getByRole("button", { name: "Edit The bell" }).click();
+  await loaded;
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  await expect(content).toContainText("The bell rang.");
+  await expect(page.getByTestId("co-editor-status")).toHaveText("All changes saved");
+
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await content.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(" Sent later.");
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  await expect(page.getByText(/Last synced \S/)).toBeVisible();
+
+  await page.context().setOffline(false);
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect(page.getByText("1 change waiting")).toHaveCount(0);
+  await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
+  await expect
+    .poll(
+      async () =>
+        (await apiAs<{ title: string; content: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/events`))[0].content,
+    )
+    .toBe("The bell rang. Sent later.");
 });

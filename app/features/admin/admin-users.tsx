@@ -1,6 +1,7 @@
 import { Crown, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { LogoutForm } from "~/features/account/logout-form";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Spinner } from "~/ui/spinner";
@@ -49,6 +50,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
   const [loading, setLoading] = useState(false);
   const [onlyAdmins, setOnlyAdmins] = useState(false);
   const [pendingId, setPendingId] = useState<number | null>(null);
+  const offline = useOfflineLock();
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -127,7 +129,8 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
           />
           Show only admins
         </label>
-        <Button variant="outline" size="sm" onClick={() => void load()} disabled={loading}>
+        {offline.note}
+        <Button variant="outline" size="sm" onClick={() => void load()} disabled={loading} {...offline.lock}>
           <RefreshCw aria-hidden="true" className={loading ? "h-4 w-4 animate-spin" : "h-4 w-4"} /> Refresh
         </Button>
       </div>
@@ -182,6 +185,7 @@ export function AdminUsers({ compact = false }: { compact?: boolean }) {
                         disabled={pendingId === u.id}
                         onClick={() => void togglePremium(u)}
                         aria-label={`${premium ? "Remove premium from" : "Grant premium to"} ${u.email}`}
+                        {...offline.lock}
                       >
                         {pendingId === u.id ? "Saving..." : premium ? "Remove Premium" : "Grant Premium"}
                       </Button>

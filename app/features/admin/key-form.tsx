@@ -1,5 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
@@ -59,6 +60,7 @@ export function KeyForm<Status, Name extends string>(props: KeyFormProps<Status,
     void load();
   }, [load]);
 
+  const offline = useOfflineLock();
   const saveKeys = useMutation(async (trimmed: Record<Name, string>) => props.save(trimmed), {
     success: { title: "Success", description: props.saved },
     error: props.saveFailed,
@@ -79,10 +81,13 @@ export function KeyForm<Status, Name extends string>(props: KeyFormProps<Status,
   const grid = layout === "grid";
   const Icon = props.icon;
   const button = (
-    <Button type="submit" disabled={saveKeys.pending}>
-      <Icon aria-hidden="true" className="h-4 w-4" />
-      {saveKeys.pending ? "Saving..." : props.submitLabel}
-    </Button>
+    <span className="flex flex-wrap items-center gap-2">
+      <Button type="submit" disabled={saveKeys.pending} {...offline.lock}>
+        <Icon aria-hidden="true" className="h-4 w-4" />
+        {saveKeys.pending ? "Saving..." : props.submitLabel}
+      </Button>
+      {offline.note}
+    </span>
   );
   return (
     <div className="space-y-4">

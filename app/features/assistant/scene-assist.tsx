@@ -1,6 +1,7 @@
 import { Check, CornerDownLeft, PenLine, Replace, Sparkles, Square, X } from "lucide-react";
 import { useState } from "react";
 import { useParams } from "react-router";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Label } from "~/ui/input";
 import { aiStreamErrorToast } from "~/features/assistant/ai";
@@ -84,21 +85,22 @@ export function SceneAssist({
     discard();
   };
   const busy = ai.streaming;
+  const offline = useOfflineLock("text-xs");
   const heading = pending?.kind === "transform" ? `${MODE_LABEL[pending.mode]} suggestion` : "Continuation";
 
   return (
     <div className="space-y-2 rounded-md border border-stone-200 bg-stone-50 p-2">
       {/* Three groups that wrap whole (a phone shows one per row), never a label left apart from its buttons. */}
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="button" size="sm" variant="outline" onClick={continueScene} disabled={busy}>
+        <Button type="button" size="sm" variant="outline" onClick={continueScene} disabled={busy} {...offline.lock}>
           <Sparkles aria-hidden="true" className="h-4 w-4" /> Continue this scene
         </Button>
         <div className="flex items-center gap-1">
           <span className="text-xs whitespace-nowrap text-stone-500">On selected text:</span>
-          <Button type="button" size="sm" variant="ghost" onClick={() => transform("describe")} disabled={busy}>
+          <Button type="button" size="sm" variant="ghost" onClick={() => transform("describe")} disabled={busy} {...offline.lock}>
             Describe
           </Button>
-          <Button type="button" size="sm" variant="ghost" onClick={() => transform("expand")} disabled={busy}>
+          <Button type="button" size="sm" variant="ghost" onClick={() => transform("expand")} disabled={busy} {...offline.lock}>
             Expand
           </Button>
         </div>
@@ -116,10 +118,11 @@ export function SceneAssist({
               <option key={t}>{t}</option>
             ))}
           </select>
-          <Button type="button" size="sm" variant="ghost" onClick={() => transform("rewrite")} disabled={busy}>
+          <Button type="button" size="sm" variant="ghost" onClick={() => transform("rewrite")} disabled={busy} {...offline.lock}>
             <PenLine aria-hidden="true" className="h-4 w-4" /> Rewrite
           </Button>
         </div>
+        {offline.note}
       </div>
       {pending && (busy || suggestion) ? (
         <section aria-label={heading} className="space-y-2 rounded-md border border-brand-200 bg-white p-2">

@@ -1,5 +1,6 @@
 import { Lightbulb, Plus, Square, UserRound } from "lucide-react";
 import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Label, Textarea } from "~/ui/input";
@@ -117,6 +118,7 @@ export function StoryAssistant({ timelineId, shareCode }: StoryAssistantProps) {
 function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: string | null }) {
   const [prompt, setPrompt] = useState("");
   useTypedEarly("plot-prompt", setPrompt);
+  const offline = useOfflineLock();
   // One editable text (title line, then content); applying splits it by the product's rules.
   const [suggestion, setSuggestion] = useState("");
   const query = shareParam(shareCode);
@@ -170,10 +172,11 @@ function PlotIdeas({ timelineId, shareCode }: { timelineId: number; shareCode?: 
           placeholder="e.g. Raise the stakes for the keeper before the storm"
         />
       </div>
-      <Button className="w-full" onClick={suggest} disabled={pending || !prompt.trim()}>
+      <Button className="w-full" onClick={suggest} disabled={pending || !prompt.trim()} {...offline.lock}>
         <Lightbulb aria-hidden="true" className="h-4 w-4" />
         {pending ? "Thinking..." : "Suggest Plot Idea"}
       </Button>
+      {offline.note}
       <StreamPreview stream={plot} show={!suggestion} />
       {suggestion ? (
         <div className="space-y-2">
@@ -214,6 +217,7 @@ function StreamPreview({
 function CharacterProfiles() {
   const [description, setDescription] = useState("");
   useTypedEarly("character-prompt", setDescription);
+  const offline = useOfflineLock();
   const [profile, setProfile] = useState("");
   const stream = useAiStream((error) => aiStreamErrorToast(error, "Failed to generate character profile"));
   const pending = stream.streaming;
@@ -238,10 +242,11 @@ function CharacterProfiles() {
           placeholder="e.g. The harbourmaster who knows more than she says"
         />
       </div>
-      <Button className="w-full" onClick={() => void generate()} disabled={pending || !description.trim()}>
+      <Button className="w-full" onClick={() => void generate()} disabled={pending || !description.trim()} {...offline.lock}>
         <UserRound aria-hidden="true" className="h-4 w-4" />
         {pending ? "Generating..." : "Generate Profile"}
       </Button>
+      {offline.note}
       <StreamPreview stream={stream} show={!profile} />
       {profile ? <Answer text={profile} /> : null}
     </div>

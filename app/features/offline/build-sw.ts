@@ -1,7 +1,7 @@
 // Builds /sw.js with Workbox (generateSW) over the client build: run by react-router.config.ts's buildEnd.
 import { generateSW } from "workbox-build";
 
-/** The runtime caches of pages and loader data: the signed-in writer's, deleted at logout (offline-caches.ts). */
+/** The runtime caches of pages and loader data: one account's, deleted at logout and when another signs in (service-worker.ts). */
 export const PAGE_CACHE = "storyweave-pages";
 export const DATA_CACHE = "storyweave-data";
 

@@ -1,3 +1,6 @@
-/** The service worker's runtime caches of the signed-in writer's pages and loader data, deleted at logout. */
+/**
+ * The service worker's runtime caches of the signed-in writer's pages and loader data. Named at build time (Workbox
+ * generateSW), so not per account: they are deleted at logout and when another account signs in (service-worker.ts).
+ */
 export const PAGE_CACHE = "storyweave-pages";
 export const DATA_CACHE = "storyweave-data";

@@ -1,58 +1,56 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { onSyncChange, syncSnapshot } from "~/lib/offline-docs";
+import { useOffline } from "./use-offline";
 
-/** Asks the server for a tiny file past every cache: a failure means this page is read from the device. */
-async function reachable() {
-  try {
-    const res = await fetch(`/favicon.svg?online=${Date.now()}`, { method: "HEAD", cache: "no-store" });
-    return res.ok;
-  } catch {
-    return false;
-  }
+const SHOW_SYNCED_MS = 8_000;
+
+/** 'Last synced 14:05' today, 'Last synced 3 Nov, 14:05' before. */
+function lastSyncedLabel(at: number) {
+  const when = new Date(at);
+  const today = when.toDateString() === new Date().toDateString();
+  const format = new Intl.DateTimeFormat(undefined, today ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" });
+  return `Last synced ${format.format(when)}`;
 }
+
+const waitingLabel = (n: number) => (n === 0 ? "All changes synced" : `${n.toLocaleString()} ${n === 1 ? "change" : "changes"} waiting`);
 
 /**
- * Whether the app has no network: the browser says so (navigator.onLine false) or the server cannot be reached
- * (a browser may say online on a network that goes nowhere). Checked again every 5 s while offline. The server
- * render always says online.
+ * The app shell's 'Offline' badge, shown while the page is read from this device, with what waits to be sent
+ * ('2 changes waiting': scenes with text typed here the server has not confirmed) and when the server last
+ * confirmed this browser's edits. Back online, once what waited is sent, 'All changes synced' shows a moment.
  */
-export function useOffline() {
-  const [offline, setOffline] = useState(false);
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const check = async () => {
-      clearTimeout(timer);
-      // Only a page the service worker serves can be read offline from the device: asked only then.
-      const served = navigator.serviceWorker?.controller != null;
-      const now = !navigator.onLine || (served && !(await reachable()));
-      if (stopped) return;
-      setOffline(now);
-      if (now) timer = setTimeout(check, 5_000);
-    };
-    const onChange = () => void check();
-    void check();
-    window.addEventListener("online", onChange);
-    window.addEventListener("offline", onChange);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      window.removeEventListener("online", onChange);
-      window.removeEventListener("offline", onChange);
-    };
-  }, []);
-  return offline;
-}
-
-/** The app shell's 'Offline' badge: shown while the page is read from this device. */
 export function OfflineBadge() {
   const offline = useOffline();
-  if (!offline) return null;
+  const [waitingText, lastText] = useSyncExternalStore(onSyncChange, syncSnapshot, () => "0|0").split("|");
+  const waiting = Number(waitingText);
+  const lastSync = Number(lastText);
+  // Something waited while offline: its sending is announced once it is all confirmed.
+  const waited = useRef(false);
+  const [synced, setSynced] = useState(false);
+  useEffect(() => {
+    if (offline && waiting > 0) waited.current = true;
+    if (offline || waiting > 0 || !waited.current) return;
+    waited.current = false;
+    setSynced(true);
+    const timer = setTimeout(() => setSynced(false), SHOW_SYNCED_MS);
+    return () => clearTimeout(timer);
+  }, [offline, waiting]);
+  useEffect(() => {
+    if (offline) setSynced(false);
+  }, [offline]);
+
+  if (!offline && !synced && !(waited.current && waiting > 0)) return null;
   return (
-    <output
-      aria-live="polite"
-      className="fixed bottom-4 left-4 z-50 rounded-full bg-stone-800 px-3 py-1 font-medium text-sm text-white shadow"
-    >
-      Offline
-    </output>
+    <div className="fixed bottom-4 left-4 z-50 flex flex-wrap items-center gap-2 text-sm">
+      {offline ? (
+        <output aria-live="polite" className="rounded-full bg-stone-800 px-3 py-1 font-medium text-white shadow">
+          Offline
+        </output>
+      ) : null}
+      <output aria-live="polite" className="rounded-full bg-white px-3 py-1 text-stone-700 shadow ring-1 ring-stone-200">
+        {waitingLabel(waiting)}
+        {offline && lastSync > 0 ? <span className="text-stone-600"> · {lastSyncedLabel(lastSync)}</span> : null}
+      </output>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { BookOpen, Copy } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
@@ -31,12 +32,14 @@ export function readerLine(reader: ReaderLinkView["readers"][number], now = Date
 
 export function ReaderLinksButton({ timelineId }: { timelineId: number }) {
   const [open, setOpen] = useState(false);
+  const { lock, note } = useOfflineLock();
   return (
     <>
-      <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+      <Button size="sm" variant="outline" onClick={() => setOpen(true)} {...lock}>
         <BookOpen aria-hidden="true" className="h-4 w-4" />
         Reader links
       </Button>
+      {note}
       <Dialog
         open={open}
         onOpenChange={setOpen}
@@ -55,6 +58,7 @@ function ReaderLinks({ timelineId }: { timelineId: number }) {
   const [links, setLinks] = useState<ReaderLinkView[] | null>(null);
   const [label, setLabel] = useState("");
   const [busy, setBusy] = useState(false);
+  const offline = useOfflineLock("self-center");
   const load = useCallback(async () => {
     try {
       setLinks(await unwrap(client.api.timelines[":id"]["reader-links"].$get({ param: { id: String(timelineId) } })));
@@ -103,9 +107,10 @@ function ReaderLinks({ timelineId }: { timelineId: number }) {
           <Label htmlFor="reader-link-label">Label</Label>
           <Input id="reader-link-label" value={label} maxLength={100} placeholder="Book club" onChange={(e) => setLabel(e.target.value)} />
         </div>
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy} {...offline.lock}>
           Create link
         </Button>
+        {offline.note}
       </form>
       {links === null ? (
         <p className="text-sm text-stone-600">Loading...</p>
@@ -117,7 +122,7 @@ function ReaderLinks({ timelineId }: { timelineId: number }) {
             <li key={link.id} className="rounded-md border border-stone-200 p-3" aria-label={link.label}>
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="font-medium">{link.label}</span>
-                <Button size="sm" variant="outline" onClick={() => void end(link)}>
+                <Button size="sm" variant="outline" onClick={() => void end(link)} {...offline.lock}>
                   End link
                 </Button>
               </div>

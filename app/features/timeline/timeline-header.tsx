@@ -2,6 +2,7 @@ import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-
 import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
+import { OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
 import SeriesMention from "~/features/series/series-mention";
@@ -101,15 +102,11 @@ export function TimelineHeader({
           <ExportMenu timelineId={timeline.id} shareCode={shareCode} importInto={canEdit ? timeline : undefined} />
           {isOwner ? (
             premium ? (
-              <Button variant="outline" onClick={onShare} onPointerEnter={() => void loadShareDialog()}>
-                <Share2 aria-hidden="true" className="h-4 w-4" /> Share
-              </Button>
+              <ShareButton onShare={onShare} />
             ) : (
-              <Button asChild variant="outline">
-                <Link to="/upgrade">
-                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
-                </Link>
-              </Button>
+              <OnlineOnlyLink to="/upgrade" variant="outline">
+                <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade to Share
+              </OnlineOnlyLink>
             )
           ) : null}
           {tools}
@@ -126,6 +123,19 @@ export function TimelineHeader({
         </Suspense>
       ) : null}
       {timeline.description ? <p className="mt-4 max-w-3xl whitespace-pre-wrap text-stone-700">{timeline.description}</p> : null}
+    </>
+  );
+}
+
+/** The owner's 'Share': disabled offline, saying 'You're offline'. */
+function ShareButton({ onShare }: { onShare: () => void }) {
+  const { lock, note } = useOfflineLock();
+  return (
+    <>
+      <Button variant="outline" onClick={onShare} onPointerEnter={() => void loadShareDialog()} {...lock}>
+        <Share2 aria-hidden="true" className="h-4 w-4" /> Share
+      </Button>
+      {note}
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
   titleFromFilename,
 } from "../../../db/domain/timeline-transfer";
 import { BOOK_ACCEPT, BOOK_MAX_BYTES, type ImportSummary, bookContentType, bookFormatOf } from "../../../db/domain/transfer/book-formats";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { useMutation } from "~/lib/use-mutation";
@@ -37,11 +38,13 @@ const field = "w-full rounded-md border border-stone-300 px-3 py-2 text-sm focus
 /** The 'Import' button of the timelines screen and its dialog. */
 export function ImportDialog() {
   const [open, setOpen] = useState(false);
+  const { lock, note } = useOfflineLock();
   return (
     <>
-      <Button variant="outline" onClick={() => setOpen(true)}>
+      <Button variant="outline" onClick={() => setOpen(true)} {...lock}>
         <Upload aria-hidden="true" className="h-4 w-4" /> Import
       </Button>
+      {note}
       <ImportFileDialog open={open} onOpenChange={setOpen} />
     </>
   );
@@ -63,6 +66,7 @@ export function ImportFileDialog({
   into?: ImportTarget | null;
 }) {
   const [chosen, setChosen] = useState<Chosen | null>(null);
+  const offline = useOfflineLock();
   const [book, setBook] = useState<Book | null>(null);
   const [checking, setChecking] = useState(false);
   /** How far a book file is: being sent (0–100 %), or sent and being read by the server (null: nothing under way). */
@@ -344,18 +348,20 @@ export function ImportFileDialog({
           </section>
         ) : null}
 
-        <div className="flex justify-end gap-2">
+        <div className="flex items-center justify-end gap-2">
+          {offline.note}
           <Button variant="outline" onClick={() => close(false)} disabled={send.pending || sendBook.pending}>
             Cancel
           </Button>
           {book ? (
-            <Button onClick={() => void sendBook.run({ file: book, title: title.trim() })} disabled={sendBook.pending}>
+            <Button onClick={() => void sendBook.run({ file: book, title: title.trim() })} disabled={sendBook.pending} {...offline.lock}>
               {sendBook.pending ? "Importing..." : "Import Book"}
             </Button>
           ) : (
             <Button
               onClick={() => chosen && void send.run({ file: chosen, title: title.trim(), dateOrder, into: appending ? into : null })}
               disabled={!chosen || send.pending || (!appending && !title.trim())}
+              {...offline.lock}
             >
               {send.pending ? "Importing..." : appending ? "Add Events" : "Import Timeline"}
             </Button>
