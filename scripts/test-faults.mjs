@@ -86,7 +86,13 @@ async function account(name, email = `fault-${Date.now()}-${n++}@example.test`) 
   });
   let login = await api("POST", "/api/auth/login", { body: { email, password } });
   if (!login.user.isEmailVerified) {
-    const { verifyLink } = await (await fetch(`${MAIL}/messages?to=${encodeURIComponent(email)}`)).json();
+    // The mail is sent after the answer (waitUntil): ask the fake mail API until it has the link.
+    let verifyLink;
+    for (let i = 0; i < 100 && !verifyLink; i++) {
+      ({ verifyLink } = await (await fetch(`${MAIL}/messages?to=${encodeURIComponent(email)}`)).json());
+      if (!verifyLink) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!verifyLink) throw new Error(`no verification mail reached ${email}`);
     const token = new URL(verifyLink).searchParams.get("token");
     await api("POST", "/api/auth/verify-email", { body: { token } });
     login = await api("POST", "/api/auth/login", { body: { email, password } });

@@ -342,6 +342,7 @@ describe("links", () => {
     expect(plain).toMatchObject({ entityIds: [], povEntityId: null, storyStart: null, storyEnd: null, storyLabel: null });
     expect(Object.keys(plain).sort()).toEqual([
       "after",
+      "assigneeIds",
       "attachments",
       "chapterId",
       "content",
