@@ -71,3 +71,36 @@ test("a damaged Word file names the problem in the dialog", async ({ page, reque
   await expect(dialog.getByRole("alert")).toContainText("This Word document could not be read:");
   await expect(dialog.getByRole("button", { name: "Import Timeline" })).toBeDisabled();
 });
+
+test("a Word comment and its reply come in as one thread, highlighted on the words Word anchored it to", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Reviewed Author" });
+  await makePremium(request, writer);
+  await login(page, writer);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Import" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
+  // A real Word 365 file (tests/fixtures/import/README.md): a comment on "dolor sit amet" with one reply.
+  await page.getByLabel(FILE_LABEL).setInputFiles({
+    name: "comment-thread.docx",
+    mimeType: DOCX,
+    buffer: await readFile("tests/fixtures/import/comment-thread.docx"),
+  });
+  await expect(dialog.getByRole("region", { name: "Import preview" })).toContainText("1 scene");
+  await dialog.getByRole("button", { name: "Import Book" }).click();
+  await expect(page).toHaveURL(/\/timeline\/\d+$/);
+  const id = Number(new URL(page.url()).pathname.split("/").pop());
+  const [scene] = await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${id}/events`);
+
+  await page.getByRole("button", { name: `Edit ${scene.title}` }).click();
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toHaveAttribute("contenteditable", "true");
+  // The highlight is on the words Word's comment covered, as soon as the editor opens.
+  await expect(page.locator(".co-editor-content .comment-highlight")).toHaveText("dolor sit amet");
+  const thread = page.getByTestId("comments-panel").getByTestId("comment-thread");
+  await expect(thread).toHaveCount(1);
+  await expect(thread.getByTestId("comment-quote")).toHaveText("“dolor sit amet”");
+  await expect(thread.getByTestId("comment")).toHaveCount(2);
+  await expect(thread).toContainText("A comment.");
+  await expect(thread).toContainText("A reply comment.");
+});
