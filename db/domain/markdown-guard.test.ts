@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING, emphasisCost, nestingOf, plainLinesJson } from "./markdown-guard";
+import { MAX_NESTING, emphasisCost, markerDepthOf, nestingOf, plainLinesJson } from "./markdown-guard";
 import { markdownToJson } from "./rich-text";
 
 // Hostile stored text (a writer may save any 50,000 characters) is read quickly and never throws.
@@ -25,6 +25,15 @@ describe("Markdown the parser cannot take is read as plain lines", () => {
       const json = markdownToJson(`${marker.repeat(20_000)}deep\nsecond line`);
       expect(textOf(json)).toEqual([`${marker.repeat(20_000)}deep`, "second line"]);
     }
+  });
+
+  it("block depth is read in one pass before parsing: markers and indentation, not rules or emphasis", () => {
+    expect(markerDepthOf("> - a\n1. b\n  - c")).toBe(2);
+    expect(markerDepthOf("---\n***\n-word *em*\n2024.A year")).toBe(0);
+    expect(markerDepthOf(">>> x")).toBe(3);
+    const start = performance.now();
+    expect(markerDepthOf(`${"> ".repeat(20_000)}deep`)).toBeGreaterThan(MAX_NESTING);
+    expect(performance.now() - start).toBeLessThan(500);
   });
 
   it("nesting deeper than the shared doc accepts is read flat; ordinary nesting and emphasis are kept", () => {

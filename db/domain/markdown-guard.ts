@@ -33,6 +33,42 @@ export const PARSE_BUDGET = 2_000_000;
 /** Deeper than the shared doc accepts from a writer (see `checkContent`): read as plain lines. */
 export const MAX_NESTING = 64;
 
+/**
+ * The deepest run of block markers (`>`, `-`, `*`, `+`, `1.`) and indentation opening any line, read in one pass
+ * before parsing: the parser's work on such a line grows with the square of its depth (20,000 `> ` take it seconds
+ * before its stack overflows), so a text past `MAX_NESTING` is never handed to it.
+ */
+export function markerDepthOf(markdown: string): number {
+  let deepest = 0;
+  for (const line of markdown.split(/\r\n|\r|\n/)) {
+    let depth = 0;
+    let i = 0;
+    for (;;) {
+      const start = i;
+      while (line[i] === " " || line[i] === "\t") i++;
+      const indent = i - start;
+      const ch = line[i];
+      let marker = 0;
+      if (ch === ">" || ch === "-" || ch === "*" || ch === "+") marker = 1;
+      else {
+        let j = i;
+        while (j < line.length && j - i < 9 && line[j] >= "0" && line[j] <= "9") j++;
+        if (j > i && (line[j] === "." || line[j] === ")")) marker = j - i + 1;
+      }
+      const after = line[i + marker];
+      if (marker === 0 || (after !== undefined && after !== " " && after !== "\t" && ch !== ">")) {
+        depth += Math.floor(indent / 2);
+        break;
+      }
+      depth += 1 + Math.floor(indent / 2);
+      i += marker;
+      if (depth > MAX_NESTING) return depth;
+    }
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
+}
+
 export function nestingOf(node: JSONContent): number {
   let deepest = 0;
   // Iterative: the tree being measured may be deep enough to overflow a recursive walk.

@@ -3,7 +3,7 @@ import { MarkdownManager } from "@tiptap/markdown";
 import StarterKit from "@tiptap/starter-kit";
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import * as Y from "yjs";
-import { MAX_NESTING, PARSE_BUDGET, emphasisCost, nestingOf, plainLinesJson } from "./markdown-guard";
+import { MAX_NESTING, PARSE_BUDGET, emphasisCost, markerDepthOf, nestingOf, plainLinesJson } from "./markdown-guard";
 import { serializeMarkdown } from "./markdown-serialize";
 import { suggestionMarkExtensions } from "./suggestion-marks";
 
@@ -69,7 +69,7 @@ export const richTextSchema = () => {
  */
 export function markdownToJson(md: string): JSONContent {
   if (md.trim() === "") return { type: "doc", content: [{ type: "paragraph" }] };
-  if (emphasisCost(md) > PARSE_BUDGET) return plainLinesJson(md);
+  if (emphasisCost(md) > PARSE_BUDGET || markerDepthOf(md) > MAX_NESTING) return plainLinesJson(md);
   let json: JSONContent;
   try {
     json = markdown().parse(md);
