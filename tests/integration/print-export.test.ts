@@ -57,10 +57,19 @@ describe("Print-ready book", () => {
     expect(source).toContain("#outline(");
     expect(source).not.toContain("Copyright ©");
     // Everything the author typed is a string literal: markup characters cannot change the layout.
-    expect(source).toContain('#opening[#drop-cap("W")#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"');
+    expect(source).toContain('#drop-cap("W")[#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"]');
+    // The paragraph after it is indented as any second paragraph is (the drop cap's paragraph is laid out as a block).
+    expect(source).toContain('#indented[#"A second paragraph."]');
+    // The sunk initial's Typst code (droplet, MIT) travels in the source, with its licence.
+    expect(source).toContain("#let dropcap(");
+    expect(source).toContain("Copyright (c) 2023 Eric Biedert");
     // After a scene break the paragraph is flush left, with no second initial letter in the chapter.
     expect(source).toContain('#opening[#"Then quiet \\\\ came."]');
     expect(source).not.toContain('#drop-cap("T")');
+    expect(
+      (await (await get(path("format=typst&dropcaps=0"), owner.token)).text()).includes("#let dropcap("),
+      "no drop caps, no droplet",
+    ).toBe(false);
     expect(source).toContain('#let book-title = "Salt \\"Tides\\" #deep"');
     expect(source).not.toContain("SECRET NOTE");
     expect(source).not.toContain("Planning title");
