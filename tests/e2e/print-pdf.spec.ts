@@ -111,6 +111,15 @@ test.describe("Print-ready PDF", () => {
       // Running heads: the author on left-hand pages, the title on right-hand ones (other than chapter openings).
       const heads = all.filter((w) => w.yMin < 72 && w.page > 4);
       expect(heads.some((w) => w.page % 2 === 0 && w.text.toUpperCase() === "WREN")).toBe(true);
+      // Every page of text but a chapter's opening carries its head, a chapter's last page too.
+      const openings = new Set(chapters.map((title) => all.find((w) => w.page > 3 && w.text === title && w.yMin > 100)!.page));
+      for (let p = 5; p <= pages; p++) {
+        if (openings.has(p) || !all.some((w) => w.page === p && w.yMin > 60 && w.yMin < 600)) continue;
+        expect(
+          heads.filter((w) => w.page === p).map((w) => w.text.toUpperCase()),
+          `page ${p}'s running head`,
+        ).toContain(p % 2 === 0 ? "WREN" : "LOW");
+      }
       // A left-hand page left empty so the next chapter opens on the right carries nothing: no head, no number.
       const chapterPages = chapters.map((title) => all.find((w) => w.page > 3 && w.text === title && w.yMin > 100)!.page);
       let blanks = 0;
@@ -240,6 +249,64 @@ test.describe("Print-ready PDF", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test("the dialog previews a spread typeset with its options: a chapter opening facing a page of text; 5 × 8 pages are narrower than 6 × 9", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const owner = await createUser(request, { name: "Ines Spread" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Facing Pages" });
+    const sentence = "The tide went out across the flats and the boats leaned over on their keels in the grey mud of evening.";
+    for (const [i, title] of ["Ebbing", "Turning", "Flooding", "Standing"].entries()) {
+      const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title });
+      // Chapters of different lengths, so one of them ends on a left-hand page.
+      const content = Array.from({ length: 6 + i * 5 }, () => `${sentence} ${sentence}`).join("\n\n");
+      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+        title: `${title} scene`,
+        content,
+        chapterId: chapter.id,
+      });
+    }
+    await signIn(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Print-ready PDF…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Print-ready PDF" });
+    const preview = dialog.getByRole("figure", { name: "Spread preview" });
+    const pages = preview.getByRole("img");
+    await expect(pages).toHaveCount(2, { timeout: 90_000 });
+    await expect(preview).toHaveAttribute("aria-busy", "false");
+    await expect(pages.nth(0)).toHaveAccessibleName("Left-hand page");
+    await expect(pages.nth(1)).toHaveAccessibleName("Right-hand page");
+    // Both pictures load: the page's SVG is well-formed, drawn at the trim's size in points (6 × 9 in: 432 × 648).
+    await expect
+      .poll(() =>
+        pages.evaluateAll((imgs) =>
+          imgs.map((img) => `${(img as HTMLImageElement).naturalWidth}x${(img as HTMLImageElement).naturalHeight}`),
+        ),
+      )
+      .toEqual(["432x648", "432x648"]);
+    // Each picture is one page of the engine's SVG, its text there: a chapter's title on the right, running text
+    // (with the author's name as its running head) on the left.
+    const svgOf = async (n: number) => {
+      const src = (await pages.nth(n).getAttribute("src")) ?? "";
+      expect(src).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+      return decodeURIComponent(src.slice(src.indexOf(",") + 1));
+    };
+    const [left, right] = [await svgOf(0), await svgOf(1)];
+    for (const svg of [left, right]) expect(svg.match(/class="typst-page"/g)).toHaveLength(1);
+    expect(right).toMatch(/>(Turning|Flooding|Standing)</);
+    expect(left).toMatch(/leaned over|grey mud|went out/);
+    expect(left, "the left-hand page's running head").toContain(">Ines Spread<");
+    const ratios = () => pages.evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect()).map((box) => box.width / box.height));
+    for (const ratio of await ratios()) expect(ratio).toBeCloseTo(6 / 9, 2);
+    // Another trim: the pages are typeset again, narrower.
+    await dialog.getByLabel("Trim size").selectOption("5x8");
+    await expect.poll(async () => (await ratios()).map((r) => Math.abs(r - 5 / 8) < 0.005), { timeout: 60_000 }).toEqual([true, true]);
+    await expect(preview).toHaveAttribute("aria-busy", "false");
   });
 
   test("a co-author picks 5 × 8 and Crimson Pro in the Export menu's dialog and downloads the typeset PDF", async ({ page, request }) => {

@@ -133,11 +133,12 @@ const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
 #let in-body = state("in-body", false)
 #let chapter-page(loc) = query(heading.where(level: 1)).any(h => h.location().page() == loc.page())
 // The blank left-hand page before a chapter that must open on the right: no running head, no number.
+// (A page where a chapter ends is not blank, though the header stands above that end.)
 #let blank-page(loc) = {
   let p = loc.page()
   let opens-next = query(heading.where(level: 1)).any(h => h.location().page() == p + 1)
-  let ends = query(selector(<part-end>).before(loc))
-  opens-next and ends.len() > 0 and ends.last().location().page() < p
+  let ends = query(<part-end>).map(m => m.location().page())
+  opens-next and ends.any(e => e < p) and not ends.contains(p)
 }
 #set page(
   width: ${trim.width}, height: ${trim.height},
