@@ -99,7 +99,8 @@ function pageOf(doc: Document, page: PreviewPage) {
 
 /**
  * The spread preview's worker (preview.worker.ts), started when the print dialog opens and stopped when it
- * closes: `render` gives the two facing pages as SVG; a render asked for while one runs supersedes it.
+ * closes: `render` gives the two facing pages as SVG, one render after another (the dialog drops a result that
+ * an option's change has overtaken).
  */
 export function startPreview() {
   const worker = new Worker(new URL("./preview.worker.ts", import.meta.url), { type: "module" });

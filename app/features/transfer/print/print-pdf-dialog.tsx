@@ -79,7 +79,6 @@ export function PrintPdfDialog({
       open={open}
       onOpenChange={onOpenChange}
       title="Print-ready PDF"
-      className="max-w-2xl"
       description="A paperback's interior for a print-on-demand service: the trim size, mirrored margins, running heads and chapters on right-hand pages. It is typeset in your browser."
     >
       <div className="space-y-3 text-sm">
