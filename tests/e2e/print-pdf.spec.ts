@@ -17,16 +17,27 @@ const require = createRequire(import.meta.url);
 const read = (pkgPath: string) => readFile(require.resolve(pkgPath)).then((b) => new Uint8Array(b));
 const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 }).stdout;
 
-type Word = { page: number; xMin: number; xMax: number; yMin: number; text: string };
+type Word = { page: number; xMin: number; xMax: number; yMin: number; yMax: number; text: string };
 function words(bbox: string): Word[] {
   const out: Word[] = [];
   let page = 0;
   for (const line of bbox.split("\n")) {
     if (line.includes("<page ")) page++;
-    const m = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/.exec(line);
-    if (m) out.push({ page, xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), text: m[4] });
+    const m = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/.exec(line);
+    if (m) out.push({ page, xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]), text: m[5] });
   }
   return out;
+}
+
+/** A page's words in lines (same top, within a point), top to bottom. */
+function lines(all: Word[]): Word[][] {
+  const out: Word[][] = [];
+  for (const word of [...all].sort((a, b) => a.yMin - b.yMin || a.xMin - b.xMin)) {
+    const line = out.find((l) => Math.abs(l[0].yMin - word.yMin) < 1);
+    if (line) line.push(word);
+    else out.push([word]);
+  }
+  return out.map((line) => line.sort((a, b) => a.xMin - b.xMin));
 }
 
 test.describe("Print-ready PDF", () => {
@@ -100,6 +111,15 @@ test.describe("Print-ready PDF", () => {
       // Running heads: the author on left-hand pages, the title on right-hand ones (other than chapter openings).
       const heads = all.filter((w) => w.yMin < 72 && w.page > 4);
       expect(heads.some((w) => w.page % 2 === 0 && w.text.toUpperCase() === "WREN")).toBe(true);
+      // Every page of text but a chapter's opening carries its head, a chapter's last page too.
+      const openings = new Set(chapters.map((title) => all.find((w) => w.page > 3 && w.text === title && w.yMin > 100)!.page));
+      for (let p = 5; p <= pages; p++) {
+        if (openings.has(p) || !all.some((w) => w.page === p && w.yMin > 60 && w.yMin < 600)) continue;
+        expect(
+          heads.filter((w) => w.page === p).map((w) => w.text.toUpperCase()),
+          `page ${p}'s running head`,
+        ).toContain(p % 2 === 0 ? "WREN" : "LOW");
+      }
       // A left-hand page left empty so the next chapter opens on the right carries nothing: no head, no number.
       const chapterPages = chapters.map((title) => all.find((w) => w.page > 3 && w.text === title && w.yMin > 100)!.page);
       let blanks = 0;
@@ -114,6 +134,62 @@ test.describe("Print-ready PDF", () => {
         ).toEqual([]);
       }
       expect(blanks, "the fixture's chapters leave at least one blank verso").toBeGreaterThan(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the chapter's first letter is a drop cap sunk three lines deep, its paragraph's first lines set beside it", async ({ request }) => {
+    test.setTimeout(120_000);
+    const owner = await createUser(request, { name: "Wren Initial" });
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Deep Water" });
+    const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Sounding" });
+    const sentence = "The tide went out across the flats and the boats leaned over on their keels in the grey mud of evening.";
+    const opening = `Gulls wheeled over the *quay*. ${sentence} ${sentence} ${sentence} ${sentence} Lastword.`;
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "One",
+      content: `${opening}\n\n${sentence}`,
+      chapterId: chapter.id,
+    });
+    const res = await request.get(`/api/timelines/${timeline.id}/export?format=typst&trim=6x9&font=eb-garamond&size=11&front=title`, {
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status()).toBe(200);
+    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
+    const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
+    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
+    try {
+      const file = join(dir, "book.pdf");
+      await writeFile(file, pdf);
+      const all = words(run("pdftotext", ["-bbox", file, "-"]));
+      const heading = all.find((w) => w.text === "Sounding");
+      expect(heading, "the chapter title").toBeDefined();
+      // A right-hand page: the inside margin, 0.875 in (63 pt), is on the left; the outside one 45 pt.
+      expect(heading!.page % 2).toBe(1);
+      const body = all.filter((w) => w.page === heading!.page && w.yMin > heading!.yMax && w.yMin < 600);
+      // The initial: the tallest word of the page's text, on its own.
+      const cap = body.reduce((a, b) => (b.yMax - b.yMin > a.yMax - a.yMin ? b : a));
+      expect(cap.text, "the initial letter, on its own").toBe("G");
+      expect(cap.xMin, "the letter at the margin").toBeCloseTo(63, 0);
+      // The paragraph's lines, the letter set apart: three start right of it, the rest at the margin.
+      const text = lines(body.filter((w) => w !== cap));
+      expect(text[0][0].text).toBe("ulls");
+      const lineHeight = text[2][0].yMin - text[1][0].yMin;
+      expect(cap.yMax - cap.yMin, "the letter spans about three lines").toBeGreaterThan(2.5 * lineHeight);
+      expect(cap.yMin, "its top by the first line's").toBeLessThan(text[0][0].yMin);
+      const beside = text.filter((line) => Math.min(...line.map((w) => w.xMin)) > cap.xMax);
+      expect(beside, "the first three lines beside the letter").toEqual(text.slice(0, 3));
+      const paragraphEnd = text.findIndex((line) => line.some((w) => w.text === "Lastword."));
+      expect(paragraphEnd, "the opening paragraph runs below the letter").toBeGreaterThan(3);
+      for (const line of text.slice(3, paragraphEnd + 1)) expect(line[0].xMin, `"${line[0].text}…" at the margin`).toBeCloseTo(63, 0);
+      // Justified beside the letter and below it: full lines end at the outside margin (432 − 45 = 387 pt).
+      for (const line of text.slice(0, paragraphEnd)) expect(Math.abs(Math.max(...line.map((w) => w.xMax)) - 387)).toBeLessThan(2.5);
+      // The next paragraph is indented as usual (1.2 em at 11 pt).
+      expect(text[paragraphEnd + 1][0].text).toBe("The");
+      expect(text[paragraphEnd + 1][0].xMin - 63).toBeCloseTo(13.2, 0);
+      // Every word there, in order.
+      const flat = run("pdftotext", [file, "-"]).replace(/[\s\u00ad]+/g, "");
+      expect(flat).toContain(`Gullswheeledoverthequay.${sentence.replace(/\s+/g, "")}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -173,6 +249,64 @@ test.describe("Print-ready PDF", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test("the dialog previews a spread typeset with its options: a chapter opening facing a page of text; 5 × 8 pages are narrower than 6 × 9", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const owner = await createUser(request, { name: "Ines Spread" });
+    await makePremium(request, owner);
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Facing Pages" });
+    const sentence = "The tide went out across the flats and the boats leaned over on their keels in the grey mud of evening.";
+    for (const [i, title] of ["Ebbing", "Turning", "Flooding", "Standing"].entries()) {
+      const chapter = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title });
+      // Chapters of different lengths, so one of them ends on a left-hand page.
+      const content = Array.from({ length: 6 + i * 5 }, () => `${sentence} ${sentence}`).join("\n\n");
+      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+        title: `${title} scene`,
+        content,
+        chapterId: chapter.id,
+      });
+    }
+    await signIn(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("menuitem", { name: "Print-ready PDF…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Print-ready PDF" });
+    const preview = dialog.getByRole("figure", { name: "Spread preview" });
+    const pages = preview.getByRole("img");
+    await expect(pages).toHaveCount(2, { timeout: 90_000 });
+    await expect(preview).toHaveAttribute("aria-busy", "false");
+    await expect(pages.nth(0)).toHaveAccessibleName("Left-hand page");
+    await expect(pages.nth(1)).toHaveAccessibleName("Right-hand page");
+    // Both pictures load: the page's SVG is well-formed, drawn at the trim's size in points (6 × 9 in: 432 × 648).
+    await expect
+      .poll(() =>
+        pages.evaluateAll((imgs) =>
+          imgs.map((img) => `${(img as HTMLImageElement).naturalWidth}x${(img as HTMLImageElement).naturalHeight}`),
+        ),
+      )
+      .toEqual(["432x648", "432x648"]);
+    // Each picture is one page of the engine's SVG, its text there: a chapter's title on the right, running text
+    // (with the author's name as its running head) on the left.
+    const svgOf = async (n: number) => {
+      const src = (await pages.nth(n).getAttribute("src")) ?? "";
+      expect(src).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+      return decodeURIComponent(src.slice(src.indexOf(",") + 1));
+    };
+    const [left, right] = [await svgOf(0), await svgOf(1)];
+    for (const svg of [left, right]) expect(svg.match(/class="typst-page"/g)).toHaveLength(1);
+    expect(right).toMatch(/>(Turning|Flooding|Standing)</);
+    expect(left).toMatch(/leaned over|grey mud|went out/);
+    expect(left, "the left-hand page's running head").toContain(">Ines Spread<");
+    const ratios = () => pages.evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect()).map((box) => box.width / box.height));
+    for (const ratio of await ratios()) expect(ratio).toBeCloseTo(6 / 9, 2);
+    // Another trim: the pages are typeset again, narrower.
+    await dialog.getByLabel("Trim size").selectOption("5x8");
+    await expect.poll(async () => (await ratios()).map((r) => Math.abs(r - 5 / 8) < 0.005), { timeout: 60_000 }).toEqual([true, true]);
+    await expect(preview).toHaveAttribute("aria-busy", "false");
   });
 
   test("a co-author picks 5 × 8 and Crimson Pro in the Export menu's dialog and downloads the typeset PDF", async ({ page, request }) => {

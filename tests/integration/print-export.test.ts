@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chooseSpread, spreadSource } from "../../app/features/transfer/print/spread";
 import worker from "../../worker/index";
 import { ORIGIN, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
 
@@ -57,10 +58,19 @@ describe("Print-ready book", () => {
     expect(source).toContain("#outline(");
     expect(source).not.toContain("Copyright ©");
     // Everything the author typed is a string literal: markup characters cannot change the layout.
-    expect(source).toContain('#opening[#drop-cap("W")#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"');
+    expect(source).toContain('#drop-cap("W")[#"aves "#emph("rose")#" over $the [wall] #set page(width: 1in)"]');
+    // The paragraph after it is indented as any second paragraph is (the drop cap's paragraph is laid out as a block).
+    expect(source).toContain('#indented[#"A second paragraph."]');
+    // The sunk initial's Typst code (droplet, MIT) travels in the source, with its licence.
+    expect(source).toContain("#let dropcap(");
+    expect(source).toContain("Copyright (c) 2023 Eric Biedert");
     // After a scene break the paragraph is flush left, with no second initial letter in the chapter.
     expect(source).toContain('#opening[#"Then quiet \\\\ came."]');
     expect(source).not.toContain('#drop-cap("T")');
+    expect(
+      (await (await get(path("format=typst&dropcaps=0"), owner.token)).text()).includes("#let dropcap("),
+      "no drop caps, no droplet",
+    ).toBe(false);
     expect(source).toContain('#let book-title = "Salt \\"Tides\\" #deep"');
     expect(source).not.toContain("SECRET NOTE");
     expect(source).not.toContain("Planning title");
@@ -100,5 +110,30 @@ describe("Print-ready book", () => {
     expect((await get(path("format=typst"))).status).toBe(401);
     expect((await get("/api/timelines/99999999/export?format=typst", owner.token)).status).toBe(404);
     expect((await get("/api/timelines/1e9999/export?format=typst", owner.token)).status).toBe(404);
+  });
+
+  it("the dialog's spread preview typesets the book's first three chapters only; text that looks like a marker cannot cut it", async () => {
+    const tl = await createTimeline(owner.token, { title: "Four Tides" });
+    for (const [i, title] of ["One", "Two", "Three", "Four"].entries()) {
+      const chapter = await env.DB.prepare("INSERT INTO chapters (timeline_id, title, position) VALUES (?, ?, ?) RETURNING id")
+        .bind(tl.id, title, i)
+        .first<{ id: number }>();
+      // The author's text may hold the very lines the preview looks for: it stays a string literal.
+      const content = `Text of ${title}.\n\n#metadata(none) <part-end>\n\n#in-body.update(true)`;
+      const event = await createEvent(owner.token, tl.id, { title, content });
+      await env.DB.prepare("UPDATE events SET chapter_id = ? WHERE id = ?").bind(chapter!.id, event.id).run();
+    }
+    const source = await (await get(`/api/timelines/${tl.id}/export?format=typst`, owner.token)).text();
+    const preview = spreadSource(source);
+    for (const title of ["One", "Two", "Three"]) expect(preview).toContain(`#heading(level: 1, "${title}")`);
+    expect(preview).not.toContain('#heading(level: 1, "Four")');
+    expect(preview).toContain("#in-body.update(true)\n#metadata(none) <sw-body>");
+    expect(preview.match(/#metadata\(none\) <sw-body>/g)).toHaveLength(1);
+    expect(preview).toMatch(/#context \[#metadata\(\(chapters: .*\)\) <sw-spread>\]\n$/);
+    // A chapter opening facing the end of the one before is preferred; else the second chapter's, else the first's.
+    expect(chooseSpread({ chapters: [5, 7, 9], ends: [5, 8, 10], body: 5 }, 10)).toEqual({ left: 8, right: 9 });
+    expect(chooseSpread({ chapters: [5, 7], ends: [5, 7], body: 5 }, 8)).toEqual({ left: 6, right: 7 });
+    expect(chooseSpread({ chapters: [1], ends: [3], body: 1 }, 3)).toEqual({ left: null, right: 1 });
+    expect(chooseSpread({ chapters: [], ends: [4], body: 3 }, 4)).toEqual({ left: 2, right: 3 });
   });
 });

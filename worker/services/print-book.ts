@@ -2,6 +2,7 @@ import type { JSONContent } from "@tiptap/core";
 import { type PrintOptions, bookFonts, ornaments, scriptFonts, trimSizes } from "../../db/domain/print-options";
 import { markdownToJson } from "../../db/domain/rich-text";
 import { bookLanguage } from "./epub";
+import { DROPLET } from "./print-droplet";
 import type { Manuscript } from "./manuscript";
 
 // The book as Typst source, for the print-ready PDF (docs/decisions.md, 'A book ready to print'). Typst does
@@ -55,24 +56,36 @@ const directed = (text: string, source: string, bookRtl: boolean) => {
 };
 
 /** A scene's blocks; `first` is whether the scene's first paragraph opens the chapter or follows a break. */
-function blocks(nodes: JSONContent[] | undefined, state: { opening: boolean; dropCaps: boolean; rtl: boolean }): string[] {
+type BlockState = { opening: boolean; dropCaps: boolean; rtl: boolean; afterDropCap?: boolean };
+
+/** An opening quotation mark or bracket sinks with the letter it opens (as droplet's own extraction does). */
+const INITIAL = /^[\p{Pi}\p{Ps}"']*(\p{L})/u;
+
+function blocks(nodes: JSONContent[] | undefined, state: BlockState): string[] {
   const out: string[] = [];
   for (const node of nodes ?? []) {
+    // The drop cap's paragraph is a block of its own (droplet lays it out), so the paragraph after it is indented
+    // explicitly, as every paragraph that follows another one is.
+    const followsDropCap = state.afterDropCap === true;
+    state.afterDropCap = false;
     switch (node.type) {
       case "paragraph": {
         const text = inline(node.content);
         if (!text) break;
         const source = plain(node.content);
-        if (!state.opening) out.push(directed(text, source, state.rtl));
-        else {
+        if (!state.opening) {
+          const set = directed(text, source, state.rtl);
+          out.push(followsDropCap ? `#indented[${set}]` : set);
+        } else {
           state.opening = false;
           const [first, ...rest] = node.content ?? [];
-          const letter = first?.type === "text" ? /^\p{L}/u.exec(first.text ?? "")?.[0] : undefined;
+          const initial = first?.type === "text" ? INITIAL.exec(first.text ?? "") : null;
           // No initial letter for a script whose letters join (Arabic) or that has no capitals to sink.
-          if (!state.dropCaps || !letter || !/\p{Lu}|\p{Lt}/u.test(letter)) out.push(directed(`#opening[${text}]`, source, state.rtl));
+          if (!state.dropCaps || !initial || !/\p{Lu}|\p{Lt}/u.test(initial[1])) out.push(directed(`#opening[${text}]`, source, state.rtl));
           else {
-            const remainder = { ...first, text: first.text?.slice(letter.length) };
-            out.push(`#opening[#drop-cap(${typstString(letter)})${inline([remainder, ...rest])}]`);
+            const remainder = { ...first, text: first.text?.slice(initial[0].length) };
+            out.push(`#drop-cap(${typstString(initial[0])})[${inline([remainder, ...rest])}]`);
+            state.afterDropCap = true;
           }
           // The initial letter opens the chapter only; after a scene break the paragraph is just set flush left.
           state.dropCaps = false;
@@ -120,11 +133,12 @@ const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
 #let in-body = state("in-body", false)
 #let chapter-page(loc) = query(heading.where(level: 1)).any(h => h.location().page() == loc.page())
 // The blank left-hand page before a chapter that must open on the right: no running head, no number.
+// (A page where a chapter ends is not blank, though the header stands above that end.)
 #let blank-page(loc) = {
   let p = loc.page()
   let opens-next = query(heading.where(level: 1)).any(h => h.location().page() == p + 1)
-  let ends = query(selector(<part-end>).before(loc))
-  opens-next and ends.len() > 0 and ends.last().location().page() < p
+  let ends = query(<part-end>).map(m => m.location().page())
+  opens-next and ends.any(e => e < p) and not ends.contains(p)
 }
 #set page(
   width: ${trim.width}, height: ${trim.height},
@@ -148,11 +162,14 @@ const PREAMBLE = (book: Manuscript, options: PrintOptions, lang: string) => {
   v(0.5in)
 }
 #let opening(body) = par(first-line-indent: 0pt, body)
+#let indented(body) = { set par(first-line-indent: (amount: 1.2em, all: true)); body }
 #let directed(dir, body) = { set text(dir: dir); body }
-#let drop-cap(letter) = box(text(size: 2.7em, top-edge: "cap-height", bottom-edge: "baseline", letter))
 #let scene-break = align(center, block(above: 1.1em, below: 1.1em, ${typstString(ornaments[options.ornament].mark)}))
 `;
 };
+
+/** A sunk initial three lines deep, the paragraph's first lines set beside it: droplet's `dropcap` (print-droplet.ts). */
+const DROP_CAP = "#let drop-cap(letter, body) = { set par(first-line-indent: 0pt); dropcap(height: 3, gap: 0.3em, letter, body) }";
 
 function frontMatter(book: Manuscript, options: PrintOptions) {
   const out: string[] = [];
@@ -184,6 +201,7 @@ export function renderPrintSource(book: Manuscript, options: PrintOptions) {
   // The text starts on a right-hand page numbered 1, so a page's parity is the same counted either way.
   const out = [
     PREAMBLE(book, options, lang),
+    ...(options.dropCaps ? [DROPLET, DROP_CAP] : []),
     ...frontMatter(book, options),
     '#pagebreak(to: "odd", weak: true)',
     "#in-body.update(true)",

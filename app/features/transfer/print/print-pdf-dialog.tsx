@@ -12,6 +12,7 @@ import {
 } from "../../../../db/domain/print-options";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
+import { SpreadPreview } from "./spread-preview";
 
 const field = "w-full rounded-md border border-stone-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none";
 const frontLabels: Record<FrontMatterPart, string> = {
@@ -23,9 +24,10 @@ const frontLabels: Record<FrontMatterPart, string> = {
 const sizes = Array.from({ length: (FONT_SIZE.max - FONT_SIZE.min) * 2 + 1 }, (_, i) => FONT_SIZE.min + i / 2);
 
 /**
- * 'Print-ready PDF': the writer picks the trim, face, size, front matter, ornament and drop caps; the server gives
- * the book's Typst source for them and Typst (WebAssembly, loaded on first use) typesets it here, in the browser,
- * into the PDF that downloads. The engine is too large for the Worker (docs/decisions.md).
+ * 'Print-ready PDF': the writer picks the trim, face, size, front matter, ornament and drop caps and sees a spread
+ * of them (spread-preview.tsx); the server gives the book's Typst source for them and Typst (WebAssembly, loaded
+ * when the dialog opens) typesets it here, in the browser, into the PDF that downloads. The engine is too large
+ * for the Worker (docs/decisions.md).
  */
 export function PrintPdfDialog({
   open,
@@ -80,6 +82,7 @@ export function PrintPdfDialog({
       description="A paperback's interior for a print-on-demand service: the trim size, mirrored margins, running heads and chapters on right-hand pages. It is typeset in your browser."
     >
       <div className="space-y-3 text-sm">
+        {open ? <SpreadPreview timelineId={timelineId} shareCode={shareCode} options={options} /> : null}
         <div className="grid grid-cols-2 gap-3">
           <label htmlFor={ids.trim} className="space-y-1">
             <span className="font-medium">Trim size</span>
@@ -175,9 +178,9 @@ export function PrintPdfDialog({
           <p role="status">
             Downloaded {pdf.name}.{" "}
             <a href={pdf.url} target="_blank" rel="noreferrer" className="text-brand-700 underline">
-              Preview it
+              Open it
             </a>{" "}
-            (your browser's two-page view shows the spreads).
+            to read it through.
           </p>
         ) : null}
         <div className="flex justify-end gap-2">

@@ -4,7 +4,7 @@ import { typesetPdf } from "./typeset";
 // glue builds small functions with `new Function`, which the app's own Content-Security-Policy (no eval) forbids
 // on the page. The worker is a same-origin file of the build, run under its own response's policy.
 
-type Request = { source: string; wasm: Uint8Array; fonts: Uint8Array[] };
+type Request = { source: string; wasm: WebAssembly.Module; fonts: Uint8Array[] };
 
 self.onmessage = async ({ data }: MessageEvent<Request>) => {
   try {
