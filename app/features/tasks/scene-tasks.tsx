@@ -52,10 +52,17 @@ export function SceneTasks({ eventId, idPrefix }: { eventId: number; idPrefix: s
   }, [load, eventId]);
 
   const replace = (task: TaskView) => setTasks((list) => list.map((t) => (t.id === task.id ? task : t)));
-  const change = (id: number, json: { done?: boolean; assigneeId?: number | null }) =>
-    unwrap(client.api.tasks[":id"].$patch({ param: { id: String(id) }, query, json }))
+  // Shown at once (the box ticks as it is clicked), then the server's answer; put back if it refuses.
+  const change = (id: number, json: { done?: boolean; assigneeId?: number | null }) => {
+    const before = tasks.find((t) => t.id === id);
+    setTasks((list) => list.map((t) => (t.id === id ? { ...t, ...json } : t)));
+    return unwrap(client.api.tasks[":id"].$patch({ param: { id: String(id) }, query, json }))
       .then(replace)
-      .catch((error) => errorToast(errorMessage(error, FAILED)));
+      .catch((error) => {
+        if (before) replace(before);
+        errorToast(errorMessage(error, FAILED));
+      });
+  };
   const remove = (id: number) =>
     unwrap(client.api.tasks[":id"].$delete({ param: { id: String(id) }, query }))
       .then(() => setTasks((list) => list.filter((x) => x.id !== id)))
