@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments"]);
+export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments", "tasks"]);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
@@ -79,6 +79,7 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   // scope "chapters": the chapters changed (and with them maybe the scenes' order): reload both.
   // scope "plotlines": the plotlines changed (and with them maybe the scenes' plotlineIds): reload both.
   // scope "comments": a scene's comments changed (`eventId`): its open editors refresh their panel; lists need no reload.
+  // scope "tasks": a scene's tasks changed (`eventId`): its open editors refresh their tasks; the lists reload (assignees).
   z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional(), eventId: z.number().optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
@@ -114,7 +115,8 @@ export type RoomChange = {
     | "plotline-added"
     | "plotline-edited"
     | "plotline-deleted"
-    | "comments-changed";
+    | "comments-changed"
+    | "tasks-changed";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */
@@ -127,7 +129,7 @@ export type RoomChange = {
   sessionIds?: string[];
   /** access-ended: whose access ended or shrank, and why (see `AccessEnd`). */
   ended?: AccessEnd;
-  /** comments-changed: the scene whose comments changed. */
+  /** comments-changed / tasks-changed: the scene whose comments (tasks) changed. */
   eventId?: number;
   /** The author's room connection (partysocket id), left out of the `sync`: its own state already shows the change. */
   origin?: string;

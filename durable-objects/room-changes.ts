@@ -27,6 +27,7 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "plotline-edited": (n, s) => `${n} changed the plotline "${s ?? "a plotline"}"`,
   "plotline-deleted": (n, s) => `${n} removed the plotline "${s ?? "a plotline"}"`,
   "comments-changed": (n) => `${n} commented`,
+  "tasks-changed": (n) => `${n} changed a scene's tasks`,
 };
 
 /** Chapter writes: everyone reloads the chapters and the scenes' order. */
@@ -43,13 +44,14 @@ const accessActions = new Set<RoomChange["action"]>([
   "link-off",
   "link-role",
 ]);
-/** Mind map writes (a drag saves often) and comments (their panel shows them): a scoped refetch, no notification. */
-const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed", "comments-changed"]);
+/** Mind map writes (a drag saves often), comments and tasks (their panels show them): a scoped refetch, no notification. */
+const quietActions = new Set<RoomChange["action"]>([...accessActions, "map-changed", "comments-changed", "tasks-changed"]);
 
 /** The resync every other connection gets after a write: scoped where a part of the screen is enough. */
 export function syncFor(change: RoomChange): ServerMessage {
   if (change.action === "map-changed") return { type: "sync", scope: "map" };
   if (change.action === "comments-changed") return { type: "sync", scope: "comments", eventId: change.eventId };
+  if (change.action === "tasks-changed") return { type: "sync", scope: "tasks", eventId: change.eventId };
   if (chapterActions.has(change.action)) return { type: "sync", scope: "chapters" };
   if (plotlineActions.has(change.action)) return { type: "sync", scope: "plotlines" };
   return { type: "sync" };

@@ -44,11 +44,9 @@ const events = (request: APIRequestContext, user: TestUser, timelineId: number) 
 
 /** Opens the card's editor and waits until the doc is synced (the editor becomes editable). */
 async function openEditor(page: Page) {
-  // The editor also loads the scene's tasks and who may be assigned: settled before a test cuts the network.
-  const loaded = Promise.all([
-    page.waitForResponse((r) => /\/api\/events\/\d+\/tasks$/.test(new URL(r.url()).pathname)),
-    page.waitForResponse((r) => /\/api\/events\/\d+\/assignees$/.test(new URL(r.url()).pathname)),
-  ]);
+  // The editor also loads the scene's Tasks (one request: the tasks and who may be assigned): settled before a test
+  // cuts the network.
+  const loaded = page.waitForResponse((r) => /\/api\/events\/\d+\/task-panel$/.test(new URL(r.url()).pathname));
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await loaded;
   const content = page.getByLabel("Content", { exact: true });

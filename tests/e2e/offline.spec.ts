@@ -167,11 +167,9 @@ test("offline, the badge counts the scenes waiting and says when they last synce
   await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   await login(page, writer);
   await openTimeline(page, timeline.id);
-  // The editor also loads the scene's tasks and who may be assigned: settled before the network goes.
-  const loaded = Promise.all([
-    page.waitForResponse((r) => /\/api\/events\/\d+\/tasks$/.test(new URL(r.url()).pathname)),
-    page.waitForResponse((r) => /\/api\/events\/\d+\/assignees$/.test(new URL(r.url()).pathname)),
-  ]);
+  // The editor also loads the scene's Tasks (one request: the tasks and who may be assigned): settled before the
+  // network goes.
+  const loaded = page.waitForResponse((r) => /\/api\/events\/\d+\/task-panel$/.test(new URL(r.url()).pathname));
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await loaded;
   const content = page.getByLabel("Content", { exact: true });

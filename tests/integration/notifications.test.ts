@@ -214,6 +214,20 @@ describe("invitations", () => {
     expect((await inbox(fern.token)).notifications[0]).toMatchObject({ type: "share", relatedId: timelineId, relatedType: "timeline" });
   });
 
+  it("a viewer's mail opens the book to read (the Manuscript); an editor's the timeline", async () => {
+    const { owner, timelineId } = await premiumOwnerWithTimeline("Read along");
+    const vera = await registerUser({ name: "Vera Viewer" });
+    await markVerified(vera.email);
+    const res = await call("POST", `/api/timelines/${timelineId}/share-with-user`, {
+      token: owner.token,
+      body: { userEmail: vera.email, accessLevel: "viewer" },
+      env: mailEnv,
+    });
+    expect(res.status).toBe(201);
+    const [mail] = (await mailTo(vera.email)).messages;
+    expect(mail.text).toContain(`Open it: http://storyweave.test/timeline/${timelineId}/manuscript`);
+  });
+
   it("an address with no account: 404 by default; invited, it registers, verifies, and the share exists", async () => {
     const { owner, timelineId } = await premiumOwnerWithTimeline("Waiting story");
     const email = uniqueEmail("newcomer");

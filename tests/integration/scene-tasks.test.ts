@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ServerMessageSchema } from "../../durable-objects/protocol";
 import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { connect, sleep } from "./room-helpers";
 
 /** An owner's scene shared with an editor and a viewer, and a stranger. */
 async function team() {
@@ -205,5 +207,54 @@ describe("scene tasks", () => {
     expect(
       ((Array.isArray(ownerNow) ? ownerNow : ownerNow.notifications) as { type: string }[]).filter((n) => n.type === "task"),
     ).toHaveLength(1);
+  });
+});
+
+describe("the scene editor's Tasks", () => {
+  it("GET /api/events/{id}/task-panel: the tasks and the possible assignees in one answer; editors only", async () => {
+    const { owner, event, editor, viewer, stranger } = await team();
+    const made = await addTask(event.id, owner.token, { text: "Tide tables", assigneeId: editor.user.id });
+    for (const writer of [owner, editor]) {
+      const panel = await call("GET", `/api/events/${event.id}/task-panel`, { token: writer.token });
+      expect(panel.status, panel.text).toBe(200);
+      expect(panel.json).toEqual({
+        tasks: [{ id: made.json.id, text: "Tide tables", done: false, assigneeId: editor.user.id }],
+        assignees: [
+          { id: editor.user.id, name: "Mara" },
+          { id: owner.user.id, name: "Olive Owner" },
+        ],
+      });
+    }
+    // A viewer may read the tasks (GET /tasks) but not open the editor's panel, nor learn who may be assigned.
+    expect((await call("GET", `/api/events/${event.id}/task-panel`, { token: viewer.token })).status).toBe(403);
+    // Another account, a forged id, a malformed id, nobody signed in.
+    expect((await call("GET", `/api/events/${event.id}/task-panel`, { token: stranger.token })).status).toBe(404);
+    expect((await call("GET", "/api/events/999999999/task-panel", { token: owner.token })).status).toBe(404);
+    expect((await call("GET", "/api/events/abc/task-panel", { token: owner.token })).status).toBe(404);
+    expect((await call("GET", `/api/events/${event.id}/task-panel`)).status).toBe(401);
+  });
+
+  it("every task write tells the room with a 'tasks' sync naming the scene, without a notice; a refused write tells nobody", async () => {
+    const { owner, timeline, event, editor, viewer } = await team();
+    const watcher = await connect(timeline.id, editor.token);
+    await sleep(50);
+    watcher.clear();
+    const t = await addTask(event.id, owner.token, { text: "Live" });
+    const sync = await watcher.waitFor((m) => m.type === "sync", "add sync");
+    expect(sync).toEqual({ type: "sync", scope: "tasks", eventId: event.id });
+    expect(ServerMessageSchema.safeParse(sync).success).toBe(true);
+    watcher.clear();
+    await call("PATCH", `/api/tasks/${t.json.id}`, { token: owner.token, body: { done: true } });
+    expect(await watcher.waitFor((m) => m.type === "sync", "tick sync")).toEqual({ type: "sync", scope: "tasks", eventId: event.id });
+    watcher.clear();
+    await call("DELETE", `/api/tasks/${t.json.id}`, { token: owner.token });
+    expect(await watcher.waitFor((m) => m.type === "sync", "delete sync")).toEqual({ type: "sync", scope: "tasks", eventId: event.id });
+    await sleep(100);
+    expect(watcher.messages.some((m) => m.type === "notification")).toBe(false);
+    watcher.clear();
+    expect((await addTask(event.id, viewer.token, { text: "Sneaky" })).status).toBe(403);
+    await sleep(150);
+    expect(watcher.messages.some((m) => m.type === "sync")).toBe(false);
+    watcher.ws.close();
   });
 });

@@ -108,6 +108,7 @@ GET /api/timelines/{id}/comments | session | 200 | 400 | The timeline's comment 
 Tasks
 GET /api/events/{id}/tasks | session | 200 | | A scene's tasks, oldest first (read access) | \`[{id, text, done, assigneeId}]\`
 POST /api/events/{id}/tasks | session | 201 | 400 403 429 | Add a task (edit access); the assignee must be able to edit the timeline and is notified | \`{id, text, done, assigneeId}\`
+GET /api/events/{id}/task-panel | session | 200 | 403 | The scene editor's Tasks in one request: the tasks (oldest first) and whom they may be assigned to (edit access) | \`{tasks: [{id, text, done, assigneeId}], assignees: [{id, name}]}\`
 GET /api/events/{id}/assignees | session | 200 | 403 | Whom the scene's tasks may be assigned to: the owner and the editors (edit access) | \`[{id, name}]\`
 PATCH /api/tasks/{id} | session | 200 | 400 403 429 | Change a task's text, tick it done, or (re)assign it (edit access); a new assignee is notified | \`{id, text, done, assigneeId}\`
 DELETE /api/tasks/{id} | session | 204 | 403 | Delete a task (edit access) | No content

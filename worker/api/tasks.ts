@@ -12,6 +12,10 @@ export const tasksApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
     return c.json(await tasksService.listTasks(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
+  .get("/events/:id/task-panel", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
+    return c.json(await tasksService.taskPanel(c.var.db, currentUser(c), id, c.req.valid("query").share));
+  })
   .get("/events/:id/assignees", requireAuth, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), EVENT_NOT_FOUND);
     return c.json(await tasksService.listAssignees(c.var.db, currentUser(c), id, c.req.valid("query").share));

@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from "../lib/crypto";
 import { DAY, isoIn, nowIso } from "../lib/time";
 import type { NotifyMail } from "./notifications";
 import { isPremium } from "./plans";
+import { bookPath } from "../../db/domain/book-path";
 
 // Invitations: sharing with an address nobody has proven yet (no account, or an account that never verified
 // it). The mailed link leads to registration or sign-in (and back to the timeline); the share itself waits
@@ -17,9 +18,16 @@ export const INVITATION_MAIL_INTERVAL_MS = DAY;
 const who = (user: Pick<User, "name" | "email">) => user.name ?? user.email;
 
 /** Mails a writer who has an account that a timeline was shared with them (whatever their notification setting). */
-export function mailShare(mail: NotifyMail | undefined, from: Pick<User, "name" | "email">, to: Pick<User, "email">, timeline: Timeline) {
+export function mailShare(
+  mail: NotifyMail | undefined,
+  from: Pick<User, "name" | "email">,
+  to: Pick<User, "email">,
+  timeline: Timeline,
+  level: "viewer" | "collaborator",
+) {
   if (!mail) return;
-  const link = `${mail.origin}/timeline/${timeline.id}`;
+  // A viewer's link opens the book to read (the Manuscript); an editor's the timeline.
+  const link = `${mail.origin}${bookPath(timeline.id, level)}`;
   mail.defer(
     mail.mailer
       .send({
@@ -96,7 +104,7 @@ export async function inviteByEmail(
       .returning({ id: invitations.id, expiresAt: invitations.expiresAt })
       .get();
   }
-  if (mail && mailNow) mailInvitation(mail, from, timeline, email, token, holder);
+  if (mail && mailNow) mailInvitation(mail, from, timeline, email, token, holder, input.accessLevel);
   return {
     invited: true,
     email,
@@ -110,8 +118,16 @@ export async function inviteByEmail(
   };
 }
 
-function mailInvitation(mail: NotifyMail, from: User, timeline: Timeline, email: string, token: string, holder: Holder | null) {
-  const back = encodeURIComponent(`/timeline/${timeline.id}`);
+function mailInvitation(
+  mail: NotifyMail,
+  from: User,
+  timeline: Timeline,
+  email: string,
+  token: string,
+  holder: Holder | null,
+  level: "viewer" | "collaborator",
+) {
+  const back = encodeURIComponent(bookPath(timeline.id, level));
   // An address that already has an account signs in and verifies; one without an account signs up with the link.
   const link = holder
     ? `${mail.origin}/auth/login?redirectTo=${back}`

@@ -249,7 +249,7 @@ export async function shareWithUser(
   });
   // Mailed when the share is new: sharing again (another level) tells the writer in the app only, so the
   // owner cannot mail an address about one timeline over and over.
-  if (!before) mailShare(mail, user, recipient, timeline);
+  if (!before) mailShare(mail, user, recipient, timeline, share.accessLevel);
   if (before?.accessLevel === "collaborator" && share.accessLevel === "viewer") {
     // A collaborator made a viewer: their editors close now; the room reconnects them read-only.
     await endAccess(deps, { userId: recipient.id, timelineId, reason: "viewer", by: authorOf(user) });

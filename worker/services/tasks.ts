@@ -102,7 +102,7 @@ export async function listTasks(db: Db, user: User, eventId: number, shareCode?:
 
 /** POST /api/events/{id}/tasks (edit access). */
 export async function createTask(
-  { db, mail }: Deps,
+  { db, mail, room }: Deps,
   limiter: Limiter,
   user: User,
   eventId: number,
@@ -128,13 +128,14 @@ export async function createTask(
     })
     .returning()
     .get();
+  room(timeline.id, { action: "tasks-changed", by: authorOf(user), eventId });
   if (assignee) await notifyAssignee(db, mail, user, assignee, timeline, eventId, eventTitle, row.text);
   return toTaskView(row);
 }
 
 /** PATCH /api/tasks/{id} (edit access): text, done, assignee. */
 export async function updateTask(
-  { db, mail }: Deps,
+  { db, mail, room }: Deps,
   limiter: Limiter,
   user: User,
   taskId: number,
@@ -156,6 +157,7 @@ export async function updateTask(
     .returning()
     .get();
   if (!row) throw badRequest(taskMessages.notFound);
+  room(timeline.id, { action: "tasks-changed", by: authorOf(user), eventId: task.eventId });
   if (assignee && assignee.id !== task.assigneeId) {
     await notifyAssignee(db, mail, user, assignee, timeline, task.eventId, eventTitle, row.text);
   }
@@ -163,9 +165,10 @@ export async function updateTask(
 }
 
 /** DELETE /api/tasks/{id} (edit access). */
-export async function deleteTask({ db }: Deps, user: User, taskId: number, shareCode?: string | null) {
-  await loadTask(db, user, taskId, shareCode);
+export async function deleteTask({ db, room }: Deps, user: User, taskId: number, shareCode?: string | null) {
+  const { task, timeline } = await loadTask(db, user, taskId, shareCode);
   await db.delete(tasks).where(eq(tasks.id, taskId));
+  room(timeline.id, { action: "tasks-changed", by: authorOf(user), eventId: task.eventId });
 }
 
 /**
@@ -204,8 +207,26 @@ export async function listMyTasks(db: Db, user: User): Promise<MyTask[]> {
   return rows;
 }
 
+export type Assignee = { id: number; name: string };
+
+const assigneesOf = async (db: Db, timeline: Timeline): Promise<Assignee[]> =>
+  (await editorsOf(db, timeline)).map((e) => ({ id: e.id, name: e.name ?? e.email.split("@")[0] }));
+
 /** GET /api/events/{id}/assignees (edit access): whom the scene's tasks may be assigned to, as `{id, name}`. */
 export async function listAssignees(db: Db, user: User, eventId: number, shareCode?: string | null) {
   const { timeline } = await loadEvent(db, user, eventId, "collaborator", shareCode);
-  return (await editorsOf(db, timeline)).map((e) => ({ id: e.id, name: e.name ?? e.email.split("@")[0] }));
+  return assigneesOf(db, timeline);
+}
+
+/**
+ * GET /api/events/{id}/task-panel (edit access): what the scene editor's Tasks show, in one request: the tasks
+ * (oldest first) and whom they may be assigned to.
+ */
+export async function taskPanel(db: Db, user: User, eventId: number, shareCode?: string | null) {
+  const { timeline } = await loadEvent(db, user, eventId, "collaborator", shareCode);
+  const [rows, assignees] = await Promise.all([
+    db.select().from(tasks).where(eq(tasks.eventId, eventId)).orderBy(asc(tasks.id)),
+    assigneesOf(db, timeline),
+  ]);
+  return { tasks: rows.map(toTaskView), assignees };
 }

@@ -1,12 +1,16 @@
 import { Bell } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 import { PresenceTrigger } from "~/features/live-room/presence-trigger";
 import { BANNER_MS } from "~/features/live-room/use-timeline-room";
 import type { PresenceUser, RoomNotification } from "../../../durable-objects/protocol";
 
-/** Avatar stack (first 3, then '+N') opening the 'Active collaborators (N)' list. */
-export function PresenceStack({ users, myUserId }: { users: PresenceUser[]; myUserId: number }) {
+/** Who counts as a collaborator: the people here who can edit (the owner and editors), not viewers reading along. */
+export const collaboratorsOf = (users: PresenceUser[]) => users.filter((u) => u.accessMode !== "viewer");
+
+/** Avatar stack (first 3, then '+N') opening the 'Active collaborators (N)' list: the present writers who can edit. */
+export function PresenceStack({ users: present, myUserId }: { users: PresenceUser[]; myUserId: number }) {
+  const users = useMemo(() => collaboratorsOf(present), [present]);
   if (users.length === 0) return null;
   return (
     <LazyPopup

@@ -136,10 +136,17 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
         <style>{styles}</style>
         <main className="ms-root mx-auto w-full max-w-[66ch] px-4 pt-6 pb-[max(8rem,40vh)]" data-focus={focus || undefined}>
           <div className="mb-8 flex flex-wrap items-center justify-between gap-2 font-sans">
-            <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-              {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
-              <span aria-hidden="true">←</span> Back to timeline
-            </Link>
+            {canEdit ? (
+              <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+                {/* A text arrow: the icon shared with the timeline would split into a chunk of its own on the timeline's first paint. */}
+                <span aria-hidden="true">←</span> Back to timeline
+              </Link>
+            ) : (
+              // A viewer lands here to read the book; the timeline (the plan, codex and notes) is one click away.
+              <Link to={back} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+                Open the timeline <span aria-hidden="true">→</span>
+              </Link>
+            )}
             {live.users.length > 0 ? (
               <div className="mr-auto ml-2">
                 <Suspense fallback={null}>

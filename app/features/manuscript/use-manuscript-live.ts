@@ -30,7 +30,8 @@ export function useManuscriptLive({
     shareCode,
     myUserId,
     onSync: (scope) => {
-      if (scope !== "map") reload();
+      // The manuscript shows neither the map nor the scenes' tasks.
+      if (scope !== "map" && scope !== "tasks") reload();
     },
     // Live typing reaches open editors through their doc; the other scenes show it once it is saved.
     onRemoteChange: () => {},

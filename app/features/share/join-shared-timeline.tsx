@@ -5,6 +5,7 @@ import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { useMutation } from "~/lib/use-mutation";
 import { client, unwrap } from "~/lib/client";
+import { bookPath } from "../../../db/domain/book-path";
 import type { ShareInvite } from "../../../worker/services/sharing";
 
 const levelLabels = { viewer: "Viewer (can only view)", collaborator: "Collaborator (can edit)" } as const;
@@ -19,7 +20,7 @@ export function JoinSharedTimeline({ invite, shareCode }: { invite: ShareInvite;
     success: (res) => ({ title: "Joined timeline", description: `"${res.timeline.title}" is now in your timelines.` }),
     error: "Failed to join timeline",
     revalidate: false,
-    onSuccess: (res) => navigate(`/timeline/${res.timeline.id}`),
+    onSuccess: (res) => navigate(bookPath(res.timeline.id, res.timeline.accessLevel)),
   });
   return (
     <Page className="!pt-16">

@@ -1,75 +1,95 @@
 import { Trash2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
+import { useOptionalTimelineSession } from "~/features/timeline/timeline-session";
+import { client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { taskLimits } from "../../../db/domain/task-rules";
-import type { TaskView } from "../../../worker/services/tasks";
+import type { Assignee, TaskView } from "../../../worker/services/tasks";
 
-type Person = { id: number; name: string };
+const FAILED = "Could not change the tasks.";
 
-/** The API's answer, or its `error` message thrown. */
-async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) {
-    const error = await res
-      .json()
-      .then((j) => (j as { error?: string }).error)
-      .catch(() => null);
-    throw new Error(error || "Something went wrong");
-  }
-  return (res.status === 204 ? null : await res.json()) as T;
-}
-
-/** The scene editor's tasks (DESIGN.md §12): add, tick done, assign to someone who can edit, delete. */
+/**
+ * The scene editor's tasks (DESIGN.md §12): add, tick done, assign to someone who can edit, delete. Opening it is
+ * one request (`GET /api/events/{id}/task-panel`: the tasks and the possible assignees); a co-writer's change
+ * arrives through the room (`sync` scope "tasks") and is fetched again.
+ */
 export function SceneTasks({ eventId, idPrefix }: { eventId: number; idPrefix: string }) {
+  const session = useOptionalTimelineSession();
+  const client = session?.client ?? plainClient;
+  const query = shareParam(session?.shareCode);
+  const share = session?.shareCode;
   const [tasks, setTasks] = useState<TaskView[]>([]);
-  const [people, setPeople] = useState<Person[]>([]);
+  const [people, setPeople] = useState<Assignee[]>([]);
   const [text, setText] = useState("");
   const [assigneeId, setAssigneeId] = useState("");
+
+  const load = useCallback(
+    (isCurrent: () => boolean) =>
+      unwrap(client.api.events[":id"]["task-panel"].$get({ param: { id: String(eventId) }, query: shareParam(share) }))
+        .then((panel) => {
+          if (!isCurrent()) return;
+          setTasks(panel.tasks);
+          setPeople(panel.assignees);
+        })
+        .catch((error) => isCurrent() && errorToast(errorMessage(error, "Could not load the tasks."))),
+    [client, eventId, share],
+  );
   useEffect(() => {
     let current = true;
-    Promise.all([send<TaskView[]>("GET", `/api/events/${eventId}/tasks`), send<Person[]>("GET", `/api/events/${eventId}/assignees`)])
-      .then(([t, p]) => {
-        if (!current) return;
-        setTasks(t);
-        setPeople(p);
-      })
-      .catch((e: Error) => current && errorToast(e.message));
+    const isCurrent = () => current;
+    void load(isCurrent);
+    // Another writer (or this writer's other tab) changed this scene's tasks: fetch them again.
+    const onChanged = (e: Event) => {
+      if ((e as CustomEvent<number>).detail === eventId) void load(isCurrent);
+    };
+    window.addEventListener(TASKS_CHANGED, onChanged);
     return () => {
       current = false;
+      window.removeEventListener(TASKS_CHANGED, onChanged);
     };
-  }, [eventId]);
+  }, [load, eventId]);
 
   const replace = (task: TaskView) => setTasks((list) => list.map((t) => (t.id === task.id ? task : t)));
-  const change = (id: number, body: Partial<Omit<TaskView, "id">>) =>
-    send<TaskView>("PATCH", `/api/tasks/${id}`, body)
+  // Shown at once (the box ticks as it is clicked), then the server's answer; put back if it refuses.
+  const change = (id: number, json: { done?: boolean; assigneeId?: number | null }) => {
+    const before = tasks.find((t) => t.id === id);
+    setTasks((list) => list.map((t) => (t.id === id ? { ...t, ...json } : t)));
+    return unwrap(client.api.tasks[":id"].$patch({ param: { id: String(id) }, query, json }))
       .then(replace)
-      .catch((e: Error) => errorToast(e.message));
+      .catch((error) => {
+        if (before) replace(before);
+        errorToast(errorMessage(error, FAILED));
+      });
+  };
+  const remove = (id: number) =>
+    unwrap(client.api.tasks[":id"].$delete({ param: { id: String(id) }, query }))
+      .then(() => setTasks((list) => list.filter((x) => x.id !== id)))
+      .catch((error) => errorToast(errorMessage(error, FAILED)));
 
   // Not a <form>: the tasks sit inside the scene editor, which may be one.
   async function add() {
     if (!text.trim()) return;
     try {
-      const task = await send<TaskView>("POST", `/api/events/${eventId}/tasks`, {
-        text,
-        ...(assigneeId && { assigneeId: Number(assigneeId) }),
-      });
-      setTasks((list) => [...list, task]);
+      const task = await unwrap(
+        client.api.events[":id"].tasks.$post({
+          param: { id: String(eventId) },
+          query,
+          json: { text, ...(assigneeId && { assigneeId: Number(assigneeId) }) },
+        }),
+      );
+      setTasks((list) => (list.some((t) => t.id === task.id) ? list : [...list, task]));
       setText("");
       setAssigneeId("");
     } catch (error) {
-      errorToast((error as Error).message);
+      errorToast(errorMessage(error, FAILED));
     }
   }
 
-  const select = "h-8 rounded-md border border-stone-300 bg-white px-1 text-sm";
+  const select = "h-8 max-w-full min-w-0 rounded-md border border-stone-300 bg-white px-1 text-sm";
   return (
-    <fieldset className="space-y-2" data-testid="scene-tasks">
+    <fieldset className="min-w-0 space-y-2" data-testid="scene-tasks">
       <legend className="text-sm font-medium text-stone-800">Tasks</legend>
       <ul className="space-y-1">
         {tasks.map((t) => (
@@ -80,7 +100,7 @@ export function SceneTasks({ eventId, idPrefix }: { eventId: number; idPrefix: s
               checked={t.done}
               onChange={(e) => void change(t.id, { done: e.target.checked })}
             />
-            <label htmlFor={`${idPrefix}-task-${t.id}`} className={t.done ? "text-stone-500 line-through" : undefined}>
+            <label htmlFor={`${idPrefix}-task-${t.id}`} className={`min-w-0 break-words ${t.done ? "text-stone-500 line-through" : ""}`}>
               {t.text}
             </label>
             <select
@@ -100,11 +120,7 @@ export function SceneTasks({ eventId, idPrefix }: { eventId: number; idPrefix: s
               type="button"
               aria-label={`Delete task ${t.text}`}
               className="rounded p-1 text-stone-500 hover:bg-stone-100 hover:text-red-700"
-              onClick={() =>
-                void send("DELETE", `/api/tasks/${t.id}`)
-                  .then(() => setTasks((list) => list.filter((x) => x.id !== t.id)))
-                  .catch((e: Error) => errorToast(e.message))
-              }
+              onClick={() => void remove(t.id)}
             >
               <Trash2 className="size-4" aria-hidden />
             </button>
@@ -123,7 +139,7 @@ export function SceneTasks({ eventId, idPrefix }: { eventId: number; idPrefix: s
             e.preventDefault();
             void add();
           }}
-          className="h-8 min-w-0 flex-1 rounded-md border border-stone-300 px-2 text-sm"
+          className="h-8 min-w-0 flex-[1_1_12rem] rounded-md border border-stone-300 px-2 text-sm"
         />
         <select aria-label="Assign the new task to" className={select} value={assigneeId} onChange={(e) => setAssigneeId(e.target.value)}>
           <option value="">Nobody</option>

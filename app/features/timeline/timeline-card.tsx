@@ -4,6 +4,7 @@ import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { cn } from "~/lib/cn";
+import { bookPath } from "../../../db/domain/book-path";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 export function formatDate(iso: string) {
@@ -24,6 +25,8 @@ export function TimelineCard({
   onDelete: () => void;
 }) {
   const navigate = useNavigate();
+  // A viewer opens the book to read it (the Manuscript); the timeline is one click from there.
+  const href = bookPath(timeline.id, timeline.accessLevel);
   const stop = (fn: () => void) => (e: React.MouseEvent) => {
     e.stopPropagation();
     fn();
@@ -31,13 +34,13 @@ export function TimelineCard({
   return (
     <Card
       className={cn("flex cursor-pointer flex-col transition-shadow hover:shadow-md", selected && "ring-2 ring-brand-500")}
-      onClick={() => navigate(`/timeline/${timeline.id}`)}
+      onClick={() => navigate(href)}
       data-testid="timeline-card"
     >
       <div className="flex-1 space-y-2 p-5">
         <div className="flex items-start justify-between gap-2">
           <h3 dir="auto" className="font-serif text-lg leading-snug font-semibold break-words">
-            <Link to={`/timeline/${timeline.id}`} onClick={(e) => e.stopPropagation()} className="hover:underline">
+            <Link to={href} onClick={(e) => e.stopPropagation()} className="hover:underline">
               {timeline.title}
             </Link>
           </h3>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
+import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
 import { forgetLocalDocs, pendingDocs } from "~/lib/offline-docs";
@@ -46,6 +47,11 @@ export function useTimelineLive({
     onSync: (scope, eventId) => {
       // A scene's comments: its open editor's panel refetches; the cards and the map are unchanged.
       if (scope === "comments") return void window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
+      // A scene's tasks: its open editor's Tasks refetch, and the lists reload (the scenes' assignees changed).
+      if (scope === "tasks") {
+        window.dispatchEvent(new CustomEvent(TASKS_CHANGED, { detail: eventId }));
+        return refresh();
+      }
       setMapTick((t) => t + 1);
       if (scope !== "map") refresh();
     },

@@ -4,6 +4,7 @@ import { isPremium } from "../../../worker/services/plans";
 import { listEntitiesForTimeline } from "../../../worker/services/entities";
 import { seriesOfBook } from "../../../worker/services/series";
 import { localeOf } from "../../../db/domain/calendar/locale";
+import { bookPath } from "../../../db/domain/book-path";
 import { listEventsPage } from "../../../worker/services/events";
 import { listPlotlinesOf } from "../../../worker/services/plotlines";
 import { joinSharedTimeline, openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
@@ -81,6 +82,8 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     const invite = await previewShareLink(db, user, shareCode);
     if (!invite.joined) return { invite, timeline: null };
     const { events, ...shared } = await openSharedTimeline(db, user, shareCode, localeOf(request.headers.get("Accept-Language")));
+    // A viewer opening the book lands in the Manuscript (reading), the timeline one click away.
+    if (shared.timeline.accessLevel === "viewer") throw redirect(bookPath(shared.timeline.id, "viewer"));
     const [entities, plotlines, series] = await Promise.all([
       listEntitiesForTimeline(db, shared.timeline.id, user),
       listPlotlinesOf(db, shared.timeline.id),
@@ -113,7 +116,7 @@ export async function action({ params, context }: Route.ActionArgs) {
   const { db, room } = app(context);
   try {
     const joined = await joinSharedTimeline({ db, room }, user, shareCode);
-    return redirect(`/timeline/${joined.timeline.id}`);
+    return redirect(bookPath(joined.timeline.id, joined.timeline.accessLevel));
   } catch (error) {
     if (error instanceof HttpError) throw data(error.message, { status: error.status });
     throw error;
