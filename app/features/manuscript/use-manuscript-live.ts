@@ -30,7 +30,8 @@ export function useManuscriptLive({
     shareCode,
     myUserId,
     onSync: (scope) => {
-      if (scope !== "map") reload();
+      // The manuscript shows neither the map nor the codex's relationships and progressions.
+      if (scope !== "map" && scope !== "relationships" && scope !== "progressions") reload();
     },
     // Live typing reaches open editors through their doc; the other scenes show it once it is saved.
     onRemoteChange: () => {},
