@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments", "tasks"]);
+export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments", "tasks", "relationships", "progressions"]);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [
@@ -80,6 +80,8 @@ export const ServerMessageSchema = z.discriminatedUnion("type", [
   // scope "plotlines": the plotlines changed (and with them maybe the scenes' plotlineIds): reload both.
   // scope "comments": a scene's comments changed (`eventId`): its open editors refresh their panel; lists need no reload.
   // scope "tasks": a scene's tasks changed (`eventId`): its open editors refresh their tasks; the lists reload (assignees).
+  // scope "relationships": the codex's relationships changed: an open Relationships view refetches; lists need no reload.
+  // scope "progressions": an entry's progressions changed: its open 'From this scene on' and 'As of' reads refetch.
   z.object({ type: z.literal("sync"), scope: SyncScopeSchema.optional(), eventId: z.number().optional() }),
   z.object({ type: z.literal("notification"), notification: RoomNotificationSchema }),
   z.object({ type: z.literal("error"), error: z.string() }),
@@ -116,7 +118,13 @@ export type RoomChange = {
     | "plotline-edited"
     | "plotline-deleted"
     | "comments-changed"
-    | "tasks-changed";
+    | "tasks-changed"
+    | "relationship-added"
+    | "relationship-edited"
+    | "relationship-deleted"
+    | "progression-added"
+    | "progression-edited"
+    | "progression-deleted";
   by: { userId: number; userName: string };
   subject?: string;
   /** access-revoked: the user whose open connections are closed. */

@@ -28,12 +28,23 @@ const actionText: Record<RoomChange["action"], (name: string, subject?: string) 
   "plotline-deleted": (n, s) => `${n} removed the plotline "${s ?? "a plotline"}"`,
   "comments-changed": (n) => `${n} commented`,
   "tasks-changed": (n) => `${n} changed a scene's tasks`,
+  "relationship-added": (n, s) => `${n} added the relationship "${s ?? "a relationship"}"`,
+  "relationship-edited": (n, s) => `${n} changed the relationship "${s ?? "a relationship"}"`,
+  "relationship-deleted": (n, s) => `${n} removed the relationship "${s ?? "a relationship"}"`,
+  "progression-added": (n, s) => `${n} added what changes about "${s ?? "an entry"}"`,
+  "progression-edited": (n, s) => `${n} changed what changes about "${s ?? "an entry"}"`,
+  "progression-deleted": (n, s) => `${n} removed a change from "${s ?? "an entry"}"`,
 };
 
 /** Chapter writes: everyone reloads the chapters and the scenes' order. */
 const chapterActions = new Set<RoomChange["action"]>(["chapter-added", "chapter-edited", "chapter-deleted"]);
 /** Plotline writes: everyone reloads the plotlines and the scenes' plotlines. */
 const plotlineActions = new Set<RoomChange["action"]>(["plotline-added", "plotline-edited", "plotline-deleted"]);
+
+/** Relationship writes: an open Relationships view refetches them. */
+const relationshipActions = new Set<RoomChange["action"]>(["relationship-added", "relationship-edited", "relationship-deleted"]);
+/** Progression writes: an entry's open progressions and 'As of' reads refetch them. */
+const progressionActions = new Set<RoomChange["action"]>(["progression-added", "progression-edited", "progression-deleted"]);
 
 /** Writes that change who may be here: everyone resyncs, nobody gets a notification. */
 const accessActions = new Set<RoomChange["action"]>([
@@ -54,15 +65,25 @@ export function syncFor(change: RoomChange): ServerMessage {
   if (change.action === "tasks-changed") return { type: "sync", scope: "tasks", eventId: change.eventId };
   if (chapterActions.has(change.action)) return { type: "sync", scope: "chapters" };
   if (plotlineActions.has(change.action)) return { type: "sync", scope: "plotlines" };
+  if (relationshipActions.has(change.action)) return { type: "sync", scope: "relationships" };
+  if (progressionActions.has(change.action)) return { type: "sync", scope: "progressions" };
   return { type: "sync" };
 }
+
+const codexActions = new Set<RoomChange["action"]>([
+  "entity-added",
+  "entity-edited",
+  "entity-deleted",
+  ...relationshipActions,
+  ...progressionActions,
+]);
 
 /** The notice the other writers get ('Mara edited "Storm"'), or null for the quiet writes. */
 export function noticeFor(change: RoomChange): Omit<RoomNotification, "createdAt"> | null {
   if (quietActions.has(change.action)) return null;
   return {
     type: change.action,
-    title: change.action.startsWith("entity-") ? "Codex updated" : "Timeline updated",
+    title: codexActions.has(change.action) ? "Codex updated" : "Timeline updated",
     message: actionText[change.action](change.by.userName, change.subject),
     userId: change.by.userId,
   };

@@ -66,13 +66,13 @@ POST /api/timelines/{id}/codex/link-mentions | session | 200 | 403 | Link all me
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
 GET /api/entities/{id}/progressions | session | 200 | 404 | An entry's progressions: what changes about it from a scene on (read access) | \`[{id, entityId, eventId, text, createdAt}]\`
-POST /api/entities/{id}/progressions | session | 201 | 400 403 404 | Record what changes about an entry from a scene of its timeline on (edit access) | The progression
-PATCH /api/progressions/{id} | session | 200 | 400 403 404 | Change a progression's text or scene | The progression
-DELETE /api/progressions/{id} | session | 200 | 403 404 | Delete a progression | \`{success: true}\`
+POST /api/entities/{id}/progressions | session | 201 | 400 403 404 429 | Record what changes about an entry from a scene of its timeline on (edit access) | The progression
+PATCH /api/progressions/{id} | session | 200 | 400 403 404 429 | Change a progression's text or scene | The progression
+DELETE /api/progressions/{id} | session | 200 | 403 404 429 | Delete a progression | \`{success: true}\`
 GET /api/timelines/{id}/relationships | session | 200 | 404 | The relationships between the timeline's codex entries (read access) | \`[{id, timelineId, fromId, toId, label, sinceEventId, createdAt}]\`
-POST /api/timelines/{id}/relationships | session | 201 | 400 403 404 | Relate two codex entries of the timeline, from a scene on or always (edit access) | The relationship
-PATCH /api/relationships/{id} | session | 200 | 400 403 404 | Change a relationship's entries, label or scene | The relationship
-DELETE /api/relationships/{id} | session | 200 | 403 404 | Delete a relationship | \`{success: true}\`
+POST /api/timelines/{id}/relationships | session | 201 | 400 403 404 429 | Relate two codex entries of the timeline, from a scene on or always (edit access) | The relationship
+PATCH /api/relationships/{id} | session | 200 | 400 403 404 429 | Change a relationship's entries, label or scene | The relationship
+DELETE /api/relationships/{id} | session | 200 | 403 404 429 | Delete a relationship | \`{success: true}\`
 Series
 GET /api/series | session | 200 | | The caller's own series, newest first, each with its books | Series list
 POST /api/series | session | 201 | 400 404 429 | Group own timelines (\`timelineIds\`, book 1 first) into a series sharing one codex; entries merge by name | \`{id, title, timelines: [{id, title, position, wordCount}]}\`

@@ -66,7 +66,7 @@ export const inCodexOf = (timelineId: number | SQL) =>
     OR (${entities.seriesId} IS NULL AND ${entities.timelineId} = ${timelineId}))`;
 
 /** The timelines whose rooms hear of a change to this codex: the book, or every book of its series. */
-async function codexRooms(db: Db, timelineId: number, seriesId: number | null) {
+export async function codexRooms(db: Db, timelineId: number, seriesId: number | null) {
   if (seriesId === null) return [timelineId];
   const rows = await db.select({ id: timelines.id }).from(timelines).where(eq(timelines.seriesId, seriesId));
   return rows.map((r) => r.id);

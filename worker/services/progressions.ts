@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import { entityProgressions, events, type User } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
-import { ENTITY_NOT_FOUND, loadEntityWithAccess } from "./entities";
+import { type Deps, authorOf } from "./deps";
+import { ENTITY_NOT_FOUND, codexRooms, loadEntityWithAccess } from "./entities";
 
 /** Codex progressions (DESIGN.md §12): `POST /api/entities/{id}/progressions {eventId, text}` and the rest. */
 export const PROGRESSION_TEXT_MAX = 2000;
@@ -45,16 +46,28 @@ export async function listProgressions(db: Db, user: User, entityId: number, sha
   return rows.map(view);
 }
 
+/** Every open book of the entry's codex (a series' entry is every book's) hears of the change. */
+async function tell(
+  { db, room }: Deps,
+  user: User,
+  entity: { timelineId: number; seriesId: number | null; name: string },
+  action: "progression-added" | "progression-edited" | "progression-deleted",
+) {
+  for (const id of await codexRooms(db, entity.timelineId, entity.seriesId)) room(id, { action, by: authorOf(user), subject: entity.name });
+}
+
 export async function createProgression(
-  db: Db,
+  deps: Deps,
   user: User,
   entityId: number,
   input: z.infer<typeof CreateProgressionSchema>,
   shareCode?: string | null,
 ) {
+  const { db } = deps;
   const entity = await loadEntityWithAccess(db, user, entityId, "collaborator", shareCode);
   await requireSceneOf(db, entity.timelineId, input.eventId);
   const row = await db.insert(entityProgressions).values({ entityId, eventId: input.eventId, text: input.text }).returning().get();
+  await tell(deps, user, entity, "progression-added");
   return view(row);
 }
 
@@ -72,21 +85,27 @@ async function loadProgression(db: Db, user: User, id: number, shareCode?: strin
 }
 
 export async function updateProgression(
-  db: Db,
+  deps: Deps,
   user: User,
   id: number,
   input: z.infer<typeof UpdateProgressionSchema>,
   shareCode?: string | null,
 ) {
+  const { db } = deps;
   const { entity } = await loadProgression(db, user, id, shareCode);
   if (input.eventId !== undefined) await requireSceneOf(db, entity.timelineId, input.eventId);
   const row = await db.update(entityProgressions).set(input).where(eq(entityProgressions.id, id)).returning().get();
+  // Deleted meanwhile (by another writer, or with its entry).
+  if (!row) throw notFound(PROGRESSION_NOT_FOUND);
+  await tell(deps, user, entity, "progression-edited");
   return view(row);
 }
 
-export async function deleteProgression(db: Db, user: User, id: number, shareCode?: string | null) {
-  await loadProgression(db, user, id, shareCode);
+export async function deleteProgression(deps: Deps, user: User, id: number, shareCode?: string | null) {
+  const { db } = deps;
+  const { entity } = await loadProgression(db, user, id, shareCode);
   await db.delete(entityProgressions).where(eq(entityProgressions.id, id));
+  await tell(deps, user, entity, "progression-deleted");
   return { success: true };
 }
 

@@ -33,6 +33,13 @@ export const RATE_RULES = {
   taskWrites: { env: "RATE_TASK_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "task changes" },
   commentEdits: { env: "RATE_COMMENT_EDITS_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "comment changes" },
   seriesWrites: { env: "RATE_SERIES_WRITES_PER_ACCOUNT_PER_HOUR", limit: 300, windowMs: HOUR, what: "series changes" },
+  relationshipWrites: {
+    env: "RATE_RELATIONSHIP_WRITES_PER_ACCOUNT_PER_HOUR",
+    limit: 600,
+    windowMs: HOUR,
+    what: "relationship changes",
+  },
+  progressionWrites: { env: "RATE_PROGRESSION_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "progression changes" },
   timelineExports: { env: "RATE_TIMELINE_EXPORTS_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "exports" },
   readerLinkWrites: { env: "RATE_READER_LINK_WRITES_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "reader link changes" },
   readerReads: { env: "RATE_READER_READS_PER_LINK_PER_HOUR", limit: 1200, windowMs: HOUR, what: "reads of this link" },

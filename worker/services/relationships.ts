@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { entities, events, relationships, type User } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { requireTimelineAccess } from "./access";
+import { type Deps, authorOf } from "./deps";
 
 /** Relationships between codex entries (DESIGN.md §12): `POST /api/timelines/{id}/relationships` and the rest. */
 export const RELATIONSHIP_LABEL_MAX = 100;
@@ -38,22 +39,28 @@ const view = (r: typeof relationships.$inferSelect) => ({
   createdAt: r.createdAt,
 });
 
-/** Both entries are this timeline's, not the same one; the scene (when given) a live scene of this timeline. */
-async function check(db: Db, timelineId: number, fromId: number, toId: number, since: number | null | undefined) {
+/**
+ * Both entries are this timeline's, not the same one; the scene (when given) a live scene of this timeline.
+ * Answers the relationship as the other writers' notice names it ('Mara mother of Tom').
+ */
+async function check(db: Db, timelineId: number, fromId: number, toId: number, since: number | null | undefined, label: string) {
   if (fromId === toId) throw badRequest(SAME_ENTRY);
   const found = await db
-    .select({ id: entities.id })
+    .select({ id: entities.id, name: entities.name })
     .from(entities)
     .where(and(eq(entities.timelineId, timelineId), inArray(entities.id, [fromId, toId])))
     .all();
   if (found.length !== 2) throw badRequest(ENTRY_NOT_IN_TIMELINE);
-  if (since == null) return;
+  const nameOf = (id: number) => found.find((e) => e.id === id)?.name ?? "";
+  const subject = `${nameOf(fromId)} ${label} ${nameOf(toId)}`;
+  if (since == null) return subject;
   const scene = await db
     .select({ id: events.id })
     .from(events)
     .where(and(eq(events.id, since), eq(events.timelineId, timelineId), isNull(events.deletedAt)))
     .get();
   if (!scene) throw badRequest(SINCE_NOT_IN_TIMELINE);
+  return subject;
 }
 
 export async function listRelationships(db: Db, user: User, timelineId: number, shareCode?: string | null) {
@@ -67,14 +74,14 @@ export function relationshipsOf(db: Db, timelineId: number) {
 }
 
 export async function createRelationship(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   timelineId: number,
   input: z.infer<typeof CreateRelationshipSchema>,
   shareCode?: string | null,
 ) {
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
-  await check(db, timelineId, input.fromId, input.toId, input.sinceEventId);
+  const subject = await check(db, timelineId, input.fromId, input.toId, input.sinceEventId, input.label);
   const [{ n }] = await db.select({ n: count() }).from(relationships).where(eq(relationships.timelineId, timelineId));
   if (n >= RELATIONSHIPS_PER_TIMELINE) throw badRequest(TOO_MANY_RELATIONSHIPS);
   const row = await db
@@ -82,6 +89,7 @@ export async function createRelationship(
     .values({ timelineId, fromId: input.fromId, toId: input.toId, label: input.label, sinceEventId: input.sinceEventId ?? null })
     .returning()
     .get();
+  room(timelineId, { action: "relationship-added", by: authorOf(user), subject });
   return view(row);
 }
 
@@ -99,7 +107,7 @@ async function loadRelationship(db: Db, user: User, id: number, shareCode?: stri
 }
 
 export async function updateRelationship(
-  db: Db,
+  { db, room }: Deps,
   user: User,
   id: number,
   input: z.infer<typeof UpdateRelationshipSchema>,
@@ -107,18 +115,22 @@ export async function updateRelationship(
 ) {
   const row = await loadRelationship(db, user, id, shareCode);
   const next = { ...row, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
-  await check(db, row.timelineId, next.fromId, next.toId, input.sinceEventId);
+  const subject = await check(db, row.timelineId, next.fromId, next.toId, input.sinceEventId, next.label);
   const changed = await db
     .update(relationships)
     .set({ fromId: next.fromId, toId: next.toId, label: next.label, sinceEventId: next.sinceEventId })
     .where(eq(relationships.id, id))
     .returning()
     .get();
+  // Deleted meanwhile (by another writer, or with its timeline).
+  if (!changed) throw notFound(RELATIONSHIP_NOT_FOUND);
+  room(row.timelineId, { action: "relationship-edited", by: authorOf(user), subject });
   return view(changed);
 }
 
-export async function deleteRelationship(db: Db, user: User, id: number, shareCode?: string | null) {
-  await loadRelationship(db, user, id, shareCode);
+export async function deleteRelationship({ db, room }: Deps, user: User, id: number, shareCode?: string | null) {
+  const row = await loadRelationship(db, user, id, shareCode);
   await db.delete(relationships).where(eq(relationships.id, id));
+  room(row.timelineId, { action: "relationship-deleted", by: authorOf(user), subject: row.label });
   return { success: true };
 }

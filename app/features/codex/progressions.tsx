@@ -8,6 +8,20 @@ import { useMutation } from "~/lib/use-mutation";
 import { shareParam, unwrap } from "~/lib/client";
 import type { EntityView } from "../../../worker/services/entities";
 
+/** A window event: the room says progressions of the codex changed; open progression lists and 'As of' reads refetch. */
+export const PROGRESSIONS_CHANGED = "storyweave:progressions-changed";
+
+/** Bumped on every PROGRESSIONS_CHANGED: a list fetched with it as a dependency refetches. */
+function useProgressionsTick() {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const bump = () => setTick((t) => t + 1);
+    window.addEventListener(PROGRESSIONS_CHANGED, bump);
+    return () => window.removeEventListener(PROGRESSIONS_CHANGED, bump);
+  }, []);
+  return tick;
+}
+
 /** A scene the progression can start from, in story order. */
 export type SceneOption = { id: number; title: string };
 export type Progression = { id: number; entityId: number; eventId: number; text: string };
@@ -41,17 +55,23 @@ export function ProgressionsSection({
   const [text, setText] = useState("");
   const [editing, setEditing] = useState<{ id: number; sceneId: string; text: string } | null>(null);
   const { client, shareCode } = api;
+  const tick = useProgressionsTick();
 
+  // Another entry: its list shows 'Loading…' until fetched (a refetch of the same entry keeps the list on screen).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the entry's id is the signal to clear
+  useEffect(() => {
+    setList(null);
+  }, [entityId]);
   useEffect(() => {
     let live = true;
-    setList(null);
+    void tick;
     void unwrap(client.api.entities[":id"].progressions.$get({ param: { id: String(entityId) }, query: shareParam(shareCode) }))
       .then((rows) => live && setList(rows))
-      .catch(() => live && setList([]));
+      .catch(() => live && setList((now) => now ?? []));
     return () => {
       live = false;
     };
-  }, [client, shareCode, entityId]);
+  }, [client, shareCode, entityId, tick]);
 
   const add = useMutation(
     (fields: { eventId: number; text: string }) =>
@@ -224,17 +244,23 @@ export function EntryAsOfDialog({
   const [list, setList] = useState<Progression[] | null>(null);
   const { client, shareCode } = api;
   const entityId = reading?.entity.id;
+  const tick = useProgressionsTick();
+  // Another entry: its list shows 'Loading…' until fetched (a refetch of the same entry keeps the list on screen).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the entry's id is the signal to clear
+  useEffect(() => {
+    setList(null);
+  }, [entityId]);
   useEffect(() => {
     if (entityId === undefined) return;
     let live = true;
-    setList(null);
+    void tick;
     void unwrap(client.api.entities[":id"].progressions.$get({ param: { id: String(entityId) }, query: shareParam(shareCode) }))
       .then((rows) => live && setList(rows))
-      .catch(() => live && setList([]));
+      .catch(() => live && setList((now) => now ?? []));
     return () => {
       live = false;
     };
-  }, [client, shareCode, entityId]);
+  }, [client, shareCode, entityId, tick]);
   const scene = scenes.find((s) => s.id === reading?.sceneId);
   const titleOf = new Map(scenes.map((s) => [s.id, s.title]));
   const changes = reading && list ? progressionsAsOf(list, scenes, reading.sceneId) : [];

@@ -30,8 +30,8 @@ export function useManuscriptLive({
     shareCode,
     myUserId,
     onSync: (scope) => {
-      // The manuscript shows neither the map nor the scenes' tasks.
-      if (scope !== "map" && scope !== "tasks") reload();
+      // The manuscript shows neither the map, the scenes' tasks nor the codex's relationships and progressions.
+      if (scope !== "map" && scope !== "tasks" && scope !== "relationships" && scope !== "progressions") reload();
     },
     // Live typing reaches open editors through their doc; the other scenes show it once it is saved.
     onRemoteChange: () => {},

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
+import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
 import { forgetLocalDocs, pendingDocs } from "~/lib/offline-docs";
@@ -52,8 +53,11 @@ export function useTimelineLive({
         window.dispatchEvent(new CustomEvent(TASKS_CHANGED, { detail: eventId }));
         return refresh();
       }
+      // An entry's progressions: its open 'From this scene on' and 'As of' reads refetch; nothing else changed.
+      if (scope === "progressions") return void window.dispatchEvent(new CustomEvent(PROGRESSIONS_CHANGED));
       setMapTick((t) => t + 1);
-      if (scope !== "map") refresh();
+      // The relationships: the open Relationships view refetches on the tick; the cards are unchanged.
+      if (scope !== "map" && scope !== "relationships") refresh();
     },
     onRemoteChange: (eventId, change) => {
       if (typeof change.value === "string") patch(eventId, { [change.type]: change.value });
