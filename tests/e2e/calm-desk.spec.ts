@@ -108,7 +108,15 @@ for (const size of [
     await expect(toast).toBeVisible();
     await expect(page.getByTestId("event-card").first()).toBeVisible();
     // Let the toast's entrance finish before measuring it.
-    await expect.poll(async () => (await toast.boundingBox())?.y).toBe((await toast.boundingBox())?.y);
+    let previous = Number.NaN;
+    await expect
+      .poll(async () => {
+        const y = (await toast.boundingBox())?.y ?? Number.NaN;
+        const still = y === previous;
+        previous = y;
+        return still;
+      })
+      .toBe(true);
     const toastBox = (await toast.boundingBox()) as Box;
     // Every control and heading of the page's top (navigation, title row, toolbars), outside the scenes.
     const controls = await page.evaluate(() => {
