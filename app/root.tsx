@@ -11,6 +11,7 @@ import { TopNav } from "./ui/top-nav";
 import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
 import { InlineCss, keptCss } from "./lib/inline-css";
+import { sidePanelHiddenIn } from "./lib/side-panel-cookie";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
 
 // sonner loads with the first toast (or the first press or key, which may lead to one), not with
@@ -50,6 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       nonce: import.meta.env.DEV ? undefined : app(context).nonce,
       // The writer's locale for story dates in words: the server's HTML and the browser's formatting agree on it.
       locale: localeOf(request.headers.get("Accept-Language")),
+      // The timeline's side column as the writer left it ('Hide side panel'), so the server's HTML is already drawn so.
+      sidePanelHidden: sidePanelHiddenIn(request.headers.get("Cookie")),
     },
     { headers },
   );

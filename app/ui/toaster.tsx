@@ -10,11 +10,12 @@ export default function Toaster() {
     <Sonner
       visibleToasts={1}
       duration={5000}
-      // Top centre, just below the sticky navigation: clear of form buttons (bottom), the
-      // page actions (right) and the help button.
-      position="top-center"
-      offset={{ top: 72 }}
-      mobileOffset={{ top: 68 }}
+      // Bottom right, stacked above the help button (bottom right, 56 px from 20 px): clear of the navigation, the
+      // page's title row and toolbars (top) and of the help button; the manuscript's last line scrolls clear of both
+      // (its page ends in a deep margin). A phone: the full width, above the help button.
+      position="bottom-right"
+      offset={{ bottom: 92, right: 20 }}
+      mobileOffset={{ bottom: 88, left: 12, right: 12 }}
       closeButton
       toastOptions={{
         classNames: {

@@ -190,7 +190,7 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
           <p
             aria-live="polite"
             data-testid="manuscript-status"
-            className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2"
+            className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 py-2 pr-20 pl-4 md:px-4"
           >
             {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
             {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}

@@ -1,7 +1,7 @@
 import { Plus, Sparkles } from "lucide-react";
 import { Select } from "radix-ui";
 import { ChevronDown } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { localeOf } from "../../../db/domain/calendar/locale";
 import { type EventPage, listEventsPage } from "../../../worker/services/events";
@@ -102,6 +102,18 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const loadingEvents = navigation.state === "loading" && navigation.location?.pathname === "/timeline";
 
   const select = (id: number) => setSearchParams({ timeline: String(id) }, { replace: true, preventScrollReset: true });
+  // A timeline just created is selected (SPEC) and its Events section brought into view with the focus on its heading,
+  // once its (empty or templated) events have loaded: the new book is what the writer sees next.
+  const [revealing, setRevealing] = useState<number | null>(null);
+  const eventsHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (revealing === null || revealing !== selectedId || loadingEvents) return;
+    const heading = eventsHeading.current;
+    if (!heading) return;
+    setRevealing(null);
+    heading.scrollIntoView({ block: "start" });
+    heading.focus({ preventScroll: true });
+  }, [revealing, selectedId, loadingEvents]);
 
   const confirmDelete = () => (deleting ? void deleteTimeline.run(deleting) : undefined);
 
@@ -229,7 +241,12 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
 
       {selected ? (
         <section aria-labelledby="events-heading" className="mt-10">
-          <h2 id="events-heading" className="mb-4 font-serif text-2xl font-bold">
+          <h2
+            id="events-heading"
+            ref={eventsHeading}
+            tabIndex={-1}
+            className="mb-4 scroll-mt-20 font-serif text-2xl font-bold outline-none"
+          >
             Events <span className="text-base font-normal text-stone-600">· {selected.title}</span>
           </h2>
           {loadingEvents ? (
@@ -242,7 +259,14 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
 
-      <TimelineDialog open={creating} onOpenChange={setCreating} onSaved={(t) => select(t.id)} />
+      <TimelineDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onSaved={(t) => {
+          select(t.id);
+          setRevealing(t.id);
+        }}
+      />
       <NewSeriesDialog
         open={creatingSeries}
         onOpenChange={setCreatingSeries}
