@@ -1,4 +1,6 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { chaptersKey } from "~/features/chapters/chapter-queries";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
@@ -32,6 +34,7 @@ export function useTimelineLive({
   eventsRef.current = events;
   // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
   const [mapTick, setMapTick] = useState(0);
+  const queryClient = useQueryClient();
   // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
   // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
   const [ended, setEnded] = useState<AccessEnd | null>(null);
@@ -47,6 +50,8 @@ export function useTimelineLive({
       // A scene's comments: its open editor's panel refetches; the cards and the map are unchanged.
       if (scope === "comments") return void window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
       setMapTick((t) => t + 1);
+      // A sync of everything or of the chapters: the chapters' query reads them again (word counts follow scenes).
+      if (scope === undefined || scope === "chapters") void queryClient.invalidateQueries({ queryKey: chaptersKey(timeline.id) });
       if (scope !== "map") refresh();
     },
     onRemoteChange: (eventId, change) => {
