@@ -68,6 +68,44 @@ function idbPersister(): Persister {
   };
 }
 
+/** Whether the server answers (a tiny file past every cache): the 'online' event comes before requests get through. */
+async function reachable() {
+  try {
+    return (await fetch(`/favicon.svg?online=${Date.now()}`, { method: "HEAD", cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Online for the outbox once the browser says so AND the server answers: a queued change sent at the first 'online'
+ * event may reach the server and lose its answer, and a create tried again would then be made twice.
+ */
+function watchNetwork() {
+  onlineManager.setOnline(navigator.onLine);
+  onlineManager.setEventListener((setOnline) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const probe = async () => {
+      clearTimeout(timer);
+      if (!navigator.onLine) return setOnline(false);
+      if (await reachable()) setOnline(true);
+      else timer = setTimeout(() => void probe(), 1_000);
+    };
+    const offline = () => {
+      clearTimeout(timer);
+      setOnline(false);
+    };
+    const online = () => void probe();
+    window.addEventListener("online", online);
+    window.addEventListener("offline", offline);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener("online", online);
+      window.removeEventListener("offline", offline);
+    };
+  });
+}
+
 let queryClient: QueryClient | null = null;
 let stopped = false;
 let unsubscribe: (() => void) | null = null;
@@ -88,7 +126,7 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
   }
   if (queryClient) return queryClient;
   // TanStack assumes online until an event says otherwise; a page reloaded with no network starts offline.
-  onlineManager.setOnline(navigator.onLine);
+  watchNetwork();
   let waiting = 0;
   const mutationCache = new MutationCache();
   const client = new QueryClient({
