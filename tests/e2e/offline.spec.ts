@@ -249,3 +249,43 @@ test("offline, a chapter added and renamed shows at once, is kept across a reloa
   await expect(chapterHeading("The Crossing")).toBeVisible();
   await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
 });
+
+test("a chapter renamed offline that a co-writer deleted meanwhile is shown with its text to copy, not dropped", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Rita Refused" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Lost Chapters" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The storm", content: "Rain all night." });
+  const chapter = await apiAs<{ id: number }>(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Harbour" });
+
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  // The app's code comes from the service worker's copy once it holds the page (a toast's code loads on demand).
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour", exact: true })).toBeVisible();
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Harbour settings" }).click();
+  const section = page.getByRole("region", { name: "Harbour", exact: true });
+  await section.getByLabel("Chapter title").fill("Harbour at Dawn");
+  await section.getByRole("button", { name: "Save chapter" }).click();
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour at Dawn", exact: true })).toBeVisible();
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+
+  // Meanwhile the chapter is deleted on the server; back online the rename is refused and kept on screen.
+  await apiAs(request, writer, "DELETE", `/api/chapters/${chapter.id}`);
+  await page.context().setOffline(false);
+  const refused = page.getByRole("region", { name: "Changes not saved" });
+  await expect(refused).toContainText('Rename chapter to "Harbour at Dawn"');
+  await expect(refused.locator("output")).toHaveText("Harbour at Dawn");
+  await expect(refused.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour at Dawn", exact: true })).toHaveCount(0);
+  await refused.getByRole("button", { name: "Dismiss" }).click();
+  await expect(refused).toHaveCount(0);
+});
