@@ -25,17 +25,37 @@ export function markPending(eventId: number, pending: boolean) {
   if (typeof window !== "undefined") window.dispatchEvent(new Event(PENDING_CHANGED));
 }
 
+/** Changes queued in the client data layer's outbox (app/features/offline/outbox.ts), counted with the scenes. */
+let outboxWaiting = 0;
+
+export function setOutboxWaiting(n: number) {
+  if (n === outboxWaiting) return;
+  outboxWaiting = n;
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(PENDING_CHANGED));
+}
+
+/** The server confirmed every queued change: the time of the last sync. */
+export function markSynced() {
+  try {
+    localStorage.setItem(LAST_SYNC, String(Date.now()));
+  } catch {
+    // Storage unavailable: no time to show.
+  }
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(PENDING_CHANGED));
+}
+
 /**
  * What waits to be sent from this browser, as one string (a stable snapshot for useSyncExternalStore):
- * 'waiting|lastSync', the scenes with unconfirmed edits and the time of the last confirmation (0: none).
+ * 'waiting|lastSync', the scenes with unconfirmed edits and the outbox's changes, and the time of the last
+ * confirmation (0: none).
  */
 export function syncSnapshot() {
   try {
-    let waiting = 0;
+    let waiting = outboxWaiting;
     for (let i = 0; i < localStorage.length; i++) if (localStorage.key(i)?.startsWith(PENDING_PREFIX)) waiting++;
     return `${waiting}|${Number(localStorage.getItem(LAST_SYNC)) || 0}`;
   } catch {
-    return "0|0";
+    return `${outboxWaiting}|0`;
   }
 }
 

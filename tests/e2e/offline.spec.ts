@@ -197,3 +197,93 @@ test("offline, the badge counts the scenes waiting and says when they last synce
     )
     .toBe("The bell rang. Sent later.");
 });
+
+test("offline, a chapter added and renamed shows at once, is kept across a reload, and is sent in order once back online", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Cora Chapters" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Island Hopping" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The ferry", content: "It left at six." });
+  const chapterHeading = (title: string) => page.getByRole("heading", { level: 3, name: title, exact: true });
+  const serverChapters = async () =>
+    (await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`)).map((c) => c.title);
+
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Add Chapter" }).click();
+  await page.getByPlaceholder("Chapter title").fill("Leaving Port");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(chapterHeading("Leaving Port")).toBeVisible();
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  await page.getByRole("button", { name: "Leaving Port settings" }).click();
+  const section = page.getByRole("region", { name: "Leaving Port", exact: true });
+  await section.getByLabel("Chapter title").fill("The Crossing");
+  await section.getByRole("button", { name: "Save chapter" }).click();
+  await expect(chapterHeading("The Crossing")).toBeVisible();
+  await expect(page.getByText("2 changes waiting")).toBeVisible();
+  expect(await serverChapters()).toEqual([]);
+
+  // Reloaded with no network: the chapter and the queue are still there (kept on the device).
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(chapterHeading("The Crossing")).toBeVisible();
+  await expect(page.getByText("2 changes waiting")).toBeVisible();
+
+  // Back online: sent in order (created, then renamed), and the writer is told.
+  await page.context().setOffline(false);
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect.poll(serverChapters).toEqual(["The Crossing"]);
+  await expect(chapterHeading("The Crossing")).toBeVisible();
+  await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
+});
+
+test("a chapter renamed offline that a co-writer deleted meanwhile is shown with its text to copy, not dropped", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Rita Refused" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Lost Chapters" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The storm", content: "Rain all night." });
+  const chapter = await apiAs<{ id: number }>(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Harbour" });
+
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  // The app's code comes from the service worker's copy once it holds the page (a toast's code loads on demand).
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour", exact: true })).toBeVisible();
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Harbour settings" }).click();
+  const section = page.getByRole("region", { name: "Harbour", exact: true });
+  await section.getByLabel("Chapter title").fill("Harbour at Dawn");
+  await section.getByRole("button", { name: "Save chapter" }).click();
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour at Dawn", exact: true })).toBeVisible();
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+
+  // Meanwhile the chapter is deleted on the server; back online the rename is refused and kept on screen.
+  await apiAs(request, writer, "DELETE", `/api/chapters/${chapter.id}`);
+  await page.context().setOffline(false);
+  const refused = page.getByRole("region", { name: "Changes not saved" });
+  await expect(refused).toContainText('Rename chapter to "Harbour at Dawn"');
+  await expect(refused.locator("output")).toHaveText("Harbour at Dawn");
+  await expect(refused.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Harbour at Dawn", exact: true })).toHaveCount(0);
+  await refused.getByRole("button", { name: "Dismiss" }).click();
+  await expect(refused).toHaveCount(0);
+});

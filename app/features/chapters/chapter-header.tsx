@@ -4,6 +4,8 @@ import { cn } from "~/lib/cn";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import type { ChapterContext } from "./chapter-context";
+import { useChapterActions } from "./chapter-queries";
+import { toggleCollapsed } from "./collapsed-chapters";
 import { type ChapterView, chapterTitleError, parseTarget, type Scene, wordsText } from "./chapters-api";
 import { ProgressBar } from "./progress-bar";
 
@@ -37,7 +39,7 @@ export function ChapterHeader({
   const [menu, setMenu] = useState(false);
   const [dropping, setDropping] = useState(false);
   const panelId = useId();
-  const { store } = context;
+  const actions = useChapterActions();
   const words = scenes.length || !chapter ? sumWords(scenes) : chapter.wordCount;
   const target = chapter?.targetWords;
   const counts = `${scenes.length} ${scenes.length === 1 ? "scene" : "scenes"} · ${target ? `${words.toLocaleString("en-US")} of ${wordsText(target)}` : wordsText(words)}`;
@@ -62,7 +64,7 @@ export function ChapterHeader({
         const step = e.key === "ArrowUp" ? -1 : e.key === "ArrowDown" ? 1 : 0;
         if (!step) return;
         e.preventDefault();
-        void store.move(chapter.id, step);
+        void actions.move(chapter.id, step);
       }}
       onDragStart={(e) => {
         e.dataTransfer.setData("application/x-storyweave-chapter", String(chapter.id));
@@ -79,7 +81,7 @@ export function ChapterHeader({
         const id = Number(e.dataTransfer.getData("application/x-storyweave-chapter"));
         if (id && id !== chapter.id) {
           e.preventDefault();
-          void store.moveTo(id, index);
+          void actions.moveTo(id, index);
         }
       }}
       className={cn(
@@ -92,7 +94,7 @@ export function ChapterHeader({
           type="button"
           aria-expanded={!collapsed}
           aria-label={`${collapsed ? "Expand" : "Collapse"} ${chapter.title}`}
-          onClick={() => store.toggle(chapter.id)}
+          onClick={() => toggleCollapsed(context.timelineId, chapter.id)}
           className="rounded p-1 text-stone-700 hover:bg-stone-200"
         >
           {collapsed ? <ChevronRight aria-hidden="true" className="h-4 w-4" /> : <ChevronDown aria-hidden="true" className="h-4 w-4" />}
@@ -116,7 +118,7 @@ export function ChapterHeader({
               variant="ghost"
               aria-label={`Move ${chapter.title} up`}
               disabled={index <= 0}
-              onClick={() => void store.move(chapter.id, -1)}
+              onClick={() => void actions.move(chapter.id, -1)}
             >
               <ArrowUp aria-hidden="true" className="h-4 w-4" />
             </Button>
@@ -125,7 +127,7 @@ export function ChapterHeader({
               variant="ghost"
               aria-label={`Move ${chapter.title} down`}
               disabled={index >= chapters.length - 1}
-              onClick={() => void store.move(chapter.id, 1)}
+              onClick={() => void actions.move(chapter.id, 1)}
             >
               <ArrowDown aria-hidden="true" className="h-4 w-4" />
             </Button>
@@ -164,7 +166,7 @@ function ChapterSettings({
   canDelete: boolean;
   onClose: () => void;
 }) {
-  const { store } = context;
+  const actions = useChapterActions();
   const [title, setTitle] = useState(chapter.title);
   const [target, setTarget] = useState(chapter.targetWords ? String(chapter.targetWords) : "");
   const [error, setError] = useState<{ title?: string; target?: string }>({});
@@ -178,7 +180,7 @@ function ChapterSettings({
     const next = { title: titleError ?? undefined, target: "error" in parsed ? parsed.error : undefined };
     setError(next);
     if (next.title || next.target || "error" in parsed) return;
-    if (await store.update(chapter.id, { title: title.trim(), targetWords: parsed.value })) onClose();
+    if (await actions.update(chapter.id, { title: title.trim(), targetWords: parsed.value })) onClose();
   };
   const field = "h-9 rounded-md border border-stone-300 bg-white px-2 text-sm";
   return (
@@ -258,7 +260,7 @@ function ChapterSettings({
         pending={pending}
         onConfirm={() => {
           setPending(true);
-          void store.remove(chapter.id).then(() => {
+          void actions.remove(chapter.id).then(() => {
             setPending(false);
             setConfirm(false);
           });

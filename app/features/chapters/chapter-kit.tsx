@@ -1,13 +1,13 @@
 import type { TimelineSession } from "~/features/timeline/timeline-session";
 import { Plus } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { TimelineEvents } from "~/features/timeline/timeline-events";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import { Button } from "~/ui/button";
-import { type ChapterView, chapterTitleError, type Scene } from "./chapters-api";
-import { useChapters } from "./chapters-store";
+import { chapterTitleError, type Scene } from "./chapters-api";
+import { useChapterActions } from "./chapter-queries";
 import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
@@ -22,32 +22,9 @@ import { StructureTools } from "~/features/structure/structure-kit";
 
 export type { ChapterContext };
 
-/** Keeps the chapters fresh (on arrival and on every room sync) and tells the screen which there are. */
-export function ChapterSync({
-  context,
-  tick,
-  onChaptered,
-  onChapters,
-}: {
-  context: ChapterContext;
-  tick: number;
-  onChaptered: (any: boolean) => void;
-  /** The chapters in order, once loaded (the filters and the lanes name them). */
-  onChapters?: (chapters: ChapterView[]) => void;
-}) {
-  const { chapters, loaded } = useChapters(context.store);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: every room sync (a new tick) reads the chapters again
-  useEffect(() => void context.store.load(), [context.store, tick]);
-  const any = loaded && chapters.length > 0;
-  useEffect(() => onChaptered(any), [any, onChaptered]);
-  useEffect(() => {
-    if (loaded) onChapters?.(chapters);
-  }, [loaded, chapters, onChapters]);
-  return null;
-}
-
 /** 'Add chapter': a title, then the chapter is appended to the book (editors). */
-export function AddChapter({ context }: { context: ChapterContext }) {
+export function AddChapter() {
+  const { create } = useChapterActions();
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -57,7 +34,7 @@ export function AddChapter({ context }: { context: ChapterContext }) {
     setError(problem);
     if (problem) return;
     setPending(true);
-    const ok = await context.store.create(title);
+    const ok = await create(title);
     setPending(false);
     if (ok) {
       setTitle("");
@@ -129,9 +106,8 @@ export type ChapterScreen = {
     deadline?: string | null;
     writingDays?: number[];
   };
-  shareCode?: string | null;
   store: { events: Scene[]; complete: boolean; write: Write };
-  /** The timeline session: the room connection's header for the chapter calls. */
+  /** The timeline session (the chapter calls' client and share code). */
   session: TimelineSession;
   view: { chronological: boolean; filtering?: boolean; layout: TimelineLayout };
   live: { canEdit: boolean; coWrite: CoWriteApi; mapTick: number };
@@ -140,8 +116,6 @@ export type ChapterScreen = {
   dated: Scene[];
   isOwner: boolean;
   list: ListProps;
-  setChaptered: (any: boolean) => void;
-  setChapters?: (chapters: ChapterView[]) => void;
   TimelineEvents: typeof TimelineEvents;
 };
 
@@ -153,7 +127,7 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   const { timeline, store, view, live, refresh } = screen;
   const context = chapterContext({
     timelineId: timeline.id,
-    shareCode: screen.shareCode,
+    shareCode: screen.session.shareCode,
     client: screen.session.client,
     write: store.write,
     refresh,
@@ -161,26 +135,23 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
   const { layout } = view;
   return {
     progress: (
-      <>
-        <ChapterSync context={context} tick={live.mapTick} onChaptered={screen.setChaptered} onChapters={screen.setChapters} />
-        <BookProgress
-          context={context}
-          timeline={timeline}
-          events={store.events}
-          complete={store.complete}
-          canEdit={live.canEdit}
-          refresh={refresh}
-        />
-      </>
+      <BookProgress
+        context={context}
+        timeline={timeline}
+        events={store.events}
+        complete={store.complete}
+        canEdit={live.canEdit}
+        refresh={refresh}
+      />
     ),
     tools: (
       <>
-        {live.canEdit ? <AddChapter context={context} /> : null}
+        {live.canEdit ? <AddChapter /> : null}
         <StructureTools
           timelineId={timeline.id}
           timelineTitle={timeline.title}
           structureTemplateId={timeline.structureTemplateId ?? null}
-          shareCode={screen.shareCode}
+          shareCode={screen.session.shareCode}
           canEdit={live.canEdit}
           events={store.events}
           showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}

@@ -5,9 +5,10 @@ import type { MutationOutcome } from "~/lib/use-mutation";
 import type { EventView } from "../../../worker/services/events";
 import type { ChapterContext } from "./chapter-context";
 import { type ApiContext, type Scene, queryOf } from "./chapters-api";
-import { ChaptersStore } from "./chapters-store";
+import { timelineQueryClient } from "~/features/timeline/timeline-query";
+import { chaptersKey } from "./chapter-queries";
 
-// The screen's chapter store and scene moves, apart from the chapter kit's views (the grid uses them too).
+// The screen's chapter context and scene moves, apart from the chapter kit's views (the grid uses them too).
 
 export type Write = <T>(
   run: () => Promise<MutationOutcome<T>>,
@@ -21,7 +22,7 @@ type Held = {
 const held = new Map<number, Held>();
 
 /**
- * The screen's chapter context: one store per timeline for the page's life. Called on every render of the
+ * The screen's chapter context: one per timeline for the page's life (the chapters are a query: chapter-queries.ts). Called on every render of the
  * screen (not a hook): it keeps the screen's latest write and refresh.
  */
 export function chapterContext(options: {
@@ -37,7 +38,6 @@ export function chapterContext(options: {
   if (!entry) {
     const latest = { write, refresh };
     const api: ApiContext = { shareCode, client };
-    const store = new ChaptersStore(timelineId, api);
     const moveScene = async (scene: Scene, chapterId: number | null, to?: number) => {
       const body = to === undefined ? { chapterId } : { chapterId, position: to };
       const outcome = await latest.write(
@@ -54,13 +54,13 @@ export function chapterContext(options: {
       );
       if (outcome.ok) {
         latest.refresh();
-        void store.load();
+        // The chapters' word counts follow their scenes.
+        void timelineQueryClient().invalidateQueries({ queryKey: chaptersKey(timelineId) });
       }
     };
-    entry = { context: { store, api, moveScene }, latest };
+    entry = { context: { timelineId, api, moveScene }, latest };
     held.set(timelineId, entry);
   }
   Object.assign(entry.latest, { write, refresh });
-  entry.context.store.onChanged = refresh;
   return entry.context;
 }

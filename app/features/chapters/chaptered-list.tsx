@@ -4,7 +4,8 @@ import type { Layout, TimelineEvents } from "~/features/timeline/timeline-events
 import type { ChapterContext } from "./chapter-context";
 import type { ChapterView, Scene } from "./chapters-api";
 import { ChapterHeader } from "./chapter-header";
-import { useChapters } from "./chapters-store";
+import { useChapterList } from "./chapter-queries";
+import { useCollapsedChapters } from "./collapsed-chapters";
 
 type Group = { key: string; chapter: ChapterView | null; scenes: Scene[] };
 
@@ -36,7 +37,8 @@ export function ChapteredList({
   /** The screen's list (given, not imported: this module stays out of the first paint's chunks). */
   List: typeof TimelineEvents;
 }) {
-  const { chapters, collapsed } = useChapters(context.store);
+  const { chapters } = useChapterList(context.timelineId, context.api.shareCode, context.api.client);
+  const collapsed = useCollapsedChapters(context.timelineId);
   const groups = groupScenes(events, chapters, !filtering);
   const indexOf = (id: number) => all.findIndex((e) => e.id === id);
 

@@ -19,6 +19,9 @@ export async function forgetCachedPages() {
   await Promise.all(names.filter((name) => name === PAGE_CACHE || name === DATA_CACHE).map((name) => caches.delete(name)));
 }
 
+/** The client data layer's kept lists and queued changes (loaded on demand: the outbox is not first-paint code). */
+const forgetOutbox = () => import("./outbox").then((m) => m.forgetOutbox()).catch(() => undefined);
+
 /**
  * Whose pages, loader data and scene copies this browser keeps: an account id, NOBODY after a logout (all deleted),
  * none when not known. Workbox's generated worker names its caches at build time and cannot tell accounts apart,
@@ -53,12 +56,12 @@ export async function claimDeviceFor(userId: number) {
   const me = String(userId);
   if (!device || device.held === me) return;
   if (device.held === null) await forgetCachedPages();
-  else if (device.held !== NOBODY) await Promise.all([forgetCachedPages(), forgetAllLocalDocs()]);
+  else if (device.held !== NOBODY) await Promise.all([forgetCachedPages(), forgetAllLocalDocs(), forgetOutbox()]);
   markDevice(me);
 }
 
 /** Logout: everything was deleted, so the next account to sign in starts from nothing and need not clear again. */
 export async function releaseDevice() {
-  await Promise.all([forgetAllLocalDocs(), forgetCachedPages()]);
+  await Promise.all([forgetAllLocalDocs(), forgetCachedPages(), forgetOutbox()]);
   markDevice(NOBODY);
 }

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { chapterContext } from "~/features/chapters/chapter-screen-context";
+import { useChapterActions } from "~/features/chapters/chapter-queries";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import { errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -85,11 +85,8 @@ export function useGridWrites({ timelineId, shareCode, store, refresh }: GridWri
     if (sent.ok) latest.current.refresh();
   };
 
-  const moveChapter = (chapterId: number, step: number) => {
-    const { store, refresh } = latest.current;
-    const context = chapterContext({ timelineId, shareCode, client: session.client, write: store.write, refresh });
-    return context.store.move(chapterId, step);
-  };
+  const chapterActions = useChapterActions();
+  const moveChapter = (chapterId: number, step: number) => chapterActions.move(chapterId, step);
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() =>
     typeof window === "undefined" ? new Set() : readCollapsed(timelineId),

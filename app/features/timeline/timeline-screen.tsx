@@ -16,6 +16,9 @@ import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-pa
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
 import { chapterParts } from "~/features/chapters/chapter-kit";
+import { registerChapterSession, useChapterList } from "~/features/chapters/chapter-queries";
+import { RefusedChanges } from "~/features/offline/refused-changes";
+import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
 import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
@@ -63,8 +66,19 @@ export type TimelineScreenProps = {
 
 const isDated = (e: EventView) => storyOrderKey(e.storyStart) !== null;
 
-/** Memoized: the route's own re-renders (same loader data) do not render the whole screen again. */
+/**
+ * Memoized: the route's own re-renders (same loader data) do not render the whole screen again. The client data
+ * layer (TanStack Query, docs/client-data.md) is provided around the screen.
+ */
 export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreenProps) {
+  return (
+    <TimelineQueryProvider userId={props.myUserId}>
+      <TimelineScreenBody {...props} />
+    </TimelineQueryProvider>
+  );
+});
+
+function TimelineScreenBody(props: TimelineScreenProps) {
   const { timeline, premium, shareCode, page } = props;
   const revalidator = useRevalidator();
   const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
@@ -85,8 +99,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   // The dialogs' code loads when the first of them opens, and stays.
   const [dialogsUsed, setDialogsUsed] = useState(false);
-  const [chaptered, setChaptered] = useState(false);
-  const [chapterList, setChapterList] = useState<ChapterOption[]>();
   const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
@@ -106,6 +118,11 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     canEdit,
     connectionId: room.connectionId,
   });
+  useEffect(() => registerChapterSession(timeline.id, { client: session.client, refresh }), [timeline.id, session.client, refresh]);
+  // The chapters in order, once loaded (the filters, the lanes and the list in chapters name them).
+  const chapterQuery = useChapterList(timeline.id, shareCode, session.client);
+  const chapterList: ChapterOption[] | undefined = chapterQuery.loaded ? chapterQuery.chapters : undefined;
+  const chaptered = chapterQuery.loaded && chapterQuery.chapters.length > 0;
 
   const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
   const { link, linkAll } = writes;
@@ -193,7 +210,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
   };
   const chapters = chapterParts({
     timeline,
-    shareCode,
     store,
     session,
     view,
@@ -202,8 +218,6 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
     dated,
     isOwner,
     list,
-    setChaptered,
-    setChapters: setChapterList,
     TimelineEvents,
   });
   const cardPlotlines = useMemo<CardPlotlines>(
@@ -238,6 +252,7 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
               progress={chapters.progress}
               tools={chapters.tools}
             />
+            <RefusedChanges />
             <div className="mt-6 hidden justify-end lg:flex">
               <SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />
             </div>
@@ -356,4 +371,4 @@ export const TimelineScreen = memo(function TimelineScreen(props: TimelineScreen
       <EventActionsContext.Provider value={eventActions}>{screen}</EventActionsContext.Provider>
     </TimelineSessionContext.Provider>
   );
-});
+}

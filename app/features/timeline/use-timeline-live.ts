@@ -1,4 +1,6 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { chaptersKey } from "~/features/chapters/chapter-queries";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
 import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
@@ -34,6 +36,7 @@ export function useTimelineLive({
   eventsRef.current = events;
   // Bumped on every room sync: an open map refetches (a map-only sync reloads nothing else).
   const [mapTick, setMapTick] = useState(0);
+  const queryClient = useQueryClient();
   // My access ended while an editor was open (removed, signed out): the page stays, read-only, so the
   // editor can offer its text for copying; `viewOnly`: I was made a viewer (the room reconnects me read-only).
   const [ended, setEnded] = useState<AccessEnd | null>(null);
@@ -56,6 +59,8 @@ export function useTimelineLive({
       // An entry's progressions: its open 'From this scene on' and 'As of' reads refetch; nothing else changed.
       if (scope === "progressions") return void window.dispatchEvent(new CustomEvent(PROGRESSIONS_CHANGED));
       setMapTick((t) => t + 1);
+      // A sync of everything or of the chapters: the chapters' query reads them again (word counts follow scenes).
+      if (scope === undefined || scope === "chapters") void queryClient.invalidateQueries({ queryKey: chaptersKey(timeline.id) });
       // The relationships: the open Relationships view refetches on the tick; the cards are unchanged.
       if (scope !== "map" && scope !== "relationships") refresh();
     },

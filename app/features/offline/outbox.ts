@@ -1,0 +1,209 @@
+import { MutationCache, onlineManager, QueryClient } from "@tanstack/react-query";
+import {
+  type PersistedClient,
+  type Persister,
+  persistQueryClientRestore,
+  persistQueryClientSubscribe,
+} from "@tanstack/query-persist-client-core";
+import { markSynced, setOutboxWaiting } from "~/lib/offline-docs";
+
+/**
+ * The client data layer's cache and outbox (docs/client-data.md). One QueryClient for the page's life in the
+ * browser: its changes are TanStack Query mutations with a `mutationKey` (their `mutationFn` is set once with
+ * `setMutationDefaults`, so a change is its key and serialisable variables). Every change runs in one scope,
+ * OUTBOX_SCOPE: one after another, in the order they were made. With no network they pause; paused changes and the
+ * cached lists are kept in IndexedDB (OUTBOX_DB) and replayed in order when the network returns, after a reload too.
+ */
+export const OUTBOX_SCOPE = "outbox";
+const OUTBOX_DB = "storyweave-outbox";
+const STORE = "client";
+const KEY = "cache";
+/** Kept changes older than this are dropped on restore (a month without network). */
+const MAX_AGE = 30 * 24 * 60 * 60 * 1000;
+
+function openDb(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(OUTBOX_DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** One read or write, the database closed again after it (so a logout can delete it while the page stays). */
+async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await openDb();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const request = run(db.transaction(STORE, mode).objectStore(STORE));
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Saves coalesce: while one is written, only the latest next one waits. */
+function idbPersister(): Persister {
+  let writing: Promise<void> | null = null;
+  let next: PersistedClient | null = null;
+  const write = async (): Promise<void> => {
+    while (next) {
+      const value = next;
+      next = null;
+      await withStore("readwrite", (s) => s.put(value, KEY)).catch(() => undefined);
+    }
+    writing = null;
+  };
+  return {
+    persistClient: (client) => {
+      if (stopped) return;
+      next = client;
+      writing ??= write();
+      return writing;
+    },
+    restoreClient: () => withStore<PersistedClient | undefined>("readonly", (s) => s.get(KEY)).catch(() => undefined),
+    removeClient: () => withStore("readwrite", (s) => s.delete(KEY)).then(() => undefined),
+  };
+}
+
+/** Whether the server answers (a tiny file past every cache): the 'online' event comes before requests get through. */
+async function reachable() {
+  try {
+    return (await fetch(`/favicon.svg?online=${Date.now()}`, { method: "HEAD", cache: "no-store" })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Online for the outbox once the browser says so AND the server answers: a queued change sent at the first 'online'
+ * event may reach the server and lose its answer, and a create tried again would then be made twice.
+ */
+function watchNetwork() {
+  onlineManager.setOnline(navigator.onLine);
+  onlineManager.setEventListener((setOnline) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const probe = async () => {
+      clearTimeout(timer);
+      if (!navigator.onLine) return setOnline(false);
+      if (await reachable()) setOnline(true);
+      else timer = setTimeout(() => void probe(), 1_000);
+    };
+    const offline = () => {
+      clearTimeout(timer);
+      setOnline(false);
+    };
+    const online = () => void probe();
+    window.addEventListener("online", online);
+    window.addEventListener("offline", offline);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener("online", online);
+      window.removeEventListener("offline", offline);
+    };
+  });
+}
+
+let queryClient: QueryClient | null = null;
+let stopped = false;
+let unsubscribe: (() => void) | null = null;
+let restoring: Promise<void> | null = null;
+
+/** The changes not yet confirmed by the server (paused, waiting their turn, or on their way). */
+const waitingCount = (client: QueryClient) => client.getMutationCache().findAll({ status: "pending" }).length;
+
+/**
+ * The page's QueryClient: `setup` sets each resource's mutation defaults (before anything kept is restored, so a
+ * restored change knows how to send itself). A new one per server render.
+ */
+export function outboxClient(setup: (client: QueryClient) => void): QueryClient {
+  if (typeof window === "undefined") {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    setup(client);
+    return client;
+  }
+  if (queryClient) return queryClient;
+  // TanStack assumes online until an event says otherwise; a page reloaded with no network starts offline.
+  watchNetwork();
+  let waiting = 0;
+  const mutationCache = new MutationCache();
+  const client = new QueryClient({
+    mutationCache,
+    defaultOptions: {
+      queries: { gcTime: MAX_AGE, retry: 1 },
+      mutations: {
+        scope: { id: OUTBOX_SCOPE },
+        gcTime: 60_000,
+        // A request that never reached the server (the network went as it was sent) is tried again; the server's
+        // refusals are not.
+        retry: (failures, error) => error instanceof TypeError && failures < 3,
+      },
+    },
+  });
+  mutationCache.subscribe(() => {
+    const now = waitingCount(client);
+    if (now === waiting) return;
+    if (now < waiting && now === 0) markSynced();
+    waiting = now;
+    setOutboxWaiting(now);
+  });
+  setup(client);
+  queryClient = client;
+  return client;
+}
+
+/**
+ * Restores what this account kept on the device (once per page), then keeps it: the lists (`persistQuery`) and
+ * the paused changes, which are sent when the network is there. `userId` busts another account's copy.
+ */
+export function restoreOutbox(client: QueryClient, userId: number, persistQuery: (queryKey: readonly unknown[]) => boolean) {
+  if (typeof window === "undefined" || typeof indexedDB === "undefined") return Promise.resolve();
+  if (restoring) return restoring;
+  stopped = false;
+  const persister = idbPersister();
+  const options = {
+    queryClient: client,
+    persister,
+    buster: String(userId),
+    maxAge: MAX_AGE,
+    dehydrateOptions: {
+      shouldDehydrateQuery: (query: { queryKey: readonly unknown[]; state: { status: string } }) =>
+        query.state.status === "success" && persistQuery(query.queryKey),
+      // Paused changes and those waiting their turn (not one on its way: it may have reached the server).
+      shouldDehydrateMutation: (mutation: { state: { isPaused: boolean } }) => mutation.state.isPaused,
+    },
+  };
+  restoring = persistQueryClientRestore(options)
+    .catch(() => undefined)
+    .then(() => {
+      if (stopped) return;
+      unsubscribe = persistQueryClientSubscribe(options);
+      if (onlineManager.isOnline()) void client.resumePausedMutations();
+    });
+  return restoring;
+}
+
+/** Whether the network is there as the client data layer sees it (a change made now is queued when not). */
+export const isOnline = () => onlineManager.isOnline();
+
+/** Logout, or another account signed in: the kept lists and queued changes go, in memory and on the device. */
+export async function forgetOutbox() {
+  stopped = true;
+  unsubscribe?.();
+  unsubscribe = null;
+  restoring = null;
+  queryClient?.getMutationCache().clear();
+  queryClient?.getQueryCache().clear();
+  setOutboxWaiting(0);
+  if (typeof indexedDB === "undefined") return;
+  await new Promise<void>((resolve) => {
+    try {
+      const request = indexedDB.deleteDatabase(OUTBOX_DB);
+      request.onsuccess = request.onerror = request.onblocked = () => resolve();
+    } catch {
+      resolve();
+    }
+  });
+}
