@@ -36,7 +36,7 @@ export type PanelChoice = {
 export type LayoutMenuProps = { layout: TimelineLayout; onLayout: (layout: TimelineLayout) => void };
 export type PanelsMenuProps = { panels: PanelChoice[] };
 
-/** 'Layout: Vertical' — the current layout, as the stand-in before the menu's code loads and as its trigger. */
+/** 'Layout: Vertical': the layout menu's button, naming the current layout. */
 export function LayoutTrigger({ layout, ...props }: ComponentProps<"button"> & { layout: TimelineLayout }) {
   const { label, Icon } = layoutChoice(layout);
   return (
