@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
+import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -21,7 +21,7 @@ test.describe("the Calendar dialog", () => {
     await openTimeline(page, timeline.id);
 
     // A preset to start from, then the writer's own changes: one month fewer, the second era renamed.
-    await page.getByRole("button", { name: "Calendar", exact: true }).click();
+    await openPanel(page, "Calendar");
     const dialog = page.getByRole("dialog", { name: "Calendar" });
     await dialog.getByLabel("Start from a preset").selectOption({ label: "13 × 28 days" });
     await expect(dialog.getByLabel("Month 1 name")).toHaveValue("Frostmoon");

@@ -221,3 +221,19 @@ export async function writerPage(browser: Browser, user: Pick<TestUser, "email" 
   }
   return { page, context };
 }
+
+/** The timeline's layout menu button: 'Layout: Vertical' names the current layout. */
+export const layoutMenu = (page: Page) => page.getByRole("button", { name: /^Layout: / });
+
+/** Picks a layout ('Grid', 'Lanes', 'Map'…) in the timeline's layout menu; the button then names it. */
+export async function chooseLayout(page: Page, name: string) {
+  await layoutMenu(page).click();
+  await page.getByRole("menuitemradio", { name, exact: true }).click();
+  await expect(layoutMenu(page)).toHaveAccessibleName(`Layout: ${name}`);
+}
+
+/** Opens one of the timeline's panels ('Comments', 'Activity', 'Plotlines', 'Calendar', 'Reader links') from its Panels menu. */
+export async function openPanel(page: Page, name: string | RegExp) {
+  await page.getByRole("button", { name: "Panels", exact: true }).click();
+  await page.getByRole("menuitem", { name: typeof name === "string" ? new RegExp(`^${name}`) : name }).click();
+}

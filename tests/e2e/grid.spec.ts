@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import {
+  layoutMenu,
   apiAs,
   createUser,
   expect,
@@ -50,7 +51,7 @@ test.describe("the plotline grid", () => {
       await expect(cardIn(cell(p, "Main plot, Chapter 1"), "Storm")).toBeVisible();
       await expect(cardIn(cell(p, "No plotline, Chapter 2"), "Letter")).toBeVisible();
     }
-    await expect(page.getByRole("button", { name: "Grid" })).toHaveAttribute("aria-pressed", "true");
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Grid");
     await expectNoSeriousA11yViolations(page);
 
     // Mouse: Storm from Main plot, Chapter 1 to Romance, Chapter 2; the collaborator sees it move. (A tall window:
@@ -122,7 +123,7 @@ test.describe("the plotline grid", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const scroller = page.getByTestId("grid-scroll");
     await scroller.scrollIntoViewIfNeeded();
-    await expect(page.getByRole("button", { name: "Map" })).toBeInViewport();
+    await expect(layoutMenu(page)).toBeInViewport();
     expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await scroller.evaluate((el) => {
       el.scrollLeft = 300;

@@ -1,4 +1,4 @@
-import { apiAs, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
+import { chooseLayout, apiAs, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -24,7 +24,7 @@ test.describe("lanes editing", () => {
 
     await signIn(page, owner);
     await openTimeline(page, timeline.id);
-    await page.getByRole("button", { name: "Lanes" }).click();
+    await chooseLayout(page, "Lanes");
     const lanes = page.getByRole("table", { name: "Lanes by character" });
     // Every scene has a character, yet an editor has the lane to drop on.
     await expect(lanes.getByRole("rowheader")).toHaveText(["Mara1 event", "No character0 events"]);

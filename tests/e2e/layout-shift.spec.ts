@@ -27,7 +27,7 @@ async function layoutShift(browser: Browser, user: TestUser, timelineId: number,
   });
   await page.goto(`/timeline/${timelineId}`);
   await expect(page.getByRole("button", { name: "Structure", exact: true })).toBeEnabled();
-  await expect(page.getByRole("button", { name: "Comments", exact: true })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Panels", exact: true })).toBeEnabled();
   await page.waitForTimeout(2000);
   const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
   await context.close();

@@ -1,5 +1,7 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import {
+  chooseLayout,
+  layoutMenu,
   apiAs,
   card,
   createUser,
@@ -36,7 +38,7 @@ async function openMap(page: Page, timelineId: number) {
   await page.goto(`/timeline/${timelineId}`);
   await waitForHydration(page);
   await expect(page.getByText("Connected", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Map" }).click();
+  await chooseLayout(page, "Map");
   await expect(page.locator(".react-flow__node").first()).toBeVisible();
   await page.locator(".storyweave-map").scrollIntoViewIfNeeded();
 }
@@ -115,10 +117,10 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await drawEdge(page, `event-${vigil.id}`, `entity-${mara.id}`);
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Mara linked" }).first()).toBeVisible();
   await expect.poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "link").length).toBe(2);
-  await page.getByRole("button", { name: "Vertical" }).click();
+  await chooseLayout(page, "Vertical");
   await expect(card(page, "Vigil").getByRole("button", { name: "Mara" })).toBeVisible();
   // The collaborator's list shows it too (the event's change is broadcast as always).
-  await other.page.getByRole("button", { name: "Vertical" }).click();
+  await chooseLayout(other.page, "Vertical");
   await expect(card(other.page, "Vigil").getByRole("button", { name: "Mara" })).toBeVisible();
   await other.context.close();
 });
@@ -146,7 +148,7 @@ test("Map on Free: the advanced controls show an upgrade hint; keyboard-only foc
     .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${vigil.id}`)?.x ?? null)
     .not.toBeNull();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("button", { name: "Vertical" })).toHaveAttribute("aria-pressed", "true");
+  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
   await expect(card(page, "Vigil")).toBeInViewport();
 });
 

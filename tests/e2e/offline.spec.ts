@@ -95,16 +95,29 @@ test("with no network, Share, Reader links, Export, Import, AI and billing are d
   const noNote = async () => expect(offline).toHaveCount(0);
 
   await openTimeline(page, timeline.id);
+  // 'Reader links' is an entry of the Panels menu (opened once online, so its code is here).
+  const panels = page.getByRole("button", { name: "Panels", exact: true });
+  const readerLinks = page.getByRole("menuitem", { name: "Reader links" });
+  await panels.click();
+  await expect(readerLinks).toBeEnabled();
+  await page.keyboard.press("Escape");
   await page.context().setOffline(true);
-  for (const name of ["Share", "Reader links", "Export"]) {
+  for (const name of ["Share", "Export"]) {
     const control = page.getByRole("button", { name, exact: true });
     await expect(control).toBeDisabled();
     await expect(control).toHaveAccessibleDescription("You're offline");
   }
+  await panels.click();
+  await expect(readerLinks).toBeDisabled();
+  await expect(readerLinks).toHaveAccessibleDescription("You're offline");
+  await page.keyboard.press("Escape");
   // Said in words beside them, for a touch screen that shows no title.
   await expect(offline.first()).toBeVisible();
   await page.context().setOffline(false);
-  for (const name of ["Share", "Reader links", "Export"]) await expect(page.getByRole("button", { name, exact: true })).toBeEnabled();
+  for (const name of ["Share", "Export"]) await expect(page.getByRole("button", { name, exact: true })).toBeEnabled();
+  await panels.click();
+  await expect(readerLinks).toBeEnabled();
+  await page.keyboard.press("Escape");
   await noNote();
   // The Export menu opens again once back online.
   await page.getByRole("button", { name: "Export", exact: true }).click();

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import {
+  chooseLayout,
   apiAs,
   createUser,
   screenshot,
@@ -124,8 +125,7 @@ test.describe("a timeline with 1,000 events", () => {
     await signIn(page, user);
     await page.goto(`/timeline/${timelineId}`);
     await waitForHydration(page);
-    await page.getByRole("button", { name: "Horizontal" }).click();
-    await expect(page.getByRole("button", { name: "Horizontal" })).toHaveAttribute("aria-pressed", "true");
+    await chooseLayout(page, "Horizontal");
     expect(await cards(page).count()).toBeLessThan(40);
     const list = page.getByRole("list", { name: "Events" });
     const width = await list.evaluate((el) => el.scrollWidth);
@@ -139,7 +139,7 @@ test.describe("a timeline with 1,000 events", () => {
     await screenshot(page, "perf-1000-horizontal");
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole("button", { name: "Vertical" }).click();
+    await chooseLayout(page, "Vertical");
     await page.evaluate(() => window.scrollTo(0, 0));
     expect(await cards(page).count()).toBeLessThan(40);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -161,7 +161,7 @@ test.describe("a timeline with 1,000 events", () => {
         for (const entry of list.getEntries()) tasks.push(Math.round(entry.duration));
       }).observe({ type: "longtask" });
     });
-    await page.getByRole("button", { name: "Map" }).click();
+    await chooseLayout(page, "Map");
     // Every event is a node, laid out side by side (not stacked where the layout never ran).
     const nodes = page.locator(".react-flow__node");
     await expect(nodes.first()).toBeVisible();
@@ -228,7 +228,11 @@ test("the first paint needs only the HTML: the stylesheet is inline, React Route
   await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
   const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
   // The timeline bar's tools are real buttons in the server's HTML (none is a disabled look-alike).
-  for (const name of ["Comments", "Activity", "Plotlines", "Structure", "Add Event"]) expect(html).toContain(`${name}</button>`);
+  for (const name of ["Structure", "Add Event"]) expect(html).toContain(`${name}</button>`);
+  // The layout menu and the Panels menu are real buttons too (their menus' code comes on first use).
+  for (const name of ["Layout: Vertical", "Panels"]) {
+    expect(html).toMatch(new RegExp(`<button[^>]*aria-haspopup="menu"[^>]*>(?:(?!</button>).)*${name}<svg`));
+  }
   // The side panel comes in document order, not sent apart to be revealed by a script (`<!--$-->` is a boundary
   // already complete in place: its code loads after hydration; one sent apart would read `<!--$?-->`).
   expect(html).toContain('aria-label="Story Assistant"><!--$--><div');

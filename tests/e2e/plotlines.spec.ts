@@ -1,4 +1,16 @@
-import { apiAs, card, cardTitles, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
+import {
+  openPanel,
+  apiAs,
+  card,
+  cardTitles,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  signIn,
+  openTimeline,
+  test,
+  toast,
+} from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -18,7 +30,7 @@ test.describe("plotlines on the timeline screen", () => {
     await openTimeline(page, timeline.id);
 
     // The manager: two plotlines, the second recolored; a blank title is refused in the product's words.
-    await page.getByRole("button", { name: /^Plotlines/ }).click();
+    await openPanel(page, "Plotlines");
     const dialog = page.getByRole("dialog", { name: "Plotlines" });
     await dialog.getByRole("button", { name: "Add plotline" }).click();
     await expect(dialog.getByRole("alert")).toHaveText("Plotline title is required");

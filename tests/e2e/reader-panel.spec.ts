@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, signIn, makePremium, openTimeline, test, waitForHydration } from "./fixtures";
+import { openPanel, apiAs, card, createUser, expect, signIn, makePremium, openTimeline, test, waitForHydration } from "./fixtures";
 
 // The owner's 'Reader links' panel: make a link, a reader opens it in another browser and comments, the owner
 // sees where they stopped; a scene marked 'Not for readers' leaves the reading view; ending the link ends it at once.
@@ -19,7 +19,7 @@ test("the owner makes a reader link, sees where the reader stopped, hides a scen
 
   await signIn(page, owner);
   await openTimeline(page, timeline.id);
-  await page.getByRole("button", { name: "Reader links" }).click();
+  await openPanel(page, "Reader links");
   const dialog = page.getByRole("dialog", { name: "Reader links" });
   await dialog.getByLabel("Label").fill("Book club");
   await dialog.getByRole("button", { name: "Create link" }).click();
@@ -53,7 +53,7 @@ test("the owner makes a reader link, sees where the reader stopped, hides a scen
   await expect
     .poll(async () => {
       await page.keyboard.press("Escape");
-      await page.getByRole("button", { name: "Reader links" }).click();
+      await openPanel(page, "Reader links");
       return (
         (await dialog
           .getByRole("list", { name: "Readers of Book club" })
@@ -82,7 +82,7 @@ test("the owner makes a reader link, sees where the reader stopped, hides a scen
   await expect(reader.getByText("Spoilers live here.")).toBeHidden();
 
   // Ending the link: the reader's next visit finds it ended.
-  await page.getByRole("button", { name: "Reader links" }).click();
+  await openPanel(page, "Reader links");
   await dialog.getByRole("button", { name: "End link" }).click();
   await expect(dialog.getByText("No reader links yet.")).toBeVisible();
   await reader.reload();
@@ -91,7 +91,7 @@ test("the owner makes a reader link, sees where the reader stopped, hides a scen
   await readerContext.close();
 });
 
-test("a viewer has no 'Reader links' button", async ({ page, request }) => {
+test("a viewer has no 'Reader links' panel", async ({ page, request }) => {
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const viewer = await createUser(request, { name: "Vera Viewer" });
@@ -99,6 +99,9 @@ test("a viewer has no 'Reader links' button", async ({ page, request }) => {
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
   await signIn(page, viewer);
   await openTimeline(page, timeline.id);
-  await expect(page.getByRole("button", { name: "Comments" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Reader links" })).toBeHidden();
+  await page.getByRole("button", { name: "Panels", exact: true }).click();
+  await expect(page.getByRole("menuitem", { name: "Comments" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Activity" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Reader links" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
 });

@@ -1,4 +1,5 @@
 import {
+  chooseLayout,
   apiAs,
   createUser,
   expect,
@@ -39,7 +40,7 @@ test.describe("the Relationships view", () => {
 
     await login(page, owner);
     await openTimeline(page, timeline.id);
-    await page.getByRole("button", { name: "Relationships", exact: true }).click();
+    await chooseLayout(page, "Relationships");
     await expect(page).toHaveURL(/layout=relationships/);
     const view = page.getByTestId("relationships-view");
     await expect(view.getByText("No relationships here yet.")).toBeVisible();

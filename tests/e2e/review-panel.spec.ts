@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import {
+  openPanel,
   apiAs,
   createUser,
   expect,
@@ -83,7 +84,7 @@ test.describe("the timeline's review", () => {
     const o = await writerPage(browser, owner, timeline.id);
     await expect(countButton(o.page, "1 open comment")).toBeVisible();
     await expect(countButton(o.page, "1 open comment")).toContainText("💬 1");
-    await o.page.getByRole("button", { name: "Comments", exact: true }).click();
+    await openPanel(o.page, "Comments");
     const panel = o.page.getByRole("dialog", { name: "Comments" });
     const item = panel.getByTestId("timeline-thread");
     await expect(item).toHaveCount(1);
@@ -106,22 +107,22 @@ test.describe("the timeline's review", () => {
 
     // Olive edits the scene; the Activity panel lists her edit and Bea's comment, newest first.
     await apiAs(request, owner, "PATCH", `/api/events/${scene.id}`, { content: "The bell rang at dawn. The gulls fell silent." });
-    await o.page.getByRole("button", { name: "Activity", exact: true }).click();
+    await openPanel(o.page, "Activity");
     const activity = o.page.getByRole("dialog", { name: "Activity" }).getByTestId("activity-item");
     await expect(activity.first()).toContainText("Olive Owner edited The bell");
     await expect(activity.nth(1)).toContainText("Bea Reader commented on The bell");
     await expect(activity.nth(2)).toContainText("Olive Owner added The bell");
     await expectNoSeriousA11yViolations(o.page);
 
-    // At phone width the panel and the toolbar's buttons fit.
+    // At phone width the panel and the toolbar's Panels menu fit.
     await o.page.setViewportSize({ width: 390, height: 844 });
     await screenshot(o.page, "review-activity-390");
     const box390 = await o.page.getByRole("dialog", { name: "Activity" }).boundingBox();
     expect(box390 && box390.x >= 0 && box390.x + box390.width <= 390).toBe(true);
     await o.page.keyboard.press("Escape");
-    const commentsButton = o.page.getByRole("button", { name: "Comments", exact: true });
-    await commentsButton.scrollIntoViewIfNeeded();
-    await expect(commentsButton).toBeInViewport({ ratio: 1 });
+    const panelsButton = o.page.getByRole("button", { name: "Panels", exact: true });
+    await panelsButton.scrollIntoViewIfNeeded();
+    await expect(panelsButton).toBeInViewport({ ratio: 1 });
     await screenshot(o.page, "review-timeline-390");
     await o.context.close();
 

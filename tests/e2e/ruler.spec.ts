@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test } from "./fixtures";
+import {
+  chooseLayout,
+  layoutMenu,
+  apiAs,
+  card,
+  createUser,
+  expect,
+  expectNoSeriousA11yViolations,
+  signIn,
+  openTimeline,
+  screenshot,
+  test,
+} from "./fixtures";
 
 type Timeline = { id: number; title: string };
 
@@ -38,7 +50,7 @@ test.describe("the time ruler", () => {
     await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}?layout=ruler`);
 
-    await expect(page.getByRole("button", { name: "Ruler", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Ruler");
     await expect(ruler(page)).toBeVisible();
     await expect(page.getByTestId("ruler-scene")).toHaveCount(4);
     await expect(page.getByRole("region", { name: "Time ruler" }).getByRole("button", { name: "Someday" })).toBeVisible();
@@ -140,7 +152,7 @@ test.describe("the time ruler", () => {
     await expect(card(page, "The thaw").getByTestId("story-gap")).toHaveText("18 days later");
     await expect(card(page, "The feast").getByTestId("story-gap")).toHaveText("10 months later");
 
-    await page.getByRole("button", { name: "Ruler", exact: true }).click();
+    await chooseLayout(page, "Ruler");
     await expect(page).toHaveURL(/layout=ruler/);
     await expect(page.getByTestId("ruler-scene")).toHaveCount(3);
     await zoomUntil(page, "Zoom in", "month");

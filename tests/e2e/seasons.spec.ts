@@ -1,4 +1,4 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
+import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
 type Timeline = { id: number };
 
@@ -15,7 +15,7 @@ test.describe("seasons", () => {
     await openTimeline(page, timeline.id);
 
     // A preset without seasons, then two of the writer's own; a clash is refused inline.
-    await page.getByRole("button", { name: "Calendar", exact: true }).click();
+    await openPanel(page, "Calendar");
     const dialog = page.getByRole("dialog", { name: "Calendar" });
     await expect(dialog.getByLabel("Season 1 name")).toHaveValue("Spring");
     await dialog.getByLabel("Start from a preset").selectOption({ label: "12 × 30 + 5" });
@@ -48,7 +48,7 @@ test.describe("seasons", () => {
       name: "Mara",
       born: "3 Month 2 1185 AR",
     });
-    await page.getByRole("button", { name: "Calendar", exact: true }).click();
+    await openPanel(page, "Calendar");
     await dialog.getByLabel("Month 1 days").fill("31");
     await dialog.getByRole("button", { name: "Save Calendar" }).click();
     await expect(dialog.getByText("Changing the calendar moves 1 dated scene and 1 born or died date")).toBeVisible();

@@ -1,5 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import {
+  chooseLayout,
+  layoutMenu,
   apiAs,
   createUser,
   expect,
@@ -104,8 +106,8 @@ test.describe("the story model on the timeline screen", () => {
     await waitForHydration(page);
     await expect(cardTitles(page)).toHaveText(["The Ambush"]);
     // The parts the screen loads after hydration (chapters, plotlines, review) are in before the chips are used.
-    await expect(page.getByRole("button", { name: "Plotlines" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Comments", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Panels", exact: true })).toBeEnabled();
+    await expect(layoutMenu(page)).toBeEnabled();
     await expect(page.getByRole("list", { name: "Filtered by" }).getByRole("listitem")).toHaveText(["Mara", "Ilse"]);
     await page.getByRole("button", { name: "Remove Mara from the filter" }).click();
     await expect(page.getByRole("list", { name: "Filtered by" }).getByRole("listitem")).toHaveText(["Ilse"]);
@@ -129,7 +131,7 @@ test.describe("the story model on the timeline screen", () => {
     await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
-    await page.getByRole("button", { name: "Lanes" }).click();
+    await chooseLayout(page, "Lanes");
     const lanes = page.getByRole("table", { name: "Lanes by character" });
     await expect(lanes.getByRole("rowheader")).toHaveText(["Ilse3 events", "Mara3 events", "Tobin3 events", "No character1 event"]);
     await expect(lanes.getByRole("button", { name: /^The Ambush.*POV \(point of view\)$/ })).toHaveCount(1);
@@ -165,7 +167,7 @@ test.describe("the story model on the timeline screen", () => {
     await screenshot(page, "story-lanes-390");
     await page.setViewportSize({ width: 1280, height: 900 });
     await places.getByRole("button", { name: /^Letters/ }).press("Enter");
-    await expect(page.getByRole("button", { name: "Vertical" })).toHaveAttribute("aria-pressed", "true");
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
     await expect(card(page, "Letters")).toBeInViewport();
 
     // 'Link Mara?': the alias in Dreams' text offers the link; one click makes it.

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import {
   apiAs,
+  chooseLayout,
+  layoutMenu,
   createUser,
   expect,
   expectNoSeriousA11yViolations,
@@ -277,8 +279,7 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await expect(cardTitles(page)).toHaveCount(4);
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "timeline-detail-vertical-desktop");
-    await page.getByRole("button", { name: "Horizontal" }).click();
-    await expect(page.getByRole("button", { name: "Horizontal" })).toHaveAttribute("aria-pressed", "true");
+    await chooseLayout(page, "Horizontal");
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "timeline-detail-horizontal-desktop");
     // A narrow card (here 288 px wide on a desktop) puts its actions on a row of their own below the text,
@@ -295,7 +296,7 @@ test.describe("timeline screens at desktop and phone widths", () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "timeline-detail-horizontal-phone");
-    await page.getByRole("button", { name: "Vertical" }).click();
+    await chooseLayout(page, "Vertical");
     await screenshot(page, "timeline-detail-vertical-phone");
     // Nothing spills sideways on a phone in the vertical layout.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -312,6 +313,7 @@ test.describe("timeline screens at desktop and phone widths", () => {
     await openTimeline(page, timeline.id);
     const cards = page.getByTestId("event-card");
     const pressed = (name: string) => expect(page.getByRole("button", { name, exact: true })).toHaveAttribute("aria-pressed", "true");
+    const shown = (name: string) => expect(layoutMenu(page)).toHaveAccessibleName(`Layout: ${name}`);
     // Along a line from left to right (horizontal: each card starts right of the one before) or down the page.
     const sideBySide = async () => {
       const [a, b, c] = await Promise.all([0, 1, 2].map((i) => cards.nth(i).boundingBox()));
@@ -320,34 +322,32 @@ test.describe("timeline screens at desktop and phone widths", () => {
     expect(await sideBySide()).toBe(false);
     await expect(page).not.toHaveURL(/layout=/);
 
-    await page.getByRole("button", { name: "Horizontal" }).click();
-    await pressed("Horizontal");
+    await chooseLayout(page, "Horizontal");
     await expect(page).toHaveURL(/[?&]layout=horizontal(&|$)/);
     await page.reload();
     await waitForHydration(page);
-    await pressed("Horizontal");
+    await shown("Horizontal");
     await expect(cards).toHaveCount(3);
     expect(await sideBySide()).toBe(true);
 
     // The default layout leaves the address clean.
-    await page.getByRole("button", { name: "Vertical" }).click();
-    await pressed("Vertical");
+    await chooseLayout(page, "Vertical");
     await expect(page).not.toHaveURL(/layout=/);
 
     // A link to a view: the layout and the order both come with it.
     await page.goto(`/timeline/${timeline.id}?layout=horizontal&order=chronological`);
     await waitForHydration(page);
-    await pressed("Horizontal");
+    await shown("Horizontal");
     await pressed("Chronological");
     await expect(cards).toHaveCount(3);
     expect(await sideBySide()).toBe(true);
     await page.goto(`/timeline/${timeline.id}?layout=lanes`);
     await waitForHydration(page);
-    await pressed("Lanes");
+    await shown("Lanes");
     await expect(page.getByRole("button", { name: "By character" })).toBeVisible();
     await page.goto(`/timeline/${timeline.id}?layout=map`);
     await waitForHydration(page);
-    await pressed("Map");
+    await shown("Map");
     await expect(page.locator(".react-flow__node").first()).toBeVisible();
   });
 });

@@ -1,38 +1,33 @@
-import { Spline } from "lucide-react";
-import { Suspense, lazy, useId, useState } from "react";
-import { Button } from "~/ui/button";
+import { Suspense, lazy, useId } from "react";
 import { Dialog } from "~/ui/dialog";
 import type { PlotlineView } from "../../../worker/services/plotlines";
-import { CalendarButton } from "~/features/calendar/calendar-button";
 import type { PlotlineTools } from "./plotline-manager";
 
 /**
- * Plotlines on the timeline screen: the toolbar's button (its manager loads on first use) and the Plotline filter.
+ * Plotlines on the timeline screen: the Panels menu's dialog (its manager loads on first use) and the Plotline filter.
  * The cards' chips are rendered with the page (plotline-context).
  */
 
-const loadManager = () => import("./plotline-manager");
+export const loadManager = () => import("./plotline-manager");
 const PlotlineManager = lazy(() => loadManager().then((m) => ({ default: m.PlotlineManager })));
 
-/** The toolbar's 'Plotlines' button and its manager: add, rename, recolor, reorder, delete. */
-export function PlotlinesButton(props: PlotlineTools) {
-  const [open, setOpen] = useState(false);
+/** The 'Plotlines' dialog (opened from the Panels menu) and its manager: add, rename, recolor, reorder, delete. */
+export function PlotlinesDialog({
+  open,
+  onOpenChange,
+  ...props
+}: PlotlineTools & { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <>
-      <Button size="sm" variant="outline" onClick={() => setOpen(true)} onPointerEnter={() => void loadManager()}>
-        <Spline aria-hidden="true" className="h-4 w-4" />
-        Plotlines{props.plotlines.length ? ` (${props.plotlines.length})` : ""}
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen} title="Plotlines" description="Main plot, subplots and arcs. A scene can be in several.">
-        <Suspense fallback={<p className="mt-4 text-sm text-stone-600">Loading...</p>}>
-          <PlotlineManager {...props} />
-        </Suspense>
-      </Dialog>
-      {/* The owner's Calendar button (its dialog loads on first use). */}
-      {props.canDelete ? (
-        <CalendarButton timelineId={props.timelineId} shareCode={props.api.shareCode} client={props.api.client} onSaved={props.onChanged} />
-      ) : null}
-    </>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Plotlines"
+      description="Main plot, subplots and arcs. A scene can be in several."
+    >
+      <Suspense fallback={<p className="mt-4 text-sm text-stone-600">Loading...</p>}>
+        <PlotlineManager {...props} />
+      </Suspense>
+    </Dialog>
   );
 }
 

@@ -9,8 +9,8 @@ import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/d
 import type { PlotlineView } from "../../../worker/services/plotlines";
 import { type ApiContext, queryOf } from "../chapters/chapters-api";
 
-// The Plotlines dialog's body: add, rename, recolor, reorder, delete. Loaded when the pointer nears the toolbar's
-// button or the dialog opens.
+// The Plotlines dialog's body: add, rename, recolor, reorder, delete. Loaded when the pointer nears its Panels menu
+// entry or the dialog opens.
 
 export type PlotlineTools = {
   timelineId: number;

@@ -1,31 +1,33 @@
-import { History, MessageSquare } from "lucide-react";
-import { Suspense, lazy, useEffect, useRef, useState } from "react";
+import { MessageSquare } from "lucide-react";
+import { Suspense, lazy, useEffect, useRef } from "react";
 import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
 import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
 
-// The timeline's review: the Comments and Activity buttons (rendered with the page), the cards' comment counts,
-// and a scene's comments in read mode. The panels' code loads when the pointer nears a button or a panel opens;
+// The timeline's review: the Comments and Activity dialogs (the Panels menu opens them), the cards' comment counts,
+// and a scene's comments in read mode. The panels' code loads when the pointer nears its menu entry or a panel opens;
 // the scene's text and its anchors (Tiptap, Yjs) when a scene's comments first open.
 
-const loadComments = () => import("./timeline-comments-panel");
-const loadActivity = () => import("./activity-panel");
+export const loadComments = () => import("./timeline-comments-panel");
+export const loadActivity = () => import("./activity-panel");
 const TimelineComments = lazy(() => loadComments().then((m) => ({ default: m.TimelineComments })));
 const ActivityList = lazy(() => loadActivity().then((m) => ({ default: m.ActivityList })));
 const panelFallback = <p className="text-sm text-stone-600">Loading...</p>;
 const SceneComments = lazy(() => import("./scene-comments").then((m) => ({ default: m.SceneComments })));
 
-type ToolsProps = ReviewScope & { onJump: (eventId: number) => void };
+/** Which of the review's dialogs is open (chosen in the timeline's Panels menu). */
+export type ReviewPanel = "comments" | "activity" | null;
+
+type ToolsProps = ReviewScope & { onJump: (eventId: number) => void; panel: ReviewPanel; onPanel: (panel: ReviewPanel) => void };
 
 /** The address whose `?comment=` was opened (once per address, not again when the rights change). */
 let linkedOpenedFor: string | null = null;
 
-/** The toolbar's Comments and Activity buttons, and the one scene-comments dialog of the screen. */
-export function ReviewTools({ onJump, ...scope }: ToolsProps) {
+/** The Comments and Activity dialogs (opened from the Panels menu), and the one scene-comments dialog of the screen. */
+export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
-  const [panel, setPanel] = useState<"comments" | "activity" | null>(null);
   const scene = useReview((s) => s.openScene);
   useEffect(() => {
     const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
@@ -54,14 +56,6 @@ export function ReviewTools({ onJump, ...scope }: ToolsProps) {
   };
   return (
     <>
-      <Button size="sm" variant="outline" onClick={() => setPanel("comments")} onPointerEnter={() => void loadComments()}>
-        <MessageSquare aria-hidden="true" className="h-4 w-4" />
-        Comments
-      </Button>
-      <Button size="sm" variant="outline" onClick={() => setPanel("activity")} onPointerEnter={() => void loadActivity()}>
-        <History aria-hidden="true" className="h-4 w-4" />
-        Activity
-      </Button>
       <Dialog
         open={panel === "comments"}
         onOpenChange={(o) => setPanel(o ? "comments" : null)}

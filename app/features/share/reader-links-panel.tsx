@@ -1,4 +1,4 @@
-import { BookOpen, Copy } from "lucide-react";
+import { Copy } from "lucide-react";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useOfflineLock } from "~/features/offline/offline-lock";
 import { client, errorMessage, unwrap } from "~/lib/client";
@@ -30,26 +30,26 @@ export function readerLine(reader: ReaderLinkView["readers"][number], now = Date
   return `${reader.name} — ${reader.place}${reader.at ? `, ${ago(reader.at, now)}` : ""}`;
 }
 
-export function ReaderLinksButton({ timelineId }: { timelineId: number }) {
-  const [open, setOpen] = useState(false);
-  const { lock, note } = useOfflineLock();
+/** The owner's 'Reader links' dialog (opened from the Panels menu, which keeps it shut offline). */
+export function ReaderLinksDialog({
+  timelineId,
+  open,
+  onOpenChange,
+}: {
+  timelineId: number;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
-    <>
-      <Button size="sm" variant="outline" onClick={() => setOpen(true)} {...lock}>
-        <BookOpen aria-hidden="true" className="h-4 w-4" />
-        Reader links
-      </Button>
-      {note}
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title="Reader links"
-        description="People with a link read the book and comment without an account."
-        className="max-w-2xl"
-      >
-        {open ? <ReaderLinks timelineId={timelineId} /> : null}
-      </Dialog>
-    </>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Reader links"
+      description="People with a link read the book and comment without an account."
+      className="max-w-2xl"
+    >
+      {open ? <ReaderLinks timelineId={timelineId} /> : null}
+    </Dialog>
   );
 }
 

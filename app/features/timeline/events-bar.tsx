@@ -1,17 +1,26 @@
+import { BookOpen, CalendarDays, History, MessageSquare, Spline } from "lucide-react";
+import { useState } from "react";
+import { CalendarPanel, loadCalendar } from "~/features/calendar/calendar-button";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import type { ApiClient } from "~/lib/client";
 import type { LaneKind } from "~/features/timeline/lanes-view";
-import { PlotlinesButton } from "~/features/plotlines/plotline-kit";
-import { ReviewTools } from "~/features/review/review-kit";
-import { ReaderLinksButton } from "~/features/share/reader-links-panel";
+import { PlotlinesDialog, loadManager } from "~/features/plotlines/plotline-kit";
+import { type ReviewPanel, ReviewTools, loadActivity, loadComments } from "~/features/review/review-kit";
+import { ReaderLinksDialog } from "~/features/share/reader-links-panel";
+import type { PanelChoice } from "~/features/timeline/desk-menu-parts";
+import { PanelsMenu } from "~/features/timeline/desk-menus";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { TimelineView } from "../../../worker/services/timelines";
 
+type Panel = Exclude<ReviewPanel, null> | "plotlines" | "calendar" | "readers" | null;
+
 /**
- * The Events heading's row: the way to the codex on narrow screens, the view's switches, and the kits' tools
- * (Comments and Activity for everyone; Plotlines, and the owner's Calendar, for writers).
+ * The Events heading's row: the way to the codex on narrow screens, the view's switches (order, the layout menu),
+ * and the Panels menu: Comments and Activity for everyone; Plotlines for writers; Calendar and Reader links for
+ * the owner. Each entry opens its dialog.
  */
 export function EventsBar({
   timeline,
@@ -52,9 +61,43 @@ export function EventsBar({
   onLayout: (layout: TimelineLayout) => void;
   onLaneKind: (kind: LaneKind) => void;
 }) {
+  const [panel, setPanel] = useState<Panel>(null);
+  const { lock, note } = useOfflineLock();
+  const shut = (open: boolean) => (open ? undefined : setPanel(null));
+  const panels: PanelChoice[] = [
+    { key: "comments", label: "Comments", Icon: MessageSquare, onSelect: () => setPanel("comments"), preload: () => void loadComments() },
+    { key: "activity", label: "Activity", Icon: History, onSelect: () => setPanel("activity"), preload: () => void loadActivity() },
+  ];
+  if (canEdit) {
+    panels.push({
+      key: "plotlines",
+      label: `Plotlines${plotlines.length ? ` (${plotlines.length})` : ""}`,
+      Icon: Spline,
+      onSelect: () => setPanel("plotlines"),
+      preload: () => void loadManager(),
+    });
+  }
+  if (canEdit && isOwner) {
+    panels.push({
+      key: "calendar",
+      label: "Calendar",
+      Icon: CalendarDays,
+      onSelect: () => setPanel("calendar"),
+      preload: () => void loadCalendar(),
+    });
+  }
+  if (isOwner) {
+    panels.push({
+      key: "readers",
+      label: "Reader links",
+      Icon: BookOpen,
+      onSelect: () => setPanel("readers"),
+      offlineNote: lock["aria-describedby"],
+    });
+  }
   return (
-    <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-      <h2 className="text-lg font-semibold">Events</h2>
+    <div className="mb-4 flex flex-wrap items-center gap-2">
+      <h2 className="mr-auto text-lg font-semibold">Events</h2>
       <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
         Jump to Codex ({codexSize})
       </a>
@@ -66,6 +109,8 @@ export function EventsBar({
         onLayout={onLayout}
         onLaneKind={onLaneKind}
       />
+      <PanelsMenu panels={panels} />
+      {isOwner ? note : null}
       <ReviewTools
         timelineId={timeline.id}
         shareCode={shareCode ?? null}
@@ -74,15 +119,29 @@ export function EventsBar({
         isOwner={isOwner}
         canComment={canEdit || (timeline.viewersCanComment && !ended)}
         onJump={onJump}
+        panel={panel === "comments" || panel === "activity" ? panel : null}
+        onPanel={setPanel}
       />
-      {isOwner ? <ReaderLinksButton timelineId={timeline.id} /> : null}
+      {isOwner ? <ReaderLinksDialog timelineId={timeline.id} open={panel === "readers"} onOpenChange={shut} /> : null}
       {canEdit ? (
-        <PlotlinesButton
+        <PlotlinesDialog
+          open={panel === "plotlines"}
+          onOpenChange={shut}
           timelineId={timeline.id}
           api={{ shareCode, client }}
           plotlines={plotlines}
           onChanged={refresh}
           canDelete={isOwner}
+        />
+      ) : null}
+      {canEdit && isOwner ? (
+        <CalendarPanel
+          open={panel === "calendar"}
+          onOpenChange={shut}
+          timelineId={timeline.id}
+          shareCode={shareCode}
+          client={client}
+          onSaved={refresh}
         />
       ) : null}
     </div>

@@ -5,7 +5,7 @@ import type { CardCodex, StoryHints } from "~/features/timeline/event-card";
 import { useEventActions } from "~/features/timeline/event-actions";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { TimelineEvents } from "~/features/timeline/timeline-events";
-import { loadMindMap, loadRelationships } from "~/features/timeline/timeline-toolbar";
+import { loadMindMap, loadRelationships } from "~/features/timeline/desk-menu-parts";
 import { Card } from "~/ui/card";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { EntityView } from "../../../worker/services/entities";

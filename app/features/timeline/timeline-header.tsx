@@ -95,7 +95,11 @@ export function TimelineHeader({
           {timeline.series ? <SeriesMention series={timeline.series} /> : null}
           {progress}
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        {/* On a phone the actions are compact (smaller, without their icons), so they take two rows, not four. */}
+        <div
+          data-testid="timeline-actions"
+          className="flex flex-wrap items-center gap-2 max-sm:gap-1.5 max-sm:[&_a]:h-8 max-sm:[&_a]:px-2.5 max-sm:[&_button]:h-8 max-sm:[&_button]:px-2.5 max-sm:[&_svg]:hidden"
+        >
           <Button asChild variant="outline">
             <Link to={`/timeline/${timeline.id}/manuscript`}>Manuscript</Link>
           </Button>
