@@ -13,7 +13,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 // A 1×1 PNG.
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

@@ -19,8 +19,7 @@ import {
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
 // the writer's own changes, formatting is stored as Markdown.
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; content: string; version: number };
+import type { Timeline, EventRow } from "./types";
 
 async function setup(request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) {
   const owner = await createUser(request, { name: "Olive Owner" });

@@ -16,8 +16,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string };
+import type { Timeline, EventRow } from "./types";
 
 const codexPanel = (page: Page) => page.getByRole("region", { name: "Codex" });
 async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name: string, aliases = "") {

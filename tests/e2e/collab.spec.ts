@@ -15,8 +15,7 @@ import {
   toast,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; content: string; version: number };
+import type { Timeline, EventRow } from "./types";
 
 /** A second browser (its own cookies), signed in as `user`: on the timeline when given, else on /timeline. */
 async function writerPage(browser: Browser, user: TestUser, timelineId?: number) {

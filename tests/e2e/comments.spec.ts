@@ -16,7 +16,7 @@ import {
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 async function setup(request: APIRequestContext) {
   const owner = await createUser(request, { name: "Olive Owner" });

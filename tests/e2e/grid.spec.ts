@@ -13,8 +13,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type Ev = { id: number; title: string; chapterId: number | null; plotlineIds: number[] };
+import type { Timeline, EventRow as Ev } from "./types";
 
 /** The grid's cell named 'Plotline, Chapter'. */
 const cell = (page: Page, name: string) => page.getByRole("cell", { name, exact: true });

@@ -16,7 +16,7 @@ import {
 // The review loop's news: an @mention reaches the collaborator's bell and inbox with a link to the scene;
 // an invitation mailed to an address with no account brings a new writer into the timeline once verified.
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("inbox and invitations", () => {
   test("a collaborator @mentioned in a comment sees the bell's count and follows the link to the scene", async ({

@@ -18,8 +18,7 @@ import {
 // The manuscript in the timeline's live room (a co-writer's changes arrive without a reload, open editors stay
 // open, who is here shows), and the timeline's Chapter filter kept in the address.
 
-type Row = { id: number; title: string; chapterId: number | null };
-type Chapter = { id: number; title: string };
+import type { EventRow as Row, Chapter } from "./types";
 
 async function setup(request: APIRequestContext) {
   const owner = await createUser(request, { name: "Olive Owner" });

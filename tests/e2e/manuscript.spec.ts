@@ -18,7 +18,7 @@ import {
 // The manuscript: the whole book on one page in story order under its chapter headings, written in place with the
 // co-writing editor (focus mode, smart quotes and dashes, Ctrl+S, live word counts) while a collaborator writes too.
 
-type EventRow = { id: number; title: string; content: string };
+import type { EventRow } from "./types";
 
 const SCENES = [
   { title: "Prologue", content: "Before the flood, the town kept a bell.", chapter: null },

@@ -17,7 +17,7 @@ import {
 // The Map layout: events and codex entries as nodes, drag that syncs live, drawing an
 // event→character edge links them, Premium ideas/labeled edges/export, the Free upgrade hint, keyboard use.
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 type MapJson = { nodes: { id: string; label: string; x: number | null; y: number | null }[]; edges: { kind: string; label?: string }[] };
 
 const mapNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);

@@ -1,6 +1,6 @@
 import { apiAs, card, cardTitles, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("plotlines on the timeline screen", () => {
   test("a writer adds two plotlines, tags a scene, sees its chips, filters by plotline, and a reload keeps the filter", async ({

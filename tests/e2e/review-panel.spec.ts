@@ -15,8 +15,7 @@ import {
 // The review on the timeline: a viewer comments on a sentence in read mode; the owner sees the count on the card and
 // the thread in the timeline's Comments panel, resolves it and the count drops for both, live; Activity lists edits.
 
-type Timeline = { id: number; title: string };
-type Scene = { id: number; version: number };
+import type { Timeline, EventRow as Scene } from "./types";
 
 /** Selects `text` inside `root` (a DOM selection, as a mouse drag makes). */
 async function select(root: Locator, text: string) {

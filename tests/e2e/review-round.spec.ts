@@ -5,7 +5,7 @@ import { apiAs, createUser, docText, expect, signIn, makePremium, openTimeline, 
 // owner and suggests an edit, the owner's bell counts both without a reload, the owner follows the notification,
 // accepts the suggestion and resolves the comment; all three see the outcome live.
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 /** Selects `text` inside `root` (a DOM selection, as a mouse drag makes). */
 async function select(root: Locator, text: string) {

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 const ruler = (page: Page) => page.getByTestId("time-ruler");
 const scene = (page: Page, title: string) => page.getByTestId("ruler-scene").filter({ hasText: title });

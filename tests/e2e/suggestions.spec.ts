@@ -15,7 +15,7 @@ import {
 // Suggesting mode: a writer's typing and deleting become tracked changes in the author's colour, seen live by
 // the others, who accept or reject them; the card and the saved text hold only what was accepted.
 
-type EventRow = { id: number; title: string; content: string };
+import type { EventRow } from "./types";
 
 async function openEditor(page: Page) {
   await page.getByRole("button", { name: "Edit The bell" }).click();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
-type Ev = { id: number; title: string; after: number[] };
+import type { EventView as Ev } from "../../worker/services/event-list";
 
 async function sharedTimeline() {
   const owner = await registerUser({ name: "Olive Owner" });

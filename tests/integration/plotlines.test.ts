@@ -6,8 +6,8 @@ import { buildStoryBible } from "../../worker/services/story-context";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
-type Plotline = { id: number; timelineId: number; title: string; color: string; position: number };
-type Ev = { id: number; title: string; plotlineIds: number[] };
+import type { EventView as Ev } from "../../worker/services/event-list";
+import type { PlotlineView as Plotline } from "../../worker/services/plotlines";
 
 const addPlotline = async (token: string, timelineId: number, body: Record<string, unknown>) => {
   const res = await call("POST", `/api/timelines/${timelineId}/plotlines`, { token, body });

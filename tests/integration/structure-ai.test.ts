@@ -10,7 +10,7 @@ import { call, createTimeline, registerUser, shareWith, signInAdmin } from "./he
 // scene falls on; 'Suggest a scene for this beat' asks for that beat's scene.
 
 const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
-type Event = { id: number; title: string; chapterId: number | null };
+import type { EventView as Event } from "../../worker/services/event-list";
 
 async function bookFromSaveTheCat() {
   const owner = await registerUser({ name: "Bea Beats" });
