@@ -134,3 +134,33 @@ export async function capturedMail(fn: () => Promise<unknown>) {
   }
   return logs.join("\n");
 }
+
+/** What the fake OpenAI server (tests/fakes/openai-server.mjs) has been asked, oldest first. */
+export const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
+
+/** The newest request to the fake OpenAI server whose user message contains `marker`. */
+export const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
+
+/** Calls the real Worker and hands back its raw Response (downloads, uploads: what `call` would read as JSON). */
+export async function fetchRaw(path: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const ctx = createExecutionContext();
+  const request = new Request(ORIGIN + path, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>;
+  const res = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** A Premium owner's timeline shared with Cara (collaborator) and Vic (viewer); Otto is a stranger to it. */
+export async function sharedTimeline(title: string) {
+  const owner = await registerUser({ name: "Olive Owner" });
+  await makePremium(owner.user.id);
+  const timeline = await createTimeline(owner.token, { title });
+  const collab = await registerUser({ name: "Cara" });
+  const viewer = await registerUser({ name: "Vic" });
+  const stranger = await registerUser({ name: "Otto" });
+  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
+  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
+  return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
+}

@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
 import { xmlProblem } from "./xml-check";
 
 // The book exports: the manuscript .docx read in its XML (styles, page setup, header, title page, chapters),
@@ -14,15 +12,6 @@ let owner: Awaited<ReturnType<typeof registerUser>>;
 let collaborator: Awaited<ReturnType<typeof registerUser>>;
 let viewer: Awaited<ReturnType<typeof registerUser>>;
 let stranger: Awaited<ReturnType<typeof registerUser>>;
-
-async function fetchRaw(path: string, token?: string) {
-  const headers = new Headers();
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(ORIGIN + path, { headers }) as Request<unknown, IncomingRequestCfProperties>, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 async function download(path: string, token = owner.token) {
   const res = await fetchRaw(path, token);

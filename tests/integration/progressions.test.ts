@@ -1,13 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith, lastRequestWith } from "./helpers";
 
 // Codex progressions (DESIGN.md §12): what changes about an entry from a scene on, and the story bible per scene.
 
 const OPENAI_URL = env.OPENAI_BASE_URL!;
-const fakeRequests = async () => (await (await fetch(OPENAI_URL.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
 
 /** A story of three chapters (3, 9 and 12), one scene each, and Mara in the codex; the owner writes with their own model. */
 async function story() {

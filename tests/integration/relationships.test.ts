@@ -1,13 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith, lastRequestWith } from "./helpers";
 
 // Relationships between codex entries (DESIGN.md §12): CRUD, refusals, and the story bible as of a scene.
 
 const OPENAI_URL = env.OPENAI_BASE_URL!;
-const fakeRequests = async () => (await (await fetch(OPENAI_URL.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
 
 /** Three chapters (3, 9, 12), a scene each; Mara, Tobin and Edda in the codex; the owner writes with their own model. */
 async function story() {
