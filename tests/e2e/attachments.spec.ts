@@ -12,6 +12,7 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 import type { Timeline } from "./types";
 
@@ -31,10 +32,7 @@ test.describe("attachments on events", () => {
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Map Room" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Chart", content: "An old sea chart." });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Letter", content: "Sealed with wax." });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
 
     await signIn(page, owner);
     await openTimeline(page, timeline.id);

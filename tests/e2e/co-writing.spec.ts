@@ -14,6 +14,8 @@ import {
   openTimeline,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
+import { openEditor as openSceneEditor } from "./helpers/editor";
 
 // Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
@@ -29,10 +31,7 @@ async function setup(request: APIRequestContext, people: { name: string; access:
   const users: TestUser[] = [];
   for (const person of people) {
     const user = await createUser(request, { name: person.name });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: user.email,
-      accessLevel: person.access,
-    });
+    await shareWith(request, owner, timeline.id, user, person.access);
     users.push(user);
   }
   return { owner, timeline, users };
@@ -48,11 +47,8 @@ async function openEditor(page: Page) {
     page.waitForResponse((r) => /\/api\/events\/\d+\/tasks$/.test(new URL(r.url()).pathname)),
     page.waitForResponse((r) => /\/api\/events\/\d+\/assignees$/.test(new URL(r.url()).pathname)),
   ]);
-  await page.getByRole("button", { name: "Edit The bell" }).click();
+  const content = await openSceneEditor(page, "The bell rang.");
   await loaded;
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
-  await expect(content).toContainText("The bell rang.");
   return content;
 }
 
@@ -342,7 +338,7 @@ test.describe("co-writing", () => {
     const content = await openEditor(m.page);
     await caretAt(content, "end");
     await m.page.keyboard.type(" Half a thought");
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: mara.email, accessLevel: "viewer" });
+    await shareWith(request, owner, timeline.id, mara, "viewer");
 
     const editor = m.page.getByTestId("co-editor-ended");
     await expect(editor.getByRole("alert")).toHaveText("Your access to this timeline was changed to view-only");

@@ -15,6 +15,7 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 import type { Timeline, EventRow } from "./types";
 
@@ -159,14 +160,8 @@ test.describe("the codex and story time", () => {
     await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { entityIds: [mara.id], storyStart: "2024" });
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     const v = await writerPage(browser, viewer, timeline.id);
     await expect(codexPanel(v.page).getByText("Mara")).toBeVisible();

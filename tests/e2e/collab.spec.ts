@@ -14,6 +14,7 @@ import {
   openTimeline,
   toast,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 import type { Timeline, EventRow } from "./types";
 
@@ -50,10 +51,7 @@ async function bothOnTimeline(
   collab: TestUser,
   timelineId: number,
 ) {
-  await apiAs(request, owner, "POST", `/api/timelines/${timelineId}/share-with-user`, {
-    userEmail: collab.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timelineId, collab, "collaborator");
   await signIn(page, owner);
   await openTimeline(page, timelineId);
   const other = await writerPage(browser, collab, timelineId);
@@ -181,14 +179,8 @@ test.describe("live collaboration", () => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     const v = await writerPage(browser, viewer, timeline.id);
     await expect(v.page.getByText("Viewer", { exact: true })).toBeVisible();

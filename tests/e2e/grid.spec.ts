@@ -12,6 +12,7 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 import type { Timeline, EventRow as Ev } from "./types";
 
@@ -38,7 +39,7 @@ test.describe("the plotline grid", () => {
     await apiAs(request, owner, "PATCH", `/api/events/${storm.id}`, { plotlineIds: [main.id] });
     await apiAs(request, owner, "POST", `${base}/events`, { title: "Letter", content: "Ink.", chapterId: two.id });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `${base}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, owner);
@@ -145,10 +146,7 @@ test.describe("the plotline grid", () => {
       plotlineIds: [main.id],
     });
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
     await signIn(page, viewer);
     await openTimeline(page, `/timeline/${timeline.id}?layout=grid`);
     await expect(cardIn(cell(page, "Main plot, No chapter"), "Storm")).toBeVisible();

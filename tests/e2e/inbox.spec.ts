@@ -12,6 +12,7 @@ import {
   waitForHydration,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // The review loop's news: an @mention reaches the collaborator's bell and inbox with a link to the scene;
 // an invitation mailed to an address with no account brings a new writer into the timeline once verified.
@@ -30,10 +31,7 @@ test.describe("inbox and invitations", () => {
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
     const mara = await createUser(request, { name: "Mara Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: mara.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, mara, "collaborator");
     await apiAs(request, mara, "POST", "/api/notifications/read", {});
     // Mara is on her account page (no timeline, no room): her bell counts without her navigating.
     const other = await writerPage(browser, mara);
