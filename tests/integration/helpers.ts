@@ -164,3 +164,6 @@ export async function sharedTimeline(title: string) {
   await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
   return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
 }
+
+/** The bytes of a `data:` URL (a fixture file imported with `?inline`). */
+export const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
