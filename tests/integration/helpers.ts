@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../worker/index";
+import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 
 export const ORIGIN = "http://storyweave.test";
 let counter = 0;
@@ -167,3 +168,25 @@ export async function sharedTimeline(title: string) {
 
 /** The bytes of a `data:` URL (a fixture file imported with `?inline`). */
 export const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+/**
+ * The lighthouse story the codex AI tests share: an owner writing with their own model (the fake OpenAI
+ * server), a timeline 'The Lighthouse' with chapters 3, 9 and 12, one scene each ('Scene of chapter 9', …).
+ */
+export async function lighthouseStory() {
+  const owner = await registerUser();
+  const own = { provider: "openai-compatible", baseUrl: env.OPENAI_BASE_URL!, model: "m", apiKey: FAKE_OPENAI_KEY };
+  expect((await call("PUT", "/api/account/ai", { token: owner.token, body: own })).status).toBe(200);
+  const timeline = await createTimeline(owner.token, { title: "The Lighthouse" });
+  const scenes: Record<string, any> = {};
+  for (const n of ["3", "9", "12"]) {
+    const chapter = await call("POST", `/api/timelines/${timeline.id}/chapters`, { token: owner.token, body: { title: `Chapter ${n}` } });
+    expect(chapter.status, chapter.text).toBe(201);
+    scenes[n] = await createEvent(owner.token, timeline.id, {
+      title: `Scene of chapter ${n}`,
+      content: "Waves.",
+      chapterId: chapter.json.id,
+    });
+  }
+  return { owner, timeline, scenes };
+}
