@@ -6,7 +6,6 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   screenshot,
   type TestUser,
   test,
@@ -14,19 +13,17 @@ import {
   openTimeline,
   writerPage,
 } from "./fixtures";
-import { shareWith } from "./helpers/timeline";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 import { openEditor as openSceneEditor } from "./helpers/editor";
 
 // Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
 // the writer's own changes, formatting is stored as Markdown.
 
-import type { Timeline, EventRow } from "./types";
+import type { EventRow } from "./types";
 
 async function setup(request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   const users: TestUser[] = [];
   for (const person of people) {

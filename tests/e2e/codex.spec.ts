@@ -5,7 +5,6 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   screenshot,
   test,
   waitForHydration,
@@ -15,7 +14,7 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
-import { shareWith } from "./helpers/timeline";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 import type { Timeline, EventRow } from "./types";
 
@@ -146,9 +145,7 @@ test.describe("the codex and story time", () => {
   });
 
   test("a viewer reads the codex without controls; a collaborator's edit reaches the owner live", async ({ page, browser, request }) => {
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Salt Road");
     const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "Departure",
       content: "x",

@@ -6,7 +6,6 @@ import {
   expect,
   login,
   signIn,
-  makePremium,
   screenshot,
   type TestUser,
   test,
@@ -14,9 +13,9 @@ import {
   openTimeline,
   toast,
 } from "./fixtures";
-import { shareWith } from "./helpers/timeline";
+import { premiumOwnerWithTimeline as ownerWithTimeline, shareWith } from "./helpers/timeline";
 
-import type { Timeline, EventRow } from "./types";
+import type { EventRow } from "./types";
 
 /** A second browser (its own cookies), signed in as `user`: on the timeline when given, else on /timeline. */
 async function writerPage(browser: Browser, user: TestUser, timelineId?: number) {
@@ -33,9 +32,7 @@ async function writerPage(browser: Browser, user: TestUser, timelineId?: number)
 }
 
 async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await ownerWithTimeline(request, "The Drowned Bell");
   for (const title of events) {
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
   }

@@ -6,24 +6,19 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   openTimeline,
   type TestUser,
   test,
   writerPage,
 } from "./fixtures";
-import { shareWith } from "./helpers/timeline";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 import { openEditor } from "./helpers/editor";
 
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
 
-import type { Timeline } from "./types";
-
 async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
   const mara: TestUser = await createUser(request, { name: "Mara Collab" });
   await shareWith(request, owner, timeline.id, mara, "collaborator");

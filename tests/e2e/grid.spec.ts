@@ -5,14 +5,13 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   openTimeline,
   screenshot,
   test,
   toast,
   writerPage,
 } from "./fixtures";
-import { shareWith } from "./helpers/timeline";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 import type { Timeline, EventRow as Ev } from "./types";
 
@@ -27,9 +26,7 @@ test.describe("the plotline grid", () => {
     request,
   }) => {
     test.setTimeout(150_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Grid Book" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Grid Book");
     const base = `/api/timelines/${timeline.id}`;
     const one = await apiAs(request, owner, "POST", `${base}/chapters`, { title: "Chapter 1" });
     const two = await apiAs(request, owner, "POST", `${base}/chapters`, { title: "Chapter 2" });
@@ -136,9 +133,7 @@ test.describe("the plotline grid", () => {
   });
 
   test("a viewer sees the grid read-only", async ({ page, request }) => {
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Read Only Grid" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "Read Only Grid");
     const main = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/plotlines`, { title: "Main plot" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "Storm",

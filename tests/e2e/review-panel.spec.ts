@@ -1,22 +1,11 @@
-import {
-  apiAs,
-  createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
-  openTimeline,
-  screenshot,
-  test,
-  writerPage,
-} from "./fixtures";
+import { apiAs, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test, writerPage } from "./fixtures";
 import { selectText } from "./helpers/editor";
-import { countButton, shareWith } from "./helpers/timeline";
+import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // The review on the timeline: a viewer comments on a sentence in read mode; the owner sees the count on the card and
 // the thread in the timeline's Comments panel, resolves it and the count drops for both, live; Activity lists edits.
 
-import type { Timeline, EventRow as Scene } from "./types";
+import type { EventRow as Scene } from "./types";
 
 test.describe("the timeline's review", () => {
   test("a viewer comments on a sentence in read mode; the owner sees the count and the thread, resolves it; activity lists edits", async ({
@@ -25,9 +14,7 @@ test.describe("the timeline's review", () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
     const scene = await apiAs<Scene>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "The bell",
       content: "The bell rang at dawn. The gulls went quiet.",

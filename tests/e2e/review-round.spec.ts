@@ -1,18 +1,14 @@
-import { apiAs, createUser, docText, expect, signIn, makePremium, openTimeline, test, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, signIn, openTimeline, test, writerPage } from "./fixtures";
 import { selectText } from "./helpers/editor";
-import { countButton, shareWith } from "./helpers/timeline";
+import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // One review round with three browsers: a viewer comments on a sentence in read mode, a collaborator @mentions the
 // owner and suggests an edit, the owner's bell counts both without a reload, the owner follows the notification,
 // accepts the suggestion and resolves the comment; all three see the outcome live.
 
-import type { Timeline } from "./types";
-
 test("owner, collaborator and viewer run one review round, live", async ({ page, browser, request }) => {
   test.setTimeout(180_000);
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
     title: "The bell",
     content: "The bell rang at dawn. The gulls went quiet.",
