@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
-import { xmlProblem } from "./xml-check";
+import { decodeXml, xmlProblem } from "./xml-check";
 
 // The book exports: the manuscript .docx read in its XML (styles, page setup, header, title page, chapters),
 // and the EPUB's zip, package and XHTML. epubcheck runs on real files in tests/e2e/manuscript-export.spec.ts;
@@ -21,19 +21,11 @@ async function download(path: string, token = owner.token) {
   return { res, bytes, files, part: (name: string) => strFromU8(files[name] ?? new Uint8Array()) };
 }
 
-const decode = (xml: string) =>
-  xml
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, "&");
-
 type Para = { xml: string; text: string; style: string | null };
 const paragraphs = (document: string): Para[] =>
   [...document.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map(([xml]) => ({
     xml,
-    text: decode(
+    text: decodeXml(
       [...xml.matchAll(/<w:tab\/>|<w:br\/>|<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)]
         .map((m) => m[1] ?? (m[0] === "<w:tab/>" ? "\t" : "\n"))
         .join(""),
