@@ -1,7 +1,6 @@
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number };
-type Ev = { id: number };
+import type { Timeline, EventRow as Ev } from "./types";
 
 test.describe("ages and dependencies", () => {
   test("a writer sets a character's birth, sees her age on a dated scene, and a broken dependency flagged", async ({ page, request }) => {

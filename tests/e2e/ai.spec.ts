@@ -14,6 +14,7 @@ import {
   waitForHydration,
   toast,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // One database for the whole run: the first test sees no key, the second has the admin save it.
 test.describe.configure({ mode: "serial" });
@@ -247,10 +248,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
 
     // A viewer has no Story Assistant.
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
     const context = await browser.newContext();
     const viewerPage = await context.newPage();
     await signIn(viewerPage, viewer);

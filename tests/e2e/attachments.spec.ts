@@ -12,8 +12,9 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 // A 1×1 PNG.
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -31,10 +32,7 @@ test.describe("attachments on events", () => {
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Map Room" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Chart", content: "An old sea chart." });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Letter", content: "Sealed with wax." });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
 
     await signIn(page, owner);
     await openTimeline(page, timeline.id);

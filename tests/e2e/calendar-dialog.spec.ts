@@ -1,6 +1,6 @@
 import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number };
+import type { Timeline } from "./types";
 
 test.describe("the Calendar dialog", () => {
   test("a fantasy writer picks and edits a calendar with two eras, converts a dated scene, and dates a scene in words", async ({

@@ -217,6 +217,7 @@ test("a new timeline is selected and its events brought into view, with SPEC's t
   await expect(heading).toBeFocused();
   await expect(page.getByText("No events yet. Create your first event!")).toBeInViewport();
   await page.screenshot({ path: "test-results/shots/home-new-book-1280.png" });
+});
 
 /** The first scene card's top edge, in the viewport. */
 const firstCardTop = async (page: Page) => (await page.getByTestId("event-card").first().boundingBox())?.y ?? Number.POSITIVE_INFINITY;

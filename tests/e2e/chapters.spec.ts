@@ -14,9 +14,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; chapterId: number | null };
-type Chapter = { id: number; title: string; position: number };
+import type { Timeline, EventRow, Chapter } from "./types";
 
 const chapterHeading = (page: Page, title: string) => page.getByRole("heading", { level: 3, name: title, exact: true });
 const chapterSection = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });

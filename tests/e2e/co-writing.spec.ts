@@ -6,7 +6,6 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   screenshot,
   type TestUser,
   test,
@@ -14,26 +13,22 @@ import {
   openTimeline,
   writerPage,
 } from "./fixtures";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
+import { openEditor as openSceneEditor } from "./helpers/editor";
 
 // Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
 // carets with names, 'Mara is writing here' on the card), offline edits merge, Cancel and Ctrl+Z undo only
 // the writer's own changes, formatting is stored as Markdown.
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; content: string; version: number };
+import type { EventRow } from "./types";
 
 async function setup(request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   const users: TestUser[] = [];
   for (const person of people) {
     const user = await createUser(request, { name: person.name });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: user.email,
-      accessLevel: person.access,
-    });
+    await shareWith(request, owner, timeline.id, user, person.access);
     users.push(user);
   }
   return { owner, timeline, users };
@@ -47,11 +42,8 @@ async function openEditor(page: Page) {
   // The editor also loads the scene's Tasks (one request: the tasks and who may be assigned): settled before a test
   // cuts the network.
   const loaded = page.waitForResponse((r) => /\/api\/events\/\d+\/task-panel$/.test(new URL(r.url()).pathname));
-  await page.getByRole("button", { name: "Edit The bell" }).click();
+  const content = await openSceneEditor(page, "The bell rang.");
   await loaded;
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
-  await expect(content).toContainText("The bell rang.");
   return content;
 }
 
@@ -341,7 +333,7 @@ test.describe("co-writing", () => {
     const content = await openEditor(m.page);
     await caretAt(content, "end");
     await m.page.keyboard.type(" Half a thought");
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: mara.email, accessLevel: "viewer" });
+    await shareWith(request, owner, timeline.id, mara, "viewer");
 
     const editor = m.page.getByTestId("co-editor-ended");
     await expect(editor.getByRole("alert")).toHaveText("Your access to this timeline was changed to view-only");

@@ -5,7 +5,6 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   screenshot,
   test,
   waitForHydration,
@@ -15,9 +14,9 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string };
+import type { Timeline, EventRow } from "./types";
 
 const codexPanel = (page: Page) => page.getByRole("region", { name: "Codex" });
 async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name: string, aliases = "") {
@@ -146,9 +145,7 @@ test.describe("the codex and story time", () => {
   });
 
   test("a viewer reads the codex without controls; a collaborator's edit reaches the owner live", async ({ page, browser, request }) => {
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Salt Road");
     const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "Departure",
       content: "x",
@@ -160,14 +157,8 @@ test.describe("the codex and story time", () => {
     await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { entityIds: [mara.id], storyStart: "2024" });
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     const v = await writerPage(browser, viewer, timeline.id);
     await expect(codexPanel(v.page).getByText("Mara")).toBeVisible();

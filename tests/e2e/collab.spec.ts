@@ -6,7 +6,6 @@ import {
   expect,
   login,
   signIn,
-  makePremium,
   screenshot,
   type TestUser,
   test,
@@ -14,9 +13,9 @@ import {
   openTimeline,
   toast,
 } from "./fixtures";
+import { premiumOwnerWithTimeline as ownerWithTimeline, shareWith } from "./helpers/timeline";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; content: string; version: number };
+import type { EventRow } from "./types";
 
 /** A second browser (its own cookies), signed in as `user`: on the timeline when given, else on /timeline. */
 async function writerPage(browser: Browser, user: TestUser, timelineId?: number) {
@@ -33,9 +32,7 @@ async function writerPage(browser: Browser, user: TestUser, timelineId?: number)
 }
 
 async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await ownerWithTimeline(request, "The Drowned Bell");
   for (const title of events) {
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
   }
@@ -51,10 +48,7 @@ async function bothOnTimeline(
   collab: TestUser,
   timelineId: number,
 ) {
-  await apiAs(request, owner, "POST", `/api/timelines/${timelineId}/share-with-user`, {
-    userEmail: collab.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timelineId, collab, "collaborator");
   await signIn(page, owner);
   await openTimeline(page, timelineId);
   const other = await writerPage(browser, collab, timelineId);
@@ -182,14 +176,8 @@ test.describe("live collaboration", () => {
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: collab.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     const v = await writerPage(browser, viewer, timeline.id);
     await expect(v.page.getByText("Viewer", { exact: true })).toBeVisible();

@@ -6,37 +6,23 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   openTimeline,
   type TestUser,
   test,
   writerPage,
 } from "./fixtures";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
+import { openEditor } from "./helpers/editor";
 
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
 
-type Timeline = { id: number; title: string };
-
 async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
   const mara: TestUser = await createUser(request, { name: "Mara Collab" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: mara.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timeline.id, mara, "collaborator");
   return { owner, mara, timeline };
-}
-
-async function openEditor(page: Page) {
-  await page.getByRole("button", { name: "Edit The bell" }).click();
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
-  await expect(content).toContainText("The bell rang at dawn.");
-  return content;
 }
 
 /** Selects `text` in the editor's first paragraph (a DOM selection, as a mouse drag makes). */
@@ -76,7 +62,7 @@ test.describe("comments", () => {
     const { owner, mara, timeline } = await setup(request);
     await signIn(page, owner);
     await openTimeline(page, timeline.id);
-    const ownerContent = await openEditor(page);
+    const ownerContent = await openEditor(page, "The bell rang at dawn.");
 
     // Olive selects "rang" and comments on it.
     await select(ownerContent, "rang");
@@ -94,7 +80,7 @@ test.describe("comments", () => {
 
     // Mara opens the same scene: the comment is there with its highlight; she replies.
     const m = await writerPage(browser, mara, timeline.id);
-    const maraContent = await openEditor(m.page);
+    const maraContent = await openEditor(m.page, "The bell rang at dawn.");
     const maraThread = panel(m.page).getByTestId("comment-thread");
     await expect(maraThread).toContainText("Too quiet? Let it toll.");
     await expect(highlight(m.page)).toHaveText("rang");

@@ -1,6 +1,6 @@
 import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number };
+import type { Timeline } from "./types";
 
 // The browser asks in German (Playwright sends Accept-Language from the context's locale).
 test.use({ locale: "de-DE" });

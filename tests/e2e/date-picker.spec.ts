@@ -1,6 +1,6 @@
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test, toast } from "./fixtures";
 
-type Timeline = { id: number };
+import type { Timeline } from "./types";
 
 // 13 months of 28 days (every month starts on a Moonday), counted before and after the Reckoning.
 const MOONS = {

@@ -5,7 +5,7 @@ import { apiAs, createUser, expect, signIn, makePremium, openTimeline, screensho
 // Save, and server-rendered on a fresh load) and in the print view. No Markdown syntax is ever on screen, and a
 // right-to-left paragraph reads right to left.
 
-type EventRow = { id: number; title: string; content: string };
+import type { EventRow } from "./types";
 
 /** The formatted text's elements, its Arabic paragraph's direction and no Markdown marks in what a reader sees. */
 async function expectFormatted(text: Locator, headingTag: string) {

@@ -6,16 +6,15 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   openTimeline,
   screenshot,
   test,
   toast,
   writerPage,
 } from "./fixtures";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
-type Timeline = { id: number; title: string };
-type Ev = { id: number; title: string; chapterId: number | null; plotlineIds: number[] };
+import type { Timeline, EventRow as Ev } from "./types";
 
 /** The grid's cell named 'Plotline, Chapter'. */
 const cell = (page: Page, name: string) => page.getByRole("cell", { name, exact: true });
@@ -28,9 +27,7 @@ test.describe("the plotline grid", () => {
     request,
   }) => {
     test.setTimeout(150_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Grid Book" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Grid Book");
     const base = `/api/timelines/${timeline.id}`;
     const one = await apiAs(request, owner, "POST", `${base}/chapters`, { title: "Chapter 1" });
     const two = await apiAs(request, owner, "POST", `${base}/chapters`, { title: "Chapter 2" });
@@ -40,7 +37,7 @@ test.describe("the plotline grid", () => {
     await apiAs(request, owner, "PATCH", `/api/events/${storm.id}`, { plotlineIds: [main.id] });
     await apiAs(request, owner, "POST", `${base}/events`, { title: "Letter", content: "Ink.", chapterId: two.id });
     const collab = await createUser(request, { name: "Cole Collab" });
-    await apiAs(request, owner, "POST", `${base}/share-with-user`, { userEmail: collab.email, accessLevel: "collaborator" });
+    await shareWith(request, owner, timeline.id, collab, "collaborator");
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, owner);
@@ -137,9 +134,7 @@ test.describe("the plotline grid", () => {
   });
 
   test("a viewer sees the grid read-only", async ({ page, request }) => {
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Read Only Grid" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "Read Only Grid");
     const main = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/plotlines`, { title: "Main plot" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "Storm",
@@ -147,10 +142,7 @@ test.describe("the plotline grid", () => {
       plotlineIds: [main.id],
     });
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
     await signIn(page, viewer);
     await openTimeline(page, `/timeline/${timeline.id}?layout=grid`);
     await expect(cardIn(cell(page, "Main plot, No chapter"), "Storm")).toBeVisible();

@@ -6,17 +6,15 @@ import {
   expectNoSeriousA11yViolations,
   latestVerifyLink,
   signIn,
-  makePremium,
   openTimeline,
   test,
   waitForHydration,
   writerPage,
 } from "./fixtures";
+import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // The review loop's news: an @mention reaches the collaborator's bell and inbox with a link to the scene;
 // an invitation mailed to an address with no account brings a new writer into the timeline once verified.
-
-type Timeline = { id: number; title: string };
 
 test.describe("inbox and invitations", () => {
   test("a collaborator @mentioned in a comment sees the bell's count and follows the link to the scene", async ({
@@ -25,15 +23,10 @@ test.describe("inbox and invitations", () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
     const mara = await createUser(request, { name: "Mara Collab" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: mara.email,
-      accessLevel: "collaborator",
-    });
+    await shareWith(request, owner, timeline.id, mara, "collaborator");
     await apiAs(request, mara, "POST", "/api/notifications/read", {});
     // Mara is on her account page (no timeline, no room): her bell counts without her navigating.
     const other = await writerPage(browser, mara);
@@ -83,9 +76,7 @@ test.describe("inbox and invitations", () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Invited Tales" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "Invited Tales");
     const email = `newcomer-${Date.now().toString(36)}@example.test`;
 
     await signIn(page, owner);

@@ -1,6 +1,6 @@
 import { chooseLayout, apiAs, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("lanes editing", () => {
   test("a scene carried to the 'No character' lane loses its characters, not its places", async ({ page, request }) => {

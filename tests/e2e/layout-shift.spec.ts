@@ -1,5 +1,6 @@
 import type { Browser } from "@playwright/test";
 import { apiAs, createUser, makePremium, signIn, test, type TestUser, expect } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 type Shift = { value: number; nodes: string[] };
 
@@ -51,7 +52,7 @@ test("the timeline page keeps its layout while its tools and the rest of its eve
       ),
     );
   }
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+  await shareWith(request, owner, timeline.id, viewer, "viewer");
 
   for (const [user, width] of [
     [owner, 412],

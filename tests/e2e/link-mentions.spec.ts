@@ -2,8 +2,7 @@ import { apiAs, card, createUser, expect, login, openTimeline, test, toast } fro
 
 // Issue 44: 'Link all mentions' on a card (2 or more 'Link {name}?' hints) and for the whole book in the Codex panel.
 
-type Timeline = { id: number; title: string };
-type Scene = { id: number; title: string; entityIds: number[] };
+import type { Timeline, EventRow as Scene } from "./types";
 
 test.describe("link all mentions", () => {
   test("a card links its mentions at once; the Codex panel links every scene's, and says how many", async ({ page, request }) => {

@@ -14,12 +14,12 @@ import {
   waitForHydration,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // The manuscript in the timeline's live room (a co-writer's changes arrive without a reload, open editors stay
 // open, who is here shows), and the timeline's Chapter filter kept in the address.
 
-type Row = { id: number; title: string; chapterId: number | null };
-type Chapter = { id: number; title: string };
+import type { EventRow as Row, Chapter } from "./types";
 
 async function setup(request: APIRequestContext) {
   const owner = await createUser(request, { name: "Olive Owner" });
@@ -36,10 +36,7 @@ async function setup(request: APIRequestContext) {
   const one = await chapter("One: The Harbor", [harbor.id, letter.id]);
   const two = await chapter("Two: The Storm", [storm.id]);
   const collaborator = await createUser(request, { name: "Cole Writer" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: collaborator.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timeline.id, collaborator, "collaborator");
   return { owner, collaborator, timelineId: timeline.id, scenes: { prologue, harbor, letter, storm }, chapters: { one, two } };
 }
 

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { apiAs, createUser, docText, expect, signIn, makePremium, test, waitForHydration, writerPage } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // Review in the Manuscript (DESIGN §12 'The writer's desk'): a co-author triple-clicks a paragraph and presses
 // Comment; the box opens at the paragraph, inside the screen; the comment quotes the paragraph and highlights it, and
@@ -17,10 +18,7 @@ async function setup(request: APIRequestContext) {
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Prologue", content: long });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: `${FIRST}\n\n${SECOND}` });
   const cole = await createUser(request, { name: "Cole Collab" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: cole.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timeline.id, cole, "collaborator");
   return { owner, cole, timelineId: timeline.id };
 }
 

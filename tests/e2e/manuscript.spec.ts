@@ -14,11 +14,12 @@ import {
   waitForHydration,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // The manuscript: the whole book on one page in story order under its chapter headings, written in place with the
 // co-writing editor (focus mode, smart quotes and dashes, Ctrl+S, live word counts) while a collaborator writes too.
 
-type EventRow = { id: number; title: string; content: string };
+import type { EventRow } from "./types";
 
 const SCENES = [
   { title: "Prologue", content: "Before the flood, the town kept a bell.", chapter: null },
@@ -68,7 +69,7 @@ async function setup(request: APIRequestContext) {
   seedChapters(timeline.id, ids);
   const share = async (name: string, accessLevel: "collaborator" | "viewer") => {
     const user = await createUser(request, { name });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: user.email, accessLevel });
+    await shareWith(request, owner, timeline.id, user, accessLevel);
     return user;
   };
   return {

@@ -15,11 +15,12 @@ import {
   expect,
   expectNoSeriousA11yViolations,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // The Map layout: events and codex entries as nodes, drag that syncs live, drawing an
 // event→character edge links them, Premium ideas/labeled edges/export, the Free upgrade hint, keyboard use.
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 type MapJson = { nodes: { id: string; label: string; x: number | null; y: number | null }[]; edges: { kind: string; label?: string }[] };
 
 const mapNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
@@ -72,10 +73,7 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await makePremium(request, owner); // sharing needs Premium
   const collab = await createUser(request, { name: "Cora Collab" });
   const { timeline, mara, storm, vigil } = await story(request, owner);
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: collab.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timeline.id, collab, "collaborator");
 
   await signIn(page, owner);
   await openMap(page, timeline.id);
@@ -297,7 +295,7 @@ test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, reques
   await makePremium(request, owner);
   const viewer = await createUser(request, { name: "Vic Viewer" });
   const { timeline, storm } = await story(request, owner);
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+  await shareWith(request, owner, timeline.id, viewer, "viewer");
   await signIn(page, viewer);
   await openMap(page, timeline.id);
   await expect(page.getByRole("region", { name: "Map tools" })).toHaveCount(0);

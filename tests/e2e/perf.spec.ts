@@ -12,7 +12,7 @@ import {
   expectNoSeriousA11yViolations,
 } from "./fixtures";
 
-type EventRow = { id: number; title: string; position: number };
+import type { EventRow } from "./types";
 const COUNT = 1000;
 
 /** A timeline with `count` events 'Scene 1'..'Scene N', created through the real API, 20 at a time. */

@@ -12,7 +12,7 @@ import {
   toast,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("plotlines on the timeline screen", () => {
   test("a writer adds two plotlines, tags a scene, sees its chips, filters by plotline, and a reload keeps the filter", async ({

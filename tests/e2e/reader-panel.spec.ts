@@ -1,4 +1,5 @@
 import { openPanel, apiAs, card, createUser, expect, signIn, makePremium, openTimeline, test, waitForHydration } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // The owner's 'Reader links' panel: make a link, a reader opens it in another browser and comments, the owner
 // sees where they stopped; a scene marked 'Not for readers' leaves the reading view; ending the link ends it at once.
@@ -96,7 +97,7 @@ test("a viewer has no 'Reader links' panel", async ({ page, request }) => {
   await makePremium(request, owner);
   const viewer = await createUser(request, { name: "Vera Viewer" });
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Lantern" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+  await shareWith(request, owner, timeline.id, viewer, "viewer");
   await signIn(page, viewer);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Panels", exact: true }).click();

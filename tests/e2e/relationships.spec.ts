@@ -15,9 +15,7 @@ import {
 // The Relationships view (DESIGN.md §12 'A story that knows itself'): the web between codex entries, the family
 // tree of the parent/child ones, both as of a scene; editors add, rename and delete, viewers only read.
 
-type Timeline = { id: number; title: string };
-type Row = { id: number; title: string };
-type Entity = { id: number; name: string };
+import type { Timeline, EventRow as Row, Entity } from "./types";
 
 test.describe("the Relationships view", () => {
   test("an owner relates three entries, sees the web and the family tree, and a later relationship is not there yet as of an earlier scene; a viewer only reads", async ({

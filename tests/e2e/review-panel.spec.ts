@@ -1,4 +1,3 @@
-import type { Locator, Page } from "@playwright/test";
 import {
   openPanel,
   apiAs,
@@ -6,39 +5,18 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   openTimeline,
   screenshot,
   test,
   writerPage,
 } from "./fixtures";
+import { selectText } from "./helpers/editor";
+import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // The review on the timeline: a viewer comments on a sentence in read mode; the owner sees the count on the card and
 // the thread in the timeline's Comments panel, resolves it and the count drops for both, live; Activity lists edits.
 
-type Timeline = { id: number; title: string };
-type Scene = { id: number; version: number };
-
-/** Selects `text` inside `root` (a DOM selection, as a mouse drag makes). */
-async function select(root: Locator, text: string) {
-  await root.evaluate((el, text) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
-      const at = n.data.indexOf(text);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + text.length);
-      const selection = window.getSelection() as Selection;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return;
-    }
-    throw new Error(`no "${text}" in the text`);
-  }, text);
-}
-
-const countButton = (page: Page, label: string) => page.getByTestId("event-card").getByRole("button", { name: label, exact: true });
+import type { EventRow as Scene } from "./types";
 
 test.describe("the timeline's review", () => {
   test("a viewer comments on a sentence in read mode; the owner sees the count and the thread, resolves it; activity lists edits", async ({
@@ -47,15 +25,13 @@ test.describe("the timeline's review", () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
     const scene = await apiAs<Scene>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
       title: "The bell",
       content: "The bell rang at dawn. The gulls went quiet.",
     });
     const bea = await createUser(request, { name: "Bea Reader" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: bea.email, accessLevel: "viewer" });
+    await shareWith(request, owner, timeline.id, bea, "viewer");
 
     // Bea, a viewer, opens the scene's comments from its card and comments on a sentence she selects.
     await signIn(page, bea);
@@ -65,7 +41,7 @@ test.describe("the timeline's review", () => {
     const dialog = page.getByRole("dialog", { name: "Comments on The bell" });
     const text = dialog.getByLabel("The bell: text");
     await expect(text).toContainText("The gulls went quiet.");
-    await select(text, "The gulls went quiet.");
+    await selectText(text, "The gulls went quiet.");
     await dialog.getByRole("button", { name: "Comment", exact: true }).click();
     const box = dialog.getByTestId("comment-box");
     await expect(box).toContainText("“The gulls went quiet.”");

@@ -1,38 +1,14 @@
-import type { Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, signIn, makePremium, openTimeline, test, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, signIn, openTimeline, test, writerPage } from "./fixtures";
+import { selectText } from "./helpers/editor";
+import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // One review round with three browsers: a viewer comments on a sentence in read mode, a collaborator @mentions the
 // owner and suggests an edit, the owner's bell counts both without a reload, the owner follows the notification,
 // accepts the suggestion and resolves the comment; all three see the outcome live.
 
-type Timeline = { id: number; title: string };
-
-/** Selects `text` inside `root` (a DOM selection, as a mouse drag makes). */
-async function select(root: Locator, text: string) {
-  await root.evaluate((el, text) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
-      const at = n.data.indexOf(text);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + text.length);
-      const selection = window.getSelection() as Selection;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return;
-    }
-    throw new Error(`no "${text}" in the text`);
-  }, text);
-}
-
-const countButton = (page: Page, label: string) => page.getByTestId("event-card").getByRole("button", { name: label, exact: true });
-
 test("owner, collaborator and viewer run one review round, live", async ({ page, browser, request }) => {
   test.setTimeout(180_000);
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
     title: "The bell",
     content: "The bell rang at dawn. The gulls went quiet.",
@@ -43,7 +19,7 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
     [cole, "collaborator"],
     [bea, "viewer"],
   ] as const) {
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, { userEmail: w.email, accessLevel });
+    await shareWith(request, owner, timeline.id, w, accessLevel);
   }
 
   // Olive is on her timeline from the start; her bell has nothing new.
@@ -57,7 +33,7 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
   const reader = page.getByRole("dialog", { name: "Comments on The bell" });
   const readText = reader.getByLabel("The bell: text");
   await expect(readText).toContainText("The gulls went quiet.");
-  await select(readText, "The gulls went quiet.");
+  await selectText(readText, "The gulls went quiet.");
   await reader.getByRole("button", { name: "Comment", exact: true }).click();
   const box = reader.getByTestId("comment-box");
   await box.getByRole("textbox").fill("Why do they go quiet?");

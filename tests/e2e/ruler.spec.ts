@@ -13,7 +13,7 @@ import {
   test,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 const ruler = (page: Page) => page.getByTestId("time-ruler");
 const scene = (page: Page, title: string) => page.getByTestId("ruler-scene").filter({ hasText: title });

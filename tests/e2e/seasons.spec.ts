@@ -1,6 +1,6 @@
 import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
-type Timeline = { id: number };
+import type { Timeline } from "./types";
 
 test.describe("seasons", () => {
   test("the owner adds seasons, a scene typed 'spring 1203' reads as the season, and a conversion names lifespans", async ({

@@ -1,6 +1,6 @@
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, waitForHydration } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("series", () => {
   test("a series of two books: a character created in book 1 is in book 2's codex and on its card", async ({ page, request }) => {

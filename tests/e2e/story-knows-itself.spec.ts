@@ -2,9 +2,7 @@ import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } fr
 
 // A story that knows itself (DESIGN.md §12): codex progressions ('From this scene on') and an entry read at a scene.
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string };
-type Entity = { id: number; name: string };
+import type { Timeline, EventRow, Entity } from "./types";
 
 test.describe("a story that knows itself", () => {
   test("a progression added in the codex with a scene picker shows when the entry is read from a later scene, not an earlier one", async ({

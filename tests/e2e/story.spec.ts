@@ -20,7 +20,7 @@ import {
 // The story model on the timeline screen: lanes, combined filters in the address, gaps and continuity
 // flags in chronological order, 'Link Mara?' mentions, the picker creating places, and the Export menu.
 
-type Entity = { id: number; name: string };
+import type { Entity } from "./types";
 
 /** 3 characters, 2 places, 8 events with dates (two of them put Mara in two places at once). */
 async function buildStory(request: APIRequestContext, owner: TestUser) {

@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
@@ -11,19 +10,13 @@ import {
   test,
   writerPage,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
+import { openEditor } from "./helpers/editor";
 
 // Suggesting mode: a writer's typing and deleting become tracked changes in the author's colour, seen live by
 // the others, who accept or reject them; the card and the saved text hold only what was accepted.
 
-type EventRow = { id: number; title: string; content: string };
-
-async function openEditor(page: Page) {
-  await page.getByRole("button", { name: "Edit The bell" }).click();
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
-  await expect(content).toContainText("The bell rang.");
-  return content;
-}
+import type { EventRow } from "./types";
 
 test("a collaborator suggests an insertion and a deletion; the owner sees both coloured, accepts one and rejects the other", async ({
   page,
@@ -36,16 +29,13 @@ test("a collaborator suggests an insertion and a deletion; the owner sees both c
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   const cole = await createUser(request, { name: "Cole Collab" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: cole.email,
-    accessLevel: "collaborator",
-  });
+  await shareWith(request, owner, timeline.id, cole, "collaborator");
 
   await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const c = await writerPage(browser, cole, timeline.id);
-  const coleContent = await openEditor(c.page);
-  const ownerContent = await openEditor(page);
+  const coleContent = await openEditor(c.page, "The bell rang.");
+  const ownerContent = await openEditor(page, "The bell rang.");
 
   // Cole switches to Suggesting (kept in his browser), inserts a word and deletes another.
   await c.page.getByRole("button", { name: "Suggesting" }).click();
@@ -114,7 +104,7 @@ test("bold made in Suggesting mode is one tracked change: rejected the words sta
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   await signIn(page, owner);
   await openTimeline(page, timeline.id);
-  const content = await openEditor(page);
+  const content = await openEditor(page, "The bell rang.");
   await page.getByRole("button", { name: "Suggesting" }).click();
   const list = page.getByRole("region", { name: "Suggestions" });
   const boldBell = async () => {

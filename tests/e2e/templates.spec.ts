@@ -15,8 +15,7 @@ import {
   waitForHydration,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string };
+import type { Timeline, EventRow } from "./types";
 
 test.describe("beat-sheet templates", () => {
   test("a writer starts a book from Save the Cat", async ({ page, request }) => {

@@ -17,8 +17,7 @@ import {
   openTimeline,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; position: number };
+import type { Timeline, EventRow } from "./types";
 
 const toast = (page: Page) => page.locator("[data-sonner-toast]");
 

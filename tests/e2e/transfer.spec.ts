@@ -17,7 +17,7 @@ import {
   toast,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string; shareCode?: string };
+import type { Timeline } from "./types";
 
 /** A timeline with a codex entry, a linked POV event with story time, and a dragged story order. */
 async function storyTimeline(request: Parameters<typeof createUser>[0], owner: Awaited<ReturnType<typeof createUser>>, title: string) {

@@ -11,7 +11,7 @@ import {
   waitForHydration,
 } from "./fixtures";
 
-type Timeline = { id: number; title: string };
+import type { Timeline } from "./types";
 
 test.describe("trash", () => {
   test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores a deleted scene and a deleted timeline", async ({

@@ -12,6 +12,7 @@ import {
   openTimeline,
   toast,
 } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 async function editContent(page: Page, title: string, content: string) {
   await page.getByRole("button", { name: `Edit ${title}` }).click();
@@ -32,10 +33,7 @@ test.describe("event version history", () => {
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
     await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Bell", content: "The bell rang at dawn." });
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-      userEmail: viewer.email,
-      accessLevel: "viewer",
-    });
+    await shareWith(request, owner, timeline.id, viewer, "viewer");
 
     await signIn(page, owner);
     await openTimeline(page, timeline.id);

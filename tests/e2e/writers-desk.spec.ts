@@ -3,7 +3,7 @@ import { apiAs, card, createUser, docText, expect, signIn, makePremium, openTime
 
 // The writer's desk (DESIGN §12): 'Synopsis' and 'Notes' beside a scene's text, and no text lost at any typing speed.
 
-type EventRow = { id: number; title: string; content: string; synopsis: string; notes: string; wordCount: number };
+import type { EventRow } from "./types";
 
 async function setup(request: APIRequestContext) {
   const owner = await createUser(request, { name: "Olive Owner" });

@@ -5,8 +5,7 @@ import { apiAs, createUser, expect, signIn, makePremium, openTimeline, type Test
 // focus returns to its card; the point-of-view list offers characters; on a phone the help button never
 // covers the editor's Save.
 
-type Timeline = { id: number; title: string };
-type EventRow = { id: number; title: string; povEntityId: number | null };
+import type { Timeline, EventRow } from "./types";
 
 /** A timeline of `count` scenes of different lengths (the list is virtualized and the rows differ in height). */
 async function longStory(request: APIRequestContext, owner: TestUser, count: number) {

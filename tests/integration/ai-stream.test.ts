@@ -3,12 +3,19 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { ORIGIN, call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, shareByEmail, signInAdmin } from "./helpers";
+import {
+  ORIGIN,
+  call,
+  createEvent,
+  createTimeline,
+  premiumOwnerWithTimeline,
+  registerUser,
+  shareByEmail,
+  signInAdmin,
+  lastRequestWith,
+} from "./helpers";
 
 // Streaming AI: SSE answers, refunds, story context, usage.
-
-const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
 
 type Sse = { status: number; type: string | null; events: any[]; json: any };
 

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, signInAdmin, shareByEmail } from "./helpers";
+import {
+  call,
+  createEvent,
+  createTimeline,
+  premiumOwnerWithTimeline,
+  registerUser,
+  signInAdmin,
+  shareByEmail,
+  fakeRequests,
+} from "./helpers";
 
 const NOT_CONFIGURED = /not configured yet.*\/admin\/config/;
 const LIMIT = "Free users are limited to 3 AI requests per session. Upgrade to Premium for unlimited access!";
@@ -9,8 +18,6 @@ const LIMIT = "Free users are limited to 3 AI requests per session. Upgrade to P
 async function adminToken() {
   return (await signInAdmin()).token;
 }
-
-const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
 
 describe("without a key", () => {
   it("every AI call answers 503 telling an admin where to configure it, and nothing is counted", async () => {

@@ -1,11 +1,9 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
 import { connect, sleep } from "./room-helpers";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -32,17 +30,6 @@ beforeAll(async () => {
   // Many timelines (one per test); the quota test uses a Free owner of its own.
   await makePremium(owner.user.id);
 });
-
-/** The raw response (bytes and headers). */
-async function fetchRaw(path: string, token?: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  const ctx = createExecutionContext();
-  const request = new Request(ORIGIN + path, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>;
-  const res = await worker.fetch(request, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 async function upload(eventId: number, token: string | undefined, file: Blob | string | null, name = "map.png", query = "") {
   const form = new FormData();

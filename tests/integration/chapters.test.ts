@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, premiumOwnerWithTimeline, registerUser, shareWith } from "./helpers";
 
-type Ev = { id: number; title: string; position: number; chapterId: number | null; wordCount: number };
+import type { EventView as Ev } from "../../worker/services/event-list";
 
 async function story(titles: string[]) {
   const owner = await registerUser({ name: "Olive Owner" });

@@ -1,20 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, sharedTimeline } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
-type Ev = { id: number; title: string; after: number[] };
-
-async function sharedTimeline() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  await makePremium(owner.user.id);
-  const timeline = await createTimeline(owner.token, { title: "Lifelines" });
-  const collab = await registerUser({ name: "Cara" });
-  const viewer = await registerUser({ name: "Vic" });
-  const stranger = await registerUser({ name: "Otto" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
-  return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
-}
+import type { EventView as Ev } from "../../worker/services/event-list";
 
 const patchEvent = (token: string, id: number, body: unknown) => call("PATCH", `/api/events/${id}`, { token, body });
 const listOf = async (token: string, timelineId: number, order = "position") =>
@@ -22,7 +10,7 @@ const listOf = async (token: string, timelineId: number, order = "position") =>
 
 describe("dependencies between scenes", () => {
   it("answers each role, keeps the list in every event JSON, and refuses foreign, self and looping ids", async () => {
-    const { owner, collab, viewer, stranger, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, stranger, timelineId } = await sharedTimeline("Lifelines");
     const letter = await createEvent(owner.token, timelineId, { title: "The letter arrives" });
     const reply = await createEvent(owner.token, timelineId, { title: "The reply", after: [letter.id] });
     expect(reply.after).toEqual([letter.id]);
@@ -77,7 +65,7 @@ describe("dependencies between scenes", () => {
   });
 
   it("leaves a scene in Trash out of the list, refuses it as a new dependency, and brings it back on restore", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Lifelines");
     const first = await createEvent(owner.token, timelineId, { title: "First" });
     const second = await createEvent(owner.token, timelineId, { title: "Second", after: [first.id] });
     const before = await call("GET", `/api/timelines/${timelineId}/events`, { token: owner.token });
@@ -95,7 +83,7 @@ describe("dependencies between scenes", () => {
   });
 
   it("changes the list's ETag when only dependencies change, and tells the room", async () => {
-    const { owner, collab, timelineId } = await sharedTimeline();
+    const { owner, collab, timelineId } = await sharedTimeline("Lifelines");
     const a = await createEvent(owner.token, timelineId, { title: "A" });
     const b = await createEvent(owner.token, timelineId, { title: "B" });
     const path = `/api/timelines/${timelineId}/events`;
@@ -112,7 +100,7 @@ describe("dependencies between scenes", () => {
   });
 
   it("never answers a hostile body with a 500", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Lifelines");
     const scene = await createEvent(owner.token, timelineId, { title: "Scene" });
     const bodies = [{ after: null }, { after: {} }, { after: [[1]] }, { after: ["' OR 1=1 --"] }, { after: [1e308] }, { after: [0] }];
     for (const body of bodies) {
@@ -132,7 +120,7 @@ describe("dependencies between scenes", () => {
 
 describe("born and died on the codex", () => {
   it("accepts story dates, refuses bad ones in the product's words, and clears with null", async () => {
-    const { owner, collab, viewer, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, timelineId } = await sharedTimeline("Lifelines");
     const path = `/api/timelines/${timelineId}/entities`;
     const made = await call("POST", path, { token: collab.token, body: { kind: "character", name: "Mara", born: "2014-05-10" } });
     expect(made).toMatchObject({ status: 201, json: { name: "Mara", born: "2014-05-10", died: null } });
@@ -173,7 +161,7 @@ describe("born and died on the codex", () => {
 
 describe("export and import", () => {
   it("carries lifespans and dependencies through a JSON round trip, and an append maps the ids", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Lifelines");
     await call("POST", `/api/timelines/${timelineId}/entities`, {
       token: owner.token,
       body: { kind: "character", name: "Mara", born: "2014-05-10", died: "2090" },

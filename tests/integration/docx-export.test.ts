@@ -4,6 +4,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { ORIGIN, createEvent, createTimeline, registerUser } from "./helpers";
+import { decodeXml } from "./xml-check";
 
 // The Word export read as Word reads it: the styles, numbering and paragraphs of the package's XML.
 
@@ -26,20 +27,12 @@ async function exportDocx(timelineId: number) {
   return { document: part("word/document.xml"), styles: part("word/styles.xml"), numbering: part("word/numbering.xml") };
 }
 
-const decode = (xml: string) =>
-  xml
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, "&");
-
 type Para = { xml: string; text: string; style: string | null };
 /** The body's paragraphs: their XML, visible text (line breaks as \n) and paragraph style. */
 const paragraphs = (document: string): Para[] =>
   [...document.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map(([xml]) => ({
     xml,
-    text: decode([...xml.matchAll(/<w:br\/>|<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1] ?? "\n").join("")),
+    text: decodeXml([...xml.matchAll(/<w:br\/>|<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1] ?? "\n").join("")),
     style: /<w:pStyle w:val="([^"]+)"\/>/.exec(xml)?.[1] ?? null,
   }));
 

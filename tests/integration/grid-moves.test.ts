@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
 import { type Msg, connect, sleep } from "./room-helpers";
 
-type Ev = { id: number; title: string; chapterId: number | null; plotlineIds: number[] };
+import type { EventView as Ev } from "../../worker/services/event-list";
 
 /**
  * The database as the Worker sees it, recording every write it runs: alone (`single`) or in a batch. The

@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../worker/index";
+import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
 
 export const ORIGIN = "http://storyweave.test";
 let counter = 0;
@@ -133,4 +134,59 @@ export async function capturedMail(fn: () => Promise<unknown>) {
     console.log = original;
   }
   return logs.join("\n");
+}
+
+/** What the fake OpenAI server (tests/fakes/openai-server.mjs) has been asked, oldest first. */
+export const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
+
+/** The newest request to the fake OpenAI server whose user message contains `marker`. */
+export const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
+
+/** Calls the real Worker and hands back its raw Response (downloads, uploads: what `call` would read as JSON). */
+export async function fetchRaw(path: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const ctx = createExecutionContext();
+  const request = new Request(ORIGIN + path, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>;
+  const res = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** A Premium owner's timeline shared with Cara (collaborator) and Vic (viewer); Otto is a stranger to it. */
+export async function sharedTimeline(title: string) {
+  const owner = await registerUser({ name: "Olive Owner" });
+  await makePremium(owner.user.id);
+  const timeline = await createTimeline(owner.token, { title });
+  const collab = await registerUser({ name: "Cara" });
+  const viewer = await registerUser({ name: "Vic" });
+  const stranger = await registerUser({ name: "Otto" });
+  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
+  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
+  return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
+}
+
+/** The bytes of a `data:` URL (a fixture file imported with `?inline`). */
+export const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+
+/**
+ * The lighthouse story the codex AI tests share: an owner writing with their own model (the fake OpenAI
+ * server), a timeline 'The Lighthouse' with chapters 3, 9 and 12, one scene each ('Scene of chapter 9', …).
+ */
+export async function lighthouseStory() {
+  const owner = await registerUser();
+  const own = { provider: "openai-compatible", baseUrl: env.OPENAI_BASE_URL!, model: "m", apiKey: FAKE_OPENAI_KEY };
+  expect((await call("PUT", "/api/account/ai", { token: owner.token, body: own })).status).toBe(200);
+  const timeline = await createTimeline(owner.token, { title: "The Lighthouse" });
+  const scenes: Record<string, any> = {};
+  for (const n of ["3", "9", "12"]) {
+    const chapter = await call("POST", `/api/timelines/${timeline.id}/chapters`, { token: owner.token, body: { title: `Chapter ${n}` } });
+    expect(chapter.status, chapter.text).toBe(201);
+    scenes[n] = await createEvent(owner.token, timeline.id, {
+      title: `Scene of chapter ${n}`,
+      content: "Waves.",
+      chapterId: chapter.json.id,
+    });
+  }
+  return { owner, timeline, scenes };
 }

@@ -8,11 +8,10 @@ import chapterLinesDocx from "../fixtures/import/chapter-lines.docx?inline";
 import commentThreadDocx from "../fixtures/import/comment-thread.docx?inline";
 import novelDocx from "../fixtures/import/novel.docx?inline";
 import resolvedCommentDocx from "../fixtures/import/resolved-comment.docx?inline";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, makePremium, registerUser, bytesOf } from "./helpers";
 
 // Word documents made by LibreOffice (tests/fixtures/import/make-fixtures.sh) and hostile files built here.
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import sampleZip from "../fixtures/import/novelwriter-sample.zip?inline";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, makePremium, registerUser, bytesOf } from "./helpers";
 
 // novelWriter's own sample project, zipped as a writer would (tests/fixtures/import/README.md).
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import novelOdt from "../fixtures/import/novel.odt?inline";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, makePremium, registerUser, bytesOf } from "./helpers";
 
 // An .odt made by LibreOffice from the same source as novel.docx (tests/fixtures/import/make-fixtures.sh).
 const ODT = "application/vnd.oasis.opendocument.text";
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;

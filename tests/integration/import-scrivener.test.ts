@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import coronersZip from "../fixtures/import/scrivener-coroners-tale.zip?inline";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, makePremium, registerUser, bytesOf } from "./helpers";
 
 // A real Scrivener 3 project (tests/fixtures/import/README.md) and a small one built here around real RTF markup.
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {

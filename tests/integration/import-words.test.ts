@@ -6,11 +6,10 @@ import resolvedCommentDocx from "../fixtures/import/resolved-comment.docx?inline
 import novelWriterZip from "../fixtures/import/novelwriter-sample.zip?inline";
 import yw7 from "../fixtures/import/yw7-sample-project.yw7?raw";
 import { countWords } from "../../db/domain/word-count";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, makePremium, registerUser, bytesOf } from "./helpers";
 
 // Words kept: what an import makes of a real file counts within 3% of the words the program that wrote the file
 // counted itself (the counts it stores in the file, read as noted beside each).
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 const within3 = (words: number, source: number) => expect(Math.abs(words - source) / source).toBeLessThanOrEqual(0.03);
 
 type User = Awaited<ReturnType<typeof registerUser>>;

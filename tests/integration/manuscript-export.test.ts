@@ -1,10 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
-import { xmlProblem } from "./xml-check";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
+import { decodeXml, xmlProblem } from "./xml-check";
 
 // The book exports: the manuscript .docx read in its XML (styles, page setup, header, title page, chapters),
 // and the EPUB's zip, package and XHTML. epubcheck runs on real files in tests/e2e/manuscript-export.spec.ts;
@@ -15,15 +13,6 @@ let collaborator: Awaited<ReturnType<typeof registerUser>>;
 let viewer: Awaited<ReturnType<typeof registerUser>>;
 let stranger: Awaited<ReturnType<typeof registerUser>>;
 
-async function fetchRaw(path: string, token?: string) {
-  const headers = new Headers();
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(ORIGIN + path, { headers }) as Request<unknown, IncomingRequestCfProperties>, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-
 async function download(path: string, token = owner.token) {
   const res = await fetchRaw(path, token);
   expect(res.status, await res.clone().text()).toBe(200);
@@ -32,19 +21,11 @@ async function download(path: string, token = owner.token) {
   return { res, bytes, files, part: (name: string) => strFromU8(files[name] ?? new Uint8Array()) };
 }
 
-const decode = (xml: string) =>
-  xml
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, "&");
-
 type Para = { xml: string; text: string; style: string | null };
 const paragraphs = (document: string): Para[] =>
   [...document.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map(([xml]) => ({
     xml,
-    text: decode(
+    text: decodeXml(
       [...xml.matchAll(/<w:tab\/>|<w:br\/>|<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)]
         .map((m) => m[1] ?? (m[0] === "<w:tab/>" ? "\t" : "\n"))
         .join(""),

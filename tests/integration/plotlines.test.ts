@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
 import { ServerMessageSchema } from "../../durable-objects/protocol";
 import { buildStoryBible } from "../../worker/services/story-context";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, sharedTimeline } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
-type Plotline = { id: number; timelineId: number; title: string; color: string; position: number };
-type Ev = { id: number; title: string; plotlineIds: number[] };
+import type { EventView as Ev } from "../../worker/services/event-list";
+import type { PlotlineView as Plotline } from "../../worker/services/plotlines";
 
 const addPlotline = async (token: string, timelineId: number, body: Record<string, unknown>) => {
   const res = await call("POST", `/api/timelines/${timelineId}/plotlines`, { token, body });
@@ -18,21 +18,9 @@ const addPlotline = async (token: string, timelineId: number, body: Record<strin
 const eventsOf = async (token: string, timelineId: number) =>
   (await call("GET", `/api/timelines/${timelineId}/events`, { token })).json as Ev[];
 
-async function sharedTimeline() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  await makePremium(owner.user.id);
-  const timeline = await createTimeline(owner.token, { title: "Two Threads" });
-  const collab = await registerUser({ name: "Cara" });
-  const viewer = await registerUser({ name: "Vic" });
-  const stranger = await registerUser({ name: "Otto" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
-  return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
-}
-
 describe("plotlines", () => {
   it("answers each role: owner and collaborator edit, viewer reads (403 on writes), stranger 404", async () => {
-    const { owner, collab, viewer, stranger, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, stranger, timelineId } = await sharedTimeline("Two Threads");
     const path = `/api/timelines/${timelineId}/plotlines`;
 
     const main = await addPlotline(owner.token, timelineId, { title: "  Main plot  ", color: "#2563EB" });
@@ -85,7 +73,7 @@ describe("plotlines", () => {
   });
 
   it("refuses bad titles, colors and positions with clear messages", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Two Threads");
     const path = `/api/timelines/${timelineId}/plotlines`;
     const cases: [Record<string, unknown>, string][] = [
       [{}, "Plotline title is required"],
@@ -109,7 +97,7 @@ describe("plotlines", () => {
   });
 
   it("keeps an order: moves shift the others, deletes close the gap", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Two Threads");
     const [a, b, c] = [
       await addPlotline(owner.token, timelineId, { title: "A" }),
       await addPlotline(owner.token, timelineId, { title: "B" }),
@@ -142,7 +130,7 @@ describe("plotlines", () => {
   });
 
   it("a scene's plotlineIds: in every event JSON, set by PATCH, only this timeline's, gone when the plotline is deleted", async () => {
-    const { owner, collab, viewer, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, timelineId } = await sharedTimeline("Two Threads");
     const scene = await createEvent(owner.token, timelineId, { title: "The vault" });
     expect(scene.plotlineIds).toEqual([]);
     const main = await addPlotline(owner.token, timelineId, { title: "Main" });
@@ -196,7 +184,7 @@ describe("plotlines", () => {
   });
 
   it("tells the room once per write with a 'plotlines' sync", async () => {
-    const { owner, collab, timelineId } = await sharedTimeline();
+    const { owner, collab, timelineId } = await sharedTimeline("Two Threads");
     const scene = await createEvent(owner.token, timelineId, { title: "The vault" });
     const watcher = await connect(timelineId, collab.token);
     await sleep(50);
@@ -229,7 +217,7 @@ describe("plotlines", () => {
   });
 
   it("JSON export carries plotlines and each scene's; import and append read them back", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Two Threads");
     const t = owner.token;
     const a = await createEvent(t, timelineId, { title: "Heist" });
     await createEvent(t, timelineId, { title: "Interlude" });
@@ -290,7 +278,7 @@ describe("plotlines", () => {
   });
 
   it("the AI's story bible lists each scene's plotlines", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("Two Threads");
     const a = await createEvent(owner.token, timelineId, { title: "Heist", content: "They crack the vault." });
     const b = await createEvent(owner.token, timelineId, { title: "Kiss", content: "On the roof." });
     const main = await addPlotline(owner.token, timelineId, { title: "Main plot" });

@@ -1,30 +1,11 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith, lastRequestWith, lighthouseStory } from "./helpers";
 
 // Codex progressions (DESIGN.md §12): what changes about an entry from a scene on, and the story bible per scene.
 
-const OPENAI_URL = env.OPENAI_BASE_URL!;
-const fakeRequests = async () => (await (await fetch(OPENAI_URL.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
-
 /** A story of three chapters (3, 9 and 12), one scene each, and Mara in the codex; the owner writes with their own model. */
 async function story() {
-  const owner = await registerUser();
-  const own = { provider: "openai-compatible", baseUrl: OPENAI_URL, model: "m", apiKey: FAKE_OPENAI_KEY };
-  expect((await call("PUT", "/api/account/ai", { token: owner.token, body: own })).status).toBe(200);
-  const timeline = await createTimeline(owner.token, { title: "The Lighthouse" });
-  const scenes: Record<string, any> = {};
-  for (const n of ["3", "9", "12"]) {
-    const chapter = await call("POST", `/api/timelines/${timeline.id}/chapters`, { token: owner.token, body: { title: `Chapter ${n}` } });
-    expect(chapter.status, chapter.text).toBe(201);
-    scenes[n] = await createEvent(owner.token, timeline.id, {
-      title: `Scene of chapter ${n}`,
-      content: "Waves.",
-      chapterId: chapter.json.id,
-    });
-  }
+  const { owner, timeline, scenes } = await lighthouseStory();
   const mara = await call("POST", `/api/timelines/${timeline.id}/entities`, {
     token: owner.token,
     body: { kind: "character", name: "Mara", description: "A lighthouse keeper with grey eyes." },

@@ -1,29 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, createTimeline, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith, lastRequestWith, lighthouseStory } from "./helpers";
 
 // Relationships between codex entries (DESIGN.md §12): CRUD, refusals, and the story bible as of a scene.
 
-const OPENAI_URL = env.OPENAI_BASE_URL!;
-const fakeRequests = async () => (await (await fetch(OPENAI_URL.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
-
 /** Three chapters (3, 9, 12), a scene each; Mara, Tobin and Edda in the codex; the owner writes with their own model. */
 async function story() {
-  const owner = await registerUser();
-  const own = { provider: "openai-compatible", baseUrl: OPENAI_URL, model: "m", apiKey: FAKE_OPENAI_KEY };
-  expect((await call("PUT", "/api/account/ai", { token: owner.token, body: own })).status).toBe(200);
-  const timeline = await createTimeline(owner.token, { title: "The Lighthouse" });
-  const scenes: Record<string, any> = {};
-  for (const n of ["3", "9", "12"]) {
-    const chapter = await call("POST", `/api/timelines/${timeline.id}/chapters`, { token: owner.token, body: { title: `Chapter ${n}` } });
-    scenes[n] = await createEvent(owner.token, timeline.id, {
-      title: `Scene of chapter ${n}`,
-      content: "Waves.",
-      chapterId: chapter.json.id,
-    });
-  }
+  const { owner, timeline, scenes } = await lighthouseStory();
   const entry = async (name: string) =>
     (await call("POST", `/api/timelines/${timeline.id}/entities`, { token: owner.token, body: { kind: "character", name } })).json;
   return { owner, timeline, scenes, mara: await entry("Mara"), tobin: await entry("Tobin"), edda: await entry("Edda") };

@@ -8,7 +8,7 @@ import semicolonCsv from "../fixtures/spreadsheets/semicolon-dots.csv?inline";
 import tabTsv from "../fixtures/spreadsheets/tab-separated.tsv?inline";
 import utf16Csv from "../fixtures/spreadsheets/utf-16.csv?inline";
 import { zipSync } from "fflate";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, bytesOf } from "./helpers";
 import { connect } from "./room-helpers";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -16,7 +16,6 @@ const ODS = "application/vnd.oasis.opendocument.spreadsheet";
 const DATE_HELP = "use YYYY-MM-DD or the spreadsheet's date format";
 
 /** A fixture's bytes exactly as checked in (imported as a base64 data URL). */
-const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;

@@ -1,10 +1,6 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createEvent, premiumOwnerWithTimeline, signInAdmin } from "./helpers";
-
-const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
-const lastRequestWith = async (marker: string) => (await fakeRequests()).filter((r) => r.user.includes(marker)).at(-1);
+import { call, createEvent, premiumOwnerWithTimeline, signInAdmin, lastRequestWith } from "./helpers";
 
 beforeAll(async () => {
   const { token } = await signInAdmin();

@@ -4,13 +4,12 @@ import { createDb } from "../../db/client";
 import { BEAT_NOT_FOUND } from "../../worker/services/story-ai";
 import { buildStoryBible } from "../../worker/services/story-context";
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { call, createTimeline, registerUser, shareWith, signInAdmin } from "./helpers";
+import { call, createTimeline, registerUser, shareWith, signInAdmin, fakeRequests } from "./helpers";
 
 // The AI knows the story's structure: the bible names the beat sheet, each beat's scene and the beat the current
 // scene falls on; 'Suggest a scene for this beat' asks for that beat's scene.
 
-const fakeRequests = async () => (await (await fetch(env.OPENAI_BASE_URL!.replace(/\/v1$/, "/requests"))).json()) as any[];
-type Event = { id: number; title: string; chapterId: number | null };
+import type { EventView as Event } from "../../worker/services/event-list";
 
 async function bookFromSaveTheCat() {
   const owner = await registerUser({ name: "Bea Beats" });

@@ -8,8 +8,8 @@ type Template = {
   builtIn: boolean;
   beats: { title: string; description: string; at: number }[];
 };
-type Ev = { id: number; title: string; content: string; position: number; chapterId: number | null };
-type Structure = { templateId: string | null; basis: "words" | "scenes"; beats: { title: string; at: number; eventId: number | null }[] };
+import type { EventView as Ev } from "../../worker/services/event-list";
+import type { StructureView as Structure } from "../../worker/services/templates";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 const eventsOf = async (token: string, timelineId: number) =>

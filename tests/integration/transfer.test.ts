@@ -1,8 +1,6 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 type Role = "owner" | "collaborator" | "viewer" | "shareViewer" | "stranger" | "anonymous";
@@ -24,17 +22,6 @@ beforeAll(async () => {
 });
 
 const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
-
-/** The raw response (bytes and headers), for downloads. */
-async function fetchRaw(path: string, token?: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  const ctx = createExecutionContext();
-  const request = new Request(ORIGIN + path, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>;
-  const res = await worker.fetch(request, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 async function importFile(token: string | undefined, body: string, contentType: string, query = "") {
   return call("POST", `/api/timelines/import${query}`, { token, rawBody: body, headers: { "Content-Type": contentType } });

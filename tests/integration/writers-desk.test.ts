@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
 
 // The writer's desk (DESIGN §12): a scene's synopsis and notes beside its text, never counted and never in the
 // manuscript; carried by the JSON and Markdown exports and read back; beat prompts and a CSV's synopsis land there.
@@ -17,17 +15,6 @@ beforeAll(async () => {
   [owner, collaborator, viewer, stranger] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()]);
   await makePremium(owner.user.id);
 });
-
-async function fetchRaw(path: string, token: string) {
-  const ctx = createExecutionContext();
-  const request = new Request(ORIGIN + path, { headers: { Authorization: `Bearer ${token}` } }) as Request<
-    unknown,
-    IncomingRequestCfProperties
-  >;
-  const res = await worker.fetch(request, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 const SYNOPSIS = "Mara finds the *bell* under the harbour wall.\n\n- she hides it\n- Jon sees";
 const NOTES = "## Check\nAUTHORNOTE do not print this: the tide tables for 1903.";

@@ -70,3 +70,12 @@ export function xmlProblem(xml: string): string | null {
   if (stack.length > 0) return `<${stack.at(-1)}> never closed`;
   return roots === 1 ? null : "no root element";
 }
+
+/** Text as written in XML, read back: the five entities decoded (&amp; last, so '&amp;lt;' stays '&lt;'). */
+export const decodeXml = (xml: string) =>
+  xml
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");

@@ -1,0 +1,26 @@
+// Setting up a timeline through the API (what a test is not about) and reading its cards.
+import type { APIRequestContext, Page } from "@playwright/test";
+import { type TestUser, apiAs, createUser, makePremium } from "../fixtures";
+import type { Timeline } from "../types";
+
+/** The owner shares the timeline with `user` by email (POST /api/timelines/{id}/share-with-user). */
+export async function shareWith(
+  request: APIRequestContext,
+  owner: TestUser,
+  timelineId: number,
+  user: Pick<TestUser, "email">,
+  accessLevel: "viewer" | "collaborator",
+) {
+  await apiAs(request, owner, "POST", `/api/timelines/${timelineId}/share-with-user`, { userEmail: user.email, accessLevel });
+}
+
+/** The count button (comments, suggestions) named `label` on an event card. */
+export const countButton = (page: Page, label: string) => page.getByTestId("event-card").getByRole("button", { name: label, exact: true });
+
+/** A Premium writer ('Olive Owner' unless named) who owns a new timeline titled `title`. */
+export async function premiumOwnerWithTimeline(request: APIRequestContext, title: string, name = "Olive Owner") {
+  const owner = await createUser(request, { name });
+  await makePremium(request, owner);
+  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title });
+  return { owner, timeline };
+}
