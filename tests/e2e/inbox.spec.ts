@@ -70,7 +70,7 @@ test.describe("inbox and invitations", () => {
     await other.context.close();
   });
 
-  test("the Share dialog invites an address with no account; its mailed link, taken by a new account, lands in the timeline after verifying", async ({
+  test("the Share dialog invites an address with no account; its mailed link, taken by a new account, lands in the book after verifying", async ({
     page,
     browser,
     request,
@@ -112,7 +112,8 @@ test.describe("inbox and invitations", () => {
 
     await newcomer.goto(await latestVerifyLink(request, email));
     await newcomer.getByRole("link", { name: "Continue" }).click();
-    await expect(newcomer).toHaveURL(new RegExp(`/timeline/${timeline.id}$`));
+    // Invited as a viewer (the dialog's default): the book opens in its reading view, the Manuscript (issue 48).
+    await expect(newcomer).toHaveURL(new RegExp(`/timeline/${timeline.id}/manuscript$`));
     await expect(newcomer.getByRole("heading", { name: "Invited Tales" })).toBeVisible();
     await context.close();
   });
