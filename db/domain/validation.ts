@@ -232,10 +232,11 @@ export const eventFields = {
     patch: "story",
 
     column: "story_label",
+    stored: null,
   },
-  synopsis: { schema: deskText("Synopsis"), patch: "story", column: "synopsis" },
-  notes: { schema: deskText("Notes"), patch: "story", column: "notes" },
-  status: { schema: sceneStatusField, patch: "story", column: null },
+  synopsis: { schema: deskText("Synopsis"), patch: "story", column: "synopsis", stored: "" },
+  notes: { schema: deskText("Notes"), patch: "story", column: "notes", stored: "" },
+  status: { schema: sceneStatusField, patch: "story", column: null, stored: null },
 } as const;
 
 type EventFields = typeof eventFields;
@@ -250,6 +251,21 @@ export const patches = (input: Partial<Record<EventField, unknown>>, kind: "text
 /** A field an export writes and an import reads as it is (it has a `column`). */
 export type CopiedField = { [K in EventField]: EventFields[K]["column"] extends string ? K : never }[EventField];
 /** The fields an export writes and an import reads as they are, with their events column. */
+/**
+ * A field with `stored` (its value when a create leaves it out) is kept as it is in the events column of its name:
+ * a create writes it, a PATCH writes it when given, and the event list reads it back, all from this table.
+ */
+export type StoredField = { [K in EventField]: EventFields[K] extends { stored: unknown } ? K : never }[EventField];
+export type StoredValues = { [K in StoredField]: z.output<EventFields[K]["schema"]> };
+export const storedEventFields = eventFieldNames.filter((name): name is StoredField => "stored" in eventFields[name]);
+/** The stored fields of a create: what `input` gives, or each field's `stored` value. */
+export const storedCreateValues = (input: Partial<StoredValues>): StoredValues =>
+  Object.fromEntries(
+    storedEventFields.map((name) => [name, input[name] !== undefined ? input[name] : eventFields[name].stored]),
+  ) as StoredValues;
+/** The stored fields a PATCH sets: those `input` gives. */
+export const storedPatchValues = (input: Partial<StoredValues>): Partial<StoredValues> =>
+  Object.fromEntries(storedEventFields.flatMap((name) => (input[name] !== undefined ? [[name, input[name]]] : [])));
 export const copiedEventFields = eventFieldNames.flatMap((name) => {
   const column = eventFields[name].column;
   return column ? [{ name: name as CopiedField, column }] : [];

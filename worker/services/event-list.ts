@@ -4,13 +4,18 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Calendar, isEnglish, storedCalendar, storyDisplay } from "../../db/domain/calendar";
 import { FIRST_SCREEN_EVENTS } from "../../db/domain/story-order";
-import { type SceneStatus, isSceneStatus } from "../../db/domain/task-rules";
+import { isSceneStatus } from "../../db/domain/task-rules";
+import { type StoredField, type StoredValues, storedCreateValues, storedEventFields } from "../../db/domain/validation";
 import { countWords } from "../../db/domain/word-count";
 import { type Event, type User, eventDependencies, eventEntities, eventPlotlines, events, tasks } from "../../db/schema";
 import { type TimelineAccessRow, requireTimelineAccess } from "./access";
 import { type AttachmentView, eventAttachmentsJson, parseAttachments } from "./attachment-store";
 
-export type EventView = {
+/**
+ * An event as the API sends it. The stored fields (`eventFields` entries with `stored`: the story label, the
+ * writer's desk's synopsis and notes, the scene's status 'Idea' … 'Done' or null) come from the field table.
+ */
+export type EventView = StoredValues & {
   id: number;
   timelineId: number;
   title: string;
@@ -25,12 +30,6 @@ export type EventView = {
   /** The dates in the timeline calendar's words ('13 October 2031, 9:00'); null when there is no date. */
   storyStartDisplay: string | null;
   storyEndDisplay: string | null;
-  storyLabel: string | null;
-  /** The writer's desk (DESIGN §12): Markdown beside the text, never counted, never in the manuscript. */
-  synopsis: string;
-  notes: string;
-  /** Where the scene stands (DESIGN §12): 'Idea', 'Outline', 'Draft', 'Revised', 'Done'; null: no status. */
-  status: SceneStatus | null;
   /** The chapter the scene is in (null: none). */
   chapterId: number | null;
   /** The plotlines the scene belongs to. */
@@ -79,10 +78,9 @@ export const eventColumns = {
   storyEnd: events.storyEnd,
   storyStartText: events.storyStartText,
   storyEndText: events.storyEndText,
-  storyLabel: events.storyLabel,
-  synopsis: events.synopsis,
-  notes: events.notes,
-  status: events.status,
+  ...(Object.fromEntries(storedEventFields.map((name) => [name, events[name]])) as {
+    [K in StoredField]: (typeof events)[K];
+  }),
   calendar: sql<string | null>`(SELECT calendar FROM timelines WHERE id = ${events.timelineId})`,
   chapterId: events.chapterId,
   plotlineIds: eventPlotlineIds,
@@ -187,9 +185,7 @@ export const toEventView = (e: EventRow | EventView, locale?: string): EventView
     storyEnd: e.storyEnd ?? null,
     storyStartDisplay: display.start,
     storyEndDisplay: display.end,
-    storyLabel: e.storyLabel ?? null,
-    synopsis: e.synopsis ?? "",
-    notes: e.notes ?? "",
+    ...storedCreateValues(e as Partial<StoredValues>),
     status: "status" in e && isSceneStatus(e.status) ? e.status : null,
     chapterId: e.chapterId ?? null,
     plotlineIds: parseIds(e.plotlineIds),

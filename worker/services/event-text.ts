@@ -2,6 +2,7 @@ import { type SQL, and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, events } from "../../db/schema";
 import { countWords } from "../../db/domain/word-count";
+import type { StoredField } from "../../db/domain/validation";
 import { nowIso } from "../lib/time";
 import { type EventView, eventColumns, toEventView } from "./event-list";
 import { versionStatements } from "./version-record";
@@ -18,10 +19,7 @@ export type TextWrite = {
   coalesceWithinMs?: number;
   /** Other columns of the same UPDATE (story fields, the POV). */
   set?: Partial<
-    Pick<
-      typeof events.$inferInsert,
-      "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storyLabel" | "storySort" | "synopsis" | "notes"
-    >
+    Pick<typeof events.$inferInsert, "storyStart" | "storyEnd" | "storyStartText" | "storyEndText" | "storySort" | StoredField>
   > & { povEntityId?: SQL };
   /** Statements of the same batch, before the update, that must do nothing when the guard fails (codex links). */
   before?: (guard: SQL) => readonly BatchItem[];

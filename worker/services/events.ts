@@ -3,7 +3,14 @@ import type { Db } from "../../db/client";
 import { type Event, type User, events } from "../../db/schema";
 import { storedCalendar } from "../../db/domain/calendar";
 import { countWords } from "../../db/domain/word-count";
-import { type CreateEvent, type UpdateEvent, patches, storyMessages } from "../../db/domain/validation";
+import {
+  type CreateEvent,
+  type UpdateEvent,
+  patches,
+  storedCreateValues,
+  storedPatchValues,
+  storyMessages,
+} from "../../db/domain/validation";
 import { HttpError, badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { linkStatements, povValue, requireTimelineEntities } from "./event-links";
@@ -78,10 +85,7 @@ export async function createEvent(
       attachments: [],
       povEntityId: povValue(timelineId, povEntityId),
       ...story,
-      storyLabel: input.storyLabel ?? null,
-      synopsis: input.synopsis ?? "",
-      notes: input.notes ?? "",
-      status: input.status ?? null,
+      ...storedCreateValues(input),
       createdAt: now,
       updatedAt: now,
     })
@@ -217,10 +221,7 @@ export async function updateEvent(
       baseVersion: edited ? input.baseVersion : undefined,
       set: {
         ...story,
-        ...(input.storyLabel !== undefined && { storyLabel: input.storyLabel }),
-        ...(input.synopsis !== undefined && { synopsis: input.synopsis }),
-        ...(input.notes !== undefined && { notes: input.notes }),
-        ...(input.status !== undefined && { status: input.status }),
+        ...storedPatchValues(input),
         ...(pov !== undefined && { povEntityId: povValue(event.timelineId, pov) }),
       },
       // Links first, in the same transaction, so the returned row already carries them.
