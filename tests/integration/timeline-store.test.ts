@@ -9,6 +9,7 @@ import {
   reduceEvents,
 } from "~/features/timeline/timeline-store";
 import type { EventView } from "../../worker/services/events";
+import { storedCreateValues } from "../../db/domain/validation";
 
 /** The events of a timeline screen, in the store, with the write clock the screen keeps. */
 function screen(list: EventView[]) {
@@ -56,10 +57,7 @@ function ev(id: number, position: number, title = `Event ${id}`, fields: Partial
     storyEnd: null,
     storyStartDisplay: null,
     storyEndDisplay: null,
-    storyLabel: null,
-    synopsis: "",
-    notes: "",
-    status: null,
+    ...storedCreateValues({}),
     chapterId: null,
     plotlineIds: [],
     after: [],
