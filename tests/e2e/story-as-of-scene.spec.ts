@@ -9,7 +9,7 @@ import type { Entity, EventRow, Timeline } from "./types";
 
 /** The lane whose header names `name`. */
 const lane = (page: Page, name: string) =>
-  page.getByTestId("lane").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}\\d+ events?$`) }) });
+  page.getByTestId("lane").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name} ?\\d+ events?$`) }) });
 
 /** A marker set on the page's window: still there, the page was never reloaded. */
 async function markPage(page: Page) {
