@@ -65,6 +65,7 @@ POST /api/timelines/{id}/entities | session | 201 | 403 409 | Add a codex entry 
 POST /api/timelines/{id}/codex/link-mentions | session | 200 | 403 | Link all mentions: every codex entry linked to every scene that names it (name or alias, whole words, any case; edit access) | \`{linked}\`
 PATCH /api/entities/{id} | session | 200 | 403 409 | Edit a codex entry | The entry
 DELETE /api/entities/{id} | session | 200 | 403 | Delete a codex entry | \`{success: true}\`
+GET /api/timelines/{id}/progressions | session | 200 | 404 | Every progression of the timeline's codex at its scenes: the lanes and the Map read each entry as of a scene (read access) | \`[{id, entityId, eventId, text, createdAt}]\`
 GET /api/entities/{id}/progressions | session | 200 | 404 | An entry's progressions: what changes about it from a scene on (read access) | \`[{id, entityId, eventId, text, createdAt}]\`
 POST /api/entities/{id}/progressions | session | 201 | 400 403 404 429 | Record what changes about an entry from a scene of its timeline on (edit access) | The progression
 PATCH /api/progressions/{id} | session | 200 | 400 403 404 429 | Change a progression's text or scene | The progression

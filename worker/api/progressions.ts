@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { TIMELINE_NOT_FOUND } from "../services/access";
 import { ENTITY_NOT_FOUND } from "../services/entities";
 import * as progressions from "../services/progressions";
 import { type ApiEnv, currentUser, deps, jsonBody, rateLimited, requireAuth } from "./context";
@@ -10,6 +11,10 @@ import { idParam, shareQuery } from "./params";
  */
 const writeRate = rateLimited("progressionWrites");
 export const progressionsApi = new Hono<ApiEnv>()
+  .get("/timelines/:id/progressions", requireAuth, shareQuery, async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    return c.json(await progressions.listTimelineProgressions(c.var.db, currentUser(c), id, c.req.valid("query").share));
+  })
   .get("/entities/:id/progressions", requireAuth, shareQuery, async (c) => {
     const id = idParam(c.req.param("id"), ENTITY_NOT_FOUND);
     return c.json(await progressions.listProgressions(c.var.db, currentUser(c), id, c.req.valid("query").share));

@@ -4,7 +4,8 @@ import type { Db } from "../../db/client";
 import { entityProgressions, events, type User } from "../../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { type Deps, authorOf } from "./deps";
-import { ENTITY_NOT_FOUND, codexRooms, loadEntityWithAccess } from "./entities";
+import { requireTimelineAccess } from "./access";
+import { ENTITY_NOT_FOUND, codexRooms, listEntitiesForTimeline, loadEntityWithAccess } from "./entities";
 
 /** Codex progressions (DESIGN.md §12): `POST /api/entities/{id}/progressions {eventId, text}` and the rest. */
 export const PROGRESSION_TEXT_MAX = 2000;
@@ -113,4 +114,31 @@ export async function deleteProgression(deps: Deps, user: User, id: number, shar
 export async function progressionsOf(db: Db, entityIds: number[]) {
   if (entityIds.length === 0) return [];
   return db.select().from(entityProgressions).where(inArray(entityProgressions.entityId, entityIds)).orderBy(asc(entityProgressions.id));
+}
+
+/**
+ * `GET /api/timelines/{id}/progressions` (read access): every progression of the timeline's codex, as the reader
+ * may read it, whose scene is a live scene of this timeline, oldest first. The lanes and the Map read each entry as
+ * of a scene from it, with the same rule as the story bible (db/domain/progressions.ts).
+ */
+export async function listTimelineProgressions(db: Db, user: User, timelineId: number, shareCode?: string | null) {
+  await requireTimelineAccess(db, user, timelineId, "viewer", shareCode);
+  const codex = await listEntitiesForTimeline(db, timelineId, user);
+  if (codex.length === 0) return [];
+  const rows = await db
+    .select({ progression: entityProgressions })
+    .from(entityProgressions)
+    .innerJoin(events, eq(events.id, entityProgressions.eventId))
+    .where(
+      and(
+        inArray(
+          entityProgressions.entityId,
+          codex.map((e) => e.id),
+        ),
+        eq(events.timelineId, timelineId),
+        isNull(events.deletedAt),
+      ),
+    )
+    .orderBy(asc(entityProgressions.id));
+  return rows.map((r) => view(r.progression));
 }

@@ -5,6 +5,7 @@ import type { Env } from "../env";
 import { listChapterRows } from "./chapters";
 import { listEntitiesForTimeline } from "./entities";
 import { progressionsOf } from "./progressions";
+import { progressionsAsOf } from "../../db/domain/progressions";
 import { relationshipsOf } from "./relationships";
 import { listEventsForTimeline } from "./events";
 import { listPlotlinesOf } from "./plotlines";
@@ -72,16 +73,20 @@ export async function buildStoryBible(
   // Each entry as of this scene: its progressions from scenes up to and including this one (story order).
   const sceneIndex = new Map(events.map((e, i) => [e.id, i]));
   const asOf = currentEventId === undefined ? events.length : (sceneIndex.get(currentEventId) ?? events.length);
+  // The same rule as the cards, the lanes and the Map (db/domain/progressions.ts); an unknown scene reads as the end.
+  const asOfScene = currentEventId !== undefined && sceneIndex.has(currentEventId) ? currentEventId : null;
   const changes = new Map<number, string[]>();
-  for (const p of await progressionsOf(
-    db,
-    codex.map((e) => e.id),
+  for (const p of progressionsAsOf(
+    await progressionsOf(
+      db,
+      codex.map((e) => e.id),
+    ),
+    events,
+    asOfScene,
   )) {
-    const at = sceneIndex.get(p.eventId);
-    if (at === undefined || at > asOf) continue;
     changes.set(p.entityId, [
       ...(changes.get(p.entityId) ?? []),
-      `from "${events[at].title}" on: ${cut(oneLine(p.text), CODEX_DESCRIPTION)}`,
+      `from "${events[sceneIndex.get(p.eventId) ?? 0].title}" on: ${cut(oneLine(p.text), CODEX_DESCRIPTION)}`,
     ]);
   }
   const codexLines: string[] = [];

@@ -7,12 +7,13 @@ import { Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { shareParam, unwrap } from "~/lib/client";
 import type { EntityView } from "../../../worker/services/entities";
+import { progressionsAsOf as asOfScene } from "../../../db/domain/progressions";
 
 /** A window event: the room says progressions of the codex changed; open progression lists and 'As of' reads refetch. */
 export const PROGRESSIONS_CHANGED = "storyweave:progressions-changed";
 
 /** Bumped on every PROGRESSIONS_CHANGED: a list fetched with it as a dependency refetches. */
-function useProgressionsTick() {
+export function useProgressionsTick() {
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const bump = () => setTick((t) => t + 1);
@@ -32,12 +33,9 @@ export function inStoryOrder<P extends { id: number; eventId: number }>(list: P[
   return [...list].sort((a, b) => (at.get(a.eventId) ?? scenes.length) - (at.get(b.eventId) ?? scenes.length) || a.id - b.id);
 }
 
-/** The entry as of a scene: its progressions from scenes up to and including that one, in story order. */
+/** The entry as of a scene: its progressions from scenes up to and including that one, in story order (one rule with the story bible). */
 export function progressionsAsOf<P extends { id: number; eventId: number }>(list: P[], scenes: SceneOption[], sceneId: number) {
-  const at = new Map(scenes.map((s, i) => [s.id, i]));
-  const until = at.get(sceneId);
-  if (until === undefined) return [];
-  return inStoryOrder(list, scenes).filter((p) => (at.get(p.eventId) ?? Number.POSITIVE_INFINITY) <= until);
+  return asOfScene(list, scenes, sceneId);
 }
 
 const selectClass = "h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm";

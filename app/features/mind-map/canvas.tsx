@@ -17,12 +17,47 @@ import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules";
 import type { MapNodeView } from "../../../worker/services/mind-map";
 import { exportMap } from "./export-image";
 import { knownPositions, layoutPositions, toFlowNodes } from "./layout";
-import { type EditState, EditContext, nodeTypes } from "./nodes";
+import { useCodexProgressions, useStatesAsOf } from "~/features/codex/use-codex-progressions";
+import { type EditState, EditContext, StatesContext, nodeTypes } from "./nodes";
 import { EdgePanel, MapHelp, MapTools, SelectedNodePanel } from "./panels";
 import { FIT, type MapFlowNode, type MindMapProps, type NodeData } from "./types";
 import { useMapData } from "./use-map-data";
 import { useMapKeys } from "./use-map-keys";
 import { useNodeMoves } from "./use-node-moves";
+
+const NO_SCENES: { id: number; title: string }[] = [];
+
+/** The map's 'As of scene' picker: the story's end ('The whole story') or a scene in story order. */
+function AsOfScene({
+  scenes,
+  value,
+  onChange,
+}: {
+  scenes: { id: number; title: string }[];
+  value: number | null;
+  onChange: (sceneId: number | null) => void;
+}) {
+  return (
+    <div className="flex items-center gap-1.5">
+      <label htmlFor="map-as-of" className="text-sm font-medium text-stone-700">
+        As of scene
+      </label>
+      <select
+        id="map-as-of"
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}
+        className="h-9 max-w-[14rem] rounded-md border border-stone-300 bg-white px-2 text-sm"
+      >
+        <option value="">The whole story</option>
+        {scenes.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 export function MindMapCanvas({
   timelineId,
@@ -31,11 +66,15 @@ export function MindMapCanvas({
   premium,
   syncTick,
   shownEventIds,
+  scenes = NO_SCENES,
   onOpenEvent,
   onOpenEntity,
   onLink,
 }: MindMapProps) {
   const data = useMapData({ timelineId, shareCode, syncTick });
+  // 'As of scene' (DESIGN.md §12): each codex entry's node shows its state then; the whole story by default.
+  const [asOf, setAsOf] = useState<number | null>(null);
+  const states = useStatesAsOf(useCodexProgressions(), scenes, asOf);
   const { map, load } = data;
   const [nodes, setNodes, onNodesChangeBase] = useNodesState<MapFlowNode>([]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -230,6 +269,9 @@ export function MindMapCanvas({
   }
 
   const selected = selectedId ? viewOf(selectedId) : null;
+  const selectedEntryState = selected?.kind === "entity" && selected.refId ? states.get(selected.refId) : undefined;
+  const asOfTitle = asOf === null ? "the whole story" : (scenes.find((s) => s.id === asOf)?.title ?? "the whole story");
+  const selectedState = selectedEntryState ? `As of ${asOfTitle}: ${selectedEntryState.text}` : null;
   const open = useCallback(
     (v: MapNodeView | null) => {
       if (!v?.refId) return;
@@ -268,59 +310,63 @@ export function MindMapCanvas({
         />
       ) : null}
       <MapHelp canEdit={canEdit} advanced={advanced} />
+      {scenes.length > 0 ? <AsOfScene scenes={scenes} value={asOf} onChange={setAsOf} /> : null}
       <div
         ref={container}
         className="storyweave-map h-[65vh] min-h-[420px] w-full overflow-hidden rounded-lg border border-stone-200 bg-white"
         onKeyDownCapture={onKeyDownCapture}
       >
-        <EditContext.Provider value={editState}>
-          <ReactFlow
-            nodes={shownNodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            onNodesChange={onNodesChange}
-            onNodeDragStart={onNodeDragStart}
-            onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
-            onConnect={(c) => void onConnect(c)}
-            onNodeDoubleClick={(_, n) => (n.data.view.kind === "idea" ? startEdit(n.data.view) : open(n.data.view))}
-            onEdgesChange={(changes) => {
-              for (const c of changes) {
-                if (c.type === "select" && c.selected) setSelectedEdgeId(c.id);
-                if (c.type === "select" && !c.selected) setSelectedEdgeId((s) => (s === c.id ? null : s));
-              }
-            }}
-            onMoveStart={(event) => {
-              if (event) userMoved.current = true;
-            }}
-            nodesDraggable={canEdit}
-            nodesConnectable={canEdit}
-            edgesFocusable={advanced}
-            deleteKeyCode={null}
-            onlyRenderVisibleElements
-            elevateNodesOnSelect={false}
-            minZoom={0.1}
-            fitView
-            fitViewOptions={FIT}
-            proOptions={{ hideAttribution: true }}
-            aria-label="Mind map"
-          >
-            <Background gap={24} color="#e7e5e4" />
-            <Controls showInteractive={false} fitViewOptions={FIT} />
-            {/* Below `sm` the overview would cover much of a phone's map: hidden there. */}
-            <MiniMap
-              className="max-sm:hidden"
-              pannable
-              zoomable
-              ariaLabel="Mind map overview"
-              nodeColor={(n) => (n.data as NodeData).view.color ?? "#a8a29e"}
-            />
-          </ReactFlow>
-        </EditContext.Provider>
+        <StatesContext.Provider value={states}>
+          <EditContext.Provider value={editState}>
+            <ReactFlow
+              nodes={shownNodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              onNodesChange={onNodesChange}
+              onNodeDragStart={onNodeDragStart}
+              onNodeDragStop={(e, n, list) => void onNodeDragStop(e, n, list)}
+              onConnect={(c) => void onConnect(c)}
+              onNodeDoubleClick={(_, n) => (n.data.view.kind === "idea" ? startEdit(n.data.view) : open(n.data.view))}
+              onEdgesChange={(changes) => {
+                for (const c of changes) {
+                  if (c.type === "select" && c.selected) setSelectedEdgeId(c.id);
+                  if (c.type === "select" && !c.selected) setSelectedEdgeId((s) => (s === c.id ? null : s));
+                }
+              }}
+              onMoveStart={(event) => {
+                if (event) userMoved.current = true;
+              }}
+              nodesDraggable={canEdit}
+              nodesConnectable={canEdit}
+              edgesFocusable={advanced}
+              deleteKeyCode={null}
+              onlyRenderVisibleElements
+              elevateNodesOnSelect={false}
+              minZoom={0.1}
+              fitView
+              fitViewOptions={FIT}
+              proOptions={{ hideAttribution: true }}
+              aria-label="Mind map"
+            >
+              <Background gap={24} color="#e7e5e4" />
+              <Controls showInteractive={false} fitViewOptions={FIT} />
+              {/* Below `sm` the overview would cover much of a phone's map: hidden there. */}
+              <MiniMap
+                className="max-sm:hidden"
+                pannable
+                zoomable
+                ariaLabel="Mind map overview"
+                nodeColor={(n) => (n.data as NodeData).view.color ?? "#a8a29e"}
+              />
+            </ReactFlow>
+          </EditContext.Provider>
+        </StatesContext.Provider>
       </div>
       {selected ? (
         <SelectedNodePanel
           node={selected}
           groupLabel={selected.parentId ? (viewOf(selected.parentId)?.label ?? "") : null}
+          state={selectedState}
           advanced={advanced}
           onEdit={() => startEdit(selected)}
           onOpen={() => open(selected)}

@@ -7,6 +7,8 @@ import { type MapFlowNode, NODE_W, kindText } from "./types";
 /** Inline editing of an idea's text (Premium editors): which node is being edited, and how to finish. */
 export type EditState = { editingId: string | null; save: (id: string, text: string) => void; cancel: () => void };
 export const EditContext = createContext<EditState>({ editingId: null, save: () => {}, cancel: () => {} });
+/** Each codex entry's state as of the map's chosen scene (by entry id): its latest progression then. */
+export const StatesContext = createContext<ReadonlyMap<number, { text: string; startsHere: boolean }>>(new Map());
 
 function IdeaTextEditor({ id, initial }: { id: string; initial: string }) {
   const { save, cancel } = useContext(EditContext);
@@ -38,6 +40,8 @@ function IdeaTextEditor({ id, initial }: { id: string; initial: string }) {
 const StoryNode = memo(function StoryNode({ id, data, selected, isConnectable }: NodeProps<MapFlowNode>) {
   const v = data.view;
   const { editingId } = useContext(EditContext);
+  const states = useContext(StatesContext);
+  const state = v.kind === "entity" && v.refId ? states.get(v.refId) : undefined;
   const accent = v.color ?? (v.kind === "idea" ? "#f59e0b" : "#78716c");
   return (
     <div
@@ -53,6 +57,11 @@ const StoryNode = memo(function StoryNode({ id, data, selected, isConnectable }:
       <div className="text-[10px] font-semibold tracking-wide text-stone-600 uppercase">{kindText(v)}</div>
       {editingId === id ? <IdeaTextEditor id={id} initial={v.label} /> : <div className="truncate font-medium text-ink">{v.label}</div>}
       {v.when ? <div className="truncate text-xs text-stone-600">{v.when}</div> : null}
+      {state ? (
+        <div className="truncate text-xs text-brand-800" title={state.text} data-testid="map-state">
+          {state.text}
+        </div>
+      ) : null}
       <Handle type="source" position={Position.Bottom} isConnectable={isConnectable} />
     </div>
   );

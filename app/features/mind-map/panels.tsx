@@ -126,18 +126,25 @@ export function MapHelp({ canEdit, advanced }: { canEdit: boolean; advanced: boo
 type SelectedProps = {
   node: MapNodeView;
   groupLabel: string | null;
+  /** A codex entry's state as of the map's scene: 'As of The Duel: Loses an eye'. */
+  state?: string | null;
   advanced: boolean;
   onEdit: () => void;
   onOpen: () => void;
   onRemove: () => void;
 };
 
-export function SelectedNodePanel({ node, groupLabel, advanced, onEdit, onOpen, onRemove }: SelectedProps) {
+export function SelectedNodePanel({ node, groupLabel, state, advanced, onEdit, onOpen, onRemove }: SelectedProps) {
   return (
     <section aria-label="Selected node" className="rounded-lg border border-stone-200 bg-white p-3 text-sm">
       <div className="text-xs font-semibold tracking-wide text-stone-600 uppercase">{kindText(node)}</div>
       <p className="font-medium break-words">{node.label}</p>
       {groupLabel !== null ? <p className="text-stone-600">In group: {groupLabel}</p> : null}
+      {state ? (
+        <p className="break-words text-stone-700" data-testid="map-selected-state">
+          {state}
+        </p>
+      ) : null}
       <div className="mt-2 flex flex-wrap gap-2">
         {advanced && node.kind === "idea" ? (
           <Button size="sm" variant="outline" onClick={onEdit}>

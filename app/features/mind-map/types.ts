@@ -10,6 +10,8 @@ export type MindMapProps = {
   syncTick: number;
   /** The events the timeline's filters keep (null: every event): the others' nodes are hidden. */
   shownEventIds?: ReadonlySet<number> | null;
+  /** The timeline's scenes in story order: 'As of scene' reads each codex entry's state then (its progressions). */
+  scenes?: { id: number; title: string }[];
   onOpenEvent: (eventId: number) => void;
   onOpenEntity: (entityId: number) => void;
   /** Drawing an edge between an event and a codex entry links them (the event's PATCH). */

@@ -2,8 +2,11 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Eye } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { ColorDot } from "~/features/codex/codex";
+import type { SceneOption } from "~/features/codex/progressions";
+import { useCodexProgressions } from "~/features/codex/use-codex-progressions";
 import { cn } from "~/lib/cn";
 import { ageAt } from "../../../db/domain/lifespans";
+import { statesAsOf } from "../../../db/domain/progressions";
 import { buildLanes } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
@@ -25,6 +28,8 @@ type Props = {
   /** The timeline's chapters: a card names its scene's chapter. */
   chapters?: { id: number; title: string }[];
   kind: LaneKind;
+  /** Every scene of the timeline in story order: an entry's lane reads it as of each scene (its progressions). */
+  scenes: SceneOption[];
   onOpenEvent: (event: EventView) => void;
   /** Editors: a scene dropped into an entry's lane is linked to it. */
   onLink?: (event: EventView, entity: EntityView) => void;
@@ -38,9 +43,20 @@ type Props = {
  * the nearest scene of the next lane), Home/End to a lane's ends, Enter opens the event. Columns are windowed, so a
  * 1,000-event timeline keeps only the visible columns in the DOM.
  */
-export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLink, onSave: save }: Props) {
+export function LanesView({ events, entities, chapters, kind, scenes, onOpenEvent, onLink, onSave: save }: Props) {
   const onSave = onLink && save;
   const id = useId();
+  // Each entry as of each scene (DESIGN.md §12): the story bible's rule over the codex's progressions.
+  const progressions = useCodexProgressions();
+  const progressionsOf = useMemo(() => {
+    const by = new Map<number, typeof progressions>();
+    for (const p of progressions) by.set(p.entityId, [...(by.get(p.entityId) ?? []), p]);
+    return by;
+  }, [progressions]);
+  const stateAt = (entityId: number, eventId: number) => {
+    const list = progressionsOf.get(entityId);
+    return list ? (statesAsOf(list, scenes, eventId).get(entityId) ?? null) : null;
+  };
   const chapterTitles = useMemo(() => new Map(chapters?.map((c) => [c.id, c.title])), [chapters]);
   const lanes = useMemo(() => {
     const built = buildLanes(events, entities, kind);
@@ -235,6 +251,7 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                 {shownCells.map(({ event, column, isPov }) => {
                   const isStop = stop?.lane === laneIndex && stop.column === column;
                   const age = ageAt(born, event.storyStart);
+                  const state = lane.entity ? stateAt(lane.entity.id, event.id) : null;
                   return (
                     <td
                       key={event.id}
@@ -280,6 +297,19 @@ export function LanesView({ events, entities, chapters, kind, onOpenEvent, onLin
                           </span>
                         ) : null}
                         <span className="line-clamp-2 font-medium">{event.title}</span>
+                        {state ? (
+                          <span
+                            className={cn(
+                              "max-w-full truncate text-xs",
+                              state.startsHere ? "font-semibold text-brand-800" : "text-stone-600",
+                            )}
+                            title={`${name} as of this scene: ${state.text}`}
+                            data-testid="lane-state"
+                          >
+                            {state.startsHere ? "From here: " : "As of here: "}
+                            {state.text}
+                          </span>
+                        ) : null}
                         {event.storyLabel || event.storyStart ? (
                           <span className="truncate text-xs text-stone-600">
                             {event.storyLabel ?? event.storyStartDisplay ?? event.storyStart}

@@ -115,6 +115,7 @@ export function TimelineBody({
           entities={entities}
           chapters={chapters}
           kind={laneKind}
+          scenes={relationships.scenes}
           onOpenEvent={onOpenFromLanes}
           onLink={list.codex.onLink}
           onSave={actions.save}

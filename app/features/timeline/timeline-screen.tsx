@@ -174,6 +174,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     premium,
     syncTick: mapTick,
     shownEventIds,
+    scenes: sceneOptions,
     onOpenEvent: (eventId: number) => {
       const event = events.find((e) => e.id === eventId);
       if (event) openFromLanes(event);
