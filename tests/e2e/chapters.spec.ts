@@ -5,8 +5,6 @@ import {
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
   openTimeline,
   screenshot,
   test,
@@ -14,7 +12,7 @@ import {
   writerPage,
 } from "./fixtures";
 
-import type { Timeline, EventRow, Chapter } from "./types";
+import type { EventRow, Chapter } from "./types";
 
 const chapterHeading = (page: Page, title: string) => page.getByRole("heading", { level: 3, name: title, exact: true });
 const chapterSection = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
@@ -34,16 +32,16 @@ async function openSettings(page: Page, chapter: string) {
 }
 
 test.describe("chapters on the timeline screen", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
   test("a writer builds chapters, moves scenes, renames, reorders, collapses, deletes; targets; live and read-only", async ({
     page,
     browser,
     request,
+    writer: owner,
+    timeline,
   }) => {
     // A long story of steps (two more browsers, axe three times): on a busy machine it takes over two minutes.
     test.setTimeout(180_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
     const scenes = ["Arrival", "Storm", "Wreck", "Rescue"];
     for (const title of scenes) {
       await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} comes to the village.` });
@@ -58,7 +56,6 @@ test.describe("chapters on the timeline screen", () => {
     }
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const other = await writerPage(browser, collab, timeline.id);
 
