@@ -25,11 +25,13 @@ async function openUnblock(page: Page) {
 }
 
 test.describe("Writer's Unblock and the Story Assistant", () => {
-  test("without a key every AI surface says what is missing", async ({ page, request }, testInfo) => {
+  // The writers' timeline, where there is one.
+  test.use({ timelineTitle: "Harbour Saga" });
+
+  // `writer`: the page is signed in as a fresh writer.
+  test("without a key every AI surface says what is missing", async ({ writer: { page } }, testInfo) => {
     // A retry reruns the whole serial group, after the first run's second test saved the key (no call removes it).
     test.skip(testInfo.retry > 0, "the key was saved by this group's first run");
-    const user = await createUser(request);
-    await signIn(page, user);
     await openUnblock(page);
     await expect(page.getByText("The AI assistant isn't set up yet.")).toBeVisible();
     await page.getByLabel("Writing prompt").fill("a lighthouse");
@@ -74,9 +76,7 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(result).not.toContainText(FAKE_OPENAI_KEY);
   });
 
-  test("each tab works end to end; the free limit shows its banner after three uses", async ({ page, request }) => {
-    const user = await createUser(request);
-    await signIn(page, user);
+  test("each tab works end to end; the free limit shows its banner after three uses", async ({ writer: { page } }) => {
     await openUnblock(page);
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
@@ -134,11 +134,13 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     await expect(page.getByRole("button", { name: "Generate Idea" })).toBeDisabled();
   });
 
-  test("a generated character is saved to the codex of a timeline the writer can edit", async ({ page, request }) => {
-    const user = await createUser(request);
-    await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
+  test("a generated character is saved to the codex of a timeline the writer can edit", async ({
+    page,
+    request,
+    writer: user,
+    timeline: _harbourSaga,
+  }) => {
     const second = await apiAs(request, user, "POST", "/api/timelines", { title: "The Salt Road" });
-    await signIn(page, user);
     await openUnblock(page);
     await page.getByRole("tab", { name: "Character Profiles" }).click();
     await expect(page.getByRole("button", { name: "Save to codex" })).toBeDisabled();
@@ -169,10 +171,10 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
     expect(saved.description).toContain("Wants: to be believed");
   });
 
-  test("the name typed in 'Save to codex' stays while the profile is still arriving", async ({ page, request }) => {
-    const user = await createUser(request);
-    await apiAs(request, user, "POST", "/api/timelines", { title: "Harbour Saga" });
-    await signIn(page, user);
+  test("the name typed in 'Save to codex' stays while the profile is still arriving", async ({
+    writer: { page },
+    timeline: _harbourSaga,
+  }) => {
     await openUnblock(page);
     await page.getByRole("tab", { name: "Character Profiles" }).click();
     // [[slowstream]]: the fake model sends two words every 250 ms, so the dialog opens mid-stream.
@@ -192,10 +194,9 @@ test.describe("Writer's Unblock and the Story Assistant", () => {
   test("premium writers see the Premium badge; an upstream error shows a generic message, never the upstream text", async ({
     page,
     request,
+    writer,
   }) => {
-    const user = await createUser(request);
-    await makePremium(request, user);
-    await signIn(page, user);
+    await makePremium(request, writer);
     await openUnblock(page);
     await expect(page.getByText("Premium User")).toBeVisible();
     await page.getByLabel("Writing prompt").fill("[[error]] please");

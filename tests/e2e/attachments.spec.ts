@@ -1,10 +1,7 @@
 import {
-  apiAs,
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
   screenshot,
   test,
   cardWithHeading,
@@ -14,27 +11,24 @@ import {
 } from "./fixtures";
 import { shareWith } from "./helpers/timeline";
 
-import type { Timeline } from "./types";
-
 // A 1×1 PNG.
 const PNG_B64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 test.describe("attachments on events", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Map Room" });
   test("drop an image on a card, attach a file with the button, open full size, remove; a viewer only sees and downloads", async ({
     page,
     browser,
     request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
     const viewer = await createUser(request, { name: "Vera Viewer" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Map Room" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Chart", content: "An old sea chart." });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Letter", content: "Sealed with wax." });
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The Chart", content: "An old sea chart." });
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The Letter", content: "Sealed with wax." });
     await shareWith(request, owner, timeline.id, viewer, "viewer");
 
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const chart = cardWithHeading(page, "The Chart");
 

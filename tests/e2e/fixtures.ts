@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { baseURL } from "../../playwright.config";
 import { type APIRequestContext, type Browser, type Locator, type Page, expect, test as base } from "@playwright/test";
+import type { Timeline } from "./types";
 
 let counter = 0;
 export function uniqueEmail(prefix = "writer") {
@@ -154,8 +155,33 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 
-/** console.error in the page is a failure. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+/** The signed-up writer a test works as (`writer`): its account, its signed-in page and the JSON API as it. */
+export type Writer = TestUser & {
+  /** The test's page, signed in as this writer (no page loaded yet). */
+  page: Page;
+  request: APIRequestContext;
+  /** Calls the JSON API as this writer (setup that is not what the test is about), as `apiAs`. */
+  api: <T = any>(method: string, path: string, data?: unknown) => Promise<T>;
+};
+
+/** Who `writer` is: set for a file or a describe with `test.use({ writerOptions: { … } })`. */
+export type WriterOptions = { name: string; premium: boolean };
+
+type Fixtures = {
+  consoleErrors: string[];
+  writerOptions: WriterOptions;
+  /** The title of `timeline`: `test.use({ timelineTitle: "…" })`. */
+  timelineTitle: string;
+  writer: Writer;
+  timeline: Timeline;
+};
+
+/**
+ * The specs' fixtures (as epic-stack's): console.error in the page is a failure; `writer` is a fresh verified
+ * account (Premium when asked) with the test's page signed in, its account deleted after the test; `timeline` is
+ * a timeline that writer owns, created through the API and deleted after the test.
+ */
+export const test = base.extend<Fixtures>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -174,6 +200,30 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     },
     { auto: true },
   ],
+  writerOptions: [{ name: "Test Writer", premium: false }, { option: true }],
+  timelineTitle: ["My Story", { option: true }],
+  writer: async ({ page, request, writerOptions }, use) => {
+    const user = await createUser(request, { name: writerOptions.name });
+    if (writerOptions.premium) await makePremium(request, user);
+    await signIn(page, user);
+    await use({ ...user, page, request, api: (method, path, data) => apiAs(request, user, method, path, data) });
+    // The page goes first: what the deletion tells an open screen is not part of the test.
+    await page.close();
+    const res = await request.delete("/api/account", {
+      headers: { Authorization: `Bearer ${user.token}` },
+      data: { password: user.password },
+    });
+    // 401: the test itself ended the account or its session.
+    expect([200, 401], `deleting the writer's account: ${await res.text()}`).toContain(res.status());
+  },
+  timeline: async ({ writer, timelineTitle }, use) => {
+    const timeline = await writer.api<Timeline>("POST", "/api/timelines", { title: timelineTitle });
+    await use(timeline);
+    await writer.page.close();
+    const res = await writer.request.delete(`/api/timelines/${timeline.id}`, { headers: { Authorization: `Bearer ${writer.token}` } });
+    // 404: the test deleted it already.
+    expect([200, 404], `deleting the timeline: ${await res.text()}`).toContain(res.status());
+  },
 });
 
 export { expect };

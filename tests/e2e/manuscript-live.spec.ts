@@ -7,37 +7,35 @@ import {
   docText,
   expect,
   expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
   openTimeline,
   test,
   waitForHydration,
   writerPage,
+  type Writer,
 } from "./fixtures";
 import { shareWith } from "./helpers/timeline";
 
 // The manuscript in the timeline's live room (a co-writer's changes arrive without a reload, open editors stay
 // open, who is here shows), and the timeline's Chapter filter kept in the address.
 
-import type { EventRow as Row, Chapter } from "./types";
+import type { EventRow as Row, Chapter, Timeline } from "./types";
 
-async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
-  const scene = (title: string, content: string) =>
-    apiAs<Row>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content });
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
+
+/** The owner's timeline: four scenes, two chapters, and a collaborator it is shared with. */
+async function setup(request: APIRequestContext, owner: Writer, timeline: Timeline) {
+  const scene = (title: string, content: string) => owner.api<Row>("POST", `/api/timelines/${timeline.id}/events`, { title, content });
   const prologue = await scene("Prologue", "Before the flood, the town kept a bell.");
   const harbor = await scene("Harbor at dawn", "Mara walked the harbor wall at dawn.");
   const letter = await scene("The letter", "The letter had no stamp.");
   const storm = await scene("Storm", "The storm came from the west.");
   const chapter = (title: string, eventIds: number[]) =>
-    apiAs<Chapter>(request, owner, "POST", `/api/timelines/${timeline.id}/chapters`, { title, eventIds });
+    owner.api<Chapter>("POST", `/api/timelines/${timeline.id}/chapters`, { title, eventIds });
   const one = await chapter("One: The Harbor", [harbor.id, letter.id]);
   const two = await chapter("Two: The Storm", [storm.id]);
   const collaborator = await createUser(request, { name: "Cole Writer" });
   await shareWith(request, owner, timeline.id, collaborator, "collaborator");
-  return { owner, collaborator, timelineId: timeline.id, scenes: { prologue, harbor, letter, storm }, chapters: { one, two } };
+  return { collaborator, timelineId: timeline.id, scenes: { prologue, harbor, letter, storm }, chapters: { one, two } };
 }
 
 const sceneTitles = (page: Page) => page.getByTestId("manuscript-scene").locator("h3");
@@ -46,10 +44,11 @@ test("the open manuscript shows a co-writer's new scene, renamed chapter and ren
   page,
   browser,
   request,
+  writer: owner,
+  timeline,
 }) => {
   test.setTimeout(120_000);
-  const { owner, collaborator, timelineId, scenes, chapters } = await setup(request);
-  await signIn(page, owner);
+  const { collaborator, timelineId, scenes, chapters } = await setup(request, owner, timeline);
   await page.goto(`/timeline/${timelineId}/manuscript`);
   await waitForHydration(page);
   await expect(page.getByRole("heading", { level: 2 })).toHaveText(["One: The Harbor", "Two: The Storm"]);
@@ -107,9 +106,10 @@ test("the open manuscript shows a co-writer's new scene, renamed chapter and ren
 test("a chapter filter chosen in the filters survives a reload and shows only that chapter's scenes, in the list, the lanes and the map", async ({
   page,
   request,
+  writer: owner,
+  timeline,
 }) => {
-  const { owner, timelineId, chapters } = await setup(request);
-  await signIn(page, owner);
+  const { timelineId, chapters } = await setup(request, owner, timeline);
   await openTimeline(page, timelineId);
   await expect(cardTitles(page)).toHaveText(["Prologue", "Harbor at dawn", "The letter", "Storm"]);
 

@@ -7,9 +7,9 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   signIn,
-  makePremium,
   screenshot,
   type TestUser,
+  type Writer,
   test,
   waitForHydration,
   writerPage,
@@ -19,7 +19,7 @@ import { shareWith } from "./helpers/timeline";
 // The manuscript: the whole book on one page in story order under its chapter headings, written in place with the
 // co-writing editor (focus mode, smart quotes and dashes, Ctrl+S, live word counts) while a collaborator writes too.
 
-import type { EventRow } from "./types";
+import type { EventRow, Timeline } from "./types";
 
 const SCENES = [
   { title: "Prologue", content: "Before the flood, the town kept a bell.", chapter: null },
@@ -54,16 +54,13 @@ function seedChapters(timelineId: number, eventIds: number[]) {
   expect(run.status, run.stderr).toBe(0);
 }
 
-async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
+
+/** The owner's timeline: the scenes in their chapters, shared with a collaborator and a viewer. */
+async function setup(request: APIRequestContext, owner: Writer, timeline: Timeline) {
   const ids: number[] = [];
   for (const scene of SCENES) {
-    const row = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
-      title: scene.title,
-      content: scene.content,
-    });
+    const row = await owner.api<EventRow>("POST", `/api/timelines/${timeline.id}/events`, { title: scene.title, content: scene.content });
     ids.push(row.id);
   }
   seedChapters(timeline.id, ids);
@@ -73,7 +70,6 @@ async function setup(request: APIRequestContext) {
     return user;
   };
   return {
-    owner,
     timelineId: timeline.id,
     collaborator: await share("Cole Writer", "collaborator"),
     viewer: await share("Vera Viewer", "viewer"),
@@ -97,10 +93,15 @@ const status = (page: Page) => page.getByTestId("manuscript-status");
 const contentOf = async (request: APIRequestContext, user: TestUser, timelineId: number, title: string) =>
   (await apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timelineId}/events`)).find((e) => e.title === title)?.content;
 
-test("a writer drafts in the manuscript in focus mode while a collaborator writes another scene", async ({ page, browser, request }) => {
+test("a writer drafts in the manuscript in focus mode while a collaborator writes another scene", async ({
+  page,
+  browser,
+  request,
+  writer: owner,
+  timeline,
+}) => {
   test.setTimeout(120_000);
-  const { owner, timelineId, collaborator, viewer } = await setup(request);
-  await signIn(page, owner);
+  const { timelineId, collaborator, viewer } = await setup(request, owner, timeline);
   await openManuscript(page, timelineId);
 
   // The whole book in story order, a heading wherever the chapter changes (none over the prologue).
@@ -185,8 +186,8 @@ test("a writer drafts in the manuscript in focus mode while a collaborator write
   await reader.context.close();
 });
 
-test("a writer without access to the timeline gets the not-found page", async ({ page, request }) => {
-  const { timelineId } = await setup(request);
+test("a writer without access to the timeline gets the not-found page", async ({ page, request, writer, timeline }) => {
+  const { timelineId } = await setup(request, writer, timeline);
   const outsider = await createUser(request, { name: "Otto Outsider" });
   await signIn(page, outsider);
   const res = await page.goto(`/timeline/${timelineId}/manuscript`);

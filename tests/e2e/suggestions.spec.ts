@@ -1,15 +1,4 @@
-import {
-  apiAs,
-  createUser,
-  docText,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
-  openTimeline,
-  test,
-  writerPage,
-} from "./fixtures";
+import { apiAs, createUser, docText, expect, expectNoSeriousA11yViolations, openTimeline, test, writerPage } from "./fixtures";
 import { shareWith } from "./helpers/timeline";
 import { openEditor } from "./helpers/editor";
 
@@ -18,20 +7,20 @@ import { openEditor } from "./helpers/editor";
 
 import type { EventRow } from "./types";
 
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
+
 test("a collaborator suggests an insertion and a deletion; the owner sees both coloured, accepts one and rejects the other", async ({
   page,
   browser,
   request,
+  writer: owner,
+  timeline,
 }) => {
   test.setTimeout(120_000);
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
   const cole = await createUser(request, { name: "Cole Collab" });
   await shareWith(request, owner, timeline.id, cole, "collaborator");
 
-  await signIn(page, owner);
   await openTimeline(page, timeline.id);
   const c = await writerPage(browser, cole, timeline.id);
   const coleContent = await openEditor(c.page, "The bell rang.");
@@ -94,53 +83,56 @@ test("a collaborator suggests an insertion and a deletion; the owner sees both c
   await c.context.close();
 });
 
-test("bold made in Suggesting mode is one tracked change: rejected the words stay plain, accepted they are bold", async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(120_000);
-  const owner = await createUser(request, { name: "Bea Bold" });
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Formatting" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
-  await signIn(page, owner);
-  await openTimeline(page, timeline.id);
-  const content = await openEditor(page, "The bell rang.");
-  await page.getByRole("button", { name: "Suggesting" }).click();
-  const list = page.getByRole("region", { name: "Suggestions" });
-  const boldBell = async () => {
-    await content.click();
-    // Select "bell" (the browser's selection, which the editor follows), and only then make it bold.
-    await content.evaluate((el) => {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const at = node.textContent?.indexOf("bell") ?? -1;
-        if (at < 0) continue;
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + 4);
-        window.getSelection()?.removeAllRanges();
-        window.getSelection()?.addRange(range);
-        return;
-      }
-    });
-    await expect.poll(() => page.evaluate(() => window.getSelection()?.toString())).toBe("bell");
-    await page.keyboard.press("ControlOrMeta+b");
-    await expect(list.getByTestId("suggestion")).toHaveText([/^Make “bell” bold/]);
-  };
+test.describe("formatting while suggesting", () => {
+  test.use({ writerOptions: { name: "Bea Bold", premium: false }, timelineTitle: "Formatting" });
 
-  await boldBell();
-  await expect(content.locator("strong ins[data-suggestion]")).toHaveText("bell");
-  await list.getByRole("button", { name: "Reject: Make “bell” bold" }).click();
-  await expect(list).toHaveCount(0);
-  await expect(content.locator("strong")).toHaveCount(0);
-  await expect.poll(() => docText(content)).toBe("The bell rang.");
+  test("bold made in Suggesting mode is one tracked change: rejected the words stay plain, accepted they are bold", async ({
+    page,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
+    test.setTimeout(120_000);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+    await openTimeline(page, timeline.id);
+    const content = await openEditor(page, "The bell rang.");
+    await page.getByRole("button", { name: "Suggesting" }).click();
+    const list = page.getByRole("region", { name: "Suggestions" });
+    const boldBell = async () => {
+      await content.click();
+      // Select "bell" (the browser's selection, which the editor follows), and only then make it bold.
+      await content.evaluate((el) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent?.indexOf("bell") ?? -1;
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 4);
+          window.getSelection()?.removeAllRanges();
+          window.getSelection()?.addRange(range);
+          return;
+        }
+      });
+      await expect.poll(() => page.evaluate(() => window.getSelection()?.toString())).toBe("bell");
+      await page.keyboard.press("ControlOrMeta+b");
+      await expect(list.getByTestId("suggestion")).toHaveText([/^Make “bell” bold/]);
+    };
 
-  await boldBell();
-  await list.getByRole("button", { name: "Accept: Make “bell” bold" }).click();
-  await expect(list).toHaveCount(0);
-  await expect(content.locator("strong")).toHaveText("bell");
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByTestId("event-card").locator("strong")).toHaveText("bell");
-  const [saved] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
-  expect(saved.content).toBe("The **bell** rang.");
+    await boldBell();
+    await expect(content.locator("strong ins[data-suggestion]")).toHaveText("bell");
+    await list.getByRole("button", { name: "Reject: Make “bell” bold" }).click();
+    await expect(list).toHaveCount(0);
+    await expect(content.locator("strong")).toHaveCount(0);
+    await expect.poll(() => docText(content)).toBe("The bell rang.");
+
+    await boldBell();
+    await list.getByRole("button", { name: "Accept: Make “bell” bold" }).click();
+    await expect(list).toHaveCount(0);
+    await expect(content.locator("strong")).toHaveText("bell");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByTestId("event-card").locator("strong")).toHaveText("bell");
+    const [saved] = await apiAs<EventRow[]>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+    expect(saved.content).toBe("The **bell** rang.");
+  });
 });

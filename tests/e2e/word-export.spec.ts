@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import mammoth from "mammoth";
-import { apiAs, createUser, expect, signIn, makePremium, openTimeline, test } from "./fixtures";
+import { apiAs, createUser, expect, openTimeline, test } from "./fixtures";
 
 // The Word file as a writer opens it: what a writer formats in the editor comes out as Word's own headings,
 // lists and bold, with no Markdown marks; and LibreOffice, where installed, sees the headings as an outline.
@@ -21,16 +21,16 @@ const textOf = (html: string) =>
     .replace(/&amp;/g, "&");
 
 test.describe("Word export", () => {
+  // The first test's writer (the second, with LibreOffice, sets up its own through the API).
+  test.use({ writerOptions: { name: "Wren Writer", premium: true }, timelineTitle: "Low Water" });
+
   test("formatting typed in the editor is Word's own in the downloaded file: headings, a numbered list, bold, no Markdown", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(90_000);
-    const owner = await createUser(request, { name: "Wren Writer" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Low Water" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The ebb", content: "The tide went out." });
-    await signIn(page, owner);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The ebb", content: "The tide went out." });
     await openTimeline(page, timeline.id);
 
     await page.getByRole("button", { name: "Edit The ebb" }).click();

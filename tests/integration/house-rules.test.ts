@@ -38,6 +38,34 @@ describe("a JSON body that is not an object", () => {
       expect(event).toMatchObject({ status: 400, json: { error: "Please fill in both title and content" } });
     }
   });
+
+  it("is answered in the product's words on every route that takes a JSON body (OpenAPI's list), never zod's", async () => {
+    const owner = await registerUser({ name: "Rhea Routes" });
+    const timeline = await createTimeline(owner.token, { title: "Every route" });
+    const doc = (await call("GET", "/api/openapi.json")).json as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.requestBody?.content?.["application/json"])
+        .map(([method, _op]) => ({ method: method.toUpperCase(), path: path.replace(/\{\w+\}/g, String(timeline.id)) })),
+    );
+    expect(routes.length).toBeGreaterThan(40);
+    // zod's own wording ('Invalid input: expected object, received array', 'Required', 'Too small: …'…).
+    const zods = /Invalid input|Invalid option|expected \w+, received|^Required$|Unrecognized key|Too (small|big):|character\(s\)/i;
+    const refused: string[] = [];
+    for (const { method, path } of routes) {
+      for (const body of [[], "x", 1]) {
+        const res = await call(method, path, { token: owner.token, body });
+        if (res.status !== 400) continue;
+        refused.push(`${method} ${path}`);
+        expect(typeof res.json?.error, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`).toBe("string");
+        expect(res.json.error, `${method} ${path} ${JSON.stringify(body)}`).not.toMatch(zods);
+      }
+    }
+    // Most routes read the body before anything else about the request.
+    expect(new Set(refused).size).toBeGreaterThan(routes.length / 2);
+  });
 });
 
 describe("the Markdown export", () => {

@@ -200,7 +200,17 @@ export function useChapterList(timelineId: number, shareCode?: string | null, cl
     () => pending.filter((c) => c?.timelineId === timelineId).reduce((list, change) => applyChange(list, change), server ?? []),
     [pending, server, timelineId],
   );
-  return { chapters, loaded: query.isSuccess || query.isError || (pending.length > 0 && query.isPaused) };
+  // The changes on their way to the server now (one kept offline, paused, is not).
+  const sending = useMutationState({
+    filters: { mutationKey: ["chapters"], status: "pending", predicate: (m) => !m.state.isPaused },
+    select: (mutation) => (mutation.state.variables as ChapterChange | undefined)?.timelineId,
+  });
+  return {
+    chapters,
+    loaded: query.isSuccess || query.isError || (pending.length > 0 && query.isPaused),
+    /** The list is being fetched again, or a change to it is on its way. */
+    busy: query.isFetching || sending.includes(timelineId),
+  };
 }
 
 /** Sends a change; with no network it is queued and counts as done (it shows at once, and is sent later). */

@@ -258,7 +258,8 @@ function TimelineScreenBody(props: TimelineScreenProps) {
               <SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />
             </div>
             <div className={sideHidden ? "mt-4 grid gap-8" : "mt-4 grid gap-8 lg:grid-cols-[1fr_22rem]"}>
-              <section aria-label="Timeline events" className="min-w-0">
+              {/* Busy while the events or the chapters are being reloaded (after a change, the room's sync). */}
+              <section aria-label="Timeline events" aria-busy={revalidator.state !== "idle" || chapterQuery.busy} className="min-w-0">
                 <EventsBar
                   timeline={timeline}
                   shareCode={shareCode}
