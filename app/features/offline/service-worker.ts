@@ -75,6 +75,6 @@ export async function resumeKeptChanges(userId: number) {
   if (typeof indexedDB === "undefined") return;
   const listed = typeof indexedDB.databases === "function" ? await indexedDB.databases().catch(() => null) : null;
   if (listed && !listed.some((d) => d.name === OUTBOX_DB)) return;
-  const { restoreKept } = await import("~/features/timeline/timeline-query-provider");
-  await restoreKept(userId);
+  const { resumeOutbox } = await import("./resume-outbox");
+  await resumeOutbox(userId);
 }

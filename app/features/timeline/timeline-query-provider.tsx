@@ -2,13 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { restoreOutbox } from "~/features/offline/outbox";
 
-import { timelineQueryClient } from "./timeline-query";
-
-/** The lists kept on the device with the queued changes: the chapters (the scenes come with the page's kept data). */
-const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters";
-
-/** What this account kept on the device, restored and (online) sent: from any page (the app shell), not only here. */
-export const restoreKept = (userId: number) => restoreOutbox(timelineQueryClient(), userId, keptOnDevice);
+import { keptOnDevice, timelineQueryClient } from "./timeline-query";
 
 /**
  * The timeline screen's client data layer: the page's QueryClient, and once in the browser what this account kept
@@ -16,6 +10,7 @@ export const restoreKept = (userId: number) => restoreOutbox(timelineQueryClient
  */
 export function TimelineQueryProvider({ userId, children }: { userId: number; children: ReactNode }) {
   const [client] = useState(timelineQueryClient);
-  useEffect(() => void restoreKept(userId), [userId]);
+  // Once per page: the app shell may have restored it already (resume-outbox.ts).
+  useEffect(() => void restoreOutbox(client, userId, keptOnDevice), [client, userId]);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -13,3 +13,6 @@ export function timelineQueryClient(): QueryClient {
     setEventDefaults(client);
   });
 }
+
+/** The lists kept on the device with the queued changes: the chapters (the scenes come with the page's kept data). */
+export const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters";
