@@ -6,7 +6,7 @@ import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
 import { HelpAssistant } from "./features/assistant/help-assistant";
 import { OfflineBadge } from "./features/offline/offline-badge";
-import { claimDeviceFor, registerServiceWorker } from "./features/offline/service-worker";
+import { claimDeviceFor, registerServiceWorker, resumeKeptChanges } from "./features/offline/service-worker";
 import { TopNav } from "./ui/top-nav";
 import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./lib/session.server";
 import { app } from "./lib/session.server";
@@ -127,7 +127,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const userId = loaderData.user?.id;
   useEffect(() => {
     // The pages and scene copies kept on this device are one account's: another account's go when this one shows.
-    if (userId !== undefined) void claimDeviceFor(userId);
+    // Then what it queued offline is sent from this page, whichever it is.
+    if (userId !== undefined) void claimDeviceFor(userId).then(() => resumeKeptChanges(userId));
   }, [userId]);
   useEffect(() => {
     if (loaderData.flash) showToast(loaderData.flash);

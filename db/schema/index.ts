@@ -24,3 +24,4 @@ export type Template = typeof templates.$inferSelect;
 export type Plotline = typeof plotlines.$inferSelect;
 export type Series = typeof series.$inferSelect;
 export * from "./relationships";
+export * from "./idempotency";

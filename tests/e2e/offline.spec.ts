@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiAs, createUser, login, makePremium, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { apiAs, cardTitles, createUser, login, makePremium, openTimeline, signIn, waitForHydration } from "./fixtures";
 
 // Write anywhere (DESIGN.md §12): the app is installable and, once a timeline was opened online, its page loads
 // again with no network, from the service worker's caches. Logout deletes what the device kept of the account.
@@ -299,4 +299,79 @@ test("a chapter renamed offline that a co-writer deleted meanwhile is shown with
   await expect(page.getByRole("heading", { level: 3, name: "Harbour at Dawn", exact: true })).toHaveCount(0);
   await refused.getByRole("button", { name: "Dismiss" }).click();
   await expect(refused).toHaveCount(0);
+});
+
+test("offline, a scene added, renamed and moved and another deleted show at once, survive a reload, and reach the server once each", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const writer = await createUser(request, { name: "Nell Nightrain" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Night Train" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "Boarding", content: "Platform nine." });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The dining car", content: "Soup again." });
+  const serverScenes = async () =>
+    (await apiAs<{ title: string; content: string; position: number }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/events`))
+      .sort((a, b) => a.position - b.position)
+      .map((e) => `${e.title}: ${e.content}`);
+
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The dining car"]);
+
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  // Added: shown at once, with a temporary id until the server gives it one.
+  await page.getByRole("button", { name: "Add Event" }).click();
+  const add = page.getByRole("dialog", { name: "Create New Event" });
+  await add.getByLabel("Title").fill("The border");
+  await add.getByLabel("Content").fill("Passports out.");
+  await add.getByRole("button", { name: "Create Event" }).click();
+  await expect(add).toHaveCount(0);
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The dining car", "The border"]);
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  // Renamed (the scene is not on the server yet: its title and text go with the queued change).
+  await page.getByRole("button", { name: "Edit The border" }).click();
+  const draft = page.getByTestId("event-card").filter({ has: page.getByRole("button", { name: "Save Changes" }) });
+  await draft.getByLabel("Title").fill("The frontier");
+  await draft.getByRole("button", { name: "Save Changes" }).click();
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The dining car", "The frontier"]);
+  await expect(page.getByText("2 changes waiting")).toBeVisible();
+  // Moved up one place (the keyboard drag).
+  await page.getByRole("button", { name: "Reorder The frontier" }).focus();
+  await page.keyboard.press("Space");
+  await page.waitForTimeout(150);
+  await page.keyboard.press("ArrowUp");
+  await page.waitForTimeout(150);
+  await page.keyboard.press("Space");
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The frontier", "The dining car"]);
+  await expect(page.getByText("3 changes waiting")).toBeVisible();
+  // Another deleted.
+  await page.getByRole("button", { name: "Delete The dining car" }).click();
+  await page.getByRole("button", { name: "Delete Event" }).click();
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The frontier"]);
+  await expect(page.getByText("4 changes waiting")).toBeVisible();
+  expect(await serverScenes()).toEqual(["Boarding: Platform nine.", "The dining car: Soup again."]);
+
+  // Reloaded with no network: the changes are kept on the device and still shown.
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The frontier"]);
+  await expect(page.getByText("4 changes waiting")).toBeVisible();
+
+  // Back online: sent in order, each once (one scene made, renamed with its real id, moved; the other deleted).
+  await page.context().setOffline(false);
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect.poll(serverScenes).toEqual(["Boarding: Platform nine.", "The frontier: Passports out."]);
+  await expect(cardTitles(page)).toHaveText(["Boarding", "The frontier"]);
+  await expect(page.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
+  // The deleted one is in Trash, once; the added one was made once (nothing of it in Trash either).
+  const trash = await apiAs<{ kind: string; title: string }[]>(request, writer, "GET", "/api/trash");
+  expect(trash.filter((t) => t.kind === "event").map((t) => t.title)).toEqual(["The dining car"]);
 });

@@ -5,6 +5,7 @@ import { badRequest } from "../lib/errors";
 import * as chaptersService from "../services/chapters";
 import { timelineProgress } from "../services/progress";
 import { type ApiEnv, currentUser, deps, jsonBody, rateLimited, requireAuth } from "./context";
+import { idempotent } from "./idempotency";
 import { idParam, shareQuery } from "./params";
 
 /** Chapters and progress, mounted at the API root like the codex: each route carries its full path and its own auth check. */
@@ -15,7 +16,7 @@ export const chaptersApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await chaptersService.listChapters(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
-  .post("/timelines/:id/chapters", requireAuth, shareQuery, jsonBody(CreateChapterSchema), chapterRate, async (c) => {
+  .post("/timelines/:id/chapters", requireAuth, shareQuery, jsonBody(CreateChapterSchema), chapterRate, idempotent, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const chapter = await chaptersService.createChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(chapter, 201);

@@ -19,6 +19,7 @@ import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
 import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, requireAuth } from "./context";
+import { idempotent } from "./idempotency";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
 /**
@@ -126,7 +127,7 @@ export const timelinesApi = new Hono<ApiEnv>()
       : await listResponse(c, await list.body(), list.etag);
     return res as unknown as TypedResponse<eventsService.EventView[], 200, "json">;
   })
-  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), async (c) => {
+  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), idempotent, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const event = await eventsService.createEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(event, 201);

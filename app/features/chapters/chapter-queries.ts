@@ -1,6 +1,6 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { isOnline } from "~/features/offline/outbox";
+import { isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -17,7 +17,14 @@ import type { ChapterView } from "./chapters-api";
 
 type Base = { timelineId: number; shareCode?: string | null /** Made with no network: a refusal is shown to copy. */; queued?: boolean };
 export type ChapterChange =
-  | (Base & { kind: "chapter.create" /** Negative: the chapter's id until the server gives it one. */; tempId: number; title: string })
+  | (Base & {
+      kind: "chapter.create";
+      /** Negative: the chapter's id until the server gives it one. */
+      tempId: number;
+      title: string;
+      /** Sent as `Idempotency-Key`: a create sent again (its answer lost) is not made twice. */
+      key?: string;
+    })
   | (Base & { kind: "chapter.update"; chapterId: number; title?: string; targetWords?: number | null })
   | (Base & { kind: "chapter.move"; chapterId: number; position: number })
   | (Base & { kind: "chapter.delete"; chapterId: number });
@@ -36,8 +43,7 @@ export function registerChapterSession(timelineId: number, session: { client: Ap
 const clientOf = (timelineId: number) => sessions.get(timelineId)?.client ?? plainClient;
 
 /** A chapter created offline, once the server gave it its id: the changes queued after it name the temporary one. */
-const realIds = new Map<number, number>();
-const idOf = (id: number) => (id < 0 ? (realIds.get(id) ?? id) : id);
+const idOf = realIdOf;
 
 export function fetchChapters(client: ApiClient, timelineId: number, shareCode?: string | null) {
   return unwrap(client.api.timelines[":id"].chapters.$get({ param: { id: String(timelineId) }, query: shareParam(shareCode) })).then(
@@ -113,13 +119,16 @@ export function setChapterDefaults(queryClient: QueryClient) {
     mutationFn: async (change: ChapterChange) => {
       if (change.kind !== "chapter.create") throw new Error(change.kind);
       const created = await unwrap(
-        clientOf(change.timelineId).api.timelines[":id"].chapters.$post({
-          param: { id: String(change.timelineId) },
-          query: shareParam(change.shareCode),
-          json: { title: change.title },
-        }),
+        clientOf(change.timelineId).api.timelines[":id"].chapters.$post(
+          {
+            param: { id: String(change.timelineId) },
+            query: shareParam(change.shareCode),
+            json: { title: change.title },
+          },
+          change.key ? { headers: { "Idempotency-Key": change.key } } : undefined,
+        ),
       );
-      realIds.set(change.tempId, created.id);
+      rememberRealId(change.tempId, created.id);
       return created;
     },
     onSuccess: (data: ChapterView, change: ChapterChange) => {
@@ -232,8 +241,6 @@ export function moveChapterBy(queryClient: QueryClient, base: Base, chapters: Ch
   return sendChapterChange(queryClient, { ...base, kind: "chapter.move", chapterId, position: to });
 }
 
-let tempIds = 0;
-
 /**
  * What the chapter parts of the timeline screen do to chapters, called where the writer acts (the header, its
  * settings, 'Add chapter', the grid): each resolves true once the server confirmed it, or at once when queued.
@@ -246,7 +253,7 @@ export function useChapterActions() {
   const send = useCallback((change: ChapterChange) => sendChapterChange(queryClient, change), [queryClient]);
   return {
     create: (title: string) =>
-      send({ ...base, kind: "chapter.create", tempId: -(Date.now() * 1000 + (tempIds++ % 1000)), title: title.trim() }),
+      send({ ...base, kind: "chapter.create", tempId: newTempId(), key: newIdempotencyKey(), title: title.trim() }),
     update: (chapterId: number, changes: { title?: string; targetWords?: number | null }) =>
       send({ ...base, kind: "chapter.update", chapterId, ...changes }),
     move: (chapterId: number, step: number) => moveChapterBy(queryClient, base, chapters, chapterId, step),

@@ -5,6 +5,7 @@ import type { MutationOutcome } from "~/lib/use-mutation";
 import type { EventView } from "../../../worker/services/events";
 import type { ChapterContext } from "./chapter-context";
 import { type ApiContext, type Scene, queryOf } from "./chapters-api";
+import { queueEventChange, shouldQueue } from "~/features/timeline/event-changes";
 import { timelineQueryClient } from "~/features/timeline/timeline-query";
 import { chaptersKey } from "./chapter-queries";
 
@@ -39,6 +40,11 @@ export function chapterContext(options: {
     const latest = { write, refresh };
     const api: ApiContext = { shareCode, client };
     const moveScene = async (scene: Scene, chapterId: number | null, to?: number) => {
+      // With no network (or changes waiting before it): into the outbox, shown at once.
+      if (shouldQueue()) {
+        queueEventChange(timelineQueryClient(), { timelineId, shareCode, kind: "event.move", eventId: scene.id, chapterId, to });
+        return;
+      }
       const body = to === undefined ? { chapterId } : { chapterId, position: to };
       const outcome = await latest.write(
         async (): Promise<MutationOutcome<EventView>> => {

@@ -4,3 +4,5 @@
  */
 export const PAGE_CACHE = "storyweave-pages";
 export const DATA_CACHE = "storyweave-data";
+/** The client data layer's kept lists and queued changes (outbox.ts). */
+export const OUTBOX_DB = "storyweave-outbox";

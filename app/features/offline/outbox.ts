@@ -6,6 +6,7 @@ import {
   persistQueryClientSubscribe,
 } from "@tanstack/query-persist-client-core";
 import { markSynced, setOutboxWaiting } from "~/lib/offline-docs";
+import { OUTBOX_DB } from "./cache-names";
 
 /**
  * The client data layer's cache and outbox (docs/client-data.md). One QueryClient for the page's life in the
@@ -15,7 +16,6 @@ import { markSynced, setOutboxWaiting } from "~/lib/offline-docs";
  * cached lists are kept in IndexedDB (OUTBOX_DB) and replayed in order when the network returns, after a reload too.
  */
 export const OUTBOX_SCOPE = "outbox";
-const OUTBOX_DB = "storyweave-outbox";
 const STORE = "client";
 const KEY = "cache";
 /** Kept changes older than this are dropped on restore (a month without network). */
@@ -106,6 +106,39 @@ function watchNetwork() {
   });
 }
 
+/**
+ * Temporary ids (negative: made on the device for a scene or chapter created offline) and the real ids the server
+ * gave them. Kept on the device with the outbox, so a reload between a create's answer and a later change that
+ * names the temporary id still sends the real one.
+ */
+const IDS_KEY = "ids";
+const realIds = new Map<number, number>();
+
+/** The server's id for a temporary one, once known (the id itself otherwise). */
+export const realIdOf = (id: number) => (id < 0 ? (realIds.get(id) ?? id) : id);
+
+/** Whether `id` names the same thing as `other` (one of them may be the temporary id of the other). */
+export const sameId = (id: number, other: number) => id === other || realIdOf(id) === realIdOf(other);
+
+export function rememberRealId(tempId: number, id: number) {
+  realIds.set(tempId, id);
+  if (stopped || typeof indexedDB === "undefined") return;
+  const entries = [...realIds];
+  void withStore("readwrite", (s) => s.put(entries, IDS_KEY)).catch(() => undefined);
+}
+
+async function restoreIds() {
+  const entries = await withStore<[number, number][] | undefined>("readonly", (s) => s.get(IDS_KEY)).catch(() => undefined);
+  for (const [tempId, id] of entries ?? []) if (!realIds.has(tempId)) realIds.set(tempId, id);
+}
+
+let tempIds = 0;
+/** A temporary id for something created offline: negative, and unique on this device. */
+export const newTempId = () => -(Date.now() * 1000 + (tempIds++ % 1000));
+
+/** A key the server knows a repeated create by (`Idempotency-Key`), made when the change is queued and kept with it. */
+export const newIdempotencyKey = () => crypto.randomUUID();
+
 let queryClient: QueryClient | null = null;
 let stopped = false;
 let unsubscribe: (() => void) | null = null;
@@ -175,7 +208,8 @@ export function restoreOutbox(client: QueryClient, userId: number, persistQuery:
       shouldDehydrateMutation: (mutation: { state: { isPaused: boolean } }) => mutation.state.isPaused,
     },
   };
-  restoring = persistQueryClientRestore(options)
+  restoring = restoreIds()
+    .then(() => persistQueryClientRestore(options))
     .catch(() => undefined)
     .then(() => {
       if (stopped) return;
@@ -184,6 +218,9 @@ export function restoreOutbox(client: QueryClient, userId: number, persistQuery:
     });
   return restoring;
 }
+
+/** Changes still waiting (or on their way): a change made now goes behind them, in the outbox. */
+export const outboxBusy = () => (queryClient ? waitingCount(queryClient) > 0 : false);
 
 /** Whether the network is there as the client data layer sees it (a change made now is queued when not). */
 export const isOnline = () => onlineManager.isOnline();
@@ -196,6 +233,7 @@ export async function forgetOutbox() {
   restoring = null;
   queryClient?.getMutationCache().clear();
   queryClient?.getQueryCache().clear();
+  realIds.clear();
   setOutboxWaiting(0);
   if (typeof indexedDB === "undefined") return;
   await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import { forgetAllLocalDocs } from "~/lib/offline-docs";
-import { DATA_CACHE, PAGE_CACHE } from "./cache-names";
+import { DATA_CACHE, OUTBOX_DB, PAGE_CACHE } from "./cache-names";
 
 // The installable app's service worker (/sw.js, built by build-sw.ts): registered on every page of the production
 // build; the caches it keeps of the signed-in writer's pages are deleted at logout and when another account signs in.
@@ -64,4 +64,17 @@ export async function claimDeviceFor(userId: number) {
 export async function releaseDevice() {
   await Promise.all([forgetAllLocalDocs(), forgetCachedPages(), forgetOutbox()]);
   markDevice(NOBODY);
+}
+
+/**
+ * Changes this account queued on the device (the outbox) are sent from whatever page is open, not only from a
+ * timeline screen: restored on every signed-in page once the device is this account's. The outbox's code loads only
+ * when something was kept.
+ */
+export async function resumeKeptChanges(userId: number) {
+  if (typeof indexedDB === "undefined") return;
+  const listed = typeof indexedDB.databases === "function" ? await indexedDB.databases().catch(() => null) : null;
+  if (listed && !listed.some((d) => d.name === OUTBOX_DB)) return;
+  const { resumeOutbox } = await import("./resume-outbox");
+  await resumeOutbox(userId);
 }

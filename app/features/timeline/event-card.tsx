@@ -4,6 +4,7 @@ import { ForReadersToggle, useForReaders } from "~/features/timeline/for-readers
 import { type ReactNode, Suspense, lazy, useContext, useRef, useState } from "react";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
+import { Input, Label, Textarea } from "~/ui/input";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
@@ -79,6 +80,9 @@ export type EventChanges = {
   notes?: string;
   /** The scene's status: sent only when changed. */
   status?: SceneStatus | null;
+  /** A scene added offline (not yet on the server, no shared doc): its title and text, saved with the change. */
+  title?: string;
+  content?: string;
 };
 
 /** The codex as the cards see it. */
@@ -175,6 +179,26 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
     return result.ok;
   }
 
+  if (editing && event.id < 0) {
+    return (
+      <Card className="p-4" data-testid="event-card" data-event-id={event.id}>
+        <DraftSceneForm
+          event={event}
+          onCancel={() => setEditing(false)}
+          onSave={async (fields) => {
+            const result = await onSave({
+              entityIds: event.entityIds,
+              povEntityId: event.povEntityId,
+              storyLabel: event.storyLabel,
+              ...fields,
+            });
+            if (result.ok) setEditing(false);
+          }}
+        />
+      </Card>
+    );
+  }
+
   if (editing) {
     return (
       <Card ref={cardRef} className="space-y-3 p-4" data-testid="event-card" data-event-id={event.id}>
@@ -208,6 +232,8 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
     );
   }
 
+  // Added offline and not yet on the server: no history, comments or files until it is.
+  const draft = event.id < 0;
   const storyTime = storyTimeText(event);
   const long = isLong(event.content);
   const contentId = `event-${event.id}-text`;
@@ -305,10 +331,11 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           <EventAttachments event={event} canEdit={canEdit} uploads={uploads} />
         </div>
         <div className={cn("flex shrink-0 justify-end gap-1", dragHandle ? "col-span-2 @md:col-span-1" : null)}>
-          <CardReviewSlot event={event} />
+          {draft ? null : <CardReviewSlot event={event} />}
           <Button
             size="icon"
             variant="ghost"
+            hidden={draft}
             onClick={() => {
               setHistoryMounted(true);
               setHistory(true);
@@ -319,7 +346,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           >
             <History aria-hidden="true" className="h-4 w-4 shrink-0" />
           </Button>
-          {canEdit ? <AttachFileButton event={event} uploads={uploads} /> : null}
+          {canEdit && !draft ? <AttachFileButton event={event} uploads={uploads} /> : null}
           {canEdit ? (
             <Button
               size="icon"
@@ -352,6 +379,52 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
         </Suspense>
       ) : null}
     </Card>
+  );
+}
+
+/**
+ * Editing a scene added offline: it has no shared doc on the server yet, so its title and text are saved with the
+ * queued change (sent once the scene is created).
+ */
+function DraftSceneForm({
+  event,
+  onSave,
+  onCancel,
+}: {
+  event: EventView;
+  onSave: (fields: { title: string; content: string }) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [title, setTitle] = useState(event.title);
+  const [content, setContent] = useState(event.content);
+  const id = `draft-${event.id}`;
+  return (
+    <form
+      className="space-y-3"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!title.trim()) return;
+        void onSave({ title: title.trim(), content });
+      }}
+    >
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-title`}>Title</Label>
+        <Input id={`${id}-title`} value={title} maxLength={200} required onChange={(e) => setTitle(e.target.value)} />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-content`}>Content</Label>
+        <Textarea id={`${id}-content`} value={content} onChange={(e) => setContent(e.target.value)} />
+      </div>
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!title.trim()}>
+          Save Changes
+        </Button>
+      </div>
+    </form>
   );
 }
 

@@ -5,6 +5,8 @@ import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { useOptionalTimelineSession } from "~/features/timeline/timeline-session";
+import { queueEventCreate, shouldQueue } from "~/features/timeline/event-changes";
+import { timelineQueryClient } from "~/features/timeline/timeline-query";
 import { loadValidation } from "~/lib/lazy-validation";
 import { errorToast, showToast } from "~/lib/toast";
 import type { TimelineView } from "../../../worker/services/timelines";
@@ -154,7 +156,8 @@ export function EventDialog({
   shareCode?: string | null;
 }) {
   // On the timeline screen the session's client names this page's room connection, so its own reload is the only one.
-  const writer = useOptionalTimelineSession()?.client ?? client;
+  const session = useOptionalTimelineSession();
+  const writer = session?.client ?? client;
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
   const createEvent = useMutation(
@@ -189,6 +192,20 @@ export function EventDialog({
     if (!timelineId) return errorToast(messages.selectTimeline);
     const parsed = CreateEventSchema.safeParse({ title, content });
     if (!parsed.success) return errorToast(firstIssue(parsed.error));
+    // On the timeline screen with no network (or changes waiting before it): into the outbox, shown at once.
+    if (session && shouldQueue()) {
+      queueEventCreate(timelineQueryClient(), {
+        timelineId,
+        shareCode,
+        title: parsed.data.title,
+        content: parsed.data.content,
+        ...(preset && { chapterId: preset.chapterId, plotlineIds: preset.plotlineIds }),
+      });
+      setTitle("");
+      setContent("");
+      onOpenChange(false);
+      return;
+    }
     await createEvent.run(timelineId, { title: parsed.data.title, content: parsed.data.content });
   }
 

@@ -1,10 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { restoreOutbox } from "~/features/offline/outbox";
-import { timelineQueryClient } from "./timeline-query";
 
-/** The lists kept on the device with the queued changes: the chapters (scenes join next). */
-const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters";
+import { keptOnDevice, timelineQueryClient } from "./timeline-query";
 
 /**
  * The timeline screen's client data layer: the page's QueryClient, and once in the browser what this account kept
@@ -12,6 +10,7 @@ const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters
  */
 export function TimelineQueryProvider({ userId, children }: { userId: number; children: ReactNode }) {
   const [client] = useState(timelineQueryClient);
+  // Once per page: the app shell may have restored it already (resume-outbox.ts).
   useEffect(() => void restoreOutbox(client, userId, keptOnDevice), [client, userId]);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

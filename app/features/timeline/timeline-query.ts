@@ -1,13 +1,18 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { setChapterDefaults } from "~/features/chapters/chapter-queries";
 import { outboxClient } from "~/features/offline/outbox";
+import { setEventDefaults } from "./event-changes";
 
 /**
  * The timeline screen's QueryClient (one for the page's life in the browser): every resource's changes set their
- * defaults here, so a change restored from the outbox knows how to send itself. Scenes (events) join next.
+ * defaults here, so a change restored from the outbox knows how to send itself. The scenes' (events') changes too.
  */
 export function timelineQueryClient(): QueryClient {
   return outboxClient((client) => {
     setChapterDefaults(client);
+    setEventDefaults(client);
   });
 }
+
+/** The lists kept on the device with the queued changes: the chapters (the scenes come with the page's kept data). */
+export const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters";

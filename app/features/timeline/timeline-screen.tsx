@@ -23,6 +23,7 @@ import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
+import { registerEventSession } from "~/features/timeline/event-changes";
 import { EventActionsContext, useEventActionsValue } from "~/features/timeline/event-actions";
 import { TimelineSessionContext, roleOf, useTimelineSessionValue } from "~/features/timeline/timeline-session";
 import { useFreshData } from "~/lib/use-fresh-data";
@@ -124,7 +125,12 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   const chapterList: ChapterOption[] | undefined = chapterQuery.loaded ? chapterQuery.chapters : undefined;
   const chaptered = chapterQuery.loaded && chapterQuery.chapters.length > 0;
 
-  const writes = useEventWrites({ shareCode, client: session.client, store, refresh });
+  const { landed } = store;
+  useEffect(
+    () => registerEventSession(timeline.id, { client: session.client, refresh, landed }),
+    [timeline.id, session.client, refresh, landed],
+  );
+  const writes = useEventWrites({ timelineId: timeline.id, shareCode, client: session.client, store, refresh });
   const { link, linkAll } = writes;
   const eventActions = useEventActionsValue({ save: writes.save, askDelete: setDeleting });
   const confirmDelete = async (event: EventView) => {

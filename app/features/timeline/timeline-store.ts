@@ -15,6 +15,8 @@ import type { EventPage, EventView } from "../../../worker/services/events";
 export type LocalChange =
   /** The server's answer to a save, a restore or a link: the event as it is now. */
   | { kind: "event"; event: EventView }
+  /** A scene added from the outbox (made offline), as the server made it: at the end until a list has it. */
+  | { kind: "create"; event: EventView }
   /** Moved to index `to` of the list in story order (a drag and drop). */
   | { kind: "move"; eventId: number; to: number }
   | { kind: "delete"; eventId: number };
@@ -79,6 +81,8 @@ function applyChange(list: EventView[], change: LocalChange): EventView[] {
   switch (change.kind) {
     case "event":
       return list.map((e) => (e.id === change.event.id ? change.event : e));
+    case "create":
+      return list.some((e) => e.id === change.event.id) ? list : [...list, change.event];
     case "delete":
       return list.filter((e) => e.id !== change.eventId);
     case "move": {

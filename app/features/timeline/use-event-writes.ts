@@ -1,4 +1,6 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useRef } from "react";
+import { queueEventChange, shouldQueue } from "~/features/timeline/event-changes";
 import type { EventChanges, SaveResult } from "~/features/timeline/event-card";
 import type { EventHistoryActions } from "~/features/co-writing/event-history-context";
 import { linkedMentionsText } from "~/features/codex/link-mentions";
@@ -19,11 +21,13 @@ const asEvent = (event: EventView): LocalChange => ({ kind: "event", event });
  * through the store's `write`, so what the server answered stands on screen until a newer list has it.
  */
 export function useEventWrites({
+  timelineId,
   shareCode,
   client,
   store,
   refresh,
 }: {
+  timelineId: number;
   shareCode?: string | null;
   /** The session's client (the room connection already set). */
   client: ApiClient;
@@ -32,6 +36,9 @@ export function useEventWrites({
 }) {
   const query = shareParam(shareCode);
   const { write } = store;
+  // With no network (or changes still waiting before it) a move, save or delete goes into the outbox (event-changes.ts).
+  const queryClient = useQueryClient();
+  const base = { timelineId, shareCode };
   const patchEvent = (eventId: number, json: { position: number } | EventChanges | { entityIds: number[] }) =>
     unwrap(client.api.events[":id"].$patch({ param: { id: String(eventId) }, query, json }));
 
@@ -40,8 +47,10 @@ export function useEventWrites({
     error: () => "Failed to update event",
     revalidate: false,
   });
-  const move = (eventId: number, _from: number, to: number) =>
+  const move = (eventId: number, _from: number, to: number) => {
+    if (shouldQueue()) return queueEventChange(queryClient, { ...base, kind: "event.move", eventId, to });
     void write(() => moveEvent.run(eventId, to), { change: { kind: "move", eventId, to } });
+  };
 
   // The server's returned event stands; no reload needed.
   const saveEvent = useMutation((event: EventView, changes: EventChanges) => patchEvent(event.id, changes), {
@@ -50,6 +59,10 @@ export function useEventWrites({
     revalidate: false,
   });
   const save = async (event: EventView, changes: EventChanges): Promise<SaveResult> => {
+    if (shouldQueue() || event.id < 0) {
+      queueEventChange(queryClient, { ...base, kind: "event.update", eventId: event.id, fields: changes });
+      return { ok: true };
+    }
     const outcome = await write(() => saveEvent.run(event, changes), { result: asEvent });
     return { ok: outcome.ok };
   };
@@ -123,6 +136,10 @@ export function useEventWrites({
     },
   );
   const remove = async (event: EventView) => {
+    if (shouldQueue() || event.id < 0) {
+      queueEventChange(queryClient, { ...base, kind: "event.delete", eventId: event.id, title: event.title });
+      return true;
+    }
     const outcome = await write(() => deleteEvent.run(event), { result: () => ({ kind: "delete", eventId: event.id }) });
     if (outcome.ok) refresh();
     return outcome.ok;

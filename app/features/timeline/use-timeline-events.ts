@@ -1,4 +1,6 @@
-import { startTransition, useCallback, useEffect, useReducer, useRef } from "react";
+import { useMutationState } from "@tanstack/react-query";
+import { startTransition, useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { EVENT_CHANGES, type EventChange, applyEventChange } from "~/features/timeline/event-changes";
 import type { MutationOutcome } from "~/lib/use-mutation";
 import { client, shareParam, unwrap } from "~/lib/client";
 import { type LocalChange, initEvents, reduceEvents } from "~/features/timeline/timeline-store";
@@ -97,5 +99,21 @@ export function useTimelineEvents({ timelineId, shareCode, page, loadState, refr
   );
   const setDragging = useCallback((active: boolean) => dispatch({ type: "drag", active }), []);
 
-  return { events: state.events, complete: state.complete, write, patch, setDragging };
+  /** A change from the outbox the server confirmed: kept on top until a list asked for after it has it. */
+  const landed = useCallback((change: LocalChange) => {
+    clock.current += 1;
+    dispatch({ type: "landed", id: ++nextWrite.current, at: clock.current, change });
+  }, []);
+
+  // The outbox's scene changes still waiting (made offline, or kept on the device across a reload): shown at once.
+  const queued = useMutationState({
+    filters: { mutationKey: [EVENT_CHANGES], status: "pending" },
+    select: (mutation) => mutation.state.variables as EventChange | undefined,
+  });
+  const mine = queued.filter((c): c is EventChange => c?.timelineId === timelineId);
+  const queuedKey = JSON.stringify(mine);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the queued changes by value (a new array each cache change).
+  const events = useMemo(() => mine.reduce(applyEventChange, state.events), [state.events, queuedKey]);
+
+  return { events, complete: state.complete, write, patch, setDragging, landed };
 }

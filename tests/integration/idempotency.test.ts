@@ -1,0 +1,161 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { idempotencyMessages } from "../../worker/api/idempotency";
+import { call, createTimeline, registerUser } from "./helpers";
+
+// Issue 46: a queued create replayed by the outbox (its first answer lost as the network came back) carries the
+// `Idempotency-Key` it was queued with; the server answers the same account's repeat with the first result.
+
+const key = () => crypto.randomUUID();
+const count = async (table: "events" | "chapters", timelineId: number) =>
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE timeline_id = ?`).bind(timelineId).first<{ n: number }>())?.n;
+
+describe("Idempotency-Key on creates", () => {
+  it("a scene created twice with one key is made once; the repeat answers the same scene", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const body = { title: "The tunnel", content: "Dark for a minute." };
+    const first = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body,
+      headers: { "Idempotency-Key": k },
+    });
+    expect(first.status).toBe(201);
+    const again = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body,
+      headers: { "Idempotency-Key": k },
+    });
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.json.title).toBe("The tunnel");
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await count("events", timeline.id)).toBe(1);
+    // Another key is another scene.
+    const other = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body,
+      headers: { "Idempotency-Key": key() },
+    });
+    expect(other.json.id).not.toBe(first.json.id);
+    expect(await count("events", timeline.id)).toBe(2);
+  });
+
+  it("a chapter created twice with one key is made once", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const first = await call("POST", `/api/timelines/${timeline.id}/chapters`, {
+      token: writer.token,
+      body: { title: "Harbour" },
+      headers: { "Idempotency-Key": k },
+    });
+    expect(first.status).toBe(201);
+    const again = await call("POST", `/api/timelines/${timeline.id}/chapters`, {
+      token: writer.token,
+      body: { title: "Harbour" },
+      headers: { "Idempotency-Key": k },
+    });
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    expect(await count("chapters", timeline.id)).toBe(1);
+  });
+
+  it("another account's same key neither returns the first account's scene nor stops its own create", async () => {
+    const owner = await registerUser();
+    const intruder = await registerUser();
+    const secret = await createTimeline(owner.token, { title: "Secret" });
+    const theirs = await createTimeline(intruder.token, { title: "Mine" });
+    const k = key();
+    const made = await call("POST", `/api/timelines/${secret.id}/events`, {
+      token: owner.token,
+      body: { title: "Hidden letter", content: "Only the owner knows." },
+      headers: { "Idempotency-Key": k },
+    });
+    expect(made.status).toBe(201);
+    // The same key and the same request, from another account: no access, and nothing of the owner's answer.
+    const probe = await call("POST", `/api/timelines/${secret.id}/events`, {
+      token: intruder.token,
+      body: { title: "Hidden letter", content: "Only the owner knows." },
+      headers: { "Idempotency-Key": k },
+    });
+    expect(probe.status).toBe(404);
+    expect(probe.text).not.toContain("Only the owner knows");
+    // Their own create with that key is theirs, made anew.
+    const own = await call("POST", `/api/timelines/${theirs.id}/events`, {
+      token: intruder.token,
+      body: { title: "Hidden letter", content: "Only the owner knows." },
+      headers: { "Idempotency-Key": k },
+    });
+    expect(own.status).toBe(201);
+    expect(own.json.id).not.toBe(made.json.id);
+    expect(own.json.timelineId).toBe(theirs.id);
+    expect(await count("events", secret.id)).toBe(1);
+  });
+
+  it("a malformed or huge key is refused with a clear 400 and nothing is made", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    for (const bad of ["short", "has spaces in it", "x".repeat(101), "y".repeat(8000), "ключ-ключ-ключ"]) {
+      const res = await call("POST", `/api/timelines/${timeline.id}/events`, {
+        token: writer.token,
+        body: { title: "A", content: "B" },
+        headers: { "Idempotency-Key": bad },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe(idempotencyMessages.invalid);
+    }
+    expect(await count("events", timeline.id)).toBe(0);
+  });
+
+  it("one key for a different request is refused; a refused create leaves the key free", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const headers = { "Idempotency-Key": k };
+    // Refused (no title): nothing made, no key kept.
+    const refused = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body: { title: "", content: "x" },
+      headers,
+    });
+    expect(refused.status).toBe(400);
+    const made = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body: { title: "One", content: "x" },
+      headers,
+    });
+    expect(made.status).toBe(201);
+    const different = await call("POST", `/api/timelines/${timeline.id}/events`, {
+      token: writer.token,
+      body: { title: "Two", content: "x" },
+      headers,
+    });
+    expect(different.status).toBe(409);
+    expect(different.json.error).toBe(idempotencyMessages.reused);
+    const elsewhere = await call("POST", `/api/timelines/${timeline.id}/chapters`, {
+      token: writer.token,
+      body: { title: "One" },
+      headers,
+    });
+    expect(elsewhere.status).toBe(409);
+    expect(await count("events", timeline.id)).toBe(1);
+    expect(await count("chapters", timeline.id)).toBe(0);
+  });
+
+  it("a key older than a day is forgotten", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const headers = { "Idempotency-Key": k };
+    const body = { title: "Old", content: "x" };
+    const first = await call("POST", `/api/timelines/${timeline.id}/events`, { token: writer.token, body, headers });
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE key = ?")
+      .bind(new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString(), k)
+      .run();
+    const later = await call("POST", `/api/timelines/${timeline.id}/events`, { token: writer.token, body, headers });
+    expect(later.status).toBe(201);
+    expect(later.json.id).not.toBe(first.json.id);
+  });
+});
