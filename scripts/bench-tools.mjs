@@ -25,14 +25,20 @@ export async function loadTool(name) {
 
 const COMPRESSIBLE = /text\/|javascript|json|svg|xml/;
 
-/** A reverse proxy to `target` that gzips text answers when the client accepts gzip. */
-export function startGzipProxy(target, port) {
+/**
+ * A reverse proxy to `target` that gzips text answers when the client accepts gzip. `onResponse` (optional) is told
+ * each answer sent: `{url, status, contentType, bytes}` (bytes as sent, after gzip).
+ */
+export function startGzipProxy(target, port, { onResponse } = {}) {
   const server = http.createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const headers = { ...req.headers };
     delete headers.host;
     delete headers["accept-encoding"];
+    // The page's writes say they come from the proxy's origin; at the edge the origin is the site's own, so the
+    // server's cross-site check is told the target's.
+    if (headers.origin === `http://127.0.0.1:${port}`) headers.origin = new URL(target).origin;
     try {
       const upstream = await fetch(target + req.url, {
         method: req.method,
@@ -53,6 +59,12 @@ export function startGzipProxy(target, port) {
       if (upstream.status !== 304 && upstream.status !== 204) out["content-length"] = String(payload.length);
       res.writeHead(upstream.status, out);
       res.end(upstream.status === 304 ? undefined : payload);
+      onResponse?.({
+        url: req.url,
+        status: upstream.status,
+        contentType: out["content-type"],
+        bytes: upstream.status === 304 ? 0 : payload.length,
+      });
     } catch (error) {
       res.writeHead(502, { "content-type": "text/plain" });
       res.end(String(error));

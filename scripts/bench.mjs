@@ -11,6 +11,8 @@
 // row: a 150-scene, 120,000-word book's manuscript page, its blocking time and typing latency (bench-manuscript.mjs).
 // The book rows (bench-books.mjs): importing a 120,000-word .docx and a 200-document Scrivener project, and a
 // 100,000-word book to a print-ready PDF (BENCH_BOOKS=0 skips them).
+// The offline rows (bench-offline.mjs): a repeat visit's JavaScript over the network, an offline reload at 1,000
+// events on a 4× slower CPU, 200 queued changes synced after reconnecting (BENCH_OFFLINE=0 skips them).
 // Results in test-results/bench.json. BENCH_LIGHTHOUSE=0 skips Lighthouse; BENCH_HUGE=0 skips the 10,000-event
 // rows; BENCH_TOOLS=<dir> is where
 // lighthouse/autocannon are installed when they are not in node_modules.
@@ -20,6 +22,7 @@ import { chromium } from "@playwright/test";
 import { api, d1Counts, findDirectPort, kb, ms, percentile, registerWriter, startAppServer } from "./bench-lib.mjs";
 import { benchImport, benchPrint } from "./bench-books.mjs";
 import { benchManuscript } from "./bench-manuscript.mjs";
+import { benchOffline, offlineRows } from "./bench-offline.mjs";
 import { lighthouseMobile, loadTool, startGzipProxy, throughput } from "./bench-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4440);
@@ -30,7 +33,10 @@ const RUNS = 30;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const { base, stop, pid } = await startAppServer(PORT, { SERVER_TIMING: "1" });
-const proxy = await startGzipProxy(base, PORT + 50);
+// What the proxy sent, for the offline rows' repeat visit (bench-offline.mjs).
+const served = [];
+const proxy = await startGzipProxy(base, PORT + 50, { onResponse: (entry) => served.push(entry) });
+proxy.served = served;
 const results = { events: EVENTS, base };
 const gz = (text) => gzipSync(Buffer.from(text)).length;
 try {
@@ -266,6 +272,10 @@ try {
   console.log("manuscript: 150 scenes × 800 words…");
   try {
     results.manuscript = await benchManuscript({ base, proxyUrl: proxy.url, writer, browser });
+    if (process.env.BENCH_OFFLINE !== "0") {
+      console.log("offline: repeat visit, offline reload at 1,000 events, 200 queued changes…");
+      results.offline = await benchOffline({ base, proxy, browser });
+    } else results.offline = { skipped: "BENCH_OFFLINE=0" };
   } finally {
     await browser.close();
   }
@@ -385,6 +395,7 @@ rows.push(
     books ? books.print.totalMs <= 30_000 : null,
   ],
 );
+rows.push(...offlineRows(r.offline));
 r.table = rows.map(([measure, now, target, met]) => ({ measure, now, target, met }));
 console.log(`| measure | now | target | met |\n|---|---|---|---|`);
 for (const row of r.table)
