@@ -161,9 +161,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
               ) : (
                 <OnlineOnlyLink to="/upgrade">Upgrade to Premium</OnlineOnlyLink>
               )}
-              <Button asChild variant="ghost">
-                <Link to="/upgrade">View plan details</Link>
-              </Button>
+              <OnlineOnlyLink to="/upgrade" variant="ghost">
+                View plan details
+              </OnlineOnlyLink>
             </div>
           </CardContent>
         </Card>
