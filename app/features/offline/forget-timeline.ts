@@ -14,7 +14,8 @@ export function isTimelinePage(pathname: string, timelineId: number) {
 }
 
 /** Pages that may show it too: the list of timelines (its card) and share links' pages (a code does not say which). */
-const mayShowIt = (pathname: string) => pathname === "/timeline" || pathname === "/timeline.data" || pathname.startsWith("/timeline/shared/");
+const mayShowIt = (pathname: string) =>
+  pathname === "/timeline" || pathname === "/timeline.data" || pathname.startsWith("/timeline/shared/");
 
 /**
  * The service worker's kept pages of the timeline and, when the device held anything of it, those that may show it

@@ -32,7 +32,12 @@ export function ViewerComments({ timelineId }: { timelineId: number }) {
   }
   return (
     <div className="mt-4 flex items-center gap-2 border-t border-stone-200 pt-3 text-sm">
-      <input id={id} type="checkbox" className="h-4 w-4" checked={allowed} onChange={(e) => void change(e.target.checked)}
+      <input
+        id={id}
+        type="checkbox"
+        className="h-4 w-4"
+        checked={allowed}
+        onChange={(e) => void change(e.target.checked)}
         {...offline.lock}
       />
       <label htmlFor={id}>Viewers can comment</label>

@@ -1,6 +1,6 @@
 import { Upload } from "lucide-react";
 import { useId, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { limits } from "../../../db/domain/rules";
 import {
   type DateOrder,
