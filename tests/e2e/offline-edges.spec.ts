@@ -56,6 +56,10 @@ test("offline, the upgrade links (a timeline's 'Upgrade to Share', the account m
   await page.goto("/timeline");
   await waitForHydration(page);
   await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveAttribute("href", "/upgrade");
+  // The account menu's code loads when it first opens: opened once online.
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveAttribute("href", "/upgrade");
+  await page.keyboard.press("Escape");
 
   await page.context().setOffline(true);
   await expectLocked(page.getByRole("button", { name: "Upgrade to Share" }));
