@@ -93,6 +93,42 @@ function deleteDatabase(name: string) {
   });
 }
 
+/** Which scenes of a timeline have a copy in this browser (their ids), so an ended access can delete them all. */
+const TIMELINE_DOCS_PREFIX = "storyweave-timeline-docs-";
+
+export function localDocsOf(timelineId: number): number[] {
+  try {
+    const ids: unknown = JSON.parse(localStorage.getItem(`${TIMELINE_DOCS_PREFIX}${timelineId}`) ?? "[]");
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id) && id > 0) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** An editor keeps this scene's copy in this browser: noted under its timeline. */
+export function noteLocalDoc(timelineId: number, eventId: number) {
+  const ids = localDocsOf(timelineId);
+  if (ids.includes(eventId)) return;
+  try {
+    localStorage.setItem(`${TIMELINE_DOCS_PREFIX}${timelineId}`, JSON.stringify([...ids, eventId]));
+  } catch {
+    // Storage unavailable: the copy goes at logout.
+  }
+}
+
+/** The timeline's note of its copies goes with them (every timeline's when null: logout). */
+export function forgetLocalDocsIndex(timelineId: number | null) {
+  try {
+    const keys =
+      timelineId === null
+        ? Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i) ?? "").filter((k) => k.startsWith(TIMELINE_DOCS_PREFIX))
+        : [`${TIMELINE_DOCS_PREFIX}${timelineId}`];
+    for (const key of keys) localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing was kept there.
+  }
+}
+
 /** Removes these events' copies and unsaved-edit markers from this browser: access to their timeline ended. */
 export async function forgetLocalDocs(eventIds: number[]) {
   markers(eventIds);
@@ -103,6 +139,7 @@ export async function forgetLocalDocs(eventIds: number[]) {
 /** Logout: every scene's copy this browser holds, whoever's, every marker and the last sync's time. */
 export async function forgetAllLocalDocs() {
   const ids = markers(null);
+  forgetLocalDocsIndex(null);
   try {
     localStorage.removeItem(LAST_SYNC);
   } catch {

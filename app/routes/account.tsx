@@ -1,6 +1,6 @@
 import { BadgeCheck, CalendarDays, Crown, Mail, MailWarning, ShieldCheck, User } from "lucide-react";
 import { useState } from "react";
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import { AccountDataCard } from "~/features/account/account-data";
 import { AccountDeleteCard } from "~/features/account/account-delete";
 import { AccountPasswordCard } from "~/features/account/account-password";
@@ -161,9 +161,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
               ) : (
                 <OnlineOnlyLink to="/upgrade">Upgrade to Premium</OnlineOnlyLink>
               )}
-              <Button asChild variant="ghost">
-                <Link to="/upgrade">View plan details</Link>
-              </Button>
+              <OnlineOnlyLink to="/upgrade" variant="ghost">
+                View plan details
+              </OnlineOnlyLink>
             </div>
           </CardContent>
         </Card>

@@ -2,7 +2,7 @@ import { Copy, Crown, Eraser, Lightbulb, Sparkles, Square, UserRound, Wand2 } fr
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useOfflineLock } from "~/features/offline/offline-lock";
+import { OnlineOnlyLink, OnlineOnlyTextLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { LazyFormattedText } from "~/ui/lazy-formatted-text";
 import { Page, PageHeading } from "~/ui/page";
 import { type EditableTimeline, SaveToCodex } from "~/features/codex/save-to-codex";
@@ -92,9 +92,9 @@ export default function WritersUnblock({ loaderData }: Route.ComponentProps) {
               <Badge variant="secondary">
                 {usage.used}/{FREE_AI_USES} Free Uses
               </Badge>
-              <Link to="/upgrade" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+              <OnlineOnlyTextLink to="/upgrade" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
                 Upgrade
-              </Link>
+              </OnlineOnlyTextLink>
             </>
           )
         }
@@ -131,11 +131,9 @@ export default function WritersUnblock({ loaderData }: Route.ComponentProps) {
             <p className="font-semibold text-brand-800">Free limit reached!</p>
             <p className="text-sm text-brand-800">Upgrade to Premium for unlimited AI writing assistance</p>
           </div>
-          <Button asChild>
-            <Link to="/upgrade">
-              <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade Now
-            </Link>
-          </Button>
+          <OnlineOnlyLink to="/upgrade">
+            <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade Now
+          </OnlineOnlyLink>
         </div>
       ) : null}
 

@@ -2,12 +2,15 @@ import { Popover } from "radix-ui";
 import { Link } from "react-router";
 import { AccountTrigger } from "~/features/account/account-trigger";
 import { LogoutForm } from "~/features/account/logout-form";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { UserAvatar } from "~/ui/user-avatar";
 import { isAdmin, type PublicUser } from "~/lib/user";
 
 /** The account panel: Account, Upgrade, Trash, Admin (admins) and Logout. */
 export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOpen?: boolean }) {
+  // Billing needs the network: offline, 'Upgrade' is disabled and says so under the buttons.
+  const billing = useOfflineLock("col-span-2 text-center");
   return (
     <Popover.Root defaultOpen={defaultOpen}>
       <Popover.Trigger asChild>
@@ -28,11 +31,17 @@ export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOp
                 <Link to="/account">Account</Link>
               </Button>
             </Popover.Close>
-            <Popover.Close asChild>
-              <Button asChild variant="outline" size="sm">
-                <Link to="/upgrade">Upgrade</Link>
+            {billing.offline ? (
+              <Button variant="outline" size="sm" {...billing.lock}>
+                Upgrade
               </Button>
-            </Popover.Close>
+            ) : (
+              <Popover.Close asChild>
+                <Button asChild variant="outline" size="sm">
+                  <Link to="/upgrade">Upgrade</Link>
+                </Button>
+              </Popover.Close>
+            )}
             <Popover.Close asChild>
               <Button asChild variant="outline" size="sm">
                 <Link to="/trash">Trash</Link>
@@ -50,6 +59,7 @@ export function AccountMenu({ user, defaultOpen }: { user: PublicUser; defaultOp
                 Logout
               </Button>
             </LogoutForm>
+            {billing.note}
           </div>
         </Popover.Content>
       </Popover.Portal>

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import * as Y from "yjs";
 import { accessEndedText } from "~/features/co-writing/access-ended";
 import { accessEndOf } from "~/features/co-writing/co-editor-context";
-import { localDocName, markPending } from "~/lib/offline-docs";
+import { localDocName, markPending, noteLocalDoc } from "~/lib/offline-docs";
 import { CloseCodes } from "../../../durable-objects/close-codes";
 import { DocCloseReasons } from "../../../durable-objects/doc-limits";
 import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../../db/domain/rich-text";
@@ -68,6 +68,8 @@ export class Session {
       params: shareCode ? { share: shareCode } : undefined,
       connect: false,
     });
+    // Its copy in this browser is the timeline's: deleted with the rest of it when my access ends.
+    noteLocalDoc(timelineId, eventId);
     // Cancel undoes only what this writer did since the editor opened: title input and editor edits.
     this.cancelUndo = new Y.UndoManager([this.ydoc.getText(DocFields.title), this.ydoc.getXmlFragment(DocFields.content)], {
       trackedOrigins: new Set<unknown>([null, ySyncPluginKey]),

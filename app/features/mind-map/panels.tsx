@@ -1,6 +1,6 @@
 import { Download, Lightbulb, Sparkles, SquareDashed } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
+import { OnlineOnlyTextLink } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Input } from "~/ui/input";
 import { mapEdgeLabels, mapLimits } from "../../../db/domain/rules";
@@ -104,9 +104,9 @@ export function MapTools({
         <p className="w-full text-sm text-stone-700">
           <Sparkles aria-hidden="true" className="mr-1 inline h-4 w-4 text-brand-700" />
           Idea nodes, labeled edges, groups and export are Premium.{" "}
-          <Link to="/upgrade" className="font-medium text-brand-700 underline">
+          <OnlineOnlyTextLink to="/upgrade" className="font-medium text-brand-700 underline">
             Upgrade to Premium
-          </Link>
+          </OnlineOnlyTextLink>
         </p>
       ) : null}
     </section>

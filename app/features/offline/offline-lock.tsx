@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from "react";
+import { type MouseEvent, type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { cn } from "~/lib/cn";
 import { Button, type ButtonProps } from "~/ui/button";
@@ -40,12 +40,19 @@ export function OnlineOnlyLink({
   variant,
   size,
   className,
-}: Pick<ButtonProps, "variant" | "size" | "className" | "children"> & { to: string }) {
-  const { offline, lock, note } = useOfflineLock();
+  noteClassName,
+  onClick,
+  "aria-label": ariaLabel,
+}: Pick<ButtonProps, "variant" | "size" | "className" | "children" | "aria-label"> & {
+  to: string;
+  noteClassName?: string;
+  onClick?: (event: MouseEvent) => void;
+}) {
+  const { offline, lock, note } = useOfflineLock(noteClassName);
   if (offline) {
     return (
       <>
-        <Button variant={variant} size={size} className={className} {...lock}>
+        <Button variant={variant} size={size} className={className} aria-label={ariaLabel} onClick={onClick} {...lock}>
           {children}
         </Button>
         {note}
@@ -54,7 +61,32 @@ export function OnlineOnlyLink({
   }
   return (
     <Button asChild variant={variant} size={size} className={className}>
-      <Link to={to}>{children}</Link>
+      <Link to={to} onClick={onClick} aria-label={ariaLabel}>
+        {children}
+      </Link>
     </Button>
+  );
+}
+
+/**
+ * A link inside a sentence to something that needs the network ('Upgrade to Premium' in a notice): offline, the
+ * same words as a disabled button saying 'You're offline', and the words 'You're offline' after it.
+ */
+export function OnlineOnlyTextLink({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+  const { offline, lock, note } = useOfflineLock();
+  if (!offline) {
+    return (
+      <Link to={to} className={className}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <>
+      <button type="button" className={cn(className, "cursor-not-allowed no-underline opacity-60")} {...lock}>
+        {children}
+      </button>{" "}
+      ({note})
+    </>
   );
 }

@@ -245,3 +245,42 @@ export async function forgetOutbox() {
     }
   });
 }
+
+/** The timeline a kept query (`[resource, timelineId, …]`) or a queued change (`{ timelineId, … }`) belongs to. */
+const timelineOfKey = (key: readonly unknown[]) => key[1];
+const timelineOfChange = (variables: unknown) =>
+  typeof variables === "object" && variables !== null && "timelineId" in variables ? variables.timelineId : undefined;
+
+/**
+ * Access to a timeline ended: its kept lists go, in memory and on the device, and its queued changes are taken out
+ * of the outbox and answered (the caller shows them under 'Changes not saved'), never sent nor dropped silently.
+ */
+export async function forgetTimelineInOutbox(timelineId: number): Promise<unknown[]> {
+  const taken: unknown[] = [];
+  if (queryClient) {
+    queryClient.removeQueries({ predicate: (query) => timelineOfKey(query.queryKey) === timelineId });
+    const mutations = queryClient.getMutationCache();
+    for (const mutation of mutations.getAll()) {
+      if (mutation.state.status !== "pending" || !mutation.state.isPaused) continue;
+      if (timelineOfChange(mutation.state.variables) !== timelineId) continue;
+      taken.push(mutation.state.variables);
+      mutations.remove(mutation);
+    }
+  }
+  if (typeof indexedDB === "undefined") return taken;
+  // The device's copy (a page that never restored it, or before the next save): without this timeline.
+  const listed = typeof indexedDB.databases === "function" ? await indexedDB.databases().catch(() => null) : null;
+  if (listed && !listed.some((d) => d.name === OUTBOX_DB)) return taken;
+  const kept = await withStore<PersistedClient | undefined>("readonly", (s) => s.get(KEY)).catch(() => undefined);
+  if (!kept) return taken;
+  const { queries, mutations } = kept.clientState;
+  const mine = (variables: unknown) => timelineOfChange(variables) === timelineId;
+  // Changes restored into this page's outbox were taken above; the others are only on the device.
+  if (!restoring) taken.push(...mutations.filter((m) => mine(m.state.variables)).map((m) => m.state.variables));
+  const clientState = {
+    queries: queries.filter((q) => timelineOfKey(q.queryKey) !== timelineId),
+    mutations: mutations.filter((m) => !mine(m.state.variables)),
+  };
+  await withStore("readwrite", (s) => s.put({ ...kept, clientState }, KEY)).catch(() => undefined);
+  return taken;
+}

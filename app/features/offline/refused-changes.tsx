@@ -1,34 +1,8 @@
 import { useSyncExternalStore } from "react";
 import { Button } from "~/ui/button";
+import { dismissRefused, refusedServerSnapshot, refusedSnapshot, subscribeRefused } from "./not-saved-store";
 
-/**
- * Queued changes the server refused when they were sent (access ended, the chapter deleted meanwhile): never dropped
- * silently, they stay on the screen with what they carried, to copy, until the writer dismisses them.
- */
-export type RefusedChange = { id: number; what: string; text: string; message: string };
-
-let refused: RefusedChange[] = [];
-let nextId = 1;
-const listeners = new Set<() => void>();
-const notify = () => {
-  for (const listener of listeners) listener();
-};
-
-export function reportRefused(change: Omit<RefusedChange, "id">) {
-  refused = [...refused, { ...change, id: nextId++ }];
-  notify();
-}
-
-function dismiss(id: number) {
-  refused = refused.filter((c) => c.id !== id);
-  notify();
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-};
-const NONE: RefusedChange[] = [];
+export { reportRefused, type RefusedChange } from "./not-saved-store";
 
 async function copy(text: string) {
   try {
@@ -40,11 +14,7 @@ async function copy(text: string) {
 
 /** The refused changes of this page, each with its message, its text and 'Copy'. */
 export function RefusedChanges() {
-  const changes = useSyncExternalStore(
-    subscribe,
-    () => refused,
-    () => NONE,
-  );
+  const changes = useSyncExternalStore(subscribeRefused, refusedSnapshot, refusedServerSnapshot);
   if (changes.length === 0) return null;
   return (
     <section aria-label="Changes not saved" className="mt-4 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
@@ -62,7 +32,7 @@ export function RefusedChanges() {
                 </Button>
               </>
             ) : null}
-            <Button size="sm" variant="ghost" onClick={() => dismiss(change.id)}>
+            <Button size="sm" variant="ghost" onClick={() => dismissRefused(change.id)}>
               Dismiss
             </Button>
           </li>

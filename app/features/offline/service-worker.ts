@@ -1,5 +1,6 @@
 import { forgetAllLocalDocs } from "~/lib/offline-docs";
 import { DATA_CACHE, OUTBOX_DB, PAGE_CACHE } from "./cache-names";
+import { forgetRefused } from "./not-saved-store";
 
 // The installable app's service worker (/sw.js, built by build-sw.ts): registered on every page of the production
 // build; the caches it keeps of the signed-in writer's pages are deleted at logout and when another account signs in.
@@ -56,12 +57,16 @@ export async function claimDeviceFor(userId: number) {
   const me = String(userId);
   if (!device || device.held === me) return;
   if (device.held === null) await forgetCachedPages();
-  else if (device.held !== NOBODY) await Promise.all([forgetCachedPages(), forgetAllLocalDocs(), forgetOutbox()]);
+  else if (device.held !== NOBODY) {
+    forgetRefused();
+    await Promise.all([forgetCachedPages(), forgetAllLocalDocs(), forgetOutbox()]);
+  }
   markDevice(me);
 }
 
 /** Logout: everything was deleted, so the next account to sign in starts from nothing and need not clear again. */
 export async function releaseDevice() {
+  forgetRefused();
   await Promise.all([forgetAllLocalDocs(), forgetCachedPages(), forgetOutbox()]);
   markDevice(NOBODY);
 }

@@ -105,7 +105,14 @@ function ReaderLinks({ timelineId }: { timelineId: number }) {
       <form onSubmit={create} className="flex items-end gap-2" aria-label="New reader link">
         <div className="flex-1">
           <Label htmlFor="reader-link-label">Label</Label>
-          <Input id="reader-link-label" value={label} maxLength={100} placeholder="Book club" onChange={(e) => setLabel(e.target.value)} />
+          <Input
+            id="reader-link-label"
+            value={label}
+            maxLength={100}
+            placeholder="Book club"
+            onChange={(e) => setLabel(e.target.value)}
+            {...offline.lock}
+          />
         </div>
         <Button type="submit" disabled={busy} {...offline.lock}>
           Create link

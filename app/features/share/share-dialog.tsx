@@ -5,6 +5,7 @@ import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { ConfirmDialog, Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { useMutation } from "~/lib/use-mutation";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { loadValidation } from "~/lib/lazy-validation";
@@ -50,6 +51,8 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
   // null while the current link is loading.
   const [link, setLink] = useState<LinkState | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
+  // With no network every control here is disabled and says 'You're offline' (the link already made can be copied).
+  const offline = useOfflineLock("block");
 
   const createLink = useMutation(
     (nextRole: Role, _announce: boolean) => unwrap(client.api.timelines[":id"].share.$post({ param, json: { role: nextRole } })),
@@ -99,6 +102,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
   const url = code ? `${window.location.origin}/timeline/shared/${code}` : "";
   return (
     <div className="space-y-4">
+      {offline.note}
       <div className="space-y-1.5">
         <Label htmlFor="share-link-role">Link access</Label>
         <select
@@ -112,6 +116,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
             // Without a link, the level applies to the link created next.
             if (code) void generate(next, false);
           }}
+          {...offline.lock}
         >
           <option value="collaborator">{roleLabels.collaborator}</option>
           <option value="viewer">{roleLabels.viewer}</option>
@@ -124,7 +129,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
               ? "The share link is turned off. Nobody can open this timeline with a link."
               : "There is no share link yet. Anyone you give a link to can ask to join this timeline with the access chosen above."}
           </p>
-          <Button type="button" disabled={pending} onClick={() => void generate(role, true)}>
+          <Button type="button" disabled={pending} onClick={() => void generate(role, true)} {...offline.lock}>
             <Link2 aria-hidden="true" className="h-4 w-4" /> {createLink.pending ? "Creating..." : "Create link"}
           </Button>
         </div>
@@ -157,7 +162,14 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
               : "Anyone with this link can view this timeline."}
           </p>
           <div className="flex flex-wrap gap-2">
-            <Button type="button" variant="outline" size="sm" disabled={!code || pending} onClick={() => setConfirmReset(true)}>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              disabled={!code || pending}
+              onClick={() => setConfirmReset(true)}
+              {...offline.lock}
+            >
               <RefreshCw aria-hidden="true" className="h-4 w-4" /> Reset link
             </Button>
             <Button
@@ -167,6 +179,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
               className="text-red-700 hover:bg-red-50"
               disabled={!code || pending}
               onClick={() => void turnOff.run()}
+              {...offline.lock}
             >
               <Link2Off aria-hidden="true" className="h-4 w-4" /> {turnOff.pending ? "Turning off..." : "Turn off link"}
             </Button>
@@ -174,7 +187,7 @@ function ShareLinkTab({ timelineId }: { timelineId: number }) {
         </>
       )}
       <ConfirmDialog
-        open={confirmReset}
+        open={confirmReset && !offline.offline}
         onOpenChange={setConfirmReset}
         title="Reset the share link?"
         description="The current link stops working at once, and people who joined through it lose access. Writers you shared with by email keep theirs."
@@ -196,6 +209,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
   const [shares, setShares] = useState<ShareEntry[]>([]);
   // The address that has no account yet: the dialog offers to invite it instead.
   const [unknown, setUnknown] = useState<{ userEmail: string; accessLevel: Role } | null>(null);
+  const offline = useOfflineLock("block");
 
   const load = useCallback(async () => {
     try {
@@ -275,6 +289,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
 
   return (
     <div className="space-y-5">
+      {offline.note}
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="share-email">Email Address</Label>
@@ -285,16 +300,23 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             placeholder="co-writer@example.com"
+            {...offline.lock}
           />
         </div>
         <div className="space-y-1.5">
           <Label htmlFor="share-level">Access Level</Label>
-          <select id="share-level" className={selectClass} value={level} onChange={(e) => setLevel(e.target.value as Role)}>
+          <select
+            id="share-level"
+            className={selectClass}
+            value={level}
+            onChange={(e) => setLevel(e.target.value as Role)}
+            {...offline.lock}
+          >
             <option value="viewer">{roleLabels.viewer}</option>
             <option value="collaborator">{roleLabels.collaborator}</option>
           </select>
         </div>
-        <Button type="submit" disabled={pending} className="w-full">
+        <Button type="submit" disabled={pending} className="w-full" {...offline.lock}>
           {pending ? "Sharing..." : "Share Timeline"}
         </Button>
       </form>
@@ -303,7 +325,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
           <p>
             {NO_ACCOUNT}: <span className="font-medium">{unknown.userEmail}</span>.
           </p>
-          <Button size="sm" disabled={pending} onClick={() => void shareWithUser.run({ ...unknown, invite: true })}>
+          <Button size="sm" disabled={pending} onClick={() => void shareWithUser.run({ ...unknown, invite: true })} {...offline.lock}>
             Send an invitation to sign up
           </Button>
         </div>
@@ -331,6 +353,7 @@ function ShareUserTab({ timelineId }: { timelineId: number }) {
                   className="text-red-700 hover:bg-red-50"
                   onClick={() => remove(s)}
                   aria-label={"pending" in s ? `Cancel the invitation to ${s.sharedWithUserEmail}` : `Remove ${s.sharedWithUserEmail}`}
+                  {...offline.lock}
                 >
                   <Trash2 aria-hidden="true" className="h-4 w-4" />
                 </Button>

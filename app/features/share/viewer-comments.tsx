@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 
@@ -7,6 +8,7 @@ export function ViewerComments({ timelineId }: { timelineId: number }) {
   const id = useId();
   const param = { id: String(timelineId) };
   const [allowed, setAllowed] = useState<boolean | null>(null);
+  const offline = useOfflineLock();
   // biome-ignore lint/correctness/useExhaustiveDependencies: `param` is derived from timelineId.
   useEffect(() => {
     let live = true;
@@ -30,8 +32,16 @@ export function ViewerComments({ timelineId }: { timelineId: number }) {
   }
   return (
     <div className="mt-4 flex items-center gap-2 border-t border-stone-200 pt-3 text-sm">
-      <input id={id} type="checkbox" className="h-4 w-4" checked={allowed} onChange={(e) => void change(e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        className="h-4 w-4"
+        checked={allowed}
+        onChange={(e) => void change(e.target.checked)}
+        {...offline.lock}
+      />
       <label htmlFor={id}>Viewers can comment</label>
+      {offline.note}
     </div>
   );
 }

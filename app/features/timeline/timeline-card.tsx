@@ -1,5 +1,6 @@
 import { Pencil, Share2, Sparkles, Trash2, Users } from "lucide-react";
 import { Link, useNavigate } from "react-router";
+import { OnlineOnlyLink } from "~/features/offline/offline-lock";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -68,17 +69,20 @@ export function TimelineCard({
             <Pencil aria-hidden="true" className="h-3.5 w-3.5" /> Edit
           </Button>
           {premium ? (
-            <Button size="sm" variant="outline" asChild>
-              <Link to={`/timeline/${timeline.id}/share`} onClick={(e) => e.stopPropagation()} aria-label={`Share ${timeline.title}`}>
-                <Share2 aria-hidden="true" className="h-3.5 w-3.5" /> Share
-              </Link>
-            </Button>
+            <OnlineOnlyLink
+              to={`/timeline/${timeline.id}/share`}
+              size="sm"
+              variant="outline"
+              noteClassName="self-center"
+              onClick={(e) => e.stopPropagation()}
+              aria-label={`Share ${timeline.title}`}
+            >
+              <Share2 aria-hidden="true" className="h-3.5 w-3.5" /> Share
+            </OnlineOnlyLink>
           ) : (
-            <Button size="sm" variant="outline" asChild>
-              <Link to="/upgrade" onClick={(e) => e.stopPropagation()}>
-                <Sparkles aria-hidden="true" className="h-3.5 w-3.5" /> Upgrade to Share
-              </Link>
-            </Button>
+            <OnlineOnlyLink to="/upgrade" size="sm" variant="outline" noteClassName="self-center" onClick={(e) => e.stopPropagation()}>
+              <Sparkles aria-hidden="true" className="h-3.5 w-3.5" /> Upgrade to Share
+            </OnlineOnlyLink>
           )}
           <Button
             size="sm"

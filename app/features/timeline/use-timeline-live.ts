@@ -6,7 +6,7 @@ import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
 import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
-import { forgetLocalDocs, pendingDocs } from "~/lib/offline-docs";
+import { pendingDocs } from "~/lib/offline-docs";
 import { errorToast } from "~/lib/toast";
 import type { EventView } from "../../../worker/services/events";
 import type { TimelineView } from "../../../worker/services/timelines";
@@ -68,8 +68,14 @@ export function useTimelineLive({
       if (typeof change.value === "string") patch(eventId, { [change.type]: change.value });
     },
     onAccessLost: (why) => {
-      // The copies of this timeline's scenes kept for the editor go (an open editor's once it closes).
-      void forgetLocalDocs(eventsRef.current.map((e) => e.id));
+      // Nothing of this timeline stays on the device: its scenes' copies (an open editor's once it closes), lists,
+      // queued changes and kept pages; what waited to be sent is listed under 'Changes not saved'.
+      void import("~/features/offline/forget-timeline").then((m) =>
+        m.forgetTimelineOnDevice(
+          timeline.id,
+          eventsRef.current.map((e) => e.id),
+        ),
+      );
       if (why && room.editorsOpen()) return setEnded(why);
       void loadAccessEnded().then((m) => errorToast(m.lostAccessText(why)));
       refresh();

@@ -1,6 +1,6 @@
 import { Upload } from "lucide-react";
 import { useId, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { limits } from "../../../db/domain/rules";
 import {
   type DateOrder,
@@ -16,7 +16,7 @@ import {
   titleFromFilename,
 } from "../../../db/domain/timeline-transfer";
 import { BOOK_ACCEPT, BOOK_MAX_BYTES, type ImportSummary, bookContentType, bookFormatOf } from "../../../db/domain/transfer/book-formats";
-import { useOfflineLock } from "~/features/offline/offline-lock";
+import { OnlineOnlyTextLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { useMutation } from "~/lib/use-mutation";
@@ -287,9 +287,9 @@ export function ImportFileDialog({
             {limitReached ? (
               <>
                 {" "}
-                <Link to="/upgrade" className="font-medium underline">
+                <OnlineOnlyTextLink to="/upgrade" className="font-medium underline">
                   Upgrade to Premium
-                </Link>
+                </OnlineOnlyTextLink>
               </>
             ) : null}
           </div>

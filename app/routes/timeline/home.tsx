@@ -3,6 +3,7 @@ import { Select } from "radix-ui";
 import { ChevronDown } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { OnlineOnlyLink } from "~/features/offline/offline-lock";
 import { localeOf } from "../../../db/domain/calendar/locale";
 import { type EventPage, listEventsPage } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
@@ -172,11 +173,9 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
             {/* Import sits beside New Timeline: both start a book. */}
             <ImportDialog />
             {atLimit ? (
-              <Button asChild>
-                <Link to="/upgrade">
-                  <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade for Unlimited Timelines
-                </Link>
-              </Button>
+              <OnlineOnlyLink to="/upgrade" noteClassName="self-center">
+                <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade for Unlimited Timelines
+              </OnlineOnlyLink>
             ) : (
               <Button onClick={() => setCreating(true)}>
                 <Plus aria-hidden="true" className="h-4 w-4" /> New Timeline

@@ -1,0 +1,186 @@
+import { expect, type Page, test } from "@playwright/test";
+import { apiAs, createUser, login, makePremium, openTimeline, waitForHydration } from "./fixtures";
+
+// Write anywhere (DESIGN.md §12), its honest edges: what a writer sees at the limits of the device copies.
+// Service workers are allowed here (the rest of the suite blocks them); see offline.spec.ts.
+test.use({ serviceWorkers: "allow" });
+
+/** Opens the timeline, waits until the service worker controls the page, then loads it once through it (so it is kept). */
+async function keepOnDevice(page: Page, timelineId: number) {
+  await openTimeline(page, timelineId);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timelineId);
+}
+
+test("an empty timeline reloaded offline shows its empty list and the 'Offline' badge, and stays so", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Eve Empty" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Blank Pages" });
+  await login(page, writer);
+  await keepOnDevice(page, timeline.id);
+
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByRole("heading", { name: "Blank Pages" })).toBeVisible();
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  // Past the empty list's second look (500 ms) and a window focus: still the timeline, not an error page.
+  await page.waitForTimeout(1_500);
+  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await page.waitForTimeout(500);
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Blank Pages" })).toBeVisible();
+  await expect(page.getByTestId("event-card")).toHaveCount(0);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await page.context().setOffline(false);
+});
+
+/** A control locked offline: disabled, titled and described 'You're offline'. */
+async function expectLocked(control: ReturnType<Page["getByRole"]>) {
+  await expect(control).toBeDisabled();
+  await expect(control).toHaveAttribute("title", "You're offline");
+  await expect(control).toHaveAccessibleDescription("You're offline");
+}
+
+test("offline, the upgrade links (a timeline's 'Upgrade to Share', the account menu's 'Upgrade') are disabled and say 'You're offline'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Fay Free" });
+  await apiAs(request, writer, "POST", "/api/timelines", { title: "Free Pages" });
+  await login(page, writer);
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveAttribute("href", "/upgrade");
+  // The account menu's code loads when it first opens: opened once online.
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveAttribute("href", "/upgrade");
+  await page.keyboard.press("Escape");
+
+  await page.context().setOffline(true);
+  await expectLocked(page.getByRole("button", { name: "Upgrade to Share" }));
+  await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(0);
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  await expectLocked(page.getByRole("button", { name: "Upgrade", exact: true }));
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+
+  await page.context().setOffline(false);
+  await expect(page.getByRole("link", { name: "Upgrade to Share" })).toBeVisible();
+  await page.getByRole("button", { name: /Account menu/ }).click();
+  await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveAttribute("href", "/upgrade");
+});
+
+test("offline, the open Share dialog's controls (invite by email, access level, link creation) are disabled and say 'You're offline'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const owner = await createUser(request, { name: "Sol Sharer" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Shared Shores" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The pier", content: "Gulls everywhere." });
+  await login(page, owner);
+  await openTimeline(page, timeline.id);
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Share Timeline" });
+  const createLink = dialog.getByRole("button", { name: "Create link" });
+  await expect(createLink).toBeEnabled();
+
+  await page.context().setOffline(true);
+  await expectLocked(createLink);
+  await expectLocked(dialog.getByRole("combobox", { name: "Link access" }));
+  await dialog.getByRole("tab", { name: "Share with User" }).click();
+  const email = dialog.getByRole("textbox", { name: "Email Address" });
+  await expectLocked(email);
+  await expectLocked(dialog.getByRole("combobox", { name: "Access Level" }));
+  await expectLocked(dialog.getByRole("button", { name: "Share Timeline" }));
+  await expect(dialog.getByText("You're offline", { exact: true }).first()).toBeVisible();
+
+  await page.context().setOffline(false);
+  await expect(email).toBeEnabled();
+  await expect(dialog.getByRole("button", { name: "Share Timeline" })).toBeEnabled();
+  await dialog.getByRole("tab", { name: "Share via Link" }).click();
+  await expect(dialog.getByRole("button", { name: "Create link" })).toBeEnabled();
+});
+
+test("a collaborator removed meanwhile: the timeline's copy leaves the device, the text typed offline is kept under 'Changes not saved'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const owner = await createUser(request, { name: "Olga Owner" });
+  const collaborator = await createUser(request, { name: "Cy Removed" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Walled Garden" });
+  const scene = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    title: "Roses",
+    content: "Roses under the wall.",
+  });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: collaborator.email,
+    accessLevel: "collaborator",
+  });
+  const kept = () =>
+    page.evaluate(
+      async ({ id, eventId }) => {
+        const urls: string[] = [];
+        for (const name of await caches.keys()) {
+          if (name.startsWith("workbox-precache")) continue;
+          const cache = await caches.open(name);
+          for (const r of await cache.keys()) urls.push(new URL(r.url).pathname);
+        }
+        const databases = (await indexedDB.databases()).map((d) => d.name ?? "");
+        return {
+          pages: urls.filter((p) => p === `/timeline/${id}` || p.startsWith(`/timeline/${id}/`) || p.startsWith(`/timeline/${id}.`)),
+          doc: databases.includes(`storyweave-doc-${eventId}`),
+        };
+      },
+      { id: timeline.id, eventId: scene.id },
+    );
+
+  await login(page, collaborator);
+  await keepOnDevice(page, timeline.id);
+  const loaded = page.waitForResponse((r) => /\/api\/events\/\d+\/task-panel$/.test(new URL(r.url()).pathname));
+  await page.getByRole("button", { name: "Edit Roses" }).click();
+  await loaded;
+  const content = page.getByLabel("Content", { exact: true });
+  await expect(content).toContainText("Roses under the wall.");
+  await expect(page.getByTestId("co-editor-status")).toHaveText("All changes saved");
+  await page.context().setOffline(true);
+  await content.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(" Typed on the plane.");
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  expect(await kept()).toEqual({ pages: [`/timeline/${timeline.id}`], doc: true });
+  await page.goto("about:blank").catch(() => null);
+
+  // The owner removes the collaborator; back online, the timeline's address answers 'Timeline not found'.
+  const shares = await apiAs<{ sharedWithUserId: number; sharedWithUserEmail: string }[]>(
+    request,
+    owner,
+    "GET",
+    `/api/timelines/${timeline.id}/shares`,
+  );
+  const share = shares.find((s) => s.sharedWithUserEmail === collaborator.email);
+  await apiAs(request, owner, "DELETE", `/api/timelines/${timeline.id}/shares/${share?.sharedWithUserId}`);
+  await page.context().setOffline(false);
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+  const refused = page.getByRole("region", { name: "Changes not saved" });
+  await expect(refused.locator("output")).toContainText("Roses under the wall. Typed on the plane.");
+  await expect(refused.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect.poll(kept).toEqual({ pages: [], doc: false });
+
+  // Offline, its address shows nothing of the book.
+  await page.context().setOffline(true);
+  await page.reload().catch(() => null);
+  await expect(page.getByText("Roses under the wall")).toHaveCount(0);
+  await expect(page.getByText("The Walled Garden")).toHaveCount(0);
+  await page.context().setOffline(false);
+});
