@@ -1,6 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { setChapterDefaults } from "~/features/chapters/chapter-queries";
 import { outboxClient } from "~/features/offline/outbox";
+import { setPlotlineDefaults } from "~/features/plotlines/plotline-queries";
+import { setCodexDefaults } from "~/features/codex/codex-queries";
 
 /**
  * The timeline screen's QueryClient (one for the page's life in the browser): every resource's changes set their
@@ -9,5 +11,7 @@ import { outboxClient } from "~/features/offline/outbox";
 export function timelineQueryClient(): QueryClient {
   return outboxClient((client) => {
     setChapterDefaults(client);
+    setPlotlineDefaults(client);
+    setCodexDefaults(client);
   });
 }
