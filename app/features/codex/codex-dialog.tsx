@@ -1,13 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { loadCalendar } from "~/features/calendar/calendar-cache";
 import { changedDate, DateField } from "~/features/calendar/date-field";
-import { type CodexApi, createEntityRequest } from "~/features/codex/codex-request";
+import type { CodexApi } from "~/features/codex/codex-request";
+import { type EntityFields, useCodexActions } from "~/features/codex/codex-queries";
 import { ProgressionsSection, type SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
-import { useMutation } from "~/lib/use-mutation";
-import { shareParam, unwrap } from "~/lib/client";
 import { type Calendar, storyDisplay } from "../../../db/domain/calendar";
 import { defaultEntityColor, type EntityKind, entityKinds, nextEntityColor } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -20,13 +19,12 @@ type DialogProps = CodexApi & {
   entity: EntityView | null;
   /** The colours the codex's entries have: a new entry is offered one none of them has. */
   usedColors: string[];
-  onSaved: (entity: EntityView, created: boolean) => void;
   /** The timeline's scenes in story order: an existing entry's 'From this scene on' picks from them. */
   scenes?: SceneOption[];
 };
 
 /** 'New codex entry' and 'Edit codex entry' share one form; the server's messages come back as toasts. */
-export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, scenes, ...api }: DialogProps) {
+export function EntityDialog({ open, onOpenChange, entity, usedColors, scenes, ...api }: DialogProps) {
   const id = useId();
   const [kind, setKind] = useState<EntityKind>("character");
   const [name, setName] = useState("");
@@ -73,32 +71,18 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, onSaved, 
     };
   }, [open, entity, timelineId, shareCode]);
 
-  const save = useMutation(
-    (fields: {
-      kind: EntityKind;
-      name: string;
-      aliases: string[];
-      description: string;
-      color: string;
-      born?: string | null;
-      died?: string | null;
-    }) =>
-      entity
-        ? unwrap(
-            api.client.api.entities[":id"].$patch({ param: { id: String(entity.id) }, query: shareParam(api.shareCode), json: fields }),
-          )
-        : createEntityRequest(api, fields),
-    {
-      success: { title: "Success", description: entity ? "Codex entry updated" : "Codex entry created" },
-      error: entity ? "Failed to update codex entry" : "Failed to create codex entry",
-      // An edited name or color shows on the event cards at once; the codex is local state.
-      revalidate: false,
-      onSuccess: (saved) => {
-        onSaved(saved, !entity);
-        onOpenChange(false);
-      },
+  // The codex's changes (codex-queries.ts): their toasts, and the list updated, are the data layer's.
+  const actions = useCodexActions();
+  const [pending, setPending] = useState(false);
+  const save = {
+    pending,
+    run: async (fields: EntityFields) => {
+      setPending(true);
+      const saved = await (entity ? actions.update(entity.id, fields) : actions.create(fields));
+      setPending(false);
+      if (saved) onOpenChange(false);
     },
-  );
+  };
 
   function lifespanChanges() {
     const changes = { born: changedDate(shown.born, born), died: changedDate(shown.died, died) };

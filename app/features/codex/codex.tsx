@@ -1,13 +1,12 @@
 import { BookOpen, BookUser, Eye, Pencil, Plus, Search, Trash2 } from "lucide-react";
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
 import type { CodexApi } from "~/features/codex/codex-request";
+import { useCodex, useCodexActions } from "~/features/codex/codex-queries";
 import { LinkAllMentionsButton } from "~/features/codex/link-mentions";
 import type { SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
-import { useMutation } from "~/lib/use-mutation";
-import { shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { type EntityKind, entityKinds } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -37,10 +36,8 @@ export function ColorDot({ color, className }: { color: string; className?: stri
 export { createEntityRequest } from "~/features/codex/codex-request";
 
 type PanelProps = CodexApi & {
-  entities: EntityView[];
   canEdit: boolean;
   canDelete: boolean;
-  onChange: (update: (list: EntityView[]) => EntityView[]) => void;
   onSelect: (entity: EntityView) => void;
   /** Open an entry's dialog from elsewhere (the mind map); a new object each time. */
   editRequest?: { entity: EntityView } | null;
@@ -52,7 +49,10 @@ type PanelProps = CodexApi & {
 const loadEntityDialog = () => import("~/features/codex/codex-dialog");
 const EntityDialog = lazy(() => loadEntityDialog().then((m) => ({ default: m.EntityDialog })));
 
-export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, editRequest, scenes, ...api }: PanelProps) {
+export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, ...api }: PanelProps) {
+  // The codex and its changes are the data layer's (codex-queries.ts).
+  const entities = useCodex();
+  const actions = useCodexActions();
   const [query, setQuery] = useState("");
   const [editing, setEditing] = useState<EntityView | "new" | null>(null);
   useEffect(() => {
@@ -66,20 +66,13 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
   }, [editing]);
   const shown = entities.filter((e) => matchesEntity(e, query));
 
-  const deleteEntity = useMutation(
-    (entity: EntityView) =>
-      unwrap(api.client.api.entities[":id"].$delete({ param: { id: String(entity.id) }, query: shareParam(api.shareCode) })),
-    {
-      success: { title: "Success", description: "Codex entry deleted" },
-      error: "Failed to delete codex entry",
-      // Its links go too: the events are reloaded.
-      revalidate: true,
-      onSuccess: (_, entity) => {
-        onChange((list) => list.filter((e) => e.id !== entity.id));
-        setDeleting(null);
-      },
-    },
-  );
+  const [deletePending, setDeletePending] = useState(false);
+  const deleteEntity = async (entity: EntityView) => {
+    setDeletePending(true);
+    // Its links go too: the scenes reload (codex-queries.ts).
+    if (await actions.remove(entity.id)) setDeleting(null);
+    setDeletePending(false);
+  };
 
   return (
     <section id="codex" aria-labelledby={`${searchId}-title`} className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
@@ -179,9 +172,6 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
             usedColors={entities.map((e) => e.color)}
             scenes={scenes}
             onOpenChange={(open) => !open && setEditing(null)}
-            onSaved={(saved, created) =>
-              onChange((list) => (created ? [...list, saved] : list.map((e) => (e.id === saved.id ? saved : e))))
-            }
           />
         </Suspense>
       ) : null}
@@ -193,8 +183,8 @@ export function CodexPanel({ entities, canEdit, canDelete, onChange, onSelect, e
           description={`"${deleting?.name ?? ""}" will be removed from the codex and from every event it is linked to.`}
           confirmLabel="Delete Entry"
           pendingLabel="Deleting..."
-          pending={deleteEntity.pending}
-          onConfirm={() => (deleting ? void deleteEntity.run(deleting) : undefined)}
+          pending={deletePending}
+          onConfirm={() => (deleting ? void deleteEntity(deleting) : undefined)}
         />
       ) : null}
     </section>

@@ -1,19 +1,23 @@
 import { createContext, useContext } from "react";
-import type { PlotlineView } from "../../../worker/services/plotlines";
+import { usePlotlines } from "./plotline-queries";
 
-/** The timeline's plotlines as the cards see them (rendered on the server with the page). */
+/** What a card's plotline chip does: the screen shows only that plotline's scenes. */
 export type CardPlotlines = {
-  plotlines: PlotlineView[];
   /** A chip's click: show only this plotline's scenes. */
   onSelect?: (plotlineId: number) => void;
 };
 
-export const PlotlinesContext = createContext<CardPlotlines>({ plotlines: [] });
-export const usePlotlines = () => useContext(PlotlinesContext);
+export const PlotlinesContext = createContext<CardPlotlines>({});
 
-/** A scene's plotlines as small colored chips, in the plotlines' order. */
+/** A scene's plotlines as small colored chips, in the plotlines' order (the list from the data layer's query). */
 export function PlotlineChips({ ids }: { ids: number[] }) {
-  const { plotlines, onSelect } = usePlotlines();
+  // A scene in no plotline reads nothing (most cards of a book without plotlines).
+  return ids.length > 0 ? <Chips ids={ids} /> : null;
+}
+
+function Chips({ ids }: { ids: number[] }) {
+  const plotlines = usePlotlines();
+  const { onSelect } = useContext(PlotlinesContext);
   const mine = plotlines.filter((p) => ids.includes(p.id));
   if (mine.length === 0) return null;
   return (

@@ -14,7 +14,7 @@ import {
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { EventView } from "../../../worker/services/events";
-import type { PlotlineView } from "../../../worker/services/plotlines";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
 import {
   CARD_HEIGHT,
   CELL_TOP,
@@ -28,6 +28,7 @@ import {
   RowHeader,
 } from "./grid-cell";
 import { buildGrid, cellKey, cellName } from "./grid-model";
+import { usePlotlines } from "./plotline-queries";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { type GridWriteProps, useGridWrites } from "./use-grid-writes";
 
@@ -39,9 +40,7 @@ export type AddPreset = { chapterId: number | null; plotlineIds: number[]; where
 export type GridProps = GridWriteProps & {
   /** Already in the order to show and filtered. */
   events: EventView[];
-  plotlines: PlotlineView[];
   chapters: { id: number; title: string }[];
-  canEdit: boolean;
   onAdd: (preset: AddPreset) => void;
   onOpen: (event: EventView) => void;
 };
@@ -59,7 +58,10 @@ const underPointer: CollisionDetection = (args) => {
  * Space or Enter (Escape cancels).
  */
 export function PlotlineGrid(props: GridProps) {
-  const { events, plotlines, chapters, canEdit, onAdd, onOpen } = props;
+  const { events, chapters, onAdd, onOpen } = props;
+  // The plotlines (rows) and what the writer may do: the data layer's and the session's.
+  const plotlines = usePlotlines();
+  const { canEdit } = useTimelineSession();
   const id = useId();
   const writes = useGridWrites(props);
   const grid = useMemo(() => buildGrid(events, plotlines, chapters), [events, plotlines, chapters]);

@@ -1,11 +1,11 @@
 import { Suspense, lazy, useId } from "react";
 import { Dialog } from "~/ui/dialog";
-import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { PlotlineTools } from "./plotline-manager";
+import { usePlotlines } from "./plotline-queries";
 
 /**
  * Plotlines on the timeline screen: the Panels menu's dialog (its manager loads on first use) and the Plotline filter.
- * The cards' chips are rendered with the page (plotline-context).
+ * The cards' chips are rendered with the page (plotline-context). All read the list from plotline-queries.ts.
  */
 
 export const loadManager = () => import("./plotline-manager");
@@ -32,15 +32,8 @@ export function PlotlinesDialog({
 }
 
 /** The Plotline filter: every scene, or only one plotline's (kept in the address as `?plotline=`). */
-export function PlotlineFilter({
-  plotlines,
-  value,
-  onChange,
-}: {
-  plotlines: PlotlineView[];
-  value: number | null;
-  onChange: (id: number | null) => void;
-}) {
+export function PlotlineFilter({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
+  const plotlines = usePlotlines();
   const id = useId();
   if (plotlines.length === 0 && value === null) return null;
   return (

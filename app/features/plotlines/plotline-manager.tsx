@@ -1,26 +1,19 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { errorMessage, unwrap } from "~/lib/client";
-import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
 import { Input } from "~/ui/input";
 import { plotlineLimits, plotlineMessages, plotlinePalette } from "../../../db/domain/plotline-rules";
 import type { PlotlineView } from "../../../worker/services/plotlines";
-import { type ApiContext, queryOf } from "../chapters/chapters-api";
+import { usePlotlineActions, usePlotlines } from "./plotline-queries";
 
 // The Plotlines dialog's body: add, rename, recolor, reorder, delete. Loaded when the pointer nears its Panels menu
-// entry or the dialog opens.
+// entry or the dialog opens. The list and its changes are the data layer's (plotline-queries.ts).
 
 export type PlotlineTools = {
-  timelineId: number;
-  api: ApiContext;
-  plotlines: PlotlineView[];
-  onChanged: () => void;
   /** Only the owner deletes a plotline. */
   canDelete: boolean;
 };
-type Tools = PlotlineTools;
 
 const colorNames: Record<string, string> = {
   "#2563eb": "Blue",
@@ -41,23 +34,9 @@ export function plotlineTitleError(title: string): string | null {
   return null;
 }
 
-/** Runs a write through the typed API client; a refusal shows the server's message. True when it landed. */
-async function send(
-  tools: Tools,
-  request: (api: ApiContext["client"]["api"], query: ReturnType<typeof queryOf>) => Parameters<typeof unwrap>[0],
-) {
-  try {
-    await unwrap(request(tools.api.client.api, queryOf(tools.api)));
-    tools.onChanged();
-    return true;
-  } catch (error) {
-    errorToast(errorMessage(error, "Something went wrong. Please try again."));
-    return false;
-  }
-}
-
-export function PlotlineManager(tools: Tools) {
-  const { plotlines } = tools;
+export function PlotlineManager({ canDelete }: PlotlineTools) {
+  const plotlines = usePlotlines();
+  const actions = usePlotlineActions();
   const inputId = useId();
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -70,12 +49,7 @@ export function PlotlineManager(tools: Tools) {
     setError(problem);
     if (problem) return;
     setPending(true);
-    if (
-      await send(tools, (api, query) =>
-        api.timelines[":id"].plotlines.$post({ param: { id: String(tools.timelineId) }, query, json: { title: title.trim() } }),
-      )
-    )
-      setTitle("");
+    if (await actions.create(title)) setTitle("");
     setPending(false);
   };
 
@@ -86,11 +60,10 @@ export function PlotlineManager(tools: Tools) {
         {plotlines.map((p, i) => (
           <PlotlineRow
             key={`${p.id}-${p.title}`}
-            tools={tools}
             plotline={p}
             first={i === 0}
             last={i === plotlines.length - 1}
-            onDelete={tools.canDelete ? () => setDeleting(p) : undefined}
+            onDelete={canDelete ? () => setDeleting(p) : undefined}
           />
         ))}
       </ol>
@@ -128,7 +101,7 @@ export function PlotlineManager(tools: Tools) {
         onConfirm={() => {
           if (!deleting) return;
           setPending(true);
-          void send(tools, (api, query) => api.plotlines[":id"].$delete({ param: { id: String(deleting.id) }, query })).then(() => {
+          void actions.remove(deleting.id).then(() => {
             setPending(false);
             setDeleting(null);
           });
@@ -139,13 +112,11 @@ export function PlotlineManager(tools: Tools) {
 }
 
 function PlotlineRow({
-  tools,
   plotline,
   first,
   last,
   onDelete,
 }: {
-  tools: Tools;
   plotline: PlotlineView;
   first: boolean;
   last: boolean;
@@ -154,13 +125,12 @@ function PlotlineRow({
   const [title, setTitle] = useState(plotline.title);
   const [error, setError] = useState<string | null>(null);
   const id = `plotline-${plotline.id}`;
-  const patch = (json: { title?: string; color?: string; position?: number }) =>
-    send(tools, (api, query) => api.plotlines[":id"].$patch({ param: { id: String(plotline.id) }, query, json }));
+  const actions = usePlotlineActions();
   const rename = () => {
     if (title.trim() === plotline.title) return;
     const problem = plotlineTitleError(title);
     setError(problem);
-    if (!problem) void patch({ title: title.trim() });
+    if (!problem) void actions.update(plotline.id, { title: title.trim() });
   };
   return (
     <li className="space-y-1.5 rounded-md border border-stone-200 p-2" data-testid="plotline-row">
@@ -184,7 +154,7 @@ function PlotlineRow({
           size="icon"
           variant="ghost"
           disabled={first}
-          onClick={() => void patch({ position: plotline.position - 1 })}
+          onClick={() => void actions.move(plotline, -1)}
           aria-label={`Move ${plotline.title} up`}
         >
           <ArrowUp aria-hidden="true" className="h-4 w-4" />
@@ -193,7 +163,7 @@ function PlotlineRow({
           size="icon"
           variant="ghost"
           disabled={last}
-          onClick={() => void patch({ position: plotline.position + 1 })}
+          onClick={() => void actions.move(plotline, 1)}
           aria-label={`Move ${plotline.title} down`}
         >
           <ArrowDown aria-hidden="true" className="h-4 w-4" />
@@ -217,7 +187,7 @@ function PlotlineRow({
             type="button"
             aria-pressed={plotline.color === color}
             aria-label={colorNames[color] ?? color}
-            onClick={() => plotline.color !== color && void patch({ color })}
+            onClick={() => plotline.color !== color && void actions.update(plotline.id, { color })}
             className="h-6 w-6 rounded-full border-2 aria-pressed:border-stone-900 border-transparent"
             style={{ backgroundColor: color }}
           />

@@ -1,17 +1,8 @@
-import type { PlotlineView } from "../../../worker/services/plotlines";
+import { usePlotlines } from "./plotline-queries";
 
 /** The edit form's plotlines: a colored checkbox each (loaded with edit mode). */
-export function PlotlinePicker({
-  idPrefix,
-  plotlines,
-  value,
-  onChange,
-}: {
-  idPrefix: string;
-  plotlines: PlotlineView[];
-  value: number[];
-  onChange: (ids: number[]) => void;
-}) {
+export function PlotlinePicker({ idPrefix, value, onChange }: { idPrefix: string; value: number[]; onChange: (ids: number[]) => void }) {
+  const plotlines = usePlotlines();
   if (plotlines.length === 0) return null;
   return (
     <fieldset className="space-y-1">

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { useChapterActions } from "~/features/chapters/chapter-queries";
+import { usePlotlineActions } from "~/features/plotlines/plotline-queries";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LocalChange } from "~/features/timeline/timeline-store";
 import { errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -14,8 +15,6 @@ type Write = <T>(
 ) => Promise<MutationOutcome<T>>;
 
 export type GridWriteProps = {
-  timelineId: number;
-  shareCode?: string | null;
   store: { write: Write; setDragging: (active: boolean) => void };
   refresh: () => void;
 };
@@ -44,10 +43,9 @@ function readCollapsed(timelineId: number): Set<string> {
  * The grid's writes: a card's move (chapter and plotlines in one PATCH, shown at once and undone if refused),
  * the rows' and columns' order, and which rows this browser keeps collapsed.
  */
-export function useGridWrites({ timelineId, shareCode, store, refresh }: GridWriteProps) {
+export function useGridWrites({ store, refresh }: GridWriteProps) {
   // The session's client names this page's room connection on every write.
-  const session = useTimelineSession();
-  const { client } = session;
+  const { client, timelineId, shareCode } = useTimelineSession();
   const latest = useRef({ store, refresh });
   latest.current = { store, refresh };
   const query = shareParam(shareCode);
@@ -70,20 +68,8 @@ export function useGridWrites({ timelineId, shareCode, store, refresh }: GridWri
     [client, query],
   );
 
-  const movePlotline = async (plotline: PlotlineView, step: number) => {
-    const sent = await attempt(
-      () =>
-        unwrap(
-          client.api.plotlines[":id"].$patch({
-            param: { id: String(plotline.id) },
-            query,
-            json: { position: Math.max(0, plotline.position + step) },
-          }),
-        ),
-      "Something went wrong. Please try again.",
-    );
-    if (sent.ok) latest.current.refresh();
-  };
+  const plotlineActions = usePlotlineActions();
+  const movePlotline = (plotline: PlotlineView, step: number) => plotlineActions.move(plotline, step);
 
   const chapterActions = useChapterActions();
   const moveChapter = (chapterId: number, step: number) => chapterActions.move(chapterId, step);

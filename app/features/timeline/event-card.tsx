@@ -8,7 +8,7 @@ import { Input, Label, Textarea } from "~/ui/input";
 import { EntityChips, storyTimeText } from "~/features/codex/codex";
 import { AttachFileButton, EventAttachments, useAttachmentUpload } from "~/features/timeline/event-attachments";
 import { ContinuityWarnings, MentionSuggestions, StoryGap } from "~/features/codex/story-hints";
-import { PlotlineChips, usePlotlines } from "~/features/plotlines/plotline-context";
+import { PlotlineChips } from "~/features/plotlines/plotline-context";
 import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
@@ -141,7 +141,6 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
   const [editing, setEditing] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [story, setStory] = useState(() => storyValuesOf(event));
-  const { plotlines } = usePlotlines();
   const [plotlineIds, setPlotlineIds] = useState(event.plotlineIds ?? []);
   const [after, setAfter] = useState(event.after ?? []);
   const [desk, setDesk] = useState(() => deskValuesOf(event));
@@ -221,7 +220,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
               />
               <SceneStatusSelect idPrefix={`event-${event.id}`} value={status} onChange={setStatus} />
               <SceneTasks eventId={event.id} idPrefix={`event-${event.id}`} />
-              <PlotlinePicker idPrefix={`event-${event.id}`} plotlines={plotlines} value={plotlineIds} onChange={setPlotlineIds} />
+              <PlotlinePicker idPrefix={`event-${event.id}`} value={plotlineIds} onChange={setPlotlineIds} />
               <AfterPicker idPrefix={`event-${event.id}`} event={event} value={after} onChange={setAfter} />
               <DeskFields idPrefix={`event-${event.id}`} value={desk} onChange={setDesk} />
               <ForReadersToggle eventId={event.id} idPrefix={`event-${event.id}`} forReaders={forReaders} onChange={setForReaders} />

@@ -6,13 +6,13 @@ import { useOfflineLock } from "~/features/offline/offline-lock";
 import type { ApiClient } from "~/lib/client";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { PlotlinesDialog, loadManager } from "~/features/plotlines/plotline-kit";
+import { usePlotlines } from "~/features/plotlines/plotline-queries";
 import { type ReviewPanel, ReviewTools, loadActivity, loadComments } from "~/features/review/review-kit";
 import { ReaderLinksDialog } from "~/features/share/reader-links-panel";
 import type { PanelChoice } from "~/features/timeline/desk-menu-parts";
 import { PanelsMenu } from "~/features/timeline/desk-menus";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
-import type { PlotlineView } from "../../../worker/services/plotlines";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type Panel = Exclude<ReviewPanel, null> | "plotlines" | "calendar" | "readers" | null;
@@ -30,7 +30,6 @@ export function EventsBar({
   isOwner,
   ended,
   codexSize,
-  plotlines,
   client,
   refresh,
   onJump,
@@ -48,7 +47,6 @@ export function EventsBar({
   isOwner: boolean;
   ended: AccessEnd | null;
   codexSize: number;
-  plotlines: PlotlineView[];
   /** The timeline session's typed client. */
   client: ApiClient;
   refresh: () => void;
@@ -62,6 +60,7 @@ export function EventsBar({
   onLaneKind: (kind: LaneKind) => void;
 }) {
   const [panel, setPanel] = useState<Panel>(null);
+  const plotlines = usePlotlines();
   const { lock, note } = useOfflineLock();
   const shut = (open: boolean) => (open ? undefined : setPanel(null));
   const panels: PanelChoice[] = [
@@ -123,17 +122,7 @@ export function EventsBar({
         onPanel={setPanel}
       />
       {isOwner ? <ReaderLinksDialog timelineId={timeline.id} open={panel === "readers"} onOpenChange={shut} /> : null}
-      {canEdit ? (
-        <PlotlinesDialog
-          open={panel === "plotlines"}
-          onOpenChange={shut}
-          timelineId={timeline.id}
-          api={{ shareCode, client }}
-          plotlines={plotlines}
-          onChanged={refresh}
-          canDelete={isOwner}
-        />
-      ) : null}
+      {canEdit ? <PlotlinesDialog open={panel === "plotlines"} onOpenChange={shut} canDelete={isOwner} /> : null}
       {canEdit && isOwner ? (
         <CalendarPanel
           open={panel === "calendar"}

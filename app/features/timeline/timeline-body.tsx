@@ -3,6 +3,7 @@ import type { MindMapProps } from "~/features/mind-map/types";
 import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
 import type { CardCodex, StoryHints } from "~/features/timeline/event-card";
 import { useEventActions } from "~/features/timeline/event-actions";
+import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LaneKind } from "~/features/timeline/lanes-view";
 import { TimelineEvents } from "~/features/timeline/timeline-events";
 import { loadMindMap, loadRelationships } from "~/features/timeline/desk-menu-parts";
@@ -80,6 +81,7 @@ export function TimelineBody({
   relationships: RelationshipsProps;
 }) {
   const actions = useEventActions();
+  const { timelineId, shareCode } = useTimelineSession();
   if (layout === "map") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading map...</Card>}>
@@ -126,7 +128,7 @@ export function TimelineBody({
   if (layout === "ruler") {
     return (
       <Suspense fallback={<Card className="p-10 text-center text-stone-700">Loading ruler...</Card>}>
-        <TimeRuler timelineId={grid.timelineId} shareCode={grid.shareCode} events={[...dated, ...undated]} onOpen={onOpenFromLanes} />
+        <TimeRuler timelineId={timelineId} shareCode={shareCode} events={[...dated, ...undated]} onOpen={onOpenFromLanes} />
       </Suspense>
     );
   }

@@ -1,6 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { setChapterDefaults } from "~/features/chapters/chapter-queries";
 import { outboxClient } from "~/features/offline/outbox";
+import { setPlotlineDefaults } from "~/features/plotlines/plotline-queries";
+import { setCodexDefaults } from "~/features/codex/codex-queries";
 import { setEventDefaults } from "./event-changes";
 
 /**
@@ -11,6 +13,8 @@ export function timelineQueryClient(): QueryClient {
   return outboxClient((client) => {
     setChapterDefaults(client);
     setEventDefaults(client);
+    setPlotlineDefaults(client);
+    setCodexDefaults(client);
   });
 }
 

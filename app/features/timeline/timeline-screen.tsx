@@ -2,6 +2,7 @@ import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRevalidator } from "react-router";
 import { CodexPanel } from "~/features/codex/codex";
+import { registerCodexSession, useCodexActionsOf, useLoadedCodex } from "~/features/codex/codex-queries";
 import { EntryAsOfDialog } from "~/features/codex/progressions";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { type ChapterOption, EventFilters } from "~/features/timeline/event-filters";
@@ -21,6 +22,7 @@ import { registerChapterSession, useChapterList } from "~/features/chapters/chap
 import { RefusedChanges } from "~/features/offline/refused-changes";
 import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
 import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
+import { registerPlotlineSession, useLoadedPlotlines } from "~/features/plotlines/plotline-queries";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
@@ -101,7 +103,8 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   const [sharing, setSharing] = useState(Boolean(props.openShare));
   // The dialogs' code loads when the first of them opens, and stays.
   const [dialogsUsed, setDialogsUsed] = useState(false);
-  const plotlines = useSameValue(props.plotlines ?? NO_PLOTLINES);
+  // The loader's plotlines seed the data layer's query (plotline-queries.ts), which the parts read themselves.
+  useLoadedPlotlines(timeline.id, useSameValue(props.plotlines ?? NO_PLOTLINES));
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
   useEffect(() => {
@@ -127,10 +130,11 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   const refreshAfterChapters = useCallback(() => {
     if (queryClient.isMutating({ mutationKey: ["chapters"] }) <= 1) refresh();
   }, [queryClient, refresh]);
-  useEffect(
-    () => registerChapterSession(timeline.id, { client: session.client, refresh: refreshAfterChapters }),
-    [timeline.id, session.client, refreshAfterChapters],
-  );
+  useEffect(() => {
+    registerChapterSession(timeline.id, { client: session.client, refresh: refreshAfterChapters });
+    registerPlotlineSession(timeline.id, { client: session.client, refresh });
+    registerCodexSession(timeline.id, { client: session.client, refresh });
+  }, [timeline.id, session.client, refresh, refreshAfterChapters]);
   // The chapters in order, once loaded (the filters, the lanes and the list in chapters name them).
   const chapterQuery = useChapterList(timeline.id, shareCode, session.client);
   const chapterList: ChapterOption[] | undefined = chapterQuery.loaded ? chapterQuery.chapters : undefined;
@@ -150,12 +154,14 @@ function TimelineScreenBody(props: TimelineScreenProps) {
 
   const attachmentsApi = useAttachmentsApi({ session, events, patch });
 
-  const { entities, setEntities, byId, codexApi, selectEntity, codex } = useCardCodex({
+  // The loader's codex seeds the data layer's query (codex-queries.ts); the panel and the cards read it.
+  useLoadedCodex(timeline.id, useSameValue(props.entities));
+  const { entities, byId, codexApi, selectEntity, codex } = useCardCodex({
     timelineId: timeline.id,
     shareCode,
     client: session.client,
-    loaded: props.entities,
     canEdit,
+    create: useCodexActionsOf(timeline.id, shareCode).create,
     setFilter,
     link,
     linkAll,
@@ -238,10 +244,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     list,
     TimelineEvents,
   });
-  const cardPlotlines = useMemo<CardPlotlines>(
-    () => ({ plotlines, onSelect: (id) => view.setParam("plotline", String(id)) }),
-    [plotlines, view.setParam],
-  );
+  const cardPlotlines = useMemo<CardPlotlines>(() => ({ onSelect: (id) => view.setParam("plotline", String(id)) }), [view.setParam]);
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =
     viewTotal > 0
@@ -285,7 +288,6 @@ function TimelineScreenBody(props: TimelineScreenProps) {
                   isOwner={isOwner}
                   ended={ended}
                   codexSize={entities.length}
-                  plotlines={plotlines}
                   client={session.client}
                   refresh={refresh}
                   onJump={(id) => {
@@ -301,11 +303,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
                 />
                 <EventFilters filter={filter} entities={entities} chapters={chapterList} myUserId={props.myUserId} onChange={setFilter}>
                   {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
-                  <PlotlineFilter
-                    plotlines={plotlines}
-                    value={plotlineId}
-                    onChange={(id) => view.setParam("plotline", id === null ? null : String(id))}
-                  />
+                  <PlotlineFilter value={plotlineId} onChange={(id) => view.setParam("plotline", id === null ? null : String(id))} />
                 </EventFilters>
                 {canEdit &&
                 (chronological || filtering) &&
@@ -335,15 +333,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
                     list={list}
                     chaptered={chaptered && chapters.list}
                     onOpenFromLanes={openFromLanes}
-                    grid={{
-                      timelineId: timeline.id,
-                      shareCode,
-                      store,
-                      refresh,
-                      plotlines,
-                      canEdit,
-                      onAdd: setAdding,
-                    }}
+                    grid={{ store, refresh, onAdd: setAdding }}
                     relationships={{ entities, scenes: sceneOptions, syncTick: mapTick }}
                   />
                 </ReviewContext.Provider>
@@ -351,10 +341,8 @@ function TimelineScreenBody(props: TimelineScreenProps) {
               <div id="timeline-side-panel" className={sideHidden ? "min-w-0 space-y-6 lg:hidden" : "min-w-0 space-y-6"}>
                 <CodexPanel
                   {...codexApi}
-                  entities={entities}
                   canEdit={canEdit}
                   canDelete={isOwner}
-                  onChange={setEntities}
                   onSelect={selectEntity}
                   editRequest={codexRequest}
                   scenes={sceneOptions}

@@ -1,6 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { chaptersKey } from "~/features/chapters/chapter-queries";
+import { plotlinesKey } from "~/features/plotlines/plotline-queries";
+import { codexKey } from "~/features/codex/codex-queries";
 import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
 import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
@@ -61,6 +63,10 @@ export function useTimelineLive({
       setMapTick((t) => t + 1);
       // A sync of everything or of the chapters: the chapters' query reads them again (word counts follow scenes).
       if (scope === undefined || scope === "chapters") void queryClient.invalidateQueries({ queryKey: chaptersKey(timeline.id) });
+      // Everything or the plotlines: their query reads them again (the scenes reload below: a deleted one leaves them).
+      if (scope === undefined || scope === "plotlines") void queryClient.invalidateQueries({ queryKey: plotlinesKey(timeline.id) });
+      // Everything (a codex entry's writes sync everything): the codex's query reads it again.
+      if (scope === undefined) void queryClient.invalidateQueries({ queryKey: codexKey(timeline.id) });
       // The relationships: the open Relationships view refetches on the tick; the cards are unchanged.
       if (scope !== "map" && scope !== "relationships") refresh();
     },
