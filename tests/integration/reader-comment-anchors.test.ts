@@ -124,6 +124,18 @@ describe("reader comments anchored to the text", () => {
     expect((await ownerComments(owner.token, scene.id)).find((c) => c.id === whole.json.id)?.anchor).toBeNull();
   });
 
+  it("a quote of the reading view's text with Markdown's emphasis marks is found in the formatted words", async () => {
+    const { owner, timeline, code } = await book();
+    const styled = await createEvent(owner.token, timeline.id, { title: "Styled", content: "The **brass** bell was *never* rung again." });
+    const res = await call("POST", `/api/read/${code}/comments`, {
+      body: { name: "Cy", body: "Why never?", eventId: styled.id, anchor: { quote: "bell was *never* rung", prefix: "The **brass** " } },
+    });
+    expect(res.status, res.text).toBe(201);
+    const [comment] = await ownerComments(owner.token, styled.id);
+    expect(comment.anchor?.quote).toBe("bell was *never* rung");
+    expect(await resolve(styled.id, comment.anchor!)).toEqual({ words: "bell was never rung", before: "The brass " });
+  });
+
   it("refuses another book's scene, a 'Not for readers' scene, an ended link and huge or malformed anchors, clearly", async () => {
     const { owner, timeline, scene, code, linkId } = await book();
     const other = await registerUser();
