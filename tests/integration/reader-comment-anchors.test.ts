@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { DocFields, richTextSchema } from "../../db/domain/rich-text";
 import { call, createEvent, createTimeline, registerUser } from "./helpers";
+import { connect, sleep } from "./room-helpers";
 
 // A reader's comment (DESIGN §12 'Readers') lands in the owner's Comments anchored to the words it was made on, as a
 // writer's comment is (Yjs relative positions in the scene's shared doc), so the owner sees it in place.
@@ -75,6 +76,21 @@ describe("reader comments anchored to the text", () => {
     // The Manuscript's Comments (the timeline's list) carry the same anchor.
     const all = await call("GET", `/api/timelines/${timeline.id}/comments`, { token: owner.token });
     expect(all.json.find((c: { id: number }) => c.id === comment.id).anchor).toEqual(comment.anchor);
+  });
+
+  it("tells the writers' open pages at once: a quiet 'comments' sync naming the scene, no notice", async () => {
+    const { owner, timeline, scene, code } = await book();
+    const watcher = await connect(timeline.id, owner.token);
+    await sleep(50);
+    watcher.clear();
+    const res = await call("POST", `/api/read/${code}/comments`, {
+      body: { name: "Di", body: "Chills", eventId: scene.id, anchor: { quote: "the bell rang once" } },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(await watcher.waitFor((m) => m.type === "sync", "sync")).toEqual({ type: "sync", scope: "comments", eventId: scene.id });
+    await sleep(100);
+    expect(watcher.messages.some((m) => m.type === "notification")).toBe(false);
+    watcher.ws.close();
   });
 
   it("a quote found more than once is anchored where the reader selected it, picked by the words around it", async () => {

@@ -76,6 +76,12 @@ export const readerLinksApi = new Hono<ApiEnv>()
       quote: input.anchor?.quote || null,
       context: { prefix: input.anchor?.prefix, suffix: input.anchor?.suffix },
     });
+    // The writers' open Comments panels and highlights show it at once (a quiet sync: no notice).
+    void c.var.room(link.timelineId, {
+      action: "comments-changed",
+      by: { userId: 0, userName: `Reader: ${reader.name}` },
+      eventId: input.eventId,
+    });
     return c.json({ ...comment, ...(token ? { readerToken: token } : {}) }, 201);
   });
 
