@@ -94,5 +94,13 @@ test("a reader reads on a phone without an account and comments on selected text
   await expect(text).toContainText("Nobody saw who lit it.");
   await expect.poll(() => docText(text.locator(".comment-highlight"))).toBe("Nobody saw");
   await expect(text.locator("p").nth(1).locator(".comment-highlight")).toHaveCount(1);
+  // Clicking the words shows the reader's thread at them.
+  await text.locator(".comment-highlight").click();
+  const shown = o.page.getByRole("region", { name: "Comment thread" });
+  await expect(shown).toContainText("“Nobody saw”");
+  await expect(shown.getByTestId("comment")).toContainText("Reader: Ann");
+  await expect(shown).toContainText("Who did, then?");
+  await shown.getByRole("button", { name: "Close" }).click();
+  await expect(shown).toHaveCount(0);
   await o.context.close();
 });
