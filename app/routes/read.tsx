@@ -13,7 +13,32 @@ type Book = {
   reader: { name: string; eventId: number | null } | null;
 };
 type ReaderComment = { id: number; eventId: number; body: string; quote: string | null };
-type Draft = { eventId: number; quote: string };
+/** A comment being written: on the selected words, with the words around them (which of a repeated phrase it is). */
+type Draft = { eventId: number; quote: string; prefix: string; suffix: string };
+
+const CONTEXT = 200;
+
+/**
+ * The scene's text just before and just after the selection, its paragraphs apart as in the scene's text: the
+ * server anchors the comment on the occurrence of the quote these name (DESIGN §12 'Readers').
+ */
+function contextOf(scene: HTMLElement, range: Range) {
+  const paras = [...scene.querySelectorAll<HTMLElement>(":scope > p")];
+  const paraOf = (node: Node) => paras.findIndex((p) => p.contains(node));
+  const start = paraOf(range.startContainer);
+  const end = paraOf(range.endContainer);
+  if (start < 0 || end < 0) return { prefix: "", suffix: "" };
+  const head = document.createRange();
+  head.setStart(paras[start], 0);
+  head.setEnd(range.startContainer, range.startOffset);
+  const tail = document.createRange();
+  tail.setStart(range.endContainer, range.endOffset);
+  tail.setEnd(paras[end], paras[end].childNodes.length);
+  const text = (list: HTMLElement[]) => list.map((p) => p.textContent ?? "");
+  const prefix = [...text(paras.slice(0, start)), head.toString()].join("\n\n");
+  const suffix = [tail.toString(), ...text(paras.slice(end + 1))].join("\n\n");
+  return { prefix: prefix.slice(-CONTEXT), suffix: suffix.slice(0, CONTEXT) };
+}
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -80,12 +105,15 @@ export default function ReadPage() {
     const quote = selection?.toString().trim() ?? "";
     const node = selection?.anchorNode;
     const scene = (node instanceof Element ? node : node?.parentElement)?.closest<HTMLElement>("[data-scene-id]");
-    if (quote && scene) setDraft({ eventId: Number(scene.dataset.sceneId), quote: quote.slice(0, 1000) });
+    if (!quote || !scene || !selection?.rangeCount) return;
+    const { prefix, suffix } = contextOf(scene, selection.getRangeAt(0));
+    setDraft({ eventId: Number(scene.dataset.sceneId), quote: quote.slice(0, 1000), prefix, suffix });
   };
 
   const send = async () => {
     if (!draft) return;
-    const res = await post(`${api}/comments`, { eventId: draft.eventId, body, anchor: { quote: draft.quote }, ...(named ? {} : { name }) });
+    const anchor = { quote: draft.quote, prefix: draft.prefix, suffix: draft.suffix };
+    const res = await post(`${api}/comments`, { eventId: draft.eventId, body, anchor, ...(named ? {} : { name }) });
     const json = (await res.json()) as ReaderComment & { error?: string };
     if (!res.ok) {
       setNotice(json.error ?? "Your comment could not be sent");

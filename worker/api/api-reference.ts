@@ -120,7 +120,7 @@ GET /api/timelines/{id}/reader-links | session | 200 | 403 | The timeline's read
 DELETE /api/reader-links/{id} | session | 204 | 429 | End a reader link at once (owner); its code then reads as not found | Nothing
 GET /api/read/{code} | none | 200 | 429 | The book for a reader link: chapters in order, scenes without planning, 'Not for readers' ones left out | \`{timeline: {title, author}, chapters: [{title, scenes: [{id, title, content}]}], reader: {name, eventId}|null}\`
 GET /api/read/{code}/comments | none | 200 | | The calling reader's own comments (X-Reader-Token header or cookie) | \`[{id, eventId, body, quote, createdAt}]\`
-POST /api/read/{code}/comments | none | 201 | 429 | Comment as a reader (\`name\` the first time: the answer's \`readerToken\` and a cookie then name the reader); limited per link and per reader | The comment
+POST /api/read/{code}/comments | none | 201 | 429 | Comment as a reader (\`name\` the first time: the answer's \`readerToken\` and a cookie then name the reader); \`anchor: {quote, prefix?, suffix?}\` is anchored on the quote's words in the scene (the words around it pick which of a repeated phrase); limited per link and per reader | The comment
 POST /api/read/{code}/progress | none | 200 | 429 | Where the reader stopped (\`name\` the first time) | \`{eventId, at, readerToken?}\`
 GET /api/events/{id}/doc-state | session | 200 | 429 | The scene's shared doc as one Yjs update (read access): read mode anchors comments on it | Yjs update (binary)
 GET /api/timelines/{id}/activity | session | 200 | 400 429 | What changed, newest first: scenes added, edited, moved, deleted, restored and comments; paged with \`before\` (an item's \`cursor\`) | \`[{type, userId, userName, eventId, eventTitle, at, cursor}]\`

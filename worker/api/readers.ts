@@ -4,6 +4,7 @@ import { CreateReaderLinkSchema, ForReadersSchema, ReaderCommentSchema, ReaderPr
 import type { Db } from "../../db/client";
 import { badRequest } from "../lib/errors";
 import { clientKey } from "../lib/request-auth";
+import { readDocState } from "../lib/room";
 import * as readerService from "../services/reader-links";
 import { createLimiter, spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, jsonBody, rateLimited, requireAuth } from "./context";
@@ -69,10 +70,17 @@ export const readerLinksApi = new Hono<ApiEnv>()
     const { reader, token } = await readerService.ensureReader(c.var.db, link.id, tokenOf(c), input.name);
     await spend(budget, "readerCommentsReader", `reader:${reader.id}`);
     if (token) giveToken(c, c.req.param("code"), token);
-    const comment = await readerService.addReaderComment(c.var.db, link.timelineId, reader, {
+    const comment = await readerService.addReaderComment(c.var.db, (id) => readDocState(c.env, id), link.timelineId, reader, {
       eventId: input.eventId,
       body: input.body,
       quote: input.anchor?.quote || null,
+      context: { prefix: input.anchor?.prefix, suffix: input.anchor?.suffix },
+    });
+    // The writers' open Comments panels and highlights show it at once (a quiet sync: no notice).
+    void c.var.room(link.timelineId, {
+      action: "comments-changed",
+      by: { userId: 0, userName: `Reader: ${reader.name}` },
+      eventId: input.eventId,
     });
     return c.json({ ...comment, ...(token ? { readerToken: token } : {}) }, 201);
   });

@@ -18,7 +18,10 @@ export type CommentView = {
   authorId: number | null;
   authorName: string;
   body: string;
-  /** Yjs relative positions (base64) in the scene's `content`, and the text they were made on; null: the whole scene. */
+  /**
+   * Yjs relative positions (base64) in the scene's `content`, and the text they were made on; null: the whole scene.
+   * A reader's comment whose quote was not in the scene's text when it came keeps its quote with empty positions.
+   */
   anchor: { from: string; to: string; quote: string } | null;
   resolved: boolean;
   createdAt: string;
@@ -35,12 +38,15 @@ export function toCommentView(c: CommentRow): CommentView {
     authorId: c.authorId,
     authorName: c.authorName,
     body: c.body,
-    anchor: c.anchorFrom && c.anchorTo ? { from: c.anchorFrom, to: c.anchorTo, quote: c.quote ?? "" } : null,
+    anchor: c.anchorFrom && c.anchorTo ? { from: c.anchorFrom, to: c.anchorTo, quote: c.quote ?? "" } : unanchoredQuote(c),
     resolved: c.resolved,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
 }
+
+/** A reader's quote not found in the text: listed with it (no positions, so nothing is highlighted), never lost. */
+const unanchoredQuote = (c: CommentRow) => (c.readerId !== null && !c.threadId && c.quote ? { from: "", to: "", quote: c.quote } : null);
 
 /** Viewers may comment unless the owner turned it off; editors always may. */
 const mayComment = (access: Exclude<Access, "none">, viewersCanComment: boolean) => canEdit(access) || viewersCanComment;

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type User, chapters, comments, events, readerLinks, readers, timelines, users } from "../../db/schema";
+import * as Y from "yjs";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { badRequest, notFound } from "../lib/errors";
 import { TIMELINE_NOT_FOUND, canEdit, requireTimelineAccess } from "./access";
+import { type QuoteContext, anchorOfQuote } from "./import/comment-anchors";
 import { loadBookRows } from "./manuscript";
 
 // Reader links (DESIGN §12 'Readers'): a link whose holder reads the book without an account and comments on it
@@ -193,13 +195,40 @@ export async function saveProgress(db: Db, timelineId: number, readerId: number,
 
 export type ReaderCommentView = { id: number; eventId: number; body: string; quote: string | null; createdAt: string };
 
+/** A scene's shared doc as one Yjs update (`readDocState`), null when it cannot be had. */
+export type DocStateReader = (eventId: number) => Promise<Uint8Array | null>;
+
+/**
+ * The reader's quote as the editor's anchor in the scene's shared doc (Yjs relative positions, as a writer's
+ * comment gets), the occurrence picked by the words around it; null when the text no longer holds it (or the doc
+ * cannot be reached): the comment then stays on the scene with its quote.
+ */
+async function anchorInScene(readDoc: DocStateReader, eventId: number, quote: string, context: QuoteContext) {
+  try {
+    const state = await readDoc(eventId);
+    if (!state) return null;
+    const doc = new Y.Doc();
+    try {
+      Y.applyUpdate(doc, state);
+      return anchorOfQuote(doc, quote, context);
+    } finally {
+      doc.destroy();
+    }
+  } catch (error) {
+    console.error("[readers] comment anchor failed:", String(error));
+    return null;
+  }
+}
+
 export async function addReaderComment(
   db: Db,
+  readDoc: DocStateReader,
   timelineId: number,
   reader: { id: number; name: string },
-  input: { eventId: number; body: string; quote: string | null },
+  input: { eventId: number; body: string; quote: string | null; context?: QuoteContext },
 ): Promise<ReaderCommentView> {
   await readableScene(db, timelineId, input.eventId);
+  const anchor = input.quote ? await anchorInScene(readDoc, input.eventId, input.quote, input.context ?? {}) : null;
   const row = await db
     .insert(comments)
     .values({
@@ -207,6 +236,8 @@ export async function addReaderComment(
       authorId: null,
       authorName: `Reader: ${reader.name}`,
       body: input.body,
+      anchorFrom: anchor?.from ?? null,
+      anchorTo: anchor?.to ?? null,
       quote: input.quote,
       readerId: reader.id,
     })

@@ -66,6 +66,9 @@ export function rangeOfAnchor(state: EditorState, anchor: Anchor): { from: numbe
   }
 }
 
+/** A DOM event on the editor's element when a highlight is clicked: `detail` is its comment's id (the thread to show). */
+export const COMMENT_HIGHLIGHT_CLICK = "storyweave:comment-highlight-click";
+
 type Shown = { comments: CommentView[]; active: number | null };
 export const commentAnchorsKey = new PluginKey<Shown>("commentAnchors");
 
@@ -85,6 +88,13 @@ export const CommentAnchors = Extension.create({
           apply: (tr, value) => (tr.getMeta(commentAnchorsKey) as Shown | undefined) ?? value,
         },
         props: {
+          // A click on highlighted words names their thread: the Comments panel shows it (the caret moves as usual).
+          handleClick(view, _pos, event) {
+            const target = event.target instanceof Element ? event.target.closest<HTMLElement>(".comment-highlight") : null;
+            const id = Number(target?.dataset.commentId);
+            if (id) view.dom.dispatchEvent(new CustomEvent(COMMENT_HIGHLIGHT_CLICK, { bubbles: true, detail: id }));
+            return false;
+          },
           decorations(state) {
             const shown = commentAnchorsKey.getState(state);
             if (!shown?.comments.length) return null;

@@ -7,7 +7,7 @@ import type { CommentView } from "../../../worker/services/comments";
 import { COMMENTS_CHANGED } from "./co-editor-context";
 import { AtSelection } from "./at-selection";
 import { CommentBox } from "./comment-box";
-import { rangeOfAnchor, showComments } from "./comment-anchors";
+import { COMMENT_HIGHLIGHT_CLICK, rangeOfAnchor, showComments } from "./comment-anchors";
 
 // The co-writing editor's comments: threads on the scene's text (or the whole scene) with replies, resolve and
 // delete, refetched when the room says this scene's comments changed.
@@ -116,6 +116,19 @@ export function CommentsPanel(props: Props) {
     });
   }, [list, props.focus, editor]);
 
+  // Clicking highlighted words shows their thread: selected, and scrolled into view in the panel.
+  useEffect(() => {
+    const dom = editor && !editor.isDestroyed ? editor.view.dom : null;
+    if (!dom) return;
+    const onClick = (event: Event) => {
+      const id = (event as CustomEvent<number>).detail;
+      setActive(id);
+      document.querySelector(`[data-testid="comment-thread"][data-comment-id="${id}"]`)?.scrollIntoView({ block: "nearest" });
+    };
+    dom.addEventListener(COMMENT_HIGHLIGHT_CLICK, onClick);
+    return () => dom.removeEventListener(COMMENT_HIGHLIGHT_CLICK, onClick);
+  }, [editor]);
+
   // The editor highlights the open threads' text (a decoration: never part of the doc).
   useEffect(() => {
     if (editor && !editor.isDestroyed) editor.view.dispatch(showComments(editor.state, { comments: list, active }));
@@ -184,13 +197,16 @@ export function CommentsPanel(props: Props) {
       ) : null}
       <ul className="space-y-2">
         {threads.map((root) => {
-          const removed = root.anchor && editor ? !rangeOfAnchor(editor.state, root.anchor) : false;
+          // A reader's quote that was not in the text when it came has no positions (and no highlight).
+          const unplaced = root.anchor?.from === "";
+          const removed = !unplaced && root.anchor && editor ? !rangeOfAnchor(editor.state, root.anchor) : false;
           return (
             <li
               key={root.id}
               data-testid="comment-thread"
               data-comment-id={root.id}
               aria-current={props.focus === root.id ? "true" : undefined}
+              data-active={active === root.id ? "true" : undefined}
               className={`rounded-md border p-2 ${active === root.id ? "border-amber-500" : "border-stone-200"} ${root.resolved ? "bg-stone-50" : ""}`}
               onFocus={() => setActive(root.id)}
               onMouseEnter={() => setActive(root.id)}
@@ -198,6 +214,7 @@ export function CommentsPanel(props: Props) {
               {root.anchor ? (
                 <blockquote className="mb-1 border-l-2 border-amber-500 pl-2 text-stone-700 italic" data-testid="comment-quote">
                   “{root.anchor.quote}”{removed ? <span className="not-italic text-stone-600"> (text removed)</span> : null}
+                  {unplaced ? <span className="not-italic text-stone-600"> (not found in the text)</span> : null}
                 </blockquote>
               ) : null}
               <Thread

@@ -2,7 +2,8 @@ import { EditorContent } from "@tiptap/react";
 import { useContext, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import { caretColor } from "~/features/co-writing/co-editor-context";
-import { CommentAnchors, anchorOfSelection, showComments } from "~/features/co-writing/comment-anchors";
+import { AtSelection } from "~/features/co-writing/at-selection";
+import { COMMENT_HIGHLIGHT_CLICK, CommentAnchors, anchorOfSelection, showComments } from "~/features/co-writing/comment-anchors";
 import { type Draft, SelectionComment, useComments } from "~/features/co-writing/comments-panel";
 import { Suggesting, SuggestionsList, useApplyMode } from "~/features/co-writing/suggesting";
 import { Button } from "~/ui/button";
@@ -65,11 +66,21 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
   useApplyMode(editor, useContext(ManuscriptModeContext));
   const comments = useComments(sceneId, ms.shareCode);
   const [draft, setDraft] = useState<Draft | null>(null);
+  // The thread whose highlighted words were clicked: shown at them.
+  const [shown, setShown] = useState<number | null>(null);
   // The open threads' text highlighted (a decoration: never part of the doc).
   useEffect(() => {
     if (editor && !editor.isDestroyed && session.ready)
-      editor.view.dispatch(showComments(editor.state, { comments: comments.list, active: null }));
-  }, [editor, comments.list, session.ready]);
+      editor.view.dispatch(showComments(editor.state, { comments: comments.list, active: shown }));
+  }, [editor, comments.list, session.ready, shown]);
+  useEffect(() => {
+    const dom = editor && !editor.isDestroyed && session.ready ? editor.view.dom : null;
+    if (!dom) return;
+    const onClick = (event: Event) => setShown((event as CustomEvent<number>).detail);
+    dom.addEventListener(COMMENT_HIGHLIGHT_CLICK, onClick);
+    return () => dom.removeEventListener(COMMENT_HIGHLIGHT_CLICK, onClick);
+  }, [editor, session.ready]);
+  const shownRoot = comments.list.find((c) => c.id === shown && c.anchor);
 
   const { register, setWords, setActive, focusRef } = ms;
   useEffect(() => {
@@ -139,6 +150,26 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
           }}
           onPosted={comments.reload}
         />
+      ) : null}
+      {session.ready && editor && shownRoot?.anchor && !draft ? (
+        <AtSelection editor={editor} anchor={shownRoot.anchor}>
+          <section aria-label="Comment thread" className="space-y-1.5 p-3">
+            <blockquote className="border-l-2 border-amber-500 pl-2 text-stone-700 italic">“{shownRoot.anchor.quote}”</blockquote>
+            <ol className="space-y-1.5">
+              {comments.list
+                .filter((c) => c.id === shownRoot.id || c.threadId === shownRoot.id)
+                .map((c) => (
+                  <li key={c.id} data-testid="comment">
+                    <p className="text-xs font-medium text-ink">{c.authorName}</p>
+                    <p className="whitespace-pre-wrap break-words">{c.body}</p>
+                  </li>
+                ))}
+            </ol>
+            <Button variant="outline" size="sm" className="h-7" onClick={() => setShown(null)}>
+              Close
+            </Button>
+          </section>
+        </AtSelection>
       ) : null}
       {session.ready && editor ? (
         <div className="mt-3 font-sans">

@@ -57,22 +57,67 @@ function textOf(fragment: Y.XmlFragment) {
   return { text, places };
 }
 
+/** The words around a quote where the reader saw it: text just before it and just after it (each may be absent). */
+export type QuoteContext = { prefix?: string | null; suffix?: string | null };
+
+const fold = (text: string) => text.replace(/\s+/g, " ");
+
+/** How many characters `a` and `b` share at their ends (`fromEnd`) or at their starts. */
+function shared(a: string, b: string, fromEnd: boolean) {
+  let n = 0;
+  const max = Math.min(a.length, b.length);
+  while (n < max && (fromEnd ? a[a.length - 1 - n] === b[b.length - 1 - n] : a[n] === b[n])) n++;
+  return n;
+}
+
 /**
- * Where `quote` is in the doc's content (its first occurrence), as the editor's anchor: relative positions with the
- * association y-tiptap gives a selection's ends. Null when the doc's text does not hold it.
+ * Which occurrence of `wanted` in `text` the context names: the one whose surrounding text matches the most of the
+ * given prefix and suffix (the first of equals; the first when no context was given). -1 when there is none.
  */
-export function anchorOfQuote(doc: Y.Doc, quote: string): Anchor | null {
-  const wanted = quote.replace(/\s+/g, " ").trim();
-  if (!wanted) return null;
+export function occurrenceOf(text: string, wanted: string, context: QuoteContext = {}) {
+  const prefix = fold(context.prefix ?? "").trimStart();
+  const suffix = fold(context.suffix ?? "").trimEnd();
+  let best = -1;
+  let bestScore = -1;
+  for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
+    // The doc's text joins blocks by one space; the reader's context may or may not hold that space.
+    const before = text.slice(Math.max(0, at - prefix.length - 1), at);
+    const after = text.slice(at + wanted.length, at + wanted.length + suffix.length + 1);
+    const score =
+      Math.max(shared(before, prefix, true), shared(before.trimEnd(), prefix.trimEnd(), true)) +
+      Math.max(shared(after, suffix, false), shared(after.trimStart(), suffix.trimStart(), false));
+    if (score > bestScore) {
+      best = at;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Markdown's emphasis marks, which a reader's plain text of the scene may hold and the doc's text does not. */
+const unmark = (text: string) => text.replace(/(\*\*|__|~~|[*_`])(?=\S)|(?<=\S)(\*\*|__|~~|[*_`])/g, "");
+
+/**
+ * Where `quote` is in the doc's content, as the editor's anchor: relative positions with the association
+ * y-tiptap gives a selection's ends. With several occurrences, `context` (the words around it where it was
+ * selected) picks one; without, the first. Null when the doc's text does not hold it.
+ */
+export function anchorOfQuote(doc: Y.Doc, quote: string, context: QuoteContext = {}): Anchor | null {
   const { text, places } = textOf(doc.getXmlFragment(DocFields.content));
-  const at = text.indexOf(wanted);
-  if (at < 0) return null;
-  const first = places[at];
-  const last = places[at + wanted.length - 1];
-  if (!first || !last) return null;
-  const encode = (type: Y.XmlText, index: number) =>
-    toBase64(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(type, index, -1)));
-  return { from: encode(first.type, first.index), to: encode(last.type, last.index + 1) };
+  for (const strip of [false, true]) {
+    const wanted = fold(strip ? unmark(quote) : quote).trim();
+    if (!wanted) return null;
+    const around = strip ? { prefix: unmark(context.prefix ?? ""), suffix: unmark(context.suffix ?? "") } : context;
+    const at = occurrenceOf(text, wanted, around);
+    if (at < 0) continue;
+    const first = places[at];
+    const last = places[at + wanted.length - 1];
+    if (!first || !last) return null;
+    const encode = (type: Y.XmlText, index: number) =>
+      toBase64(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(type, index, -1)));
+    return { from: encode(first.type, first.index), to: encode(last.type, last.index + 1) };
+  }
+  return null;
 }
 
 /** Scenes whose docs are started at a time while their comments are anchored. */
