@@ -4,7 +4,6 @@ import { localeOf } from "../db/domain/calendar/locale";
 import type { Route } from "./+types/root";
 import appCssUrl from "./app.css?url";
 import { GeneralErrorBoundary } from "./ui/error-boundary";
-import { HelpAssistant } from "./features/assistant/help-assistant";
 import { OfflineBadge } from "./features/offline/offline-badge";
 import { claimDeviceFor, registerServiceWorker, resumeKeptChanges } from "./features/offline/service-worker";
 import { TopNav } from "./ui/top-nav";
@@ -94,7 +93,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <NavigationProgress />
         <OfflineBadge />
         {children}
-        <HelpAssistant />
         {toaster ? (
           <Suspense fallback={null}>
             <Toaster />

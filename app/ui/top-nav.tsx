@@ -2,6 +2,7 @@ import { Bell, BookOpenText } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { AccountTrigger } from "~/features/account/account-trigger";
+import { HelpAssistant } from "~/features/assistant/help-assistant";
 import { LazyPopup, onDemand } from "~/ui/lazy-popup";
 import { Button } from "~/ui/button";
 import { cn } from "~/lib/cn";
@@ -10,14 +11,14 @@ import { isAdmin, type PublicUser } from "~/lib/user";
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   cn(
-    "whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors",
+    "whitespace-nowrap rounded-md px-2 py-2 text-sm sm:px-3 font-medium transition-colors",
     isActive ? "bg-brand-50 text-brand-700" : "text-stone-700 hover:bg-stone-100",
   );
 
 export function TopNav({ user, unread = 0 }: { user: PublicUser | null; unread?: number }) {
   return (
     <header className="sticky top-0 z-30 border-b border-stone-200 bg-white/90 backdrop-blur">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-1 px-3 sm:gap-2 sm:px-4">
         <Link to="/" aria-label="StoryWeave" className="mr-1 flex items-center gap-2 font-serif text-xl font-bold text-brand-700 sm:mr-3">
           <BookOpenText aria-hidden="true" className="h-6 w-6 shrink-0" />
           <span className="hidden sm:inline">StoryWeave</span>
@@ -36,6 +37,8 @@ export function TopNav({ user, unread = 0 }: { user: PublicUser | null; unread?:
             </NavLink>
           ) : null}
         </div>
+        {/* Docked here, not floating: it covers nothing of the page on a phone or a desktop. */}
+        <HelpAssistant />
         {user ? (
           <>
             <NotificationBell unread={unread} />

@@ -320,3 +320,133 @@ test("one layout menu and one Panels menu: the first scene stands above the fold
   expect(await overlappingControls(page)).toEqual([]);
   await page.screenshot({ path: "test-results/shots/desk-390.png" });
 });
+
+// Measured before the side column's toggle joined the Events row (it stood in a row of its own above the scenes):
+// the first scene card's top at 1280 × 800, side column shown, was 482 px.
+const FIRST_CARD_TOP_BEFORE = 482;
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`at ${size.width} px a toast and the help button leave the toolbars, 'Jump to event' and the side column clear`, async ({
+    page,
+    request,
+  }) => {
+    const writer = await createUser(request, { name: "Docked Help" });
+    const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Docked Help" });
+    const long = Array.from({ length: 8 }, (_, i) => `Line ${i + 1} of a scene long enough to fill the card.`).join("\n\n");
+    for (const title of ["Opening", "Middle", "Ending"]) {
+      await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title, content: long });
+    }
+    await page.setViewportSize(size);
+    await login(page, writer);
+    await page.evaluate(() => window.localStorage.removeItem("storyweave:side-panel"));
+    await openTimeline(page, timeline.id);
+    await waitForHydration(page);
+    const wide = size.width >= 1024;
+
+    if (wide) {
+      // The side column's toggle shares the Events row (order, layout, panels): no row of its own above the scenes.
+      const toggle = page.getByRole("button", { name: "Hide side panel" });
+      await expect(toggle).toBeVisible();
+      const toggleBox = (await toggle.boundingBox()) as Box;
+      const layoutBox = (await layoutMenu(page).boundingBox()) as Box;
+      expect(Math.abs(toggleBox.y + toggleBox.height / 2 - (layoutBox.y + layoutBox.height / 2))).toBeLessThan(4);
+      await expect(page.getByTestId("events-bar").getByRole("button", { name: "Hide side panel" })).toBeVisible();
+      await expect(page.locator("#timeline-side-panel")).toBeVisible();
+      await expect.poll(() => firstCardTop(page)).toBeLessThan(FIRST_CARD_TOP_BEFORE);
+      expect(await overlappingControls(page)).toEqual([]);
+    }
+
+    // A toast: an event created through the dialog.
+    await page.getByRole("button", { name: "Add Event" }).click();
+    const add = page.getByRole("dialog", { name: "Create New Event" });
+    await add.getByLabel("Title").fill("Added scene");
+    await add.getByLabel("Content").fill("A scene added through the dialog.");
+    await add.getByRole("button", { name: "Create Event" }).click();
+    await expect(add).toBeHidden();
+    const shown = toast(page, "Event created successfully");
+    await expect(shown).toBeVisible();
+    let previous = Number.NaN;
+    await expect
+      .poll(async () => {
+        const y = (await shown.boundingBox())?.y ?? Number.NaN;
+        const still = y === previous;
+        previous = y;
+        return still;
+      })
+      .toBe(true);
+    const toastBox = (await shown.boundingBox()) as Box;
+    const help = page.getByRole("button", { name: "Open help assistant" });
+    await expect(help).toBeVisible();
+    const helpBox = (await help.boundingBox()) as Box;
+    expect(overlaps(helpBox, toastBox), "the toast stands clear of the help button").toBe(false);
+
+    // What must stay clear: the toolbars' controls (the book's actions, the Events row, the filters' row with
+    // 'Jump to event') and, on a wide screen, the side column (Codex, Story Assistant), with every control in it.
+    const guarded = () =>
+      page.evaluate(() => {
+        const found: { name: string; box: { x: number; y: number; width: number; height: number } }[] = [];
+        const add = (el: Element, name?: string) => {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight) return;
+          found.push({ name: name ?? el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? el.tagName, box: r.toJSON() });
+        };
+        const bars = ["[data-testid='timeline-actions']", "[data-testid='events-bar']", "form[aria-label='Jump to event']"];
+        for (const bar of Array.from(document.querySelectorAll(bars.join(", ")))) {
+          for (const el of Array.from(bar.querySelectorAll("button, a, input, select"))) add(el);
+        }
+        const jump = document.querySelector("form[aria-label='Jump to event']");
+        if (jump) add(jump, "Jump to event");
+        const side = document.querySelector("#timeline-side-panel");
+        if (side) {
+          add(side, "side column");
+          for (const el of Array.from(side.querySelectorAll("button, a, input, select, textarea"))) add(el);
+        }
+        return found;
+      });
+    const first = await guarded();
+    const names = first.map((c) => c.name);
+    expect(names).toContain("Jump to event");
+    expect(names).toContain("Add Event");
+    expect(names.some((n) => n.startsWith("Layout: "))).toBe(true);
+    if (wide) expect(names).toContain("side column");
+    expect(
+      first.filter((c) => overlaps(c.box, toastBox)).map((c) => c.name),
+      "under the toast",
+    ).toEqual([]);
+    expect(
+      first.filter((c) => overlaps(c.box, helpBox)).map((c) => c.name),
+      "under the help button",
+    ).toEqual([]);
+    if (wide) {
+      // On a wide screen the toast covers nothing of the page at all: no control, heading or line of text.
+      const underToast = await page.evaluate((t) => {
+        const hit: string[] = [];
+        const all = "main button, main a, main input, main select, main textarea, main h1, main h2, main h3, main p, nav a, nav button";
+        for (const el of Array.from(document.querySelectorAll(all))) {
+          if (el.closest("[data-sonner-toaster]")) continue;
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) continue;
+          if (r.left < t.x + t.width && t.x < r.right && r.top < t.y + t.height && t.y < r.bottom)
+            hit.push(el.textContent?.trim().slice(0, 30) ?? el.tagName);
+        }
+        return hit;
+      }, toastBox);
+      expect(underToast, "anything under the toast").toEqual([]);
+    }
+    await page.screenshot({ path: `test-results/shots/toast-event-${size.width}.png` });
+
+    // A window just tall enough for 'Jump to event': the control at its foot, where the floating help button stood.
+    const jumpForm = page.getByRole("form", { name: "Jump to event" });
+    const jumpBottom = await jumpForm.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.setViewportSize({ width: size.width, height: Math.ceil(jumpBottom) + 8 });
+    const jumpBox = (await jumpForm.boundingBox()) as Box;
+    expect(jumpBox.y + jumpBox.height).toBeGreaterThan(Math.ceil(jumpBottom) - 60);
+    const helpNow = (await help.boundingBox()) as Box;
+    expect(overlaps(helpNow, jumpBox), "the help button over 'Jump to event'").toBe(false);
+    await page.screenshot({ path: `test-results/shots/jump-at-foot-${size.width}.png` });
+  });
+}

@@ -5,16 +5,15 @@ import { Suspense, lazy, useState } from "react";
 const loadChat = () => import("~/features/assistant/help-chat");
 const HelpChat = lazy(loadChat);
 
+/**
+ * The help button, docked in the navigation bar (beside the bell) rather than floating over the page: on a phone or
+ * a desktop it covers no text, toolbar or control. Its chat opens below the bar, at the window's right.
+ */
 export function HelpAssistant() {
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
   return (
-    <div className="fixed right-5 bottom-5 z-40 flex flex-col items-end gap-3">
-      {opened ? (
-        <Suspense fallback={null}>
-          <HelpChat open={open} onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
+    <>
       <button
         type="button"
         onPointerEnter={() => void loadChat()}
@@ -25,10 +24,17 @@ export function HelpAssistant() {
         }}
         aria-label={open ? "Close help assistant" : "Open help assistant"}
         aria-expanded={open}
-        className="flex h-14 w-14 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg hover:bg-brand-700"
+        className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-600 text-white hover:bg-brand-700"
       >
-        {open ? <X aria-hidden="true" className="h-6 w-6" /> : <MessageCircle aria-hidden="true" className="h-6 w-6" />}
+        {open ? <X aria-hidden="true" className="h-5 w-5" /> : <MessageCircle aria-hidden="true" className="h-5 w-5" />}
       </button>
-    </div>
+      {opened ? (
+        <div className="fixed top-[4.5rem] right-4 z-40">
+          <Suspense fallback={null}>
+            <HelpChat open={open} onClose={() => setOpen(false)} />
+          </Suspense>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { useNearViewport } from "~/features/manuscript/near-viewport";
 import { manuscriptRuns } from "~/features/manuscript/runs";
 import { SceneText } from "~/features/manuscript/scene-text";
 import { SessionTarget } from "~/features/manuscript/session-target";
+import { useBottomBar } from "~/lib/bottom-bar";
 import { useManuscriptLive } from "~/features/manuscript/use-manuscript-live";
 import { Button } from "~/ui/button";
 import { errorToast } from "~/lib/toast";
@@ -63,6 +64,9 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
   const focusRef = useRef(false);
   focusRef.current = focus;
   const sessions = useRef(new Map<number, Session>());
+  // The status line at the window's foot: toasts on a phone stand above it.
+  const footer = useRef<HTMLElement>(null);
+  useBottomBar(footer);
   const live = useManuscriptLive({ timelineId: timeline.id, shareCode, myUserId: me.id, editorsOpen: () => sessions.current.size > 0 });
   const { setWriting } = live;
   // Fresh data from the server: the scenes without an open editor count as it read them.
@@ -186,11 +190,14 @@ export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: load
             ...run.scenes.map((scene) => <SceneBlock key={scene.id} scene={scene} canEdit={canEdit} active={scene.id === active} />),
           ])}
         </main>
-        <footer className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700">
+        <footer
+          ref={footer}
+          className="fixed inset-x-0 bottom-0 z-20 border-t border-stone-200 bg-white/95 font-sans text-sm text-stone-700"
+        >
           <p
             aria-live="polite"
             data-testid="manuscript-status"
-            className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 py-2 pr-20 pl-4 md:px-4"
+            className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-4 px-4 py-2"
           >
             {activeScene ? <span>Scene: {wordsText(words[activeScene.id] ?? 0)}</span> : null}
             {chapter != null ? <span>Chapter: {wordsText(chapter)}</span> : null}

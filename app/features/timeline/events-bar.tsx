@@ -1,5 +1,5 @@
 import { BookOpen, CalendarDays, History, MessageSquare, Spline } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { CalendarPanel, loadCalendar } from "~/features/calendar/calendar-button";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import { useOfflineLock } from "~/features/offline/offline-lock";
@@ -39,6 +39,7 @@ export function EventsBar({
   onOrder,
   onLayout,
   onLaneKind,
+  sideToggle,
 }: {
   timeline: TimelineView;
   shareCode?: string | null;
@@ -58,6 +59,8 @@ export function EventsBar({
   onOrder: (order: "chronological" | null) => void;
   onLayout: (layout: TimelineLayout) => void;
   onLaneKind: (kind: LaneKind) => void;
+  /** 'Hide side panel' | 'Show side panel' (wide screens): in this row, not a row of its own above the scenes. */
+  sideToggle?: ReactNode;
 }) {
   const [panel, setPanel] = useState<Panel>(null);
   const plotlines = usePlotlines();
@@ -95,7 +98,7 @@ export function EventsBar({
     });
   }
   return (
-    <div className="mb-4 flex flex-wrap items-center gap-2">
+    <div data-testid="events-bar" className="mb-4 flex flex-wrap items-center gap-2">
       <h2 className="mr-auto text-lg font-semibold">Events</h2>
       <a href="#codex" className="text-sm font-medium text-brand-700 hover:underline lg:hidden">
         Jump to Codex ({codexSize})
@@ -109,6 +112,7 @@ export function EventsBar({
         onLaneKind={onLaneKind}
       />
       <PanelsMenu panels={panels} />
+      {sideToggle ? <div className="hidden lg:block">{sideToggle}</div> : null}
       {isOwner ? note : null}
       <ReviewTools
         timelineId={timeline.id}

@@ -274,9 +274,6 @@ function TimelineScreenBody(props: TimelineScreenProps) {
               tools={chapters.tools}
             />
             <RefusedChanges />
-            <div className="mt-6 hidden justify-end lg:flex">
-              <SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />
-            </div>
             <div className={sideHidden ? "mt-4 grid gap-8" : "mt-4 grid gap-8 lg:grid-cols-[1fr_22rem]"}>
               {/* Busy while the events or the chapters are being reloaded (after a change, the room's sync). */}
               <section aria-label="Timeline events" aria-busy={revalidator.state !== "idle" || chapterQuery.busy} className="min-w-0">
@@ -300,6 +297,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
                   onOrder={view.setOrder}
                   onLayout={setLayout}
                   onLaneKind={setLaneKind}
+                  sideToggle={<SidePanelToggle hidden={sideHidden} onHidden={setSideHidden} />}
                 />
                 <EventFilters filter={filter} entities={entities} chapters={chapterList} myUserId={props.myUserId} onChange={setFilter}>
                   {events.length > 1 ? <TimelineJump events={[...dated, ...undated]} complete={complete} onJump={jumpTo} /> : null}
