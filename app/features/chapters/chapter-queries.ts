@@ -96,10 +96,17 @@ export function setChapterDefaults(queryClient: QueryClient) {
         json,
       }),
     );
+  // A queue sent after reconnecting asks for the lists once, after its last change (a settling change still
+  // counts as pending while its onSettled runs): one refetch per change made a queue of 200 take minutes.
   const settled = (change: ChapterChange) => {
+    if (queryClient.isMutating({ mutationKey: ["chapters"] }) > 1) return;
     void queryClient.invalidateQueries({ queryKey: chaptersKey(change.timelineId) });
     // The events too: a chapter's move or delete moves its scenes.
     sessions.get(change.timelineId)?.refresh();
+  };
+  // A change the writer made offline says nothing when it lands: the badge says 'All changes synced'.
+  const say = (change: ChapterChange, description: string) => {
+    if (!change.queued) showToast({ title: "Success", description });
   };
   const failed = (error: unknown, change: ChapterChange) => {
     const message = errorMessage(error, "Failed to update chapter");
@@ -133,7 +140,7 @@ export function setChapterDefaults(queryClient: QueryClient) {
     },
     onSuccess: (data: ChapterView, change: ChapterChange) => {
       confirmed(change, data);
-      showToast({ title: "Success", description: "Chapter added" });
+      say(change, "Chapter added");
     },
   });
   queryClient.setMutationDefaults(changeKey("chapter.update"), {
@@ -166,7 +173,7 @@ export function setChapterDefaults(queryClient: QueryClient) {
     },
     onSuccess: (_data: unknown, change: ChapterChange) => {
       confirmed(change, undefined);
-      showToast({ title: "Success", description: "Chapter deleted" });
+      say(change, "Chapter deleted");
     },
   });
 }

@@ -107,6 +107,8 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
       else errorToast(message);
     },
     onSettled: (_data: unknown, _error: unknown, change: PlotlineChange) => {
+      // A queue sent after reconnecting asks for the list once, after its last change.
+      if (queryClient.isMutating({ mutationKey: ["plotlines"] }) > 1) return;
       void queryClient.invalidateQueries({ queryKey: plotlinesKey(change.timelineId) });
       // A deleted plotline leaves its scenes: the scenes reload.
       if (change.kind === "plotline.delete") sessions.get(change.timelineId)?.refresh();

@@ -1,5 +1,4 @@
 import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { useRevalidator } from "react-router";
 import { CodexPanel } from "~/features/codex/codex";
 import { registerCodexSession, useCodexActionsOf, useLoadedCodex } from "~/features/codex/codex-queries";
@@ -123,18 +122,11 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     canEdit,
     connectionId: room.connectionId,
   });
-  // Chapter changes reload the page's data (a chapter's move or delete moves its scenes) once the last queued one
-  // is settled: a queue sent after reconnecting would otherwise start a full reload per change, each cancelling the
-  // one before. A settling change still counts as pending while its onSettled runs.
-  const queryClient = useQueryClient();
-  const refreshAfterChapters = useCallback(() => {
-    if (queryClient.isMutating({ mutationKey: ["chapters"] }) <= 1) refresh();
-  }, [queryClient, refresh]);
   useEffect(() => {
-    registerChapterSession(timeline.id, { client: session.client, refresh: refreshAfterChapters });
+    registerChapterSession(timeline.id, { client: session.client, refresh });
     registerPlotlineSession(timeline.id, { client: session.client, refresh });
     registerCodexSession(timeline.id, { client: session.client, refresh });
-  }, [timeline.id, session.client, refresh, refreshAfterChapters]);
+  }, [timeline.id, session.client, refresh]);
   // The chapters in order, once loaded (the filters, the lanes and the list in chapters name them).
   const chapterQuery = useChapterList(timeline.id, shareCode, session.client);
   const chapterList: ChapterOption[] | undefined = chapterQuery.loaded ? chapterQuery.chapters : undefined;
