@@ -48,8 +48,11 @@ export function PlotlineManager({ canDelete }: PlotlineTools) {
     const problem = plotlineTitleError(title);
     setError(problem);
     if (problem) return;
+    // The new row shows at once, so the field empties at once: a writer may type the next title while this one is
+    // sent. A refused title comes back into the field only when it is still empty (never over what was typed since).
     setPending(true);
-    if (await actions.create(title)) setTitle("");
+    setTitle("");
+    if (!(await actions.create(title))) setTitle((typed) => typed || title);
     setPending(false);
   };
 
