@@ -4,11 +4,11 @@ import {
   applyChange,
   type ChapterChange,
   chaptersKey,
-  registerChapterSession,
   sendChapterChange,
   setChapterDefaults,
 } from "../../app/features/chapters/chapter-queries";
 import type { ChapterView } from "../../app/features/chapters/chapters-api";
+import { registerChangeSession } from "../../app/features/timeline/change-sessions";
 import type { ApiClient } from "../../app/lib/client";
 
 // The chapters' changes on the client data layer: what the screen shows while they wait, and the outbox's order
@@ -95,7 +95,7 @@ describe("chapter changes", () => {
 
   it("queued offline, restored into a new client after a reload, are sent in order with the server's id", async () => {
     const fake = fakeApi();
-    registerChapterSession(TIMELINE, { client: fake.client, refresh: () => {} });
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => {} });
     onlineManager.setOnline(false);
     const before = newClient();
     before.setQueryData(chaptersKey(TIMELINE), []);

@@ -3,7 +3,8 @@ import { useCallback, useMemo } from "react";
 import { isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
-import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ChapterView } from "./chapters-api";
 
@@ -34,13 +35,6 @@ export const chaptersKey = (timelineId: number) => ["chapters", timelineId] as c
 const changeKey = (kind: Kind) => ["chapters", kind] as const;
 
 export const byPosition = (list: ChapterView[]) => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
-
-/** The page's timeline sessions: the client (with the room connection) a change is sent with, and what reloads after. */
-const sessions = new Map<number, { client: ApiClient; refresh: () => void }>();
-export function registerChapterSession(timelineId: number, session: { client: ApiClient; refresh: () => void }) {
-  sessions.set(timelineId, session);
-}
-const clientOf = (timelineId: number) => sessions.get(timelineId)?.client ?? plainClient;
 
 /** A chapter created offline, once the server gave it its id: the changes queued after it name the temporary one. */
 const idOf = realIdOf;
@@ -102,7 +96,7 @@ export function setChapterDefaults(queryClient: QueryClient) {
     if (queryClient.isMutating({ mutationKey: ["chapters"] }) > 1) return;
     void queryClient.invalidateQueries({ queryKey: chaptersKey(change.timelineId) });
     // The events too: a chapter's move or delete moves its scenes.
-    sessions.get(change.timelineId)?.refresh();
+    refreshTimeline(change.timelineId);
   };
   // A change the writer made offline says nothing when it lands: the badge says 'All changes synced'.
   const say = (change: ChapterChange, description: string) => {

@@ -1,7 +1,8 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
-import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import type { EntityKind } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -34,14 +35,8 @@ type Kind = CodexChange["kind"];
 export const codexKey = (timelineId: number) => ["codex", timelineId] as const;
 const changeKey = (kind: Kind) => ["codex", kind] as const;
 
-/** The page's timeline sessions: the client (with the room connection) a change is sent with, and what reloads the scenes. */
-const sessions = new Map<number, { client: ApiClient; refresh: () => void }>();
 /** The loader's list of each timeline on this page: the query's initial data (no cache write while rendering). */
 const codexSeeds = new Map<number, EntityView[]>();
-export function registerCodexSession(timelineId: number, session: { client: ApiClient; refresh: () => void }) {
-  sessions.set(timelineId, session);
-}
-const clientOf = (timelineId: number) => sessions.get(timelineId)?.client ?? plainClient;
 
 export function fetchCodex(client: ApiClient, timelineId: number, shareCode?: string | null) {
   return unwrap(client.api.timelines[":id"].entities.$get({ param: { id: String(timelineId) }, query: shareParam(shareCode) }));
@@ -117,7 +112,7 @@ export function setCodexDefaults(queryClient: QueryClient) {
       confirmed(change);
       showToast({ title: "Success", description: "Codex entry deleted" });
       // Its links go too: the scenes reload.
-      sessions.get(change.timelineId)?.refresh();
+      refreshTimeline(change.timelineId);
     },
     onError: (error: unknown) => errorToast(errorMessage(error, "Failed to delete codex entry")),
   });

@@ -1,9 +1,10 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { isOnline } from "~/features/offline/outbox";
+import { isOnline, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
-import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { defaultPlotlineColor } from "../../../db/domain/plotline-rules";
 import type { PlotlineView } from "../../../worker/services/plotlines";
@@ -29,18 +30,10 @@ const FAILED = "Something went wrong. Please try again.";
 const byPosition = (list: PlotlineView[]) => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
 const renumber = (list: PlotlineView[]) => list.map((p, position) => (p.position === position ? p : { ...p, position }));
 
-/** The page's timeline sessions: the client (with the room connection) a change is sent with, and what reloads the scenes. */
-const sessions = new Map<number, { client: ApiClient; refresh: () => void }>();
 /** The loader's list of each timeline on this page: the query's initial data (no cache write while rendering). */
 const plotlineSeeds = new Map<number, PlotlineView[]>();
-export function registerPlotlineSession(timelineId: number, session: { client: ApiClient; refresh: () => void }) {
-  sessions.set(timelineId, session);
-}
-const clientOf = (timelineId: number) => sessions.get(timelineId)?.client ?? plainClient;
-
-/** A plotline created offline, once the server gave it its id: the changes queued after it name the temporary one. */
-const realIds = new Map<number, number>();
-const idOf = (id: number) => (id < 0 ? (realIds.get(id) ?? id) : id);
+/** A plotline created offline, once the server gave it its id (kept on the device): the changes queued after it name the temporary one. */
+const idOf = realIdOf;
 const isIt = (p: PlotlineView, id: number) => p.id === id || p.id === idOf(id);
 
 export function fetchPlotlines(client: ApiClient, timelineId: number, shareCode?: string | null) {
@@ -111,7 +104,7 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
       if (queryClient.isMutating({ mutationKey: ["plotlines"] }) > 1) return;
       void queryClient.invalidateQueries({ queryKey: plotlinesKey(change.timelineId) });
       // A deleted plotline leaves its scenes: the scenes reload.
-      if (change.kind === "plotline.delete") sessions.get(change.timelineId)?.refresh();
+      if (change.kind === "plotline.delete") refreshTimeline(change.timelineId);
     },
   };
   queryClient.setMutationDefaults(changeKey("plotline.create"), {
@@ -125,7 +118,7 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
           json: { title: change.title },
         }),
       );
-      realIds.set(change.tempId, created.id);
+      rememberRealId(change.tempId, created.id);
       return created;
     },
     onSuccess: (data: PlotlineView, change: PlotlineChange) => confirmed(change, data),
@@ -210,8 +203,6 @@ export function sendPlotlineChange(queryClient: QueryClient, change: PlotlineCha
   return queued ? Promise.resolve(true) : done;
 }
 
-let tempIds = 0;
-
 /**
  * What the Plotlines dialog and the grid do to plotlines, called where the writer acts: each resolves true once
  * the server confirmed it, or at once when queued.
@@ -222,8 +213,7 @@ export function usePlotlineActions() {
   const base = { timelineId, shareCode };
   const send = (change: PlotlineChange) => sendPlotlineChange(queryClient, change);
   return {
-    create: (title: string) =>
-      send({ ...base, kind: "plotline.create", tempId: -(Date.now() * 1000 + (tempIds++ % 1000)), title: title.trim() }),
+    create: (title: string) => send({ ...base, kind: "plotline.create", tempId: newTempId(), title: title.trim() }),
     update: (plotlineId: number, changes: { title?: string; color?: string }) =>
       send({ ...base, kind: "plotline.update", plotlineId, ...changes }),
     /** One place up (-1) or down (+1); the server clamps it to the list. */

@@ -1,9 +1,10 @@
 import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, useState } from "react";
 import { useRevalidator } from "react-router";
 import { CodexPanel } from "~/features/codex/codex";
-import { registerCodexSession, useCodexActionsOf, useLoadedCodex } from "~/features/codex/codex-queries";
+import { useCodexActionsOf, useLoadedCodex } from "~/features/codex/codex-queries";
 import { EntryAsOfDialog } from "~/features/codex/progressions";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
+import { registerChangeSession } from "~/features/timeline/change-sessions";
 import { type ChapterOption, EventFilters } from "~/features/timeline/event-filters";
 import { EventHistoryContext } from "~/features/co-writing/event-history-context";
 import type { LaneKind } from "~/features/timeline/lanes-view";
@@ -17,11 +18,11 @@ import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-pa
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
 import { chapterParts } from "~/features/chapters/chapter-kit";
-import { registerChapterSession, useChapterList } from "~/features/chapters/chapter-queries";
+import { useChapterList } from "~/features/chapters/chapter-queries";
 import { RefusedChanges } from "~/features/offline/refused-changes";
 import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
 import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
-import { registerPlotlineSession, useLoadedPlotlines } from "~/features/plotlines/plotline-queries";
+import { useLoadedPlotlines } from "~/features/plotlines/plotline-queries";
 import { CardReview } from "~/features/review/review-kit";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
@@ -122,11 +123,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     canEdit,
     connectionId: room.connectionId,
   });
-  useEffect(() => {
-    registerChapterSession(timeline.id, { client: session.client, refresh });
-    registerPlotlineSession(timeline.id, { client: session.client, refresh });
-    registerCodexSession(timeline.id, { client: session.client, refresh });
-  }, [timeline.id, session.client, refresh]);
+  useEffect(() => registerChangeSession(timeline.id, { client: session.client, refresh }), [timeline.id, session.client, refresh]);
   // The chapters in order, once loaded (the filters, the lanes and the list in chapters name them).
   const chapterQuery = useChapterList(timeline.id, shareCode, session.client);
   const chapterList: ChapterOption[] | undefined = chapterQuery.loaded ? chapterQuery.chapters : undefined;
