@@ -75,6 +75,31 @@ describe("GET /api/openapi.json", () => {
     ]);
   });
 
+  it("lists the Idempotency-Key header of the creates the outbox may send twice, its replay header and its errors", async () => {
+    const doc = await openApi();
+    for (const path of ["/api/timelines/{id}/events", "/api/timelines/{id}/chapters"]) {
+      const create = doc.paths[path].post;
+      const header = create.parameters.find((p: any) => p.in === "header" && p.name === "Idempotency-Key");
+      expect(header, path).toMatchObject({ required: false, schema: { type: "string", minLength: 8, maxLength: 100 } });
+      expect(new RegExp(header.schema.pattern).test("abcd-1234_XYZ")).toBe(true);
+      expect(new RegExp(header.schema.pattern).test("short")).toBe(false);
+      expect(new RegExp(header.schema.pattern).test("has space 1234")).toBe(false);
+      expect(create.responses["201"].headers["Idempotent-Replayed"].schema).toEqual({ type: "string", enum: ["true"] });
+      expect(create.responses["400"].description).toContain('Idempotency-Key must be 8 to 100 characters: letters, digits, "-" or "_"');
+      expect(create.responses["409"].description).toContain("This Idempotency-Key was already used for a different request");
+      expect(create.responses["409"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    }
+    // Only those: other creates take no such header.
+    const others = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item)
+        .filter(([, op]) => op.parameters?.some((p: any) => p.name === "Idempotency-Key"))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(others.sort()).toEqual(["post /api/timelines/{id}/chapters", "post /api/timelines/{id}/events"]);
+    const page = await call("GET", "/api/docs");
+    expect(page.text).toContain("Header: <code>Idempotency-Key?</code>");
+  });
+
   it("documents the error shape the API really answers with", async () => {
     const doc = await openApi();
     const schema = doc.components.schemas.Error;

@@ -114,7 +114,14 @@ export const bodies: Record<string, z.ZodType> = {
 };
 
 export type Query = { name: string; description: string; values?: string[] };
-export type Details = { query?: Query[]; rawBody?: string[]; okType?: string; stream?: boolean };
+export type Details = {
+  query?: Query[];
+  rawBody?: string[];
+  okType?: string;
+  stream?: boolean;
+  /** Takes an `Idempotency-Key` header (worker/api/idempotency.ts): a repeat is answered with the first result. */
+  idempotent?: boolean;
+};
 
 const share: Query = { name: "share", description: "A share link's code: acts with that link's access level (shared mode)" };
 const ai: Details = { stream: true };
@@ -176,7 +183,7 @@ export const details: Record<string, Details> = {
   },
   "GET /api/timelines/{id}": { query: [share] },
   "GET /api/timelines/{id}/events": { query: [share, { name: "order", description: "List order", values: ["position", "chronological"] }] },
-  "POST /api/timelines/{id}/events": { query: [share] },
+  "POST /api/timelines/{id}/events": { query: [share], idempotent: true },
   "PATCH /api/events/{id}": { query: [share] },
   "DELETE /api/events/{id}": { query: [share] },
   "GET /api/events/{id}/versions": { query: [share] },
@@ -192,7 +199,7 @@ export const details: Record<string, Details> = {
   "PATCH /api/entities/{id}": { query: [share] },
   "DELETE /api/entities/{id}": { query: [share] },
   "GET /api/timelines/{id}/chapters": { query: [share] },
-  "POST /api/timelines/{id}/chapters": { query: [share] },
+  "POST /api/timelines/{id}/chapters": { query: [share], idempotent: true },
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
   "GET /api/timelines/{id}/structure": { query: [share] },

@@ -32,7 +32,7 @@ GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the
 PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, set its word target, its \`deadline\` (ISO date) and \`writingDays\` (ISO weekdays 1..7), or let viewers comment (\`viewersCanComment\`) (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Move a timeline and everything in it to Trash for 30 days (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
-POST /api/timelines/{id}/events | session | 201 | 403 | Add an event | The event
+POST /api/timelines/{id}/events | session | 201 | 403 409 | Add an event | The event
 Sharing
 GET /api/timelines/shared/{shareCode} | session | 200 | | Open a timeline through its share link (read only, no join) | The timeline and the link's level
 POST /api/timelines/shared/{shareCode}/join | session | 200 | | Join a timeline through its share link | The timeline joined
@@ -83,7 +83,7 @@ POST /api/series/{id}/books | session | 200 | 400 403 404 429 | Add an own timel
 DELETE /api/series/{id}/books/{timelineId} | session | 200 | 400 403 404 429 | Take a book out of the series; it keeps its own copies of the entries it uses (owner) | As the GET
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
-POST /api/timelines/{id}/chapters | session | 201 | 400 403 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
+POST /api/timelines/{id}/chapters | session | 201 | 400 403 409 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
 PATCH /api/chapters/{id} | session | 200 | 400 403 429 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 429 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
 GET /api/timelines/{id}/progress | session | 200 | 400 429 | Words written per day (UTC, or \`?tz=\` an IANA zone) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?, deadline, dailyQuota, today: {words}}\`

@@ -12,7 +12,9 @@ import { type ApiEnv, currentUser } from "./context";
  * Keyed by account and key, so another account's key never reaches this account's answer. A key is kept KEPT_MS.
  */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+/** On an answer that repeats the first one for the same key. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
 const KEPT_MS = 24 * 60 * 60 * 1000;
 /** How long a repeat waits for the first request still being made before it is told to try again. */
 const WAIT_MS = 5_000;
@@ -32,7 +34,7 @@ async function sha256(text: string) {
 export const idempotent = createMiddleware<ApiEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
-  if (!KEY_PATTERN.test(key)) throw badRequest(idempotencyMessages.invalid);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest(idempotencyMessages.invalid);
   const userId = currentUser(c).id;
   const db = c.var.db;
   const request = `${c.req.method} ${new URL(c.req.url).pathname} ${await sha256(await c.req.text())}`;
@@ -53,7 +55,7 @@ export const idempotent = createMiddleware<ApiEnv>(async (c, next) => {
       if (!row) break;
       if (row.request !== request) throw conflict(idempotencyMessages.reused);
       if (row.status !== null && row.body !== null) {
-        return c.body(row.body, row.status as 200, { "Content-Type": "application/json", "Idempotent-Replayed": "true" });
+        return c.body(row.body, row.status as 200, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
       }
       if (Date.now() - started > WAIT_MS) throw conflict(idempotencyMessages.inProgress);
       await new Promise((resolve) => setTimeout(resolve, 200));

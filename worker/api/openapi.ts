@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type Operation, operations } from "./api-reference";
 import type { ApiEnv } from "./context";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER, idempotencyMessages } from "./idempotency";
 
 /**
  * GET /api/openapi.json: an OpenAPI 3.1 document built from the reference's rows (api-reference.ts) and the zod
@@ -28,6 +29,18 @@ function jsonSchema(schema: z.ZodType) {
   return rest;
 }
 
+/** The `Idempotency-Key` header of a create the outbox may send twice (worker/api/idempotency.ts). */
+const idempotencyParameter = {
+  name: IDEMPOTENCY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    "A key made once per change (8 to 100 letters, digits, `-` or `_`). Sent again with the same body by the same " +
+    "account within 24 hours, the first answer is repeated (with `Idempotent-Replayed: true`) and nothing is made twice.",
+  schema: { type: "string", minLength: 8, maxLength: 100, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
 function operationObject(op: Operation) {
   const params = [
     ...[...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -43,6 +56,7 @@ function operationObject(op: Operation) {
       description: q.description,
       schema: q.values ? { type: "string", enum: q.values } : { type: "string" },
     })),
+    ...(op.idempotent ? [idempotencyParameter] : []),
   ];
   const okContent: Record<string, unknown> = { [op.okType ?? "application/json"]: {} };
   if (op.stream) okContent["text/event-stream"] = { schema: { $ref: "#/components/schemas/AiStreamEvent" } };
@@ -50,6 +64,24 @@ function operationObject(op: Operation) {
     [op.ok]: { description: op.returns, ...(op.ok === 204 || op.ok === 302 ? {} : { content: okContent }) },
   };
   for (const code of op.errors) responses[code] = { $ref: `#/components/responses/E${code}` };
+  if (op.idempotent) {
+    Object.assign(responses[op.ok] as object, {
+      headers: {
+        [REPLAYED_HEADER]: {
+          description: `\`true\` when this answer repeats the first one made for the same ${IDEMPOTENCY_HEADER}`,
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+    });
+    responses[400] = {
+      description: `${errorText[400]}; also '${idempotencyMessages.invalid}'`,
+      content: errorContent,
+    };
+    responses[409] = {
+      description: `'${idempotencyMessages.reused}' (the same key with another body or route), or '${idempotencyMessages.inProgress}'`,
+      content: errorContent,
+    };
+  }
   const body = op.body
     ? { required: true, content: { "application/json": { schema: jsonSchema(op.body) } } }
     : op.rawBody
@@ -156,6 +188,9 @@ export function apiDocsHtml() {
           const input = [
             op.body ? `Body: ${bodyFields(op.body)}` : op.rawBody ? `Body: ${op.rawBody.map(escapeHtml).join(", ")}` : "",
             op.query?.length ? `Query: ${op.query.map((q) => `<code>${escapeHtml(q.name)}</code>`).join(", ")}` : "",
+            op.idempotent
+              ? `Header: <code>${IDEMPOTENCY_HEADER}?</code> (a repeat answers the first result, with <code>${REPLAYED_HEADER}: true</code>)`
+              : "",
           ]
             .filter(Boolean)
             .join("<br>");
