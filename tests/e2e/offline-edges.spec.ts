@@ -1,9 +1,45 @@
 import { expect, type Page, test } from "@playwright/test";
+import * as Y from "yjs";
 import { apiAs, createUser, login, makePremium, openTimeline, waitForHydration } from "./fixtures";
 
 // Write anywhere (DESIGN.md §12), its honest edges: what a writer sees at the limits of the device copies.
 // Service workers are allowed here (the rest of the suite blocks them); see offline.spec.ts.
 test.use({ serviceWorkers: "allow" });
+
+/** The scene's content as the device's copy holds it (y-indexeddb's updates, read from IndexedDB and merged here). */
+async function deviceCopyText(page: Page, eventId: number): Promise<string> {
+  const updates = await page.evaluate(
+    (name) =>
+      new Promise<number[][]>((resolve) => {
+        const open = indexedDB.open(name);
+        // Not there yet: nothing is created.
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => resolve([]);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("updates")) {
+            db.close();
+            return resolve([]);
+          }
+          const all = db.transaction("updates", "readonly").objectStore("updates").getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as Uint8Array[]).map((u) => Array.from(u)));
+          };
+          all.onerror = () => {
+            db.close();
+            resolve([]);
+          };
+        };
+      }),
+    `storyweave-doc-${eventId}`,
+  );
+  const doc = new Y.Doc();
+  for (const update of updates) Y.applyUpdate(doc, Uint8Array.from(update));
+  const text = doc.getXmlFragment("content").toString();
+  doc.destroy();
+  return text;
+}
 
 /** Opens the timeline, waits until the service worker controls the page, then loads it once through it (so it is kept). */
 async function keepOnDevice(page: Page, timelineId: number) {
@@ -157,6 +193,8 @@ test("a collaborator removed meanwhile: the timeline's copy leaves the device, t
   await page.keyboard.type(" Typed on the plane.");
   await expect(page.getByText("1 change waiting")).toBeVisible();
   expect(await kept()).toEqual({ pages: [`/timeline/${timeline.id}`], doc: true });
+  // The device's copy holds the last keystroke before the page is left.
+  await expect.poll(() => deviceCopyText(page, scene.id)).toContain("Roses under the wall. Typed on the plane.");
   await page.goto("about:blank").catch(() => null);
 
   // The owner removes the collaborator; back online, the timeline's address answers 'Timeline not found'.

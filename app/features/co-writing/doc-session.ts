@@ -56,6 +56,8 @@ export class Session {
   private waiters = new Set<(reply: SaveReply) => void>();
   private destroyed = false;
   private pendingMarked: boolean | null = null;
+  /** Edits went to the local copy since it was last written whole (see writeCopyNow). */
+  private copyUnflushed = false;
 
   constructor(
     timelineId: number,
@@ -94,8 +96,14 @@ export class Session {
     // The browser says the network is gone (an open socket may not notice for a long while): work offline.
     window.addEventListener("offline", this.goOffline);
     window.addEventListener("online", this.goOnline);
+    // Leaving or hiding the page: what the copy's own writes have not committed yet is written at once.
+    window.addEventListener("pagehide", this.writeCopyNow);
+    document.addEventListener("visibilitychange", this.onVisibility);
     this.ydoc.on("update", (update: Uint8Array, origin: unknown) => {
-      if (this.local && origin !== LOCAL_COPY) Y.applyUpdate(this.local.doc, update, LOCAL_COPY);
+      if (this.local && origin !== LOCAL_COPY) {
+        Y.applyUpdate(this.local.doc, update, LOCAL_COPY);
+        this.copyUnflushed = true;
+      }
       this.emit();
     });
     void this.open();
@@ -200,6 +208,27 @@ export class Session {
     if (!this.destroyed) void this.provider.connect();
   };
 
+  /**
+   * Writes the whole local copy to IndexedDB in one transaction committed now. y-indexeddb stores every edit as it
+   * happens, but in a transaction that commits only after the current task: a page left right after a keystroke
+   * (closed, navigated away) could lose its last edits with it. Called when the page is hidden or left.
+   */
+  private writeCopyNow = () => {
+    const db = this.local?.idb.db;
+    if (!this.local || !db || !this.copyUnflushed) return;
+    this.copyUnflushed = false;
+    try {
+      const tx = db.transaction("updates", "readwrite");
+      tx.objectStore("updates").add(Y.encodeStateAsUpdate(this.local.doc));
+      tx.commit?.();
+    } catch {
+      // A closing or deleted database (Logout, the timeline forgotten): the copy's own writes stand.
+    }
+  };
+  private onVisibility = () => {
+    if (document.visibilityState === "hidden") this.writeCopyNow();
+  };
+
   /** The room said my access ended: nothing more goes to the server, the editor offers my text. */
   endAccess(why: string) {
     if (this.ended) return;
@@ -247,6 +276,8 @@ export class Session {
     this.destroyed = true;
     window.removeEventListener("offline", this.goOffline);
     window.removeEventListener("online", this.goOnline);
+    window.removeEventListener("pagehide", this.writeCopyNow);
+    document.removeEventListener("visibilitychange", this.onVisibility);
     this.cancelUndo.destroy();
     this.provider.awareness.off("change", this.emitNow);
     this.ydoc.getMap(DocFields.meta).unobserve(this.onMeta);
