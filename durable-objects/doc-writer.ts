@@ -98,11 +98,15 @@ export class DocWriter {
       // Save, REST and the last writer leaving tell everyone (cards refetch, 'X edited' notice); autosaves
       // do not: open cards already show the text through the room's live relay.
       if (seal) this.host.tellEdited(who, result.title);
-    } else if ((explicit || announce) && this.unsealed && this.lastAuthor) {
-      // Nothing new since an autosave, whose version a later autosave could still fold into: Save and the last
-      // writer leaving keep this text as a version of its own.
+    } else if (explicit && this.unsealed) {
+      // Save with nothing new since an autosave: that version (this very text) is the Save's; no later autosave
+      // folds into it. A copy would show the same text twice in History, or not, by whether the autosave came first.
+      this.unsealed = false;
+    } else if (announce && this.unsealed && this.lastAuthor) {
+      // Nothing new since an autosave, whose version a later autosave could still fold into: the last writer
+      // leaving keeps this text as a version of its own.
       const db = this.host.db();
-      await db.batch(versionStatements(db, { eventId: this.host.eventId(), author: author ?? this.lastAuthor }));
+      await db.batch(versionStatements(db, { eventId: this.host.eventId(), author: this.lastAuthor }));
       this.unsealed = false;
     }
     if (!problem) {

@@ -186,6 +186,28 @@ describe("Save, validation and history", () => {
     expect(versions[2].author_id).toBe(owner.user.id);
   });
 
+  it("Save right after an autosave seals that version: History does not show the same text twice", async () => {
+    const { owner, timeline, event } = await setup();
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    a.type(" Autosaved.", 1);
+    const autosaved = await a.waitForSaved((m) => m.version > event.version, "the autosave");
+    expect(await versionsOf(event.id)).toHaveLength(2);
+    // Nothing typed since: Save answers with the version D1 holds and adds no copy of it.
+    expect(await a.save()).toEqual({ id: expect.any(String), version: autosaved.version });
+    expect(await versionsOf(event.id)).toHaveLength(2);
+    // Sealed: the next autosave is a version of its own, not folded into the saved one.
+    a.type(" After the save.", 1);
+    await a.waitForSaved((m) => m.version > autosaved.version, "the next autosave");
+    const versions = await versionsOf(event.id);
+    expect(versions).toHaveLength(3);
+    expect(versions[1].content).toContain("Autosaved.");
+    expect(versions[1].content).not.toContain("After the save.");
+    expect(versions[2].content).toBe(a.markdown());
+    a.close();
+    // The last writer leaving still keeps the text as a version of its own (its autosave could still fold).
+    await waitUntil(async () => ((await versionsOf(event.id)).length === 4 ? true : null), "the version of the last writer leaving");
+  });
+
   it("text D1 cannot take is named to the writers and never reported saved, until it is fixed", async () => {
     const { timeline, event, collab } = await setup();
     const b = await openDoc(timeline.id, event.id, collab.token);
