@@ -12,6 +12,7 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { AsOfScenePicker } from "~/features/story-time/as-of-scene-picker";
 import { errorToast } from "~/lib/toast";
 import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules";
 import type { MapNodeView } from "../../../worker/services/mind-map";
@@ -26,38 +27,6 @@ import { useMapKeys } from "./use-map-keys";
 import { useNodeMoves } from "./use-node-moves";
 
 const NO_SCENES: { id: number; title: string }[] = [];
-
-/** The map's 'As of scene' picker: the story's end ('The whole story') or a scene in story order. */
-function AsOfScene({
-  scenes,
-  value,
-  onChange,
-}: {
-  scenes: { id: number; title: string }[];
-  value: number | null;
-  onChange: (sceneId: number | null) => void;
-}) {
-  return (
-    <div className="flex items-center gap-1.5">
-      <label htmlFor="map-as-of" className="text-sm font-medium text-stone-700">
-        As of scene
-      </label>
-      <select
-        id="map-as-of"
-        value={value ?? ""}
-        onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}
-        className="h-9 max-w-[14rem] rounded-md border border-stone-300 bg-white px-2 text-sm"
-      >
-        <option value="">The whole story</option>
-        {scenes.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.title}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 export function MindMapCanvas({
   timelineId,
@@ -310,7 +279,7 @@ export function MindMapCanvas({
         />
       ) : null}
       <MapHelp canEdit={canEdit} advanced={advanced} />
-      {scenes.length > 0 ? <AsOfScene scenes={scenes} value={asOf} onChange={setAsOf} /> : null}
+      {scenes.length > 0 ? <AsOfScenePicker scenes={scenes} value={asOf} onChange={setAsOf} /> : null}
       <div
         ref={container}
         className="storyweave-map h-[65vh] min-h-[420px] w-full overflow-hidden rounded-lg border border-stone-200 bg-white"

@@ -3,6 +3,7 @@ import { Background, Controls, type Edge, MarkerType, ReactFlow, ReactFlowProvid
 import { Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ColorDot } from "~/features/codex/codex";
+import { AsOfScenePicker } from "~/features/story-time/as-of-scene-picker";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -43,7 +44,6 @@ const selectClass = "h-10 w-full rounded-md border border-stone-300 bg-white px-
 
 export default function RelationshipsView({ entities, scenes, syncTick }: RelationshipsViewProps) {
   const { client, shareCode, canEdit, timelineId } = useTimelineSession();
-  const id = useId();
   const [list, setList] = useState<Relationship[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [mode, setMode] = useState<Mode>("web");
@@ -93,24 +93,7 @@ export default function RelationshipsView({ entities, scenes, syncTick }: Relati
             </button>
           ))}
         </fieldset>
-        <div className="flex items-center gap-1.5">
-          <label htmlFor={`${id}-as-of`} className="text-sm font-medium text-stone-700">
-            As of scene
-          </label>
-          <select
-            id={`${id}-as-of`}
-            value={asOf ?? ""}
-            onChange={(e) => setAsOf(e.target.value ? Number(e.target.value) : null)}
-            className="h-9 max-w-[14rem] rounded-md border border-stone-300 bg-white px-2 text-sm"
-          >
-            <option value="">The whole story</option>
-            {scenes.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </select>
-        </div>
+        <AsOfScenePicker scenes={scenes} value={asOf} onChange={setAsOf} />
       </div>
 
       {failed && list === null ? (
