@@ -123,4 +123,29 @@ test.describe("event version history", () => {
     await expect(versions.nth(1)).toContainText("Before the gulls");
     await expect(versions.nth(0)).not.toContainText("Before the gulls");
   });
+
+  test("Save after the autosave has written the text keeps it once in History, not twice", async ({ page, request }) => {
+    const owner = await createUser(request, { name: "Sid Saver" });
+    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Lighthouse" });
+    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The Lamp", content: "The lamp was lit." });
+
+    await signIn(page, owner);
+    await openTimeline(page, timeline.id);
+    await page.getByRole("button", { name: "Edit The Lamp" }).click();
+    const editing = page.getByTestId("event-card").filter({ has: page.getByLabel("Content") });
+    await editing.getByLabel("Content").fill("The lamp went out.");
+    // The autosave (typing settled) writes the text first; Save then has nothing new to write.
+    const status = page.getByTestId("co-editor-status");
+    await expect(status).toHaveText("Saving…");
+    await expect(status).toHaveText("All changes saved");
+    await editing.getByRole("button", { name: "Save" }).click();
+    await expect(cardWithHeading(page, "The Lamp").getByText("The lamp went out.")).toBeVisible();
+
+    await page.getByRole("button", { name: "History of The Lamp" }).click();
+    const dialog = page.getByRole("dialog", { name: "History of The Lamp" });
+    const versions = dialog.getByRole("list", { name: "Versions" }).getByRole("button");
+    await expect(versions.nth(0)).toContainText("The lamp went out.");
+    await expect(versions).toHaveCount(2);
+    await expect(versions.nth(1)).toContainText("The lamp was lit.");
+  });
 });
