@@ -1,10 +1,11 @@
 import { MessageSquare } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { Suspense, lazy, useEffect, useRef } from "react";
-import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import type { EventView } from "../../../worker/services/events";
-import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
+import { findComment, useCommentCount, useCommentCountsQuery } from "./comment-queries";
+import { type ReviewScope, currentScope, openScene, sceneTextChanged, setScope, useReview } from "./review-store";
 
 // The timeline's review: the Comments and Activity dialogs (the Panels menu opens them), the cards' comment counts,
 // and a scene's comments in read mode. The panels' code loads when the pointer nears its menu entry or a panel opens;
@@ -29,27 +30,27 @@ let linkedOpenedFor: string | null = null;
 export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
   const scene = useReview((s) => s.openScene);
+  const ready = useReview((s) => s.scope !== null);
+  const queryClient = useQueryClient();
+  // The cards' open-thread counts: fetched once the scope is set (after hydration), again when comments change.
+  useCommentCountsQuery(ready ? timelineId : null, shareCode);
   useEffect(() => {
     const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
     setScope(next);
-    void reloadCounts();
-    // A notification's link: its comment's thread opens once, with the page.
+    // A notification's link: its comment's thread opens once, with the page (a reply leads to its thread).
     const linked = Number(new URLSearchParams(window.location.search).get("comment"));
     if (Number.isSafeInteger(linked) && linked > 0 && linkedOpenedFor !== window.location.href) {
       linkedOpenedFor = window.location.href;
-      void openLinkedComment(next, linked);
+      void findComment(queryClient, timelineId, shareCode, linked).then(
+        (found) => {
+          if (found && currentScope() === next)
+            openScene({ id: found.eventId, title: found.eventTitle, commentId: found.threadId ?? found.id });
+        },
+        () => undefined,
+      );
     }
-  }, [timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
+  }, [queryClient, timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
   useEffect(() => () => setScope(null), []);
-  useEffect(() => {
-    const onChanged = () => void reloadCounts();
-    window.addEventListener(COMMENTS_CHANGED, onChanged);
-    window.addEventListener("online", onChanged);
-    return () => {
-      window.removeEventListener(COMMENTS_CHANGED, onChanged);
-      window.removeEventListener("online", onChanged);
-    };
-  }, []);
   const open = (eventId: number, title: string) => {
     setPanel(null);
     openScene({ id: eventId, title });
@@ -95,8 +96,8 @@ export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: Tool
 
 /** A card's comments button: '💬 3' while it has open threads, else a quiet icon; it opens the scene's comments. */
 export function CardReview({ event }: { event: EventView }) {
-  const open = useReview((s) => s.counts[String(event.id)] ?? 0);
   const ready = useReview((s) => s.scope !== null);
+  const open = useCommentCount(ready ? event.timelineId : null, event.id);
   // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
   const text = useRef(`${event.title}\n${event.content}`);
   useEffect(() => {
