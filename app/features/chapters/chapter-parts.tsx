@@ -13,7 +13,7 @@ import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
-import { StructureTools } from "~/features/structure/structure-kit";
+import { StructureTools } from "~/features/structure/structure-tools";
 
 /**
  * Chapters on the timeline screen, rendered with the page: a timeline without chapters shows only the book's words

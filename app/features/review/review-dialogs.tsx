@@ -1,15 +1,13 @@
-import { MessageSquare } from "lucide-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Suspense, lazy, useEffect, useRef } from "react";
-import { Button } from "~/ui/button";
+import { Suspense, lazy, useEffect } from "react";
 import { Dialog } from "~/ui/dialog";
-import type { EventView } from "../../../worker/services/events";
-import { findComment, useCommentCount, useCommentCountsQuery } from "./comment-queries";
-import { type ReviewScope, currentScope, openScene, sceneTextChanged, setScope, useReview } from "./review-store";
+import { findComment, useCommentCountsQuery } from "./comment-queries";
+import { type ReviewScope, currentScope, openScene, setScope, useReview } from "./review-store";
 
-// The timeline's review: the Comments and Activity dialogs (the Panels menu opens them), the cards' comment counts,
-// and a scene's comments in read mode. The panels' code loads when the pointer nears its menu entry or a panel opens;
-// the scene's text and its anchors (Tiptap, Yjs) when a scene's comments first open.
+// The timeline's review dialogs: Comments and Activity (the Panels menu opens them) and a scene's comments in read
+// mode; the cards' open-thread counts are fetched here (each card's button is card-comments-button.tsx). The
+// panels' code loads when the pointer nears its menu entry or a panel opens; the scene's text and its anchors
+// (Tiptap, Yjs) when a scene's comments first open.
 
 export const loadComments = () => import("./timeline-comments-panel");
 export const loadActivity = () => import("./activity-panel");
@@ -91,34 +89,5 @@ export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: Tool
         </Suspense>
       ) : null}
     </>
-  );
-}
-
-/** A card's comments button: '💬 3' while it has open threads, else a quiet icon; it opens the scene's comments. */
-export function CardReview({ event }: { event: EventView }) {
-  const ready = useReview((s) => s.scope !== null);
-  const open = useCommentCount(ready ? event.timelineId : null, event.id);
-  // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
-  const text = useRef(`${event.title}\n${event.content}`);
-  useEffect(() => {
-    const now = `${event.title}\n${event.content}`;
-    if (now === text.current) return;
-    text.current = now;
-    sceneTextChanged(event.id);
-  }, [event.id, event.title, event.content]);
-  if (!ready) return null;
-  const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
-  return (
-    <Button
-      size={open > 0 ? "sm" : "icon"}
-      variant="ghost"
-      className={open > 0 ? "h-9 px-2 text-amber-900" : undefined}
-      aria-label={label}
-      title={open > 0 ? label : "Comments"}
-      data-testid="comment-count"
-      onClick={() => openScene({ id: event.id, title: event.title })}
-    >
-      {open > 0 ? <span aria-hidden="true">💬 {open}</span> : <MessageSquare aria-hidden="true" className="h-4 w-4" />}
-    </Button>
   );
 }
