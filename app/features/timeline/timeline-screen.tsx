@@ -221,18 +221,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     onMove: writes.move,
     onDragging: store.setDragging,
   };
-  const chapters = chapterParts({
-    timeline,
-    store,
-    session,
-    view,
-    live,
-    refresh,
-    dated,
-    isOwner,
-    list,
-    TimelineEvents,
-  });
+  const chapters = chapterParts({ timeline, store, session, view, dated, list, TimelineEvents });
   const cardPlotlines = useMemo<CardPlotlines>(() => ({ onSelect: (id) => view.setParam("plotline", String(id)) }), [view.setParam]);
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =
