@@ -9,7 +9,7 @@ import { queueEventChange, shouldQueue } from "~/features/timeline/event-changes
 import { timelineQueryClient } from "~/features/timeline/timeline-query";
 import { chaptersKey } from "./chapter-queries";
 
-// The screen's chapter context and scene moves, apart from the chapter kit's views (the grid uses them too).
+// The screen's chapter context and scene moves, apart from the chapters' parts of the screen (chapter-parts.tsx) (the grid uses them too).
 
 export type Write = <T>(
   run: () => Promise<MutationOutcome<T>>,

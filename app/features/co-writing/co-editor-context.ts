@@ -20,9 +20,6 @@ export type CoWriteApi = {
   ended: AccessEnd | null;
 };
 
-/** A window event (detail: the event id): the room says that scene's comments changed; its open editor refetches them. */
-export const COMMENTS_CHANGED = "storyweave:comments-changed";
-
 export const CoWriteContext = createContext<CoWriteApi | null>(null);
 export const useCoWrite = () => useContext(CoWriteContext);
 

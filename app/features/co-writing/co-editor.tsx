@@ -3,7 +3,8 @@ import { type ReactNode, Suspense, lazy, useEffect, useMemo, useState } from "re
 import { accessEndedText } from "~/features/co-writing/access-ended";
 import { caretColor, useCoWrite } from "~/features/co-writing/co-editor-context";
 import { CommentAnchors, anchorOfSelection } from "~/features/co-writing/comment-anchors";
-import { CommentsPanel, type Draft, useComments } from "~/features/co-writing/comments-panel";
+import { CommentsPanel, type Draft } from "~/features/co-writing/comments-panel";
+import { useSceneComments } from "~/features/review/comment-queries";
 import { Session, otherWriters, useSessionTick } from "~/features/co-writing/doc-session";
 import { editorTarget } from "~/features/co-writing/editor-target";
 import { Toolbar } from "~/features/co-writing/editor-toolbar";
@@ -73,7 +74,7 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
   const contentId = `event-${event.id}-content`;
   const editor = useDocEditor(session, contentId, user, cardExtensions(api?.myUserId ?? 0, myName));
   const [mode, setMode] = useEditorMode(editor);
-  const comments = useComments(event.id, api?.shareCode ?? null);
+  const comments = useSceneComments(event.timelineId, event.id, api?.shareCode ?? null);
   const [draft, setDraft] = useState<Draft | null>(null);
   useSessionEnd(session, onClose, api?.ended ? accessEndedText[api.ended] : null);
   const showText = api?.showText;
@@ -159,6 +160,7 @@ function SessionEditor({ session, event, children, onSaveStory, onClose }: Props
             </div>
             <CommentsPanel
               editor={session.ready ? editor : null}
+              timelineId={event.timelineId}
               eventId={event.id}
               shareCode={api?.shareCode ?? null}
               myUserId={api?.myUserId ?? 0}

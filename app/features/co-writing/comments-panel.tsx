@@ -1,16 +1,15 @@
 import type { Editor } from "@tiptap/core";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { type useSceneComments, useCommentActions } from "~/features/review/comment-queries";
 import { Button } from "~/ui/button";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
-import { errorToast } from "~/lib/toast";
 import type { CommentView } from "../../../worker/services/comments";
-import { COMMENTS_CHANGED } from "./co-editor-context";
 import { AtSelection } from "./at-selection";
 import { CommentBox } from "./comment-box";
 import { COMMENT_HIGHLIGHT_CLICK, rangeOfAnchor, showComments } from "./comment-anchors";
 
 // The co-writing editor's comments: threads on the scene's text (or the whole scene) with replies, resolve and
-// delete, refetched when the room says this scene's comments changed.
+// delete. The list and the writes are the data layer's (review/comment-queries.ts): read again after my writes and
+// when the room says this scene's comments changed.
 
 type Anchor = NonNullable<CommentView["anchor"]>;
 /** An open comment box: on the selected text (its anchor) or on the whole scene (null). */
@@ -18,39 +17,18 @@ export type Draft = { anchor: Anchor | null };
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/** The scene's comments, kept fresh: reloaded after my writes and when the room says someone else's changed them. */
-export function useComments(eventId: number, shareCode: string | null) {
-  const [list, setList] = useState<CommentView[]>([]);
-  const reload = useCallback(async () => {
-    try {
-      const query = shareParam(shareCode);
-      setList(await unwrap(client.api.events[":id"].comments.$get({ param: { id: String(eventId) }, query })));
-    } catch (error) {
-      errorToast(errorMessage(error, "Could not load the comments"));
-    }
-  }, [eventId, shareCode]);
-  useEffect(() => {
-    void reload();
-    const onChanged = (e: Event) => {
-      if ((e as CustomEvent<number>).detail === eventId) void reload();
-    };
-    window.addEventListener(COMMENTS_CHANGED, onChanged);
-    return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
-  }, [eventId, reload]);
-  return { list, reload };
-}
-
 type SelectionProps = {
   editor: Editor | null;
+  timelineId: number;
   eventId: number;
   shareCode: string | null;
   anchor: Anchor;
   onDone: () => void;
-  onPosted: () => Promise<unknown>;
 };
 
 /** A comment on the selected text: its box opens at the text (the scene editor, the Manuscript, the review panel). */
-export function SelectionComment({ editor, eventId, shareCode, anchor, onDone, onPosted }: SelectionProps) {
+export function SelectionComment({ editor, timelineId, eventId, shareCode, anchor, onDone }: SelectionProps) {
+  const { post } = useCommentActions(timelineId, eventId, shareCode);
   return (
     <AtSelection editor={editor} anchor={anchor}>
       <CommentBox
@@ -59,14 +37,7 @@ export function SelectionComment({ editor, eventId, shareCode, anchor, onDone, o
         submit="Post comment"
         onCancel={onDone}
         onSubmit={async (body) => {
-          try {
-            const param = { id: String(eventId) };
-            await unwrap(client.api.events[":id"].comments.$post({ param, query: shareParam(shareCode), json: { body, anchor } }));
-          } catch (error) {
-            errorToast(errorMessage(error, "Could not post the comment"));
-            return false;
-          }
-          await onPosted();
+          if (!(await post(body, { anchor }))) return false;
           onDone();
           return true;
         }}
@@ -77,11 +48,12 @@ export function SelectionComment({ editor, eventId, shareCode, anchor, onDone, o
 
 type Props = {
   editor: Editor | null;
+  timelineId: number;
   eventId: number;
   shareCode: string | null;
   myUserId: number;
   isOwner: boolean;
-  comments: ReturnType<typeof useComments>;
+  comments: ReturnType<typeof useSceneComments>;
   draft: Draft | null;
   onDraftDone: () => void;
   onDraft: (draft: Draft) => void;
@@ -94,12 +66,12 @@ type Props = {
 };
 
 export function CommentsPanel(props: Props) {
-  const { editor, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft } = props;
+  const { editor, timelineId, eventId, shareCode, myUserId, isOwner, comments, draft, onDraftDone, onDraft } = props;
   const { canComment = true, canResolve = true } = props;
   const [showResolved, setShowResolved] = useState(false);
   const [active, setActive] = useState<number | null>(props.focus ?? null);
-  const { list, reload } = comments;
-  const query = shareParam(shareCode);
+  const { list } = comments;
+  const { post, patch, remove } = useCommentActions(timelineId, eventId, shareCode);
   const focused = useRef(false);
   useEffect(() => {
     const root = list.find((c) => c.id === props.focus);
@@ -134,26 +106,6 @@ export function CommentsPanel(props: Props) {
     if (editor && !editor.isDestroyed) editor.view.dispatch(showComments(editor.state, { comments: list, active }));
   }, [editor, list, active]);
 
-  async function run(action: () => Promise<unknown>, fallback: string) {
-    try {
-      await action();
-      await reload();
-      return true;
-    } catch (error) {
-      errorToast(errorMessage(error, fallback));
-      return false;
-    }
-  }
-  const post = (body: string, extra: { anchor?: Anchor | null; threadId?: number }) =>
-    run(
-      () => unwrap(client.api.events[":id"].comments.$post({ param: { id: String(eventId) }, query, json: { body, ...extra } })),
-      "Could not post the comment",
-    );
-  const patch = (id: number, json: { body?: string; resolved?: boolean }) =>
-    run(() => unwrap(client.api.comments[":id"].$patch({ param: { id: String(id) }, query, json })), "Could not save the comment");
-  const remove = (id: number) =>
-    run(() => unwrap(client.api.comments[":id"].$delete({ param: { id: String(id) }, query })), "Could not delete the comment");
-
   const threads = list.filter((c) => !c.threadId && (showResolved || !c.resolved));
   const resolvedCount = list.filter((c) => !c.threadId && c.resolved).length;
   return (
@@ -177,11 +129,11 @@ export function CommentsPanel(props: Props) {
       {draft?.anchor ? (
         <SelectionComment
           editor={editor}
+          timelineId={timelineId}
           eventId={eventId}
           shareCode={shareCode}
           anchor={draft.anchor}
           onDone={onDraftDone}
-          onPosted={reload}
         />
       ) : draft ? (
         <CommentBox

@@ -1,10 +1,12 @@
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { EditorContent } from "@tiptap/react";
 import { useContext, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import { caretColor } from "~/features/co-writing/co-editor-context";
 import { AtSelection } from "~/features/co-writing/at-selection";
 import { COMMENT_HIGHLIGHT_CLICK, CommentAnchors, anchorOfSelection, showComments } from "~/features/co-writing/comment-anchors";
-import { type Draft, SelectionComment, useComments } from "~/features/co-writing/comments-panel";
+import { type Draft, SelectionComment } from "~/features/co-writing/comments-panel";
+import { commentsQueryClient, useSceneComments } from "~/features/review/comment-queries";
 import { Suggesting, SuggestionsList, useApplyMode } from "~/features/co-writing/suggesting";
 import { Button } from "~/ui/button";
 import { Session, useSessionTick } from "~/features/co-writing/doc-session";
@@ -31,6 +33,13 @@ type Props = {
 };
 
 const RECOUNT_MS = 300;
+
+/** The page's scenes' comments on the client data layer (review/comment-queries.ts): one QueryClient for the page. */
+let comments: QueryClient | null = null;
+const pageComments = () => {
+  comments ??= commentsQueryClient();
+  return comments;
+};
 const TYPEWRITER_AT = 0.4;
 
 export function SceneEditor(props: Props) {
@@ -45,7 +54,11 @@ export function SceneEditor(props: Props) {
     };
   }, [timelineId, props.sceneId, shareCode]);
   if (!session) return <SceneText html={props.html} />;
-  return <Editing key={session.eventId} session={session} {...props} />;
+  return (
+    <QueryClientProvider client={pageComments()}>
+      <Editing key={session.eventId} session={session} {...props} />
+    </QueryClientProvider>
+  );
 }
 
 function Editing({ session, sceneId, title, html, near, onRelease }: Props & { session: Session }) {
@@ -64,7 +77,7 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
   });
   useSessionEnd(session, () => onRelease(null), null);
   useApplyMode(editor, useContext(ManuscriptModeContext));
-  const comments = useComments(sceneId, ms.shareCode);
+  const comments = useSceneComments(ms.timelineId, sceneId, ms.shareCode);
   const [draft, setDraft] = useState<Draft | null>(null);
   // The thread whose highlighted words were clicked: shown at them.
   const [shown, setShown] = useState<number | null>(null);
@@ -141,6 +154,7 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
       {session.ready && editor && draft?.anchor ? (
         <SelectionComment
           editor={editor}
+          timelineId={ms.timelineId}
           eventId={sceneId}
           shareCode={ms.shareCode}
           anchor={draft.anchor}
@@ -148,7 +162,6 @@ function Editing({ session, sceneId, title, html, near, onRelease }: Props & { s
             setDraft(null);
             editor.commands.focus();
           }}
-          onPosted={comments.reload}
         />
       ) : null}
       {session.ready && editor && shownRoot?.anchor && !draft ? (

@@ -5,13 +5,14 @@ import { EditorContent, useEditor } from "@tiptap/react";
 import { useEffect, useState } from "react";
 import * as Y from "yjs";
 import { CommentAnchors, anchorOfSelection } from "~/features/co-writing/comment-anchors";
-import { CommentsPanel, type Draft, useComments } from "~/features/co-writing/comments-panel";
+import { CommentsPanel, type Draft } from "~/features/co-writing/comments-panel";
 import { client, errorMessage, shareParam } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { DocFields, richTextExtensions } from "../../../db/domain/rich-text";
-import { type ReviewScope, commentsChanged, onSceneText } from "./review-store";
+import { useSceneComments } from "./comment-queries";
+import { type ReviewScope, onSceneText } from "./review-store";
 
 /** The read view fetches the scene's doc again at most this often while its text changes (the API's budget). */
 const FOLLOW_MS = 3000;
@@ -106,15 +107,8 @@ function ReadAndComment({ doc, scene, scope, focus }: { doc: Y.Doc; scene: Props
     },
     [doc],
   );
-  const loaded = useComments(scene.id, scope.shareCode);
-  // My own writes reload the counts and the timeline's panel too.
-  const comments = {
-    list: loaded.list,
-    reload: async () => {
-      await loaded.reload();
-      commentsChanged(scene.id);
-    },
-  };
+  // My own writes reload the counts and the timeline's panel too (the data layer's writes do).
+  const comments = useSceneComments(scope.timelineId, scene.id, scope.shareCode);
   const [draft, setDraft] = useState<Draft | null>(null);
 
   function commentOnSelection() {
@@ -138,6 +132,7 @@ function ReadAndComment({ doc, scene, scope, focus }: { doc: Y.Doc; scene: Props
       ) : null}
       <CommentsPanel
         editor={editor}
+        timelineId={scope.timelineId}
         eventId={scene.id}
         shareCode={scope.shareCode}
         myUserId={scope.myUserId}

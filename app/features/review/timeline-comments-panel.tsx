@@ -1,12 +1,10 @@
-import { useCallback, useEffect, useId, useState } from "react";
-import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
-import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
-import { errorToast } from "~/lib/toast";
+import { useEffect, useId, useState } from "react";
 import { Button } from "~/ui/button";
 import type { TimelineCommentView } from "../../../worker/services/timeline-comments";
-import { type ReviewScope, commentsChanged } from "./review-store";
+import { useCommentWrites, useTimelineThreads } from "./comment-queries";
+import type { ReviewScope } from "./review-store";
 
-// The timeline's Comments panel: open or resolved threads of every scene, by author, live.
+// The timeline's Comments panel: open or resolved threads of every scene, by author, live (comment-queries.ts).
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -15,43 +13,22 @@ type Props = { scope: ReviewScope; onOpenScene: (eventId: number, title: string)
 export function TimelineComments({ scope, onOpenScene }: Props) {
   const [status, setStatus] = useState<"open" | "resolved">("open");
   const [author, setAuthor] = useState("");
-  const [list, setList] = useState<TimelineCommentView[] | null>(null);
+  const { timelineId, shareCode } = scope;
+  const list = useTimelineThreads(timelineId, shareCode, { status, ...(author && { author }) });
   // Everyone who has commented so far: the author filter's choices (they stay while a filter hides them).
   const [authors, setAuthors] = useState<Map<number, string>>(new Map());
   const filterId = useId();
-  const { timelineId, shareCode } = scope;
-
-  const reload = useCallback(async () => {
-    try {
-      const query = { ...shareParam(shareCode), status, ...(author && { author }) };
-      const rows = await unwrap(client.api.timelines[":id"].comments.$get({ param: { id: String(timelineId) }, query }));
-      if (!Array.isArray(rows)) return;
-      setList(rows);
-      setAuthors((known) => {
-        const next = new Map(known);
-        for (const c of rows) if (c.authorId !== null) next.set(c.authorId, c.authorName);
-        return next.size === known.size ? known : next;
-      });
-    } catch (error) {
-      errorToast(errorMessage(error, "Could not load the comments"));
-    }
-  }, [timelineId, shareCode, status, author]);
   useEffect(() => {
-    void reload();
-    const onChanged = () => void reload();
-    window.addEventListener(COMMENTS_CHANGED, onChanged);
-    return () => window.removeEventListener(COMMENTS_CHANGED, onChanged);
-  }, [reload]);
+    if (!list) return;
+    setAuthors((known) => {
+      const next = new Map(known);
+      for (const c of list) if (c.authorId !== null) next.set(c.authorId, c.authorName);
+      return next.size === known.size ? known : next;
+    });
+  }, [list]);
+  const writes = useCommentWrites(timelineId, shareCode);
 
-  async function resolve(root: TimelineCommentView, resolved: boolean) {
-    try {
-      const query = shareParam(shareCode);
-      await unwrap(client.api.comments[":id"].$patch({ param: { id: String(root.id) }, query, json: { resolved } }));
-      commentsChanged(root.eventId);
-    } catch (error) {
-      errorToast(errorMessage(error, "Could not save the comment"));
-    }
-  }
+  const resolve = (root: TimelineCommentView, resolved: boolean) => writes(root.eventId).patch(root.id, { resolved });
 
   const threads = (list ?? []).filter((c) => c.threadId === null);
   return (

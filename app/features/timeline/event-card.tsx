@@ -52,7 +52,7 @@ function CardText({ text }: { text: string }) {
   );
 }
 
-/** The review kit's comments button: its own consumer, so the kit's arrival renders this slot, not the card. */
+/** The card's comments button (review/card-comments-button.tsx): its own consumer, so the context renders this slot, not the card. */
 function CardReviewSlot({ event }: { event: EventView }) {
   const CardReview = useContext(ReviewContext);
   return CardReview ? <CardReview event={event} /> : null;

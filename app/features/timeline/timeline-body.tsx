@@ -133,7 +133,7 @@ export function TimelineBody({
     );
   }
   const listProps = { ...list, layout };
-  if (chaptered) return chaptered;
+  if (chaptered) return <CoWriteContext.Provider value={coWrite}>{chaptered}</CoWriteContext.Provider>;
   return (
     <CoWriteContext.Provider value={coWrite}>
       {dated.length || (missing && !undated.length) ? (

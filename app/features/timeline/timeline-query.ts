@@ -3,6 +3,7 @@ import { setChapterDefaults } from "~/features/chapters/chapter-queries";
 import { outboxClient } from "~/features/offline/outbox";
 import { setPlotlineDefaults } from "~/features/plotlines/plotline-queries";
 import { setCodexDefaults } from "~/features/codex/codex-queries";
+import { setCommentDefaults } from "~/features/review/comment-queries";
 import { setEventDefaults } from "./event-changes";
 
 /**
@@ -15,6 +16,7 @@ export function timelineQueryClient(): QueryClient {
     setEventDefaults(client);
     setPlotlineDefaults(client);
     setCodexDefaults(client);
+    setCommentDefaults(client);
   });
 }
 

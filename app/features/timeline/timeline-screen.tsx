@@ -17,13 +17,13 @@ import { EventsBar } from "~/features/timeline/events-bar";
 import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-panel";
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
-import { chapterParts } from "~/features/chapters/chapter-kit";
+import { chapterParts } from "~/features/chapters/chapter-parts";
 import { useChapterList } from "~/features/chapters/chapter-queries";
 import { RefusedChanges } from "~/features/offline/refused-changes";
 import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
-import { PlotlineFilter } from "~/features/plotlines/plotline-kit";
+import { PlotlineFilter } from "~/features/plotlines/plotline-controls";
 import { useLoadedPlotlines } from "~/features/plotlines/plotline-queries";
-import { CardReview } from "~/features/review/review-kit";
+import { CardReview } from "~/features/review/card-comments-button";
 import { useTimelineJump } from "~/features/timeline/use-timeline-jump";
 import { useEventWrites } from "~/features/timeline/use-event-writes";
 import { registerEventSession } from "~/features/timeline/event-changes";
@@ -221,18 +221,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     onMove: writes.move,
     onDragging: store.setDragging,
   };
-  const chapters = chapterParts({
-    timeline,
-    store,
-    session,
-    view,
-    live,
-    refresh,
-    dated,
-    isOwner,
-    list,
-    TimelineEvents,
-  });
+  const chapters = chapterParts({ timeline, store, session, view, dated, list, TimelineEvents });
   const cardPlotlines = useMemo<CardPlotlines>(() => ({ onSelect: (id) => view.setParam("plotline", String(id)) }), [view.setParam]);
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =

@@ -5,8 +5,8 @@ import { type ContinuityFlag, unlinkedMentions } from "../../../db/domain/story-
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
-type LifeKit = typeof import("../../../db/domain/lifespans");
-type StoryTime = import("~/features/story-time/story-time-kit").StoryTime;
+type Lifespans = typeof import("../../../db/domain/lifespans");
+type StoryTime = import("~/features/story-time/story-time-loader").StoryTime;
 
 /**
  * The story model's notes on the cards: in chronological order the gap to the previous dated event and
@@ -30,7 +30,7 @@ export function useStoryHints({
 }) {
   const keptHints = useRef(new Map<number, StoryHints>());
   // Ages, lifespans and dependencies: a chunk of their own, loaded once a chronological view is shown.
-  const [life, setLife] = useState<LifeKit | null>(null);
+  const [life, setLife] = useState<Lifespans | null>(null);
   useEffect(() => {
     if (chronological && !life) void import("../../../db/domain/lifespans").then(setLife);
   }, [chronological, life]);
@@ -68,7 +68,7 @@ export function useStoryTime(timelineId: number, shareCode: string | null | unde
   useEffect(() => {
     if (!active) return;
     return whenIdleOnline(() => {
-      void import("~/features/story-time/story-time-kit").then((kit) => kit.storyTimeFor(timelineId, shareCode, events)).then(setTime);
+      void import("~/features/story-time/story-time-loader").then((m) => m.storyTimeFor(timelineId, shareCode, events)).then(setTime);
     }, 300);
   }, [active, timelineId, shareCode, events]);
   return time;

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { chaptersKey } from "~/features/chapters/chapter-queries";
 import { plotlinesKey } from "~/features/plotlines/plotline-queries";
 import { codexKey } from "~/features/codex/codex-queries";
-import { type AccessEnd, COMMENTS_CHANGED, type CoWriteApi } from "~/features/co-writing/co-editor-context";
+import type { AccessEnd, CoWriteApi } from "~/features/co-writing/co-editor-context";
+import { commentsChanged } from "~/features/review/comment-queries";
 import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
 import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
@@ -51,8 +52,8 @@ export function useTimelineLive({
     shareCode,
     myUserId,
     onSync: (scope, eventId) => {
-      // A scene's comments: its open editor's panel refetches; the cards and the map are unchanged.
-      if (scope === "comments") return void window.dispatchEvent(new CustomEvent(COMMENTS_CHANGED, { detail: eventId }));
+      // A scene's comments: their open lists read them again (its editor's panel, the Comments panel, the counts).
+      if (scope === "comments") return void commentsChanged(queryClient, timeline.id, eventId);
       // A scene's tasks: its open editor's Tasks refetch, and the lists reload (the scenes' assignees changed).
       if (scope === "tasks") {
         window.dispatchEvent(new CustomEvent(TASKS_CHANGED, { detail: eventId }));

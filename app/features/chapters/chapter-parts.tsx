@@ -1,7 +1,7 @@
 import type { TimelineSession } from "~/features/timeline/timeline-session";
 import { Plus } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import { type CoWriteApi, CoWriteContext } from "~/features/co-writing/co-editor-context";
+import { refreshTimeline } from "~/features/timeline/change-sessions";
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { TimelineEvents } from "~/features/timeline/timeline-events";
 import type { TimelineLayout } from "~/features/timeline/timeline-view";
@@ -13,7 +13,7 @@ import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
 import { ChapteredList } from "./chaptered-list";
-import { StructureTools } from "~/features/structure/structure-kit";
+import { StructureTools } from "~/features/structure/structure-tools";
 
 /**
  * Chapters on the timeline screen, rendered with the page: a timeline without chapters shows only the book's words
@@ -107,16 +107,24 @@ export type ChapterScreen = {
     writingDays?: number[];
   };
   store: { events: Scene[]; complete: boolean; write: Write };
-  /** The timeline session (the chapter calls' client and share code). */
+  /** The timeline session (the chapter calls' client and share code; whether I may edit; whether I own it). */
   session: TimelineSession;
   view: { chronological: boolean; filtering?: boolean; layout: TimelineLayout };
-  live: { canEdit: boolean; coWrite: CoWriteApi; mapTick: number };
-  refresh: () => void;
   /** What the view shows. */
   dated: Scene[];
-  isOwner: boolean;
   list: ListProps;
   TimelineEvents: typeof TimelineEvents;
+};
+
+/** Reloads the page's data as the screen registered it (change-sessions.ts): one function per timeline, for memos. */
+const refreshers = new Map<number, () => void>();
+const refresher = (timelineId: number) => {
+  let refresh = refreshers.get(timelineId);
+  if (!refresh) {
+    refresh = () => refreshTimeline(timelineId);
+    refreshers.set(timelineId, refresh);
+  }
+  return refresh;
 };
 
 /**
@@ -124,7 +132,9 @@ export type ChapterScreen = {
  * beside 'Add Event', and the list in chapters (story order, the list layouts, once every event is here).
  */
 export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tools: ReactNode; list: ReactNode } {
-  const { timeline, store, view, live, refresh } = screen;
+  const { timeline, store, view, session } = screen;
+  const refresh = refresher(timeline.id);
+  const { canEdit } = session;
   const context = chapterContext({
     timelineId: timeline.id,
     shareCode: screen.session.shareCode,
@@ -140,19 +150,19 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
         timeline={timeline}
         events={store.events}
         complete={store.complete}
-        canEdit={live.canEdit}
+        canEdit={canEdit}
         refresh={refresh}
       />
     ),
     tools: (
       <>
-        {live.canEdit ? <AddChapter /> : null}
+        {canEdit ? <AddChapter /> : null}
         <StructureTools
           timelineId={timeline.id}
           timelineTitle={timeline.title}
           structureTemplateId={timeline.structureTemplateId ?? null}
           shareCode={screen.session.shareCode}
-          canEdit={live.canEdit}
+          canEdit={canEdit}
           events={store.events}
           showMarkers={!view.chronological && (layout === "vertical" || layout === "horizontal")}
           onScenesChanged={refresh}
@@ -164,18 +174,16 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
     ),
     list:
       !view.chronological && store.complete && (layout === "vertical" || layout === "horizontal") ? (
-        <CoWriteContext.Provider value={live.coWrite}>
-          <ChapteredList
-            context={context}
-            events={screen.dated}
-            all={store.events}
-            list={screen.list}
-            layout={layout}
-            canDelete={screen.isOwner}
-            filtering={view.filtering}
-            List={screen.TimelineEvents}
-          />
-        </CoWriteContext.Provider>
+        <ChapteredList
+          context={context}
+          events={screen.dated}
+          all={store.events}
+          list={screen.list}
+          layout={layout}
+          canDelete={session.role === "owner"}
+          filtering={view.filtering}
+          List={screen.TimelineEvents}
+        />
       ) : null,
   };
 }

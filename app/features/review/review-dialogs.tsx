@@ -1,14 +1,13 @@
-import { MessageSquare } from "lucide-react";
-import { Suspense, lazy, useEffect, useRef } from "react";
-import { COMMENTS_CHANGED } from "~/features/co-writing/co-editor-context";
-import { Button } from "~/ui/button";
+import { useQueryClient } from "@tanstack/react-query";
+import { Suspense, lazy, useEffect } from "react";
 import { Dialog } from "~/ui/dialog";
-import type { EventView } from "../../../worker/services/events";
-import { type ReviewScope, openLinkedComment, openScene, reloadCounts, sceneTextChanged, setScope, useReview } from "./review-store";
+import { findComment, useCommentCountsQuery } from "./comment-queries";
+import { type ReviewScope, currentScope, openScene, setScope, useReview } from "./review-store";
 
-// The timeline's review: the Comments and Activity dialogs (the Panels menu opens them), the cards' comment counts,
-// and a scene's comments in read mode. The panels' code loads when the pointer nears its menu entry or a panel opens;
-// the scene's text and its anchors (Tiptap, Yjs) when a scene's comments first open.
+// The timeline's review dialogs: Comments and Activity (the Panels menu opens them) and a scene's comments in read
+// mode; the cards' open-thread counts are fetched here (each card's button is card-comments-button.tsx). The
+// panels' code loads when the pointer nears its menu entry or a panel opens; the scene's text and its anchors
+// (Tiptap, Yjs) when a scene's comments first open.
 
 export const loadComments = () => import("./timeline-comments-panel");
 export const loadActivity = () => import("./activity-panel");
@@ -29,27 +28,27 @@ let linkedOpenedFor: string | null = null;
 export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
   const scene = useReview((s) => s.openScene);
+  const ready = useReview((s) => s.scope !== null);
+  const queryClient = useQueryClient();
+  // The cards' open-thread counts: fetched once the scope is set (after hydration), again when comments change.
+  useCommentCountsQuery(ready ? timelineId : null, shareCode);
   useEffect(() => {
     const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
     setScope(next);
-    void reloadCounts();
-    // A notification's link: its comment's thread opens once, with the page.
+    // A notification's link: its comment's thread opens once, with the page (a reply leads to its thread).
     const linked = Number(new URLSearchParams(window.location.search).get("comment"));
     if (Number.isSafeInteger(linked) && linked > 0 && linkedOpenedFor !== window.location.href) {
       linkedOpenedFor = window.location.href;
-      void openLinkedComment(next, linked);
+      void findComment(queryClient, timelineId, shareCode, linked).then(
+        (found) => {
+          if (found && currentScope() === next)
+            openScene({ id: found.eventId, title: found.eventTitle, commentId: found.threadId ?? found.id });
+        },
+        () => undefined,
+      );
     }
-  }, [timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
+  }, [queryClient, timelineId, shareCode, myUserId, canEdit, isOwner, canComment]);
   useEffect(() => () => setScope(null), []);
-  useEffect(() => {
-    const onChanged = () => void reloadCounts();
-    window.addEventListener(COMMENTS_CHANGED, onChanged);
-    window.addEventListener("online", onChanged);
-    return () => {
-      window.removeEventListener(COMMENTS_CHANGED, onChanged);
-      window.removeEventListener("online", onChanged);
-    };
-  }, []);
   const open = (eventId: number, title: string) => {
     setPanel(null);
     openScene({ id: eventId, title });
@@ -90,34 +89,5 @@ export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: Tool
         </Suspense>
       ) : null}
     </>
-  );
-}
-
-/** A card's comments button: '💬 3' while it has open threads, else a quiet icon; it opens the scene's comments. */
-export function CardReview({ event }: { event: EventView }) {
-  const open = useReview((s) => s.counts[String(event.id)] ?? 0);
-  const ready = useReview((s) => s.scope !== null);
-  // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
-  const text = useRef(`${event.title}\n${event.content}`);
-  useEffect(() => {
-    const now = `${event.title}\n${event.content}`;
-    if (now === text.current) return;
-    text.current = now;
-    sceneTextChanged(event.id);
-  }, [event.id, event.title, event.content]);
-  if (!ready) return null;
-  const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
-  return (
-    <Button
-      size={open > 0 ? "sm" : "icon"}
-      variant="ghost"
-      className={open > 0 ? "h-9 px-2 text-amber-900" : undefined}
-      aria-label={label}
-      title={open > 0 ? label : "Comments"}
-      data-testid="comment-count"
-      onClick={() => openScene({ id: event.id, title: event.title })}
-    >
-      {open > 0 ? <span aria-hidden="true">💬 {open}</span> : <MessageSquare aria-hidden="true" className="h-4 w-4" />}
-    </Button>
   );
 }
