@@ -53,6 +53,9 @@ export function applyChange(list: ChapterView[], change: ChapterChange, created?
   return applyChanges(list, [change]);
 }
 
+/** The chapter shown for a queued create, by the change (see `applyChanges`). */
+const madeBy = new WeakMap<ChapterChange, ChapterView>();
+
 /** Whether chapter `a` comes before `b` in position order (as `byPosition` sorts them). */
 const before = (a: ChapterView, b: ChapterView) => a.position < b.position || (a.position === b.position && a.id <= b.id);
 
@@ -79,14 +82,20 @@ export function applyChanges(list: ChapterView[], changes: readonly ChapterChang
     switch (change.kind) {
       case "chapter.create": {
         if (ids.has(change.tempId)) break;
-        const chapter: ChapterView = {
-          id: change.tempId,
-          timelineId: change.timelineId,
-          title: change.title,
-          position: next.length,
-          targetWords: null,
-          wordCount: 0,
-        };
+        // The same object as last time for the same change at the same place: its header need not re-render.
+        const kept = madeBy.get(change);
+        const chapter: ChapterView =
+          kept?.position === next.length
+            ? kept
+            : {
+                id: change.tempId,
+                timelineId: change.timelineId,
+                title: change.title,
+                position: next.length,
+                targetWords: null,
+                wordCount: 0,
+              };
+        madeBy.set(change, chapter);
         const last = next[next.length - 1];
         if (last && !before(last, chapter)) inOrder = false;
         next.push(chapter);
