@@ -273,7 +273,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const port = Number(process.env.BENCH_PORT ?? 4440);
   const { base, stop } = await startAppServer(port);
   const served = [];
-  const proxy = await startGzipProxy(base, port + 50, {
+  // BENCH_PROXY_PORT: the gzip proxy's port (default 50 above the server's), for a machine with ports taken there.
+  const proxy = await startGzipProxy(base, Number(process.env.BENCH_PROXY_PORT ?? port + 50), {
     onResponse: (entry) => served.push(entry),
   });
   proxy.served = served;

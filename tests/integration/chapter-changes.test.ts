@@ -2,7 +2,9 @@ import { dehydrate, hydrate, onlineManager, QueryClient } from "@tanstack/react-
 import { afterEach, describe, expect, it } from "vitest";
 import {
   applyChange,
+  applyChanges,
   type ChapterChange,
+  chaptersShown,
   chaptersKey,
   sendChapterChange,
   setChapterDefaults,
@@ -116,5 +118,67 @@ describe("chapter changes", () => {
     await expect.poll(() => after.getMutationCache().findAll({ status: "pending" }).length).toBe(0);
     expect(fake.sent).toEqual(["create Leaving Port", 'patch 41 {"title":"The Crossing"}', "create Landfall"]);
     expect([...fake.chapters.values()].map((c) => c.title)).toEqual(["The Crossing", "Landfall"]);
+  });
+
+  it("shown all at once (applyChanges) as applied one by one (applyChange), over any mix of changes", () => {
+    // A small deterministic generator: creates, renames, moves and deletes of chapters old and new.
+    let seed = 46;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 40; round++) {
+      const list = Array.from({ length: random(6) }, (_, i) => chapter(i + 1, `Old ${i + 1}`, i));
+      const ids = list.map((c) => c.id);
+      const changes: ChapterChange[] = [];
+      for (let i = 0; i < 30; i++) {
+        const base = { timelineId: TIMELINE };
+        const any = () => ids[random(ids.length)] ?? 1;
+        const pick = random(10);
+        if (pick < 5 || ids.length === 0) {
+          const tempId = -(round * 100 + i + 1);
+          ids.push(tempId);
+          changes.push({ ...base, kind: "chapter.create", tempId, title: `New ${tempId}` });
+        } else if (pick < 7) changes.push({ ...base, kind: "chapter.update", chapterId: any(), title: `Renamed ${i}` });
+        else if (pick < 9) changes.push({ ...base, kind: "chapter.move", chapterId: any(), position: random(ids.length + 1) });
+        else changes.push({ ...base, kind: "chapter.delete", chapterId: any() });
+      }
+      const oneByOne = changes.reduce((l, c) => applyChange(l, c), list);
+      expect(applyChanges(list, changes)).toEqual(oneByOne);
+    }
+  });
+
+  it("200 queued offline land once each, in the order they were made, the list shown meanwhile", async () => {
+    const fake = fakeApi();
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => {} });
+    onlineManager.setOnline(false);
+    const client = newClient();
+    client.setQueryData(chaptersKey(TIMELINE), []);
+    const base = { timelineId: TIMELINE };
+    for (let i = 1; i <= 200; i++) {
+      await sendChapterChange(client, { ...base, kind: "chapter.create", tempId: -i, title: `Chapter ${i}`, key: `key-${i}` });
+    }
+    // The last one renamed and moved first, by its temporary id.
+    await sendChapterChange(client, { ...base, kind: "chapter.update", chapterId: -200, title: "Prologue" });
+    await sendChapterChange(client, { ...base, kind: "chapter.move", chapterId: -200, position: 0 });
+    const shown = chaptersShown(client, TIMELINE);
+    expect(shown).toHaveLength(200);
+    expect(shown.slice(0, 3).map((c) => [c.id, c.title, c.position])).toEqual([
+      [-200, "Prologue", 0],
+      [-1, "Chapter 1", 1],
+      [-2, "Chapter 2", 2],
+    ]);
+    expect(fake.sent).toEqual([]);
+
+    onlineManager.setOnline(true);
+    await client.resumePausedMutations();
+    await expect.poll(() => client.getMutationCache().findAll({ status: "pending" }).length, { timeout: 20_000 }).toBe(0);
+    const creates = Array.from({ length: 200 }, (_, i) => `create Chapter ${i + 1}`);
+    expect(fake.sent).toEqual([...creates, 'patch 240 {"title":"Prologue"}', 'patch 240 {"position":0}']);
+    expect(fake.chapters.size).toBe(200);
+    // What is shown once they all landed: the server's chapters, none twice, none temporary.
+    const after = chaptersShown(client, TIMELINE);
+    expect(new Set(after.map((c) => c.id)).size).toBe(200);
+    expect(after.every((c) => c.id > 0)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, ChevronDown, ChevronRight, Settings2 } from "lucide-react";
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import { cn } from "~/lib/cn";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
@@ -16,10 +16,11 @@ const sumWords = (scenes: Scene[]) => scenes.reduce((n, s) => n + (s.wordCount ?
  * actions (rename, target, move, move a scene here; delete for the owner). Alt+Arrow on the focused header
  * moves the chapter; so does dragging it onto another chapter's header.
  */
-export function ChapterHeader({
+export const ChapterHeader = memo(function ChapterHeader({
   context,
   chapter,
-  chapters,
+  index,
+  count,
   scenes,
   all,
   collapsed,
@@ -29,7 +30,9 @@ export function ChapterHeader({
   context: ChapterContext;
   /** null: the scenes in no chapter. */
   chapter: ChapterView | null;
-  chapters: ChapterView[];
+  /** Its place among the chapters shown (from 0), and how many there are. */
+  index: number;
+  count: number;
   scenes: Scene[];
   all: Scene[];
   collapsed: boolean;
@@ -51,7 +54,6 @@ export function ChapterHeader({
       </div>
     );
   }
-  const index = chapters.findIndex((c) => c.id === chapter.id);
   const editable = canEdit;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the header is focusable for Alt+Arrow; its buttons do the same
@@ -106,7 +108,7 @@ export function ChapterHeader({
           {counts}
           {editable ? (
             <span className="sr-only">
-              . Chapter {index + 1} of {chapters.length}: Alt+Arrow keys move it.
+              . Chapter {index + 1} of {count}: Alt+Arrow keys move it.
             </span>
           ) : null}
         </p>
@@ -126,7 +128,7 @@ export function ChapterHeader({
               size="icon"
               variant="ghost"
               aria-label={`Move ${chapter.title} down`}
-              disabled={index >= chapters.length - 1}
+              disabled={index >= count - 1}
               onClick={() => void actions.move(chapter.id, 1)}
             >
               <ArrowDown aria-hidden="true" className="h-4 w-4" />
@@ -149,7 +151,7 @@ export function ChapterHeader({
       ) : null}
     </div>
   );
-}
+});
 
 function ChapterSettings({
   id,

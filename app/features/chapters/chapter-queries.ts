@@ -47,37 +47,90 @@ export function fetchChapters(client: ApiClient, timelineId: number, shareCode?:
 
 /** The list with one change applied (`created`: the server's chapter, once there is one). */
 export function applyChange(list: ChapterView[], change: ChapterChange, created?: ChapterView): ChapterView[] {
-  switch (change.kind) {
-    case "chapter.create": {
-      const chapter = created ?? {
-        id: change.tempId,
-        timelineId: change.timelineId,
-        title: change.title,
-        position: list.length,
-        targetWords: null,
-        wordCount: 0,
-      };
-      return list.some((c) => c.id === chapter.id) ? list : byPosition([...list, chapter]);
-    }
-    case "chapter.update": {
-      const id = idOf(change.chapterId);
-      const { title, targetWords } = change;
-      return list.map((c) =>
-        c.id === id || c.id === change.chapterId
-          ? { ...c, ...(title !== undefined && { title }), ...(targetWords !== undefined && { targetWords }) }
-          : c,
-      );
-    }
-    case "chapter.move": {
-      const next = [...list];
-      const from = next.findIndex((c) => c.id === idOf(change.chapterId) || c.id === change.chapterId);
-      if (from < 0) return list;
-      next.splice(Math.min(change.position, next.length - 1), 0, ...next.splice(from, 1));
-      return next.map((c, position) => ({ ...c, position }));
-    }
-    case "chapter.delete":
-      return list.filter((c) => c.id !== idOf(change.chapterId) && c.id !== change.chapterId);
+  if (change.kind === "chapter.create" && created) {
+    return list.some((c) => c.id === created.id) ? list : byPosition([...list, created]);
   }
+  return applyChanges(list, [change]);
+}
+
+/** The chapter shown for a queued create, by the change (see `applyChanges`). */
+const madeBy = new WeakMap<ChapterChange, ChapterView>();
+
+/** Whether chapter `a` comes before `b` in position order (as `byPosition` sorts them). */
+const before = (a: ChapterView, b: ChapterView) => a.position < b.position || (a.position === b.position && a.id <= b.id);
+
+/**
+ * The list with the changes applied in their order, on one copy of it: a queue of n new chapters costs about n
+ * steps more than the list (each goes last, where its position puts it, with no new copy nor sort of the list),
+ * not n copies and sorts. The same list as applying them one by one with `applyChange`.
+ */
+export function applyChanges(list: ChapterView[], changes: readonly ChapterChange[]): ChapterView[] {
+  if (changes.length === 0) return list;
+  let next = [...list];
+  const ids = new Set(next.map((c) => c.id));
+  // Whether `next` is in position order now, and whether a new chapter asks for that order (`applyChange` sorts
+  // the list when it adds one).
+  let inOrder = next.every((c, i) => i === 0 || before(next[i - 1], c));
+  let sortDue = false;
+  const settle = () => {
+    if (sortDue && !inOrder) next = byPosition(next);
+    if (sortDue) inOrder = true;
+    sortDue = false;
+  };
+  const matches = (c: ChapterView, chapterId: number) => c.id === idOf(chapterId) || c.id === chapterId;
+  for (const change of changes) {
+    switch (change.kind) {
+      case "chapter.create": {
+        if (ids.has(change.tempId)) break;
+        // The same object as last time for the same change at the same place: its header need not re-render.
+        const kept = madeBy.get(change);
+        const chapter: ChapterView =
+          kept?.position === next.length
+            ? kept
+            : {
+                id: change.tempId,
+                timelineId: change.timelineId,
+                title: change.title,
+                position: next.length,
+                targetWords: null,
+                wordCount: 0,
+              };
+        madeBy.set(change, chapter);
+        const last = next[next.length - 1];
+        if (last && !before(last, chapter)) inOrder = false;
+        next.push(chapter);
+        ids.add(chapter.id);
+        sortDue = true;
+        break;
+      }
+      case "chapter.update": {
+        const { title, targetWords } = change;
+        for (const [i, c] of next.entries()) {
+          if (!matches(c, change.chapterId)) continue;
+          next[i] = { ...c, ...(title !== undefined && { title }), ...(targetWords !== undefined && { targetWords }) };
+        }
+        break;
+      }
+      case "chapter.move": {
+        settle();
+        const from = next.findIndex((c) => matches(c, change.chapterId));
+        if (from < 0) break;
+        next.splice(Math.min(change.position, next.length - 1), 0, ...next.splice(from, 1));
+        next = next.map((c, position) => ({ ...c, position }));
+        inOrder = true;
+        break;
+      }
+      case "chapter.delete":
+        next = next.filter((c) => {
+          if (!matches(c, change.chapterId)) return true;
+          ids.delete(c.id);
+          return false;
+        });
+        break;
+    }
+  }
+  settle();
+  return next;
 }
 
 /** How each change is sent, what it says on success, and what happens after (set once, before a restore). */
@@ -194,6 +247,18 @@ function describeChange(change: ChapterChange, queryClient: QueryClient): string
   }
 }
 
+/** The changes to a timeline's chapters not yet confirmed, in the order they were made. */
+const pendingChanges = (queryClient: QueryClient, timelineId: number) =>
+  queryClient
+    .getMutationCache()
+    .findAll({ mutationKey: ["chapters"], status: "pending" })
+    .map((mutation) => mutation.state.variables as ChapterChange | undefined)
+    .filter((change): change is ChapterChange => change?.timelineId === timelineId);
+
+/** The timeline's chapters as shown now (as `useChapterList` has them), read once rather than watched. */
+export const chaptersShown = (queryClient: QueryClient, timelineId: number) =>
+  applyChanges(queryClient.getQueryData<ChapterView[]>(chaptersKey(timelineId)) ?? [], pendingChanges(queryClient, timelineId));
+
 /** The timeline's chapters as shown: the server's list with this page's unconfirmed changes applied. */
 export function useChapterList(timelineId: number, shareCode?: string | null, client?: ApiClient) {
   const query = useQuery({
@@ -207,7 +272,11 @@ export function useChapterList(timelineId: number, shareCode?: string | null, cl
   });
   const server = query.data;
   const chapters = useMemo(
-    () => pending.filter((c) => c?.timelineId === timelineId).reduce((list, change) => applyChange(list, change), server ?? []),
+    () =>
+      applyChanges(
+        server ?? [],
+        pending.filter((c) => c?.timelineId === timelineId),
+      ),
     [pending, server, timelineId],
   );
   // The changes on their way to the server now (one kept offline, paused, is not).
@@ -249,17 +318,19 @@ export function moveChapterBy(queryClient: QueryClient, base: Base, chapters: Ch
 export function useChapterActions() {
   const queryClient = useQueryClient();
   const { timelineId, shareCode } = useTimelineSession();
-  const { chapters } = useChapterList(timelineId, shareCode);
   const base = useMemo(() => ({ timelineId, shareCode }), [timelineId, shareCode]);
   const send = useCallback((change: ChapterChange) => sendChapterChange(queryClient, change), [queryClient]);
+  // The list as shown, read when the writer acts: every chapter header has these actions, and each watching the
+  // list made every change to it re-render and re-derive all the headers (a queue of 200 took minutes).
+  const shown = () => chaptersShown(queryClient, timelineId);
   return {
     create: (title: string) =>
       send({ ...base, kind: "chapter.create", tempId: newTempId(), key: newIdempotencyKey(), title: title.trim() }),
     update: (chapterId: number, changes: { title?: string; targetWords?: number | null }) =>
       send({ ...base, kind: "chapter.update", chapterId, ...changes }),
-    move: (chapterId: number, step: number) => moveChapterBy(queryClient, base, chapters, chapterId, step),
+    move: (chapterId: number, step: number) => moveChapterBy(queryClient, base, shown(), chapterId, step),
     moveTo: (chapterId: number, position: number) => {
-      const from = chapters.findIndex((c) => c.id === chapterId);
+      const from = shown().findIndex((c) => c.id === chapterId);
       if (from < 0 || from === position) return Promise.resolve(false);
       return send({ ...base, kind: "chapter.move", chapterId, position });
     },

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { Layout, TimelineEvents } from "~/features/timeline/timeline-events";
 import type { ChapterContext } from "./chapter-context";
@@ -6,6 +6,8 @@ import type { ChapterView, Scene } from "./chapters-api";
 import { ChapterHeader } from "./chapter-header";
 import { useChapterList } from "./chapter-queries";
 import { useCollapsedChapters } from "./collapsed-chapters";
+
+const NO_SCENES: Scene[] = [];
 
 type Group = { key: string; chapter: ChapterView | null; scenes: Scene[] };
 
@@ -41,6 +43,19 @@ export function ChapteredList({
   const collapsed = useCollapsedChapters(context.timelineId);
   const groups = groupScenes(events, chapters, !filtering);
   const indexOf = (id: number) => all.findIndex((e) => e.id === id);
+  // Each chapter's scenes (one array per chapter while the scenes stay the same) and its place: a header
+  // re-renders only when what it shows changed, not for every change to another chapter.
+  const scenesOf = useMemo(() => {
+    const of = new Map<number, Scene[]>();
+    for (const scene of all) {
+      if (scene.chapterId == null) continue;
+      const held = of.get(scene.chapterId);
+      if (held) held.push(scene);
+      else of.set(scene.chapterId, [scene]);
+    }
+    return of;
+  }, [all]);
+  const placeOf = useMemo(() => new Map(chapters.map((c, i) => [c.id, i])), [chapters]);
 
   // A card dragged out of its run and dropped over another chapter: dnd-kit sees only its own run, so the drop
   // is read here, before dnd-kit's own pointerup (which then must not reorder the run).
@@ -90,7 +105,7 @@ export function ChapteredList({
     <div ref={rootRef} className="space-y-6">
       {groups.map((group) => {
         const shut = group.chapter !== null && collapsed.has(group.chapter.id);
-        const chapterScenes = group.chapter ? all.filter((s) => s.chapterId === group.chapter?.id) : group.scenes;
+        const chapterScenes = group.chapter ? (scenesOf.get(group.chapter.id) ?? NO_SCENES) : group.scenes;
         return (
           <section
             key={group.key}
@@ -100,7 +115,8 @@ export function ChapteredList({
             <ChapterHeader
               context={context}
               chapter={group.chapter}
-              chapters={chapters}
+              index={group.chapter ? (placeOf.get(group.chapter.id) ?? -1) : -1}
+              count={chapters.length}
               scenes={chapterScenes}
               all={all}
               collapsed={shut}
