@@ -8,6 +8,7 @@ import {
   registerEventSession,
   setEventDefaults,
 } from "../../app/features/timeline/event-changes";
+import { rememberRealId } from "../../app/features/offline/outbox";
 import type { LocalChange } from "../../app/features/timeline/timeline-store";
 import type { ApiClient } from "../../app/lib/client";
 import type { EventView } from "../../worker/services/events";
@@ -126,5 +127,30 @@ describe("scene changes in the outbox", () => {
     expect([...fake.scenes.values()].map((e) => e.title)).toEqual(["Frontier"]);
     expect(landed.map((c) => c.kind)).toEqual(["create", "event", "event", "move", "delete"]);
     expect(refreshed.length).toBeGreaterThan(0);
+  });
+
+  it("a move across the plotline grid, queued offline and restored, shows at once and is sent as one PATCH with the server's ids", async () => {
+    const fake = fakeApi();
+    fake.scenes.set(5, scene(5, "Storm", 0));
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    onlineManager.setOnline(false);
+    const before = newClient();
+    // Onto a plotline made offline too (its temporary id, -31), in chapter 3, off plotline 8.
+    const move: EventChange = { timelineId: TIMELINE, kind: "event.move", eventId: 5, chapterId: 3, plotlineIds: [-31] };
+    const shown = applyEventChange([{ ...scene(5, "Storm", 0), plotlineIds: [8] }], move);
+    expect(shown.map((e) => [e.chapterId, e.plotlineIds, e.position])).toEqual([[3, [-31], 0]]);
+    queueEventChange(before, move);
+    await expect.poll(() => before.getMutationCache().findAll({ status: "pending" }).length).toBe(1);
+    expect(fake.sent).toEqual([]);
+
+    const kept = JSON.parse(JSON.stringify(dehydrate(before)));
+    const after = newClient();
+    hydrate(after, kept);
+    // The plotline's create landed first: the server gave it 44.
+    rememberRealId(-31, 44);
+    onlineManager.setOnline(true);
+    await after.resumePausedMutations();
+    await expect.poll(() => after.getMutationCache().findAll({ status: "pending" }).length).toBe(0);
+    expect(fake.sent).toEqual(['patch 5 {"chapterId":3,"plotlineIds":[44]}']);
   });
 });

@@ -4,6 +4,7 @@ import { changedDate, DateField } from "~/features/calendar/date-field";
 import type { CodexApi } from "~/features/codex/codex-request";
 import { type EntityFields, useCodexActions } from "~/features/codex/codex-queries";
 import { ProgressionsSection, type SceneOption } from "~/features/codex/progressions";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
@@ -73,6 +74,8 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, scenes, .
 
   // The codex's changes (codex-queries.ts): their toasts, and the list updated, are the data layer's.
   const actions = useCodexActions();
+  // Not queued with no network: Save says 'You're offline' (what was typed stays in the form).
+  const { offline, lock, note } = useOfflineLock();
   const [pending, setPending] = useState(false);
   const save = {
     pending,
@@ -91,6 +94,7 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, scenes, .
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
+    if (offline) return;
     void save.run({
       kind,
       name,
@@ -173,11 +177,12 @@ export function EntityDialog({ open, onOpenChange, entity, usedColors, scenes, .
             className="h-9 w-14 cursor-pointer rounded border border-stone-300 bg-white p-0.5"
           />
         </div>
-        <div className="flex justify-end gap-2">
+        <div className="flex items-center justify-end gap-2">
+          {note}
           <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={save.pending}>
             Cancel
           </Button>
-          <Button type="submit" disabled={save.pending}>
+          <Button type="submit" disabled={save.pending} {...lock}>
             {save.pending ? "Saving..." : entity ? "Save Changes" : "Create Entry"}
           </Button>
         </div>

@@ -1,5 +1,6 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { isOnline } from "~/features/offline/outbox";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -127,6 +128,8 @@ export function useLoadedCodex(timelineId: number, loaded: EntityView[]) {
   // The first render's list (on the server too) is the query's initial data; a later list from the loader replaces it.
   codexSeeds.set(timelineId, loaded);
   useEffect(() => {
+    // With no network the page is the copy last seen: the list kept on the device is as new or newer.
+    if (!isOnline()) return;
     if (queryClient.getQueryData(codexKey(timelineId)) !== loaded) queryClient.setQueryData(codexKey(timelineId), loaded);
   }, [queryClient, timelineId, loaded]);
 }
@@ -136,6 +139,8 @@ export function useCodexList(timelineId: number, shareCode?: string | null): Ent
   const query = useQuery({
     queryKey: codexKey(timelineId),
     initialData: () => codexSeeds.get(timelineId),
+    // With no network, read before anything: the list kept on the device wins when it is restored.
+    initialDataUpdatedAt: () => (isOnline() ? undefined : 0),
     queryFn: () => fetchCodex(clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not each time a part mounts.
     staleTime: Number.POSITIVE_INFINITY,

@@ -3,6 +3,7 @@ import { Suspense, lazy, useEffect, useId, useMemo, useState } from "react";
 import type { CodexApi } from "~/features/codex/codex-request";
 import { useCodex, useCodexActions } from "~/features/codex/codex-queries";
 import { LinkAllMentionsButton } from "~/features/codex/link-mentions";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import type { SceneOption } from "~/features/codex/progressions";
 import { Button } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/dialog";
@@ -65,6 +66,8 @@ export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, 
     if (editing) setDialogMounted(true);
   }, [editing]);
   const shown = entities.filter((e) => matchesEntity(e, query));
+  // The codex's changes are not queued with no network: its write controls say 'You're offline' (DESIGN.md §12).
+  const { lock, note } = useOfflineLock();
 
   const [deletePending, setDeletePending] = useState(false);
   const deleteEntity = async (entity: EntityView) => {
@@ -81,9 +84,12 @@ export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, 
           <BookUser aria-hidden="true" className="h-5 w-5 text-brand-700" /> Codex
         </h2>
         {canEdit ? (
-          <Button size="sm" onClick={() => setEditing("new")} onPointerEnter={() => void loadEntityDialog()}>
-            <Plus aria-hidden="true" className="h-4 w-4" /> New entry
-          </Button>
+          <div className="flex items-center gap-2">
+            {note}
+            <Button size="sm" onClick={() => setEditing("new")} onPointerEnter={() => void loadEntityDialog()} {...lock}>
+              <Plus aria-hidden="true" className="h-4 w-4" /> New entry
+            </Button>
+          </div>
         ) : null}
       </div>
       <div className="relative mt-3">
@@ -102,7 +108,7 @@ export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, 
       </div>
       {canEdit && entities.length > 0 ? (
         <div className="mt-2 flex justify-end">
-          <LinkAllMentionsButton {...api} />
+          <LinkAllMentionsButton {...api} lock={lock} />
         </div>
       ) : null}
       {entities.length === 0 ? (
@@ -141,6 +147,7 @@ export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, 
                         className="h-8 w-8"
                         aria-label={`Edit ${entity.name}`}
                         onClick={() => setEditing(entity)}
+                        {...lock}
                       >
                         <Pencil aria-hidden="true" className="h-4 w-4" />
                       </Button>
@@ -152,6 +159,7 @@ export function CodexPanel({ canEdit, canDelete, onSelect, editRequest, scenes, 
                         className="h-8 w-8 text-red-700 hover:bg-red-50"
                         aria-label={`Delete ${entity.name}`}
                         onClick={() => setDeleting(entity)}
+                        {...lock}
                       >
                         <Trash2 aria-hidden="true" className="h-4 w-4" />
                       </Button>

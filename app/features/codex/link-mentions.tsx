@@ -1,5 +1,6 @@
 import { Link2 } from "lucide-react";
 import type { CodexApi } from "~/features/codex/codex-request";
+import type { useOfflineLock } from "~/features/offline/offline-lock";
 import { errorMessage, shareParam, unwrap } from "~/lib/client";
 import { useMutation } from "~/lib/use-mutation";
 import { Button } from "~/ui/button";
@@ -15,7 +16,14 @@ export function linkedMentionsText(linked: number) {
 }
 
 /** The Codex panel's button (editors): links, says how many, and reloads the scenes with their new links. */
-export function LinkAllMentionsButton({ timelineId, shareCode, client }: CodexApi) {
+export function LinkAllMentionsButton({
+  timelineId,
+  shareCode,
+  client,
+  lock,
+}: CodexApi & {
+  /** The panel's: disabled saying 'You're offline' while there is no network. */ lock?: ReturnType<typeof useOfflineLock>["lock"];
+}) {
   const linkAll = useMutation(
     () =>
       unwrap(client.api.timelines[":id"].codex["link-mentions"].$post({ param: { id: String(timelineId) }, query: shareParam(shareCode) })),
@@ -32,6 +40,7 @@ export function LinkAllMentionsButton({ timelineId, shareCode, client }: CodexAp
       disabled={linkAll.pending}
       onClick={() => void linkAll.run()}
       title="Link every codex entry to every scene that names it"
+      {...lock}
     >
       <Link2 aria-hidden="true" className="h-4 w-4" /> {linkAll.pending ? "Linking..." : "Link all mentions"}
     </Button>

@@ -1,6 +1,7 @@
 import { Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import type { CodexApi } from "~/features/codex/codex-request";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
 import { Label, Textarea } from "~/ui/input";
@@ -54,6 +55,8 @@ export function ProgressionsSection({
   const [editing, setEditing] = useState<{ id: number; sceneId: string; text: string } | null>(null);
   const { client, shareCode } = api;
   const tick = useProgressionsTick();
+  // Not queued with no network: adding, saving and deleting say 'You're offline'.
+  const { lock, note } = useOfflineLock();
 
   // Another entry: its list shows 'Loading…' until fetched (a refetch of the same entry keeps the list on screen).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the entry's id is the signal to clear
@@ -159,6 +162,7 @@ export function ProgressionsSection({
                     size="sm"
                     disabled={update.pending}
                     onClick={() => void update.run(p.id, { eventId: sceneNumber(editing.sceneId), text: editing.text })}
+                    {...lock}
                   >
                     Save progression
                   </Button>
@@ -178,6 +182,7 @@ export function ProgressionsSection({
                       className="h-8 w-8"
                       aria-label={`Edit the progression from "${sceneTitle(p.eventId)}"`}
                       onClick={() => setEditing({ id: p.id, sceneId: String(p.eventId), text: p.text })}
+                      {...lock}
                     >
                       <Pencil aria-hidden="true" className="h-4 w-4" />
                     </Button>
@@ -189,6 +194,7 @@ export function ProgressionsSection({
                       aria-label={`Delete the progression from "${sceneTitle(p.eventId)}"`}
                       disabled={remove.pending}
                       onClick={() => void remove.run(p.id)}
+                      {...lock}
                     >
                       <Trash2 aria-hidden="true" className="h-4 w-4" />
                     </Button>
@@ -218,8 +224,15 @@ export function ProgressionsSection({
             placeholder="e.g. Loses her left hand"
             onChange={(e) => setText(e.target.value)}
           />
-          <div className="flex justify-end">
-            <Button type="button" size="sm" disabled={add.pending} onClick={() => void add.run({ eventId: sceneNumber(sceneId), text })}>
+          <div className="flex items-center justify-end gap-2">
+            {note}
+            <Button
+              type="button"
+              size="sm"
+              disabled={add.pending}
+              onClick={() => void add.run({ eventId: sceneNumber(sceneId), text })}
+              {...lock}
+            >
               Add progression
             </Button>
           </div>

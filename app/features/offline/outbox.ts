@@ -98,6 +98,14 @@ function watchNetwork() {
     const online = () => void probe();
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
+    // A page read from the device (the service worker's copy) may be told 'online' on a network that goes nowhere:
+    // the server is asked once; unreachable, the outbox is offline (and asks again until it answers).
+    if (navigator.onLine && navigator.serviceWorker?.controller)
+      void reachable().then((ok) => {
+        if (ok || !navigator.onLine) return;
+        setOnline(false);
+        timer = setTimeout(() => void probe(), 1_000);
+      });
     return () => {
       clearTimeout(timer);
       window.removeEventListener("online", online);

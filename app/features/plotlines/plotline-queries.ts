@@ -166,9 +166,17 @@ export function useLoadedPlotlines(timelineId: number, loaded: PlotlineView[]) {
   // The first render's list (on the server too) is the query's initial data; a later list from the loader replaces it.
   plotlineSeeds.set(timelineId, loaded);
   useEffect(() => {
+    // With no network the page is the copy last seen: the list kept on the device (the outbox's) is as new or newer.
+    if (!isOnline()) return;
     if (queryClient.getQueryData(plotlinesKey(timelineId)) !== loaded) queryClient.setQueryData(plotlinesKey(timelineId), loaded);
   }, [queryClient, timelineId, loaded]);
 }
+
+/**
+ * When the loader's list counts as read: now online; with no network, before anything (0), so the list kept on the
+ * device wins when it is restored (the page itself is the service worker's copy, maybe older).
+ */
+export const seedUpdatedAt = () => (isOnline() ? undefined : 0);
 
 /** The timeline's plotlines as shown, in order: the server's list with this page's unconfirmed changes applied. */
 export function usePlotlines(): PlotlineView[] {
@@ -176,6 +184,7 @@ export function usePlotlines(): PlotlineView[] {
   const query = useQuery({
     queryKey: plotlinesKey(timelineId),
     initialData: () => plotlineSeeds.get(timelineId),
+    initialDataUpdatedAt: seedUpdatedAt,
     queryFn: () => fetchPlotlines(clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not each time a card mounts.
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,5 +1,7 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { useChapterActions } from "~/features/chapters/chapter-queries";
+import { queueEventChange, shouldQueue } from "~/features/timeline/event-changes";
 import { usePlotlineActions } from "~/features/plotlines/plotline-queries";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import type { LocalChange } from "~/features/timeline/timeline-store";
@@ -41,7 +43,9 @@ function readCollapsed(timelineId: number): Set<string> {
 
 /**
  * The grid's writes: a card's move (chapter and plotlines in one PATCH, shown at once and undone if refused),
- * the rows' and columns' order, and which rows this browser keeps collapsed.
+ * the rows' and columns' order, and which rows this browser keeps collapsed. With no network (or changes still
+ * waiting before it) a move goes into the outbox as the list's moves do (event-changes.ts): shown at once, kept on
+ * the device, sent in its turn, a refusal shown under 'Changes not saved'.
  */
 export function useGridWrites({ store, refresh }: GridWriteProps) {
   // The session's client names this page's room connection on every write.
@@ -49,9 +53,15 @@ export function useGridWrites({ store, refresh }: GridWriteProps) {
   const latest = useRef({ store, refresh });
   latest.current = { store, refresh };
   const query = shareParam(shareCode);
+  const queryClient = useQueryClient();
 
   const move = useCallback(
     async (event: EventView, change: { chapterId: number | null; plotlineIds: number[] }) => {
+      // A scene added offline has no id on the server yet: its move waits behind its create.
+      if (shouldQueue() || event.id < 0) {
+        queueEventChange(queryClient, { timelineId, shareCode, kind: "event.move", eventId: event.id, ...change });
+        return true;
+      }
       const { store, refresh } = latest.current;
       const outcome = await store.write(
         () =>
@@ -65,7 +75,7 @@ export function useGridWrites({ store, refresh }: GridWriteProps) {
       if (outcome.ok) refresh();
       return outcome.ok;
     },
-    [client, query],
+    [client, query, queryClient, timelineId, shareCode],
   );
 
   const plotlineActions = usePlotlineActions();

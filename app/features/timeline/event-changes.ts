@@ -36,8 +36,8 @@ export type EventChange =
       at: string;
     })
   | (Base & { kind: "event.update"; eventId: number; fields: EventFields })
-  /** To index `to` of the story order, and/or into a chapter (null: none). */
-  | (Base & { kind: "event.move"; eventId: number; to?: number; chapterId?: number | null })
+  /** To index `to` of the story order, and/or into a chapter (null: none), and/or onto plotlines (the grid's move). */
+  | (Base & { kind: "event.move"; eventId: number; to?: number; chapterId?: number | null; plotlineIds?: number[] })
   | (Base & { kind: "event.delete"; eventId: number; title: string });
 
 type Kind = EventChange["kind"];
@@ -123,11 +123,19 @@ export function applyEventChange(list: EventView[], change: EventChange): EventV
       return list.map((e) => (sameId(e.id, change.eventId) ? { ...e, ...shown } : e));
     }
     case "event.move": {
-      const { chapterId } = change;
+      const { chapterId, plotlineIds } = change;
       const moved =
-        chapterId === undefined
+        chapterId === undefined && plotlineIds === undefined
           ? list
-          : list.map((e) => (sameId(e.id, change.eventId) ? { ...e, chapterId: chapterId && realIdOf(chapterId) } : e));
+          : list.map((e) =>
+              sameId(e.id, change.eventId)
+                ? {
+                    ...e,
+                    ...(chapterId !== undefined && { chapterId: chapterId && realIdOf(chapterId) }),
+                    ...(plotlineIds !== undefined && { plotlineIds: plotlineIds.map(realIdOf) }),
+                  }
+                : e,
+            );
       return change.to === undefined ? moved : moveTo(moved, change.eventId, change.to);
     }
     case "event.delete":
@@ -190,7 +198,7 @@ export function setEventDefaults(queryClient: QueryClient) {
               timelineId,
               attachments: [],
               ...(chapterId !== undefined && { chapterId: chapterId === null ? null : realIdOf(chapterId) }),
-              ...(plotlineIds && { plotlineIds }),
+              ...(plotlineIds && { plotlineIds: plotlineIds.map(realIdOf) }),
             },
           },
           { headers: { "Idempotency-Key": change.key } },
@@ -214,10 +222,11 @@ export function setEventDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: (change: EventChange) => {
       if (change.kind !== "event.move") throw new Error(change.kind);
-      const { to, chapterId } = change;
+      const { to, chapterId, plotlineIds } = change;
       return patch(change, {
         ...(to !== undefined && { position: to }),
         ...(chapterId !== undefined && { chapterId: chapterId === null ? null : realIdOf(chapterId) }),
+        ...(plotlineIds !== undefined && { plotlineIds: plotlineIds.map(realIdOf) }),
       });
     },
     onSuccess: (data: EventView, change: EventChange) => {

@@ -20,5 +20,9 @@ export function timelineQueryClient(): QueryClient {
   });
 }
 
-/** The lists kept on the device with the queued changes: the chapters (the scenes come with the page's kept data). */
-export const keptOnDevice = (queryKey: readonly unknown[]) => queryKey[0] === "chapters";
+/**
+ * The lists kept on the device with the queued changes: the chapters, plotlines and codex (the scenes come with the
+ * page's kept data).
+ */
+const KEPT = new Set(["chapters", "plotlines", "codex"]);
+export const keptOnDevice = (queryKey: readonly unknown[]) => KEPT.has(queryKey[0] as string);
