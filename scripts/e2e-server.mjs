@@ -1,6 +1,6 @@
 // Serves the production build for the browser suite: fresh local state, migrations applied,
-// vars pointing at the fake third-party servers that tests/e2e/global-setup starts on 127.0.0.1.
-import { rmSync } from "node:fs";
+// vars pointing at the fake third-party servers it starts on 127.0.0.1.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { startFakeMailServer } from "../tests/fakes/mail-server.mjs";
 import { fakeOAuthVars, startFakeOAuthServer } from "../tests/fakes/oauth-server.mjs";
@@ -40,6 +40,26 @@ const env = {
   STORYWEAVE_BUILD_DIR: BUILD_DIR,
 };
 
+// Written into a build directory once its build is complete: the names of the vars it was built with.
+const BUILT = ".e2e-build.json";
+
+/**
+ * STORYWEAVE_BUILD_FROM=<another port's build directory>: a copy of that finished build (the same sources) instead of
+ * building again. Only the vars differ (the fakes' ports), and they are the output wrangler.json's `vars`, rewritten
+ * here to this port's. Anything else (no finished build there, other var names) builds as usual.
+ */
+function copyBuild(from) {
+  if (!from || from === BUILD_DIR || !existsSync(`${from}/${BUILT}`)) return false;
+  if (readFileSync(`${from}/${BUILT}`, "utf8") !== JSON.stringify(Object.keys(vars).sort())) return false;
+  rmSync(BUILD_DIR, { recursive: true, force: true });
+  cpSync(from, BUILD_DIR, { recursive: true });
+  const outputConfig = `${BUILD_DIR}/server/wrangler.json`;
+  const config = JSON.parse(readFileSync(outputConfig, "utf8"));
+  config.vars = { ...config.vars, ...vars };
+  writeFileSync(outputConfig, JSON.stringify(config));
+  return true;
+}
+
 await startFakeMailServer(MAIL_PORT);
 await startFakeOpenAIServer(OPENAI_PORT);
 await startFakeStripeServer(STRIPE_PORT);
@@ -48,12 +68,23 @@ await startFakeOAuthServer(OAUTH_PORT);
 // (scripts/test-faults.mjs); otherwise a fresh build on fresh state.
 if (process.env.STORYWEAVE_KEEP_STATE !== "1") {
   rmSync(STATE_DIR, { recursive: true, force: true });
-  run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  rmSync(`${BUILD_DIR}/${BUILT}`, { force: true });
+  if (!copyBuild(process.env.STORYWEAVE_BUILD_FROM)) {
+    run("react-router", ["build"], { env, stdio: ["ignore", "ignore", "inherit"] });
+    writeFileSync(`${BUILD_DIR}/${BUILT}`, JSON.stringify(Object.keys(vars).sort()));
+  }
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
+// `vite preview` serves the build that .wrangler/deploy/config.json names, which the last build of any port wrote:
+// name this port's own.
+mkdirSync(".wrangler/deploy", { recursive: true });
+writeFileSync(
+  ".wrangler/deploy/config.json",
+  JSON.stringify({ configPath: `../../${BUILD_DIR}/server/wrangler.json`, auxiliaryWorkers: [] }),
+);
 const server = spawn("vite", ["preview", "--host", "127.0.0.1", "--port", String(E2E_PORT), "--strictPort"], {
   env,
   stdio: "inherit",

@@ -52,6 +52,10 @@ step("lint", () => {
 // Playwright empties when it starts) and printed when it ends.
 const e2ePort = Number(process.env.E2E_PORT ?? 4319);
 const e2eResults = e2ePort === 4319 ? "test-results/e2e-results.json" : `test-results/port-${e2ePort}/e2e-results.json`;
+// The browser suite's production build (scripts/e2e-server.mjs), which the faults suite copies rather than building
+// it again once it is complete (e2e-server.mjs marks it so); the mark of an earlier run goes first.
+const e2eBuild = e2ePort === 4319 ? "build" : `build-e2e-${e2ePort}`;
+rmSync(`${e2eBuild}/.e2e-build.json`, { force: true });
 
 function e2eCounts(status) {
   const report = readJson(e2eResults);
@@ -95,7 +99,11 @@ function intSuite() {
 function faultSuite() {
   // Its browser writer needs Chromium too.
   if (run("bash", ["scripts/ensure-chromium.sh"], { allowFailure: true }).status !== 0) return { passed: 0, failed: 1 };
-  const res = run("node", ["scripts/test-faults.mjs"], { allowFailure: true, stdio: ["ignore", "pipe", "inherit"], env: offlineEnv });
+  const res = run("node", ["scripts/test-faults.mjs"], {
+    allowFailure: true,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...offlineEnv, STORYWEAVE_BUILD_FROM: e2eBuild },
+  });
   const out = res.stdout?.toString() ?? "";
   process.stdout.write(out);
   const m = out.match(/(\d+) passed, (\d+) failed\s*$/);
