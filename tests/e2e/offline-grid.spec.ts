@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { apiAs, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { apiAs, openTimeline, signIn, toast, waitForHydration } from "./fixtures";
 import { premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // Write anywhere (DESIGN.md §12), the plotline grid and the codex with no network: the grid reloads offline from what
@@ -100,4 +100,16 @@ test("offline, the grid reloads from the device, a card moved there is queued an
   await expect(page.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
   await expect(codex.getByRole("button", { name: "New entry" })).toBeEnabled();
   await expect(codex.getByText("You're offline", { exact: true })).toHaveCount(0);
+
+  // A delete confirmed after the network dropped under its open dialog says 'You're offline', and the entry stays.
+  await codex.getByRole("button", { name: "Delete Mara" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this codex entry?" });
+  await expect(confirm).toBeVisible();
+  await page.context().setOffline(true);
+  await confirm.getByRole("button", { name: "Delete Entry" }).click();
+  await expect(toast(page, "You're offline")).toBeVisible();
+  await expect(toast(page, "Failed to delete codex entry")).toHaveCount(0);
+  await page.context().setOffline(false);
+  await expect(codex.getByTestId("codex-entry")).toContainText("Mara");
+  expect((await apiAs<{ name: string }[]>(request, owner, "GET", `${base}/entities`)).map((e) => e.name)).toEqual(["Mara"]);
 });

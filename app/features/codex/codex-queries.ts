@@ -1,9 +1,10 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { OFFLINE_MESSAGE } from "~/features/offline/offline-lock";
 import { isOnline } from "~/features/offline/outbox";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
-import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { ApiError, type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import type { EntityKind } from "../../../db/domain/rules";
 import type { EntityView } from "../../../worker/services/entities";
@@ -62,6 +63,10 @@ export function setCodexDefaults(queryClient: QueryClient) {
   // Not the outbox's scope (a paused chapter change must not hold an entry back), sent even when the browser
   // thinks it is offline (the request fails as it did before the data layer), and not tried again.
   const common = { scope: { id: "codex" }, networkMode: "always" as const, retry: false };
+  // A request that got no answer while the network is gone says so (a control opened before the network dropped,
+  // or one outside the codex panel, such as a scene card's picker); the server's own refusals keep their words.
+  const failed = (fallback: string) => (error: unknown) =>
+    errorToast(!(error instanceof ApiError) && (!navigator.onLine || !isOnline()) ? OFFLINE_MESSAGE : errorMessage(error, fallback));
   queryClient.setMutationDefaults(changeKey("codex.create"), {
     ...common,
     mutationFn: (change: CodexChange) => {
@@ -78,7 +83,7 @@ export function setCodexDefaults(queryClient: QueryClient) {
       confirmed(change, saved);
       showToast({ title: "Success", description: "Codex entry created" });
     },
-    onError: (error: unknown) => errorToast(errorMessage(error, "Failed to create codex entry")),
+    onError: failed("Failed to create codex entry"),
   });
   queryClient.setMutationDefaults(changeKey("codex.update"), {
     ...common,
@@ -96,7 +101,7 @@ export function setCodexDefaults(queryClient: QueryClient) {
       confirmed(change, saved);
       showToast({ title: "Success", description: "Codex entry updated" });
     },
-    onError: (error: unknown) => errorToast(errorMessage(error, "Failed to update codex entry")),
+    onError: failed("Failed to update codex entry"),
   });
   queryClient.setMutationDefaults(changeKey("codex.delete"), {
     ...common,
@@ -115,7 +120,7 @@ export function setCodexDefaults(queryClient: QueryClient) {
       // Its links go too: the scenes reload.
       refreshTimeline(change.timelineId);
     },
-    onError: (error: unknown) => errorToast(errorMessage(error, "Failed to delete codex entry")),
+    onError: failed("Failed to delete codex entry"),
   });
 }
 

@@ -7,6 +7,7 @@ import {
 } from "@tanstack/query-persist-client-core";
 import { markSynced, setOutboxWaiting } from "~/lib/offline-docs";
 import { OUTBOX_DB } from "./cache-names";
+import { reachable } from "./use-offline";
 
 /**
  * The client data layer's cache and outbox (docs/client-data.md). One QueryClient for the page's life in the
@@ -66,15 +67,6 @@ function idbPersister(): Persister {
     restoreClient: () => withStore<PersistedClient | undefined>("readonly", (s) => s.get(KEY)).catch(() => undefined),
     removeClient: () => withStore("readwrite", (s) => s.delete(KEY)).then(() => undefined),
   };
-}
-
-/** Whether the server answers (a tiny file past every cache): the 'online' event comes before requests get through. */
-async function reachable() {
-  try {
-    return (await fetch(`/favicon.svg?online=${Date.now()}`, { method: "HEAD", cache: "no-store" })).ok;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from "react";
 
-/** Asks the server for a tiny file past every cache: a failure means this page is read from the device. */
-async function reachable() {
+/** Whether the server answers (a tiny file past every cache): a failure means this page is read from the device, and the
+ * `online` event comes before requests get through. */
+export async function reachable() {
   try {
     const res = await fetch(`/favicon.svg?online=${Date.now()}`, { method: "HEAD", cache: "no-store" });
     return res.ok;
