@@ -8,7 +8,7 @@ import {
   registerEventSession,
   setEventDefaults,
 } from "../../app/features/timeline/event-changes";
-import { rememberRealId } from "../../app/features/offline/outbox";
+import { newTempId, rememberRealId } from "../../app/features/offline/outbox";
 import type { LocalChange } from "../../app/features/timeline/timeline-store";
 import type { ApiClient } from "../../app/lib/client";
 import type { EventView } from "../../worker/services/events";
@@ -135,10 +135,12 @@ describe("scene changes in the outbox", () => {
     registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
     onlineManager.setOnline(false);
     const before = newClient();
-    // Onto a plotline made offline too (its temporary id, -31), in chapter 3, off plotline 8.
-    const move: EventChange = { timelineId: TIMELINE, kind: "event.move", eventId: 5, chapterId: 3, plotlineIds: [-31] };
+    // Onto a plotline made offline too (a temporary id of its own: the device's id map outlives a test), in chapter 3,
+    // off plotline 8.
+    const plotline = newTempId();
+    const move: EventChange = { timelineId: TIMELINE, kind: "event.move", eventId: 5, chapterId: 3, plotlineIds: [plotline] };
     const shown = applyEventChange([{ ...scene(5, "Storm", 0), plotlineIds: [8] }], move);
-    expect(shown.map((e) => [e.chapterId, e.plotlineIds, e.position])).toEqual([[3, [-31], 0]]);
+    expect(shown.map((e) => [e.chapterId, e.plotlineIds, e.position])).toEqual([[3, [plotline], 0]]);
     queueEventChange(before, move);
     await expect.poll(() => before.getMutationCache().findAll({ status: "pending" }).length).toBe(1);
     expect(fake.sent).toEqual([]);
@@ -147,7 +149,7 @@ describe("scene changes in the outbox", () => {
     const after = newClient();
     hydrate(after, kept);
     // The plotline's create landed first: the server gave it 44.
-    rememberRealId(-31, 44);
+    rememberRealId(plotline, 44);
     onlineManager.setOnline(true);
     await after.resumePausedMutations();
     await expect.poll(() => after.getMutationCache().findAll({ status: "pending" }).length).toBe(0);
