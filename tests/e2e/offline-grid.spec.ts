@@ -109,6 +109,9 @@ test("offline, the grid reloads from the device, a card moved there is queued an
   await confirm.getByRole("button", { name: "Delete Entry" }).click();
   await expect(toast(page, "You're offline")).toBeVisible();
   await expect(toast(page, "Failed to delete codex entry")).toHaveCount(0);
+  // The dialog stays for a try once back online; the writer cancels it.
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
   await page.context().setOffline(false);
   await expect(codex.getByTestId("codex-entry")).toContainText("Mara");
   expect((await apiAs<{ name: string }[]>(request, owner, "GET", `${base}/entities`)).map((e) => e.name)).toEqual(["Mara"]);
