@@ -15,6 +15,23 @@ const sleep = (t) => new Promise((r) => setTimeout(r, t));
 const now = () => performance.timeOrigin + performance.now();
 
 /** Premium for the owner (sharing is Premium): the e2e server's admin, verified through the fake mail API. */
+/** Follows the verification link the fake mail API holds for `email`, as the writer would. */
+async function verifyEmail(base, mailApi, email) {
+  let link = null;
+  for (let i = 0; i < 50 && !link; i++) {
+    link = (await (await fetch(`${mailApi}/messages?to=${encodeURIComponent(email)}`)).json()).verifyLink;
+    if (!link) await sleep(100);
+  }
+  if (!link) throw new Error(`no verification mail for ${email}`);
+  const token = new URL(link).searchParams.get("token");
+  const res = await fetch(`${base}/api/auth/verify-email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: base },
+    body: JSON.stringify({ token }),
+  });
+  if (!res.ok) throw new Error(`verify ${email}: ${res.status}`);
+}
+
 async function premiumOwner(base, mailApi) {
   const admin = { name: "Ada Admin", email: "admin@storyweave.local", password: "storyweave-admin-bench" };
   const headers = { "Content-Type": "application/json", Origin: base };
@@ -96,6 +113,8 @@ export async function runCoTyping(base, mailApi, { writers = 20, charsPerSecond 
   const team = [owner];
   while (team.length < writers) {
     const w = await registerWriter(base, `Writer ${team.length}`);
+    // A share with an unverified address only waits as an invitation: each co-writer verifies theirs first.
+    await verifyEmail(base, mailApi, w.user.email);
     await api(base, owner.token, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
       userEmail: w.user.email,
       accessLevel: "collaborator",
