@@ -4,6 +4,7 @@
 //                it restarts, they reconnect, type a little more and leave;
 //   after-burst: each writer sends a burst, the server is killed right after it (tens of ms), restarts, they leave.
 // Every character each writer typed must end in D1 and in every writer's doc, and no writer may be refused.
+// Then a browser's offline outbox sent into a server that is killed halfway: every queued change lands exactly once.
 // Ends with the line "N passed, N failed" (scripts/test-all.mjs counts it).
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -319,6 +320,84 @@ async function inBrowser(owner, collab, timelineId) {
   return ok;
 }
 
+/**
+ * The outbox sent into a dying server: a writer adds chapters with no network (queued on the device), the network
+ * returns, and the server is killed (SIGKILL) while the queued creates are on their way, some answered, one perhaps
+ * applied without its answer. It restarts; the page sends the rest by itself. Every chapter is on the server exactly
+ * once (each create carries its Idempotency-Key), the page says 'All changes synced' and refuses nothing.
+ */
+async function outboxKilled(owner, collab, timelineId) {
+  const COUNT = 30;
+  const titles = Array.from({ length: COUNT }, (_, i) => `Fault chapter ${i + 1}`);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  await scene(owner, timelineId, ["o"], "Before the chapters");
+  const problems = [];
+  let page;
+  try {
+    const context = await browser.newContext({ baseURL: ORIGIN, locale: "en-US" });
+    page = await context.newPage();
+    await page.goto("/auth/login");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.getByLabel("Email").fill(collab.email);
+    await page.getByLabel("Password").fill(collab.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL(/\/timeline$/);
+    // A writer who has been here before: the installed app's code is on the device (the service worker controls the
+    // page), then the page is opened again.
+    await page.goto(`/timeline/${timelineId}`);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    await page.reload();
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.waitForLoadState("networkidle");
+    await context.setOffline(true);
+    await page.getByText("Offline", { exact: true }).waitFor({ timeout: 30_000 });
+    for (const title of titles) {
+      await page.getByRole("button", { name: "Add Chapter" }).click();
+      const field = page.getByPlaceholder("Chapter title");
+      await field.fill(title);
+      await page.getByRole("button", { name: "Add", exact: true }).click();
+      await field.waitFor({ state: "detached", timeout: 30_000 });
+    }
+    await page.getByText(`${COUNT} changes waiting`).waitFor({ timeout: 30_000 });
+    let answered = 0;
+    page.on("response", (res) => {
+      if (res.request().method() === "POST" && /\/chapters$/.test(new URL(res.url()).pathname)) answered++;
+    });
+    await context.setOffline(false);
+    // Killed with the outbox half sent: a few creates answered, the next on its way.
+    await until(() => answered >= 4, "the first queued chapters to reach the server", 60_000);
+    await killServer();
+    await sleep(1500);
+    await startServer(true);
+    await until(async () => (await page.getByText("All changes synced").count()) > 0, "'All changes synced'", 120_000).catch(() =>
+      problems.push(`the page never said 'All changes synced' (${answered} creates answered)`),
+    );
+    if (await page.getByRole("region", { name: "Changes not saved" }).count()) problems.push("the page shows 'Changes not saved'");
+    if (problems.length) await page.screenshot({ path: "test-results/faults-outbox.png" }).catch(() => undefined);
+    await context.close();
+  } catch (error) {
+    await page?.screenshot({ path: "test-results/faults-outbox.png" }).catch(() => undefined);
+    throw error;
+  } finally {
+    await browser.close();
+  }
+  const stored = await api("GET", `/api/timelines/${timelineId}/chapters`, { token: owner.token });
+  for (const title of titles) {
+    const copies = stored.filter((c) => c.title === title).length;
+    if (copies !== 1) problems.push(`'${title}' is on the server ${copies}×`);
+  }
+  const ok = problems.length === 0;
+  console.log(
+    `${ok ? "✓" : "✗"} the outbox sent into a killed server: ${COUNT} chapters queued offline${ok ? ", each on the server once" : `\n    ${problems.slice(0, 8).join("\n    ")}`}`,
+  );
+  return ok;
+}
+
 let passed = 0;
 let failed = 0;
 try {
@@ -330,7 +409,13 @@ try {
   const timeline = await api("POST", "/api/timelines", { token: owner.token, body: { title: "Under faults" } });
   const { shareCode } = await api("POST", `/api/timelines/${timeline.id}/share`, { token: owner.token, body: { role: "collaborator" } });
   await api("POST", `/api/timelines/shared/${shareCode}/join`, { token: collab.token });
-  for (const scenario of process.env.FAULTS_ONLY === "browser" ? [inBrowser] : [midTyping, afterBurst, midTyping, inBrowser]) {
+  for (const scenario of { browser: [inBrowser, outboxKilled], outbox: [outboxKilled] }[process.env.FAULTS_ONLY] ?? [
+    midTyping,
+    afterBurst,
+    midTyping,
+    inBrowser,
+    outboxKilled,
+  ]) {
     try {
       if (await scenario(owner, collab, timeline.id, shareCode)) passed++;
       else failed++;

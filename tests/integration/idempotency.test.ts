@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { idempotencyMessages } from "../../worker/api/idempotency";
+import { idempotencyMessages, LEASE_MS } from "../../worker/api/idempotency";
 import { call, createTimeline, registerUser } from "./helpers";
 
 // Issue 46: a queued create replayed by the outbox (its first answer lost as the network came back) carries the
@@ -158,4 +158,43 @@ describe("Idempotency-Key on creates", () => {
     expect(later.status).toBe(201);
     expect(later.json.id).not.toBe(first.json.id);
   });
+  // A server stopped under a create (between keeping the key and making the chapter) leaves a key with no answer.
+  const reserve = async (userId: number, k: string, path: string, body: unknown, ageMs: number) => {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(body)));
+    const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await env.DB.prepare("INSERT INTO idempotency_keys (user_id, key, request, created_at) VALUES (?, ?, ?, ?)")
+      .bind(userId, k, `POST ${path} ${hash}`, new Date(Date.now() - ageMs).toISOString())
+      .run();
+  };
+
+  it("a repeat of a create whose first request died without an answer makes it once, not 'still being made' for ever", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const path = `/api/timelines/${timeline.id}/chapters`;
+    const body = { title: "After the restart" };
+    await reserve(writer.user.id, k, path, body, LEASE_MS + 1_000);
+    const repeat = await call("POST", path, { token: writer.token, body, headers: { "Idempotency-Key": k } });
+    expect(repeat.status).toBe(201);
+    expect(repeat.json.title).toBe("After the restart");
+    const again = await call("POST", path, { token: writer.token, body, headers: { "Idempotency-Key": k } });
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(repeat.json.id);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await count("chapters", timeline.id)).toBe(1);
+  });
+
+  it("a repeat while the first request is still being made is told to try again in a moment (409, Retry-After)", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const path = `/api/timelines/${timeline.id}/chapters`;
+    const body = { title: "Still on its way" };
+    await reserve(writer.user.id, k, path, body, 0);
+    const repeat = await call("POST", path, { token: writer.token, body, headers: { "Idempotency-Key": k } });
+    expect(repeat.status).toBe(409);
+    expect(repeat.json.error).toBe(idempotencyMessages.inProgress);
+    expect(Number(repeat.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await count("chapters", timeline.id)).toBe(0);
+  }, 15_000);
 });

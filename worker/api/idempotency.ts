@@ -18,6 +18,14 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 const KEPT_MS = 24 * 60 * 60 * 1000;
 /** How long a repeat waits for the first request still being made before it is told to try again. */
 const WAIT_MS = 5_000;
+/**
+ * A first request with no answer after this long died on its way (the server was stopped under it, between keeping
+ * the key and making the thing): nothing was made, and a repeat takes the key over instead of being told to wait for
+ * ever. A create is made in milliseconds; a Worker request does not live this long without answering.
+ */
+export const LEASE_MS = 15_000;
+/** Seconds the client is asked to wait (Retry-After) before sending a repeat whose first request is still being made. */
+const RETRY_AFTER_S = 2;
 
 export const idempotencyMessages = {
   invalid: 'Idempotency-Key must be 8 to 100 characters: letters, digits, "-" or "_"',
@@ -57,11 +65,25 @@ export const idempotent = createMiddleware<ApiEnv>(async (c, next) => {
       if (row.status !== null && row.body !== null) {
         return c.body(row.body, row.status as 200, { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" });
       }
-      if (Date.now() - started > WAIT_MS) throw conflict(idempotencyMessages.inProgress);
+      if (Date.parse(row.createdAt) < Date.now() - LEASE_MS) {
+        // The first request died without an answer: its key is let go (only that stale reservation: a repeat that
+        // took it over meanwhile keeps its own).
+        await db
+          .delete(idempotencyKeys)
+          .where(and(mine, sql`${idempotencyKeys.status} IS NULL`, eq(idempotencyKeys.createdAt, row.createdAt)));
+        break;
+      }
+      if (Date.now() - started > WAIT_MS) throw conflict(idempotencyMessages.inProgress, { retryAfter: RETRY_AFTER_S });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    // The first request failed meanwhile (its key was let go): this one is made as if new.
-    await db.insert(idempotencyKeys).values({ userId, key, request }).onConflictDoNothing();
+    // The first request failed or died meanwhile (its key was let go): this one is made as if new, unless another
+    // repeat took the key first (then that one's answer is waited for, as above).
+    const taken = await db
+      .insert(idempotencyKeys)
+      .values({ userId, key, request })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (taken.length === 0) throw conflict(idempotencyMessages.inProgress, { retryAfter: RETRY_AFTER_S });
   }
 
   await next();

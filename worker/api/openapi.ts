@@ -78,7 +78,7 @@ function operationObject(op: Operation) {
       content: errorContent,
     };
     responses[409] = {
-      description: `'${idempotencyMessages.reused}' (the same key with another body or route), or '${idempotencyMessages.inProgress}'`,
+      description: `'${idempotencyMessages.reused}' (the same key with another body or route), or '${idempotencyMessages.inProgress}' (with Retry-After: a first request with no answer after 15 s is taken over)`,
       content: errorContent,
     };
   }

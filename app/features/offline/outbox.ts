@@ -5,6 +5,7 @@ import {
   persistQueryClientRestore,
   persistQueryClientSubscribe,
 } from "@tanstack/query-persist-client-core";
+import { ApiError } from "~/lib/client";
 import { markSynced, setOutboxWaiting } from "~/lib/offline-docs";
 import { OUTBOX_DB } from "./cache-names";
 import { reachable } from "./use-offline";
@@ -70,6 +71,19 @@ function idbPersister(): Persister {
 }
 
 /**
+ * A change got no answer (the network or the server went as it was sent): the outbox is offline until the server
+ * answers again (set by watchNetwork).
+ */
+let serverLost: () => void = () => undefined;
+
+/** The server's 'still being made' answer to a repeated create (409 with Retry-After): its seconds, else null. */
+function inProgressRetry(error: unknown) {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const seconds = (error.body as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof seconds === "number" && seconds > 0 ? seconds : null;
+}
+
+/**
  * Online for the outbox once the browser says so AND the server answers: a queued change sent at the first 'online'
  * event may reach the server and lose its answer, and a create tried again would then be made twice.
  */
@@ -82,6 +96,12 @@ function watchNetwork() {
       if (!navigator.onLine) return setOnline(false);
       if (await reachable()) setOnline(true);
       else timer = setTimeout(() => void probe(), 1_000);
+    };
+    serverLost = () => {
+      if (!onlineManager.isOnline()) return;
+      setOnline(false);
+      clearTimeout(timer);
+      timer = setTimeout(() => void probe(), 1_000);
     };
     const offline = () => {
       clearTimeout(timer);
@@ -100,6 +120,7 @@ function watchNetwork() {
       });
     return () => {
       clearTimeout(timer);
+      serverLost = () => undefined;
       window.removeEventListener("online", online);
       window.removeEventListener("offline", offline);
     };
@@ -169,9 +190,20 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
       mutations: {
         scope: { id: OUTBOX_SCOPE },
         gcTime: 60_000,
-        // A request that never reached the server (the network went as it was sent) is tried again; the server's
-        // refusals are not.
-        retry: (failures, error) => error instanceof TypeError && failures < 3,
+        // A request with no answer (the network, or the server restarted, as it was sent) waits for the server and is
+        // sent again, a create with its Idempotency-Key (never made twice); a repeat the server is still making is
+        // asked again after its Retry-After. The server's refusals are not tried again.
+        retry: (failures, error) => {
+          if (error instanceof TypeError) {
+            serverLost();
+            return failures < 50;
+          }
+          return inProgressRetry(error) !== null && failures < 20;
+        },
+        retryDelay: (failures, error) => {
+          const seconds = inProgressRetry(error);
+          return seconds === null ? Math.min(1000 * 2 ** failures, 30_000) : seconds * 1000;
+        },
       },
     },
   });
