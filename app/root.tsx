@@ -11,11 +11,12 @@ import { clearFlashCookie, freshNotification, publicUser, readFlash } from "./li
 import { app } from "./lib/session.server";
 import { InlineCss, keptCss } from "./lib/inline-css";
 import { sidePanelHiddenIn } from "./lib/side-panel-cookie";
+import { loadWhenOnline } from "./lib/load-when-online";
 import { onToasterWanted, showToast, toasterWanted, wantToaster } from "./lib/toast";
 
 // sonner loads with the first toast (or the first press or key, which may lead to one), not with
-// the page; toasts fired before it is mounted wait in lib/toast.ts.
-const Toaster = lazy(() => import("./ui/toaster"));
+// the page; toasts fired before it is mounted wait in lib/toast.ts (and, with no network to load it, until it returns).
+const Toaster = lazy(loadWhenOnline(() => import("./ui/toaster")));
 
 function useToasterWanted() {
   useEffect(() => {
