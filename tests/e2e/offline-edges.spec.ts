@@ -222,3 +222,72 @@ test("a collaborator removed meanwhile: the timeline's copy leaves the device, t
   await expect(page.getByText("The Walled Garden")).toHaveCount(0);
   await page.context().setOffline(false);
 });
+
+/** The changes this page keeps on the device (the outbox in IndexedDB): their kinds, in order. */
+async function keptChanges(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open("storyweave-outbox");
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => resolve([]);
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction("client", "readonly").objectStore("client").get("cache");
+          get.onsuccess = () => {
+            db.close();
+            const mutations = (get.result?.clientState?.mutations ?? []) as { state: { variables: { kind: string } } }[];
+            resolve(mutations.map((m) => m.state.variables.kind));
+          };
+          get.onerror = () => {
+            db.close();
+            resolve([]);
+          };
+        };
+      }),
+  );
+}
+
+test("a chapter on its way when the tab closed (made on the server, its answer lost) is sent again by the next page and held once", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Tab Closer" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Closed Tabs" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The pier", content: "Gulls." });
+  const serverChapters = async () =>
+    (await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`)).map((c) => c.title);
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+
+  // The create reaches the server, but its answer never reaches the page.
+  let reached = 0;
+  await page.route(`**/api/timelines/${timeline.id}/chapters*`, async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    reached++;
+    await route.fetch().catch(() => undefined);
+  });
+  await page.getByRole("button", { name: "Add Chapter" }).click();
+  await page.getByPlaceholder("Chapter title").fill("Lighthouse");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect.poll(serverChapters).toEqual(["Lighthouse"]);
+  // Kept on the device while on its way (it used to be kept only when paused offline).
+  await expect.poll(() => keptChanges(page)).toEqual(["chapter.create"]);
+  expect(reached).toBe(1);
+  await page.close();
+
+  // The next page, network there: the kept create is sent again with its Idempotency-Key, answered with the first.
+  const next = await page.context().newPage();
+  const replayed: string[] = [];
+  next.on("response", (res) => {
+    if (res.request().method() === "POST" && new URL(res.url()).pathname === `/api/timelines/${timeline.id}/chapters`)
+      replayed.push(`${res.status()} ${res.headers()["idempotent-replayed"] ?? ""}`);
+  });
+  await openTimeline(next, timeline.id);
+  await expect.poll(() => replayed).toEqual(["201 true"]);
+  await expect(next.getByRole("heading", { level: 3, name: "Lighthouse", exact: true })).toHaveCount(1);
+  await expect.poll(() => keptChanges(next)).toEqual([]);
+  expect(await serverChapters()).toEqual(["Lighthouse"]);
+  await expect(next.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
+});

@@ -7,7 +7,7 @@ import { call, createTimeline, registerUser } from "./helpers";
 // `Idempotency-Key` it was queued with; the server answers the same account's repeat with the first result.
 
 const key = () => crypto.randomUUID();
-const count = async (table: "events" | "chapters", timelineId: number) =>
+const count = async (table: "events" | "chapters" | "plotlines", timelineId: number) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE timeline_id = ?`).bind(timelineId).first<{ n: number }>())?.n;
 
 describe("Idempotency-Key on creates", () => {
@@ -40,6 +40,25 @@ describe("Idempotency-Key on creates", () => {
     });
     expect(other.json.id).not.toBe(first.json.id);
     expect(await count("events", timeline.id)).toBe(2);
+  });
+
+  it("a plotline created twice with one key is made once (a create sent again after the tab closed while it was sent)", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const k = key();
+    const send = () =>
+      call("POST", `/api/timelines/${timeline.id}/plotlines`, {
+        token: writer.token,
+        body: { title: "Smugglers" },
+        headers: { "Idempotency-Key": k },
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await count("plotlines", timeline.id)).toBe(1);
   });
 
   it("a chapter created twice with one key is made once", async () => {

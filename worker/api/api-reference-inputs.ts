@@ -205,7 +205,7 @@ export const details: Record<string, Details> = {
   "GET /api/timelines/{id}/structure": { query: [share] },
   "PUT /api/timelines/{id}/structure": { query: [share] },
   "GET /api/timelines/{id}/plotlines": { query: [share] },
-  "POST /api/timelines/{id}/plotlines": { query: [share] },
+  "POST /api/timelines/{id}/plotlines": { query: [share], idempotent: true },
   "PATCH /api/plotlines/{id}": { query: [share] },
   "DELETE /api/plotlines/{id}": { query: [share] },
   "GET /api/timelines/{id}/calendar": { query: [share] },

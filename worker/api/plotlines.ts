@@ -3,6 +3,7 @@ import { CreatePlotlineSchema, UpdatePlotlineSchema, plotlineMessages } from "..
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import * as plotlinesService from "../services/plotlines";
 import { type ApiEnv, currentUser, deps, jsonBody, rateLimited, requireAuth } from "./context";
+import { idempotent } from "./idempotency";
 import { idParam, shareQuery } from "./params";
 
 /** Plotlines, mounted at the API root like chapters: each route carries its full path and its own auth check. */
@@ -11,11 +12,19 @@ export const plotlinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     return c.json(await plotlinesService.listPlotlines(c.var.db, currentUser(c), id, c.req.valid("query").share));
   })
-  .post("/timelines/:id/plotlines", requireAuth, rateLimited("planWrites"), shareQuery, jsonBody(CreatePlotlineSchema), async (c) => {
-    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const plotline = await plotlinesService.createPlotline(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
-    return c.json(plotline, 201);
-  })
+  .post(
+    "/timelines/:id/plotlines",
+    requireAuth,
+    rateLimited("planWrites"),
+    shareQuery,
+    jsonBody(CreatePlotlineSchema),
+    idempotent,
+    async (c) => {
+      const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+      const plotline = await plotlinesService.createPlotline(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
+      return c.json(plotline, 201);
+    },
+  )
   .patch("/plotlines/:id", requireAuth, rateLimited("planWrites"), shareQuery, jsonBody(UpdatePlotlineSchema), async (c) => {
     const id = idParam(c.req.param("id"), plotlineMessages.notFound);
     return c.json(await plotlinesService.updatePlotline(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share));

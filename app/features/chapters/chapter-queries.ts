@@ -1,6 +1,6 @@
-import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
@@ -209,13 +209,15 @@ export function setChapterDefaults(queryClient: QueryClient) {
   });
   queryClient.setMutationDefaults(changeKey("chapter.delete"), {
     ...common,
-    mutationFn: (change: ChapterChange) => {
+    mutationFn: (change: ChapterChange, context?: MutationFunctionContext) => {
       if (change.kind !== "chapter.delete") throw new Error(change.kind);
-      return unwrap(
-        clientOf(change.timelineId).api.chapters[":id"].$delete({
-          param: { id: String(idOf(change.chapterId)) },
-          query: shareParam(change.shareCode),
-        }),
+      return goneIsDone(context, () =>
+        unwrap(
+          clientOf(change.timelineId).api.chapters[":id"].$delete({
+            param: { id: String(idOf(change.chapterId)) },
+            query: shareParam(change.shareCode),
+          }),
+        ),
       );
     },
     onSuccess: (_data: unknown, change: ChapterChange) => {

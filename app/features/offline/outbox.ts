@@ -1,4 +1,5 @@
 import { MutationCache, onlineManager, QueryClient } from "@tanstack/react-query";
+import type { DehydratedState, Mutation, MutationFunctionContext } from "@tanstack/react-query";
 import {
   type PersistedClient,
   type Persister,
@@ -65,7 +66,10 @@ function idbPersister(): Persister {
       writing ??= write();
       return writing;
     },
-    restoreClient: () => withStore<PersistedClient | undefined>("readonly", (s) => s.get(KEY)).catch(() => undefined),
+    restoreClient: () =>
+      withStore<PersistedClient | undefined>("readonly", (s) => s.get(KEY))
+        .then((kept) => kept && { ...kept, clientState: resumable(kept.clientState) })
+        .catch(() => undefined),
     removeClient: () => withStore("readwrite", (s) => s.delete(KEY)).then(() => undefined),
   };
 }
@@ -81,6 +85,57 @@ function inProgressRetry(error: unknown) {
   if (!(error instanceof ApiError) || error.status !== 409) return null;
   const seconds = (error.body as { retryAfter?: unknown } | null)?.retryAfter;
   return typeof seconds === "number" && seconds > 0 ? seconds : null;
+}
+
+/**
+ * Which changes are kept on the device: every one not yet confirmed in the outbox's scope, paused, waiting its
+ * turn or on its way (a tab closed while a change was sent must not lose it). Not the codex's nor the comments'
+ * (their own scopes, never queued).
+ */
+export const keptChange = (mutation: Pick<Mutation, "state" | "options">) =>
+  mutation.state.status === "pending" && mutation.options.scope?.id === OUTBOX_SCOPE;
+
+/** `meta.resent` of a kept change that was on its way when the page closed: it may have reached the server. */
+type ResentMeta = { resent?: boolean };
+
+/**
+ * Kept changes as a new page resumes them: one that was on its way when the page closed is paused again (TanStack
+ * resumes only paused ones), marked `resent` (it may have reached the server: a create is answered once thanks to
+ * its Idempotency-Key, a rename or move sets the same values again, a delete that finds nothing is done, see
+ * `goneIsDone`; so is one sent and paused to be tried again). Every kept change, even one made online, now counts as
+ * queued: no form waits for it, a refusal is listed under 'Changes not saved'.
+ */
+export function resumable(state: DehydratedState): DehydratedState {
+  const mutations = state.mutations.map((mutation) => {
+    if (mutation.state.status !== "pending") return mutation;
+    const variables = mutation.state.variables;
+    const queued =
+      typeof variables === "object" && variables !== null && "queued" in variables ? { ...variables, queued: true } : variables;
+    // On its way, or sent and paused to be tried again (its answer lost): it may have reached the server.
+    const sent = !mutation.state.isPaused || mutation.state.failureCount > 0;
+    return {
+      ...mutation,
+      ...(sent && { meta: { ...mutation.meta, resent: true } satisfies ResentMeta }),
+      state: { ...mutation.state, isPaused: true, variables: queued },
+    };
+  });
+  return { ...state, mutations };
+}
+
+/** Whether this send repeats one that may have reached the server (`resumable`). */
+export const isResent = (context?: Pick<MutationFunctionContext, "meta">) => (context?.meta as ResentMeta | undefined)?.resent === true;
+
+/**
+ * A delete's request: sent again after the page closed while it was on its way, a 404 means it was made the first
+ * time (nothing left to delete), so it counts as done, not as a refused change.
+ */
+export async function goneIsDone<T>(context: Pick<MutationFunctionContext, "meta"> | undefined, send: () => Promise<T>) {
+  try {
+    return await send();
+  } catch (error) {
+    if (isResent(context) && error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -236,8 +291,8 @@ export function restoreOutbox(client: QueryClient, userId: number, persistQuery:
     dehydrateOptions: {
       shouldDehydrateQuery: (query: { queryKey: readonly unknown[]; state: { status: string } }) =>
         query.state.status === "success" && persistQuery(query.queryKey),
-      // Paused changes and those waiting their turn (not one on its way: it may have reached the server).
-      shouldDehydrateMutation: (mutation: { state: { isPaused: boolean } }) => mutation.state.isPaused,
+      // Paused, waiting their turn, and on their way (resumed by `resumable`).
+      shouldDehydrateMutation: keptChange,
     },
   };
   restoring = restoreIds()

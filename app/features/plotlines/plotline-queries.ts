@@ -1,6 +1,6 @@
-import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { isOnline, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
@@ -18,7 +18,14 @@ import type { PlotlineView } from "../../../worker/services/plotlines";
 
 type Base = { timelineId: number; shareCode?: string | null /** Made with no network: a refusal is shown to copy. */; queued?: boolean };
 export type PlotlineChange =
-  | (Base & { kind: "plotline.create" /** Negative: the plotline's id until the server gives it one. */; tempId: number; title: string })
+  | (Base & {
+      kind: "plotline.create";
+      /** Negative: the plotline's id until the server gives it one. */
+      tempId: number;
+      title: string;
+      /** Sent as `Idempotency-Key`: a create sent again (its answer lost, the page closed while it was sent) is not made twice. */
+      key?: string;
+    })
   | (Base & { kind: "plotline.update"; plotlineId: number; title?: string; color?: string; position?: number })
   | (Base & { kind: "plotline.delete"; plotlineId: number });
 
@@ -112,11 +119,14 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
     mutationFn: async (change: PlotlineChange) => {
       if (change.kind !== "plotline.create") throw new Error(change.kind);
       const created = await unwrap(
-        clientOf(change.timelineId).api.timelines[":id"].plotlines.$post({
-          param: { id: String(change.timelineId) },
-          query: shareParam(change.shareCode),
-          json: { title: change.title },
-        }),
+        clientOf(change.timelineId).api.timelines[":id"].plotlines.$post(
+          {
+            param: { id: String(change.timelineId) },
+            query: shareParam(change.shareCode),
+            json: { title: change.title },
+          },
+          change.key ? { headers: { "Idempotency-Key": change.key } } : undefined,
+        ),
       );
       rememberRealId(change.tempId, created.id);
       return created;
@@ -144,13 +154,15 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
   });
   queryClient.setMutationDefaults(changeKey("plotline.delete"), {
     ...common,
-    mutationFn: (change: PlotlineChange) => {
+    mutationFn: (change: PlotlineChange, context?: MutationFunctionContext) => {
       if (change.kind !== "plotline.delete") throw new Error(change.kind);
-      return unwrap(
-        clientOf(change.timelineId).api.plotlines[":id"].$delete({
-          param: { id: String(idOf(change.plotlineId)) },
-          query: shareParam(change.shareCode),
-        }),
+      return goneIsDone(context, () =>
+        unwrap(
+          clientOf(change.timelineId).api.plotlines[":id"].$delete({
+            param: { id: String(idOf(change.plotlineId)) },
+            query: shareParam(change.shareCode),
+          }),
+        ),
       );
     },
     onSuccess: (_data: unknown, change: PlotlineChange) => confirmed(change),
@@ -222,7 +234,8 @@ export function usePlotlineActions() {
   const base = { timelineId, shareCode };
   const send = (change: PlotlineChange) => sendPlotlineChange(queryClient, change);
   return {
-    create: (title: string) => send({ ...base, kind: "plotline.create", tempId: newTempId(), title: title.trim() }),
+    create: (title: string) =>
+      send({ ...base, kind: "plotline.create", tempId: newTempId(), key: newIdempotencyKey(), title: title.trim() }),
     update: (plotlineId: number, changes: { title?: string; color?: string }) =>
       send({ ...base, kind: "plotline.update", plotlineId, ...changes }),
     /** One place up (-1) or down (+1); the server clamps it to the list. */

@@ -1,5 +1,14 @@
-import type { QueryClient } from "@tanstack/react-query";
-import { isOnline, newIdempotencyKey, newTempId, outboxBusy, realIdOf, rememberRealId, sameId } from "~/features/offline/outbox";
+import type { MutationFunctionContext, QueryClient } from "@tanstack/react-query";
+import {
+  goneIsDone,
+  isOnline,
+  newIdempotencyKey,
+  newTempId,
+  outboxBusy,
+  realIdOf,
+  rememberRealId,
+  sameId,
+} from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { countWords } from "../../../db/domain/word-count";
@@ -237,13 +246,15 @@ export function setEventDefaults(queryClient: QueryClient) {
   });
   queryClient.setMutationDefaults(changeKey("event.delete"), {
     ...common,
-    mutationFn: (change: EventChange) => {
+    mutationFn: (change: EventChange, context?: MutationFunctionContext) => {
       if (change.kind !== "event.delete") throw new Error(change.kind);
-      return unwrap(
-        clientOf(change.timelineId).api.events[":id"].$delete({
-          param: { id: String(realIdOf(change.eventId)) },
-          query: shareParam(change.shareCode),
-        }),
+      return goneIsDone(context, () =>
+        unwrap(
+          clientOf(change.timelineId).api.events[":id"].$delete({
+            param: { id: String(realIdOf(change.eventId)) },
+            query: shareParam(change.shareCode),
+          }),
+        ),
       );
     },
     onSuccess: (_data: unknown, change: EventChange) => {

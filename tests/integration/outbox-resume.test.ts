@@ -1,0 +1,174 @@
+import { dehydrate, hydrate, onlineManager, QueryClient } from "@tanstack/react-query";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ChapterChange, sendChapterChange, setChapterDefaults } from "../../app/features/chapters/chapter-queries";
+import type { ChapterView } from "../../app/features/chapters/chapters-api";
+import { keptChange, OUTBOX_SCOPE, resumable } from "../../app/features/offline/outbox";
+import { queueEventChange, queueEventCreate, registerEventSession, setEventDefaults } from "../../app/features/timeline/event-changes";
+import { registerChangeSession } from "../../app/features/timeline/change-sessions";
+import type { ApiClient } from "../../app/lib/client";
+import type { EventView } from "../../worker/services/events";
+
+// A change on its way when the tab closed (issue 46): kept on the device with the paused ones, and sent again by the
+// next page. The server made it or not; either way it holds it exactly once (a create by its Idempotency-Key, a
+// delete that finds nothing counts as done, a rename sets the same values again).
+
+const TIMELINE = 23;
+const scene = (id: number, title: string) =>
+  ({ id, timelineId: TIMELINE, title, content: "", position: 0, chapterId: null, plotlineIds: [], entityIds: [] }) as unknown as EventView;
+
+/**
+ * A server whose answers can be lost: while `lose` is set, a request is made on the server and its answer never
+ * comes (the tab closed). Creates with an Idempotency-Key answer a repeat with the first result, as the worker does.
+ */
+function flakyApi() {
+  const sent: string[] = [];
+  const scenes = new Map<number, EventView>();
+  const byKey = new Map<string, EventView>();
+  let nextId = 300;
+  const state = { lose: false };
+  const answer = (status: number, body: unknown): Promise<Response> =>
+    state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+  const api = {
+    api: {
+      timelines: {
+        ":id": {
+          events: {
+            $post: ({ json }: { json: { title: string } }, options?: { headers?: Record<string, string> }) => {
+              const key = options?.headers?.["Idempotency-Key"] ?? "";
+              sent.push(`create ${json.title}`);
+              const first = key ? byKey.get(key) : undefined;
+              if (first) return answer(201, first);
+              const made = scene(++nextId, json.title);
+              scenes.set(made.id, made);
+              if (key) byKey.set(key, made);
+              return answer(201, made);
+            },
+          },
+        },
+      },
+      events: {
+        ":id": {
+          $patch: ({ param, json }: { param: { id: string }; json: Record<string, unknown> }) => {
+            sent.push(`patch ${param.id} ${JSON.stringify(json)}`);
+            const held = scenes.get(Number(param.id));
+            if (!held) return answer(404, { error: "Event not found" });
+            Object.assign(held, json);
+            return answer(200, held);
+          },
+          $delete: ({ param }: { param: { id: string } }) => {
+            sent.push(`delete ${param.id}`);
+            return scenes.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Event not found" });
+          },
+        },
+      },
+      chapters: {
+        ":id": {
+          $delete: ({ param }: { param: { id: string } }) => {
+            sent.push(`delete chapter ${param.id}`);
+            return chapters.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Chapter not found" });
+          },
+        },
+      },
+    },
+  };
+  const chapters = new Map<number, ChapterView>();
+  return { client: api as unknown as ApiClient, sent, scenes, chapters, state };
+}
+
+const newClient = () => {
+  const client = new QueryClient({ defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE } } } });
+  setEventDefaults(client);
+  setChapterDefaults(client);
+  return client;
+};
+
+/** What the page keeps on the device (the outbox's filter), through JSON as IndexedDB would, read by the next page. */
+const closeAndReopen = (before: QueryClient) => {
+  const kept = JSON.parse(JSON.stringify(dehydrate(before, { shouldDehydrateMutation: keptChange })));
+  const after = newClient();
+  hydrate(after, resumable(kept));
+  return { kept, after };
+};
+
+const pending = (client: QueryClient) => client.getMutationCache().findAll({ status: "pending" }).length;
+
+afterEach(() => onlineManager.setOnline(true));
+
+describe("a change on its way when the tab closed", () => {
+  it("is kept, sent again by the next page, and the server holds the new scene once (its Idempotency-Key)", async () => {
+    const fake = flakyApi();
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    onlineManager.setOnline(true);
+    const before = newClient();
+    // The create reaches the server; its answer is lost as the tab closes. A rename queued behind it waits its turn.
+    fake.state.lose = true;
+    const tempId = queueEventCreate(before, { timelineId: TIMELINE, title: "Border", content: "" });
+    queueEventChange(before, { timelineId: TIMELINE, kind: "event.update", eventId: tempId, fields: { title: "Frontier" } });
+    await expect.poll(() => fake.sent).toEqual(["create Border"]);
+    expect(pending(before)).toBe(2);
+
+    const { kept, after } = closeAndReopen(before);
+    // Both kept: the one on its way (not paused) too, and the one waiting its turn (paused).
+    expect(kept.mutations.map((m: { state: { isPaused: boolean } }) => m.state.isPaused)).toEqual([false, true]);
+    fake.state.lose = false;
+    await after.resumePausedMutations();
+    await expect.poll(() => pending(after)).toBe(0);
+    expect(
+      after
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success"]);
+    expect(fake.sent).toEqual(["create Border", "create Border", 'patch 301 {"title":"Frontier"}']);
+    expect([...fake.scenes.values()].map((e) => e.title)).toEqual(["Frontier"]);
+  });
+
+  it("a delete made on the server whose answer was lost counts as done when sent again (404), not as refused", async () => {
+    const fake = flakyApi();
+    fake.scenes.set(5, scene(5, "Storm"));
+    fake.chapters.set(9, { id: 9, timelineId: TIMELINE, title: "Act I", position: 0, targetWords: null, wordCount: 0 });
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    const before = newClient();
+    fake.state.lose = true;
+    queueEventChange(before, { timelineId: TIMELINE, kind: "event.delete", eventId: 5, title: "Storm" });
+    const chapterDelete: ChapterChange = { timelineId: TIMELINE, kind: "chapter.delete", chapterId: 9 };
+    void sendChapterChange(before, chapterDelete);
+    await expect.poll(() => fake.sent).toEqual(["delete 5"]);
+
+    const { after } = closeAndReopen(before);
+    fake.state.lose = false;
+    await after.resumePausedMutations();
+    await expect.poll(() => pending(after)).toBe(0);
+    expect(fake.sent).toEqual(["delete 5", "delete 5", "delete chapter 9"]);
+    // The scene's delete found nothing (made the first time): done. The chapter's, never sent before, went once.
+    expect(
+      after
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success"]);
+    expect(fake.scenes.size).toBe(0);
+    expect(fake.chapters.size).toBe(0);
+  });
+
+  it("a delete never sent before that finds nothing is still refused", async () => {
+    const fake = flakyApi();
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    onlineManager.setOnline(false);
+    const before = newClient();
+    queueEventChange(before, { timelineId: TIMELINE, kind: "event.delete", eventId: 6, title: "Gone" });
+    await expect.poll(() => pending(before)).toBe(1);
+    const { after } = closeAndReopen(before);
+    onlineManager.setOnline(true);
+    await after.resumePausedMutations();
+    await expect.poll(() => pending(after)).toBe(0);
+    expect(fake.sent).toEqual(["delete 6"]);
+    expect(
+      after
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["error"]);
+  });
+});
