@@ -1,4 +1,6 @@
+import * as encoding from "lib0/encoding";
 import { describe, expect, it } from "vitest";
+import { CloseCodes } from "../../durable-objects/close-codes";
 import { BROADCAST_MS, GatheredBroadcast } from "../../durable-objects/doc-broadcast";
 import { type DocClient, openDoc, setupSharedScene, storedEvent, waitUntil } from "./doc-helpers";
 import { registerUser, shareWith } from "./helpers";
@@ -56,6 +58,49 @@ describe("the shared doc gathers its updates before it sends them", () => {
     expect(Date.now() - started).toBeLessThan(1000);
     a.close();
     b.close();
+  });
+});
+
+/** A y-protocols update frame of what `change` does on a copy of the client's doc. */
+function frameOf(client: DocClient, change: (doc: Y.Doc) => void) {
+  const fork = new Y.Doc();
+  Y.applyUpdate(fork, Y.encodeStateAsUpdate(client.doc));
+  const before = Y.encodeStateVector(fork);
+  change(fork);
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, 0);
+  encoding.writeVarUint(e, 2);
+  encoding.writeVarUint8Array(e, Y.encodeStateAsUpdate(fork, before));
+  return encoding.toUint8Array(e);
+}
+
+describe("plain typing is checked without copying its paragraph, and only plain typing", () => {
+  it("characters typed into an empty text node inside a horizontal rule are refused, never stored", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("START.");
+    const bystander = await openDoc(timeline.id, event.id, owner.token);
+    const attacker = await openDoc(timeline.id, event.id, collab.token);
+    attacker.sendRaw(
+      frameOf(attacker, (doc) => {
+        const rule = new Y.XmlElement("horizontalRule");
+        rule.insert(0, [new Y.XmlText()]);
+        doc.getXmlFragment("content").push([rule]);
+      }),
+    );
+    await sleep(200);
+    if (attacker.closed.code === undefined) {
+      // The empty text node got in: typing into it is no plain typing into text that was there.
+      await waitUntil(() => attacker.doc.getXmlFragment("content").length === 2, "the rule back at the attacker");
+      attacker.sendRaw(
+        frameOf(attacker, (doc) => {
+          ((doc.getXmlFragment("content").get(1) as Y.XmlElement).get(0) as Y.XmlText).insert(0, "hidden words");
+        }),
+      );
+    }
+    await waitUntil(() => attacker.closed.code, "the attacker closed", 5000);
+    expect(attacker.closed.code).toBe(CloseCodes.docRefused);
+    await sleep(100);
+    expect(bystander.markdown()).not.toContain("hidden words");
+    bystander.close();
   });
 });
 
