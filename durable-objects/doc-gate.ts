@@ -225,15 +225,51 @@ function inspectChange(
     title.toDelta().some((op: { insert?: unknown; attributes?: unknown }) => typeof op.insert !== "string" || op.attributes)
   )
     return { refused: "invalid" };
+  // Characters typed into text a checked block already had keep it valid and carry no suggestion marks: a long
+  // paragraph is not copied and checked again per keystroke (100 writers typing in one were 500 copies a second).
+  const plain = touched.has(content) && plainTyping(changes);
   if (touched.has(content)) {
     // Blocks this update touched or added (new ones are not yet among the checked).
-    const toCheck = content.toArray().filter((b) => blocks.has(b) || !checked.has(b));
+    const toCheck = content.toArray().filter((b) => !checked.has(b) || (blocks.has(b) && !plain));
     checkBlocks(toCheck);
     for (const b of toCheck) checked.add(b);
   }
-  const foreign = touched.has(content) ? foreignSuggestions(changes, sender) : [];
+  const foreign = touched.has(content) && !plain ? foreignSuggestions(changes, sender) : [];
   if (foreign === "malformed") return { refused: "invalid" };
   return { save, serverKeys, foreign };
+}
+
+/**
+ * Whether the change only typed plain characters (string items, no formatting, nothing deleted) into text nodes that
+ * already held text before it: such text is valid wherever it was valid before.
+ */
+function plainTyping(changes: Y.Transaction[]) {
+  const before = changes[0].beforeState;
+  const isOld = (id: Y.ID) => id.clock < (before.get(id.client) ?? 0);
+  const hadText = new Set<Y.XmlText>();
+  for (const tr of changes) {
+    if (tr.deleteSet.clients.size > 0) return false;
+    for (const [client, after] of tr.afterState) {
+      const from = tr.beforeState.get(client) ?? 0;
+      if (after <= from) continue;
+      const structs = tr.doc.store.clients.get(client);
+      if (!structs) return false;
+      for (let i = Y.findIndexSS(structs, from); i < structs.length && structs[i].id.clock < after; i++) {
+        const item = structs[i];
+        if (!(item instanceof Y.Item) || !(item.content instanceof Y.ContentString) || !(item.parent instanceof Y.XmlText)) return false;
+        const text = item.parent;
+        if (hadText.has(text)) continue;
+        if (!text._item || !isOld(text._item.id)) return false;
+        // Text it held before this change (an empty text node may sit where no text is allowed).
+        let found = false;
+        for (let at = text._start; at && !found; at = at.right)
+          found = !at.deleted && at.content instanceof Y.ContentString && isOld(at.id);
+        if (!found) return false;
+        hadText.add(text);
+      }
+    }
+  }
+  return true;
 }
 
 /** A suggestion mark's key in the shared doc (a mark that may overlap itself gets a `--hash` suffix). */

@@ -11,6 +11,7 @@ import { DocWriter } from "./doc-writer";
 import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
 import { type Frame, readFrame } from "./doc-frames";
 import { DocGate, Pacing, attributeSuggestions, refuse } from "./doc-gate";
+import { gatherBroadcasts } from "./doc-broadcast";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
 import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
@@ -79,6 +80,20 @@ export class EventDoc extends YServer {
     this.eventId = Number(this.name);
     this.loading = this.load();
     await this.loading;
+    this.loaded = true;
+  }
+
+  /** Set once onLoad returned: y-partyserver's onStart registers its broadcast next. */
+  private loaded = false;
+  /** y-partyserver's start, its broadcast of every update to every connection gathered into one per BROADCAST_MS. */
+  async onStart() {
+    await gatherBroadcasts(
+      this.document,
+      () => this.loaded,
+      async () => {
+        await super.onStart();
+      },
+    );
   }
 
   private async load() {

@@ -1,10 +1,11 @@
 // `npm run bench:realtime`: relay load on the TimelineRoom (its figures), beside a bare echo
 // room as the floor. 20 rooms × 25 clients, then 1 room × 200 clients; in each room 5 clients send
 // `change` messages at 5/s (below the 20/s flood limit) and every other client must receive every one.
-// Then co-typing (scripts/bench-cotyping.mjs): 20 writers in one event's shared doc typing 5
-// characters/s each for 30 s. BENCH_REALTIME_ONLY=cotyping runs only that.
+// Then co-typing (scripts/bench-cotyping.mjs): 100 writers (BENCH_COTYPING_WRITERS) in one event's shared
+// doc typing 5 characters/s each for 30 s. BENCH_REALTIME_ONLY=cotyping runs only that.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import WebSocket from "ws";
 import { api, findDirectPort, ms, percentile, registerWriter, startAppServer, waitForUrl } from "./bench-lib.mjs";
 import { runCoTyping } from "./bench-cotyping.mjs";
@@ -113,7 +114,8 @@ const onlyCoTyping = process.env.BENCH_REALTIME_ONLY === "cotyping";
 // 1. The product: TimelineRoom behind the Worker's authenticated upgrade.
 const app = await startAppServer(PORT);
 try {
-  cotyping = await runCoTyping(app.base, `http://127.0.0.1:${PORT + 1}`);
+  const writers = Number(process.env.BENCH_COTYPING_WRITERS ?? 100);
+  cotyping = await runCoTyping(app.base, `http://127.0.0.1:${PORT + 1}`, { writers });
   if (onlyCoTyping) throw new Error("only co-typing");
   const rooms = [];
   while (rooms.length < Math.max(...scenarios.map((s) => s.rooms))) {
@@ -203,9 +205,15 @@ if (cotyping) {
     `  typed ${c.typed} characters in ${c.seconds.toFixed(1)} s; lost ${c.lost} (in D1 after settling: ${c.lostInD1}); converged: ${c.converged ? "yes" : "NO"}`,
   );
   console.log(`  convergence per keystroke: p50 ${ms(c.convergenceP50)}, p99 ${ms(c.convergenceP99)}, max ${ms(c.convergenceMax)}`);
+  console.log(
+    `  D1: ${c.d1.characters} typed characters, ${c.d1.wordCount} words, ${c.d1.sameAsWriters ? "the same text as every writer's" : "NOT the writers' text"} (read ${ms(c.d1.settledAfterMs)} after the last writer left)`,
+  );
+  console.log(
+    `  1-minute load average: ${c.load.before.toFixed(2)} as typing started, ${c.load.after.toFixed(2)} as it ended (${cpus().length} cores)`,
+  );
 }
 mkdirSync("test-results", { recursive: true });
-writeFileSync("test-results/bench-realtime.json", JSON.stringify({ relay: results, cotyping }, null, 2));
+writeFileSync("test-results/bench-realtime.json", JSON.stringify({ relay: results, cotyping, loadavg: loadavg() }, null, 2));
 console.log("\nwritten to test-results/bench-realtime.json");
-const cotypingFailed = cotyping && (cotyping.lost > 0 || cotyping.lostInD1 > 0 || !cotyping.converged);
+const cotypingFailed = cotyping && (cotyping.lost > 0 || cotyping.lostInD1 > 0 || !cotyping.converged || !cotyping.d1.sameAsWriters);
 process.exit(results.some((r) => r.lost > 0) || cotypingFailed ? 1 : 0);

@@ -1,10 +1,13 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { apiAs, createUser, docText, expect, signIn, makePremium, test, waitForHydration, writerPage } from "./fixtures";
+import { openEditor, selectText } from "./helpers/editor";
 import { shareWith } from "./helpers/timeline";
 
 // Review in the Manuscript (DESIGN §12 'The writer's desk'): a co-author triple-clicks a paragraph and presses
 // Comment; the box opens at the paragraph, inside the screen; the comment quotes the paragraph and highlights it, and
-// the owner finds it on the scene. Suggesting in the Manuscript makes tracked changes the owner accepts.
+// the owner finds it on the scene. A comment the owner adds on the timeline shows in the co-author's open Manuscript
+// without a reload (the page shares the timeline screen's QueryClient and hears the room's comment syncs).
+// Suggesting in the Manuscript makes tracked changes the owner accepts.
 
 const FIRST = "The bell rang at dawn, and the gulls rose from the harbor wall.";
 const SECOND = "Nobody came down to the water that morning.";
@@ -92,6 +95,44 @@ test("a co-author comments on a triple-clicked paragraph in the Manuscript: the 
   await expect(thread).toContainText("Cole Collab");
   await expect(thread).toContainText("Which harbor? Name it.");
   await expect.poll(() => docText(o.page.locator(".co-editor-content .comment-highlight"))).toBe(FIRST);
+  await o.context.close();
+});
+
+test("a comment the owner adds on the timeline shows in the co-author's open Manuscript without a reload", async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const { owner, cole, timelineId } = await setup(request);
+  await signIn(page, cole);
+  const text = await openScene(page, timelineId);
+  await expect(text.locator(".comment-highlight")).toHaveCount(0);
+  // Reloading the page would show the comment anyway: the marker proves this is the same page.
+  await page.evaluate(() => Object.assign(window, { __sameManuscript: true }));
+
+  // The owner, in another browser, selects "gulls" in the scene's editor on the timeline and comments.
+  const o = await writerPage(browser, owner, timelineId);
+  const content = await openEditor(o.page, SECOND);
+  await content.focus();
+  await selectText(content, "gulls");
+  await o.page.getByRole("button", { name: "Comment", exact: true }).click();
+  const box = o.page.getByTestId("comments-panel").getByTestId("comment-box");
+  await expect(box).toContainText("“gulls”");
+  await box.getByRole("textbox").fill("Herring gulls, or terns?");
+  await box.getByRole("button", { name: "Post comment" }).click();
+  await expect(o.page.getByTestId("comments-panel").getByTestId("comment-thread")).toHaveCount(1);
+
+  // Cole's Manuscript highlights the words, and the thread opens at them with the owner's comment.
+  const highlighted = text.locator(".comment-highlight");
+  await expect(highlighted).toHaveText("gulls");
+  await highlighted.click();
+  const thread = page.getByRole("region", { name: "Comment thread" });
+  await expect(thread).toContainText("“gulls”");
+  await expect(thread.getByTestId("comment")).toHaveCount(1);
+  await expect(thread.getByTestId("comment")).toContainText("Olive Owner");
+  await expect(thread.getByTestId("comment")).toContainText("Herring gulls, or terns?");
+  expect(await page.evaluate(() => (window as unknown as { __sameManuscript?: boolean }).__sameManuscript)).toBe(true);
   await o.context.close();
 });
 

@@ -27,6 +27,8 @@ export async function openDoc(timelineId: number, eventId: number, token: string
   });
   const awareness = new awarenessProtocol.Awareness(new Y.Doc());
   const closed: { code?: number; reason?: string } = {};
+  /** Update frames received from the doc (not sync answers). */
+  const frames = { updates: 0 };
   let ws: WebSocket | null = null;
   let synced = false;
 
@@ -71,6 +73,7 @@ export async function openDoc(timelineId: number, eventId: number, token: string
         encoding.writeVarUint(e, 0);
         const kind = syncProtocol.readSyncMessage(decoder, e, doc, REMOTE);
         if (kind === syncProtocol.messageYjsSyncStep2) synced = true;
+        if (kind === syncProtocol.messageYjsUpdate) frames.updates++;
         if (encoding.length(e) > 1) socket.send(encoding.toUint8Array(e));
       } else if (type === 1) {
         awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), REMOTE);
@@ -88,6 +91,7 @@ export async function openDoc(timelineId: number, eventId: number, token: string
   return {
     doc,
     textFrames,
+    frames,
     replies,
     awareness,
     closed,

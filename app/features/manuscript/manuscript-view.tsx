@@ -10,6 +10,7 @@ import { SceneText } from "~/features/manuscript/scene-text";
 import { SessionTarget } from "~/features/manuscript/session-target";
 import { useBottomBar } from "~/lib/bottom-bar";
 import { useManuscriptLive } from "~/features/manuscript/use-manuscript-live";
+import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
 import { Button } from "~/ui/button";
 import { errorToast } from "~/lib/toast";
 import type { ManuscriptChapter, ManuscriptScene } from "../../../worker/services/manuscript-page";
@@ -43,7 +44,20 @@ type Props = {
   me: { id: number; name: string };
 };
 
-export function ManuscriptView({ timeline, chapters, scenes, shareCode, me: loadedMe }: Props) {
+/**
+ * The timeline screen's client data layer (TimelineQueryProvider: one QueryClient for the page's life) around the
+ * manuscript: its scene editors read and write comments in the same cache as the timeline's, and the room's comment
+ * syncs reach them (useManuscriptLive).
+ */
+export function ManuscriptView(props: Props) {
+  return (
+    <TimelineQueryProvider userId={props.me.id}>
+      <ManuscriptBody {...props} />
+    </TimelineQueryProvider>
+  );
+}
+
+function ManuscriptBody({ timeline, chapters, scenes, shareCode, me: loadedMe }: Props) {
   // The same writer on every reload of the page's data: the editors' context stays as it is.
   const me = useMemo(() => ({ id: loadedMe.id, name: loadedMe.name }), [loadedMe.id, loadedMe.name]);
   const canEdit = timeline.accessLevel !== "viewer";

@@ -1,4 +1,3 @@
-import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { EditorContent } from "@tiptap/react";
 import { useContext, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
@@ -6,7 +5,7 @@ import { caretColor } from "~/features/co-writing/co-editor-context";
 import { AtSelection } from "~/features/co-writing/at-selection";
 import { COMMENT_HIGHLIGHT_CLICK, CommentAnchors, anchorOfSelection, showComments } from "~/features/co-writing/comment-anchors";
 import { type Draft, SelectionComment } from "~/features/co-writing/comments-panel";
-import { commentsQueryClient, useSceneComments } from "~/features/review/comment-queries";
+import { useSceneComments } from "~/features/review/comment-queries";
 import { Suggesting, SuggestionsList, useApplyMode } from "~/features/co-writing/suggesting";
 import { Button } from "~/ui/button";
 import { Session, useSessionTick } from "~/features/co-writing/doc-session";
@@ -34,12 +33,6 @@ type Props = {
 
 const RECOUNT_MS = 300;
 
-/** The page's scenes' comments on the client data layer (review/comment-queries.ts): one QueryClient for the page. */
-let comments: QueryClient | null = null;
-const pageComments = () => {
-  comments ??= commentsQueryClient();
-  return comments;
-};
 const TYPEWRITER_AT = 0.4;
 
 export function SceneEditor(props: Props) {
@@ -54,11 +47,8 @@ export function SceneEditor(props: Props) {
     };
   }, [timelineId, props.sceneId, shareCode]);
   if (!session) return <SceneText html={props.html} />;
-  return (
-    <QueryClientProvider client={pageComments()}>
-      <Editing key={session.eventId} session={session} {...props} />
-    </QueryClientProvider>
-  );
+  // The comments come from the page's QueryClient (ManuscriptView provides the timeline screen's).
+  return <Editing key={session.eventId} session={session} {...props} />;
 }
 
 function Editing({ session, sceneId, title, html, near, onRelease }: Props & { session: Session }) {

@@ -1,12 +1,15 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
+import { commentsChanged } from "~/features/review/comment-queries";
 
 /**
  * The manuscript in the timeline's live room: who is here, and the page's data read again whenever a co-writer
  * changes scenes or chapters (the room's `sync`; a map-only sync changes nothing on this page). Scenes whose
- * editor is open keep it: their text comes from the shared doc, not from the reload. The socket's code loads
- * after the page has painted (useTimelineRoom).
+ * editor is open keep it: their text comes from the shared doc, not from the reload. A scene's comments changed:
+ * its open comment lists read them again (the page's QueryClient, as on the timeline screen), the page's data does
+ * not. The socket's code loads after the page has painted (useTimelineRoom).
  */
 export function useManuscriptLive({
   timelineId,
@@ -21,6 +24,7 @@ export function useManuscriptLive({
   editorsOpen: () => boolean;
 }) {
   const revalidator = useRevalidator();
+  const queryClient = useQueryClient();
   const latest = useRef({ revalidator, editorsOpen });
   latest.current = { revalidator, editorsOpen };
   const reload = useCallback(() => void latest.current.revalidator.revalidate(), []);
@@ -29,7 +33,8 @@ export function useManuscriptLive({
     timelineId,
     shareCode,
     myUserId,
-    onSync: (scope) => {
+    onSync: (scope, eventId) => {
+      if (scope === "comments") return void commentsChanged(queryClient, timelineId, eventId);
       // The manuscript shows neither the map, the scenes' tasks nor the codex's relationships and progressions.
       if (scope !== "map" && scope !== "tasks" && scope !== "relationships" && scope !== "progressions") reload();
     },

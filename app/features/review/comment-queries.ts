@@ -1,4 +1,4 @@
-import { QueryClient, hashKey, keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, hashKey, keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { clientOf } from "~/features/timeline/change-sessions";
 import { errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -147,7 +147,7 @@ export function useCommentCount(timelineId: number | null, eventId: number) {
   return useSyncExternalStore(subscribe, read, () => 0);
 }
 
-/** How each write is sent and what follows it (set once, on every page's QueryClient that shows comments). */
+/** How each write is sent and what follows it (set once, on the timeline screen's QueryClient: the Manuscript shares it). */
 export function setCommentDefaults(queryClient: QueryClient) {
   // Not the outbox's scope (a paused chapter change must not hold a comment back), sent even when the browser
   // thinks it is offline (the request fails as it did before the data layer), and not tried again.
@@ -202,13 +202,6 @@ export function setCommentDefaults(queryClient: QueryClient) {
     },
     onError: (error: unknown) => errorToast(errorMessage(error, "Could not delete the comment")),
   });
-}
-
-/** A page that shows comments outside the timeline screen (the Manuscript): its own QueryClient with the writes set. */
-export function commentsQueryClient() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  setCommentDefaults(client);
-  return client;
 }
 
 /**
