@@ -1,9 +1,14 @@
 import type { ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
-export function Page({ children, className }: { children: ReactNode; className?: string }) {
-  // Bottom padding keeps the last content clear of the floating help button.
-  return <main className={cn("mx-auto w-full max-w-7xl px-4 pt-8 pb-24", className)}>{children}</main>;
+export function Page({ children, className, oneOfflineNote }: { children: ReactNode; className?: string; oneOfflineNote?: boolean }) {
+  // Bottom padding keeps the last content clear of the floating help button. `oneOfflineNote`: the screen places
+  // one visible 'You're offline' itself (OfflineNote); its locked controls' own notes are not drawn (app.css).
+  return (
+    <main data-offline-notes={oneOfflineNote ? "once" : undefined} className={cn("mx-auto w-full max-w-7xl px-4 pt-8 pb-24", className)}>
+      {children}
+    </main>
+  );
 }
 
 export function PageHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {

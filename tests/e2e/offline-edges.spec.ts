@@ -291,3 +291,64 @@ test("a chapter on its way when the tab closed (made on the server, its answer l
   expect(await serverChapters()).toEqual(["Lighthouse"]);
   await expect(next.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
 });
+
+test("a chapter queued offline by a collaborator removed meanwhile, sent from the timelines page: the timeline's copy leaves the device there, the chapter is kept under 'Changes not saved'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const owner = await createUser(request, { name: "Orla Owner" });
+  const collaborator = await createUser(request, { name: "Cal Queued" });
+  await makePremium(request, owner);
+  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Caravan", content: "Dust at dawn." });
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
+    userEmail: collaborator.email,
+    accessLevel: "collaborator",
+  });
+  const keptPages = () =>
+    page.evaluate(async (id) => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        if (name.startsWith("workbox-precache")) continue;
+        const cache = await caches.open(name);
+        for (const r of await cache.keys()) urls.push(new URL(r.url).pathname);
+      }
+      return urls.filter((p) => p === `/timeline/${id}` || p.startsWith(`/timeline/${id}/`) || p.startsWith(`/timeline/${id}.`));
+    }, timeline.id);
+
+  await login(page, collaborator);
+  await keepOnDevice(page, timeline.id);
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Add Chapter" }).click();
+  await page.getByPlaceholder("Chapter title").fill("Stolen Hours");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByText("1 change waiting")).toBeVisible();
+  expect(await keptPages()).toContain(`/timeline/${timeline.id}`);
+  await page.goto("about:blank").catch(() => null);
+
+  // The owner removes the collaborator; back online, the queue is sent from the list of timelines (no room, no 404).
+  const shares = await apiAs<{ sharedWithUserId: number; sharedWithUserEmail: string }[]>(
+    request,
+    owner,
+    "GET",
+    `/api/timelines/${timeline.id}/shares`,
+  );
+  const share = shares.find((s) => s.sharedWithUserEmail === collaborator.email);
+  await apiAs(request, owner, "DELETE", `/api/timelines/${timeline.id}/shares/${share?.sharedWithUserId}`);
+  await page.context().setOffline(false);
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  await expect.poll(keptPages, { timeout: 20_000 }).toEqual([]);
+  const chapters = await apiAs<{ title: string }[]>(request, owner, "GET", `/api/timelines/${timeline.id}/chapters`);
+  expect(chapters.map((c) => c.title)).toEqual([]);
+
+  // The chapter was not dropped: its text is there to copy.
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
+  const refused = page.getByRole("region", { name: "Changes not saved" });
+  await expect(refused).toContainText("Stolen Hours");
+  await expect(refused.getByRole("button", { name: "Copy" }).first()).toBeVisible();
+});

@@ -78,7 +78,9 @@ test("offline, the grid reloads from the device, a card moved there is queued an
     await expect(control).toHaveAttribute("title", "You're offline");
     await expect(control).toHaveAccessibleDescription("You're offline");
   }
-  await expect(codex.getByText("You're offline", { exact: true })).toBeVisible();
+  // Said once on the screen, in the header beside Export and Share; the codex's own note only describes its controls.
+  await expect(page.getByTestId("timeline-actions").getByText("You're offline", { exact: true }).filter({ visible: true })).toHaveCount(1);
+  await expect(codex.getByText("You're offline", { exact: true })).toBeHidden();
 
   // Reloaded again with no network: still moved, still waiting.
   await page.reload();

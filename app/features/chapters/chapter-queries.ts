@@ -2,6 +2,7 @@ import { type MutationFunctionContext, type QueryClient, useMutationState, useQu
 import { useCallback, useMemo } from "react";
 import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
+import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -157,8 +158,10 @@ export function setChapterDefaults(queryClient: QueryClient) {
   };
   const failed = (error: unknown, change: ChapterChange) => {
     const message = errorMessage(error, "Failed to update chapter");
-    if (change.queued) reportRefused({ what: describeChange(change, queryClient), text: textOf(change), message });
-    else errorToast(message);
+    if (change.queued) {
+      reportRefused({ what: describeChange(change, queryClient), text: textOf(change), message });
+      forgetIfAccessEnded(error, change.timelineId, change.shareCode);
+    } else errorToast(message);
   };
   const confirmed = (change: ChapterChange, data: ChapterView | undefined) =>
     queryClient.setQueryData<ChapterView[]>(chaptersKey(change.timelineId), (list) =>

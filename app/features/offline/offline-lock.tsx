@@ -23,11 +23,25 @@ export function useOfflineLock(noteClassName?: string): { offline: boolean; lock
     offline,
     lock: { disabled: true, "aria-disabled": true, title: OFFLINE_MESSAGE, "aria-describedby": id },
     note: (
-      <span id={id} className={cn("text-sm text-stone-600", noteClassName)}>
+      <span id={id} data-offline-note="" className={cn("text-sm text-stone-600", noteClassName)}>
         {OFFLINE_MESSAGE}
       </span>
     ),
   };
+}
+
+/**
+ * A screen that says 'You're offline' once (the timeline: `data-offline-notes="once"` on its main element) places this
+ * where it is read; the notes of its locked controls are then not drawn (app.css), and still describe them.
+ */
+export function OfflineNote({ className }: { className?: string }) {
+  const offline = useOffline();
+  if (!offline) return null;
+  return (
+    <span data-offline-note="screen" className={cn("text-sm text-stone-600", className)}>
+      {OFFLINE_MESSAGE}
+    </span>
+  );
 }
 
 /**
@@ -85,8 +99,8 @@ export function OnlineOnlyTextLink({ to, children, className }: { to: string; ch
     <>
       <button type="button" className={cn(className, "cursor-not-allowed no-underline opacity-60")} {...lock}>
         {children}
-      </button>{" "}
-      ({note})
+      </button>
+      <span data-offline-note=""> ({note})</span>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo } from "react";
 import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { reportRefused } from "~/features/offline/refused-changes";
+import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast } from "~/lib/toast";
@@ -103,8 +104,10 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
     onError: (error: unknown, change: PlotlineChange) => {
       const message = errorMessage(error, FAILED);
       const text = change.kind === "plotline.delete" ? "" : (change.title ?? "");
-      if (change.queued) reportRefused({ what: describeChange(change, queryClient), text, message });
-      else errorToast(message);
+      if (change.queued) {
+        reportRefused({ what: describeChange(change, queryClient), text, message });
+        forgetIfAccessEnded(error, change.timelineId, change.shareCode);
+      } else errorToast(message);
     },
     onSettled: (_data: unknown, _error: unknown, change: PlotlineChange) => {
       // A queue sent after reconnecting asks for the list once, after its last change.

@@ -10,6 +10,7 @@ import {
   sameId,
 } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
+import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { countWords } from "../../../db/domain/word-count";
 import type { EventView } from "../../../worker/services/events";
@@ -184,8 +185,10 @@ export function setEventDefaults(queryClient: QueryClient) {
     );
   const landed = (change: EventChange, local: LocalChange) => sessions.get(change.timelineId)?.landed(local);
   const common = {
-    onError: (error: unknown, change: EventChange) =>
-      reportRefused({ ...describeChange(change), message: errorMessage(error, fallbackMessage(change.kind)) }),
+    onError: (error: unknown, change: EventChange) => {
+      reportRefused({ ...describeChange(change), message: errorMessage(error, fallbackMessage(change.kind)) });
+      forgetIfAccessEnded(error, change.timelineId, change.shareCode);
+    },
     // The last one sent: the page's lists are asked again (the scenes' places and counts, the chapters' words).
     onSettled: (_data: unknown, _error: unknown, change: EventChange) => {
       if (queryClient.getMutationCache().findAll({ status: "pending" }).length <= 1) sessions.get(change.timelineId)?.refresh();

@@ -2,7 +2,9 @@ import { ArrowLeft, Plus, Share2, Sparkles, Users, Wifi, WifiOff } from "lucide-
 import { type ReactNode, Suspense, lazy } from "react";
 import { Link } from "react-router";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
-import { OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
+import { SyncStatusText } from "~/features/offline/offline-badge";
+import { OfflineNote, OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
+import { useOffline } from "~/features/offline/use-offline";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
 import SeriesMention from "~/features/series/series-mention";
@@ -53,6 +55,9 @@ export function TimelineHeader({
   tools: ReactNode;
 }) {
   const access = timeline.accessLevel;
+  // The badge follows the page's offline signal at once (the room's socket may take a while to notice), and says
+  // 'Connected' again only once the room has connected.
+  const offline = useOffline();
   return (
     <>
       <Link to="/timeline" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
@@ -75,7 +80,11 @@ export function TimelineHeader({
                 <Users aria-hidden="true" className="h-3 w-3" /> Shared
               </Badge>
             ) : null}
-            {room.connected ? (
+            {offline ? (
+              <Badge variant="secondary" className="gap-1 bg-stone-800 text-white">
+                <WifiOff aria-hidden="true" className="h-3 w-3" /> Offline
+              </Badge>
+            ) : room.connected ? (
               <Badge variant="success" className="gap-1">
                 <Wifi aria-hidden="true" className="h-3 w-3" /> Connected
               </Badge>
@@ -86,6 +95,7 @@ export function TimelineHeader({
             )}
             {access === "viewer" ? <Badge variant="outline">Viewer</Badge> : null}
             {access === "collaborator" ? <Badge variant="outline">Collaborator</Badge> : null}
+            <SyncStatusText />
             {room.users.length > 0 ? (
               <Suspense fallback={null}>
                 <PresenceStack users={room.users} myUserId={myUserId} />
@@ -100,6 +110,8 @@ export function TimelineHeader({
           data-testid="timeline-actions"
           className="flex flex-wrap items-center gap-2 max-sm:gap-1.5 max-sm:[&_a]:h-8 max-sm:[&_a]:px-2.5 max-sm:[&_button]:h-8 max-sm:[&_button]:px-2.5 max-sm:[&_svg]:hidden"
         >
+          {/* The one visible 'You're offline' of the screen, for the controls below that wait for the network. */}
+          <OfflineNote className="max-sm:basis-full" />
           <Button asChild variant="outline">
             <Link to={`/timeline/${timeline.id}/manuscript`}>Manuscript</Link>
           </Button>

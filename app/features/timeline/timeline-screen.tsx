@@ -235,7 +235,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     <EventHistoryContext.Provider value={writes.historyActions}>
       <PlotlinesContext.Provider value={cardPlotlines}>
         <AttachmentsContext.Provider value={attachmentsApi}>
-          <Page>
+          <Page oneOfflineNote>
             <TimelineHeader
               timeline={timeline}
               room={room}
