@@ -21,11 +21,10 @@ const siteSettingsSpecs = [
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: results,
-  // One spec file at a time; E2E_WORKERS=2 runs two files at a time (a file's tests stay in order in one worker, and
-  // the specs that change what every writer sees run one at a time in their own project, `site-settings`). Two are
-  // not the default yet: on a loaded 2-core machine three timing-bound tests failed with two (docs/testing.md).
+  // Two spec files at a time (a file's tests stay in order in one worker, and the specs that change what every writer
+  // sees run one at a time in their own project, `site-settings`); E2E_WORKERS=1 runs one at a time (docs/testing.md).
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS || 1),
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -14,6 +14,8 @@ import {
 
 test.describe("accounts", () => {
   test("register → sign out → sign in → forgot → reset link → new password → sign in", async ({ page }) => {
+    // Long (the whole account journey, 14 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const email = uniqueEmail("journey");
     await page.goto("/auth/register");
     await waitForHydration(page);

@@ -276,6 +276,8 @@ test.describe("co-writing", () => {
     browser,
     request,
   }) => {
+    // Long (two browsers typing, 13 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const {
       owner,
       timeline,

@@ -57,6 +57,8 @@ async function bothOnTimeline(
 
 test.describe("live collaboration", () => {
   test("share by email, presence, live typing, save, add and reorder reach the other writer", async ({ page, browser, request }) => {
+    // Long (two browsers, 13 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
     const collab = await createUser(request, { name: "Cole Collab" });
 
@@ -214,6 +216,8 @@ test.describe("live collaboration", () => {
   });
 
   test("two writers in the same event write together: no lock, no conflict, both texts are kept", async ({ page, browser, request }) => {
+    // Long (two browsers, 10 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const { owner, timeline } = await premiumOwnerWithTimeline(request, ["The letter"]);
     const collab = await createUser(request, { name: "Cole Collab" });
     const c = await bothOnTimeline(request, page, browser, owner, collab, timeline.id);

@@ -70,6 +70,8 @@ test("formatted in the editor, shown formatted on the card and in print: no Mark
   page,
   request,
 }) => {
+  // Long (the editor, the card and print, 12.5 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+  test.slow();
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });

@@ -48,6 +48,12 @@ test.describe("seasons", () => {
       name: "Mara",
       born: "3 Month 2 1185 AR",
     });
+    // Reopened, the dialog loads the calendar again; on a slow connection (here 1.5 s), what is typed meanwhile is not
+    // lost to the loaded calendar: the form waits for it (a form with the last opening's calendar took the typing).
+    await page.route(/\/api\/timelines\/\d+\/calendar/, async (route) => {
+      if (route.request().method() === "GET") await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await openPanel(page, "Calendar");
     await dialog.getByLabel("Month 1 days").fill("31");
     await dialog.getByRole("button", { name: "Save Calendar" }).click();

@@ -32,6 +32,8 @@ test.describe("share links you can revoke", () => {
     browser,
     request,
   }) => {
+    // Long (two browsers, four axe scans, 15 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const owner = await createUser(request, { name: "Olive Owner" });
     await makePremium(request, owner);
     const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Glass Orchard" });

@@ -262,6 +262,8 @@ test.describe("timeline detail", () => {
 
 test.describe("timeline screens at desktop and phone widths", () => {
   test("no serious accessibility issues; screenshots of both layouts", async ({ page, request }) => {
+    // Long (four axe scans and five full-page screenshots: 7.6 s on CI, past 60 s on a loaded machine): three times the 60 s a test gets, for a machine busy with two workers.
+    test.slow();
     const user = await createUser(request, { name: "Iris Layout" });
     const timeline = await timelineWithEvents(request, user, [
       "The keeper arrives",

@@ -57,6 +57,8 @@ async function editScene(page: Page, event: EventRow, at: number) {
 }
 
 test("Save and Cancel keep the scene where it was on screen and focus on its card, seven saves in a row", async ({ page, request }) => {
+  // Long (eight edits of a 40-scene list in a 2,000 px window, 20 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+  test.slow();
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const { timeline, events } = await longStory(request, owner, 40);
@@ -96,6 +98,8 @@ test("After Save in a tall editor scrolled down to its Save button, the scene sh
   page,
   request,
 }) => {
+  // Long (a 40-scene list, 11 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
+  test.slow();
   const owner = await createUser(request, { name: "Olive Owner" });
   await makePremium(request, owner);
   const { timeline, events } = await longStory(request, owner, 40);

@@ -43,6 +43,8 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, clie
     if (!open) return;
     setError(null);
     setPreview(null);
+    // Not the draft of the last opening: a field typed into before the calendar arrives would be overwritten by it.
+    setDraft(null);
     let live = true;
     void unwrap(client.api.timelines[":id"].calendar.$get({ param, query: shareParam(shareCode) }))
       .then((cal) => live && setDraft(cal as Calendar))

@@ -105,10 +105,12 @@ export function TimelineHeader({
           {timeline.series ? <SeriesMention series={timeline.series} /> : null}
           {progress}
         </div>
-        {/* On a phone the actions are compact (smaller, without their icons), so they take two rows, not four. */}
+        {/* On a phone the actions are compact (smaller, without their icons), so they take two rows, not four. A row of
+            their own on every screen (an owner's never fit beside the title): beside it, a page arriving in pieces on a
+            slow connection drew the first buttons at the right, then moved them left and down as the rest came. */}
         <div
           data-testid="timeline-actions"
-          className="flex flex-wrap items-center gap-2 max-sm:gap-1.5 max-sm:[&_a]:h-8 max-sm:[&_a]:px-2.5 max-sm:[&_button]:h-8 max-sm:[&_button]:px-2.5 max-sm:[&_svg]:hidden"
+          className="flex w-full flex-wrap items-center gap-2 max-sm:gap-1.5 max-sm:[&_a]:h-8 max-sm:[&_a]:px-2.5 max-sm:[&_button]:h-8 max-sm:[&_button]:px-2.5 max-sm:[&_svg]:hidden"
         >
           {/* The one visible 'You're offline' of the screen, for the controls below that wait for the network. */}
           <OfflineNote className="max-sm:basis-full" />
