@@ -77,7 +77,7 @@ describe("GET /api/openapi.json", () => {
 
   it("lists the Idempotency-Key header of the creates the outbox may send twice, its replay header and its errors", async () => {
     const doc = await openApi();
-    for (const path of ["/api/timelines/{id}/events", "/api/timelines/{id}/chapters"]) {
+    for (const path of ["/api/timelines/{id}/events", "/api/timelines/{id}/chapters", "/api/timelines/{id}/plotlines"]) {
       const create = doc.paths[path].post;
       const header = create.parameters.find((p: any) => p.in === "header" && p.name === "Idempotency-Key");
       expect(header, path).toMatchObject({ required: false, schema: { type: "string", minLength: 8, maxLength: 100 } });
@@ -95,7 +95,11 @@ describe("GET /api/openapi.json", () => {
         .filter(([, op]) => op.parameters?.some((p: any) => p.name === "Idempotency-Key"))
         .map(([method]) => `${method} ${path}`),
     );
-    expect(others.sort()).toEqual(["post /api/timelines/{id}/chapters", "post /api/timelines/{id}/events"]);
+    expect(others.sort()).toEqual([
+      "post /api/timelines/{id}/chapters",
+      "post /api/timelines/{id}/events",
+      "post /api/timelines/{id}/plotlines",
+    ]);
     const page = await call("GET", "/api/docs");
     expect(page.text).toContain("Header: <code>Idempotency-Key?</code>");
   });
