@@ -30,3 +30,11 @@ export const CloseReasons = {
 
 /** Header a browser sends with a write to name its own room connection (see `RoomChange.origin`). */
 export const ROOM_CONNECTION_HEADER = "X-Room-Connection";
+
+export const ACCESS_MODES = ["owner", "collaborator", "viewer"] as const;
+/** What a `sync` says changed; absent: anything (reload everything). */
+export const SYNC_SCOPES = ["map", "chapters", "plotlines", "comments", "tasks", "relationships", "progressions"] as const;
+/** What a live `change` carries. */
+export const CHANGE_TYPES = ["title", "content", "position"] as const;
+/** The longest text a `change` carries (a longer one is not relayed: the cards get it when it is saved). */
+export const MAX_CHANGE_TEXT = 50_000;

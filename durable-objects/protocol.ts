@@ -1,19 +1,19 @@
 import { z } from "zod";
+import { ACCESS_MODES, CHANGE_TYPES, MAX_CHANGE_TEXT, SYNC_SCOPES } from "./close-codes";
 
-// The room's wire protocol. No Workers imports:
-// the browser client parses server messages with the same schemas.
+// The room's wire protocol. No Workers imports. The browser checks the server's messages without zod, with
+// server-messages.ts (its tests hold it to ServerMessageSchema's answers).
 
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const MAX_MESSAGES_PER_SECOND = 20;
 
-export const AccessModeSchema = z.enum(["owner", "collaborator", "viewer"]);
+export const AccessModeSchema = z.enum(ACCESS_MODES);
 export type AccessMode = z.infer<typeof AccessModeSchema>;
 
-/** The longest text a `change` carries (a longer one is not relayed: the cards get it when it is saved). */
-export const MAX_CHANGE_TEXT = 50_000;
+export { MAX_CHANGE_TEXT };
 
 const ChangeBodySchema = z.object({
-  type: z.enum(["title", "content", "position"]),
+  type: z.enum(CHANGE_TYPES),
   value: z.union([z.string().max(MAX_CHANGE_TEXT), z.number().int().min(0)]),
 });
 export type ChangeBody = z.infer<typeof ChangeBodySchema>;
@@ -63,7 +63,7 @@ export const RoomNotificationSchema = z.object({
 export type RoomNotification = z.infer<typeof RoomNotificationSchema>;
 
 /** What a `sync` says changed; absent: anything (reload everything). */
-export const SyncScopeSchema = z.enum(["map", "chapters", "plotlines", "comments", "tasks", "relationships", "progressions"]);
+export const SyncScopeSchema = z.enum(SYNC_SCOPES);
 export type SyncScope = z.infer<typeof SyncScopeSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion("type", [

@@ -1,4 +1,13 @@
-import { type ComponentType, type KeyboardEvent, type PointerEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
+import {
+  type ComponentType,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 
 /** A component whose code arrives on demand; `get()` is set once loaded, so remounts render it at once. */
 export type OnDemand<P> = { get: () => ComponentType<P> | undefined; load: () => Promise<ComponentType<P>> };
@@ -36,11 +45,16 @@ export type PlainTriggerProps = {
   onClick: () => void;
 };
 
+/** The keys that open a radix menu from its trigger (radix's DropdownMenu.Trigger: Enter and Space toggle, ArrowDown opens). */
+const OPENING_KEYS = ["Enter", " ", "ArrowDown"];
+const triggerIn = (box: HTMLElement | null) => box?.querySelector<HTMLElement>("button, a");
+
 /**
- * A radix menu/popover whose code loads on first use. Until then a plain button with the same
- * name and look stands in; hovering, focusing or pressing it loads the real component, which then replaces
- * it — already open when the press that started loading was a click, Enter, Space or ArrowDown, so one
- * click always opens the menu. Keyboard focus moves onto the real trigger.
+ * A radix menu/popover whose code loads on first use. Until then its trigger renders without radix, with the
+ * same name and look; hovering, focusing or pressing it loads the real component, which then replaces it. The
+ * press that started loading is not lost: a click (or Enter, Space, ArrowDown on a popover's button) mounts the
+ * real one already open; a menu's opening key is handed to the real trigger once radix runs, so the menu opens as
+ * from the keyboard (its first item focused). Keyboard focus moves onto the real trigger.
  */
 export function LazyPopup<P extends object>({
   component,
@@ -55,6 +69,8 @@ export function LazyPopup<P extends object>({
 }) {
   const [Real, setReal] = useState(() => component.get());
   const wantOpen = useRef(false);
+  /** A menu's opening key pressed before its code had arrived. */
+  const wantKey = useRef<string | null>(null);
   const hadFocus = useRef(false);
   const box = useRef<HTMLSpanElement>(null);
 
@@ -69,7 +85,16 @@ export function LazyPopup<P extends object>({
     );
   };
   const open = () => {
-    wantOpen.current = true;
+    if (wantKey.current === null) wantOpen.current = true;
+    load();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!OPENING_KEYS.includes(event.key)) return;
+    if (haspopup === "dialog") return open();
+    // As radix's trigger does: the key is the menu's (no click follows it).
+    event.preventDefault();
+    wantOpen.current = false;
+    wantKey.current = event.key;
     load();
   };
 
@@ -77,7 +102,14 @@ export function LazyPopup<P extends object>({
   // press can land in between on a focus lost with the stand-in's button. An open menu focuses its content
   // itself (and gives focus back to the trigger when it closes).
   useLayoutEffect(() => {
-    if (Real && hadFocus.current && !wantOpen.current) box.current?.querySelector<HTMLElement>("button, a")?.focus();
+    if (Real && ((hadFocus.current && !wantOpen.current) || wantKey.current !== null)) triggerIn(box.current)?.focus();
+  }, [Real]);
+  // After the real popup's own effects (radix's menu starts listening for keys in one): the key that asked for it.
+  useEffect(() => {
+    const key = wantKey.current;
+    if (!Real || key === null) return;
+    wantKey.current = null;
+    triggerIn(box.current)?.dispatchEvent(new globalThis.KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
   }, [Real]);
 
   return (
@@ -93,7 +125,7 @@ export function LazyPopup<P extends object>({
           onFocus: load,
           // radix menus open on a primary mouse press; touch opens on the click that follows.
           onPointerDown: (event) => (event.pointerType === "mouse" && event.button === 0 ? open() : load()),
-          onKeyDown: (event) => (["Enter", " ", "ArrowDown"].includes(event.key) ? open() : undefined),
+          onKeyDown,
           onClick: open,
         })
       )}

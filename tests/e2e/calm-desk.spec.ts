@@ -321,6 +321,43 @@ test("one layout menu and one Panels menu: the first scene stands above the fold
   await page.screenshot({ path: "test-results/shots/desk-390.png" });
 });
 
+test("a menu whose code is still on its way takes the key that opens it: Enter opens the layouts on the first one", async ({
+  page,
+  writer,
+  timeline,
+}) => {
+  await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The tide", content: "It turns." });
+  // The menus' code (radix's DropdownMenu) arrives only when the test lets it, as on a slow phone.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/desk-menus-radix-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openTimeline(page, timeline.id);
+
+  // From the keyboard: focusing the button asks for the code; Enter lands before it; then the code arrives.
+  const asked = page.waitForRequest(/\/assets\/desk-menus-radix-/);
+  await layoutMenu(page).focus();
+  await asked;
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menu")).toHaveCount(0);
+  release();
+  // The menu opens as from the keyboard: its first item (the current layout) focused, arrows move, Enter picks.
+  await expect(page.getByRole("menuitemradio", { name: "Vertical" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitemradio", { name: "Horizontal" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/layout=horizontal/);
+  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Horizontal");
+
+  // The Panels menu (the same code, here now) opens on a click; its entries open their dialogs.
+  await openPanel(page, "Activity");
+  await expect(page.getByRole("dialog", { name: "Activity" })).toBeVisible();
+});
+
 // Measured before the side column's toggle joined the Events row (it stood in a row of its own above the scenes):
 // the first scene card's top at 1280 × 800, side column shown, was 482 px.
 const FIRST_CARD_TOP_BEFORE = 482;

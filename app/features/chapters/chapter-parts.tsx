@@ -1,6 +1,6 @@
 import type { TimelineSession } from "~/features/timeline/timeline-session";
 import { Plus } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { type ComponentProps, type ComponentType, type ReactNode, useEffect, useState } from "react";
 import { refreshTimeline } from "~/features/timeline/change-sessions";
 import type { ListProps } from "~/features/timeline/timeline-body";
 import type { TimelineEvents } from "~/features/timeline/timeline-events";
@@ -12,13 +12,37 @@ import { BookProgress } from "./book-progress";
 import type { ChapterContext } from "./chapter-context";
 import { type Write, chapterContext } from "./chapter-screen-context";
 export { chapterContext };
-import { ChapteredList } from "./chaptered-list";
+import type { ChapteredList as ChapteredListType } from "./chaptered-list";
 import { StructureTools } from "~/features/structure/structure-tools";
+import { onDemand } from "~/ui/lazy-popup";
 
 /**
  * Chapters on the timeline screen, rendered with the page: a timeline without chapters shows only the book's words
- * and the buttons; the progress chart and the dialogs load on first use.
+ * and the buttons; the progress chart and the dialogs load on first use, the list in chapters (its headers, collapsing,
+ * moving scenes between chapters) when the timeline has chapters.
  */
+
+const chapteredList = onDemand<ComponentProps<typeof ChapteredListType>>(() => import("./chaptered-list").then((m) => m.ChapteredList));
+
+/**
+ * The list in chapters once its code is here, asked for when `wanted` (the chapters are loaded and there are some);
+ * until then the screen shows the plain list, as it does before the chapters have loaded.
+ */
+export function useChapteredList(wanted: boolean): ComponentType<ComponentProps<typeof ChapteredListType>> | undefined {
+  const [List, setList] = useState(() => chapteredList.get());
+  useEffect(() => {
+    if (!wanted || List) return;
+    let live = true;
+    chapteredList.load().then(
+      (loaded) => live && setList(() => loaded),
+      () => undefined, // not loaded (a network gone before the service worker kept it): the plain list stays
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, List]);
+  return List;
+}
 
 export type { ChapterContext };
 
@@ -114,6 +138,8 @@ export type ChapterScreen = {
   dated: Scene[];
   list: ListProps;
   TimelineEvents: typeof TimelineEvents;
+  /** The list in chapters, once its code is here (useChapteredList). */
+  ChapteredList?: ComponentType<ComponentProps<typeof ChapteredListType>>;
 };
 
 /** Reloads the page's data as the screen registered it (change-sessions.ts): one function per timeline, for memos. */
@@ -173,8 +199,8 @@ export function chapterParts(screen: ChapterScreen): { progress: ReactNode; tool
       </>
     ),
     list:
-      !view.chronological && store.complete && (layout === "vertical" || layout === "horizontal") ? (
-        <ChapteredList
+      screen.ChapteredList && !view.chronological && store.complete && (layout === "vertical" || layout === "horizontal") ? (
+        <screen.ChapteredList
           context={context}
           events={screen.dated}
           all={store.events}

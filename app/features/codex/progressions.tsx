@@ -9,20 +9,7 @@ import { useMutation } from "~/lib/use-mutation";
 import { shareParam, unwrap } from "~/lib/client";
 import type { EntityView } from "../../../worker/services/entities";
 import { progressionsAsOf as asOfScene } from "../../../db/domain/progressions";
-
-/** A window event: the room says progressions of the codex changed; open progression lists and 'As of' reads refetch. */
-export const PROGRESSIONS_CHANGED = "storyweave:progressions-changed";
-
-/** Bumped on every PROGRESSIONS_CHANGED: a list fetched with it as a dependency refetches. */
-export function useProgressionsTick() {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const bump = () => setTick((t) => t + 1);
-    window.addEventListener(PROGRESSIONS_CHANGED, bump);
-    return () => window.removeEventListener(PROGRESSIONS_CHANGED, bump);
-  }, []);
-  return tick;
-}
+import { useProgressionsTick } from "./progressions-changed";
 
 /** A scene the progression can start from, in story order. */
 export type SceneOption = { id: number; title: string };

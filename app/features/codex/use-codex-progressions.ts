@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
-import { type Progression, type SceneOption, useProgressionsTick } from "~/features/codex/progressions";
+import type { Progression, SceneOption } from "~/features/codex/progressions";
+import { useProgressionsTick } from "~/features/codex/progressions-changed";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { shareParam, unwrap } from "~/lib/client";
 import { statesAsOf } from "../../../db/domain/progressions";

@@ -1,22 +1,16 @@
 import { PartySocket } from "partysocket";
 import { type Dispatch, type RefObject, type SetStateAction, startTransition } from "react";
 import { CloseCodes } from "../../../durable-objects/close-codes";
-import {
-  type ChangeBody,
-  type PresenceUser,
-  type RoomNotification,
-  type ServerMessage,
-  ServerMessageSchema,
-  type SyncScope,
-} from "../../../durable-objects/protocol";
+import type { ChangeBody, PresenceUser, RoomNotification, ServerMessage, SyncScope } from "../../../durable-objects/protocol";
+import { serverMessageOf } from "../../../durable-objects/server-messages";
 import { type AccessEnd, accessEndOf } from "~/features/co-writing/co-editor-context";
 import { showToast } from "~/lib/toast";
 
 /** How many of the room's recent notifications the page keeps. */
 export const RECENT_NOTIFICATIONS = 5;
 
-// The live room's socket and the protocol's schemas (with zod), loaded by useTimelineRoom's effect: after the
-// page has painted and hydrated, never with the first screen's JavaScript.
+// The live room's socket and the check of what it hears (server-messages.ts, without zod), loaded by
+// useTimelineRoom's effect: after the page has painted and hydrated, never with the first screen's JavaScript.
 
 /** Closed with one of these, the room is over for this page (signed out, access removed, timeline deleted): no reconnect. */
 export const FINAL_CLOSE_CODES: readonly number[] = [CloseCodes.unauthenticated, CloseCodes.accessRemoved, CloseCodes.timelineDeleted];
@@ -52,7 +46,10 @@ export function openRoomSocket({ timelineId, shareCode, id }: { timelineId: numb
   });
 }
 
-/** A server message as the protocol defines it, or null (not JSON, or not a message this client knows). */
+/**
+ * A server message as the protocol defines it, or null (not JSON, or not a message this client knows): a malformed
+ * or hostile message is ignored.
+ */
 export function parseServerMessage(data: unknown): ServerMessage | null {
   let json: unknown;
   try {
@@ -60,8 +57,7 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
   } catch {
     return null;
   }
-  const parsed = ServerMessageSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  return serverMessageOf(json);
 }
 
 /** What the page does with the room's news. */

@@ -15,9 +15,10 @@ type Options = RoomHandlers & {
 };
 
 /**
- * The timeline's live room over partysocket (reconnects with backoff), which loads with the protocol's
- * schemas after the page is up (features/live-room/room-connection.ts). Every server message is parsed with those schemas;
- * identity is never sent as a claim the server trusts.
+ * The timeline's live room over partysocket (reconnects with backoff), which loads after the page is up
+ * (features/live-room/room-connection.ts). Every server message is checked against the protocol
+ * (durable-objects/server-messages.ts) and ignored when it does not match; identity is never sent as a claim the
+ * server trusts.
  */
 export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRemoteChange, onAccessLost, onViewOnly }: Options) {
   const [connected, setConnected] = useState(false);
@@ -36,7 +37,7 @@ export function useTimelineRoom({ timelineId, shareCode, myUserId, onSync, onRem
     // Known before the socket loads: this page's writes name it from the start.
     const id = newConnectionId();
     setConnectionId(id);
-    // The room's code (partysocket and the protocol's schemas) loads once the hydrated page is idle, so it never
+    // The room's code (partysocket and the check of the server's messages) loads once the hydrated page is idle, so it never
     // competes with the first screen's JavaScript; a busy page still connects within a second.
     const load = () =>
       import("~/features/live-room/room-connection").then(

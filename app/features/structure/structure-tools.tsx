@@ -6,7 +6,6 @@ import { shareParam, unwrap } from "~/lib/client";
 import { cn } from "~/lib/cn";
 import { Button } from "~/ui/button";
 import { type OverlayBeat, beatDrift } from "../../../db/domain/templates/overlay";
-import { BeatSuggestionDialog, SuggestBeatButton } from "./beat-suggestion";
 import type { StructureToolsProps, StructureView } from "./structure-api";
 
 export type { StructureToolsProps };
@@ -21,6 +20,10 @@ export type { StructureToolsProps };
 const percent = (n: number) => `${Math.round(n * 100)}%`;
 
 const loadDialogs = () => import("./structure-dialogs");
+// A beat marker's 'Suggest a scene for this beat' and its dialog: loaded with the first markers an editor sees.
+const loadBeatSuggestion = () => import("./beat-suggestion");
+const SuggestBeatButton = lazy(() => loadBeatSuggestion().then((m) => ({ default: m.SuggestBeatButton })));
+const BeatSuggestionDialog = lazy(() => loadBeatSuggestion().then((m) => ({ default: m.BeatSuggestionDialog })));
 const StructureDialog = lazy(() => loadDialogs().then((m) => ({ default: m.StructureDialog })));
 const SaveTemplateDialog = lazy(() => loadDialogs().then((m) => ({ default: m.SaveTemplateDialog })));
 
@@ -74,7 +77,12 @@ export function StructureTools(props: StructureToolsProps) {
           <SaveTemplateDialog timelineId={timelineId} title={props.timelineTitle} open={saving} onOpenChange={setSaving} />
         </Suspense>
       ) : null}
-      {props.showMarkers && structure && structure.beats.length > 0 ? <BeatMarkers {...props} structure={structure} /> : null}
+      {props.showMarkers && structure && structure.beats.length > 0 ? (
+        // The markers show with their buttons, once those have loaded.
+        <Suspense fallback={null}>
+          <BeatMarkers {...props} structure={structure} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -13,7 +13,6 @@ import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
 import { SceneStatusBadge, SceneStatusSelect } from "~/features/timeline/scene-status";
-import { SceneTasks } from "~/features/tasks/scene-tasks";
 import type { SceneStatus } from "../../../db/domain/task-rules";
 import { plainTextHtml } from "../../../db/domain/plain-html";
 import type { EntityKind } from "../../../db/domain/rules";
@@ -21,12 +20,13 @@ import type { ContinuityFlag } from "../../../db/domain/story-analysis";
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventView } from "../../../worker/services/events";
 
-// The picker and story-time inputs are for edit mode only: loaded when a card is first edited (with closeInPlace,
-// which keeps the card where the writer's eyes are when the editor closes).
+// The pickers, story-time inputs and tasks are for edit mode only: loaded when a card is first edited (with
+// closeInPlace, which keeps the card where the writer's eyes are when the editor closes).
 const loadStoryFields = () => import("~/features/timeline/story-fields");
 const StoryFields = lazy(() => loadStoryFields().then((m) => ({ default: m.StoryFields })));
 const PlotlinePicker = lazy(() => import("~/features/plotlines/plotline-picker").then((m) => ({ default: m.PlotlinePicker })));
 const AfterPicker = lazy(() => import("~/features/timeline/after-picker").then((m) => ({ default: m.AfterPicker })));
+const SceneTasks = lazy(() => import("~/features/tasks/scene-tasks").then((m) => ({ default: m.SceneTasks })));
 // Version history (and the diff library) loads when a card's History is first opened.
 const loadHistory = () => import("~/features/co-writing/event-history");
 const EventHistoryDialog = lazy(() => loadHistory().then((m) => ({ default: m.EventHistoryDialog })));

@@ -1,5 +1,5 @@
 import { BookOpen, CalendarDays, History, MessageSquare, Spline } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, Suspense, lazy, useState } from "react";
 import { CalendarPanel, loadCalendar } from "~/features/calendar/calendar-button";
 import type { AccessEnd } from "~/features/co-writing/co-editor-context";
 import { useOfflineLock } from "~/features/offline/offline-lock";
@@ -8,7 +8,6 @@ import type { LaneKind } from "~/features/timeline/lanes-view";
 import { PlotlinesDialog, loadManager } from "~/features/plotlines/plotline-controls";
 import { usePlotlines } from "~/features/plotlines/plotline-queries";
 import { type ReviewPanel, ReviewTools, loadActivity, loadComments } from "~/features/review/review-dialogs";
-import { ReaderLinksDialog } from "~/features/share/reader-links-panel";
 import type { PanelChoice } from "~/features/timeline/desk-menu-parts";
 import { PanelsMenu } from "~/features/timeline/desk-menus";
 import { TimelineToolbar } from "~/features/timeline/timeline-toolbar";
@@ -16,6 +15,11 @@ import type { TimelineLayout } from "~/features/timeline/timeline-view";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 type Panel = Exclude<ReviewPanel, null> | "plotlines" | "calendar" | "readers" | null;
+
+// The owner's Reader links dialog (its list, form and copy buttons): loaded when the pointer or focus reaches its
+// menu entry, or when it opens.
+const loadReaderLinks = () => import("~/features/share/reader-links-panel");
+const ReaderLinksDialog = lazy(() => loadReaderLinks().then((m) => ({ default: m.ReaderLinksDialog })));
 
 /**
  * The Events heading's row: the way to the codex on narrow screens, the view's switches (order, the layout menu),
@@ -63,6 +67,9 @@ export function EventsBar({
   sideToggle?: ReactNode;
 }) {
   const [panel, setPanel] = useState<Panel>(null);
+  // Reader links stays mounted once opened, so its dialog can close as the others do.
+  const [readersOpened, setReadersOpened] = useState(false);
+  if (panel === "readers" && !readersOpened) setReadersOpened(true);
   const plotlines = usePlotlines();
   const { lock, note } = useOfflineLock();
   const shut = (open: boolean) => (open ? undefined : setPanel(null));
@@ -94,6 +101,7 @@ export function EventsBar({
       label: "Reader links",
       Icon: BookOpen,
       onSelect: () => setPanel("readers"),
+      preload: () => void loadReaderLinks(),
       offlineNote: lock["aria-describedby"],
     });
   }
@@ -125,7 +133,11 @@ export function EventsBar({
         panel={panel === "comments" || panel === "activity" ? panel : null}
         onPanel={setPanel}
       />
-      {isOwner ? <ReaderLinksDialog timelineId={timeline.id} open={panel === "readers"} onOpenChange={shut} /> : null}
+      {isOwner && readersOpened ? (
+        <Suspense fallback={null}>
+          <ReaderLinksDialog timelineId={timeline.id} open={panel === "readers"} onOpenChange={shut} />
+        </Suspense>
+      ) : null}
       {canEdit ? <PlotlinesDialog open={panel === "plotlines"} onOpenChange={shut} canDelete={isOwner} /> : null}
       {canEdit && isOwner ? (
         <CalendarPanel

@@ -2,7 +2,6 @@ import { type ReactNode, Suspense, lazy, memo, useCallback, useEffect, useMemo, 
 import { useRevalidator } from "react-router";
 import { CodexPanel } from "~/features/codex/codex";
 import { useCodexActionsOf, useLoadedCodex } from "~/features/codex/codex-queries";
-import { EntryAsOfDialog } from "~/features/codex/progressions";
 import { AttachmentsContext } from "~/features/timeline/event-attachments";
 import { registerChangeSession } from "~/features/timeline/change-sessions";
 import { type ChapterOption, EventFilters } from "~/features/timeline/event-filters";
@@ -17,7 +16,7 @@ import { EventsBar } from "~/features/timeline/events-bar";
 import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-panel";
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
-import { chapterParts } from "~/features/chapters/chapter-parts";
+import { chapterParts, useChapteredList } from "~/features/chapters/chapter-parts";
 import { useChapterList } from "~/features/chapters/chapter-queries";
 import { RefusedChanges } from "~/features/offline/refused-changes";
 import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
@@ -48,6 +47,8 @@ import type { TimelineView } from "../../../worker/services/timelines";
 
 const NO_PLOTLINES: PlotlineView[] = [];
 const TimelineDialogs = lazy(() => import("~/features/timeline/timeline-dialogs").then((m) => ({ default: m.TimelineDialogs })));
+// An entry read as of a scene (a chip's 'Read … as of this scene'): its dialog loads when first asked for.
+const EntryAsOfDialog = lazy(() => import("~/features/codex/progressions").then((m) => ({ default: m.EntryAsOfDialog })));
 
 export { TimelineNotFound } from "~/features/timeline/timeline-not-found";
 
@@ -96,6 +97,9 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   // An entry read as of a card's scene (its chip's 'Read … as of this scene').
   const [reading, setReading] = useState<{ entity: EntityView; sceneId: number } | null>(null);
   const read = useCallback((event: EventView, entity: EntityView) => setReading({ entity, sceneId: event.id }), []);
+  // Mounted from the first reading on, so its dialog can close as the others do.
+  const [readingOpened, setReadingOpened] = useState(false);
+  if (reading && !readingOpened) setReadingOpened(true);
   const [laneKind, setLaneKind] = useState<LaneKind>("character");
   // true, or the cell of the grid whose chapter and plotline the new event gets.
   const [adding, setAdding] = useState<boolean | AddPreset>(false);
@@ -221,7 +225,8 @@ function TimelineScreenBody(props: TimelineScreenProps) {
     onMove: writes.move,
     onDragging: store.setDragging,
   };
-  const chapters = chapterParts({ timeline, store, session, view, dated, list, TimelineEvents });
+  const ChapteredList = useChapteredList(chaptered);
+  const chapters = chapterParts({ timeline, store, session, view, dated, list, TimelineEvents, ChapteredList });
   const cardPlotlines = useMemo<CardPlotlines>(() => ({ onSelect: (id) => view.setParam("plotline", String(id)) }), [view.setParam]);
   const oneEntry = filter.entityIds.length === 1 && !filter.text.trim() && !filter.dated;
   const emptyView =
@@ -323,7 +328,11 @@ function TimelineScreenBody(props: TimelineScreenProps) {
                   editRequest={codexRequest}
                   scenes={sceneOptions}
                 />
-                <EntryAsOfDialog {...codexApi} reading={reading} scenes={sceneOptions} onClose={() => setReading(null)} />
+                {readingOpened ? (
+                  <Suspense fallback={null}>
+                    <EntryAsOfDialog {...codexApi} reading={reading} scenes={sceneOptions} onClose={() => setReading(null)} />
+                  </Suspense>
+                ) : null}
                 {props.assistant ? <aside aria-label="Story Assistant">{props.assistant}</aside> : null}
               </div>
             </div>

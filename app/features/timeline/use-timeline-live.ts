@@ -6,7 +6,7 @@ import { codexKey } from "~/features/codex/codex-queries";
 import type { AccessEnd, CoWriteApi } from "~/features/co-writing/co-editor-context";
 import { commentsChanged } from "~/features/review/comment-queries";
 import { TASKS_CHANGED } from "~/features/tasks/tasks-changed";
-import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions";
+import { PROGRESSIONS_CHANGED } from "~/features/codex/progressions-changed";
 import { loadAccessEnded } from "~/features/timeline/timeline-header";
 import { useTimelineRoom } from "~/features/live-room/use-timeline-room";
 import { pendingDocs } from "~/lib/offline-docs";
