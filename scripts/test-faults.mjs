@@ -246,6 +246,23 @@ async function afterBurst(owner, collab, timelineId, share) {
   return check("killed right after a burst, restarted, left", writers, owner, timelineId, event.id);
 }
 
+/** Chromium for the browser scenarios (the product's own pages, as a writer uses them). */
+const launchBrowser = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+
+/** Signs `who` in through the login form, as a writer does. */
+async function signIn(page, who) {
+  await page.goto("/auth/login");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(/\/timeline$/);
+}
+
 /**
  * A writer in a real browser: types in the scene's editor, the server is killed while they type on, they close
  * the tab while it is down (the words live only in the browser's device copy), and open the scene again once it is
@@ -253,21 +270,13 @@ async function afterBurst(owner, collab, timelineId, share) {
  */
 async function inBrowser(owner, collab, timelineId) {
   const event = await scene(owner, timelineId, ["p"], "Typed in a browser");
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launchBrowser();
   const problems = [];
   const typed = [];
   try {
     const context = await browser.newContext({ baseURL: ORIGIN, locale: "en-US" });
     let page = await context.newPage();
-    await page.goto("/auth/login");
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await page.getByLabel("Email").fill(collab.email);
-    await page.getByLabel("Password").fill(collab.password);
-    await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL(/\/timeline$/);
+    await signIn(page, collab);
     const openEditor = async () => {
       await page.goto(`/timeline/${timelineId}`);
       await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -329,22 +338,14 @@ async function inBrowser(owner, collab, timelineId) {
 async function outboxKilled(owner, collab, timelineId) {
   const COUNT = 30;
   const titles = Array.from({ length: COUNT }, (_, i) => `Fault chapter ${i + 1}`);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  const browser = await launchBrowser();
   await scene(owner, timelineId, ["o"], "Before the chapters");
   const problems = [];
   let page;
   try {
     const context = await browser.newContext({ baseURL: ORIGIN, locale: "en-US" });
     page = await context.newPage();
-    await page.goto("/auth/login");
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await page.getByLabel("Email").fill(collab.email);
-    await page.getByLabel("Password").fill(collab.password);
-    await page.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL(/\/timeline$/);
+    await signIn(page, collab);
     // A writer who has been here before: the installed app's code is on the device (the service worker controls the
     // page), then the page is opened again.
     await page.goto(`/timeline/${timelineId}`);
