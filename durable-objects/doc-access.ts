@@ -5,7 +5,7 @@ import { canEdit, loadTimelineAccess } from "../worker/services/access";
 import { liveSessions } from "../worker/services/live-sessions";
 import { CloseCodes, CloseReasons } from "./close-codes";
 import type { AccessEnd } from "./protocol";
-import { IdentityHeaders } from "./room-connection";
+import { IdentityHeaders } from "./connection-state";
 
 /** Kept in the connection's state (beside y-partyserver's awareness ids). */
 export type DocConn = {

@@ -18,7 +18,7 @@ import { RoomLink, TypingRelay } from "./doc-room";
 import { type Author, loadDocState } from "./doc-storage";
 import { Origins, SAVE_FAILED, applyText, dropInvalidBlocks, markdownOf, mergeText } from "./doc-text";
 import type { AccessEnd } from "./protocol";
-import { IdentityHeaders } from "./room-connection";
+import { IdentityHeaders } from "./connection-state";
 
 /**
  * One shared document per event: its title (Y.Text) and content (ProseMirror in a

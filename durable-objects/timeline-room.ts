@@ -15,7 +15,7 @@ import {
   type ServerMessage,
 } from "./protocol";
 import { liveSessions } from "../worker/services/live-sessions";
-import { type ConnState, connStateFrom, presenceOf } from "./room-connection";
+import { type ConnState, connStateFrom, presenceOf } from "./connection-state";
 import { noticeFor, syncFor } from "./room-changes";
 
 /** The span over which a sustained flood is measured (see `flooding`). */

@@ -1,6 +1,6 @@
 import { getServerByName } from "partyserver";
 import { createDb } from "../db/client";
-import { IdentityHeaders } from "../durable-objects/room-connection";
+import { IdentityHeaders } from "../durable-objects/connection-state";
 import type { Env } from "./env";
 import { roomConnectionId } from "./lib/room";
 import { HttpError } from "./lib/errors";
