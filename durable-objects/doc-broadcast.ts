@@ -64,3 +64,39 @@ export async function gatherBroadcasts(doc: Y.Doc, isBroadcast: () => boolean, s
   }
   return gathered as GatheredBroadcast | null;
 }
+
+/** How long the doc gathers writers' caret (awareness) changes before it sends them on as one frame (ms). */
+export const CARETS_MS = 50;
+
+/**
+ * Writers' carets to every writer, gathered like the doc's updates. An editor sends its caret with every keystroke
+ * (and its view moves with everyone's typing), so 100 writers at 5 keys a second were another 500 frames a second
+ * into every socket. Gathered, every writer gets at most one caret frame per CARETS_MS, holding the latest state of
+ * each client that changed (a removed one as removed): the y-protocols awareness update encoded from the doc's own
+ * awareness, which already applied each change as it came.
+ */
+export class GatheredCarets {
+  private changed = new Set<number>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    /** Sends one awareness update (the encoded states of these clients) to every connection. */
+    private readonly send: (clientIds: number[]) => void,
+    private readonly ms = CARETS_MS,
+  ) {}
+
+  push(clientIds: Iterable<number>) {
+    for (const id of clientIds) this.changed.add(id);
+    if (this.changed.size > 0) this.timer ??= setTimeout(() => this.flush(), this.ms);
+  }
+
+  /** Sends what was gathered now (a pending timer is dropped). */
+  flush() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.changed.size === 0) return;
+    const ids = [...this.changed];
+    this.changed = new Set();
+    this.send(ids);
+  }
+}

@@ -1,6 +1,7 @@
 // The y-protocols frames the shared doc reads from a writer's socket, and the caret (awareness) frames it sends on.
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
+import { type Awareness, encodeAwarenessUpdate } from "y-protocols/awareness";
 import * as Y from "yjs";
 
 export type Frame = { kind: "sync-step-1" } | { kind: "update"; update: Uint8Array } | { kind: "awareness"; update: Uint8Array };
@@ -45,5 +46,13 @@ export function writeAwareness(entries: CaretEntry[]): Uint8Array {
   const out = encoding.createEncoder();
   encoding.writeVarUint(out, 1);
   encoding.writeVarUint8Array(out, encoding.toUint8Array(update));
+  return encoding.toUint8Array(out);
+}
+
+/** A y-protocols awareness frame (type 1) of these clients' states as `awareness` holds them (a removed one as removed). */
+export function awarenessFrame(awareness: Awareness, clientIds: number[]): Uint8Array {
+  const out = encoding.createEncoder();
+  encoding.writeVarUint(out, 1);
+  encoding.writeVarUint8Array(out, encodeAwarenessUpdate(awareness, clientIds));
   return encoding.toUint8Array(out);
 }

@@ -1,5 +1,6 @@
 import type { Connection, ConnectionContext } from "partyserver";
 import { YServer } from "y-partyserver";
+import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDb } from "../db/client";
 import { DOC_ACCESS_RECHECK_MS } from "../db/domain/rules";
@@ -9,9 +10,9 @@ import { CloseCodes } from "./close-codes";
 import { keepAsVersion, loadEventRow } from "./doc-d1";
 import { DocWriter } from "./doc-writer";
 import { type DocConn, accessVerdict, admittedWriter, endAccessOf, endConnection } from "./doc-access";
-import { type Frame, readFrame } from "./doc-frames";
+import { type Frame, awarenessFrame, readAwareness, readFrame } from "./doc-frames";
 import { DocGate, Pacing, attributeSuggestions, refuse } from "./doc-gate";
-import { gatherBroadcasts } from "./doc-broadcast";
+import { GatheredCarets, gatherBroadcasts } from "./doc-broadcast";
 import { MAX_DOC_STATE_BYTES } from "./doc-limits";
 import { SuggestionWatch } from "./doc-suggestions";
 import { RoomLink, TypingRelay } from "./doc-room";
@@ -64,6 +65,18 @@ export class EventDoc extends YServer {
   private pacing = new Pacing((connection, update) => {
     const c = connection as Connection<DocConn>;
     if (c.readyState === WebSocket.OPEN && !c.state?.ended && !this.gone) this.applyChecked(c, update);
+  });
+  /** Writers' caret changes, sent on to every writer as one frame per CARETS_MS. */
+  private carets = new GatheredCarets((clientIds) => {
+    const frame = awarenessFrame(this.document.awareness, clientIds);
+    for (const c of this.getConnections()) {
+      if (c.readyState !== WebSocket.OPEN) continue;
+      try {
+        c.send(frame);
+      } catch {
+        // A socket closing meanwhile: its own close handler tidies up.
+      }
+    }
   });
   /** New suggested edits, told to the timeline's owner once per batch (when the doc saves). */
   private suggestions = new SuggestionWatch();
@@ -215,7 +228,13 @@ export class EventDoc extends YServer {
       if (this.gate.tooFast(connection, "carets")) return;
       const carets = this.gate.ownCarets(connection, frame.update, state.userName);
       if (carets === "invalid") return refuse(connection, "invalid");
-      if (carets) super.handleMessage(connection, carets);
+      if (carets) {
+        // Applied now (y-partyserver's awareness listener records which clients this socket controls, so its close
+        // removes them), sent on gathered instead of one frame per caret move to every writer.
+        const { update } = readFrame(carets) as Extract<Frame, { kind: "awareness" }>;
+        awarenessProtocol.applyAwarenessUpdate(this.document.awareness, update, connection);
+        this.carets.push(readAwareness(update).map((entry) => entry.clientId));
+      }
       return;
     }
     if (this.isReadOnly(connection)) return;

@@ -1,7 +1,7 @@
 import * as encoding from "lib0/encoding";
 import { describe, expect, it } from "vitest";
 import { CloseCodes } from "../../durable-objects/close-codes";
-import { BROADCAST_MS, GatheredBroadcast } from "../../durable-objects/doc-broadcast";
+import { BROADCAST_MS, CARETS_MS, GatheredBroadcast, GatheredCarets } from "../../durable-objects/doc-broadcast";
 import { type DocClient, openDoc, setupSharedScene, storedEvent, waitUntil } from "./doc-helpers";
 import { registerUser, shareWith } from "./helpers";
 import { sleep } from "./room-helpers";
@@ -58,6 +58,67 @@ describe("the shared doc gathers its updates before it sends them", () => {
     expect(Date.now() - started).toBeLessThan(1000);
     a.close();
     b.close();
+  });
+});
+
+describe("the shared doc gathers its writers' carets too", () => {
+  it("ten writers moving their carets at once: a reader gets a few frames, each writer's latest caret, the names as signed in", async () => {
+    const { owner, timeline, event } = await setupSharedScene("START.");
+    const writers: DocClient[] = [];
+    for (let i = 0; i < 10; i++) {
+      const w = await registerUser({ name: `Writer ${i}` });
+      await shareWith(timeline.id, owner.user.id, w.user.id, "collaborator");
+      writers.push(await openDoc(timeline.id, event.id, w.token));
+    }
+    const reader = await openDoc(timeline.id, event.id, owner.token);
+    await sleep(CARETS_MS * 3);
+    const before = reader.frames.carets;
+    // 10 writers × 10 caret moves, each its own frame, all sent within a few milliseconds.
+    for (let n = 1; n <= 10; n++) {
+      for (const w of writers) w.moveCaret(n);
+    }
+    const anchor = (w: DocClient) =>
+      (reader.awareness.getStates().get(w.doc.clientID) as { cursor?: { anchor: number } } | undefined)?.cursor?.anchor;
+    await waitUntil(() => writers.every((w) => anchor(w) === 10), "every writer's last caret at the reader", 8000);
+    const received = reader.frames.carets - before;
+    // One frame per move would be 100.
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(30);
+    // The name each caret shows is the one its writer signed in with, not the one the client claimed.
+    for (const [k, w] of writers.entries()) {
+      expect((reader.awareness.getStates().get(w.doc.clientID) as { user: { name: string } }).user.name).toBe(`Writer ${k}`);
+    }
+    // A writer who leaves takes their caret with them.
+    writers[0].close();
+    await waitUntil(() => !reader.awareness.getStates().has(writers[0].doc.clientID), "the leaver's caret gone", 5000);
+    for (const w of writers.slice(1)) w.close();
+    reader.close();
+  });
+
+  it("a caret still reaches the others within a moment", async () => {
+    const { owner, timeline, event, collab } = await setupSharedScene("START.");
+    const a = await openDoc(timeline.id, event.id, owner.token);
+    const b = await openDoc(timeline.id, event.id, collab.token);
+    const started = Date.now();
+    a.moveCaret(3);
+    await waitUntil(() => b.awareness.getStates().get(a.doc.clientID), "the caret at the other writer", 3000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    a.close();
+    b.close();
+  });
+});
+
+describe("GatheredCarets", () => {
+  it("sends nothing until its time, then each changed client once", async () => {
+    const sent: number[][] = [];
+    const gathered = new GatheredCarets((ids) => sent.push(ids), 20);
+    gathered.push([1, 2]);
+    gathered.push([2, 3]);
+    expect(sent).toHaveLength(0);
+    await sleep(60);
+    expect(sent).toEqual([[1, 2, 3]]);
+    gathered.flush();
+    expect(sent).toHaveLength(1);
   });
 });
 

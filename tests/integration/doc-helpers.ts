@@ -27,8 +27,10 @@ export async function openDoc(timelineId: number, eventId: number, token: string
   });
   const awareness = new awarenessProtocol.Awareness(new Y.Doc());
   const closed: { code?: number; reason?: string } = {};
-  /** Update frames received from the doc (not sync answers). */
-  const frames = { updates: 0 };
+  /** Update frames received from the doc (not sync answers), and caret (awareness) frames. */
+  const frames = { updates: 0, carets: 0 };
+  /** This writer's own caret, kept so each move is newer than the last (see `moveCaret`). */
+  let caret: awarenessProtocol.Awareness | null = null;
   let ws: WebSocket | null = null;
   let synced = false;
 
@@ -76,6 +78,7 @@ export async function openDoc(timelineId: number, eventId: number, token: string
         if (kind === syncProtocol.messageYjsUpdate) frames.updates++;
         if (encoding.length(e) > 1) socket.send(encoding.toUint8Array(e));
       } else if (type === 1) {
+        frames.carets++;
         awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), REMOTE);
       }
     });
@@ -129,6 +132,15 @@ export async function openDoc(timelineId: number, eventId: number, token: string
       });
       local.destroy();
     },
+    /** Moves this writer's caret to `position` (as an editor does on every keystroke): a newer awareness state each time. */
+    moveCaret(position: number) {
+      caret ??= new awarenessProtocol.Awareness(doc);
+      caret.setLocalState({ user: { name: "Writer", color: "#00aa00" }, cursor: { anchor: position, head: position } });
+      send((e) => {
+        encoding.writeVarUint(e, 1);
+        encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(caret!, [doc.clientID]));
+      });
+    },
     /** Drops the connection (the doc keeps what is typed meanwhile) … */
     goOffline() {
       const socket = ws;
@@ -140,6 +152,7 @@ export async function openDoc(timelineId: number, eventId: number, token: string
     close() {
       ws?.close(1000, "done");
       ws = null;
+      caret?.destroy();
     },
     waitForSaved: (pred: (saved: SavedMeta) => boolean, label = "meta.saved", timeout = 8000) =>
       waitUntil(
