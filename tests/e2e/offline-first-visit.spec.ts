@@ -31,3 +31,27 @@ test("the network gone on a first visit: a chapter added offline is queued, the 
   const chapters = await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`);
   expect(chapters.map((c) => c.title)).toEqual(["Out of Range"]);
 });
+
+test("the live room's parts that load after the page (who is here) cannot be fetched: the page goes on without them", async ({
+  page,
+  request,
+}) => {
+  const writer = await createUser(request, { name: "Pia Partial" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Half Loaded" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "Opening", content: "It begins." });
+  await login(page, writer);
+  // As when the network went between the page and the code it loads once the room has connected.
+  let refused = 0;
+  await page.route(/\/assets\/presence-[^/]*\.js$/, (route) => {
+    refused++;
+    return route.abort("internetdisconnected");
+  });
+  await openTimeline(page, timeline.id);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+  await expect.poll(() => refused).toBeGreaterThan(0);
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  await expect(page.getByText("Application Error")).toHaveCount(0);
+  // The screen still works: the scene opens for editing.
+  await page.getByRole("button", { name: "Edit Opening" }).click();
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeVisible();
+});

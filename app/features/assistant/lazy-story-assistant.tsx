@@ -1,4 +1,5 @@
 import { type ComponentType, Suspense, lazy } from "react";
+import { loadWhenOnline } from "~/lib/load-when-online";
 import { idle } from "~/lib/when-idle";
 import type { StoryAssistantProps } from "./story-assistant";
 
@@ -11,7 +12,7 @@ export const setServerStoryAssistant = (component: ComponentType<StoryAssistantP
   server = component;
 };
 
-const Loaded = lazy(() => idle(2000).then(() => import("./story-assistant").then((m) => ({ default: m.StoryAssistant }))));
+const Loaded = lazy(() => idle(2000).then(loadWhenOnline(() => import("./story-assistant").then((m) => ({ default: m.StoryAssistant })))));
 
 export function LazyStoryAssistant(props: StoryAssistantProps) {
   const Assistant = server ?? Loaded;

@@ -1,6 +1,7 @@
 import { Focus } from "lucide-react";
 import { Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
+import { loadWhenOnline } from "~/lib/load-when-online";
 import type { Session } from "~/features/co-writing/doc-session";
 import { ModeSwitch, useStoredMode } from "~/features/co-writing/editor-mode";
 import { ManuscriptContext, type ManuscriptApi, ManuscriptModeContext, wordsText } from "~/features/manuscript/manuscript-context";
@@ -20,8 +21,9 @@ import type { TimelineView } from "../../../worker/services/timelines";
 // measure. The text is the server's HTML; editors mount over the scenes near the viewport (writers only).
 
 const SceneEditor = lazy(() => import("~/features/manuscript/scene-editor").then((m) => ({ default: m.SceneEditor })));
-// Who is here: nothing to show until the room has connected (after hydration), so its code loads then.
-const PresenceStack = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack })));
+// Who is here: nothing to show until the room has connected (after hydration), so its code loads then (with no
+// network and no copy on the device yet, once the network is back).
+const PresenceStack = lazy(loadWhenOnline(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack }))));
 
 const SAVED_MS = 3000;
 

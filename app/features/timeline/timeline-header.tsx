@@ -8,17 +8,20 @@ import { useOffline } from "~/features/offline/use-offline";
 import { ExportMenu } from "~/features/transfer/export-menu";
 import { loadForms, loadShareDialog } from "~/features/timeline/dialog-loaders";
 import SeriesMention from "~/features/series/series-mention";
+import { loadWhenOnline } from "~/lib/load-when-online";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import type { useTimelineRoom } from "~/features/live-room/use-timeline-room";
 import type { TimelineView } from "../../../worker/services/timelines";
 
 export const loadAccessEnded = () => import("~/features/co-writing/access-ended");
-const AccessEndedBanner = lazy(loadAccessEnded);
+const AccessEndedBanner = lazy(loadWhenOnline(loadAccessEnded));
 // Who is here and what they just did: nothing to show until the room has connected (after hydration), so their
-// code loads then, not with the first screen's JavaScript.
-const PresenceStack = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.PresenceStack })));
-const NotificationBanner = lazy(() => import("~/features/live-room/presence").then((m) => ({ default: m.NotificationBanner })));
+// code loads then, not with the first screen's JavaScript. With no network and no copy on the device yet, they wait
+// for the network instead of failing the page.
+const loadPresence = loadWhenOnline(() => import("~/features/live-room/presence"));
+const PresenceStack = lazy(() => loadPresence().then((m) => ({ default: m.PresenceStack })));
+const NotificationBanner = lazy(() => loadPresence().then((m) => ({ default: m.NotificationBanner })));
 
 type Room = ReturnType<typeof useTimelineRoom>;
 
