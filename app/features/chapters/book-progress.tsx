@@ -1,6 +1,7 @@
 import { BarChart3, Target } from "lucide-react";
 import { Suspense, lazy, useState } from "react";
 import { errorMessage, unwrap } from "~/lib/client";
+import { digits } from "~/lib/digits";
 import { showToast, errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
 import { Dialog } from "~/ui/dialog";
@@ -64,7 +65,7 @@ export function BookProgress({
       {targetWords ? (
         <>
           <span>
-            {words.toLocaleString("en-US")} of {wordsText(targetWords)}
+            {digits(words)} of {wordsText(targetWords)}
           </span>
           <ProgressBar label="Book target" value={words} max={targetWords} className="w-40" />
         </>

@@ -7,6 +7,7 @@ import type { ChapterContext } from "./chapter-context";
 import { useChapterActions } from "./chapter-queries";
 import { toggleCollapsed } from "./collapsed-chapters";
 import { type ChapterView, chapterTitleError, parseTarget, type Scene, wordsText } from "./chapters-api";
+import { digits } from "~/lib/digits";
 import { ProgressBar } from "./progress-bar";
 
 const sumWords = (scenes: Scene[]) => scenes.reduce((n, s) => n + (s.wordCount ?? 0), 0);
@@ -45,7 +46,7 @@ export const ChapterHeader = memo(function ChapterHeader({
   const actions = useChapterActions();
   const words = scenes.length || !chapter ? sumWords(scenes) : chapter.wordCount;
   const target = chapter?.targetWords;
-  const counts = `${scenes.length} ${scenes.length === 1 ? "scene" : "scenes"} · ${target ? `${words.toLocaleString("en-US")} of ${wordsText(target)}` : wordsText(words)}`;
+  const counts = `${scenes.length} ${scenes.length === 1 ? "scene" : "scenes"} · ${target ? `${digits(words)} of ${wordsText(target)}` : wordsText(words)}`;
   if (!chapter) {
     return (
       <div className="mb-3 flex items-baseline gap-3 border-b border-stone-200 pb-2">

@@ -1,4 +1,5 @@
 import { type ApiClient, shareParam } from "~/lib/client";
+import { digits } from "~/lib/digits";
 import type { ChapterView } from "../../../worker/services/chapters";
 import type { EventView } from "../../../worker/services/events";
 
@@ -16,7 +17,7 @@ export type ApiContext = {
 /** A chapter call's `?share=` (shared mode) for the typed client. */
 export const queryOf = (ctx: ApiContext) => shareParam(ctx.shareCode);
 
-export const wordsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "word" : "words"}`;
+export const wordsText = (n: number) => `${digits(n)} ${n === 1 ? "word" : "words"}`;
 
 /** 'Chapter title is required', at most 200 characters: null when the title is fine. */
 export function chapterTitleError(title: string): string | null {

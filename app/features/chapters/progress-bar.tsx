@@ -1,4 +1,5 @@
 import { cn } from "~/lib/cn";
+import { digits } from "~/lib/digits";
 
 /** 'x of y words' as a bar (role=progressbar; the bar stops at full, the numbers do not). */
 export function ProgressBar({ label, value, max, className }: { label: string; value: number; max: number; className?: string }) {
@@ -10,7 +11,7 @@ export function ProgressBar({ label, value, max, className }: { label: string; v
       aria-valuemin={0}
       aria-valuemax={max}
       aria-valuenow={Math.min(value, max)}
-      aria-valuetext={`${value.toLocaleString("en-US")} of ${max.toLocaleString("en-US")} words`}
+      aria-valuetext={`${digits(value)} of ${digits(max)} words`}
       className={cn("h-2 overflow-hidden rounded-full bg-stone-200", className)}
     >
       <div className="h-full rounded-full bg-brand-600" style={{ width: `${Math.round(share * 100)}%` }} />

@@ -12,6 +12,7 @@ import { PlotlineChips } from "~/features/plotlines/plotline-context";
 import { ReviewContext } from "~/features/review/review-context";
 import type { StoryFieldValues } from "~/features/timeline/story-fields";
 import { cn } from "~/lib/cn";
+import { digits } from "~/lib/digits";
 import { SceneStatusBadge, SceneStatusSelect } from "~/features/timeline/scene-status";
 import type { SceneStatus } from "../../../db/domain/task-rules";
 import { plainTextHtml } from "../../../db/domain/plain-html";
@@ -289,7 +290,7 @@ export function EventCard({ event, canEdit, canDelete, writingHere, dragHandle, 
           {storyTime ? <p className="mt-0.5 text-xs font-medium text-stone-600">{storyTime}</p> : null}
           {event.wordCount == null ? null : (
             <p className="mt-0.5 text-xs text-stone-600">
-              {event.wordCount.toLocaleString("en-US")} {event.wordCount === 1 ? "word" : "words"}
+              {digits(event.wordCount)} {event.wordCount === 1 ? "word" : "words"}
             </p>
           )}
           <div
