@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { apiAs, createUser, openTimeline, signIn } from "./fixtures";
+import { apiAs, createUser, openTimeline, signIn, waitForHydration } from "./fixtures";
 
 // Write anywhere (DESIGN.md §12), as the writer sees it: the sync status sits in the page's flow (the timeline's
 // title row, beside the connection badge) so it covers nothing on a phone; the connection badge says 'Offline' as
@@ -108,4 +108,100 @@ test("at 1280 px offline, 'You're offline' is written once; Export, 'Upgrade to 
   await expect(page.getByText("Connected", { exact: true })).toBeVisible();
   await expect(page.getByText("You're offline", { exact: true })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Upgrade to Share" })).toBeVisible();
+});
+
+test("on /timeline offline, 'You're offline' is written once and what cannot be queued is locked: New Timeline, Add Event, New Series, Import, a card's Edit, Delete and 'Upgrade to Share'", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const writer = await createUser(request, { name: "Hal Home" });
+  for (const title of ["Harbour Lights", "Salt Roads"]) {
+    const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title });
+    await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The quay", content: "Rain on the stones." });
+  }
+  await signIn(page, writer);
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  const locked = [
+    page.getByRole("button", { name: "New Timeline" }),
+    page.getByRole("button", { name: "Add Event" }),
+    page.getByRole("button", { name: "New Series" }),
+    page.getByRole("button", { name: "Import", exact: true }),
+    page.getByRole("button", { name: "Edit Harbour Lights" }),
+    page.getByRole("button", { name: "Delete Salt Roads" }),
+    page.getByRole("link", { name: "Upgrade to Share" }).first(),
+  ];
+  for (const control of locked) await expect(control).toBeEnabled();
+  await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(2);
+
+  await page.context().setOffline(true);
+  locked[6] = page.getByRole("button", { name: "Upgrade to Share" }).first();
+  for (const control of locked) {
+    await expect(control).toBeDisabled();
+    await expect(control).toHaveAttribute("title", "You're offline");
+    await expect(control).toHaveAccessibleDescription("You're offline");
+  }
+  await expect(page.getByRole("button", { name: "Upgrade to Share" })).toHaveCount(2);
+  // Once, in the actions row beside New Timeline; not again on each card.
+  await expect(drawnOfflineNotes(page)).toHaveCount(1);
+  await expect(page.getByTestId("timeline-card").getByText("You're offline", { exact: true }).filter({ visible: true })).toHaveCount(0);
+  const note = await drawnOfflineNotes(page).boundingBox();
+  const create = await locked[0].boundingBox();
+  expect(note && create && Math.abs(note.y + note.height / 2 - (create.y + create.height / 2))).toBeLessThan(20);
+  await shot(page, "home-offline");
+
+  await page.context().setOffline(false);
+  await expect(page.getByText("You're offline", { exact: true })).toHaveCount(0);
+  for (const control of locked.slice(0, 6)) await expect(control).toBeEnabled();
+  await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(2);
+  await page.getByRole("button", { name: "New Timeline" }).click();
+  await expect(page.getByRole("dialog", { name: "Create New Timeline" })).toBeVisible();
+});
+
+test.describe("with the service worker", () => {
+  // The rest of this file keeps the suite's blocked service worker; a page read from the device needs it.
+  test.use({ serviceWorkers: "allow" });
+
+  test("/timeline reloaded offline says 'My tasks' wait for the network (no error), and lists them once back online", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const writer = await createUser(request, { name: "Tess Tasks" });
+    const me = await apiAs<{ id: number }>(request, writer, "GET", "/api/auth/me");
+    const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Harbour Lights" });
+    const scene = await apiAs<{ id: number }>(request, writer, "POST", `/api/timelines/${timeline.id}/events`, {
+      title: "The quay",
+      content: "Rain on the stones.",
+    });
+    await apiAs(request, writer, "POST", `/api/events/${scene.id}/tasks`, { text: "Check the tide tables", assigneeId: me.id });
+    await signIn(page, writer);
+    await page.goto("/timeline");
+    await waitForHydration(page);
+    const tasks = page.getByTestId("my-tasks");
+    await expect(tasks.getByRole("link", { name: "Check the tide tables" })).toBeVisible();
+    // The service worker takes this page over, then the page is loaded once through it (so it is kept).
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(tasks.getByRole("link", { name: "Check the tide tables" })).toBeVisible();
+
+    await page.context().setOffline(true);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { name: "Timeline", level: 1 })).toBeVisible();
+    await expect(tasks).toContainText("You're offline: your tasks show when you are back online.");
+    await expect(tasks.getByText("Could not load your tasks.")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "New Timeline" })).toBeDisabled();
+    await shot(page, "home-offline-tasks");
+
+    await page.context().setOffline(false);
+    await expect(tasks.getByRole("link", { name: "Check the tide tables" })).toBeVisible();
+    await expect(tasks).not.toContainText("You're offline");
+  });
 });

@@ -36,6 +36,11 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
   await selectText(readText, "The gulls went quiet.");
   await reader.getByRole("button", { name: "Comment", exact: true }).click();
   const box = reader.getByTestId("comment-box");
+  // The box opens at the text and inside the dialog: below the dialog's foot it was cut off, and 'Post comment' could
+  // be pressed only after scrolling the dialog, which moves the box again (a lost press on a busy machine).
+  await expect(box).toBeVisible();
+  const [inDialog, boxAt] = [await reader.boundingBox(), await box.boundingBox()];
+  expect(inDialog && boxAt && boxAt.y >= inDialog.y && boxAt.y + boxAt.height <= inDialog.y + inDialog.height).toBe(true);
   await box.getByRole("textbox").fill("Why do they go quiet?");
   await box.getByRole("button", { name: "Post comment" }).click();
   await expect(reader.getByTestId("comment-thread")).toHaveCount(1);

@@ -60,6 +60,24 @@ test.describe("email verification", () => {
     await expect(page.getByRole("button", { name: "Resend email" })).toHaveCount(0);
   });
 
+  test("'Dismiss' pressed as soon as the page is hydrated works even when the banner's code comes late", async ({ page, request }) => {
+    // The banner is its own chunk (protected-layout.tsx) and hydrates after the page: on a busy machine a press on
+    // the server's HTML before then did nothing. Its buttons are disabled until it can act on them.
+    const user = await createUser(request, { verified: false });
+    await signIn(page, user);
+    await page.route(/\/assets\/verify-email-banner-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
+    await page.goto("/account");
+    await waitForHydration(page);
+    const banner = page.getByRole("region", { name: "Email verification" });
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole("button", { name: "Dismiss" })).toBeDisabled();
+    await banner.getByRole("button", { name: "Dismiss" }).click();
+    await expect(banner).toHaveCount(0);
+  });
+
   test("an invalid link offers 'Resend email' to a signed-in, unverified writer", async ({ page, request }) => {
     const user = await createUser(request, { verified: false });
     await signIn(page, user);

@@ -26,6 +26,24 @@ function textRect(editor: Editor | null, anchor: Anchor) {
   }
 }
 
+/**
+ * Where the box may be on screen: the window (less its foot), and inside a dialog only the dialog's own box. A dialog
+ * is moved by a transform, so a fixed box in it is placed and clipped like an absolute one: below its foot it would be
+ * cut off, with 'Post comment' out of reach (and every scroll to reach it would move the box again).
+ */
+function roomFor(el: HTMLElement) {
+  const room = { top: GAP, left: GAP, bottom: window.innerHeight - FOOT, right: window.innerWidth - GAP };
+  const dialog = el.parentElement?.closest('[role="dialog"]');
+  if (!dialog) return room;
+  const box = dialog.getBoundingClientRect();
+  return {
+    top: Math.max(room.top, box.top + GAP),
+    left: Math.max(room.left, box.left + GAP),
+    bottom: Math.min(window.innerHeight - GAP, box.bottom - GAP),
+    right: Math.min(room.right, box.right - GAP),
+  };
+}
+
 const clamp = (n: number, low: number, high: number) => Math.min(Math.max(n, low), Math.max(low, high));
 
 export function AtSelection({ editor, anchor, children }: { editor: Editor | null; anchor: Anchor; children: ReactNode }) {
@@ -41,10 +59,11 @@ export function AtSelection({ editor, anchor, children }: { editor: Editor | nul
       el.style.top = "0px";
       el.style.left = "0px";
       const origin = el.getBoundingClientRect();
+      const room = roomFor(el);
       let top = rect.bottom + GAP;
-      if (top + origin.height > window.innerHeight - FOOT) top = rect.top - origin.height - GAP;
-      top = clamp(top, GAP, window.innerHeight - origin.height - FOOT);
-      const left = clamp(rect.left, GAP, window.innerWidth - origin.width - GAP);
+      if (top + origin.height > room.bottom) top = rect.top - origin.height - GAP;
+      top = clamp(top, room.top, room.bottom - origin.height);
+      const left = clamp(rect.left, room.left, room.right - origin.width);
       el.style.top = `${top - origin.top}px`;
       el.style.left = `${left - origin.left}px`;
     };
@@ -54,7 +73,7 @@ export function AtSelection({ editor, anchor, children }: { editor: Editor | nul
     if (!scrolled.current && el && rect && editor) {
       scrolled.current = true;
       const height = el.getBoundingClientRect().height;
-      if (rect.bottom + GAP + height > window.innerHeight - FOOT) {
+      if (rect.bottom + GAP + height > roomFor(el).bottom) {
         const range = rangeOfAnchor(editor.state, anchor);
         const at = range ? editor.view.domAtPos(range.from).node : null;
         const block = at instanceof Element ? at : at?.parentElement;

@@ -118,7 +118,9 @@ function ReadAndComment({ doc, scene, scope, focus }: { doc: Y.Doc; scene: Props
   }
 
   return (
-    <div className="@container space-y-3">
+    // A box open on selected text floats at the text inside the dialog (at-selection.tsx): the dialog keeps room for it
+    // below a short scene's text rather than putting it over the text.
+    <div className={draft?.anchor ? "@container min-h-96 space-y-3" : "@container space-y-3"}>
       <EditorContent editor={editor} />
       {scope.canComment ? (
         <Button

@@ -1,6 +1,6 @@
 import { Pencil, Share2, Sparkles, Trash2, Users } from "lucide-react";
 import { Link, useNavigate } from "react-router";
-import { OnlineOnlyLink } from "~/features/offline/offline-lock";
+import { OnlineOnlyLink, type useOfflineLock } from "~/features/offline/offline-lock";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
@@ -18,12 +18,15 @@ export function TimelineCard({
   selected,
   onEdit,
   onDelete,
+  lock,
 }: {
   timeline: TimelineView;
   premium: boolean;
   selected: boolean;
   onEdit: () => void;
   onDelete: () => void;
+  /** The page's offline lock for Edit and Delete (not queued with no network). */
+  lock?: ReturnType<typeof useOfflineLock>["lock"];
 }) {
   const navigate = useNavigate();
   // A viewer opens the book to read it (the Manuscript); the timeline is one click from there.
@@ -65,7 +68,7 @@ export function TimelineCard({
       </div>
       {timeline.isOwner ? (
         <div className="flex flex-wrap gap-2 border-t border-stone-100 px-5 py-3">
-          <Button size="sm" variant="outline" onClick={stop(onEdit)} aria-label={`Edit ${timeline.title}`}>
+          <Button size="sm" variant="outline" onClick={stop(onEdit)} aria-label={`Edit ${timeline.title}`} {...lock}>
             <Pencil aria-hidden="true" className="h-3.5 w-3.5" /> Edit
           </Button>
           {premium ? (
@@ -90,6 +93,7 @@ export function TimelineCard({
             className="ml-auto text-red-700 hover:bg-red-50"
             onClick={stop(onDelete)}
             aria-label={`Delete ${timeline.title}`}
+            {...lock}
           >
             <Trash2 aria-hidden="true" className="h-3.5 w-3.5" /> Delete
           </Button>

@@ -3,7 +3,7 @@ import { Select } from "radix-ui";
 import { ChevronDown } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
-import { OnlineOnlyLink } from "~/features/offline/offline-lock";
+import { OfflineNote, OnlineOnlyLink, useOfflineLock } from "~/features/offline/offline-lock";
 import { localeOf } from "../../../db/domain/calendar/locale";
 import { type EventPage, listEventsPage } from "../../../worker/services/events";
 import { isPremium } from "../../../worker/services/plans";
@@ -73,6 +73,9 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const [addingEvent, setAddingEvent] = useState(false);
   const [editing, setEditing] = useState<TimelineView | null>(null);
   const [deleting, setDeleting] = useState<TimelineView | null>(null);
+  // Creating, renaming and deleting a timeline (or a series, or an event from here) are not queued with no network:
+  // those controls say 'You're offline' (DESIGN.md §12), written once in the actions row.
+  const { lock, note } = useOfflineLock();
   const deleteTimeline = useMutation(
     (timeline: TimelineView) => unwrap(client.api.timelines[":id"].$delete({ param: { id: String(timeline.id) } })),
     {
@@ -119,7 +122,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
   const confirmDelete = () => (deleting ? void deleteTimeline.run(deleting) : undefined);
 
   return (
-    <Page>
+    <Page oneOfflineNote>
       <PageHeading
         actions={
           <>
@@ -157,13 +160,19 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 </Select.Content>
               </Select.Portal>
             </Select.Root>
+            <OfflineNote className="self-center" />
+            {note}
             {canAddEvent ? (
-              <Button variant="outline" onClick={() => (selectedId ? setAddingEvent(true) : errorToast("Please select a timeline first"))}>
+              <Button
+                variant="outline"
+                onClick={() => (selectedId ? setAddingEvent(true) : errorToast("Please select a timeline first"))}
+                {...lock}
+              >
                 <Plus aria-hidden="true" className="h-4 w-4" /> Add Event
               </Button>
             ) : null}
             {owned > 0 ? (
-              <Button variant="outline" onClick={() => setCreatingSeries(true)}>
+              <Button variant="outline" onClick={() => setCreatingSeries(true)} {...lock}>
                 <Plus aria-hidden="true" className="h-4 w-4" /> New Series
               </Button>
             ) : null}
@@ -177,7 +186,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
                 <Sparkles aria-hidden="true" className="h-4 w-4" /> Upgrade for Unlimited Timelines
               </OnlineOnlyLink>
             ) : (
-              <Button onClick={() => setCreating(true)}>
+              <Button onClick={() => setCreating(true)} {...lock}>
                 <Plus aria-hidden="true" className="h-4 w-4" /> New Timeline
               </Button>
             )}
@@ -211,6 +220,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
               selected={t.id === selectedId}
               onEdit={() => setEditing(t)}
               onDelete={() => setDeleting(t)}
+              lock={lock}
             />
           ))}
         </section>
