@@ -6,7 +6,13 @@ import { cn } from "~/lib/cn";
 
 const overlay = "fixed inset-0 z-50 bg-black/40 data-[state=open]:animate-in";
 const content =
-  "fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl max-h-[calc(100vh-2rem)] overflow-y-auto";
+  "fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl max-h-[calc(100vh-2rem)] overflow-y-auto";
+
+/**
+ * The dialog's default width unless the caller gives its own `max-w-*` (both classes would otherwise be on the
+ * element, and the stylesheet's order, not the caller, would decide: the History and Comments dialogs stayed narrow).
+ */
+const widthOf = (className: string | undefined) => (className && /(^|\s)max-w-/.test(className) ? null : "max-w-lg");
 
 export function Dialog({
   open,
@@ -27,7 +33,7 @@ export function Dialog({
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
         <D.Overlay className={overlay} />
-        <D.Content className={cn(content, className)} aria-describedby={description ? undefined : undefined}>
+        <D.Content className={cn(content, widthOf(className), className)} aria-describedby={description ? undefined : undefined}>
           <D.Title className="text-lg font-semibold">{title}</D.Title>
           {description ? (
             <D.Description className="mt-1 text-sm text-stone-600">{description}</D.Description>
@@ -69,7 +75,7 @@ export function ConfirmDialog({
     <AD.Root open={open} onOpenChange={onOpenChange}>
       <AD.Portal>
         <AD.Overlay className={overlay} />
-        <AD.Content className={content}>
+        <AD.Content className={cn(content, "max-w-lg")}>
           <AD.Title className="text-lg font-semibold">{title}</AD.Title>
           <AD.Description className="mt-2 text-sm text-stone-600">{description}</AD.Description>
           <div className="mt-6 flex justify-end gap-2">
