@@ -1,22 +1,9 @@
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
 
+import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
 import type { Timeline } from "./types";
 
-const FANTASY = {
-  kind: "custom",
-  months: [
-    { name: "Frostmoon", days: 28 },
-    { name: "Thawmoon", days: 30 },
-  ],
-  weekdays: [],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-};
+const FANTASY = reckoningCalendar(FROST_THAW_SUN.slice(0, 2));
 
 test.describe("calendars", () => {
   test("a scene dated in a fantasy calendar's words reads in words; a bad date names an example", async ({ page, request }) => {

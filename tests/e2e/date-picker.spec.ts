@@ -1,34 +1,11 @@
 import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test, toast } from "./fixtures";
 
+import { PRESETS } from "../../db/domain/calendar";
+import { THIRTEEN_MONTHS, reckoningCalendar } from "../fixtures/calendars";
 import type { Timeline } from "./types";
 
-// 13 months of 28 days (every month starts on a Moonday), counted before and after the Reckoning.
-const MOONS = {
-  kind: "custom",
-  months: [
-    "Frostmoon",
-    "Snowmoon",
-    "Thawmoon",
-    "Seedmoon",
-    "Bloommoon",
-    "Greenmoon",
-    "Sunmoon",
-    "Hazemoon",
-    "Harvestmoon",
-    "Leafmoon",
-    "Mistmoon",
-    "Ashmoon",
-    "Darkmoon",
-  ].map((name) => ({ name, days: 28 })),
-  weekdays: ["Moonday", "Tideday", "Windday", "Thunderday", "Fireday", "Starday", "Sunday"],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-};
+// The product's 13 × 28 days preset (every month starts on a Moonday), counted before and after the Reckoning.
+const MOONS = reckoningCalendar(THIRTEEN_MONTHS, { weekdays: PRESETS.thirteen.calendar.weekdays });
 
 test.describe("the date picker", () => {
   test("a writer dates a scene from the calendar by mouse and by keyboard, at 390 px", async ({ page, request }) => {
