@@ -51,6 +51,31 @@ export async function registerUser(overrides: { name?: string; email?: string; p
   return { ...input, token: res.json.token as string, user: res.json.user, cookie: res.headers.get("Set-Cookie") };
 }
 
+/** A registered writer as `registerUser` answers: their input, token, user row and session cookie. */
+export type User = Awaited<ReturnType<typeof registerUser>>;
+
+/** A writer registered as `name` and on Premium (set directly, as the admin grant does). */
+export async function premiumWriter(name: string) {
+  const writer = await registerUser({ name });
+  await makePremium(writer.user.id);
+  return writer;
+}
+
+/** Sends a book file to the import (POST /api/timelines/import{query}: `?dryRun=1`, `?filename=…`) as `token`'s writer. */
+export const importBook = (token: string, body: Uint8Array | string, contentType: string, query = "") =>
+  call("POST", `/api/timelines/import${query}`, {
+    token,
+    rawBody: typeof body === "string" ? body : new Uint8Array(body),
+    headers: { "Content-Type": contentType },
+  });
+
+/** A timeline's JSON export (GET /api/timelines/{id}/export?format=json), as `token`'s writer reads it; it must answer 200. */
+export async function exportedJson(token: string, timelineId: number) {
+  const res = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token });
+  expect(res.status, res.text).toBe(200);
+  return res.json;
+}
+
 /** The test env's ADMIN_EMAILS address (vitest.config.ts). */
 export const TEST_ADMIN = { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" };
 
