@@ -191,6 +191,36 @@ export async function sharedTimeline(title: string) {
   return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
 }
 
+/** Who an access matrix asks as: the owner, a collaborator, a viewer, a viewer by the share link, a stranger, no one. */
+export type Role = "owner" | "collaborator" | "viewer" | "shareViewer" | "stranger" | "anonymous";
+export const ROLES: Role[] = ["owner", "collaborator", "viewer", "shareViewer", "stranger", "anonymous"];
+
+/**
+ * The writers of an access matrix: Olive the owner (on Premium: the matrix makes a timeline per case), Cora her
+ * collaborator, a viewer, a guest by the share link and a stranger; `tokenOf` answers each role's token.
+ */
+export async function matrixWriters() {
+  const [owner, collaborator, viewer, linkGuest, stranger] = await Promise.all([
+    registerUser({ name: "Olive" }),
+    registerUser({ name: "Cora" }),
+    registerUser(),
+    registerUser(),
+    registerUser(),
+  ]);
+  await makePremium(owner.user.id);
+  const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
+  return { owner, collaborator, viewer, linkGuest, stranger, tokenOf };
+}
+
+/** Shares a matrix's timeline as the roles say: with the collaborator and the viewer, and by a viewer-only link (its code). */
+export async function shareAsMatrix(timelineId: number, writers: { owner: User; collaborator: User; viewer: User }) {
+  const shareCode = `code-${timelineId}-${Math.random().toString(36).slice(2, 8)}`;
+  await env.DB.prepare("UPDATE timelines SET share_code = ?, share_role = 'viewer' WHERE id = ?").bind(shareCode, timelineId).run();
+  await shareWith(timelineId, writers.owner.user.id, writers.collaborator.user.id, "collaborator");
+  await shareWith(timelineId, writers.owner.user.id, writers.viewer.user.id, "viewer");
+  return shareCode;
+}
+
 /** The bytes of a `data:` URL (a fixture file imported with `?inline`). */
 export const bytesOf = (dataUrl: string) => Uint8Array.from(atob(dataUrl.slice(dataUrl.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
