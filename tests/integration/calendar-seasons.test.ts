@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GREGORIAN_SEASONS, PRESETS } from "../../db/domain/calendar";
 import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
-import { call, createEvent, createTimeline, sharedTimeline } from "./helpers";
+import { call, createEvent, createTimeline, importBook, sharedTimeline } from "./helpers";
 
 const SEASONS = [
   { name: "Thaw", startMonth: 2 },
@@ -101,11 +101,7 @@ describe("calendar seasons", () => {
     expect(exported.json.calendar.seasons).toEqual(SEASONS);
     expect(exported.json.events[0]).toMatchObject({ storyStart: "1203-02", storyStartText: "Thaw 1203 AR", storyEnd: "1203-03-02" });
     expect(exported.json.events[0]).not.toHaveProperty("storyEndText");
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     expect(await getCalendar(owner.token, id)).toEqual(FANTASY);
@@ -115,11 +111,7 @@ describe("calendar seasons", () => {
 
     const broken = JSON.parse(exported.text);
     broken.calendar.seasons = [{ name: "Dry", startMonth: 9 }];
-    const refused = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: JSON.stringify(broken),
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(owner.token, JSON.stringify(broken), "application/json");
     expect(refused).toMatchObject({ status: 400, json: { error: "Calendar: A season must start in one of the calendar's months" } });
   });
 });

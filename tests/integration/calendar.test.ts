@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../../db/domain/calendar";
 import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
-import { call, createEvent, createTimeline, registerUser, shareWith, sharedTimeline } from "./helpers";
+import { call, createEvent, createTimeline, importBook, registerUser, shareWith, sharedTimeline } from "./helpers";
 
 const FANTASY = reckoningCalendar(FROST_THAW_SUN, { weekdays: ["Moonday", "Starday"] });
 
@@ -170,11 +170,7 @@ describe("calendar", () => {
     const exported = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token: owner.token });
     expect(exported.json.calendar).toEqual(FANTASY);
     expect(exported.json.events[0].storyStart).toBe("1203-02-30");
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     expect((await call("GET", `/api/timelines/${id}/calendar`, { token: owner.token })).json).toEqual(FANTASY);
@@ -183,11 +179,7 @@ describe("calendar", () => {
 
     const broken = JSON.parse(exported.text);
     broken.calendar = { kind: "custom", months: [] };
-    const refused = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: JSON.stringify(broken),
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(owner.token, JSON.stringify(broken), "application/json");
     expect(refused).toMatchObject({ status: 400, json: { error: "Calendar: A calendar needs at least one month" } });
   });
 });
