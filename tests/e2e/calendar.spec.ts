@@ -1,31 +1,20 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
+import { card, expect, expectNoSeriousA11yViolations, openTimeline, test, toast } from "./fixtures";
 
-import type { Timeline } from "./types";
+import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
 
-const FANTASY = {
-  kind: "custom",
-  months: [
-    { name: "Frostmoon", days: 28 },
-    { name: "Thawmoon", days: 30 },
-  ],
-  weekdays: [],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-};
+const FANTASY = reckoningCalendar(FROST_THAW_SUN.slice(0, 2));
+
+test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Reckoning" });
 
 test.describe("calendars", () => {
-  test("a scene dated in a fantasy calendar's words reads in words; a bad date names an example", async ({ page, request }) => {
+  test("a scene dated in a fantasy calendar's words reads in words; a bad date names an example", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
-    await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, FANTASY);
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
-    await signIn(page, owner);
+    await owner.api("PUT", `/api/timelines/${timeline.id}/calendar`, FANTASY);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     await page.getByRole("button", { name: "Edit The siege" }).click();

@@ -1,7 +1,6 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import {
   apiAs,
-  createUser,
   docText,
   expect,
   expectNoSeriousA11yViolations,
@@ -13,7 +12,7 @@ import {
   openTimeline,
   writerPage,
 } from "./fixtures";
-import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
+import { bellScene, shareWith } from "./helpers/timeline";
 import { openEditor as openSceneEditor } from "./helpers/editor";
 
 // Co-writing. Everyone with edit access writes in the same event at once (one Yjs doc per event,
@@ -22,17 +21,8 @@ import { openEditor as openSceneEditor } from "./helpers/editor";
 
 import type { EventRow } from "./types";
 
-async function setup(request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) {
-  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
-  const users: TestUser[] = [];
-  for (const person of people) {
-    const user = await createUser(request, { name: person.name });
-    await shareWith(request, owner, timeline.id, user, person.access);
-    users.push(user);
-  }
-  return { owner, timeline, users };
-}
+const setup = (request: APIRequestContext, people: { name: string; access: "collaborator" | "viewer" }[]) =>
+  bellScene(request, "The bell rang.", people);
 
 const events = (request: APIRequestContext, user: TestUser, timelineId: number) =>
   apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${timelineId}/events`);

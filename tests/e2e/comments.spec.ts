@@ -1,28 +1,14 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import {
-  apiAs,
-  createUser,
-  docText,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  openTimeline,
-  type TestUser,
-  test,
-  writerPage,
-} from "./fixtures";
-import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
-import { openEditor } from "./helpers/editor";
+import { apiAs, docText, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, writerPage } from "./fixtures";
+import { bellScene } from "./helpers/timeline";
+import { openEditor, selectText } from "./helpers/editor";
 
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
 
 async function setup(request: APIRequestContext) {
-  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
-  const mara: TestUser = await createUser(request, { name: "Mara Collab" });
-  await shareWith(request, owner, timeline.id, mara, "collaborator");
-  return { owner, mara, timeline };
+  const { owner, timeline, users } = await bellScene(request, "The bell rang at dawn.", [{ name: "Mara Collab", access: "collaborator" }]);
+  return { owner, mara: users[0], timeline };
 }
 
 /** Selects `text` in the editor's first paragraph (a DOM selection, as a mouse drag makes). */
@@ -30,23 +16,7 @@ async function select(content: Locator, text: string) {
   // Focus first: the editor puts back its own last selection when it regains focus.
   await content.focus();
   await content.page().waitForTimeout(100);
-  await content.evaluate((el, text) => {
-    const walker = document.createTreeWalker(el.querySelector("p") as HTMLElement, NodeFilter.SHOW_TEXT, {
-      acceptNode: (n) => (n.parentElement?.closest(".collaboration-carets__caret") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-    });
-    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
-      const at = n.data.indexOf(text);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(n, at);
-      range.setEnd(n, at + text.length);
-      const selection = window.getSelection() as Selection;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return;
-    }
-    throw new Error(`no "${text}" in the editor`);
-  }, text);
+  await selectText(content.locator("p").first(), text);
 }
 
 const highlight = (page: Page) => page.locator(".co-editor-content .comment-highlight");

@@ -1,49 +1,24 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, screenshot, test, toast } from "./fixtures";
+import { card, expect, expectNoSeriousA11yViolations, openTimeline, screenshot, test, toast } from "./fixtures";
 
-import type { Timeline } from "./types";
+import { PRESETS } from "../../db/domain/calendar";
+import { THIRTEEN_MONTHS, reckoningCalendar } from "../fixtures/calendars";
 
-// 13 months of 28 days (every month starts on a Moonday), counted before and after the Reckoning.
-const MOONS = {
-  kind: "custom",
-  months: [
-    "Frostmoon",
-    "Snowmoon",
-    "Thawmoon",
-    "Seedmoon",
-    "Bloommoon",
-    "Greenmoon",
-    "Sunmoon",
-    "Hazemoon",
-    "Harvestmoon",
-    "Leafmoon",
-    "Mistmoon",
-    "Ashmoon",
-    "Darkmoon",
-  ].map((name) => ({ name, days: 28 })),
-  weekdays: ["Moonday", "Tideday", "Windday", "Thunderday", "Fireday", "Starday", "Sunday"],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-};
+// The product's 13 × 28 days preset (every month starts on a Moonday), counted before and after the Reckoning.
+const MOONS = reckoningCalendar(THIRTEEN_MONTHS, { weekdays: PRESETS.thirteen.calendar.weekdays });
+
+test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Reckoning" });
 
 test.describe("the date picker", () => {
-  test("a writer dates a scene from the calendar by mouse and by keyboard, at 390 px", async ({ page, request }) => {
+  test("a writer dates a scene from the calendar by mouse and by keyboard, at 390 px", async ({ page, writer: owner, timeline }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
-    await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, MOONS);
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    await owner.api("PUT", `/api/timelines/${timeline.id}/calendar`, MOONS);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The letter arrives",
       content: "A letter.",
       storyStart: "1203-01-14T09:00",
     });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // By mouse: an undated scene's picker opens at the month of the dated scene beside it.
@@ -110,17 +85,18 @@ test.describe("the date picker", () => {
     await expect(card(page, "The siege").getByText("Story time: 20 Snowmoon 1203 AR – 24 Snowmoon 1203 AR, 21:00")).toBeVisible();
   });
 
-  test("Born is picked across the era boundary in the codex dialog and reads in words when reopened", async ({ page, request }) => {
+  test("Born is picked across the era boundary in the codex dialog and reads in words when reopened", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
     test.setTimeout(90_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
-    await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, MOONS);
-    const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    await owner.api("PUT", `/api/timelines/${timeline.id}/calendar`, MOONS);
+    const mara = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "character",
       name: "Mara",
     });
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("region", { name: "Codex" }).getByRole("button", { name: "Edit Mara" }).click();
@@ -141,7 +117,7 @@ test.describe("the date picker", () => {
     await expect(dialog.getByLabel("Born")).toHaveValue("3 Darkmoon 2 BR");
     await dialog.getByRole("button", { name: "Save Changes" }).click();
     await expect(toast(page, "Codex entry updated")).toBeVisible();
-    const codex = await apiAs<Array<{ id: number; born: string }>>(request, owner, "GET", `/api/timelines/${timeline.id}/entities`);
+    const codex = await owner.api<Array<{ id: number; born: string }>>("GET", `/api/timelines/${timeline.id}/entities`);
     expect(codex.find((e) => e.id === mara.id)?.born).toBe("-1-13-03");
 
     // Reopened: the date in words, as it was picked; an edit elsewhere does not send it again.

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
-import { apiAs, createUser, expect, signIn, makePremium, openTimeline, screenshot, test, waitForHydration } from "./fixtures";
+import { apiAs, createUser, expect, signIn, openTimeline, screenshot, test, waitForHydration } from "./fixtures";
+import { premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // What a writer formats in the co-writing editor is shown formatted to every reader: on the card (right after
 // Save, and server-rendered on a fresh load) and in the print view. No Markdown syntax is ever on screen, and a
@@ -72,9 +73,7 @@ test("formatted in the editor, shown formatted on the card and in print: no Mark
 }) => {
   // Long (the editor, the card and print, 12.5 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
   test.slow();
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
     title: "The bell",
     content: "The bell rang.",

@@ -1,17 +1,29 @@
 import { readFile } from "node:fs/promises";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { apiAs, createUser, expect, expectNoSeriousA11yViolations, login, makePremium, test, toast, waitForHydration } from "./fixtures";
 
 const FILE_LABEL = "File (.json, .md, .csv, .tsv, .xlsx, .ods, .docx, .odt, .pltr, .yw7 or a Scrivener/novelWriter .zip)";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-test("a Word manuscript: the dialog shows the dry run's summary, nothing is written until Import Book", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Novelist" });
-  await makePremium(request, writer);
+/** A new writer (on Premium when asked) on their timelines, the import dialog open with `file` chosen in it. */
+async function importInDialog(
+  page: Page,
+  request: APIRequestContext,
+  name: string,
+  premium: boolean,
+  file: { name: string; mimeType: string; buffer: Buffer },
+) {
+  const writer = await createUser(request, { name });
+  if (premium) await makePremium(request, writer);
   await login(page, writer);
-  await waitForHydration(page);
   await page.getByRole("button", { name: "Import" }).click();
   const dialog = page.getByRole("dialog", { name: "Import a timeline" });
-  await page.getByLabel(FILE_LABEL).setInputFiles({
+  await page.getByLabel(FILE_LABEL).setInputFiles(file);
+  return { writer, dialog };
+}
+
+test("a Word manuscript: the dialog shows the dry run's summary, nothing is written until Import Book", async ({ page, request }) => {
+  const { writer, dialog } = await importInDialog(page, request, "Novelist", true, {
     name: "novel.docx",
     mimeType: DOCX,
     buffer: await readFile("tests/fixtures/import/novel.docx"),
@@ -62,26 +74,19 @@ test("a big book on a slow connection: the dialog shows how much of the file is 
 });
 
 test("a damaged Word file names the problem in the dialog", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Unlucky" });
-  await login(page, writer);
-  await waitForHydration(page);
-  await page.getByRole("button", { name: "Import" }).click();
-  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
-  await page.getByLabel(FILE_LABEL).setInputFiles({ name: "broken.docx", mimeType: DOCX, buffer: Buffer.from("not a zip at all") });
+  const { dialog } = await importInDialog(page, request, "Unlucky", false, {
+    name: "broken.docx",
+    mimeType: DOCX,
+    buffer: Buffer.from("not a zip at all"),
+  });
   await expect(dialog.getByRole("alert")).toContainText("This Word document could not be read:");
   await expect(dialog.getByRole("button", { name: "Import Timeline" })).toBeDisabled();
 });
 
 test("a Word comment and its reply come in as one thread, highlighted on the words Word anchored it to", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const writer = await createUser(request, { name: "Reviewed Author" });
-  await makePremium(request, writer);
-  await login(page, writer);
-  await waitForHydration(page);
-  await page.getByRole("button", { name: "Import" }).click();
-  const dialog = page.getByRole("dialog", { name: "Import a timeline" });
   // A real Word 365 file (tests/fixtures/import/README.md): a comment on "dolor sit amet" with one reply.
-  await page.getByLabel(FILE_LABEL).setInputFiles({
+  const { writer, dialog } = await importInDialog(page, request, "Reviewed Author", true, {
     name: "comment-thread.docx",
     mimeType: DOCX,
     buffer: await readFile("tests/fixtures/import/comment-thread.docx"),

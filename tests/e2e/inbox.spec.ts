@@ -1,7 +1,6 @@
 import {
   MAIL_API,
   apiAs,
-  createUser,
   expect,
   expectNoSeriousA11yViolations,
   latestVerifyLink,
@@ -11,7 +10,7 @@ import {
   waitForHydration,
   writerPage,
 } from "./fixtures";
-import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
+import { bellScene, premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // The review loop's news: an @mention reaches the collaborator's bell and inbox with a link to the scene;
 // an invitation mailed to an address with no account brings a new writer into the timeline once verified.
@@ -23,10 +22,11 @@ test.describe("inbox and invitations", () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang at dawn." });
-    const mara = await createUser(request, { name: "Mara Collab" });
-    await shareWith(request, owner, timeline.id, mara, "collaborator");
+    const {
+      owner,
+      timeline,
+      users: [mara],
+    } = await bellScene(request, "The bell rang at dawn.", [{ name: "Mara Collab", access: "collaborator" }]);
     await apiAs(request, mara, "POST", "/api/notifications/read", {});
     // Mara is on her account page (no timeline, no room): her bell counts without her navigating.
     const other = await writerPage(browser, mara);

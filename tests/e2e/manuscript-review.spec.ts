@@ -1,7 +1,7 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, signIn, makePremium, test, waitForHydration, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, signIn, test, waitForHydration, writerPage } from "./fixtures";
 import { openEditor, selectText } from "./helpers/editor";
-import { shareWith } from "./helpers/timeline";
+import { premiumOwnerWithTimeline, shareWith } from "./helpers/timeline";
 
 // Review in the Manuscript (DESIGN §12 'The writer's desk'): a co-author triple-clicks a paragraph and presses
 // Comment; the box opens at the paragraph, inside the screen; the comment quotes the paragraph and highlights it, and
@@ -13,9 +13,7 @@ const FIRST = "The bell rang at dawn, and the gulls rose from the harbor wall.";
 const SECOND = "Nobody came down to the water that morning.";
 
 async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   // A long scene first: the reviewed one is further down the page, as in a book.
   const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of the flood, told slowly and at length.`).join("\n\n");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Prologue", content: long });

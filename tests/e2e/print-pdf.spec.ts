@@ -17,6 +17,25 @@ const require = createRequire(import.meta.url);
 const read = (pkgPath: string) => readFile(require.resolve(pkgPath)).then((b) => new Uint8Array(b));
 const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20 }).stdout;
 
+/** Typesets the book's source in EB Garamond, as the print dialog does. */
+const typesetInGaramond = async (source: string) =>
+  typesetPdf(source, {
+    wasm: await read("@myriaddreamin/typst-ts-web-compiler/wasm"),
+    fonts: await Promise.all(fontFiles["eb-garamond"].map(read)),
+  });
+
+/** Writes the PDF to a file in a new temporary folder, runs `check` on that file, and removes the folder after. */
+async function withPdfFile(pdf: Uint8Array, check: (file: string) => Promise<void>) {
+  const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
+  try {
+    const file = join(dir, "book.pdf");
+    await writeFile(file, pdf);
+    await check(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 type Word = { page: number; xMin: number; xMax: number; yMin: number; yMax: number; text: string };
 function words(bbox: string): Word[] {
   const out: Word[] = [];
@@ -71,13 +90,9 @@ test.describe("Print-ready PDF", () => {
       },
     );
     expect(res.status(), await res.text()).toBe(200);
-    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
-    const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
+    const pdf = await typesetInGaramond(await res.text());
 
-    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
-    try {
-      const file = join(dir, "book.pdf");
-      await writeFile(file, pdf);
+    await withPdfFile(pdf, async (file) => {
       const info = run("pdfinfo", [file]);
       expect(info).toMatch(/Page size:\s+432 x 648 pts/);
       const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
@@ -134,9 +149,7 @@ test.describe("Print-ready PDF", () => {
         ).toEqual([]);
       }
       expect(blanks, "the fixture's chapters leave at least one blank verso").toBeGreaterThan(0);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test("the chapter's first letter is a drop cap sunk three lines deep, its paragraph's first lines set beside it", async ({ request }) => {
@@ -155,12 +168,8 @@ test.describe("Print-ready PDF", () => {
       headers: { Authorization: `Bearer ${owner.token}` },
     });
     expect(res.status()).toBe(200);
-    const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
-    const pdf = await typesetPdf(await res.text(), { wasm, fonts: await Promise.all(fontFiles["eb-garamond"].map(read)) });
-    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
-    try {
-      const file = join(dir, "book.pdf");
-      await writeFile(file, pdf);
+    const pdf = await typesetInGaramond(await res.text());
+    await withPdfFile(pdf, async (file) => {
       const all = words(run("pdftotext", ["-bbox", file, "-"]));
       const heading = all.find((w) => w.text === "Sounding");
       expect(heading, "the chapter title").toBeDefined();
@@ -190,9 +199,7 @@ test.describe("Print-ready PDF", () => {
       // Every word there, in order.
       const flat = run("pdftotext", [file, "-"]).replace(/[\s\u00ad]+/g, "");
       expect(flat).toContain(`Gullswheeledoverthequay.${sentence.replace(/\s+/g, "")}`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test("Arabic, Hebrew and Chinese scenes: their faces embedded, their words there, right-to-left paragraphs set from the right", async ({
@@ -222,10 +229,7 @@ test.describe("Print-ready PDF", () => {
     const wasm = await read("@myriaddreamin/typst-ts-web-compiler/wasm");
     const fonts = await Promise.all([...fontFiles["eb-garamond"], ...scriptsOf(source).map((s) => scriptFontFiles[s])].map(read));
     const pdf = await typesetPdf(source, { wasm, fonts });
-    const dir = await mkdtemp(join(tmpdir(), "print-pdf-"));
-    try {
-      const file = join(dir, "book.pdf");
-      await writeFile(file, pdf);
+    await withPdfFile(pdf, async (file) => {
       const fontList = run("pdffonts", [file]);
       for (const face of ["NotoNaskhArabic", "NotoSerifHebrew", "NotoSerifSC", "EBGaramond"]) expect(fontList).toContain(face);
       for (const line of fontList.split("\n").slice(2).filter(Boolean))
@@ -246,9 +250,7 @@ test.describe("Print-ready PDF", () => {
       expect(fromRight, "set from the right").toBeGreaterThan(11);
       expect(fromRight, "set from the right").toBeLessThan(15);
       expect(Math.min(...line.map((x) => x.xMin)) - leftMargin, "a short line, ragged on the left").toBeGreaterThan(40);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   test("the dialog previews a spread typeset with its options: a chapter opening facing a page of text; 5 × 8 pages are narrower than 6 × 9", async ({

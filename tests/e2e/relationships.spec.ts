@@ -1,40 +1,28 @@
-import {
-  chooseLayout,
-  apiAs,
-  createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  login,
-  makePremium,
-  openTimeline,
-  screenshot,
-  test,
-  toast,
-} from "./fixtures";
+import { chooseLayout, createUser, expect, expectNoSeriousA11yViolations, login, openTimeline, screenshot, test, toast } from "./fixtures";
 
 // The Relationships view (DESIGN.md §12 'A story that knows itself'): the web between codex entries, the family
 // tree of the parent/child ones, both as of a scene; editors add, rename and delete, viewers only read.
 
-import type { Timeline, EventRow as Row, Entity } from "./types";
+import type { EventRow as Row, Entity } from "./types";
+
+test.use({ writerOptions: { name: "Rhea Relations", premium: true }, timelineTitle: "The Salt House" });
 
 test.describe("the Relationships view", () => {
   test("an owner relates three entries, sees the web and the family tree, and a later relationship is not there yet as of an earlier scene; a viewer only reads", async ({
     page,
     request,
     browser,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(150_000);
-    const owner = await createUser(request, { name: "Rhea Relations" });
-    await makePremium(request, owner);
     const viewer = await createUser(request, { name: "Vic Viewer" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt House" });
     const base = `/api/timelines/${timeline.id}`;
     for (const title of ["The Gate", "The Duel", "The Crown"]) {
-      await apiAs<Row>(request, owner, "POST", `${base}/events`, { title, content: `${title}.` });
+      await owner.api<Row>("POST", `${base}/events`, { title, content: `${title}.` });
     }
-    for (const name of ["Mara", "Jon", "Elin"])
-      await apiAs<Entity>(request, owner, "POST", `${base}/entities`, { kind: "character", name });
-    await apiAs(request, owner, "POST", `${base}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
+    for (const name of ["Mara", "Jon", "Elin"]) await owner.api<Entity>("POST", `${base}/entities`, { kind: "character", name });
+    await owner.api("POST", `${base}/share-with-user`, { userEmail: viewer.email, accessLevel: "viewer" });
 
     await login(page, owner);
     await openTimeline(page, timeline.id);

@@ -13,6 +13,7 @@ import {
   test,
 } from "./fixtures";
 
+import { RECKONING_ERAS, THIRTEEN_MONTHS, reckoningCalendar } from "../fixtures/calendars";
 import type { Timeline } from "./types";
 
 const ruler = (page: Page) => page.getByTestId("time-ruler");
@@ -119,29 +120,9 @@ test.describe("the time ruler", () => {
     test.setTimeout(120_000);
     const owner = await createUser(request, { name: "Moss Moons" });
     const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Thirteen Moons" });
-    await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, {
-      kind: "custom",
-      months: [
-        "Frostmoon",
-        "Snowmoon",
-        "Thawmoon",
-        "Seedmoon",
-        "Bloommoon",
-        "Greenmoon",
-        "Sunmoon",
-        "Hazemoon",
-        "Harvestmoon",
-        "Leafmoon",
-        "Mistmoon",
-        "Ashmoon",
-        "Darkmoon",
-      ].map((name) => ({ name, days: 28 })),
-      weekdays: [],
-      eras: [{ name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 }],
-      leap: null,
-      hoursPerDay: 24,
-      relativeUnit: null,
-    });
+    // Years after the Reckoning only.
+    const calendar = reckoningCalendar(THIRTEEN_MONTHS, { eras: RECKONING_ERAS.filter((era) => era.direction === "forward") });
+    await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/calendar`, calendar);
     const events = `/api/timelines/${timeline.id}/events`;
     await apiAs(request, owner, "POST", events, { title: "The siege", content: "Walls.", storyStart: "1203-01-13" });
     await apiAs(request, owner, "POST", events, { title: "The thaw", content: "Water.", storyStart: "1203-02-03" });

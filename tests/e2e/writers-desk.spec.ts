@@ -1,16 +1,19 @@
-import type { APIRequestContext } from "@playwright/test";
-import { apiAs, card, createUser, docText, expect, signIn, makePremium, openTimeline, test } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { apiAs, card, docText, expect, signIn, openTimeline, test } from "./fixtures";
+import { openEditor } from "./helpers/editor";
+import { bellScene } from "./helpers/timeline";
 
 // The writer's desk (DESIGN §12): 'Synopsis' and 'Notes' beside a scene's text, and no text lost at any typing speed.
 
 import type { EventRow } from "./types";
 
-async function setup(request: APIRequestContext) {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Drowned Bell" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
-  return { owner, timeline };
+/** The owner's bell scene, open in its editor on the timeline (synced: editable, showing its text). */
+async function openBell(page: Page, request: APIRequestContext) {
+  const { owner, timeline } = await bellScene(request, "The bell rang.");
+  await signIn(page, owner);
+  await openTimeline(page, timeline.id);
+  const content = await openEditor(page, "The bell rang.");
+  return { owner, timeline, content };
 }
 
 const eventsOf = (request: APIRequestContext, user: Parameters<typeof apiAs>[1], id: number) =>
@@ -20,12 +23,7 @@ test("the scene editor writes a synopsis and notes beside the text; the card sho
   page,
   request,
 }) => {
-  const { owner, timeline } = await setup(request);
-  await signIn(page, owner);
-  await openTimeline(page, timeline.id);
-  await page.getByRole("button", { name: "Edit The bell" }).click();
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
+  const { owner, timeline, content } = await openBell(page, request);
   await page.getByLabel("Synopsis", { exact: true }).fill("Mara hears the *bell* under the water.");
   await page.getByLabel("Notes", { exact: true }).fill("Check the tide tables for 1903.");
   await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -51,13 +49,7 @@ test("the scene editor writes a synopsis and notes beside the text; the card sho
 test("a 200-characters-a-second burst and a 20,000-character paste survive a reload, every character", async ({ page, request }) => {
   // 24 s on CI: six times that, for a machine busy with two workers.
   test.setTimeout(150_000);
-  const { owner, timeline } = await setup(request);
-  await signIn(page, owner);
-  await openTimeline(page, timeline.id);
-  await page.getByRole("button", { name: "Edit The bell" }).click();
-  const content = page.getByLabel("Content", { exact: true });
-  await expect(content).toHaveAttribute("contenteditable", "true");
-  await expect(content).toContainText("The bell rang.");
+  const { owner, timeline, content } = await openBell(page, request);
   await content.click();
   await page.keyboard.press("End");
 

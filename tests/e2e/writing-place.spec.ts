@@ -38,8 +38,8 @@ async function virtualListReady(page: Page) {
   await page.waitForTimeout(800);
 }
 
-/** Opens the scene's editor with its card's top `at` px below the window's top, types a line, and returns the card's top. */
-async function editScene(page: Page, event: EventRow, at: number) {
+/** Scrolls the scene's card to the middle of the window and opens its editor: the card and its (editable) content. */
+async function openCardEditor(page: Page, event: EventRow) {
   const card = cardOf(page, event.id);
   // Twice: the list measures the rows it draws, and the first scroll can land on estimates.
   await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
@@ -48,6 +48,12 @@ async function editScene(page: Page, event: EventRow, at: number) {
   await card.getByRole("button", { name: `Edit ${event.title}` }).click();
   const content = card.getByLabel("Content", { exact: true });
   await expect(content).toHaveAttribute("contenteditable", "true");
+  return { card, content };
+}
+
+/** Opens the scene's editor with its card's top `at` px below the window's top, types a line, and returns the card's top. */
+async function editScene(page: Page, event: EventRow, at: number) {
+  const { card, content } = await openCardEditor(page, event);
   await card.evaluate((el, at) => window.scrollBy(0, el.getBoundingClientRect().top - at), at);
   await content.click();
   await page.keyboard.press("End");
@@ -108,13 +114,7 @@ test("After Save in a tall editor scrolled down to its Save button, the scene sh
   await virtualListReady(page);
   const barBottom = await page.evaluate(() => document.querySelector("header")?.getBoundingClientRect().bottom ?? 0);
   for (const event of events.slice(4, 7)) {
-    const card = cardOf(page, event.id);
-    await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
-    await page.waitForTimeout(300);
-    await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
-    await card.getByRole("button", { name: `Edit ${event.title}` }).click();
-    const content = card.getByLabel("Content", { exact: true });
-    await expect(content).toHaveAttribute("contenteditable", "true");
+    const { card, content } = await openCardEditor(page, event);
     await content.click();
     await page.keyboard.press("End");
     await page.keyboard.type(" A gull cries.");

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
 import worker from "../../worker/index";
 import { versionStatements } from "../../worker/services/versions";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareByEmail, signInAdmin } from "./helpers";
+import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareByEmail, signInAdmin, importBook } from "./helpers";
 import { closedWith, connect, sleep } from "./room-helpers";
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="), (c) =>
@@ -121,11 +121,7 @@ describe("GET /api/account/export", () => {
   });
 
   it("its JSON imports back through the import endpoint", async () => {
-    const res = await call("POST", "/api/timelines/import", {
-      token: fx.writer.token,
-      rawBody: strFromU8(entries["timelines/salt-road/salt-road.json"]),
-      headers: { "Content-Type": "application/json" },
-    });
+    const res = await importBook(fx.writer.token, strFromU8(entries["timelines/salt-road/salt-road.json"]), "application/json");
     expect(res.status, res.text).toBe(201);
     expect(res.json.title).toBe("Salt Road");
     const events = await call("GET", `/api/timelines/${res.json.id}/events`, { token: fx.writer.token });

@@ -3,9 +3,8 @@ import { createDb } from "../../db/client";
 import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connect, sleep } from "./room-helpers";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw, type User } from "./helpers";
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const MB = 1024 * 1024;
 

@@ -1,41 +1,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GREGORIAN_SEASONS, PRESETS } from "../../db/domain/calendar";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
+import { call, createEvent, createTimeline, importBook, sharedTimeline } from "./helpers";
 
 const SEASONS = [
   { name: "Thaw", startMonth: 2 },
   { name: "Blaze", startMonth: 3 },
   { name: "Deep Winter", startMonth: 1 },
 ];
-const FANTASY = {
-  kind: "custom",
-  months: [
-    { name: "Frostmoon", days: 28 },
-    { name: "Thawmoon", days: 30 },
-    { name: "Sunmoon", days: 31 },
-  ],
-  weekdays: [],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-  seasons: SEASONS,
-};
-
-async function sharedTimeline() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  await makePremium(owner.user.id);
-  const timeline = await createTimeline(owner.token, { title: "The Reckoning" });
-  const collab = await registerUser({ name: "Cara" });
-  const viewer = await registerUser({ name: "Vic" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
-  return { owner, collab, viewer, timelineId: timeline.id as number };
-}
+const FANTASY = reckoningCalendar(FROST_THAW_SUN, { seasons: SEASONS });
 
 const put = (token: string, timelineId: number, body: unknown) => call("PUT", `/api/timelines/${timelineId}/calendar`, { token, body });
 const getCalendar = async (token: string, timelineId: number) =>
@@ -50,7 +24,7 @@ const listOf = async (token: string, timelineId: number) =>
 
 describe("calendar seasons", () => {
   it("Gregorian has four; the owner sets a calendar's seasons, everyone reads them, others may not change them", async () => {
-    const { owner, collab, viewer, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, timelineId } = await sharedTimeline("The Reckoning");
     expect((await getCalendar(viewer.token, timelineId)).seasons).toEqual(GREGORIAN_SEASONS);
 
     const set = await put(owner.token, timelineId, FANTASY);
@@ -70,7 +44,7 @@ describe("calendar seasons", () => {
   });
 
   it("refuses bad seasons with a clear message and keeps the calendar; a calendar saved before seasons has none", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("The Reckoning");
     await put(owner.token, timelineId, FANTASY);
     const cases: Array<[unknown, string]> = [
       [{ ...FANTASY, seasons: [{ name: "", startMonth: 1 }] }, "Each season needs a name"],
@@ -88,7 +62,7 @@ describe("calendar seasons", () => {
   });
 
   it("a scene typed as a season is stored at the season's first month and reads as the season", async () => {
-    const { owner, collab, timelineId } = await sharedTimeline();
+    const { owner, collab, timelineId } = await sharedTimeline("The Reckoning");
     await put(owner.token, timelineId, FANTASY);
     const thaw = await createEvent(collab.token, timelineId, { title: "The melt", storyStart: "thaw 1203" });
     expect(thaw).toMatchObject({ storyStart: "1203-02", storyStartDisplay: "Thaw 1203 AR" });
@@ -120,18 +94,14 @@ describe("calendar seasons", () => {
   });
 
   it("export and import carry the seasons, and a scene dated by season reads as one after the round trip", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await sharedTimeline("The Reckoning");
     await put(owner.token, timelineId, FANTASY);
     await createEvent(owner.token, timelineId, { title: "The melt", storyStart: "thaw 1203", storyEnd: "1203-03-02" });
     const exported = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token: owner.token });
     expect(exported.json.calendar.seasons).toEqual(SEASONS);
     expect(exported.json.events[0]).toMatchObject({ storyStart: "1203-02", storyStartText: "Thaw 1203 AR", storyEnd: "1203-03-02" });
     expect(exported.json.events[0]).not.toHaveProperty("storyEndText");
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     expect(await getCalendar(owner.token, id)).toEqual(FANTASY);
@@ -141,11 +111,7 @@ describe("calendar seasons", () => {
 
     const broken = JSON.parse(exported.text);
     broken.calendar.seasons = [{ name: "Dry", startMonth: 9 }];
-    const refused = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: JSON.stringify(broken),
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(owner.token, JSON.stringify(broken), "application/json");
     expect(refused).toMatchObject({ status: 400, json: { error: "Calendar: A season must start in one of the calendar's months" } });
   });
 });

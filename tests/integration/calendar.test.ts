@@ -1,39 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../../db/domain/calendar";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { FROST_THAW_SUN, reckoningCalendar } from "../fixtures/calendars";
+import { call, createEvent, createTimeline, importBook, registerUser, shareWith, sharedTimeline } from "./helpers";
 
-const FANTASY = {
-  kind: "custom",
-  months: [
-    { name: "Frostmoon", days: 28 },
-    { name: "Thawmoon", days: 30 },
-    { name: "Sunmoon", days: 31 },
-  ],
-  weekdays: ["Moonday", "Starday"],
-  eras: [
-    { name: "Before Reckoning", abbreviation: "BR", direction: "backward", startYear: 1 },
-    { name: "After Reckoning", abbreviation: "AR", direction: "forward", startYear: 1 },
-  ],
-  leap: null,
-  hoursPerDay: 24,
-  relativeUnit: null,
-  seasons: [],
-};
+const FANTASY = reckoningCalendar(FROST_THAW_SUN, { weekdays: ["Moonday", "Starday"] });
 
-async function sharedTimeline() {
-  const owner = await registerUser({ name: "Olive Owner" });
-  await makePremium(owner.user.id);
-  const timeline = await createTimeline(owner.token, { title: "The Reckoning" });
-  const collab = await registerUser({ name: "Cara" });
-  const viewer = await registerUser({ name: "Vic" });
-  const stranger = await registerUser({ name: "Otto" });
+/** The helpers' shared timeline ("The Reckoning"), plus Rae: a collaborator once, whose share the owner removed. */
+async function reckoning() {
+  const shared = await sharedTimeline("The Reckoning");
   const removed = await registerUser({ name: "Rae" });
-  await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
-  await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
-  await shareWith(timeline.id, owner.user.id, removed.user.id, "collaborator");
-  const gone = await call("DELETE", `/api/timelines/${timeline.id}/shares/${removed.user.id}`, { token: owner.token });
+  await shareWith(shared.timelineId, shared.owner.user.id, removed.user.id, "collaborator");
+  const gone = await call("DELETE", `/api/timelines/${shared.timelineId}/shares/${removed.user.id}`, { token: shared.owner.token });
   expect(gone.status).toBe(200);
-  return { owner, collab, viewer, stranger, removed, timelineId: timeline.id as number };
+  return { ...shared, removed };
 }
 
 const eventOf = async (token: string, timelineId: number, id: number) =>
@@ -43,7 +22,7 @@ const put = (token: string, timelineId: number, body: unknown) => call("PUT", `/
 
 describe("calendar", () => {
   it("is Gregorian until the owner sets one; roles read and write as the access rules say", async () => {
-    const { owner, collab, viewer, stranger, removed, timelineId } = await sharedTimeline();
+    const { owner, collab, viewer, stranger, removed, timelineId } = await reckoning();
     const path = `/api/timelines/${timelineId}/calendar`;
     const first = await call("GET", path, { token: viewer.token });
     expect(first.status).toBe(200);
@@ -67,7 +46,7 @@ describe("calendar", () => {
   });
 
   it("refuses a bad calendar with a clear message, never a 500, and keeps the old one", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await reckoning();
     await put(owner.token, timelineId, FANTASY);
     const cases: Array<[unknown, string]> = [
       [{ kind: "custom", months: [] }, "A calendar needs at least one month"],
@@ -95,7 +74,7 @@ describe("calendar", () => {
   });
 
   it("reads typed dates in the calendar's words, shows them in words, and refuses with an example", async () => {
-    const { owner, collab, timelineId } = await sharedTimeline();
+    const { owner, collab, timelineId } = await reckoning();
     await put(owner.token, timelineId, FANTASY);
     const scene = await createEvent(collab.token, timelineId, { title: "The siege", storyStart: "14 Frostmoon 1203 AR" });
     expect(scene).toMatchObject({
@@ -124,7 +103,7 @@ describe("calendar", () => {
   });
 
   it("a change of structure previews the moved scenes (409), then converts them keeping what was typed; names apply at once", async () => {
-    const { owner, viewer, timelineId } = await sharedTimeline();
+    const { owner, viewer, timelineId } = await reckoning();
     await put(owner.token, timelineId, FANTASY);
     const scene = await createEvent(owner.token, timelineId, { title: "The siege", storyStart: "14 Sunmoon 1203 AR" });
 
@@ -148,7 +127,7 @@ describe("calendar", () => {
   });
 
   it("the preview names characters' born and died dates too, and converting moves them with the scenes", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await reckoning();
     await put(owner.token, timelineId, FANTASY);
     const entities = `/api/timelines/${timelineId}/entities`;
     const mara = await call("POST", entities, {
@@ -185,17 +164,13 @@ describe("calendar", () => {
   });
 
   it("export carries the calendar and import brings it back with the dates in its words", async () => {
-    const { owner, timelineId } = await sharedTimeline();
+    const { owner, timelineId } = await reckoning();
     await put(owner.token, timelineId, FANTASY);
     await createEvent(owner.token, timelineId, { title: "The siege", storyStart: "30 Thawmoon 1203 AR" });
     const exported = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token: owner.token });
     expect(exported.json.calendar).toEqual(FANTASY);
     expect(exported.json.events[0].storyStart).toBe("1203-02-30");
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     expect((await call("GET", `/api/timelines/${id}/calendar`, { token: owner.token })).json).toEqual(FANTASY);
@@ -204,11 +179,7 @@ describe("calendar", () => {
 
     const broken = JSON.parse(exported.text);
     broken.calendar = { kind: "custom", months: [] };
-    const refused = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: JSON.stringify(broken),
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(owner.token, JSON.stringify(broken), "application/json");
     expect(refused).toMatchObject({ status: 400, json: { error: "Calendar: A calendar needs at least one month" } });
   });
 });

@@ -6,11 +6,7 @@ import { createDb } from "../../db/client";
 import worker from "../../worker/index";
 import { purgeTrash } from "../../worker/services/trash";
 import type { EventView } from "../../worker/services/events";
-import { ORIGIN, call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
-
-type User = Awaited<ReturnType<typeof registerUser>>;
-type Role = "owner" | "collaborator" | "viewer" | "shareViewer" | "stranger" | "anonymous";
-const ROLES: Role[] = ["owner", "collaborator", "viewer", "shareViewer", "stranger", "anonymous"];
+import { ORIGIN, call, createEvent, createTimeline, type User, type Role, ROLES, matrixWriters, shareAsMatrix } from "./helpers";
 
 const OWNER_ONLY = "Only the owner of this timeline can do that";
 const VIEW_ONLY = "You have view-only access to this timeline";
@@ -21,20 +17,13 @@ const FOREIGN = "Linked entities must belong to this timeline";
 const POV = "The point of view must be one of the linked entities";
 const END = "End must not be before start";
 
-let owner: User, collaborator: User, viewer: User, linkGuest: User, stranger: User;
+let owner: User, collaborator: User, viewer: User, linkGuest: User;
+
+let tokenOf: (role: Role) => string | undefined;
 
 beforeAll(async () => {
-  [owner, collaborator, viewer, linkGuest, stranger] = await Promise.all([
-    registerUser({ name: "Olive" }),
-    registerUser({ name: "Cora" }),
-    registerUser(),
-    registerUser(),
-    registerUser(),
-  ]);
-  await makePremium(owner.user.id); // one timeline per case
+  ({ owner, collaborator, viewer, linkGuest, tokenOf } = await matrixWriters());
 });
-
-const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
 
 async function createEntity(token: string, timelineId: number, body: Record<string, unknown> = {}) {
   const res = await call("POST", `/api/timelines/${timelineId}/entities`, { token, body: { kind: "character", name: "Mara", ...body } });
@@ -45,10 +34,7 @@ async function createEntity(token: string, timelineId: number, body: Record<stri
 /** A timeline shared with a collaborator and a viewer, plus a viewer-only share link; two entities and a linked event. */
 async function fixture() {
   const tl = await createTimeline(owner.token, { title: "Codex" });
-  const shareCode = `code-${tl.id}-${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("UPDATE timelines SET share_code = ?, share_role = 'viewer' WHERE id = ?").bind(shareCode, tl.id).run();
-  await shareWith(tl.id, owner.user.id, collaborator.user.id, "collaborator");
-  await shareWith(tl.id, owner.user.id, viewer.user.id, "viewer");
+  const shareCode = await shareAsMatrix(tl.id, { owner, collaborator, viewer });
   const mara = await createEntity(owner.token, tl.id, { name: "Mara" });
   const harbor = await createEntity(owner.token, tl.id, { name: "Harbor", kind: "place" });
   const event = await createEvent(owner.token, tl.id, { title: "Arrival", entityIds: [mara.id], povEntityId: mara.id });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, sharedTimeline } from "./helpers";
+import { call, createEvent, createTimeline, sharedTimeline, importBook } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
 import type { EventView as Ev } from "../../worker/services/event-list";
@@ -174,11 +174,7 @@ describe("export and import", () => {
     expect(exported.json.entities[0]).toMatchObject({ name: "Mara", born: "2014-05-10", died: "2090" });
     expect(exported.json.events.map((e: { after?: number[] }) => e.after ?? [])).toEqual([[], [0], [0, 1]]);
 
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const copy = await listOf(owner.token, imported.json.id);
     const ids = copy.map((e) => e.id);
@@ -201,22 +197,10 @@ describe("export and import", () => {
     // A file whose dependencies loop, or point at itself, is refused with its line.
     const looping = JSON.parse(exported.text);
     looping.events[0].after = [2];
-    const refused = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: JSON.stringify(looping),
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(owner.token, JSON.stringify(looping), "application/json");
     expect(refused).toMatchObject({ status: 400 });
     expect(refused.json.error).toMatch(/loop/);
     looping.events[0].after = [0];
-    expect(
-      (
-        await call("POST", "/api/timelines/import", {
-          token: owner.token,
-          rawBody: JSON.stringify(looping),
-          headers: { "Content-Type": "application/json" },
-        })
-      ).status,
-    ).toBe(400);
+    expect((await importBook(owner.token, JSON.stringify(looping), "application/json")).status).toBe(400);
   });
 });

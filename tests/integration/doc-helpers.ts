@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
+import { initProseMirrorDoc, relativePositionToAbsolutePosition } from "@tiptap/y-tiptap";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
-import { DocFields, MetaKeys, type SaveReply, type SavedMeta, yDocToMarkdown } from "../../db/domain/rich-text";
+import { DocFields, MetaKeys, type SaveReply, type SavedMeta, richTextSchema, yDocToMarkdown } from "../../db/domain/rich-text";
 import { createEvent, createTimeline, registerUser, shareWith } from "./helpers";
 import { upgrade } from "./room-helpers";
 
@@ -197,3 +198,27 @@ export const storedEvent = async (eventId: number) =>
     content: string;
     version: number;
   };
+
+/**
+ * A comment's anchor (Yjs relative positions, base64) read back as the editor reads it (comment-anchors.ts
+ * rangeOfAnchor): the scene's doc as its Durable Object keeps it, through y-tiptap's mapping to the ProseMirror
+ * text. The words it covers and the text before them, or null when either end no longer resolves.
+ */
+export async function anchoredText(eventId: number, anchor: { from: string; to: string }) {
+  const state = await env.EventDoc.get(env.EventDoc.idFromName(String(eventId))).readState();
+  const ydoc = new Y.Doc();
+  Y.applyUpdate(ydoc, state!);
+  const fragment = ydoc.getXmlFragment(DocFields.content);
+  const { doc, mapping } = initProseMirrorDoc(fragment, richTextSchema());
+  const at = (text: string) =>
+    relativePositionToAbsolutePosition(
+      ydoc,
+      fragment,
+      Y.decodeRelativePosition(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))),
+      mapping,
+    );
+  const from = at(anchor.from);
+  const to = at(anchor.to);
+  if (from === null || to === null) return null;
+  return { words: doc.textBetween(from, to, " "), before: doc.textBetween(0, from, " ") };
+}

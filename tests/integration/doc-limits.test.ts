@@ -48,12 +48,21 @@ function awarenessFrame(clientId: number, clock: number, state: unknown) {
   return encoding.toUint8Array(e);
 }
 
+/** A block of `type` holding `text` (its attributes `attrs`) appended to the content. */
+const block =
+  (type: string, text: string, attrs: Record<string, unknown> = {}) =>
+  (doc: Y.Doc) => {
+    const element = new Y.XmlElement(type);
+    for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value as string);
+    element.insert(0, [new Y.XmlText(text)]);
+    doc.getXmlFragment("content").push([element]);
+  };
+
 /** A paragraph of `text` appended to the content. */
-const paragraph = (text: string) => (doc: Y.Doc) => {
-  const p = new Y.XmlElement("paragraph");
-  p.insert(0, [new Y.XmlText(text)]);
-  doc.getXmlFragment("content").push([p]);
-};
+const paragraph = (text: string) => block("paragraph", text);
+
+/** Sends `change`, made on a copy of the client's doc, as one sync update frame. */
+const sendChange = (client: DocClient, change: (doc: Y.Doc) => void) => client.sendRaw(updateFrame(updateOn(client, change)));
 
 /** Another writer opens the event, types and saves: the doc is not poisoned and D1 gets the text. */
 async function stillSaves(token: string, timelineId: number, eventId: number, marker: string) {
@@ -93,32 +102,13 @@ const attacks: Attack[] = [
     name: "a heading with level -1",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) =>
-      a.sendRaw(
-        updateFrame(
-          updateOn(a, (doc) => {
-            const h = new Y.XmlElement("heading");
-            h.setAttribute("level", -1 as unknown as string);
-            h.insert(0, [new Y.XmlText("Broken")]);
-            doc.getXmlFragment("content").push([h]);
-          }),
-        ),
-      ),
+    send: (a) => sendChange(a, block("heading", "Broken", { level: -1 })),
   },
   {
     name: "an unknown node type",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) =>
-      a.sendRaw(
-        updateFrame(
-          updateOn(a, (doc) => {
-            const s = new Y.XmlElement("script");
-            s.insert(0, [new Y.XmlText("alert(1)")]);
-            doc.getXmlFragment("content").push([s]);
-          }),
-        ),
-      ),
+    send: (a) => sendChange(a, block("script", "alert(1)")),
   },
   {
     // A change to formatted text makes Yjs run a clean-up transaction after the update's own: the block added
@@ -127,42 +117,36 @@ const attacks: Attack[] = [
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
     send: (a) =>
-      a.sendRaw(
-        updateFrame(
-          updateOn(a, (doc) => {
-            const text = (doc.getXmlFragment("content").get(0) as Y.XmlElement).get(0) as Y.XmlText;
-            text.insert(0, "Bold ", { bold: {} });
-            const s = new Y.XmlElement("script");
-            s.insert(0, [new Y.XmlText("alert(1)")]);
-            doc.getXmlFragment("content").push([s]);
-          }),
-        ),
-      ),
+      sendChange(a, (doc) => {
+        const text = (doc.getXmlFragment("content").get(0) as Y.XmlElement).get(0) as Y.XmlText;
+        text.insert(0, "Bold ", { bold: {} });
+        block("script", "alert(1)")(doc);
+      }),
   },
   {
     name: "an unknown top-level type",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("evil").set("x", "y".repeat(1000))))),
+    send: (a) => sendChange(a, (doc) => doc.getMap("evil").set("x", "y".repeat(1000))),
   },
   {
     // A well-formed copy of the server's save marker is taken and replaced by the server's own (doc-restart.test.ts).
     name: "a malformed save state in meta",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("meta").set("saved", { version: 999, sv: "<script>" })))),
+    send: (a) => sendChange(a, (doc) => doc.getMap("meta").set("saved", { version: 999, sv: "<script>" })),
   },
   {
     name: "a forged doc identity in meta",
     code: CloseCodes.docRefused,
     reason: DocCloseReasons.invalid,
-    send: (a) => a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getMap("meta").set("epoch", "forged")))),
+    send: (a) => sendChange(a, (doc) => doc.getMap("meta").set("epoch", "forged")),
   },
   {
     name: "a single update over 2 MB",
     code: CloseCodes.docTooLarge,
     reason: DocCloseReasons.tooLarge,
-    send: (a) => a.sendRaw(updateFrame(updateOn(a, paragraph("x".repeat(2_200_000))))),
+    send: (a) => sendChange(a, paragraph("x".repeat(2_200_000))),
   },
   {
     name: "a flood of thousands of updates at once",
@@ -170,7 +154,7 @@ const attacks: Attack[] = [
     reason: DocCloseReasons.tooFast,
     // Past 40 a second a writer is slowed down (doc-gate.ts `Pacing`); only a flood past what is held is closed.
     send: async (a) => {
-      for (let i = 0; i < 2100; i++) a.sendRaw(updateFrame(updateOn(a, (doc) => doc.getText("title").insert(0, ""))));
+      for (let i = 0; i < 2100; i++) sendChange(a, (doc) => doc.getText("title").insert(0, ""));
       for (let i = 0; i < 60; i++) a.type(".", 1);
     },
   },
@@ -215,10 +199,10 @@ describe("the doc socket under attack", () => {
   it("updates that add up past 2 MB: the one that would cross is refused with 4413, the doc stays writable", async () => {
     const { owner, collab, timeline, event } = await setup();
     const attacker = await openDoc(timeline.id, event.id, collab.token);
-    attacker.sendRaw(updateFrame(updateOn(attacker, paragraph("a".repeat(1_200_000)))));
+    sendChange(attacker, paragraph("a".repeat(1_200_000)));
     await sleep(200);
     expect(attacker.closed.code).toBeUndefined();
-    attacker.sendRaw(updateFrame(updateOn(attacker, paragraph("b".repeat(1_200_000)))));
+    sendChange(attacker, paragraph("b".repeat(1_200_000)));
     expect(await closedWith(attacker, 5000)).toBe(CloseCodes.docTooLarge);
     expect(attacker.closed.reason).toBe(DocCloseReasons.tooLarge);
     // The owner removes the long paragraph, types, and Save writes D1.

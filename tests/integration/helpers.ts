@@ -51,6 +51,31 @@ export async function registerUser(overrides: { name?: string; email?: string; p
   return { ...input, token: res.json.token as string, user: res.json.user, cookie: res.headers.get("Set-Cookie") };
 }
 
+/** A registered writer as `registerUser` answers: their input, token, user row and session cookie. */
+export type User = Awaited<ReturnType<typeof registerUser>>;
+
+/** A writer registered as `name` and on Premium (set directly, as the admin grant does). */
+export async function premiumWriter(name: string) {
+  const writer = await registerUser({ name });
+  await makePremium(writer.user.id);
+  return writer;
+}
+
+/** Sends a book file to the import (POST /api/timelines/import{query}: `?dryRun=1`, `?filename=…`) as `token`'s writer. */
+export const importBook = (token: string, body: Uint8Array | string, contentType: string, query = "") =>
+  call("POST", `/api/timelines/import${query}`, {
+    token,
+    rawBody: typeof body === "string" ? body : new Uint8Array(body),
+    headers: { "Content-Type": contentType },
+  });
+
+/** A timeline's JSON export (GET /api/timelines/{id}/export?format=json), as `token`'s writer reads it; it must answer 200. */
+export async function exportedJson(token: string, timelineId: number) {
+  const res = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token });
+  expect(res.status, res.text).toBe(200);
+  return res.json;
+}
+
 /** The test env's ADMIN_EMAILS address (vitest.config.ts). */
 export const TEST_ADMIN = { name: "Ada Admin", email: "admin@example.test", password: "secret-pass-1" };
 
@@ -164,6 +189,36 @@ export async function sharedTimeline(title: string) {
   await shareWith(timeline.id, owner.user.id, collab.user.id, "collaborator");
   await shareWith(timeline.id, owner.user.id, viewer.user.id, "viewer");
   return { owner, collab, viewer, stranger, timelineId: timeline.id as number };
+}
+
+/** Who an access matrix asks as: the owner, a collaborator, a viewer, a viewer by the share link, a stranger, no one. */
+export type Role = "owner" | "collaborator" | "viewer" | "shareViewer" | "stranger" | "anonymous";
+export const ROLES: Role[] = ["owner", "collaborator", "viewer", "shareViewer", "stranger", "anonymous"];
+
+/**
+ * The writers of an access matrix: Olive the owner (on Premium: the matrix makes a timeline per case), Cora her
+ * collaborator, a viewer, a guest by the share link and a stranger; `tokenOf` answers each role's token.
+ */
+export async function matrixWriters() {
+  const [owner, collaborator, viewer, linkGuest, stranger] = await Promise.all([
+    registerUser({ name: "Olive" }),
+    registerUser({ name: "Cora" }),
+    registerUser(),
+    registerUser(),
+    registerUser(),
+  ]);
+  await makePremium(owner.user.id);
+  const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
+  return { owner, collaborator, viewer, linkGuest, stranger, tokenOf };
+}
+
+/** Shares a matrix's timeline as the roles say: with the collaborator and the viewer, and by a viewer-only link (its code). */
+export async function shareAsMatrix(timelineId: number, writers: { owner: User; collaborator: User; viewer: User }) {
+  const shareCode = `code-${timelineId}-${Math.random().toString(36).slice(2, 8)}`;
+  await env.DB.prepare("UPDATE timelines SET share_code = ?, share_role = 'viewer' WHERE id = ?").bind(shareCode, timelineId).run();
+  await shareWith(timelineId, writers.owner.user.id, writers.collaborator.user.id, "collaborator");
+  await shareWith(timelineId, writers.owner.user.id, writers.viewer.user.id, "viewer");
+  return shareCode;
 }
 
 /** The bytes of a `data:` URL (a fixture file imported with `?inline`). */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, registerUser } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, importBook } from "./helpers";
 
 // Rules the docs state: one writer of an event's text, the product's words for a body that is not an object,
 // Markdown that reads back as it was written.
@@ -80,11 +80,7 @@ describe("the Markdown export", () => {
     const exported = await call("GET", `/api/timelines/${timeline.id}/export?format=md`, { token: owner.token });
     expect(exported.status).toBe(200);
     expect(exported.text).toContain("## Act \\##\n");
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: exported.text,
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const imported = await importBook(owner.token, exported.text, "text/markdown");
     expect(imported.status).toBe(201);
     const copy = imported.json as { id: number; title: string; description: string };
     expect([copy.title, copy.description]).toEqual(["Book ##", "Told twice.\n===\nand again"]);

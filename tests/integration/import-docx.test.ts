@@ -1,33 +1,23 @@
-import { env } from "cloudflare:workers";
-import { initProseMirrorDoc, relativePositionToAbsolutePosition } from "@tiptap/y-tiptap";
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
-import * as Y from "yjs";
-import { DocFields, richTextSchema } from "../../db/domain/rich-text";
 import chapterLinesDocx from "../fixtures/import/chapter-lines.docx?inline";
 import commentThreadDocx from "../fixtures/import/comment-thread.docx?inline";
 import novelDocx from "../fixtures/import/novel.docx?inline";
 import resolvedCommentDocx from "../fixtures/import/resolved-comment.docx?inline";
-import { call, makePremium, registerUser, bytesOf } from "./helpers";
+import { anchoredText } from "./doc-helpers";
+import { call, bytesOf, type User, premiumWriter, importBook, exportedJson } from "./helpers";
 
 // Word documents made by LibreOffice (tests/fixtures/import/make-fixtures.sh) and hostile files built here.
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Wordsmith" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Wordsmith");
 });
 
-const importFile = (token: string, body: Uint8Array, contentType = DOCX, query = "") =>
-  call("POST", `/api/timelines/import${query}`, { token, rawBody: new Uint8Array(body), headers: { "Content-Type": contentType } });
+const importFile = (token: string, body: Uint8Array, contentType = DOCX, query = "") => importBook(token, body, contentType, query);
 
-async function exported(id: number) {
-  const res = await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token });
-  expect(res.status, res.text).toBe(200);
-  return res.json;
-}
+const exported = (id: number) => exportedJson(owner.token, id);
 
 describe("Word .docx import", () => {
   it("makes chapters of Heading 1, scenes at breaks, keeps emphasis, reads tracked changes as accepted", async () => {
@@ -84,22 +74,9 @@ describe("Word .docx import", () => {
     expect(point.anchor).toBeNull();
     // The anchor read back as the editor reads it (comment-anchors.ts rangeOfAnchor): the doc the Durable Object keeps,
     // through y-tiptap's mapping to the ProseMirror text.
-    const state = await env.EventDoc.get(env.EventDoc.idFromName(String(events[2].id))).readState();
-    const ydoc = new Y.Doc();
-    Y.applyUpdate(ydoc, state!);
-    const fragment = ydoc.getXmlFragment(DocFields.content);
-    const { doc, mapping } = initProseMirrorDoc(fragment, richTextSchema());
-    const at = (text: string) =>
-      relativePositionToAbsolutePosition(
-        ydoc,
-        fragment,
-        Y.decodeRelativePosition(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))),
-        mapping,
-      );
-    const from = at(ranged.anchor.from);
-    const to = at(ranged.anchor.to);
-    expect(from).not.toBeNull();
-    expect(doc.textBetween(from!, to!, " ")).toBe("carrying a man");
+    const read = await anchoredText(events[2].id, ranged.anchor);
+    expect(read).not.toBeNull();
+    expect(read?.words).toBe("carrying a man");
     // Starting the doc wrote nothing to the scene: its version and text are the import's.
     const after = (await call("GET", `/api/timelines/${res.json.id}/events`, { token: owner.token })).json;
     expect([after[2].version, after[2].content]).toEqual([events[2].version, events[2].content]);
@@ -252,8 +229,7 @@ function patchDirectory(zip: Uint8Array, field: number, value: number) {
 describe("hostile Word files: 400/413 with a message, nothing written", () => {
   let writer: User;
   beforeAll(async () => {
-    writer = await registerUser({ name: "Target" });
-    await makePremium(writer.user.id);
+    writer = await premiumWriter("Target");
   });
 
   const PASSWD = "root:x:0:0";

@@ -1,23 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import sampleZip from "../fixtures/import/novelwriter-sample.zip?inline";
-import { call, makePremium, registerUser, bytesOf } from "./helpers";
+import { call, bytesOf, type User, premiumWriter, importBook, exportedJson } from "./helpers";
 
 // novelWriter's own sample project, zipped as a writer would (tests/fixtures/import/README.md).
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Veronica" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Veronica");
 });
 
-const importZip = (body: Uint8Array, query = "") =>
-  call("POST", `/api/timelines/import${query}`, {
-    token: owner.token,
-    rawBody: new Uint8Array(body),
-    headers: { "Content-Type": "application/zip" },
-  });
-const exported = async (id: number) => (await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token })).json;
+const importZip = (body: Uint8Array, query = "") => importBook(owner.token, body, "application/zip", query);
+const exported = (id: number) => exportedJson(owner.token, id);
 
 describe("novelWriter project import", () => {
   it("makes each NOVEL root a book of a series: ## chapters, ### scenes, @pov and links from the codex notes", async () => {

@@ -1,20 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import novelOdt from "../fixtures/import/novel.odt?inline";
-import { call, makePremium, registerUser, bytesOf } from "./helpers";
+import { call, bytesOf, type User, premiumWriter, importBook } from "./helpers";
 
 // An .odt made by LibreOffice from the same source as novel.docx (tests/fixtures/import/make-fixtures.sh).
 const ODT = "application/vnd.oasis.opendocument.text";
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Odette" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Odette");
 });
 
-const importFile = (body: Uint8Array, query = "") =>
-  call("POST", `/api/timelines/import${query}`, { token: owner.token, rawBody: new Uint8Array(body), headers: { "Content-Type": ODT } });
+const importFile = (body: Uint8Array, query = "") => importBook(owner.token, body, ODT, query);
 
 describe("OpenDocument .odt import", () => {
   it("reads headings, scene breaks, emphasis and tracked changes as the Word import does", async () => {

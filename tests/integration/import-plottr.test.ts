@@ -1,29 +1,18 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import example14 from "../fixtures/import/example-1.4.pltr?raw";
 import zelda from "../fixtures/import/zelda.pltr?raw";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, registerUser, type User, premiumWriter, importBook, exportedJson } from "./helpers";
 
 // Real Plottr files from Plottr's own repository (tests/fixtures/import/README.md): a 2021 file of six books with
 // beat trees and 'auto' beat titles, and a 1.4 file with the oldest `scenes` and a line coloured `darkorchid`.
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Plotter" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Plotter");
 });
 
-const importJson = (token: string, text: string, query = "") =>
-  call("POST", `/api/timelines/import${query}`, {
-    token,
-    rawBody: new TextEncoder().encode(text),
-    headers: { "Content-Type": "application/json" },
-  });
+const importJson = (token: string, text: string, query = "") => importBook(token, text, "application/json", query);
 
-async function exported(id: number) {
-  const res = await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token });
-  expect(res.status, res.text).toBe(200);
-  return res.json;
-}
+const exported = (id: number) => exportedJson(owner.token, id);
 
 describe("Plottr .pltr import", () => {
   it("makes each book a timeline of a new series, in book order; beats are chapters, never 'auto'", async () => {

@@ -1,22 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
 import coronersZip from "../fixtures/import/scrivener-coroners-tale.zip?inline";
-import { call, makePremium, registerUser, bytesOf } from "./helpers";
+import { call, bytesOf, type User, premiumWriter, importBook, exportedJson } from "./helpers";
 
 // A real Scrivener 3 project (tests/fixtures/import/README.md) and a small one built here around real RTF markup.
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Scrivener User" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Scrivener User");
 });
-const importZip = (body: Uint8Array, query = "") =>
-  call("POST", `/api/timelines/import${query}`, {
-    token: owner.token,
-    rawBody: new Uint8Array(body),
-    headers: { "Content-Type": "application/zip" },
-  });
-const exported = async (id: number) => (await call("GET", `/api/timelines/${id}/export?format=json`, { token: owner.token })).json;
+const importZip = (body: Uint8Array, query = "") => importBook(owner.token, body, "application/zip", query);
+const exported = (id: number) => exportedJson(owner.token, id);
 
 const RTF = (body: string) =>
   `{\\rtf1\\ansi\\ansicpg1252\\uc1\\deff0{\\fonttbl{\\f0\\fnil Palatino;}}{\\colortbl;\\red0\\green0\\blue0;}{\\*\\expandedcolortbl;;}\\pard\\plain \\f0\\fs24 ${body}}`;

@@ -6,17 +6,15 @@ import resolvedCommentDocx from "../fixtures/import/resolved-comment.docx?inline
 import novelWriterZip from "../fixtures/import/novelwriter-sample.zip?inline";
 import yw7 from "../fixtures/import/yw7-sample-project.yw7?raw";
 import { countWords } from "../../db/domain/word-count";
-import { call, makePremium, registerUser, bytesOf } from "./helpers";
+import { call, bytesOf, type User, importBook, premiumWriter } from "./helpers";
 
 // Words kept: what an import makes of a real file counts within 3% of the words the program that wrote the file
 // counted itself (the counts it stores in the file, read as noted beside each).
 const within3 = (words: number, source: number) => expect(Math.abs(words - source) / source).toBeLessThanOrEqual(0.03);
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Counter" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Counter");
 });
 
 async function dryRun(body: Uint8Array | string, contentType: string) {
@@ -35,11 +33,7 @@ describe("an import keeps the source's words (within 3% of its own count)", () =
   });
 
   it("novelWriter: the wordCount it stored for the chapter and scene documents of the novel roots (5,177)", async () => {
-    const res = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: bytesOf(novelWriterZip),
-      headers: { "Content-Type": "application/zip" },
-    });
+    const res = await importBook(owner.token, bytesOf(novelWriterZip), "application/zip");
     expect(res.status, res.text).toBe(201);
     // Of the 5,509 words novelWriter counts in the novel roots' active documents, 332 are in documents outside any
     // chapter (two title pages, the introduction, a part page: front matter, named in the summary's skipped). It
@@ -81,11 +75,7 @@ describe("a Word or ODT import keeps the source's words (within 1% of its own co
   it("ODT by LibreOffice 7.4 (novel.odt): the timeline's title, chapter titles and scenes against meta:word-count", async () => {
     const stored = Number(/meta:word-count="(\d+)"/.exec(partOf(novelOdt, "meta.xml"))?.[1]);
     expect(stored).toBe(67);
-    const res = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: bytesOf(novelOdt),
-      headers: { "Content-Type": "application/vnd.oasis.opendocument.text" },
-    });
+    const res = await importBook(owner.token, bytesOf(novelOdt), "application/vnd.oasis.opendocument.text");
     expect(res.status, res.text).toBe(201);
     const doc = (await call("GET", `/api/timelines/${res.json.id}/export?format=json`, { token: owner.token })).json;
     let words = countWords(doc.timeline.title);

@@ -1,22 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { entityPalette } from "../../db/domain/rules";
 import sample from "../fixtures/import/yw7-sample-project.yw7?raw";
-import { call, makePremium, registerUser } from "./helpers";
+import { call, type User, premiumWriter, importBook } from "./helpers";
 
 // yWriter 7's own sample project (Hal Spacejock), as kept in PyWriter's tests (tests/fixtures/import/README.md).
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Simon" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Simon");
 });
 
-const importXml = (text: string, query = "", type = "application/xml") =>
-  call("POST", `/api/timelines/import${query}`, {
-    token: owner.token,
-    rawBody: new TextEncoder().encode(text),
-    headers: { "Content-Type": type },
-  });
+const importXml = (text: string, query = "", type = "application/xml") => importBook(owner.token, text, type, query);
 
 describe("yWriter 7 .yw7 import", () => {
   it("names a scene dated relative to the story's start (yWriter's Day 1) as left without a story date", async () => {

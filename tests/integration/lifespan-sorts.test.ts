@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PRESETS, parseMachine, storySort, toAbsolute } from "../../db/domain/calendar";
-import { call, createTimeline, registerUser } from "./helpers";
+import { call, createTimeline, importBook, registerUser } from "./helpers";
 
 const MOONS = PRESETS.thirteen.calendar;
 
@@ -13,18 +13,38 @@ const sortsOf = async (timelineId: number) =>
       .all<Sorts>()
   ).results;
 
+/** Olive's new timeline `title`, in the 13 × 28 days calendar. */
+async function moonsTimeline(title: string) {
+  const owner = await registerUser({ name: "Olive Owner" });
+  const timeline = await createTimeline(owner.token, { title });
+  expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: MOONS })).status).toBe(200);
+  return { owner, timeline };
+}
+
+/** Mara in the timeline's codex, born and died as typed. */
+async function addMara(token: string, timelineId: number, born: string, died: string) {
+  const made = await call("POST", `/api/timelines/${timelineId}/entities`, {
+    token,
+    body: { kind: "character", name: "Mara", born, died },
+  });
+  expect(made.status, made.text).toBe(201);
+  return made;
+}
+
+/** The timeline exported as JSON and the file imported as a new timeline: the copy's first entity's sort keys. */
+async function copiedThroughJson(token: string, timelineId: number) {
+  const file = await call("GET", `/api/timelines/${timelineId}/export?format=json`, { token });
+  expect(file.status).toBe(200);
+  const imported = await importBook(token, file.text, "application/json");
+  expect(imported.status, imported.text).toBe(201);
+  const [copy] = await sortsOf(imported.json.id);
+  return copy;
+}
+
 describe("born and died sort keys", () => {
   it("are the timeline calendar's, whether the codex or an import wrote them, and move with a change of calendar", async () => {
-    const owner = await registerUser({ name: "Olive Owner" });
-    const timeline = await createTimeline(owner.token, { title: "The Reckoning" });
-    expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: MOONS })).status).toBe(200);
-
-    const path = `/api/timelines/${timeline.id}/entities`;
-    const made = await call("POST", path, {
-      token: owner.token,
-      body: { kind: "character", name: "Mara", born: "1180-02-03", died: "1250" },
-    });
-    expect(made.status, made.text).toBe(201);
+    const { owner, timeline } = await moonsTimeline("The Reckoning");
+    const made = await addMara(owner.token, timeline.id, "1180-02-03", "1250");
     const [mara] = await sortsOf(timeline.id);
     // The absolute minute in the 13 × 28 calendar (the scenes' keys), not a Gregorian key.
     expect(mara.born_sort).toBe(toAbsolute(MOONS, { year: 1180, month: 2, day: 3 }));
@@ -36,15 +56,7 @@ describe("born and died sort keys", () => {
     expect(patched.born_sort).toBe(storySort(MOONS, "1181-12-28"));
 
     // Exported and imported: the same keys as the codex wrote.
-    const file = await call("GET", `/api/timelines/${timeline.id}/export?format=json`, { token: owner.token });
-    expect(file.status).toBe(200);
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text,
-      headers: { "Content-Type": "application/json" },
-    });
-    expect(imported.status, imported.text).toBe(201);
-    const [copy] = await sortsOf(imported.json.id);
+    const copy = await copiedThroughJson(owner.token, timeline.id);
     expect({ born: copy.born, born_sort: copy.born_sort, died_sort: copy.died_sort }).toEqual({
       born: patched.born,
       born_sort: patched.born_sort,
@@ -65,9 +77,7 @@ describe("born and died sort keys", () => {
 
 describe("the map's scenes", () => {
   it("carry their story time in the calendar's words (or their label); undated ones none", async () => {
-    const owner = await registerUser({ name: "Olive Owner" });
-    const timeline = await createTimeline(owner.token, { title: "Moons" });
-    expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: MOONS })).status).toBe(200);
+    const { owner, timeline } = await moonsTimeline("Moons");
     const post = (body: Record<string, unknown>) =>
       call("POST", `/api/timelines/${timeline.id}/events`, { token: owner.token, body: { content: "x", ...body } });
     await post({ title: "Siege", storyStart: "14 Frostmoon 1203 AR, 9:00" });
@@ -84,15 +94,8 @@ describe("the map's scenes", () => {
   });
 
   it("are typed in the calendar's words, 13th month included, and refused with an example in that calendar", async () => {
-    const owner = await registerUser({ name: "Olive Owner" });
-    const timeline = await createTimeline(owner.token, { title: "The Moons" });
-    expect((await call("PUT", `/api/timelines/${timeline.id}/calendar`, { token: owner.token, body: MOONS })).status).toBe(200);
-    const path = `/api/timelines/${timeline.id}/entities`;
-    const made = await call("POST", path, {
-      token: owner.token,
-      body: { kind: "character", name: "Mara", born: "20 Darkmoon 1185 AR", died: "1250-13-02" },
-    });
-    expect(made.status, made.text).toBe(201);
+    const { owner, timeline } = await moonsTimeline("The Moons");
+    const made = await addMara(owner.token, timeline.id, "20 Darkmoon 1185 AR", "1250-13-02");
     expect({ born: made.json.born, died: made.json.died }).toEqual({ born: "1185-13-20", died: "1250-13-02" });
     const [mara] = await sortsOf(timeline.id);
     expect(mara.born_sort).toBe(storySort(MOONS, "1185-13-20"));
@@ -109,14 +112,7 @@ describe("the map's scenes", () => {
     const [still] = await sortsOf(timeline.id);
     expect({ born: still.born, died: still.died }).toEqual({ born: "1185-13-20", died: "1250-13-02" });
     // And a 13th-month birth travels through the JSON export and back.
-    const file = await call("GET", `/api/timelines/${timeline.id}/export?format=json`, { token: owner.token });
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text,
-      headers: { "Content-Type": "application/json" },
-    });
-    expect(imported.status, imported.text).toBe(201);
-    const [copy] = await sortsOf(imported.json.id);
+    const copy = await copiedThroughJson(owner.token, timeline.id);
     expect({ born: copy.born, born_sort: copy.born_sort }).toEqual({ born: "1185-13-20", born_sort: still.born_sort });
   });
 });

@@ -3,11 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { unlinkedMentions } from "../../db/domain/story-analysis";
 import type { EntityView } from "../../worker/services/entities";
 import type { EventView } from "../../worker/services/events";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, type User } from "./helpers";
 
 // POST /api/timelines/{id}/codex/link-mentions: 'Link all mentions' for a book.
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User, collaborator: User, viewer: User, stranger: User;
 
 beforeAll(async () => {

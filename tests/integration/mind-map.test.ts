@@ -2,10 +2,8 @@ import { env } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, type User } from "./helpers";
 import { connect, sleep } from "./room-helpers";
-
-type User = Awaited<ReturnType<typeof registerUser>>;
 
 const PREMIUM_ONLY = "Upgrade to Premium for advanced mind mapping";
 const VIEW_ONLY = "You have view-only access to this timeline";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
 import { ServerMessageSchema } from "../../durable-objects/protocol";
 import { buildStoryBible } from "../../worker/services/story-context";
-import { call, createEvent, createTimeline, sharedTimeline } from "./helpers";
+import { call, createEvent, createTimeline, sharedTimeline, importBook } from "./helpers";
 import { connect, sleep } from "./room-helpers";
 
 import type { EventView as Ev } from "../../worker/services/event-list";
@@ -236,11 +236,7 @@ describe("plotlines", () => {
     ]);
     expect(exported.json.events.map((e: { plotlines?: number[] }) => e.plotlines)).toEqual([[0, 1], undefined, [1]]);
 
-    const imported = await call("POST", "/api/timelines/import", {
-      token: t,
-      rawBody: exported.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(t, exported.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     const again = await call("GET", `/api/timelines/${imported.json.id}/export?format=json`, { token: t });
     expect(again.text).toBe(exported.text);
@@ -268,11 +264,7 @@ describe("plotlines", () => {
     ]);
 
     const bad = JSON.stringify({ ...exported.json, events: [{ ...exported.json.events[0], plotlines: [7] }] });
-    const refused = await call("POST", "/api/timelines/import", {
-      token: t,
-      rawBody: bad,
-      headers: { "Content-Type": "application/json" },
-    });
+    const refused = await importBook(t, bad, "application/json");
     expect(refused).toMatchObject({ status: 400 });
     expect(refused.json.error).toContain("plotlines must be a list of the numbers of the file's plotlines");
   });

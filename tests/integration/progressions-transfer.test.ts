@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, registerUser } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, importBook } from "./helpers";
 
 // Codex progressions travel in the JSON and Markdown exports and come back with an import (DESIGN.md §12).
 
@@ -53,11 +53,7 @@ describe("progressions in export and import", () => {
       { event: 1, text: "Loses her sword hand." },
       { event: 0, text: "Swears an oath." },
     ]);
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text,
-      headers: { "Content-Type": "application/json" },
-    });
+    const imported = await importBook(owner.token, file.text, "application/json");
     expect(imported.status, imported.text).toBe(201);
     expect(await progressionsOf(owner.token, imported.json.id)).toEqual(expected);
   });
@@ -67,11 +63,7 @@ describe("progressions in export and import", () => {
     const file = await call("GET", `/api/timelines/${timeline.id}/export?format=md`, { token: owner.token });
     expect(file.status).toBe(200);
     expect(file.text).toContain('- From "The Duel" on: Loses her sword hand.');
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text,
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const imported = await importBook(owner.token, file.text, "text/markdown");
     expect(imported.status, imported.text).toBe(201);
     expect(await progressionsOf(owner.token, imported.json.id)).toEqual(expected);
   });
@@ -86,20 +78,12 @@ describe("progressions in export and import", () => {
       ["soon", "Codex entry 1: progressions must be a list"],
     ] as const) {
       doc.entities[0].progressions = progressions;
-      const res = await call("POST", "/api/timelines/import", {
-        token: owner.token,
-        rawBody: JSON.stringify(doc),
-        headers: { "Content-Type": "application/json" },
-      });
+      const res = await importBook(owner.token, JSON.stringify(doc), "application/json");
       expect(res.status, res.text).toBe(400);
       expect(res.json.error).toBe(message);
     }
     const md = (await call("GET", `/api/timelines/${timeline.id}/export?format=md`, { token: owner.token })).text;
-    const res = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: md.replace('From "The Duel" on: Loses', 'From "The Storm" on: Loses'),
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const res = await importBook(owner.token, md.replace('From "The Duel" on: Loses', 'From "The Storm" on: Loses'), "text/markdown");
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/"The Storm" is not a scene of this outline/);
   });

@@ -1,9 +1,6 @@
-import { env } from "cloudflare:workers";
-import { initProseMirrorDoc, relativePositionToAbsolutePosition } from "@tiptap/y-tiptap";
 import { describe, expect, it } from "vitest";
-import * as Y from "yjs";
-import { DocFields, richTextSchema } from "../../db/domain/rich-text";
 import { call, createEvent, createTimeline, registerUser } from "./helpers";
+import { anchoredText } from "./doc-helpers";
 import { connect, sleep } from "./room-helpers";
 
 // A reader's comment (DESIGN §12 'Readers') lands in the owner's Comments anchored to the words it was made on, as a
@@ -22,26 +19,6 @@ async function book() {
 }
 
 type Anchor = { from: string; to: string; quote: string } | null;
-
-/** The anchor read back as the editor reads it (comment-anchors.ts rangeOfAnchor): the words it covers, and the text before them. */
-async function resolve(eventId: number, anchor: NonNullable<Anchor>) {
-  const state = await env.EventDoc.get(env.EventDoc.idFromName(String(eventId))).readState();
-  const ydoc = new Y.Doc();
-  Y.applyUpdate(ydoc, state!);
-  const fragment = ydoc.getXmlFragment(DocFields.content);
-  const { doc, mapping } = initProseMirrorDoc(fragment, richTextSchema());
-  const at = (text: string) =>
-    relativePositionToAbsolutePosition(
-      ydoc,
-      fragment,
-      Y.decodeRelativePosition(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))),
-      mapping,
-    );
-  const from = at(anchor.from);
-  const to = at(anchor.to);
-  if (from === null || to === null) return null;
-  return { words: doc.textBetween(from, to, " "), before: doc.textBetween(0, from, " ") };
-}
 
 const ownerComments = async (token: string, eventId: number) => {
   const res = await call("GET", `/api/events/${eventId}/comments`, { token });
@@ -72,7 +49,7 @@ describe("reader comments anchored to the text", () => {
       updatedAt: expect.any(String),
     });
     expect(comment.anchor!.from).not.toBe("");
-    expect((await resolve(scene.id, comment.anchor!))?.words).toBe(NOON);
+    expect((await anchoredText(scene.id, comment.anchor!))?.words).toBe(NOON);
     // The Manuscript's Comments (the timeline's list) carry the same anchor.
     const all = await call("GET", `/api/timelines/${timeline.id}/comments`, { token: owner.token });
     expect(all.json.find((c: { id: number }) => c.id === comment.id).anchor).toEqual(comment.anchor);
@@ -106,7 +83,7 @@ describe("reader comments anchored to the text", () => {
     const list = await ownerComments(owner.token, scene.id);
     const where = async (name: string) => {
       const c = list.find((x) => x.body === `On ${name}'s bell`)!;
-      return resolve(scene.id, c.anchor!);
+      return anchoredText(scene.id, c.anchor!);
     };
     expect(await where("Noon")).toEqual({ words: "the bell rang", before: `${DAWN} At noon ` });
     expect(await where("Dawn")).toEqual({ words: "the bell rang", before: "At dawn " });
@@ -149,7 +126,7 @@ describe("reader comments anchored to the text", () => {
     expect(res.status, res.text).toBe(201);
     const [comment] = await ownerComments(owner.token, styled.id);
     expect(comment.anchor?.quote).toBe("bell was *never* rung");
-    expect(await resolve(styled.id, comment.anchor!)).toEqual({ words: "bell was never rung", before: "The brass " });
+    expect(await anchoredText(styled.id, comment.anchor!)).toEqual({ words: "bell was never rung", before: "The brass " });
   });
 
   it("refuses another book's scene, a 'Not for readers' scene, an ended link and huge or malformed anchors, clearly", async () => {
@@ -182,7 +159,7 @@ describe("reader comments anchored to the text", () => {
     expect(forged.status, forged.text).toBe(201);
     const [made] = await ownerComments(owner.token, scene.id);
     expect(made.anchor!.from).not.toBe("AQ==");
-    expect((await resolve(scene.id, made.anchor!))?.words).toBe("the bell rang");
+    expect((await anchoredText(scene.id, made.anchor!))?.words).toBe("the bell rang");
     expect((await call("DELETE", `/api/reader-links/${linkId}`, { token: owner.token })).status).toBe(204);
     const ended = await post({ eventId: scene.id, anchor: quote });
     expect(ended.status).toBe(404);

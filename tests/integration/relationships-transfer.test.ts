@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, registerUser } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, importBook } from "./helpers";
 
 // Codex relationships travel in the JSON and Markdown exports and come back with an import; an import into an
 // existing timeline carries progressions and relationships too, matching entries by name (DESIGN.md §12).
@@ -73,19 +73,11 @@ describe("relationships in export and import", () => {
     expect(file.status).toBe(200);
     expect(file.text).toContain('- Relationship: "sister of" → "Ilan \\"the Kid\\""');
     expect(file.text).toContain('- Relationship: "sworn to → always" → "Vorn" from "The Fall" on');
-    const imported = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text,
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const imported = await importBook(owner.token, file.text, "text/markdown");
     expect(imported.status, imported.text).toBe(201);
     expect(await relationshipsOf(owner.token, imported.json.id)).toEqual(expected);
 
-    const unknownScene = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: file.text.replace('from "The Fall" on', 'from "The Storm" on'),
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const unknownScene = await importBook(owner.token, file.text.replace('from "The Fall" on', 'from "The Storm" on'), "text/markdown");
     expect(unknownScene.status).toBe(400);
     expect(unknownScene.json.error).toMatch(/^Line \d+: "The Storm" is not a scene of this outline$/);
   });

@@ -3,6 +3,14 @@ import { call, createEvent, premiumOwnerWithTimeline, registerUser, shareByEmail
 
 import { type Msg, connect, lastPresence, sleep, upgrade } from "./room-helpers";
 
+/** A Premium owner's timeline shared with a verified collaborator, Cora (or `name`). */
+async function withCollaborator(name = "Cora") {
+  const { owner, timelineId } = await premiumOwnerWithTimeline();
+  const collab = await registerUser({ name });
+  await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+  return { owner, collab, timelineId };
+}
+
 describe("room connection is authorized before any socket opens", () => {
   it("refuses anonymous (401), strangers (403) and bad ids (404)", async () => {
     const { timelineId } = await premiumOwnerWithTimeline();
@@ -53,9 +61,7 @@ describe("room connection is authorized before any socket opens", () => {
 
 describe("presence", () => {
   it("one entry per user across tabs; join/leave notifications", async () => {
-    const { owner, timelineId } = await premiumOwnerWithTimeline();
-    const collab = await registerUser({ name: "Cora Collab" });
-    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const { owner, collab, timelineId } = await withCollaborator("Cora Collab");
     const a = await connect(timelineId, owner.token);
     await a.waitFor((m) => m.type === "presence");
     const b1 = await connect(timelineId, collab.token);
@@ -118,9 +124,7 @@ describe("change relay", () => {
   });
 
   it("refuses malformed, oversize and flooding messages without affecting others", async () => {
-    const { owner, timelineId } = await premiumOwnerWithTimeline();
-    const collab = await registerUser({ name: "Cora" });
-    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const { owner, collab, timelineId } = await withCollaborator();
     const o = await connect(timelineId, owner.token);
     const c = await connect(timelineId, collab.token);
     await o.waitFor((m) => m.type === "presence" && m.presence.users.length === 2);
@@ -151,9 +155,7 @@ describe("change relay", () => {
 
 describe("REST mutations reach the room", () => {
   it("sends sync and a notification to others after add, edit, move and delete", async () => {
-    const { owner, timelineId } = await premiumOwnerWithTimeline();
-    const collab = await registerUser({ name: "Cora" });
-    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const { owner, collab, timelineId } = await withCollaborator();
     const o = await connect(timelineId, owner.token);
     const c = await connect(timelineId, collab.token);
     await o.waitFor((m) => m.type === "presence" && m.presence.users.length === 2);
@@ -185,9 +187,7 @@ describe("REST mutations reach the room", () => {
   });
 
   it("removing a share closes that user's connection at once", async () => {
-    const { owner, timelineId } = await premiumOwnerWithTimeline();
-    const collab = await registerUser({ name: "Cora" });
-    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const { owner, collab, timelineId } = await withCollaborator();
     const c = await connect(timelineId, collab.token);
     await c.waitFor((m) => m.type === "presence");
     const res = await call("DELETE", `/api/timelines/${timelineId}/shares/${collab.user.id}`, { token: owner.token });
@@ -200,9 +200,7 @@ describe("REST mutations reach the room", () => {
   });
 
   it("one move, one signal: every other connection gets exactly one sync, the mover's none", async () => {
-    const { owner, timelineId } = await premiumOwnerWithTimeline();
-    const collab = await registerUser({ name: "Cora" });
-    await shareByEmail(timelineId, owner.token, collab.email, "collaborator");
+    const { owner, collab, timelineId } = await withCollaborator();
     const events = [];
     for (const title of ["A", "B", "C"]) events.push(await createEvent(owner.token, timelineId, { title }));
     const mover = await connect(timelineId, owner.token, undefined, "owner-tab-1");

@@ -8,7 +8,7 @@ import semicolonCsv from "../fixtures/spreadsheets/semicolon-dots.csv?inline";
 import tabTsv from "../fixtures/spreadsheets/tab-separated.tsv?inline";
 import utf16Csv from "../fixtures/spreadsheets/utf-16.csv?inline";
 import { zipSync } from "fflate";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, bytesOf } from "./helpers";
+import { call, createEvent, createTimeline, registerUser, shareWith, bytesOf, type User, premiumWriter } from "./helpers";
 import { connect } from "./room-helpers";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -17,11 +17,9 @@ const DATE_HELP = "use YYYY-MM-DD or the spreadsheet's date format";
 
 /** A fixture's bytes exactly as checked in (imported as a base64 data URL). */
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 let owner: User;
 beforeAll(async () => {
-  owner = await registerUser({ name: "Olive" });
-  await makePremium(owner.user.id);
+  owner = await premiumWriter("Olive");
 });
 
 const importBytes = (token: string, body: Uint8Array | string, contentType: string, query = "", path = "/api/timelines/import") =>

@@ -2,9 +2,8 @@ import { env } from "cloudflare:workers";
 import { createDb } from "../../db/client";
 import { purgeTrash } from "../../worker/services/trash";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, type User } from "./helpers";
 
-type User = Awaited<ReturnType<typeof registerUser>>;
 type Role = "owner" | "collaborator" | "viewer" | "stranger" | "anonymous";
 const ROLES: Role[] = ["owner", "collaborator", "viewer", "stranger", "anonymous"];
 

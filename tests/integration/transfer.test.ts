@@ -1,27 +1,29 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
+import {
+  call,
+  createEvent,
+  createTimeline,
+  registerUser,
+  shareWith,
+  fetchRaw,
+  type User,
+  type Role,
+  ROLES,
+  matrixWriters,
+  shareAsMatrix,
+} from "./helpers";
 
-type User = Awaited<ReturnType<typeof registerUser>>;
-type Role = "owner" | "collaborator" | "viewer" | "shareViewer" | "stranger" | "anonymous";
-const ROLES: Role[] = ["owner", "collaborator", "viewer", "shareViewer", "stranger", "anonymous"];
 const FREE_LIMIT = "Free plan is limited to 3 timelines. Upgrade to Premium for unlimited timelines.";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-let owner: User, collaborator: User, viewer: User, linkGuest: User, stranger: User;
+let owner: User, collaborator: User, viewer: User, linkGuest: User;
+
+let tokenOf: (role: Role) => string | undefined;
 
 beforeAll(async () => {
-  [owner, collaborator, viewer, linkGuest, stranger] = await Promise.all([
-    registerUser({ name: "Olive" }),
-    registerUser({ name: "Cora" }),
-    registerUser(),
-    registerUser(),
-    registerUser(),
-  ]);
-  await makePremium(owner.user.id);
+  ({ owner, collaborator, viewer, linkGuest, tokenOf } = await matrixWriters());
 });
-
-const tokenOf = (role: Role) => ({ owner, collaborator, viewer, shareViewer: linkGuest, stranger, anonymous: undefined })[role]?.token;
 
 async function importFile(token: string | undefined, body: string, contentType: string, query = "") {
   return call("POST", `/api/timelines/import${query}`, { token, rawBody: body, headers: { "Content-Type": contentType } });
@@ -34,10 +36,7 @@ async function importFile(token: string | undefined, body: string, contentType: 
  */
 async function storyFixture(title = "The Long Night: Part 2") {
   const tl = await createTimeline(owner.token, { title, description: "A siege in three voices." });
-  const shareCode = `code-${tl.id}-${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("UPDATE timelines SET share_code = ?, share_role = 'viewer' WHERE id = ?").bind(shareCode, tl.id).run();
-  await shareWith(tl.id, owner.user.id, collaborator.user.id, "collaborator");
-  await shareWith(tl.id, owner.user.id, viewer.user.id, "viewer");
+  const shareCode = await shareAsMatrix(tl.id, { owner, collaborator, viewer });
   const entity = async (body: Record<string, unknown>) => {
     const res = await call("POST", `/api/timelines/${tl.id}/entities`, { token: owner.token, body });
     expect(res.status, res.text).toBe(201);

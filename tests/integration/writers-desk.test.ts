@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw } from "./helpers";
+import { call, createEvent, createTimeline, makePremium, registerUser, shareWith, fetchRaw, importBook } from "./helpers";
 
 // The writer's desk (DESIGN §12): a scene's synopsis and notes beside its text, never counted and never in the
 // manuscript; carried by the JSON and Markdown exports and read back; beat prompts and a CSV's synopsis land there.
@@ -121,11 +121,7 @@ describe("synopsis and notes on scenes", () => {
       [JSON.stringify(json.json), "application/json"],
       [markdown, "text/markdown"],
     ] as const) {
-      const imported = await call("POST", "/api/timelines/import", {
-        token: owner.token,
-        rawBody: body,
-        headers: { "Content-Type": type },
-      });
+      const imported = await importBook(owner.token, body, type);
       expect(imported.status, imported.text).toBe(201);
       const id = imported.json.id ?? imported.json.timeline?.id;
       const events = (await call("GET", `/api/timelines/${id}/events`, { token: owner.token })).json;
@@ -152,11 +148,7 @@ describe("synopsis and notes on scenes", () => {
     expect(progress.json.wordCount).toBe(0);
 
     const csv = 'title,synopsis,notes,content\nHarbour,"Mara finds the bell, hides it",check tides,The wall was cold.\n';
-    const imported = await call("POST", "/api/timelines/import", {
-      token: writer.token,
-      rawBody: csv,
-      headers: { "Content-Type": "text/csv" },
-    });
+    const imported = await importBook(writer.token, csv, "text/csv");
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;
     const rows = (await call("GET", `/api/timelines/${id}/events`, { token: writer.token })).json;
@@ -228,20 +220,11 @@ describe("byline on timelines", () => {
     expect(exported.json.timeline.byline).toBe("M. Harbour");
     const markdown = await call("GET", `/api/timelines/${tl.id}/export?format=md`, { token: owner.token });
     expect(markdown.text).toContain("# The Drowned Bell\n\n*By: M. Harbour*\n");
-    const fromMarkdown = await call("POST", "/api/timelines/import", {
-      token: owner.token,
-      rawBody: markdown.text,
-      headers: { "Content-Type": "text/markdown" },
-    });
+    const fromMarkdown = await importBook(owner.token, markdown.text, "text/markdown");
     expect(fromMarkdown.status, fromMarkdown.text).toBe(201);
     const mdId = fromMarkdown.json.id ?? fromMarkdown.json.timeline?.id;
     expect((await call("GET", `/api/timelines/${mdId}`, { token: owner.token })).json.byline).toBe("M. Harbour");
-    const importJson = (doc: unknown) =>
-      call("POST", "/api/timelines/import", {
-        token: owner.token,
-        rawBody: JSON.stringify(doc),
-        headers: { "Content-Type": "application/json" },
-      });
+    const importJson = (doc: unknown) => importBook(owner.token, JSON.stringify(doc), "application/json");
     const imported = await importJson(exported.json);
     expect(imported.status, imported.text).toBe(201);
     const id = imported.json.id ?? imported.json.timeline?.id;

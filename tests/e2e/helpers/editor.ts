@@ -14,10 +14,12 @@ export async function openEditor(page: Page, text: string, title = "The bell") {
   return content;
 }
 
-/** Selects `text` inside `root` (a DOM selection, as a mouse drag makes). */
+/** Selects `text` inside `root` (a DOM selection, as a mouse drag makes); the other writers' caret labels are passed over. */
 export async function selectText(root: Locator, text: string) {
   await root.evaluate((el, text) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => (n.parentElement?.closest(".collaboration-carets__caret") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
     for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
       const at = n.data.indexOf(text);
       if (at < 0) continue;

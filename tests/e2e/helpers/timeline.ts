@@ -24,3 +24,23 @@ export async function premiumOwnerWithTimeline(request: APIRequestContext, title
   const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title });
   return { owner, timeline };
 }
+
+/**
+ * The scene the co-writing specs write in: a Premium owner's 'The Drowned Bell' with one scene, 'The bell', of
+ * `content`, shared with each of `people` (new accounts, in that order; `users` in the answer).
+ */
+export async function bellScene(
+  request: APIRequestContext,
+  content: string,
+  people: { name: string; access: "collaborator" | "viewer" }[] = [],
+) {
+  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
+  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content });
+  const users: TestUser[] = [];
+  for (const person of people) {
+    const user = await createUser(request, { name: person.name });
+    await shareWith(request, owner, timeline.id, user, person.access);
+    users.push(user);
+  }
+  return { owner, timeline, users };
+}
