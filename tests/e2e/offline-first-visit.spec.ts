@@ -3,7 +3,8 @@ import { apiAs, createUser, login, makePremium, openTimeline } from "./fixtures"
 
 // Write anywhere (DESIGN.md §12): a writer whose network goes during a first visit, before the installed app's code
 // is on the device (service workers stay blocked here, so nothing is kept). The code a click loads on demand (the
-// toaster, on the first press) cannot be fetched: the page must go on working, not fail with 'Application Error'.
+// toaster, on the first press; the list in chapters) cannot be fetched: the page must go on working, not fail with
+// 'Application Error', and what waited for the network comes with it, in the same page.
 
 test("the network gone on a first visit: a chapter added offline is queued, the page keeps working, and sends it on return", async ({
   page,
@@ -21,12 +22,13 @@ test("the network gone on a first visit: a chapter added offline is queued, the 
   await page.getByRole("button", { name: "Add Chapter" }).click();
   await page.getByPlaceholder("Chapter title").fill("Out of Range");
   await page.getByRole("button", { name: "Add", exact: true }).click();
-  await expect(page.getByRole("heading", { level: 3, name: "Out of Range", exact: true })).toBeVisible();
   await expect(page.getByText("1 change waiting")).toBeVisible();
   await expect(page.getByText("Application Error")).toHaveCount(0);
 
+  // The list in chapters loads on demand: on this first visit its code comes with the network, in this page.
   await page.context().setOffline(false);
   await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Out of Range", exact: true })).toBeVisible();
   await expect(page.getByText("Application Error")).toHaveCount(0);
   const chapters = await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`);
   expect(chapters.map((c) => c.title)).toEqual(["Out of Range"]);

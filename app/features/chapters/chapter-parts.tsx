@@ -15,6 +15,7 @@ export { chapterContext };
 import type { ChapteredList as ChapteredListType } from "./chaptered-list";
 import { StructureTools } from "~/features/structure/structure-tools";
 import { onDemand } from "~/ui/lazy-popup";
+import { loadWhenOnline } from "~/lib/load-when-online";
 
 /**
  * Chapters on the timeline screen, rendered with the page: a timeline without chapters shows only the book's words
@@ -22,7 +23,11 @@ import { onDemand } from "~/ui/lazy-popup";
  * moving scenes between chapters) when the timeline has chapters.
  */
 
-const chapteredList = onDemand<ComponentProps<typeof ChapteredListType>>(() => import("./chaptered-list").then((m) => m.ChapteredList));
+// With no network on a page the installed app does not hold yet, asked for once the network is back (a failed
+// module load would stay failed for the page's life).
+const chapteredList = onDemand<ComponentProps<typeof ChapteredListType>>(
+  loadWhenOnline(() => import("./chaptered-list").then((m) => m.ChapteredList)),
+);
 
 /**
  * The list in chapters once its code is here, asked for when `wanted` (the chapters are loaded and there are some);
