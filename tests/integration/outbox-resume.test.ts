@@ -25,9 +25,16 @@ function flakyApi() {
   const scenes = new Map<number, EventView>();
   const byKey = new Map<string, EventView>();
   let nextId = 300;
-  const state = { lose: false };
-  const answer = (status: number, body: unknown): Promise<Response> =>
-    state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+  // lose: made, and the answer never comes (the tab closed); drop: made, and the answer is lost as the network drops
+  // (fetch's TypeError), once.
+  const state = { lose: false, drop: false };
+  const answer = (status: number, body: unknown): Promise<Response> => {
+    if (state.drop) {
+      state.drop = false;
+      return Promise.reject(new TypeError("Failed to fetch"));
+    }
+    return state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+  };
   const api = {
     api: {
       timelines: {
@@ -76,7 +83,9 @@ function flakyApi() {
 }
 
 const newClient = () => {
-  const client = new QueryClient({ defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE } } } });
+  // As the page's outbox: a request with no answer (TypeError) is tried again; the server's refusals are not.
+  const retry = (failures: number, error: unknown) => error instanceof TypeError && failures < 3;
+  const client = new QueryClient({ defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE }, retry, retryDelay: 10 } } });
   setEventDefaults(client);
   setChapterDefaults(client);
   return client;
@@ -166,6 +175,47 @@ describe("a change on its way when the tab closed", () => {
     expect(fake.sent).toEqual(["delete 6"]);
     expect(
       after
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["error"]);
+  });
+});
+
+describe("a delete whose answer was lost as the network dropped, tried again by the same page", () => {
+  it("counts as done when it then finds nothing (404): the first try made it", async () => {
+    const fake = flakyApi();
+    fake.scenes.set(7, scene(7, "Harbour"));
+    fake.chapters.set(11, { id: 11, timelineId: TIMELINE, title: "Act II", position: 0, targetWords: null, wordCount: 0 });
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    const client = newClient();
+    fake.state.drop = true;
+    queueEventChange(client, { timelineId: TIMELINE, kind: "event.delete", eventId: 7, title: "Harbour" });
+    await expect.poll(() => pending(client)).toBe(0);
+    fake.state.drop = true;
+    void sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.delete", chapterId: 11 });
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["delete 7", "delete 7", "delete chapter 11", "delete chapter 11"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success"]);
+    expect(fake.scenes.size).toBe(0);
+    expect(fake.chapters.size).toBe(0);
+  });
+
+  it("a delete that got an answer (404) the first time is still refused when tried again", async () => {
+    const fake = flakyApi();
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    const client = newClient();
+    queueEventChange(client, { timelineId: TIMELINE, kind: "event.delete", eventId: 8, title: "Never here" });
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["delete 8"]);
+    expect(
+      client
         .getMutationCache()
         .getAll()
         .map((m) => m.state.status),

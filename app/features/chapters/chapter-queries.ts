@@ -214,7 +214,7 @@ export function setChapterDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: (change: ChapterChange, context?: MutationFunctionContext) => {
       if (change.kind !== "chapter.delete") throw new Error(change.kind);
-      return goneIsDone(context, () =>
+      return goneIsDone(context, change, () =>
         unwrap(
           clientOf(change.timelineId).api.chapters[":id"].$delete({
             param: { id: String(idOf(change.chapterId)) },
