@@ -205,10 +205,12 @@ async function reconnect({ base, proxy, browser, writer, book, step }) {
     const after = [];
     tab.on("response", (res) => after.push(`${res.request().method()} ${new URL(res.url()).pathname} ${res.status()}`));
     tab.on("requestfailed", (req) => after.push(`${req.method()} ${new URL(req.url()).pathname} failed: ${req.failure()?.errorText}`));
-    // Where the time goes per sent change: on its way (request to answer, the server and the network) and in the
+    // Where the time goes per request (a change alone, or a run of them sent together): on its way (request to answer, the server and the network) and in the
     // page between an answer and the next request (rendering, keeping the outbox on the device).
     const sends = [];
-    const isCreate = (req) => req.method() === "POST" && new URL(req.url()).pathname === `/api/timelines/${book.id}/chapters`;
+    // A lone create, or a run of queued creates sent together (…/chapters/batch).
+    const isCreate = (req) =>
+      req.method() === "POST" && new RegExp(`^/api/timelines/${book.id}/chapters(/batch)?$`).test(new URL(req.url()).pathname);
     tab.on("request", (req) => {
       if (isCreate(req)) sends.push({ sent: performance.now(), answered: null });
     });
@@ -257,7 +259,7 @@ async function reconnect({ base, proxy, browser, writer, book, step }) {
       firstSentMs: sends.length ? sends[0].sent - start : null,
     };
     step(
-      `per change: ${perChange.requests} requests, ${perChange.onItsWayMs?.toFixed(1)} ms on its way, ${perChange.inThePageMs?.toFixed(1)} ms in the page before the next; first sent after ${perChange.firstSentMs?.toFixed(0)} ms`,
+      `per request (${CHANGES} changes in ${perChange.requests} requests): ${perChange.onItsWayMs?.toFixed(1)} ms on its way, ${perChange.inThePageMs?.toFixed(1)} ms in the page before the next; first sent after ${perChange.firstSentMs?.toFixed(0)} ms`,
     );
     step(
       `reconnect: 'All changes synced' after ${shown === null ? "–" : (shown / 1000).toFixed(1)} s, the server had ${chapters} chapters`,

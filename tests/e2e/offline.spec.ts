@@ -375,3 +375,49 @@ test("offline, a scene added, renamed and moved and another deleted show at once
   const trash = await apiAs<{ kind: string; title: string }[]>(request, writer, "GET", "/api/trash");
   expect(trash.filter((t) => t.kind === "event").map((t) => t.title)).toEqual(["The dining car"]);
 });
+
+test("offline, chapters added in a row are kept across a reload and sent back online in one request, in order, each once", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Rowan Runs" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Three Harbours" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The quay", content: "Ropes and tar." });
+  const titles = ["Setting Sail", "Open Water", "Landfall"];
+  const serverChapters = async () =>
+    (await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`)).map((c) => c.title);
+
+  await login(page, writer);
+  await openTimeline(page, timeline.id);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await openTimeline(page, timeline.id);
+
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  for (const title of titles) {
+    await page.getByRole("button", { name: "Add Chapter" }).click();
+    await page.getByPlaceholder("Chapter title").fill(title);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 3, name: title, exact: true })).toBeVisible();
+  }
+  await expect(page.getByText("3 changes waiting")).toBeVisible();
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByText("3 changes waiting")).toBeVisible();
+
+  const creates: string[] = [];
+  page.on("request", (req) => {
+    const path = new URL(req.url()).pathname;
+    if (req.method() === "POST" && path.startsWith(`/api/timelines/${timeline.id}/chapters`)) creates.push(path);
+  });
+  await page.context().setOffline(false);
+  await expect(page.getByText("All changes synced")).toBeVisible();
+  await expect.poll(serverChapters).toEqual(titles);
+  expect(creates).toEqual([`/api/timelines/${timeline.id}/chapters/batch`]);
+  for (const title of titles) await expect(page.getByRole("heading", { level: 3, name: title, exact: true })).toHaveCount(1);
+  await expect(page.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
+});

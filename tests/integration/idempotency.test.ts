@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { idempotencyMessages, LEASE_MS } from "../../worker/api/idempotency";
+import { createDb } from "../../db/client";
+import { purgeExpired } from "../../worker/services/purge";
 import { call, createTimeline, registerUser } from "./helpers";
 
 // Issue 46: a queued create replayed by the outbox (its first answer lost as the network came back) carries the
@@ -216,4 +218,26 @@ describe("Idempotency-Key on creates", () => {
     expect(Number(repeat.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await count("chapters", timeline.id)).toBe(0);
   }, 15_000);
+
+  it("the hourly purge deletes keys older than a day and keeps the others", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const [old, fresh] = [key(), key()];
+    for (const [k, title] of [
+      [old, "Old chapter"],
+      [fresh, "New chapter"],
+    ])
+      await call("POST", `/api/timelines/${timeline.id}/chapters`, {
+        token: writer.token,
+        body: { title },
+        headers: { "Idempotency-Key": k },
+      });
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE key = ?")
+      .bind(new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString(), old)
+      .run();
+    const purged = await purgeExpired(createDb(env.DB));
+    expect(purged.idempotencyKeys).toBeGreaterThanOrEqual(1);
+    const left = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE user_id = ?").bind(writer.user.id).all<{ key: string }>();
+    expect(left.results.map((r) => r.key)).toEqual([fresh]);
+  });
 });

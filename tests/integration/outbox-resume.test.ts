@@ -25,13 +25,43 @@ function flakyApi() {
   const scenes = new Map<number, EventView>();
   const byKey = new Map<string, EventView>();
   let nextId = 300;
-  const state = { lose: false };
-  const answer = (status: number, body: unknown): Promise<Response> =>
-    state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+  const chapters = new Map<number, ChapterView>();
+  const chapterByKey = new Map<string, ChapterView>();
+  /** A chapter made last, or the one made before with the same key. */
+  const makeChapter = (title: string, key?: string) => {
+    const first = key ? chapterByKey.get(key) : undefined;
+    if (first) return first;
+    const made = { id: ++nextId, timelineId: TIMELINE, title, position: chapters.size, targetWords: null, wordCount: 0 };
+    chapters.set(made.id, made);
+    if (key) chapterByKey.set(key, made);
+    return made;
+  };
+  // lose: made, and the answer never comes (the tab closed); drop: made, and the answer is lost as the network drops
+  // (fetch's TypeError), once.
+  const state = { lose: false, drop: false };
+  const answer = (status: number, body: unknown): Promise<Response> => {
+    if (state.drop) {
+      state.drop = false;
+      return Promise.reject(new TypeError("Failed to fetch"));
+    }
+    return state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+  };
   const api = {
     api: {
       timelines: {
         ":id": {
+          chapters: {
+            $post: ({ json }: { json: { title: string } }, options?: { headers?: Record<string, string> }) => {
+              sent.push(`create chapter ${json.title}`);
+              return answer(201, makeChapter(json.title, options?.headers?.["Idempotency-Key"]));
+            },
+            batch: {
+              $post: ({ json }: { json: { chapters: { title: string; key: string }[] } }) => {
+                sent.push(`batch ${json.chapters.map((c) => c.title).join(",")}`);
+                return answer(201, { chapters: json.chapters.map((c) => makeChapter(c.title, c.key)) });
+              },
+            },
+          },
           events: {
             $post: ({ json }: { json: { title: string } }, options?: { headers?: Record<string, string> }) => {
               const key = options?.headers?.["Idempotency-Key"] ?? "";
@@ -63,6 +93,13 @@ function flakyApi() {
       },
       chapters: {
         ":id": {
+          $patch: ({ param, json }: { param: { id: string }; json: { title?: string } }) => {
+            sent.push(`rename chapter ${param.id} ${json.title}`);
+            const held = chapters.get(Number(param.id));
+            if (!held) return answer(404, { error: "Chapter not found" });
+            Object.assign(held, json);
+            return answer(200, held);
+          },
           $delete: ({ param }: { param: { id: string } }) => {
             sent.push(`delete chapter ${param.id}`);
             return chapters.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Chapter not found" });
@@ -71,12 +108,13 @@ function flakyApi() {
       },
     },
   };
-  const chapters = new Map<number, ChapterView>();
   return { client: api as unknown as ApiClient, sent, scenes, chapters, state };
 }
 
 const newClient = () => {
-  const client = new QueryClient({ defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE } } } });
+  // As the page's outbox: a request with no answer (TypeError) is tried again; the server's refusals are not.
+  const retry = (failures: number, error: unknown) => error instanceof TypeError && failures < 3;
+  const client = new QueryClient({ defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE }, retry, retryDelay: 10 } } });
   setEventDefaults(client);
   setChapterDefaults(client);
   return client;
@@ -170,5 +208,93 @@ describe("a change on its way when the tab closed", () => {
         .getAll()
         .map((m) => m.state.status),
     ).toEqual(["error"]);
+  });
+});
+
+describe("a delete whose answer was lost as the network dropped, tried again by the same page", () => {
+  it("counts as done when it then finds nothing (404): the first try made it", async () => {
+    const fake = flakyApi();
+    fake.scenes.set(7, scene(7, "Harbour"));
+    fake.chapters.set(11, { id: 11, timelineId: TIMELINE, title: "Act II", position: 0, targetWords: null, wordCount: 0 });
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    const client = newClient();
+    fake.state.drop = true;
+    queueEventChange(client, { timelineId: TIMELINE, kind: "event.delete", eventId: 7, title: "Harbour" });
+    await expect.poll(() => pending(client)).toBe(0);
+    fake.state.drop = true;
+    void sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.delete", chapterId: 11 });
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["delete 7", "delete 7", "delete chapter 11", "delete chapter 11"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success"]);
+    expect(fake.scenes.size).toBe(0);
+    expect(fake.chapters.size).toBe(0);
+  });
+
+  it("a delete that got an answer (404) the first time is still refused when tried again", async () => {
+    const fake = flakyApi();
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    const client = newClient();
+    queueEventChange(client, { timelineId: TIMELINE, kind: "event.delete", eventId: 8, title: "Never here" });
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["delete 8"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["error"]);
+  });
+});
+
+describe("queued chapter creates in a row", () => {
+  const create = (title: string): Extract<ChapterChange, { kind: "chapter.create" }> => ({
+    timelineId: TIMELINE,
+    kind: "chapter.create",
+    tempId: -Math.floor(Math.random() * 1e9) - 1,
+    key: crypto.randomUUID(),
+    title,
+  });
+
+  it("go in one request each run, in order; a change between them ends the run; its answer lost, the run is sent again and made once", async () => {
+    const fake = flakyApi();
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    onlineManager.setOnline(false);
+    const client = newClient();
+    const [a, b, c, d] = ["Dawn", "Noon", "Dusk", "Night"].map(create);
+    for (const change of [a, b, c]) void sendChapterChange(client, change);
+    void sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.update", chapterId: a.tempId, title: "First light" });
+    void sendChapterChange(client, d);
+    await expect.poll(() => pending(client)).toBe(5);
+    // The first run's answer is lost as the network drops: the same page sends it again.
+    fake.state.drop = true;
+    onlineManager.setOnline(true);
+    void client.resumePausedMutations();
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["batch Dawn,Noon,Dusk", "batch Dawn,Noon,Dusk", "rename chapter 301 First light", "create chapter Night"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success", "success", "success", "success"]);
+    expect([...fake.chapters.values()].map((ch) => [ch.id, ch.title])).toEqual([
+      [301, "First light"],
+      [302, "Noon"],
+      [303, "Dusk"],
+      [304, "Night"],
+    ]);
+    // Each create answered with its own chapter.
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => (m.state.data as ChapterView | undefined)?.id),
+    ).toEqual([301, 302, 303, 301, 304]);
   });
 });

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { CreateChapterBatchSchema } from "../services/chapters-batch";
 import { CreateTaskSchema, UpdateTaskSchema } from "../../db/domain/validation-tasks";
 import { CreateReaderLinkSchema, ReaderCommentSchema, ReaderProgressSchema } from "../../db/domain/validation-readers";
 import {
@@ -76,6 +77,7 @@ export const bodies: Record<string, z.ZodType> = {
   "PATCH /api/series/{id}": UpdateSeriesSchema,
   "POST /api/series/{id}/books": AddBookSchema,
   "POST /api/timelines/{id}/chapters": CreateChapterSchema,
+  "POST /api/timelines/{id}/chapters/batch": CreateChapterBatchSchema,
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "POST /api/templates": CreateTemplateSchema,
   "PUT /api/timelines/{id}/structure": StructureSchema,
@@ -200,6 +202,7 @@ export const details: Record<string, Details> = {
   "DELETE /api/entities/{id}": { query: [share] },
   "GET /api/timelines/{id}/chapters": { query: [share] },
   "POST /api/timelines/{id}/chapters": { query: [share], idempotent: true },
+  "POST /api/timelines/{id}/chapters/batch": { query: [share] },
   "PATCH /api/chapters/{id}": { query: [share] },
   "DELETE /api/chapters/{id}": { query: [share] },
   "GET /api/timelines/{id}/structure": { query: [share] },

@@ -84,6 +84,7 @@ DELETE /api/series/{id}/books/{timelineId} | session | 200 | 400 403 404 429 | T
 Chapters
 GET /api/timelines/{id}/chapters | session | 200 | | The timeline's chapters in order, each with its word count | Chapter list
 POST /api/timelines/{id}/chapters | session | 201 | 400 403 409 429 | Add a chapter, last (\`eventIds\` move into it) | The chapter
+POST /api/timelines/{id}/chapters/batch | session | 201 | 403 409 429 | Add up to 100 chapters, last, in the list's order (the outbox's queued creates): each item's \`key\` is its Idempotency-Key, an item whose key was used before is answered with its first chapter and not made again; all or nothing | \`{chapters: [...]}\` in the order sent
 PATCH /api/chapters/{id} | session | 200 | 400 403 429 | Rename a chapter, set its target, or move it (its scenes move with it) | The chapter
 DELETE /api/chapters/{id} | session | 200 | 403 429 | Delete a chapter (owner); its scenes stay, in no chapter | \`{success: true}\`
 GET /api/timelines/{id}/progress | session | 200 | 400 429 | Words written per day (UTC, or \`?tz=\` an IANA zone) for the last 30 days, net, from versions; \`?by=writer\` adds each writer's | \`{wordCount, targetWords, days: [{date, words}], dailyGoal, streak, writers?, deadline, dailyQuota, today: {words}}\`

@@ -4,8 +4,10 @@ import { TIMELINE_NOT_FOUND } from "../services/access";
 import { badRequest } from "../lib/errors";
 import * as chaptersService from "../services/chapters";
 import { timelineProgress } from "../services/progress";
-import { type ApiEnv, currentUser, deps, jsonBody, rateLimited, requireAuth } from "./context";
-import { idempotent } from "./idempotency";
+import { CHAPTER_BATCH_MAX, CreateChapterBatchSchema, type SentChapter, createChapterBatch } from "../services/chapters-batch";
+import { spend } from "../services/rate-limits";
+import { type ApiEnv, currentUser, deps, jsonBody, limiter, rateLimited, requireAuth } from "./context";
+import { LEASE_MS, RETRY_AFTER_S, idempotencyMessages, idempotent } from "./idempotency";
 import { idParam, shareQuery } from "./params";
 
 /** Chapters and progress, mounted at the API root like the codex: each route carries its full path and its own auth check. */
@@ -20,6 +22,29 @@ export const chaptersApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const chapter = await chaptersService.createChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(chapter, 201);
+  })
+  // Queued creates sent together (the outbox, issue 46): each item answered once by its key, in the list's order.
+  .post("/timelines/:id/chapters/batch", requireAuth, shareQuery, jsonBody(CreateChapterBatchSchema), async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const input = c.req.valid("json");
+    // Each item is one chapter change of the account's budget.
+    await spend(limiter(c), "chapterWrites", `user:${currentUser(c).id}`, input.chapters.length);
+    const raw = (await c.req.json()) as { chapters: SentChapter[] };
+    const result = await createChapterBatch(
+      deps(c),
+      currentUser(c),
+      id,
+      input,
+      raw.chapters.slice(0, CHAPTER_BATCH_MAX),
+      c.req.valid("query").share,
+      {
+        reused: idempotencyMessages.reused,
+        inProgress: idempotencyMessages.inProgress,
+        retryAfter: RETRY_AFTER_S,
+        leaseMs: LEASE_MS,
+      },
+    );
+    return c.json({ chapters: result.chapters }, 201);
   })
   .get("/timelines/:id/progress", requireAuth, shareQuery, rateLimited("progress"), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);

@@ -2,6 +2,7 @@ import { and, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { invitations, loginAttempts, rateLimits, sessions, users, verificationTokens } from "../../db/schema";
 import { DAY } from "../lib/time";
+import { purgeIdempotencyKeys } from "./idempotency-keys";
 import { absoluteCutoff } from "./sessions";
 import { type TrashPurgeDeps, purgeTrash } from "./trash";
 import { purgeOldVersions } from "./versions";
@@ -19,7 +20,7 @@ export const LOGIN_ATTEMPTS_KEPT_MS = DAY;
 export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeDeps) {
   const nowIso = new Date(now).toISOString();
   const staleAttempts = new Date(now - LOGIN_ATTEMPTS_KEPT_MS).toISOString();
-  const [s, r, v, a, l, ev, inv] = await db.batch([
+  const [s, r, v, a, l, ev, inv, idem] = await db.batch([
     db
       .delete(sessions)
       .where(or(lte(sessions.expiresAt, nowIso), lte(sessions.createdAt, absoluteCutoff(now))))
@@ -40,6 +41,8 @@ export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeD
     db.delete(rateLimits).where(lte(rateLimits.windowStart, staleAttempts)).returning({ key: rateLimits.key }),
     purgeOldVersions(db, now),
     db.delete(invitations).where(lte(invitations.expiresAt, nowIso)).returning({ id: invitations.id }),
+    // Creates' Idempotency-Keys past their 24 hours.
+    purgeIdempotencyKeys(db, now),
   ]);
   const trashed = trash ? await purgeTrash(db, trash, now) : { timelines: 0, events: 0 };
   return {
@@ -50,6 +53,7 @@ export async function purgeExpired(db: Db, now = Date.now(), trash?: TrashPurgeD
     rateLimits: l.length,
     eventVersions: ev.length,
     invitations: inv.length,
+    idempotencyKeys: idem.length,
     trashedTimelines: trashed.timelines,
     trashedEvents: trashed.events,
   };

@@ -96,8 +96,8 @@ export const createLimiter = (db: Db, env: Settings, client: string): Limiter =>
  * RETURNING: the count goes up before the caller does anything, so parallel requests cannot slip
  * past the limit between a read and a write.
  */
-export async function spend(limiter: Limiter, rule: RateRule, subject: string) {
-  const { count, limit, wait } = await countUse(limiter, rule, subject);
+export async function spend(limiter: Limiter, rule: RateRule, subject: string, uses = 1) {
+  const { count, limit, wait } = await countUse(limiter, rule, subject, uses);
   if (count > limit) throw tooMany(tooManyMessage(RATE_RULES[rule].what, wait), Math.ceil(wait / 1000));
 }
 
@@ -111,7 +111,7 @@ export async function spareBudget(limiter: Pick<Limiter, "db" | "env">, rule: Ra
   return limit - count;
 }
 
-async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string) {
+async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, subject: string, uses = 1) {
   const { env: name, windowMs, limit: fallback } = RATE_RULES[rule];
   const limit = positiveInt(setting(limiter.env, name), fallback);
   const now = Date.now();
@@ -119,9 +119,9 @@ async function countUse(limiter: Pick<Limiter, "db" | "env">, rule: RateRule, su
   const cutoff = new Date(now - windowMs).toISOString();
   const key = `${rule}:${subject.toLowerCase().slice(0, 300)}`;
   const row = await limiter.db.get<{ count: number; window_start: string }>(sql`
-    INSERT INTO rate_limits (key, count, window_start) VALUES (${key}, 1, ${nowIso})
+    INSERT INTO rate_limits (key, count, window_start) VALUES (${key}, ${uses}, ${nowIso})
     ON CONFLICT(key) DO UPDATE SET
-      count = CASE WHEN window_start <= ${cutoff} THEN 1 ELSE count + 1 END,
+      count = CASE WHEN window_start <= ${cutoff} THEN ${uses} ELSE count + ${uses} END,
       window_start = CASE WHEN window_start <= ${cutoff} THEN excluded.window_start ELSE window_start END
     RETURNING count, window_start
   `);

@@ -1,11 +1,11 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, OUTBOX_SCOPE, realIdOf, rememberRealId } from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
-import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, ApiError, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ChapterView } from "./chapters-api";
 
@@ -134,6 +134,58 @@ export function applyChanges(list: ChapterView[], changes: readonly ChapterChang
   return next;
 }
 
+/** How many queued chapter creates in a row go in one request (`POST /api/timelines/{id}/chapters/batch`). */
+export const CREATE_RUN_MAX = 20;
+
+type CreateChange = Extract<ChapterChange, { kind: "chapter.create" }>;
+
+/** The server's chapters for the creates of a run sent ahead of their turn, by their Idempotency-Key. */
+const batchAnswers = new Map<string, ChapterView>();
+
+/**
+ * The create `change` and the creates queued right after it in the outbox (nothing else between them, the same
+ * timeline and share code, each with its key), at most CREATE_RUN_MAX: sent together, in their order, they are
+ * made as one by one would make them, and each answered once by its key.
+ */
+export function createRun(queryClient: QueryClient, change: ChapterChange): CreateChange[] {
+  if (change.kind !== "chapter.create" || !change.key) return change.kind === "chapter.create" ? [change] : [];
+  const queue = queryClient
+    .getMutationCache()
+    .getAll()
+    .filter((m) => m.state.status === "pending" && m.options.scope?.id === OUTBOX_SCOPE)
+    .sort((a, b) => a.mutationId - b.mutationId);
+  const from = queue.findIndex((m) => m.state.variables === change);
+  if (from < 0) return [change];
+  const run: CreateChange[] = [change];
+  for (const mutation of queue.slice(from + 1)) {
+    if (run.length >= CREATE_RUN_MAX) break;
+    const next = mutation.state.variables as ChapterChange | undefined;
+    if (next?.kind !== "chapter.create" || !next.key || next.timelineId !== change.timelineId) break;
+    if ((next.shareCode ?? null) !== (change.shareCode ?? null)) break;
+    run.push(next);
+  }
+  return run;
+}
+
+/** Sends a run of creates in one request; the first one's chapter, the others' kept for their turn. */
+async function sendRun(run: CreateChange[]): Promise<ChapterView> {
+  const [first] = run;
+  const { chapters } = await unwrap(
+    clientOf(first.timelineId).api.timelines[":id"].chapters.batch.$post({
+      param: { id: String(first.timelineId) },
+      query: shareParam(first.shareCode),
+      json: { chapters: run.map((c) => ({ title: c.title, key: c.key ?? "" })) },
+    }),
+  );
+  for (const [i, change] of run.entries()) {
+    const made = chapters[i];
+    if (!made) continue;
+    rememberRealId(change.tempId, made.id);
+    if (i > 0 && change.key) batchAnswers.set(change.key, made);
+  }
+  return chapters[0];
+}
+
 /** How each change is sent, what it says on success, and what happens after (set once, before a restore). */
 export function setChapterDefaults(queryClient: QueryClient) {
   const patch = (change: Base & { chapterId: number }, json: { title?: string; targetWords?: number | null; position?: number }) =>
@@ -175,6 +227,25 @@ export function setChapterDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: async (change: ChapterChange) => {
       if (change.kind !== "chapter.create") throw new Error(change.kind);
+      // Made by the batch an earlier create of the run sent.
+      const answered = change.key ? batchAnswers.get(change.key) : undefined;
+      if (change.key && answered) {
+        batchAnswers.delete(change.key);
+        return answered;
+      }
+      const run = createRun(queryClient, change);
+      if (run.length > 1) {
+        const made = await sendRun(run).catch((error: unknown) => {
+          // One item the server refuses (or a key reused) refuses the run: this change goes alone, as before.
+          if (
+            error instanceof ApiError &&
+            (error.status === 400 || (error.status === 409 && !(error.body as { retryAfter?: unknown } | null)?.retryAfter))
+          )
+            return null;
+          throw error;
+        });
+        if (made) return made;
+      }
       const created = await unwrap(
         clientOf(change.timelineId).api.timelines[":id"].chapters.$post(
           {
@@ -214,7 +285,7 @@ export function setChapterDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: (change: ChapterChange, context?: MutationFunctionContext) => {
       if (change.kind !== "chapter.delete") throw new Error(change.kind);
-      return goneIsDone(context, () =>
+      return goneIsDone(context, change, () =>
         unwrap(
           clientOf(change.timelineId).api.chapters[":id"].$delete({
             param: { id: String(idOf(change.chapterId)) },

@@ -125,15 +125,22 @@ export function resumable(state: DehydratedState): DehydratedState {
 /** Whether this send repeats one that may have reached the server (`resumable`). */
 export const isResent = (context?: Pick<MutationFunctionContext, "meta">) => (context?.meta as ResentMeta | undefined)?.resent === true;
 
+/** Changes (their variables, the same object on each try in this page) a request of which got no answer. */
+const unanswered = new WeakSet<object>();
+
 /**
- * A delete's request: sent again after the page closed while it was on its way, a 404 means it was made the first
- * time (nothing left to delete), so it counts as done, not as a refused change.
+ * A delete's request: sent again after its answer was lost (the page closed while it was on its way, or the network
+ * dropped and this page tries it again), a 404 means it was made the first time (nothing left to delete), so it
+ * counts as done, not as a refused change. A delete whose first try found nothing is still refused.
  */
-export async function goneIsDone<T>(context: Pick<MutationFunctionContext, "meta"> | undefined, send: () => Promise<T>) {
+export async function goneIsDone<T>(context: Pick<MutationFunctionContext, "meta"> | undefined, change: object, send: () => Promise<T>) {
   try {
     return await send();
   } catch (error) {
-    if (isResent(context) && error instanceof ApiError && error.status === 404) return undefined;
+    // No answer (fetch's TypeError): it may have reached the server.
+    if (error instanceof TypeError) unanswered.add(change);
+    const mayBeMade = isResent(context) || unanswered.has(change);
+    if (mayBeMade && error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   }
 }

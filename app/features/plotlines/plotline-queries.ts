@@ -159,7 +159,7 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: (change: PlotlineChange, context?: MutationFunctionContext) => {
       if (change.kind !== "plotline.delete") throw new Error(change.kind);
-      return goneIsDone(context, () =>
+      return goneIsDone(context, change, () =>
         unwrap(
           clientOf(change.timelineId).api.plotlines[":id"].$delete({
             param: { id: String(idOf(change.plotlineId)) },

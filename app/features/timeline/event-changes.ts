@@ -251,7 +251,7 @@ export function setEventDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: (change: EventChange, context?: MutationFunctionContext) => {
       if (change.kind !== "event.delete") throw new Error(change.kind);
-      return goneIsDone(context, () =>
+      return goneIsDone(context, change, () =>
         unwrap(
           clientOf(change.timelineId).api.events[":id"].$delete({
             param: { id: String(realIdOf(change.eventId)) },
