@@ -44,6 +44,18 @@ function fakeApi() {
               chapters.set(made.id, made);
               return answer(201, made);
             },
+            // A run of queued creates in one request (`POST /api/timelines/{id}/chapters/batch`), made in order.
+            batch: {
+              $post: ({ json }: { json: { chapters: { title: string }[] } }) => {
+                sent.push(`batch ${json.chapters.map((c) => c.title).join(",")}`);
+                const made = json.chapters.map((c) => {
+                  const one = chapter(++nextId, c.title, chapters.size);
+                  chapters.set(one.id, one);
+                  return one;
+                });
+                return answer(201, { chapters: made });
+              },
+            },
           },
         },
       },
@@ -173,8 +185,12 @@ describe("chapter changes", () => {
     onlineManager.setOnline(true);
     await client.resumePausedMutations();
     await expect.poll(() => client.getMutationCache().findAll({ status: "pending" }).length, { timeout: 20_000 }).toBe(0);
-    const creates = Array.from({ length: 200 }, (_, i) => `create Chapter ${i + 1}`);
-    expect(fake.sent).toEqual([...creates, 'patch 240 {"title":"Prologue"}', 'patch 240 {"position":0}']);
+    // In runs of CREATE_RUN_MAX (20), each one request, in the order they were made; then the rename and the move.
+    const runs = Array.from(
+      { length: 10 },
+      (_, r) => `batch ${Array.from({ length: 20 }, (_, i) => `Chapter ${r * 20 + i + 1}`).join(",")}`,
+    );
+    expect(fake.sent).toEqual([...runs, 'patch 240 {"title":"Prologue"}', 'patch 240 {"position":0}']);
     expect(fake.chapters.size).toBe(200);
     // What is shown once they all landed: the server's chapters, none twice, none temporary.
     const after = chaptersShown(client, TIMELINE);
