@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import * as Y from "yjs";
 import { apiAs, createUser, login, makePremium, openTimeline, waitForHydration } from "./fixtures";
+import { addChapter, keepOnDevice } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12), its honest edges: what a writer sees at the limits of the device copies.
 // Service workers are allowed here (the rest of the suite blocks them); see offline.spec.ts.
@@ -39,16 +40,6 @@ async function deviceCopyText(page: Page, eventId: number): Promise<string> {
   const text = doc.getXmlFragment("content").toString();
   doc.destroy();
   return text;
-}
-
-/** Opens the timeline, waits until the service worker controls the page, then loads it once through it (so it is kept). */
-async function keepOnDevice(page: Page, timelineId: number) {
-  await openTimeline(page, timelineId);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timelineId);
 }
 
 test("an empty timeline reloaded offline shows its empty list and the 'Offline' badge, and stays so", async ({ page, request }) => {
@@ -268,9 +259,7 @@ test("a chapter on its way when the tab closed (made on the server, its answer l
     reached++;
     await route.fetch().catch(() => undefined);
   });
-  await page.getByRole("button", { name: "Add Chapter" }).click();
-  await page.getByPlaceholder("Chapter title").fill("Lighthouse");
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await addChapter(page, "Lighthouse");
   await expect.poll(serverChapters).toEqual(["Lighthouse"]);
   // Kept on the device while on its way (it used to be kept only when paused offline).
   await expect.poll(() => keptChanges(page)).toEqual(["chapter.create"]);
@@ -321,9 +310,7 @@ test("a chapter queued offline by a collaborator removed meanwhile, sent from th
   await keepOnDevice(page, timeline.id);
   await page.context().setOffline(true);
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Add Chapter" }).click();
-  await page.getByPlaceholder("Chapter title").fill("Stolen Hours");
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await addChapter(page, "Stolen Hours");
   await expect(page.getByText("1 change waiting")).toBeVisible();
   expect(await keptPages()).toContain(`/timeline/${timeline.id}`);
   await page.goto("about:blank").catch(() => null);

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { apiAs, createUser, login, makePremium, openTimeline } from "./fixtures";
+import { addChapter } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12): a writer whose network goes during a first visit, before the installed app's code
 // is on the device (service workers stay blocked here, so nothing is kept). The code a click loads on demand (the
@@ -19,9 +20,7 @@ test("the network gone on a first visit: a chapter added offline is queued, the 
   await page.context().setOffline(true);
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
 
-  await page.getByRole("button", { name: "Add Chapter" }).click();
-  await page.getByPlaceholder("Chapter title").fill("Out of Range");
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await addChapter(page, "Out of Range");
   await expect(page.getByText("1 change waiting")).toBeVisible();
   await expect(page.getByText("Application Error")).toHaveCount(0);
 

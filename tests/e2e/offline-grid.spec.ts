@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { apiAs, openTimeline, signIn, toast, waitForHydration } from "./fixtures";
+import { apiAs, signIn, toast, waitForHydration } from "./fixtures";
+import { keepOnDevice } from "./helpers/offline";
 import { premiumOwnerWithTimeline } from "./helpers/timeline";
 
 // Write anywhere (DESIGN.md §12), the plotline grid and the codex with no network: the grid reloads offline from what
@@ -38,12 +39,7 @@ test("offline, the grid reloads from the device, a card moved there is queued an
   await page.setViewportSize({ width: 1280, height: 1000 });
   await signIn(page, owner);
   const address = `/timeline/${timeline.id}?layout=grid`;
-  await openTimeline(page, address);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, address);
+  await keepOnDevice(page, address);
   await expect(cardIn(cell(page, "Main plot, Chapter 1"), "Storm")).toBeVisible();
 
   // Reloaded with no network: the grid is there, its rows the plotlines kept on the device.

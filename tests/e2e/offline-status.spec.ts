@@ -1,5 +1,6 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { apiAs, createUser, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { underServiceWorker } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12), as the writer sees it: the sync status sits in the page's flow (the timeline's
 // title row, beside the connection badge) so it covers nothing on a phone; the connection badge says 'Offline' as
@@ -183,10 +184,7 @@ test.describe("with the service worker", () => {
     const tasks = page.getByTestId("my-tasks");
     await expect(tasks.getByRole("link", { name: "Check the tide tables" })).toBeVisible();
     // The service worker takes this page over, then the page is loaded once through it (so it is kept).
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await underServiceWorker(page);
     await page.reload();
     await waitForHydration(page);
     await expect(tasks.getByRole("link", { name: "Check the tide tables" })).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { apiAs, cardTitles, createUser, login, makePremium, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { addChapter, keepOnDevice } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12): the app is installable and, once a timeline was opened online, its page loads
 // again with no network, from the service worker's caches. Logout deletes what the device kept of the account.
@@ -43,13 +44,7 @@ test("a timeline opened online reloads offline with its scenes and the 'Offline'
   await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The tunnel", content: "Dark for a minute." });
 
   await signIn(page, writer);
-  await openTimeline(page, timeline.id);
-  // The service worker takes this page over, then the page is loaded once through it (so it is kept).
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
   await expect(page.getByText("Offline", { exact: true })).toHaveCount(0);
 
   await page.context().setOffline(true);
@@ -147,12 +142,7 @@ test("another account signing in on this browser never sees the previous account
     page.evaluate((path) => caches.match(new URL(path, location.href).href).then((r) => r !== undefined), `/timeline/${timeline.id}`);
 
   await login(page, first);
-  await openTimeline(page, timeline.id);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
   await expect.poll(isKept).toBe(true);
 
   // Ann's session ends without the Logout button (it expired, or she signed out on another device); Bo signs in here.
@@ -224,18 +214,11 @@ test("offline, a chapter added and renamed shows at once, is kept across a reloa
     (await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`)).map((c) => c.title);
 
   await login(page, writer);
-  await openTimeline(page, timeline.id);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
 
   await page.context().setOffline(true);
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "Add Chapter" }).click();
-  await page.getByPlaceholder("Chapter title").fill("Leaving Port");
-  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await addChapter(page, "Leaving Port");
   await expect(chapterHeading("Leaving Port")).toBeVisible();
   await expect(page.getByText("1 change waiting")).toBeVisible();
   await page.getByRole("button", { name: "Leaving Port settings" }).click();
@@ -272,13 +255,7 @@ test("a chapter renamed offline that a co-writer deleted meanwhile is shown with
   const chapter = await apiAs<{ id: number }>(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Harbour" });
 
   await login(page, writer);
-  await openTimeline(page, timeline.id);
-  // The app's code comes from the service worker's copy once it holds the page (a toast's code loads on demand).
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
   await expect(page.getByRole("heading", { level: 3, name: "Harbour", exact: true })).toBeVisible();
   await page.context().setOffline(true);
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
@@ -316,12 +293,7 @@ test("offline, a scene added, renamed and moved and another deleted show at once
       .map((e) => `${e.title}: ${e.content}`);
 
   await login(page, writer);
-  await openTimeline(page, timeline.id);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
   await expect(cardTitles(page)).toHaveText(["Boarding", "The dining car"]);
 
   await page.context().setOffline(true);
@@ -389,19 +361,12 @@ test("offline, chapters added in a row are kept across a reload and sent back on
     (await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`)).map((c) => c.title);
 
   await login(page, writer);
-  await openTimeline(page, timeline.id);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await openTimeline(page, timeline.id);
+  await keepOnDevice(page, timeline.id);
 
   await page.context().setOffline(true);
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
   for (const title of titles) {
-    await page.getByRole("button", { name: "Add Chapter" }).click();
-    await page.getByPlaceholder("Chapter title").fill(title);
-    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await addChapter(page, title);
     await expect(page.getByRole("heading", { level: 3, name: title, exact: true })).toBeVisible();
   }
   await expect(page.getByText("3 changes waiting")).toBeVisible();

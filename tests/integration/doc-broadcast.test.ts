@@ -10,16 +10,21 @@ import * as Y from "yjs";
 // Many writers typing in one scene: the doc gathers its updates and sends them to every writer as one per
 // BROADCAST_MS, not one frame per keystroke per writer (100 writers at 5 keys/s were 50,000 frames a second).
 
+/** A scene with ten collaborators ('Writer 0' to 'Writer 9') and its owner (the reader) in its doc. */
+async function tenWritersAndReader() {
+  const { owner, timeline, event } = await setupSharedScene("START.");
+  const writers: DocClient[] = [];
+  for (let i = 0; i < 10; i++) {
+    const w = await registerUser({ name: `Writer ${i}` });
+    await shareWith(timeline.id, owner.user.id, w.user.id, "collaborator");
+    writers.push(await openDoc(timeline.id, event.id, w.token));
+  }
+  return { event, writers, reader: await openDoc(timeline.id, event.id, owner.token) };
+}
+
 describe("the shared doc gathers its updates before it sends them", () => {
   it("ten writers typing at once: a reader gets a few merged frames, not one per keystroke, and every letter", async () => {
-    const { owner, timeline, event } = await setupSharedScene("START.");
-    const writers: DocClient[] = [];
-    for (let i = 0; i < 10; i++) {
-      const w = await registerUser({ name: `Writer ${i}` });
-      await shareWith(timeline.id, owner.user.id, w.user.id, "collaborator");
-      writers.push(await openDoc(timeline.id, event.id, w.token));
-    }
-    const reader = await openDoc(timeline.id, event.id, owner.token);
+    const { event, writers, reader } = await tenWritersAndReader();
     await sleep(BROADCAST_MS * 3);
     const before = reader.frames.updates;
     // 10 writers × 10 keystrokes, each its own update, all sent within a few milliseconds.
@@ -63,14 +68,7 @@ describe("the shared doc gathers its updates before it sends them", () => {
 
 describe("the shared doc gathers its writers' carets too", () => {
   it("ten writers moving their carets at once: a reader gets a few frames, each writer's latest caret, the names as signed in", async () => {
-    const { owner, timeline, event } = await setupSharedScene("START.");
-    const writers: DocClient[] = [];
-    for (let i = 0; i < 10; i++) {
-      const w = await registerUser({ name: `Writer ${i}` });
-      await shareWith(timeline.id, owner.user.id, w.user.id, "collaborator");
-      writers.push(await openDoc(timeline.id, event.id, w.token));
-    }
-    const reader = await openDoc(timeline.id, event.id, owner.token);
+    const { writers, reader } = await tenWritersAndReader();
     await sleep(CARETS_MS * 3);
     const before = reader.frames.carets;
     // 10 writers × 10 caret moves, each its own frame, all sent within a few milliseconds.
