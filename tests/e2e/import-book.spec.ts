@@ -96,6 +96,9 @@ test("a Word comment and its reply come in as one thread, highlighted on the wor
   await expect(page).toHaveURL(/\/timeline\/\d+$/);
   const id = Number(new URL(page.url()).pathname.split("/").pop());
   const [scene] = await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${id}/events`);
+  const chapters = await apiAs<{ title: string }[]>(request, writer, "GET", `/api/timelines/${id}/chapters`);
+  // The list in chapters replaces the plain list once its code has loaded: a press before that swap is lost.
+  if (chapters.length > 0) await expect(page.getByRole("region", { name: chapters[0].title, exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: `Edit ${scene.title}` }).click();
   const content = page.getByLabel("Content", { exact: true });
