@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import * as Y from "yjs";
 import { apiAs, createUser, login, makePremium, openTimeline, waitForHydration } from "./fixtures";
 import { addChapter, keepOnDevice } from "./helpers/offline";
+import { unshare } from "./helpers/timeline";
 
 // Write anywhere (DESIGN.md §12), its honest edges: what a writer sees at the limits of the device copies.
 // Service workers are allowed here (the rest of the suite blocks them); see offline.spec.ts.
@@ -189,14 +190,7 @@ test("a collaborator removed meanwhile: the timeline's copy leaves the device, t
   await page.goto("about:blank").catch(() => null);
 
   // The owner removes the collaborator; back online, the timeline's address answers 'Timeline not found'.
-  const shares = await apiAs<{ sharedWithUserId: number; sharedWithUserEmail: string }[]>(
-    request,
-    owner,
-    "GET",
-    `/api/timelines/${timeline.id}/shares`,
-  );
-  const share = shares.find((s) => s.sharedWithUserEmail === collaborator.email);
-  await apiAs(request, owner, "DELETE", `/api/timelines/${timeline.id}/shares/${share?.sharedWithUserId}`);
+  await unshare(request, owner, timeline.id, collaborator);
   await page.context().setOffline(false);
   await page.goto(`/timeline/${timeline.id}`);
   await waitForHydration(page);
@@ -316,14 +310,7 @@ test("a chapter queued offline by a collaborator removed meanwhile, sent from th
   await page.goto("about:blank").catch(() => null);
 
   // The owner removes the collaborator; back online, the queue is sent from the list of timelines (no room, no 404).
-  const shares = await apiAs<{ sharedWithUserId: number; sharedWithUserEmail: string }[]>(
-    request,
-    owner,
-    "GET",
-    `/api/timelines/${timeline.id}/shares`,
-  );
-  const share = shares.find((s) => s.sharedWithUserEmail === collaborator.email);
-  await apiAs(request, owner, "DELETE", `/api/timelines/${timeline.id}/shares/${share?.sharedWithUserId}`);
+  await unshare(request, owner, timeline.id, collaborator);
   await page.context().setOffline(false);
   await page.goto("/timeline");
   await waitForHydration(page);

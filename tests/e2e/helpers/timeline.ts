@@ -1,5 +1,5 @@
 // Setting up a timeline through the API (what a test is not about) and reading its cards.
-import type { APIRequestContext, Page } from "@playwright/test";
+import { type APIRequestContext, type Page, expect } from "@playwright/test";
 import { type TestUser, apiAs, createUser, makePremium } from "../fixtures";
 import type { Timeline } from "../types";
 
@@ -12,6 +12,19 @@ export async function shareWith(
   accessLevel: "viewer" | "collaborator",
 ) {
   await apiAs(request, owner, "POST", `/api/timelines/${timelineId}/share-with-user`, { userEmail: user.email, accessLevel });
+}
+
+/** The owner removes `user` from the timeline's shares (GET /api/timelines/{id}/shares, then DELETE …/shares/{userId}). */
+export async function unshare(request: APIRequestContext, owner: TestUser, timelineId: number, user: Pick<TestUser, "email">) {
+  const shares = await apiAs<{ sharedWithUserId: number; sharedWithUserEmail: string }[]>(
+    request,
+    owner,
+    "GET",
+    `/api/timelines/${timelineId}/shares`,
+  );
+  const share = shares.find((s) => s.sharedWithUserEmail === user.email);
+  expect(share, `${user.email} is among the timeline's shares`).toBeDefined();
+  await apiAs(request, owner, "DELETE", `/api/timelines/${timelineId}/shares/${share?.sharedWithUserId}`);
 }
 
 /** The count button (comments, suggestions) named `label` on an event card. */
