@@ -12,6 +12,7 @@ import {
 import type { ChapterView } from "../../app/features/chapters/chapters-api";
 import { registerChangeSession } from "../../app/features/timeline/change-sessions";
 import type { ApiClient } from "../../app/lib/client";
+import { plainAnswer } from "./fake-scene-writes";
 
 // The chapters' changes on the client data layer: what the screen shows while they wait, and the outbox's order
 // (queued offline, kept as dehydrated state, restored into a new client, sent in order with the server's ids).
@@ -30,19 +31,18 @@ const chapter = (id: number, title: string, position: number): ChapterView => ({
 function fakeApi() {
   const sent: string[] = [];
   let nextId = 40;
-  const answer = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status }));
   const chapters = new Map<number, ChapterView>();
   const api = {
     api: {
       timelines: {
         ":id": {
           chapters: {
-            $get: () => answer(200, [...chapters.values()]),
+            $get: () => plainAnswer(200, [...chapters.values()]),
             $post: ({ json }: { json: { title: string } }) => {
               sent.push(`create ${json.title}`);
               const made = chapter(++nextId, json.title, chapters.size);
               chapters.set(made.id, made);
-              return answer(201, made);
+              return plainAnswer(201, made);
             },
             // A run of queued creates in one request (`POST /api/timelines/{id}/chapters/batch`), made in order.
             batch: {
@@ -53,7 +53,7 @@ function fakeApi() {
                   chapters.set(one.id, one);
                   return one;
                 });
-                return answer(201, { chapters: made });
+                return plainAnswer(201, { chapters: made });
               },
             },
           },
@@ -64,13 +64,15 @@ function fakeApi() {
           $patch: ({ param, json }: { param: { id: string }; json: Partial<ChapterView> }) => {
             sent.push(`patch ${param.id} ${JSON.stringify(json)}`);
             const held = chapters.get(Number(param.id));
-            if (!held) return answer(404, { error: "Chapter not found" });
+            if (!held) return plainAnswer(404, { error: "Chapter not found" });
             Object.assign(held, json);
-            return answer(200, held);
+            return plainAnswer(200, held);
           },
           $delete: ({ param }: { param: { id: string } }) => {
             sent.push(`delete ${param.id}`);
-            return chapters.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Chapter not found" });
+            return chapters.delete(Number(param.id))
+              ? plainAnswer(200, { success: true })
+              : plainAnswer(404, { error: "Chapter not found" });
           },
         },
       },

@@ -12,6 +12,7 @@ import { newTempId, rememberRealId } from "../../app/features/offline/outbox";
 import type { LocalChange } from "../../app/features/timeline/timeline-store";
 import type { ApiClient } from "../../app/lib/client";
 import type { EventView } from "../../worker/services/events";
+import { fakeSceneWrites, plainAnswer } from "./fake-scene-writes";
 
 // The scenes' changes in the outbox (issue 46): what the screen shows while they wait, and their order once sent
 // (queued offline, kept as dehydrated state, restored into a new client, sent with the server's id and the create's
@@ -26,7 +27,6 @@ function fakeApi() {
   const keys: string[] = [];
   let nextId = 70;
   const scenes = new Map<number, EventView>();
-  const answer = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status }));
   const api = {
     api: {
       timelines: {
@@ -37,26 +37,12 @@ function fakeApi() {
               keys.push(options?.headers?.["Idempotency-Key"] ?? "");
               const made = { ...scene(++nextId, json.title, scenes.size), content: json.content };
               scenes.set(made.id, made);
-              return answer(201, made);
+              return plainAnswer(201, made);
             },
           },
         },
       },
-      events: {
-        ":id": {
-          $patch: ({ param, json }: { param: { id: string }; json: Record<string, unknown> }) => {
-            sent.push(`patch ${param.id} ${JSON.stringify(json)}`);
-            const held = scenes.get(Number(param.id));
-            if (!held) return answer(404, { error: "Event not found" });
-            Object.assign(held, json);
-            return answer(200, held);
-          },
-          $delete: ({ param }: { param: { id: string } }) => {
-            sent.push(`delete ${param.id}`);
-            return scenes.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Event not found" });
-          },
-        },
-      },
+      events: fakeSceneWrites(scenes, sent),
     },
   };
   return { client: api as unknown as ApiClient, sent, keys, scenes };

@@ -7,6 +7,7 @@ import { queueEventChange, queueEventCreate, registerEventSession, setEventDefau
 import { registerChangeSession } from "../../app/features/timeline/change-sessions";
 import type { ApiClient } from "../../app/lib/client";
 import type { EventView } from "../../worker/services/events";
+import { type Answer, fakeSceneWrites, plainAnswer } from "./fake-scene-writes";
 
 // A change on its way when the tab closed (issue 46): kept on the device with the paused ones, and sent again by the
 // next page. The server made it or not; either way it holds it exactly once (a create by its Idempotency-Key, a
@@ -39,12 +40,12 @@ function flakyApi() {
   // lose: made, and the answer never comes (the tab closed); drop: made, and the answer is lost as the network drops
   // (fetch's TypeError), once.
   const state = { lose: false, drop: false };
-  const answer = (status: number, body: unknown): Promise<Response> => {
+  const answer: Answer = (status, body) => {
     if (state.drop) {
       state.drop = false;
       return Promise.reject(new TypeError("Failed to fetch"));
     }
-    return state.lose ? new Promise<Response>(() => undefined) : Promise.resolve(new Response(JSON.stringify(body), { status }));
+    return state.lose ? new Promise<Response>(() => undefined) : plainAnswer(status, body);
   };
   const api = {
     api: {
@@ -76,21 +77,7 @@ function flakyApi() {
           },
         },
       },
-      events: {
-        ":id": {
-          $patch: ({ param, json }: { param: { id: string }; json: Record<string, unknown> }) => {
-            sent.push(`patch ${param.id} ${JSON.stringify(json)}`);
-            const held = scenes.get(Number(param.id));
-            if (!held) return answer(404, { error: "Event not found" });
-            Object.assign(held, json);
-            return answer(200, held);
-          },
-          $delete: ({ param }: { param: { id: string } }) => {
-            sent.push(`delete ${param.id}`);
-            return scenes.delete(Number(param.id)) ? answer(200, { success: true }) : answer(404, { error: "Event not found" });
-          },
-        },
-      },
+      events: fakeSceneWrites(scenes, sent, answer),
       chapters: {
         ":id": {
           $patch: ({ param, json }: { param: { id: string }; json: { title?: string } }) => {
@@ -128,6 +115,12 @@ const closeAndReopen = (before: QueryClient) => {
   return { kept, after };
 };
 
+/** Each change's status, in the order they were queued. */
+const statuses = (client: QueryClient) =>
+  client
+    .getMutationCache()
+    .getAll()
+    .map((m) => m.state.status);
 const pending = (client: QueryClient) => client.getMutationCache().findAll({ status: "pending" }).length;
 
 afterEach(() => onlineManager.setOnline(true));
@@ -151,12 +144,7 @@ describe("a change on its way when the tab closed", () => {
     fake.state.lose = false;
     await after.resumePausedMutations();
     await expect.poll(() => pending(after)).toBe(0);
-    expect(
-      after
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["success", "success"]);
+    expect(statuses(after)).toEqual(["success", "success"]);
     expect(fake.sent).toEqual(["create Border", "create Border", 'patch 301 {"title":"Frontier"}']);
     expect([...fake.scenes.values()].map((e) => e.title)).toEqual(["Frontier"]);
   });
@@ -180,12 +168,7 @@ describe("a change on its way when the tab closed", () => {
     await expect.poll(() => pending(after)).toBe(0);
     expect(fake.sent).toEqual(["delete 5", "delete 5", "delete chapter 9"]);
     // The scene's delete found nothing (made the first time): done. The chapter's, never sent before, went once.
-    expect(
-      after
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["success", "success"]);
+    expect(statuses(after)).toEqual(["success", "success"]);
     expect(fake.scenes.size).toBe(0);
     expect(fake.chapters.size).toBe(0);
   });
@@ -202,12 +185,7 @@ describe("a change on its way when the tab closed", () => {
     await after.resumePausedMutations();
     await expect.poll(() => pending(after)).toBe(0);
     expect(fake.sent).toEqual(["delete 6"]);
-    expect(
-      after
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["error"]);
+    expect(statuses(after)).toEqual(["error"]);
   });
 });
 
@@ -226,12 +204,7 @@ describe("a delete whose answer was lost as the network dropped, tried again by 
     void sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.delete", chapterId: 11 });
     await expect.poll(() => pending(client)).toBe(0);
     expect(fake.sent).toEqual(["delete 7", "delete 7", "delete chapter 11", "delete chapter 11"]);
-    expect(
-      client
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["success", "success"]);
+    expect(statuses(client)).toEqual(["success", "success"]);
     expect(fake.scenes.size).toBe(0);
     expect(fake.chapters.size).toBe(0);
   });
@@ -243,12 +216,7 @@ describe("a delete whose answer was lost as the network dropped, tried again by 
     queueEventChange(client, { timelineId: TIMELINE, kind: "event.delete", eventId: 8, title: "Never here" });
     await expect.poll(() => pending(client)).toBe(0);
     expect(fake.sent).toEqual(["delete 8"]);
-    expect(
-      client
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["error"]);
+    expect(statuses(client)).toEqual(["error"]);
   });
 });
 
@@ -277,12 +245,7 @@ describe("queued chapter creates in a row", () => {
     void client.resumePausedMutations();
     await expect.poll(() => pending(client)).toBe(0);
     expect(fake.sent).toEqual(["batch Dawn,Noon,Dusk", "batch Dawn,Noon,Dusk", "rename chapter 301 First light", "create chapter Night"]);
-    expect(
-      client
-        .getMutationCache()
-        .getAll()
-        .map((m) => m.state.status),
-    ).toEqual(["success", "success", "success", "success", "success"]);
+    expect(statuses(client)).toEqual(["success", "success", "success", "success", "success"]);
     expect([...fake.chapters.values()].map((ch) => [ch.id, ch.title])).toEqual([
       [301, "First light"],
       [302, "Noon"],
