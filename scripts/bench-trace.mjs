@@ -14,6 +14,7 @@
 // panel). STORYWEAVE_BUILD_FROM=<build dir> reuses a finished build (scripts/e2e-server.mjs).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
+import { decodeSegment } from "./source-map-vlq.mjs";
 
 // Before bench-lib.mjs is loaded: its server environment is read from process.env when it is imported.
 process.env.BUILD_SOURCEMAP ??= "1";
@@ -35,8 +36,7 @@ const CATEGORIES = [
   "toplevel",
 ];
 
-// ---- source maps (the VLQ decoder of scripts/chunk-sources.mjs, kept per generated line) ----
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// ---- source maps (decoded per generated line) ----
 function decodeMap(map) {
   const lines = [];
   let src = 0;
@@ -46,19 +46,7 @@ function decodeMap(map) {
     const segs = [];
     let col = 0;
     for (const seg of line ? line.split(",") : []) {
-      const vals = [];
-      let v = 0;
-      let shift = 0;
-      for (const ch of seg) {
-        const d = B64.indexOf(ch);
-        v += (d & 31) << shift;
-        if (d & 32) shift += 5;
-        else {
-          vals.push(v & 1 ? -(v >> 1) : v >> 1);
-          v = 0;
-          shift = 0;
-        }
-      }
+      const vals = decodeSegment(seg);
       col += vals[0];
       if (vals.length >= 4) {
         src += vals[1];

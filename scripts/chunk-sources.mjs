@@ -2,10 +2,10 @@
 // Build with `BUILD_SOURCEMAP=1 npx react-router build`, then: node scripts/chunk-sources.mjs build/client/assets/<chunk>.js
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { decodeSegment } from "./source-map-vlq.mjs";
 const [file] = process.argv.slice(2);
 const code = readFileSync(file, "utf8");
 const map = JSON.parse(readFileSync(file + ".map", "utf8"));
-const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const lines = code.split("\n");
 const per = new Map();
 let src = 0;
@@ -14,19 +14,7 @@ map.mappings.split(";").forEach((line, li) => {
   const segs = line ? line.split(",") : [];
   const parsed = [];
   for (const seg of segs) {
-    const vals = [];
-    let v = 0,
-      shift = 0;
-    for (const ch of seg) {
-      const d = chars.indexOf(ch);
-      v += (d & 31) << shift;
-      if (d & 32) shift += 5;
-      else {
-        vals.push(v & 1 ? -(v >> 1) : v >> 1);
-        v = 0;
-        shift = 0;
-      }
-    }
+    const vals = decodeSegment(seg);
     col += vals[0];
     if (vals.length > 1) src += vals[1];
     parsed.push([col, vals.length > 1 ? src : null]);
