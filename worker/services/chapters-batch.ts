@@ -5,7 +5,7 @@ import { type User, chapters, idempotencyKeys } from "../../db/schema";
 import { conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess, timelineAccessRow } from "./access";
-import type { ChapterView } from "./chapters";
+import { type ChapterView, newChapterRow } from "./chapters";
 import { IDEMPOTENCY_KEPT_MS } from "./idempotency-keys";
 import { type Deps, authorOf } from "./deps";
 
@@ -116,14 +116,7 @@ export async function createChapterBatch(
   if (fresh.length > 0) {
     const now = nowIso();
     const statements = fresh.flatMap(({ item, i }) => [
-      db.insert(chapters).values({
-        timelineId,
-        title: item.title,
-        targetWords: item.targetWords ?? null,
-        position: sql`(SELECT count(*) FROM chapters WHERE timeline_id = ${timelineId})`,
-        createdAt: now,
-        updatedAt: now,
-      }),
+      db.insert(chapters).values(newChapterRow(timelineId, item, now)),
       // The answer a repeat of this key gets, written with the chapter (the same transaction).
       db
         .insert(idempotencyKeys)

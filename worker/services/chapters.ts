@@ -60,6 +60,16 @@ export const listChapterRows = (db: Db, timelineId: number) =>
     .where(eq(chapters.timelineId, timelineId))
     .orderBy(asc(chapters.position), asc(chapters.id));
 
+/** The row of a new chapter, last in the timeline's chapters' order (its position counted in the insert itself). */
+export const newChapterRow = (timelineId: number, input: { title: string; targetWords?: number | null }, now: string) => ({
+  timelineId,
+  title: input.title,
+  targetWords: input.targetWords ?? null,
+  position: sql<number>`(SELECT count(*) FROM chapters WHERE timeline_id = ${timelineId})`,
+  createdAt: now,
+  updatedAt: now,
+});
+
 /** A new chapter, last in the chapters' order; `eventIds` move into it (in story order), as moves into a chapter do. */
 export async function createChapter(
   { db, room }: Deps,
@@ -72,17 +82,9 @@ export async function createChapter(
   const eventIds = input.eventIds ?? [];
   const before = eventIds.length > 0 ? await loadStructure(db, timelineId) : null;
   if (before && !eventIds.every((id) => before.seq.some((s) => s.id === id))) throw badRequest(chapterMessages.foreignEvent);
-  const now = nowIso();
   const [row] = await db
     .insert(chapters)
-    .values({
-      timelineId,
-      title: input.title,
-      targetWords: input.targetWords ?? null,
-      position: sql`(SELECT count(*) FROM chapters WHERE timeline_id = ${timelineId})`,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values(newChapterRow(timelineId, input, nowIso()))
     .returning({ id: chapters.id });
   if (before) {
     await rewriteOrder(db, timelineId, ({ seq: current, order }) => {
