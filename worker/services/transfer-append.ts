@@ -1,13 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { storedCalendar, storySort } from "../../db/domain/calendar";
+import { storedCalendar } from "../../db/domain/calendar";
 import type { TimelineDocument } from "../../db/domain/timeline-transfer";
 import type { User } from "../../db/schema";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
 import { ownerNameOf, toTimelineView } from "./timelines";
-import { chunks, importedEventColumns, importedEventRow, importedEventValues, rawStatement } from "./transfer";
+import { chunks, importedEntityRow, importedEventColumns, importedEventRow, importedEventValues, rawStatement } from "./transfer";
 import { type EntityRef, appendCodexInserts } from "./transfer-relationships";
 
 // Import into an existing timeline: the file's events go after its last one and its codex merges by name
@@ -49,17 +49,7 @@ export async function importIntoTimeline(
   const now = nowIso();
   const calendar = storedCalendar(timeline.calendar);
   const count = doc.events.length;
-  const entityRows = created.map((e) => ({
-    kind: e.kind,
-    name: e.name,
-    aliases: e.aliases,
-    description: e.description,
-    color: e.color,
-    born: e.born ?? null,
-    died: e.died ?? null,
-    bornSort: storySort(calendar, e.born),
-    diedSort: storySort(calendar, e.died),
-  }));
+  const entityRows = created.map((e) => importedEntityRow(e, calendar));
   const eventRows = doc.events.map((e, index) => ({
     ...importedEventRow(e, calendar),
     index,

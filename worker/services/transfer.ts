@@ -14,6 +14,7 @@ import {
   TRANSFER_VERSION,
   exportFormats,
   exportSlug,
+  type TransferEntity,
   type TransferEvent,
   renderMarkdown,
 } from "../../db/domain/timeline-transfer";
@@ -187,6 +188,19 @@ export function importedEventRow(e: TransferEvent, calendar: Calendar) {
     storySort: storySort(calendar, e.storyStart),
   };
 }
+/** An imported codex entry's columns (its born and died dates also as sort keys in the timeline's calendar). */
+export const importedEntityRow = (e: TransferEntity, calendar: Calendar) => ({
+  kind: e.kind,
+  name: e.name,
+  aliases: e.aliases,
+  description: e.description,
+  color: e.color,
+  born: e.born ?? null,
+  died: e.died ?? null,
+  bornSort: storySort(calendar, e.born),
+  diedSort: storySort(calendar, e.died),
+});
+
 const computedColumns = {
   wordCount: "word_count",
   storyStartText: "story_start_text",
@@ -255,17 +269,7 @@ export async function importTimeline(
   doc.entities.forEach((e, i) => {
     if (!entityIndex.has(e.name)) entityIndex.set(e.name, i);
   });
-  const entityRows = doc.entities.map((e) => ({
-    kind: e.kind,
-    name: e.name,
-    aliases: e.aliases,
-    description: e.description,
-    color: e.color,
-    born: e.born ?? null,
-    died: e.died ?? null,
-    bornSort: storySort(calendar, e.born),
-    diedSort: storySort(calendar, e.died),
-  }));
+  const entityRows = doc.entities.map((e) => importedEntityRow(e, calendar));
   const eventRows = doc.events.map((e, position) => ({
     ...importedEventRow(e, calendar),
     position,
