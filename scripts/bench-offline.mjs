@@ -23,6 +23,8 @@ const CPU_SLOWDOWN = 4;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** BENCH_OFFLINE_ONLY=reconnect: only (c), the queued changes sent after reconnecting (no 1,000-scene timeline). */
 const ONLY_RECONNECT = process.env.BENCH_OFFLINE_ONLY === "reconnect";
+/** BENCH_OFFLINE_ONLY=reconnect-scenes: only (d), 200 scenes added offline and sent after reconnecting. */
+const ONLY_RECONNECT_SCENES = process.env.BENCH_OFFLINE_ONLY === "reconnect-scenes";
 
 const isScript = (url, contentType) => /javascript/.test(contentType ?? "") || /\.m?js(\?|$)/.test(new URL(url).pathname);
 
@@ -50,6 +52,10 @@ export async function benchOffline({ base, proxy, browser }) {
     content: `Scene 1: ${"the lamp gutters and the tide turns. ".repeat(4)}`,
   });
   const results = {};
+  if (ONLY_RECONNECT_SCENES) {
+    results.reconnectScenes = await reconnectScenes({ base, proxy, browser, writer, step });
+    return results;
+  }
   if (ONLY_RECONNECT) {
     results.reconnect = await reconnect({ base, proxy, browser, writer, book, step });
     return results;
@@ -166,11 +172,37 @@ export async function benchOffline({ base, proxy, browser }) {
     await context.close();
   }
   results.reconnect = await reconnect({ base, proxy, browser, writer, book, step });
+  results.reconnectScenes = await reconnectScenes({ base, proxy, browser, writer, step });
   return results;
 }
 
-/** (c) 200 chapters added offline, then the network back, in a context of its own. */
-async function reconnect({ base, proxy, browser, writer, book, step }) {
+/** (d) 200 scenes added offline (the 'Create New Event' dialog), then the network back, on a timeline of their own. */
+async function reconnectScenes({ base, proxy, browser, writer, step }) {
+  const { json: book } = await api(base, writer.token, "POST", "/api/timelines", { title: "Two Hundred Scenes" });
+  return reconnect({ base, proxy, browser, writer, book, step, what: "scenes" });
+}
+
+const ADD = {
+  chapters: async (tab, i) => {
+    await tab.getByRole("button", { name: "Add Chapter" }).click();
+    const title = tab.getByPlaceholder("Chapter title");
+    await title.fill(`Chapter ${i}`);
+    await tab.getByRole("button", { name: "Add", exact: true }).click();
+    await title.waitFor({ state: "detached", timeout: 30_000 });
+  },
+  scenes: async (tab, i) => {
+    await tab.getByRole("button", { name: "Add Event" }).click();
+    const dialog = tab.getByRole("dialog", { name: "Create New Event" });
+    await dialog.getByLabel("Title").fill(`Scene ${i}`);
+    await dialog.getByLabel("Content").fill(`Scene ${i} begins.`);
+    await dialog.getByRole("button", { name: "Create Event" }).click();
+    await dialog.waitFor({ state: "detached", timeout: 30_000 });
+  },
+};
+
+/** (c) 200 chapters (or (d) scenes: `what`) added offline, then the network back, in a context of its own. */
+async function reconnect({ base, proxy, browser, writer, book, step, what = "chapters" }) {
+  const listPath = `/api/timelines/${book.id}/${what === "scenes" ? "events" : "chapters"}`;
   const context = await browser.newContext({ serviceWorkers: "allow" });
   await context.addCookies([{ name: "sw_session", value: writer.token, url: proxy.url }]);
   try {
@@ -184,33 +216,26 @@ async function reconnect({ base, proxy, browser, writer, book, step }) {
     await context.setOffline(true);
     await tab.getByText("Offline", { exact: true }).waitFor({ timeout: 30_000 });
     const queueStart = performance.now();
-    for (let i = 1; i <= CHANGES; i++) {
-      await tab.getByRole("button", { name: "Add Chapter" }).click();
-      const title = tab.getByPlaceholder("Chapter title");
-      await title.fill(`Chapter ${i}`);
-      await tab.getByRole("button", { name: "Add", exact: true }).click();
-      await title.waitFor({ state: "detached", timeout: 30_000 });
-    }
+    for (let i = 1; i <= CHANGES; i++) await ADD[what](tab, i);
     const waiting = `${CHANGES.toLocaleString()} changes waiting`;
     await tab.getByText(waiting).waitFor({ timeout: 60_000 });
     const queuedIn = performance.now() - queueStart;
     step(`${waiting} (queued in ${(queuedIn / 1000).toFixed(1)} s)`);
     // The server's count (-1 when a request failed: polled again).
     const serverChapters = () =>
-      api(base, writer.token, "GET", `/api/timelines/${book.id}/chapters`).then(
+      api(base, writer.token, "GET", listPath).then(
         ({ json }) => json.length,
         () => -1,
       );
-    if ((await serverChapters()) !== 0) throw new Error("chapters reached the server while offline");
+    if ((await serverChapters()) !== 0) throw new Error(`${what} reached the server while offline`);
     const after = [];
     tab.on("response", (res) => after.push(`${res.request().method()} ${new URL(res.url()).pathname} ${res.status()}`));
     tab.on("requestfailed", (req) => after.push(`${req.method()} ${new URL(req.url()).pathname} failed: ${req.failure()?.errorText}`));
     // Where the time goes per request (a change alone, or a run of them sent together): on its way (request to answer, the server and the network) and in the
     // page between an answer and the next request (rendering, keeping the outbox on the device).
     const sends = [];
-    // A lone create, or a run of queued creates sent together (…/chapters/batch).
-    const isCreate = (req) =>
-      req.method() === "POST" && new RegExp(`^/api/timelines/${book.id}/chapters(/batch)?$`).test(new URL(req.url()).pathname);
+    // A lone create, or a run of queued creates sent together (…/chapters/batch, …/events/batch).
+    const isCreate = (req) => req.method() === "POST" && new RegExp(`^${listPath}(/batch)?$`).test(new URL(req.url()).pathname);
     tab.on("request", (req) => {
       if (isCreate(req)) sends.push({ sent: performance.now(), answered: null });
     });
@@ -239,9 +264,9 @@ async function reconnect({ base, proxy, browser, writer, book, step }) {
     const shown = await onScreen;
     if (shown === null || onServer === null) {
       mkdirSync("test-results", { recursive: true });
-      await tab.screenshot({ path: "test-results/bench-offline-reconnect.png" }).catch(() => undefined);
+      await tab.screenshot({ path: `test-results/bench-offline-reconnect-${what}.png` }).catch(() => undefined);
       step(
-        `not synced: what the page said is in test-results/bench-offline-reconnect.png; requests after reconnecting: ${after.join(", ")}`,
+        `not synced: what the page said is in test-results/bench-offline-reconnect-${what}.png; requests after reconnecting: ${after.join(", ")}`,
       );
     }
     const chapters = await serverChapters();
@@ -261,10 +286,9 @@ async function reconnect({ base, proxy, browser, writer, book, step }) {
     step(
       `per request (${CHANGES} changes in ${perChange.requests} requests): ${perChange.onItsWayMs?.toFixed(1)} ms on its way, ${perChange.inThePageMs?.toFixed(1)} ms in the page before the next; first sent after ${perChange.firstSentMs?.toFixed(0)} ms`,
     );
-    step(
-      `reconnect: 'All changes synced' after ${shown === null ? "–" : (shown / 1000).toFixed(1)} s, the server had ${chapters} chapters`,
-    );
+    step(`reconnect: 'All changes synced' after ${shown === null ? "–" : (shown / 1000).toFixed(1)} s, the server had ${chapters} ${what}`);
     return {
+      what,
       perChange,
       changes: CHANGES,
       queuedMs: queuedIn,
@@ -287,20 +311,24 @@ export function offlineRows(o) {
       ["repeat visit of /timeline/{id}: JavaScript over the network", why, "0 bytes", null],
       ["offline reload, 1,000 events, CPU 4×: first scene visible", why, "≤ 1.5 s", null],
       ["reconnect with 200 queued changes: synced", why, "≤ 10 s", null],
+      ["reconnect with 200 queued scene changes: synced", why, "≤ 10 s", null],
     ];
   }
   const s = (n) => `${(n / 1000).toFixed(2)} s`;
-  const r = o.reconnect;
-  const reconnectRow = [
-    `reconnect with ${r.changes} queued changes: synced`,
+  const reconnectRow = (r, what) => [
+    `reconnect with ${r.changes} queued ${what}changes: synced`,
     r.syncedMs === null
       ? `not synced in 120 s (server has ${r.serverChapters})`
-      : `${s(r.syncedMs)} ('All changes synced' ${s(r.allSyncedShownMs)}, server ${s(r.onServerMs)})`,
+      : `${s(r.syncedMs)} ('All changes synced' ${s(r.allSyncedShownMs)}, server ${s(r.onServerMs)}; ${r.perChange.requests} requests, load ${r.load.toFixed(2)})`,
     "≤ 10 s",
     r.syncedMs !== null && r.syncedMs <= 10_000,
   ];
-  // BENCH_OFFLINE_ONLY=reconnect measured this row alone.
-  if (!o.repeatVisit) return [reconnectRow];
+  const reconnectRows = [
+    ...(o.reconnect ? [reconnectRow(o.reconnect, "")] : []),
+    ...(o.reconnectScenes ? [reconnectRow(o.reconnectScenes, "scene ")] : []),
+  ];
+  // BENCH_OFFLINE_ONLY=reconnect (or reconnect-scenes) measured these rows alone.
+  if (!o.repeatVisit) return reconnectRows;
   const rows = [
     [
       "repeat visit of /timeline/{id}: JavaScript over the network",
@@ -314,7 +342,7 @@ export function offlineRows(o) {
       "≤ 1.5 s",
       o.offlineReload.firstScene <= 1500,
     ],
-    reconnectRow,
+    ...reconnectRows,
   ];
   return rows;
 }

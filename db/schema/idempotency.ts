@@ -19,3 +19,4 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
+export type IdempotencyKey = typeof idempotencyKeys.$inferSelect;

@@ -37,6 +37,15 @@ function flakyApi() {
     if (key) chapterByKey.set(key, made);
     return made;
   };
+  /** A scene made last, or the one made before with the same key. */
+  const makeScene = (title: string, key: string) => {
+    const first = key ? byKey.get(key) : undefined;
+    if (first) return first;
+    const made = scene(++nextId, title);
+    scenes.set(made.id, made);
+    if (key) byKey.set(key, made);
+    return made;
+  };
   // lose: made, and the answer never comes (the tab closed); drop: made, and the answer is lost as the network drops
   // (fetch's TypeError), once.
   const state = { lose: false, drop: false };
@@ -65,14 +74,15 @@ function flakyApi() {
           },
           events: {
             $post: ({ json }: { json: { title: string } }, options?: { headers?: Record<string, string> }) => {
-              const key = options?.headers?.["Idempotency-Key"] ?? "";
               sent.push(`create ${json.title}`);
-              const first = key ? byKey.get(key) : undefined;
-              if (first) return answer(201, first);
-              const made = scene(++nextId, json.title);
-              scenes.set(made.id, made);
-              if (key) byKey.set(key, made);
-              return answer(201, made);
+              return answer(201, makeScene(json.title, options?.headers?.["Idempotency-Key"] ?? ""));
+            },
+            // A run of queued scene creates in one request (`POST /api/timelines/{id}/events/batch`), made in order.
+            batch: {
+              $post: ({ json }: { json: { events: { title: string; key: string }[] } }) => {
+                sent.push(`batch ${json.events.map((e) => e.title).join(",")}`);
+                return answer(201, { events: json.events.map((e) => makeScene(e.title, e.key)) });
+              },
             },
           },
         },
@@ -258,6 +268,45 @@ describe("queued chapter creates in a row", () => {
         .getMutationCache()
         .getAll()
         .map((m) => (m.state.data as ChapterView | undefined)?.id),
+    ).toEqual([301, 302, 303, 301, 304]);
+  });
+});
+
+describe("queued scene creates in a row", () => {
+  it("go in one request each run, in order; a change between them ends the run; its answer lost, the run is sent again and made once", async () => {
+    const fake = flakyApi();
+    registerEventSession(TIMELINE, { client: fake.client, refresh: () => undefined, landed: () => undefined });
+    onlineManager.setOnline(false);
+    const client = newClient();
+    const add = (title: string) => queueEventCreate(client, { timelineId: TIMELINE, title, content: "" });
+    const [dawn] = ["Dawn", "Noon", "Dusk"].map(add);
+    queueEventChange(client, { timelineId: TIMELINE, kind: "event.update", eventId: dawn, fields: { title: "First light" } });
+    add("Night");
+    await expect.poll(() => pending(client)).toBe(5);
+    // The first run's answer is lost as the network drops: the same page sends it again.
+    fake.state.drop = true;
+    onlineManager.setOnline(true);
+    void client.resumePausedMutations();
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["batch Dawn,Noon,Dusk", "batch Dawn,Noon,Dusk", 'patch 301 {"title":"First light"}', "create Night"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success", "success", "success", "success", "success"]);
+    expect([...fake.scenes.values()].map((e) => [e.id, e.title])).toEqual([
+      [301, "First light"],
+      [302, "Noon"],
+      [303, "Dusk"],
+      [304, "Night"],
+    ]);
+    // Each create answered with its own scene.
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => (m.state.data as EventView | undefined)?.id),
     ).toEqual([301, 302, 303, 301, 304]);
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { CreateChapterBatchSchema } from "../services/chapters-batch";
+import { CreateEventBatchSchema } from "../services/events-batch";
 import { CreateTaskSchema, UpdateTaskSchema } from "../../db/domain/validation-tasks";
 import { CreateReaderLinkSchema, ReaderCommentSchema, ReaderProgressSchema } from "../../db/domain/validation-readers";
 import {
@@ -78,6 +79,7 @@ export const bodies: Record<string, z.ZodType> = {
   "POST /api/series/{id}/books": AddBookSchema,
   "POST /api/timelines/{id}/chapters": CreateChapterSchema,
   "POST /api/timelines/{id}/chapters/batch": CreateChapterBatchSchema,
+  "POST /api/timelines/{id}/events/batch": CreateEventBatchSchema,
   "PATCH /api/chapters/{id}": UpdateChapterSchema,
   "POST /api/templates": CreateTemplateSchema,
   "PUT /api/timelines/{id}/structure": StructureSchema,
@@ -186,6 +188,7 @@ export const details: Record<string, Details> = {
   "GET /api/timelines/{id}": { query: [share] },
   "GET /api/timelines/{id}/events": { query: [share, { name: "order", description: "List order", values: ["position", "chronological"] }] },
   "POST /api/timelines/{id}/events": { query: [share], idempotent: true },
+  "POST /api/timelines/{id}/events/batch": { query: [share] },
   "PATCH /api/events/{id}": { query: [share] },
   "DELETE /api/events/{id}": { query: [share] },
   "GET /api/events/{id}/versions": { query: [share] },

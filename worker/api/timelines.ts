@@ -13,13 +13,14 @@ import { localeOf } from "../../db/domain/calendar/locale";
 import { TIMELINE_NOT_FOUND } from "../services/access";
 import { type ListBody, gzipOf } from "../services/event-list";
 import * as eventsService from "../services/events";
+import { CreateEventBatchSchema, EVENT_BATCH_MAX, createEventBatch } from "../services/events-batch";
 import { listPeople } from "../services/mentions";
 import * as sharing from "../services/sharing";
 import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
 import { spend } from "../services/rate-limits";
 import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, requireAuth } from "./context";
-import { idempotent } from "./idempotency";
+import { LEASE_MS, RETRY_AFTER_S, idempotencyMessages, idempotent } from "./idempotency";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
 /**
@@ -131,6 +132,26 @@ export const timelinesApi = new Hono<ApiEnv>()
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
     const event = await eventsService.createEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
     return c.json(event, 201);
+  })
+  // Queued creates sent together (the outbox, issue 46): each item answered once by its key, in the list's order.
+  .post("/:id/events/batch", shareQuery, jsonBody(CreateEventBatchSchema), async (c) => {
+    const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    const raw = (await c.req.json()) as { events: Record<string, unknown>[] };
+    const result = await createEventBatch(
+      deps(c),
+      currentUser(c),
+      id,
+      c.req.valid("json"),
+      raw.events.slice(0, EVENT_BATCH_MAX),
+      c.req.valid("query").share,
+      {
+        reused: idempotencyMessages.reused,
+        inProgress: idempotencyMessages.inProgress,
+        retryAfter: RETRY_AFTER_S,
+        leaseMs: LEASE_MS,
+      },
+    );
+    return c.json({ events: result.events }, 201);
   });
 
 export const eventsApi = new Hono<ApiEnv>()

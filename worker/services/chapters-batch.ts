@@ -1,12 +1,11 @@
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { chapterLimits, chapterMessages, targetWords } from "../../db/domain/validation-chapters";
 import { type User, chapters, idempotencyKeys } from "../../db/schema";
-import { conflict } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { requireTimelineAccess, timelineAccessRow } from "./access";
 import { type ChapterView, newChapterRow } from "./chapters";
-import { IDEMPOTENCY_KEPT_MS } from "./idempotency-keys";
+import { BATCH_KEY_PATTERN, type BatchMessages, runKeyedBatch, sha256, sortUsedKeys, staleKeysGone, usedKeysQuery } from "./batch-keys";
 import { type Deps, authorOf } from "./deps";
 
 /**
@@ -25,7 +24,7 @@ export const chapterBatchMessages = {
   duplicateKey: "Each chapter needs its own key",
 } as const;
 
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+const KEY_PATTERN = BATCH_KEY_PATTERN;
 
 const chapterTitle = z
   .string({ error: chapterMessages.titleRequired })
@@ -52,11 +51,6 @@ export type CreateChapterBatch = z.infer<typeof CreateChapterBatchSchema>;
 /** One item as the client sent it (before trimming): what its fingerprint is made from. */
 export type SentChapter = { title?: unknown; targetWords?: unknown };
 
-async function sha256(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * The `request` an item's key is kept with: the one `POST /api/timelines/{id}/chapters` with the item's body
  * (`{"title":…}` or `{"title":…,"targetWords":…}`, as the client's JSON.stringify writes it) keeps (see
@@ -69,7 +63,7 @@ export async function chapterCreateRequest(timelineId: number, sent: SentChapter
   return `POST /api/timelines/${timelineId}/chapters ${await sha256(body)}`;
 }
 
-export type BatchMessages = { reused: string; inProgress: string; retryAfter: number; leaseMs: number };
+export type { BatchMessages };
 
 /** The chapters in the order sent: each new one made, or one made before with the same key answered again. */
 export async function createChapterBatch(
@@ -84,33 +78,9 @@ export async function createChapterBatch(
   const keys = input.chapters.map((c) => c.key);
   const requests = await Promise.all(input.chapters.map((_, i) => chapterCreateRequest(timelineId, sent[i] ?? {})));
   // The caller's access and the keys already used, in one round trip.
-  const [access, used] = await db.batch([
-    timelineAccessRow(db, user, timelineId),
-    db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, user.id), inArray(idempotencyKeys.key, keys))),
-  ]);
+  const [access, used] = await db.batch([timelineAccessRow(db, user, timelineId), usedKeysQuery(db, user.id, keys)]);
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode, access[0] ?? null);
-  const usedBy = new Map(used.map((row) => [row.key, row]));
-  const stale: string[] = [];
-  for (const [i, key] of keys.entries()) {
-    const row = usedBy.get(key);
-    if (!row) continue;
-    if (Date.parse(row.createdAt) < Date.now() - IDEMPOTENCY_KEPT_MS) {
-      // Kept past its day (not purged yet): forgotten.
-      stale.push(key);
-      usedBy.delete(key);
-      continue;
-    }
-    if (row.request !== requests[i]) throw conflict(messages.reused);
-    if (row.status !== null && row.body !== null) continue;
-    // Reserved by a create sent alone that is still being made, or died on its way (no answer after the lease).
-    if (Date.parse(row.createdAt) >= Date.now() - messages.leaseMs)
-      throw conflict(messages.inProgress, { retryAfter: messages.retryAfter });
-    stale.push(key);
-    usedBy.delete(key);
-  }
+  const { usedBy, stale } = sortUsedKeys(used, keys, requests, messages);
   const fresh = input.chapters.map((item, i) => ({ item, i })).filter(({ item }) => !usedBy.has(item.key));
   const made = new Map<number, ChapterView>();
   if (fresh.length > 0) {
@@ -131,33 +101,8 @@ export async function createChapterBatch(
         })
         .returning({ body: idempotencyKeys.body }),
     ]);
-    const staleGone =
-      stale.length > 0
-        ? [
-            db.delete(idempotencyKeys).where(
-              and(
-                eq(idempotencyKeys.userId, user.id),
-                inArray(idempotencyKeys.key, stale),
-                // Only what was read as stale: a key taken again meanwhile is newer.
-                or(
-                  lt(idempotencyKeys.createdAt, new Date(Date.now() - IDEMPOTENCY_KEPT_MS).toISOString()),
-                  and(
-                    sql`${idempotencyKeys.status} IS NULL`,
-                    lt(idempotencyKeys.createdAt, new Date(Date.now() - messages.leaseMs).toISOString()),
-                  ),
-                ),
-              ),
-            ),
-          ]
-        : [];
-    let results: readonly unknown[];
-    try {
-      results = await db.batch([...staleGone, ...statements] as unknown as Parameters<typeof db.batch>[0]);
-    } catch (error) {
-      // Another request took one of these keys meanwhile (the batch was undone as a whole): ask again shortly.
-      if (/UNIQUE|constraint/i.test(String(error))) throw conflict(messages.inProgress, { retryAfter: messages.retryAfter });
-      throw error;
-    }
+    const staleGone = staleKeysGone(db, user.id, stale, messages.leaseMs);
+    const results = await runKeyedBatch(db, [...staleGone, ...statements], messages);
     const answers = results.slice(staleGone.length).filter((_, n) => n % 2 === 1) as { body: string | null }[][];
     for (const [n, { i }] of fresh.entries()) {
       const body = answers[n]?.[0]?.body;

@@ -51,15 +51,20 @@ export {
   toEventView,
 } from "./event-list";
 
-/** position = the current count, computed inside the INSERT so concurrent adds never collide. */
-export async function createEvent(
-  { db, room, locale }: Deps,
+/**
+ * A scene's create, checked and ready to write (the single create and the batch, worker/services/events-batch.ts):
+ * its reads (the links, chapter, plotlines and scenes it names are this timeline's) done, its statements to run in
+ * one transaction, and the view it will answer with once the row has its id and place. position = the current
+ * count, computed inside the INSERT so concurrent adds never collide.
+ */
+export async function prepareEventCreate(
+  db: Db,
   user: User,
-  timelineId: number,
+  timeline: { id: number; calendar: string | null },
   input: CreateEvent,
-  shareCode?: string | null,
-): Promise<EventView> {
-  const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  locale?: string,
+) {
+  const timelineId = timeline.id;
   const calendar = storedCalendar(timeline.calendar);
   const entityIds = input.entityIds ?? [];
   const povEntityId = input.povEntityId ?? null;
@@ -74,40 +79,67 @@ export async function createEvent(
   const after = input.after ?? [];
   await requireDependencies(db, timelineId, null, after);
   const now = nowIso();
+  const values = {
+    timelineId,
+    title: input.title,
+    content: input.content,
+    wordCount: countWords(input.content),
+    attachments: [],
+    ...story,
+    ...storedCreateValues(input),
+    createdAt: now,
+    updatedAt: now,
+  };
   const insert = db
     .insert(events)
     .values({
-      timelineId,
-      title: input.title,
-      content: input.content,
-      wordCount: countWords(input.content),
+      ...values,
       position: sql`(SELECT count(*) FROM ${events} WHERE ${events.timelineId} = ${timelineId} AND ${events.deletedAt} IS NULL)`,
-      attachments: [],
       povEntityId: povValue(timelineId, povEntityId),
-      ...story,
-      ...storedCreateValues(input),
-      createdAt: now,
-      updatedAt: now,
     })
     .returning();
-  // One transaction: inside it the timeline's newest event is the one just inserted. Its first
-  // version is recorded with it.
+  // Inside the transaction the timeline's newest event is the one just inserted. Its first version is recorded
+  // with it.
   const newest = sql`(SELECT max(id) FROM events WHERE timeline_id = ${timelineId})`;
-  const [inserted] = await db.batch([
+  const statements = [
     insert,
     ...versionStatements(db, { eventId: newest, author: user, now }),
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
     ...(plotlineIds.length > 0 ? plotlineStatements(db, newest, timelineId, plotlineIds).slice(1) : []),
     ...(after.length > 0 ? dependencyStatements(db, newest, timelineId, after) : []),
-  ]);
-  let row: Event = inserted[0];
-  if (chapterId !== null) {
-    // At the end of its chapter's scenes.
-    await placeInChapter(db, timelineId, row.id, chapterId);
-    row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
-  }
-  room(timelineId, { action: "added", by: authorOf(user), subject: row.title });
-  return toEventView({ ...row, entityIds, plotlineIds, after, calendar: timeline.calendar }, locale);
+  ] as const;
+  const links = { entityIds, plotlineIds, after, calendar: timeline.calendar };
+  /** The answer as JSON, computed inside the transaction from the new row (its id and place): a key's answer. */
+  const answerSql = () => {
+    const row = { ...values, id: 0, position: 0, version: 1, povEntityId, chapterId: null, ...links };
+    const view = toEventView({ ...row, storyStart: row.storyStart ?? null, storyEnd: row.storyEnd ?? null }, locale);
+    return sql<string>`(SELECT json_set(${JSON.stringify(view)}, '$.id', e.id, '$.position', e.position) FROM events e WHERE e.id = ${newest})`;
+  };
+  /** After the transaction: the scene placed in its chapter (at the end of its scenes), and its view. */
+  const finish = async (inserted: Event) => {
+    let row = inserted;
+    if (chapterId !== null) {
+      await placeInChapter(db, timelineId, row.id, chapterId);
+      row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
+    }
+    return toEventView({ ...row, ...links }, locale);
+  };
+  return { statements, answerSql, finish, chapterId, title: input.title };
+}
+
+export async function createEvent(
+  { db, room, locale }: Deps,
+  user: User,
+  timelineId: number,
+  input: CreateEvent,
+  shareCode?: string | null,
+): Promise<EventView> {
+  const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
+  const create = await prepareEventCreate(db, user, timeline, input, locale);
+  const [inserted] = await db.batch(create.statements);
+  const view = await create.finish(inserted[0]);
+  room(timelineId, { action: "added", by: authorOf(user), subject: view.title });
+  return view;
 }
 
 export async function loadEventWithAccess(db: Db, user: User, eventId: number, need: Exclude<Access, "none">, shareCode?: string | null) {

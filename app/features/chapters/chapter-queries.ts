@@ -1,11 +1,12 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, OUTBOX_SCOPE, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { sendCreate } from "~/features/offline/create-runs";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
-import { type ApiClient, ApiError, errorMessage, shareParam, unwrap } from "~/lib/client";
+import { type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import type { ChapterView } from "./chapters-api";
 
@@ -134,41 +135,10 @@ export function applyChanges(list: ChapterView[], changes: readonly ChapterChang
   return next;
 }
 
-/** How many queued chapter creates in a row go in one request (`POST /api/timelines/{id}/chapters/batch`). */
-export const CREATE_RUN_MAX = 20;
-
 type CreateChange = Extract<ChapterChange, { kind: "chapter.create" }>;
 
-/** The server's chapters for the creates of a run sent ahead of their turn, by their Idempotency-Key. */
-const batchAnswers = new Map<string, ChapterView>();
-
-/**
- * The create `change` and the creates queued right after it in the outbox (nothing else between them, the same
- * timeline and share code, each with its key), at most CREATE_RUN_MAX: sent together, in their order, they are
- * made as one by one would make them, and each answered once by its key.
- */
-export function createRun(queryClient: QueryClient, change: ChapterChange): CreateChange[] {
-  if (change.kind !== "chapter.create" || !change.key) return change.kind === "chapter.create" ? [change] : [];
-  const queue = queryClient
-    .getMutationCache()
-    .getAll()
-    .filter((m) => m.state.status === "pending" && m.options.scope?.id === OUTBOX_SCOPE)
-    .sort((a, b) => a.mutationId - b.mutationId);
-  const from = queue.findIndex((m) => m.state.variables === change);
-  if (from < 0) return [change];
-  const run: CreateChange[] = [change];
-  for (const mutation of queue.slice(from + 1)) {
-    if (run.length >= CREATE_RUN_MAX) break;
-    const next = mutation.state.variables as ChapterChange | undefined;
-    if (next?.kind !== "chapter.create" || !next.key || next.timelineId !== change.timelineId) break;
-    if ((next.shareCode ?? null) !== (change.shareCode ?? null)) break;
-    run.push(next);
-  }
-  return run;
-}
-
-/** Sends a run of creates in one request; the first one's chapter, the others' kept for their turn. */
-async function sendRun(run: CreateChange[]): Promise<ChapterView> {
+/** Sends a run of creates in one request (create-runs.ts): the chapters in the run's order. */
+async function sendRun(run: CreateChange[]): Promise<ChapterView[]> {
   const [first] = run;
   const { chapters } = await unwrap(
     clientOf(first.timelineId).api.timelines[":id"].chapters.batch.$post({
@@ -179,11 +149,9 @@ async function sendRun(run: CreateChange[]): Promise<ChapterView> {
   );
   for (const [i, change] of run.entries()) {
     const made = chapters[i];
-    if (!made) continue;
-    rememberRealId(change.tempId, made.id);
-    if (i > 0 && change.key) batchAnswers.set(change.key, made);
+    if (made) rememberRealId(change.tempId, made.id);
   }
-  return chapters[0];
+  return chapters;
 }
 
 /** How each change is sent, what it says on success, and what happens after (set once, before a restore). */
@@ -227,37 +195,21 @@ export function setChapterDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: async (change: ChapterChange) => {
       if (change.kind !== "chapter.create") throw new Error(change.kind);
-      // Made by the batch an earlier create of the run sent.
-      const answered = change.key ? batchAnswers.get(change.key) : undefined;
-      if (change.key && answered) {
-        batchAnswers.delete(change.key);
-        return answered;
-      }
-      const run = createRun(queryClient, change);
-      if (run.length > 1) {
-        const made = await sendRun(run).catch((error: unknown) => {
-          // One item the server refuses (or a key reused) refuses the run: this change goes alone, as before.
-          if (
-            error instanceof ApiError &&
-            (error.status === 400 || (error.status === 409 && !(error.body as { retryAfter?: unknown } | null)?.retryAfter))
-          )
-            return null;
-          throw error;
-        });
-        if (made) return made;
-      }
-      const created = await unwrap(
-        clientOf(change.timelineId).api.timelines[":id"].chapters.$post(
-          {
-            param: { id: String(change.timelineId) },
-            query: shareParam(change.shareCode),
-            json: { title: change.title },
-          },
-          change.key ? { headers: { "Idempotency-Key": change.key } } : undefined,
-        ),
-      );
-      rememberRealId(change.tempId, created.id);
-      return created;
+      // A run of queued creates in one request; this one alone when it is not in a run (or the run was refused).
+      return sendCreate(queryClient, change, sendRun, async () => {
+        const created = await unwrap(
+          clientOf(change.timelineId).api.timelines[":id"].chapters.$post(
+            {
+              param: { id: String(change.timelineId) },
+              query: shareParam(change.shareCode),
+              json: { title: change.title },
+            },
+            change.key ? { headers: { "Idempotency-Key": change.key } } : undefined,
+          ),
+        );
+        rememberRealId(change.tempId, created.id);
+        return created;
+      });
     },
     onSuccess: (data: ChapterView, change: ChapterChange) => {
       confirmed(change, data);

@@ -9,6 +9,7 @@ import {
   rememberRealId,
   sameId,
 } from "~/features/offline/outbox";
+import { sendCreate } from "~/features/offline/create-runs";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { type ApiClient, client as plainClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -170,6 +171,42 @@ function describeChange(change: EventChange): { what: string; text: string } {
   }
 }
 
+type CreateChange = Extract<EventChange, { kind: "event.create" }>;
+
+/**
+ * A create's body as the single create sends it, then its key: the batch item is `{...body, key}`, so the server
+ * fingerprints it as it would the body sent alone (a create sent both ways is made once).
+ */
+function createBody(change: CreateChange) {
+  const { timelineId, title, content, chapterId, plotlineIds, key } = change;
+  return {
+    title,
+    content,
+    timelineId,
+    attachments: [],
+    ...(chapterId !== undefined && { chapterId: chapterId === null ? null : realIdOf(chapterId) }),
+    ...(plotlineIds && { plotlineIds: plotlineIds.map(realIdOf) }),
+    key,
+  };
+}
+
+/** Sends a run of creates in one request (`POST /api/timelines/{id}/events/batch`): the scenes in the run's order. */
+async function sendRun(run: CreateChange[]): Promise<EventView[]> {
+  const [first] = run;
+  const { events } = await unwrap(
+    clientOf(first.timelineId).api.timelines[":id"].events.batch.$post({
+      param: { id: String(first.timelineId) },
+      query: shareParam(first.shareCode),
+      json: { events: run.map(createBody) },
+    }),
+  );
+  for (const [i, change] of run.entries()) {
+    const made = events[i];
+    if (made) rememberRealId(change.tempId, made.id);
+  }
+  return events;
+}
+
 const fallbackMessage = (kind: Kind) =>
   kind === "event.create" ? "Failed to create event" : kind === "event.delete" ? "Failed to delete event" : "Failed to update event";
 
@@ -198,26 +235,18 @@ export function setEventDefaults(queryClient: QueryClient) {
     ...common,
     mutationFn: async (change: EventChange) => {
       if (change.kind !== "event.create") throw new Error(change.kind);
-      const { timelineId, title, content, chapterId, plotlineIds } = change;
-      const created = await unwrap(
-        clientOf(timelineId).api.timelines[":id"].events.$post(
-          {
-            param: { id: String(timelineId) },
-            query: shareParam(change.shareCode),
-            json: {
-              title,
-              content,
-              timelineId,
-              attachments: [],
-              ...(chapterId !== undefined && { chapterId: chapterId === null ? null : realIdOf(chapterId) }),
-              ...(plotlineIds && { plotlineIds: plotlineIds.map(realIdOf) }),
-            },
-          },
-          { headers: { "Idempotency-Key": change.key } },
-        ),
-      );
-      rememberRealId(change.tempId, created.id);
-      return created;
+      // A run of queued creates in one request (create-runs.ts); this one alone when it is not in a run.
+      return sendCreate(queryClient, change, sendRun, async () => {
+        const { key, ...body } = createBody(change);
+        const created = await unwrap(
+          clientOf(change.timelineId).api.timelines[":id"].events.$post(
+            { param: { id: String(change.timelineId) }, query: shareParam(change.shareCode), json: body },
+            { headers: { "Idempotency-Key": key } },
+          ),
+        );
+        rememberRealId(change.tempId, created.id);
+        return created;
+      });
     },
     onSuccess: (data: EventView, change: EventChange) => landed(change, { kind: "create", event: data }),
   });
