@@ -309,6 +309,11 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
     setOutboxWaiting(now);
   });
   setup(client);
+  // Mounted for the page's life, not only while a QueryClientProvider is (the timeline screen, the Manuscript): a
+  // mounted client resumes its paused changes each time the network returns. The timelines page and every other page
+  // that sends the kept queue (`resumeKeptChanges`) have no provider: a change paused there (the server not yet
+  // answering when the page opened, or a send that got no answer) waited for a 'online' nobody listened to, forever.
+  client.mount();
   queryClient = client;
   return client;
 }
