@@ -352,7 +352,12 @@ describe("a queued change the server rate-limits (429)", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(fake.sent).toEqual(["create chapter Lantern", "create chapter Lantern"]);
     expect([...fake.chapters.values()].map((ch) => ch.title)).toEqual(["Lantern"]);
-    expect(client.getMutationCache().getAll().map((m) => m.state.status)).toEqual(["success"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success"]);
     expect(refused.count()).toBe(0);
     refused.stop();
   });
@@ -369,7 +374,12 @@ describe("a queued change the server rate-limits (429)", () => {
     void client.resumePausedMutations();
     await expect.poll(() => pending(client)).toBe(0);
     expect(fake.sent).toEqual(["rename chapter 404 Nowhere"]);
-    expect(client.getMutationCache().getAll().map((m) => m.state.status)).toEqual(["error"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["error"]);
     expect(refused.count()).toBe(1);
     refused.stop();
   });

@@ -1,6 +1,15 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, OUTBOX_SCOPE, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
+import {
+  goneIsDone,
+  isOnline,
+  newIdempotencyKey,
+  newTempId,
+  OUTBOX_SCOPE,
+  realIdOf,
+  rememberRealId,
+  sentNowRetry,
+} from "~/features/offline/outbox";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
