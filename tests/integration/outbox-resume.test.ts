@@ -405,6 +405,8 @@ describe("a queued change the server rate-limits (429)", () => {
     expect(outboxRetryDelay(1, limited(null, { retryAfter: 12 }))).toBe(12_000);
     expect(outboxRetryDelay(1, limited(null))).toBe(2_000);
     expect(outboxRetryDelay(20, limited(null))).toBe(300_000);
+    // A wait past an hour (or one that would overflow the browser's timer and fire at once) is taken as an hour.
+    expect(outboxRetryDelay(1, limited(10 ** 9))).toBe(3_600_000);
     // Refusals are not tried again.
     for (const status of [400, 403, 404, 409]) expect(outboxRetry(1, new ApiError(status, "refused", null))).toBe(false);
   });

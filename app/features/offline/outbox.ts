@@ -121,11 +121,19 @@ export function outboxRetry(failures: number, error: unknown) {
  */
 export const sentNowRetry = (failures: number, error: unknown) => !rateLimited(error) && outboxRetry(failures, error);
 
+/**
+ * The longest wait the server's Retry-After is taken for (a rate limit's window is at most an hour): a bigger one
+ * would overflow the timer (past 2^31 ms a browser fires at once) and send the change again and again.
+ */
+const RETRY_AFTER_MAX = 60 * 60_000;
+
 /** How long before the next try: the server's Retry-After (429, or 409 'still being made'), else a backoff. */
 export function outboxRetryDelay(failures: number, error: unknown) {
   if (rateLimited(error)) {
     const seconds = waitAsked(error);
-    return seconds !== null ? Math.max(seconds, 1) * 1000 : Math.min(1000 * 2 ** failures, RATE_LIMIT_BACKOFF_MAX);
+    return seconds !== null
+      ? Math.min(Math.max(seconds, 1) * 1000, RETRY_AFTER_MAX)
+      : Math.min(1000 * 2 ** failures, RATE_LIMIT_BACKOFF_MAX);
   }
   const seconds = inProgressRetry(error);
   return seconds === null ? Math.min(1000 * 2 ** failures, 30_000) : seconds * 1000;
