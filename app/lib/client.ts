@@ -29,13 +29,31 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly body: ErrorBody | null,
+    /** The seconds the server asked to wait before trying again (its Retry-After header), when it sent one. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.name = "ApiError";
   }
 }
 
-type AnyResponse = { ok: boolean; status: number; statusText: string; text(): Promise<string>; json(): Promise<unknown> };
+type AnyResponse = {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  headers?: { get(name: string): string | null };
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+};
+
+/** A Retry-After header's wait in seconds (delta-seconds or an HTTP date), or null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null | undefined, now = Date.now()): number | null {
+  if (!header) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
 
 /** The typed JSON of an OK response; any other response throws an ApiError carrying status and body. */
 export async function unwrap<R extends AnyResponse>(response: R | Promise<R>): Promise<Awaited<ReturnType<R["json"]>>> {
@@ -50,7 +68,12 @@ export async function unwrap<R extends AnyResponse>(response: R | Promise<R>): P
   if (!res.ok) {
     const errorBody = body && typeof body === "object" ? (body as ErrorBody) : null;
     const detail = errorBody?.error ?? text;
-    throw new ApiError(res.status, `API request failed: ${res.status} ${res.statusText} - ${detail}`, errorBody);
+    throw new ApiError(
+      res.status,
+      `API request failed: ${res.status} ${res.statusText} - ${detail}`,
+      errorBody,
+      retryAfterSeconds(res.headers?.get("Retry-After")),
+    );
   }
   return body as Awaited<ReturnType<R["json"]>>;
 }

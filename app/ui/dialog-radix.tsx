@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { AlertDialog as AD, Dialog as D } from "radix-ui";
 import type { ReactNode } from "react";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { cn } from "~/lib/cn";
 
@@ -61,6 +62,7 @@ export function ConfirmDialog({
   pendingLabel,
   pending,
   onConfirm,
+  needsNetwork = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -70,7 +72,13 @@ export function ConfirmDialog({
   pendingLabel: string;
   pending: boolean;
   onConfirm: () => void;
+  /**
+   * The action needs the server and is not queued offline (deleting a timeline, restoring a version): while there is
+   * no network its button is disabled saying 'You're offline' (`OnlineOnlyButton`), even in a dialog opened online.
+   */
+  needsNetwork?: boolean;
 }) {
+  const Confirm = needsNetwork ? OnlineOnlyButton : Button;
   return (
     <AD.Root open={open} onOpenChange={onOpenChange}>
       <AD.Portal>
@@ -84,7 +92,7 @@ export function ConfirmDialog({
                 Cancel
               </Button>
             </AD.Cancel>
-            <Button
+            <Confirm
               variant="destructive"
               disabled={pending}
               onClick={(e) => {
@@ -93,7 +101,7 @@ export function ConfirmDialog({
               }}
             >
               {pending ? pendingLabel : confirmLabel}
-            </Button>
+            </Confirm>
           </div>
         </AD.Content>
       </AD.Portal>

@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { apiAs, createUser, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { apiAs, createUser, openPanel, openTimeline, signIn, waitForHydration } from "./fixtures";
 import { underServiceWorker } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12), as the writer sees it: the sync status sits in the page's flow (the timeline's
@@ -159,6 +159,112 @@ test("on /timeline offline, 'You're offline' is written once and what cannot be 
   await expect(page.getByRole("link", { name: "Upgrade to Share" })).toHaveCount(2);
   await page.getByRole("button", { name: "New Timeline" }).click();
   await expect(page.getByRole("dialog", { name: "Create New Timeline" })).toBeVisible();
+});
+
+/** A dialog's action button as it is with no network: disabled, saying why (its title and its description). */
+async function expectLockedOffline(button: Locator) {
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAttribute("title", "You're offline");
+  await expect(button).toHaveAccessibleDescription("You're offline");
+}
+
+test("on /timeline, dialogs opened online lock their action when the network drops (typed text kept) and send it once back: New Timeline, Edit Timeline, New Series, Add Event, Delete", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Dora Dialogs" });
+  for (const title of ["Harbour Lights", "Salt Roads"]) await apiAs(request, writer, "POST", "/api/timelines", { title });
+  await signIn(page, writer);
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  const network = page.context();
+
+  /**
+   * Opens a dialog online and types `text` into its `field`, then cuts the network: its `action` is locked saying
+   * why, Enter sends nothing, the text stays; back online the action is enabled again.
+   */
+  const lockedWhileOffline = async (opener: string, name: string, field: string, text: string, action: string) => {
+    await page.getByRole("button", { name: opener }).click();
+    const dialog = page.getByRole("dialog", { name });
+    const input = dialog.getByLabel(field, { exact: true });
+    await input.fill(text);
+    const button = dialog.getByRole("button", { name: action });
+    await expect(button).toBeEnabled();
+    await network.setOffline(true);
+    await expectLockedOffline(button);
+    await input.press("Enter");
+    await expect(dialog).toBeVisible();
+    await expect(input).toHaveValue(text);
+    await network.setOffline(false);
+    await expect(button).toBeEnabled();
+    await expect(button).not.toHaveAttribute("title", "You're offline");
+    await expect(input).toHaveValue(text);
+    return { dialog, button };
+  };
+  const titles = async () => (await apiAs<{ title: string }[]>(request, writer, "GET", "/api/timelines")).map((t) => t.title).sort();
+
+  // New Timeline: locked offline, then sent once back.
+  const created = await lockedWhileOffline("New Timeline", "Create New Timeline", "Title", "The Drowned Bell", "Create Timeline");
+  await created.button.click();
+  await expect(created.dialog).toBeHidden();
+  await expect.poll(titles).toEqual(["Harbour Lights", "Salt Roads", "The Drowned Bell"]);
+
+  // Edit Timeline (a card's Edit), New Series, and Add Event (from this page it is not queued: no timeline screen).
+  for (const [opener, name, field, text, action] of [
+    ["Edit Harbour Lights", "Edit Timeline", "Title", "Harbour Lamps", "Save Changes"],
+    ["New Series", "New Series", "Title", "Sea Cycle", "Create Series"],
+    ["Add Event", "Create New Event", "Title", "Fog horn", "Create Event"],
+  ]) {
+    const { dialog } = await lockedWhileOffline(opener, name, field, text, action);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+
+  // The delete confirmation.
+  await page.getByRole("button", { name: "Delete Salt Roads" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Are you sure?" });
+  const remove = confirm.getByRole("button", { name: "Delete Timeline" });
+  await expect(remove).toBeEnabled();
+  await network.setOffline(true);
+  await expectLockedOffline(remove);
+  await network.setOffline(false);
+  await expect(remove).toBeEnabled();
+  await remove.click();
+  await expect(confirm).toBeHidden();
+  await expect.poll(titles).toEqual(["Harbour Lights", "The Drowned Bell"]);
+});
+
+test("on /timeline/{id}, the Calendar dialog opened online locks 'Save Calendar' offline; 'Create New Event' (queued by the outbox) stays enabled", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await writerOnTimeline(page, request, "Cal Endar");
+  await openPanel(page, "Calendar");
+  const calendar = page.getByRole("dialog", { name: "Calendar" });
+  await calendar.getByLabel("Start from a preset").selectOption({ label: "13 × 28 days" });
+  await calendar.getByLabel("Era 2 name").fill("Age of Lamps");
+  const save = calendar.getByRole("button", { name: "Save Calendar" });
+  await page.context().setOffline(true);
+  await expectLockedOffline(save);
+  await expect(calendar.getByLabel("Era 2 name")).toHaveValue("Age of Lamps");
+  await page.context().setOffline(false);
+  await expect(save).toBeEnabled();
+  await save.click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Calendar saved" })).toBeVisible();
+  await expect(calendar).toBeHidden();
+
+  // Adding a scene is queued offline: its dialog's button stays enabled (not locked).
+  await page.getByRole("button", { name: "Add Event" }).click();
+  const add = page.getByRole("dialog", { name: "Create New Event" });
+  await add.getByLabel("Title").fill("Lamp lighter");
+  await add.getByLabel("Content").fill("Dusk on the quay.");
+  await page.context().setOffline(true);
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  const create = add.getByRole("button", { name: "Create Event" });
+  await expect(create).toBeEnabled();
+  await expect(create).not.toHaveAttribute("title", "You're offline");
 });
 
 test.describe("with the service worker", () => {

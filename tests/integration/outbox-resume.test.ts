@@ -1,11 +1,12 @@
 import { dehydrate, hydrate, onlineManager, QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it } from "vitest";
+import { subscribeRefused } from "../../app/features/offline/not-saved-store";
 import { type ChapterChange, sendChapterChange, setChapterDefaults } from "../../app/features/chapters/chapter-queries";
 import type { ChapterView } from "../../app/features/chapters/chapters-api";
-import { keptChange, OUTBOX_SCOPE, resumable } from "../../app/features/offline/outbox";
+import { keptChange, OUTBOX_SCOPE, outboxRetry, outboxRetryDelay, resumable } from "../../app/features/offline/outbox";
 import { queueEventChange, queueEventCreate, registerEventSession, setEventDefaults } from "../../app/features/timeline/event-changes";
 import { registerChangeSession } from "../../app/features/timeline/change-sessions";
-import type { ApiClient } from "../../app/lib/client";
+import { ApiError, type ApiClient } from "../../app/lib/client";
 import type { EventView } from "../../worker/services/events";
 import { type Answer, fakeSceneWrites, plainAnswer } from "./fake-scene-writes";
 
@@ -48,7 +49,14 @@ function flakyApi() {
   };
   // lose: made, and the answer never comes (the tab closed); drop: made, and the answer is lost as the network drops
   // (fetch's TypeError), once.
-  const state = { lose: false, drop: false };
+  // tooMany: the next requests answered 429 (a rate limit) before anything is made, with this Retry-After if any.
+  const state = { lose: false, drop: false, tooMany: 0, retryAfter: null as string | null };
+  const limited = (): Promise<Response> | null => {
+    if (state.tooMany === 0) return null;
+    state.tooMany--;
+    const headers = state.retryAfter === null ? undefined : { "Retry-After": state.retryAfter };
+    return Promise.resolve(new Response(JSON.stringify({ error: "Too many chapter changes. Try again later." }), { status: 429, headers }));
+  };
   const answer: Answer = (status, body) => {
     if (state.drop) {
       state.drop = false;
@@ -63,12 +71,12 @@ function flakyApi() {
           chapters: {
             $post: ({ json }: { json: { title: string } }, options?: { headers?: Record<string, string> }) => {
               sent.push(`create chapter ${json.title}`);
-              return answer(201, makeChapter(json.title, options?.headers?.["Idempotency-Key"]));
+              return limited() ?? answer(201, makeChapter(json.title, options?.headers?.["Idempotency-Key"]));
             },
             batch: {
               $post: ({ json }: { json: { chapters: { title: string; key: string }[] } }) => {
                 sent.push(`batch ${json.chapters.map((c) => c.title).join(",")}`);
-                return answer(201, { chapters: json.chapters.map((c) => makeChapter(c.title, c.key)) });
+                return limited() ?? answer(201, { chapters: json.chapters.map((c) => makeChapter(c.title, c.key)) });
               },
             },
           },
@@ -92,6 +100,8 @@ function flakyApi() {
         ":id": {
           $patch: ({ param, json }: { param: { id: string }; json: { title?: string } }) => {
             sent.push(`rename chapter ${param.id} ${json.title}`);
+            const refused = limited();
+            if (refused) return refused;
             const held = chapters.get(Number(param.id));
             if (!held) return answer(404, { error: "Chapter not found" });
             Object.assign(held, json);
@@ -308,5 +318,108 @@ describe("queued scene creates in a row", () => {
         .getAll()
         .map((m) => (m.state.data as EventView | undefined)?.id),
     ).toEqual([301, 302, 303, 301, 304]);
+  });
+});
+
+describe("a queued change the server rate-limits (429)", () => {
+  /** The page's outbox policy itself (outbox.ts), not a copy: a 429 waits for the server's Retry-After. */
+  const pageClient = () => {
+    const client = new QueryClient({
+      defaultOptions: { mutations: { scope: { id: OUTBOX_SCOPE }, retry: outboxRetry, retryDelay: outboxRetryDelay } },
+    });
+    setChapterDefaults(client);
+    return client;
+  };
+  const refusals = () => {
+    let reported = 0;
+    const stop = subscribeRefused(() => reported++);
+    return { count: () => reported, stop };
+  };
+
+  it("stays queued and is sent again after the Retry-After the server sent: made once, nothing under 'Changes not saved'", async () => {
+    const fake = flakyApi();
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    const refused = refusals();
+    onlineManager.setOnline(false);
+    const client = pageClient();
+    void sendChapterChange(client, {
+      timelineId: TIMELINE,
+      kind: "chapter.create",
+      tempId: -42,
+      key: crypto.randomUUID(),
+      title: "Lantern",
+    });
+    await expect.poll(() => pending(client)).toBe(1);
+    fake.state.tooMany = 1;
+    fake.state.retryAfter = "1";
+    onlineManager.setOnline(true);
+    const started = Date.now();
+    void client.resumePausedMutations();
+    await expect.poll(() => fake.sent).toEqual(["create chapter Lantern"]);
+    // Waiting out the server's second: still counted as waiting, not sent again, not refused.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fake.sent).toEqual(["create chapter Lantern"]);
+    expect(pending(client)).toBe(1);
+    await expect.poll(() => pending(client), { timeout: 5_000 }).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(fake.sent).toEqual(["create chapter Lantern", "create chapter Lantern"]);
+    expect([...fake.chapters.values()].map((ch) => ch.title)).toEqual(["Lantern"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["success"]);
+    expect(refused.count()).toBe(0);
+    refused.stop();
+  });
+
+  it("a real refusal (403) is not tried again: it goes to 'Changes not saved' at once", async () => {
+    const fake = flakyApi();
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    const refused = refusals();
+    onlineManager.setOnline(false);
+    const client = pageClient();
+    void sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.update", chapterId: 404, title: "Nowhere" });
+    await expect.poll(() => pending(client)).toBe(1);
+    onlineManager.setOnline(true);
+    void client.resumePausedMutations();
+    await expect.poll(() => pending(client)).toBe(0);
+    expect(fake.sent).toEqual(["rename chapter 404 Nowhere"]);
+    expect(
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.status),
+    ).toEqual(["error"]);
+    expect(refused.count()).toBe(1);
+    refused.stop();
+  });
+
+  it("a change made online (the writer waiting on it) is told of the rate limit at once, not held for the wait", async () => {
+    const fake = flakyApi();
+    fake.chapters.set(12, { id: 12, timelineId: TIMELINE, title: "Act III", position: 0, targetWords: null, wordCount: 0 });
+    registerChangeSession(TIMELINE, { client: fake.client, refresh: () => undefined });
+    onlineManager.setOnline(true);
+    const client = pageClient();
+    fake.state.tooMany = 1;
+    fake.state.retryAfter = "3600";
+    const saved = await sendChapterChange(client, { timelineId: TIMELINE, kind: "chapter.update", chapterId: 12, title: "Act Three" });
+    expect(saved).toBe(false);
+    expect(fake.sent).toEqual(["rename chapter 12 Act Three"]);
+  });
+
+  it("waits the server's Retry-After (header, else its answer's retryAfter), else backs off up to five minutes", () => {
+    const limited = (retryAfter: number | null, body: Record<string, unknown> | null = null) =>
+      new ApiError(429, "API request failed: 429", body, retryAfter);
+    expect(outboxRetry(1, limited(30))).toBe(true);
+    expect(outboxRetryDelay(1, limited(30))).toBe(30_000);
+    expect(outboxRetryDelay(1, limited(null, { retryAfter: 12 }))).toBe(12_000);
+    expect(outboxRetryDelay(1, limited(null))).toBe(2_000);
+    expect(outboxRetryDelay(20, limited(null))).toBe(300_000);
+    // A wait past an hour (or one that would overflow the browser's timer and fire at once) is taken as an hour.
+    expect(outboxRetryDelay(1, limited(10 ** 9))).toBe(3_600_000);
+    // Refusals are not tried again.
+    for (const status of [400, 403, 404, 409]) expect(outboxRetry(1, new ApiError(status, "refused", null))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { type ApiClient, ApiError, shareParam, unwrap } from "~/lib/client";
 import { showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { forgetCalendar } from "~/features/calendar/calendar-cache";
@@ -149,9 +150,9 @@ export function CalendarDialog({ open, onOpenChange, timelineId, shareCode, clie
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={pending}>
+            <OnlineOnlyButton type="submit" disabled={pending}>
               {pending ? "Saving..." : "Save Calendar"}
-            </Button>
+            </OnlineOnlyButton>
           </div>
         </form>
       )}

@@ -4,6 +4,7 @@ import { errorMessage, unwrap } from "~/lib/client";
 import { digits } from "~/lib/digits";
 import { showToast, errorToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import type { ChapterContext } from "./chapter-context";
 import { parseTarget, type Scene, wordsText } from "./chapters-api";
@@ -115,9 +116,9 @@ export function BookProgress({
               </p>
             ) : null}
           </div>
-          <Button type="submit" size="sm">
+          <OnlineOnlyButton type="submit" size="sm">
             Save target
-          </Button>
+          </OnlineOnlyButton>
           <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(false)}>
             Cancel
           </Button>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { client, errorMessage, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
-import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import type { DayWords, Progress } from "../../../worker/services/progress";
 import type { ChapterContext } from "./chapter-context";
 import { dailyGoalMessage, parseTarget, queryOf, wordsText } from "./chapters-api";
@@ -62,9 +62,9 @@ function DeadlineForm({
             className="h-8 rounded-md border border-stone-300 bg-white px-2"
           />
         </label>
-        <Button type="submit" size="sm">
+        <OnlineOnlyButton type="submit" size="sm">
           Save deadline
-        </Button>
+        </OnlineOnlyButton>
       </div>
       <fieldset className="flex flex-wrap gap-x-3 gap-y-1">
         <legend className="mb-1 font-medium">Writing days</legend>
@@ -201,9 +201,9 @@ export function ProgressPanel({
             onChange={(e) => setGoal(e.target.value)}
           />
         </label>
-        <Button type="submit" size="sm">
+        <OnlineOnlyButton type="submit" size="sm">
           Save goal
-        </Button>
+        </OnlineOnlyButton>
         {goalError ? <p className="w-full text-sm text-red-700">{goalError}</p> : null}
       </form>
     </div>

@@ -1,4 +1,6 @@
 import { useId, useRef, useState } from "react";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
+import { useOffline } from "~/features/offline/use-offline";
 import { Button } from "~/ui/button";
 import { Textarea } from "~/ui/input";
 import { matchPeople, mentionQuery, usePeople } from "./mention-picker";
@@ -36,6 +38,7 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
       box.current?.setSelectionRange(at, at);
     });
   }
+  const offline = useOffline();
   async function send() {
     const text = body.trim();
     if (!text) return setError("Comment cannot be empty");
@@ -71,7 +74,8 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
             e.preventDefault();
             return mention(offered[0].name);
           }
-          if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) void send();
+          // Comments are not queued: with no network the shortcut sends nothing either (the button says why).
+          if (e.key === "Enter" && (e.metaKey || e.ctrlKey) && !offline) void send();
           if (e.key === "Escape") {
             if (offered.length && typing) return setDismissed(typing.start);
             onCancel();
@@ -103,9 +107,9 @@ export function CommentBox({ label, quote, initial = "", submit, onSubmit, onCan
         <Button variant="outline" size="sm" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
-        <Button size="sm" onClick={() => void send()} disabled={busy}>
+        <OnlineOnlyButton size="sm" onClick={() => void send()} disabled={busy}>
           {submit}
-        </Button>
+        </OnlineOnlyButton>
       </div>
     </div>
   );

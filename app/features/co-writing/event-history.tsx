@@ -1,6 +1,6 @@
 import { diffWords } from "diff";
 import { useEffect, useState } from "react";
-import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { ConfirmDialog, Dialog } from "~/ui/dialog";
 import { Spinner } from "~/ui/spinner";
 import { cn } from "~/lib/cn";
@@ -182,9 +182,11 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
                 <DiffText from={stripMarks(event.content)} to={stripMarks(selected.content)} />
               </p>
               {canEdit ? (
-                <Button className="mt-4" onClick={() => setConfirming(true)} disabled={restoring}>
-                  Restore this version
-                </Button>
+                <div className="mt-4 flex gap-2">
+                  <OnlineOnlyButton onClick={() => setConfirming(true)} disabled={restoring}>
+                    Restore this version
+                  </OnlineOnlyButton>
+                </div>
               ) : null}
             </section>
           ) : (
@@ -201,6 +203,7 @@ export function EventHistoryDialog({ event, canEdit, open, onOpenChange }: Props
         pendingLabel="Restoring..."
         pending={restoring}
         onConfirm={() => void restore()}
+        needsNetwork
       />
     </Dialog>
   );

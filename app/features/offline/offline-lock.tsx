@@ -31,6 +31,25 @@ export function useOfflineLock(noteClassName?: string): { offline: boolean; lock
 }
 
 /**
+ * The action button of a dialog (or form) whose action needs the server and is not queued by the outbox (New
+ * Timeline, Edit Timeline, New Series, a delete confirmation, the calendar, Save as template, …). A dialog opened
+ * online stays open when the network drops: while offline this button is disabled saying 'You're offline' (its
+ * title, and a visible note before it that describes it), the dialog's typed values stay, and it comes back by itself
+ * when the network returns. Online it is the plain `Button` (its own `disabled`, e.g. while pending, is kept).
+ * Actions the outbox queues offline (scene, chapter and plotline changes) use a plain `Button`.
+ */
+export function OnlineOnlyButton({ noteClassName, ...props }: ButtonProps & { noteClassName?: string }) {
+  const { offline, lock, note } = useOfflineLock(noteClassName ?? "self-center");
+  if (!offline) return <Button {...props} />;
+  return (
+    <>
+      {note}
+      <Button {...props} {...lock} />
+    </>
+  );
+}
+
+/**
  * A screen that says 'You're offline' once (the timeline: `data-offline-notes="once"` on its main element) places this
  * where it is read; the notes of its locked controls are then not drawn (app.css), and still describe them.
  */

@@ -80,11 +80,63 @@ function idbPersister(): Persister {
  */
 let serverLost: () => void = () => undefined;
 
+/** The seconds the server asked to wait (its Retry-After header, else `retryAfter` in its answer), or null. */
+function waitAsked(error: ApiError) {
+  if (error.retryAfter !== null) return error.retryAfter;
+  const seconds = (error.body as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof seconds === "number" && seconds >= 0 ? seconds : null;
+}
+
 /** The server's 'still being made' answer to a repeated create (409 with Retry-After): its seconds, else null. */
 function inProgressRetry(error: unknown) {
   if (!(error instanceof ApiError) || error.status !== 409) return null;
-  const seconds = (error.body as { retryAfter?: unknown } | null)?.retryAfter;
-  return typeof seconds === "number" && seconds > 0 ? seconds : null;
+  const seconds = waitAsked(error);
+  return seconds !== null && seconds > 0 ? seconds : null;
+}
+
+/** 'Too many requests' (429, a rate limit such as chapterWrites): not a refusal, the change waits and goes again. */
+const rateLimited = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 429;
+
+/** The longest wait between two tries of a rate-limited change with no Retry-After (a backoff up to it). */
+const RATE_LIMIT_BACKOFF_MAX = 5 * 60_000;
+
+/**
+ * Whether a change that failed is tried again: a request with no answer (the network, or the server restarted, as it
+ * was sent) waits for the server and is sent again, a create with its Idempotency-Key (never made twice); a repeat the
+ * server is still making (409 with Retry-After) and a queued change the server rate-limited (429) are sent again
+ * after the wait the server asked (`outboxRetryDelay`). The server's refusals (400/403/404/409) are not tried again.
+ */
+export function outboxRetry(failures: number, error: unknown) {
+  if (error instanceof TypeError) {
+    serverLost();
+    return failures < 50;
+  }
+  if (rateLimited(error)) return failures < 100;
+  return inProgressRetry(error) !== null && failures < 20;
+}
+
+/**
+ * A change sent while the writer waits for it (made online: the form is open on it) is told at once that the server
+ * rate-limited it (its toast), rather than holding the form for the server's wait; everything else as `outboxRetry`.
+ */
+export const sentNowRetry = (failures: number, error: unknown) => !rateLimited(error) && outboxRetry(failures, error);
+
+/**
+ * The longest wait the server's Retry-After is taken for (a rate limit's window is at most an hour): a bigger one
+ * would overflow the timer (past 2^31 ms a browser fires at once) and send the change again and again.
+ */
+const RETRY_AFTER_MAX = 60 * 60_000;
+
+/** How long before the next try: the server's Retry-After (429, or 409 'still being made'), else a backoff. */
+export function outboxRetryDelay(failures: number, error: unknown) {
+  if (rateLimited(error)) {
+    const seconds = waitAsked(error);
+    return seconds !== null
+      ? Math.min(Math.max(seconds, 1) * 1000, RETRY_AFTER_MAX)
+      : Math.min(1000 * 2 ** failures, RATE_LIMIT_BACKOFF_MAX);
+  }
+  const seconds = inProgressRetry(error);
+  return seconds === null ? Math.min(1000 * 2 ** failures, 30_000) : seconds * 1000;
 }
 
 /**
@@ -252,20 +304,8 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
       mutations: {
         scope: { id: OUTBOX_SCOPE },
         gcTime: 60_000,
-        // A request with no answer (the network, or the server restarted, as it was sent) waits for the server and is
-        // sent again, a create with its Idempotency-Key (never made twice); a repeat the server is still making is
-        // asked again after its Retry-After. The server's refusals are not tried again.
-        retry: (failures, error) => {
-          if (error instanceof TypeError) {
-            serverLost();
-            return failures < 50;
-          }
-          return inProgressRetry(error) !== null && failures < 20;
-        },
-        retryDelay: (failures, error) => {
-          const seconds = inProgressRetry(error);
-          return seconds === null ? Math.min(1000 * 2 ** failures, 30_000) : seconds * 1000;
-        },
+        retry: outboxRetry,
+        retryDelay: outboxRetryDelay,
       },
     },
   });
@@ -277,6 +317,11 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
     setOutboxWaiting(now);
   });
   setup(client);
+  // Mounted for the page's life, not only while a QueryClientProvider is (the timeline screen, the Manuscript): a
+  // mounted client resumes its paused changes each time the network returns. The timelines page and every other page
+  // that sends the kept queue (`resumeKeptChanges`) have no provider: a change paused there (the server not yet
+  // answering when the page opened, or a send that got no answer) waited for a 'online' nobody listened to, forever.
+  client.mount();
   queryClient = client;
   return client;
 }

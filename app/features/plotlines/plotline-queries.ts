@@ -1,6 +1,6 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId } from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
@@ -219,7 +219,10 @@ export function usePlotlines(): PlotlineView[] {
 /** Sends a change; with no network it is queued and counts as done (it shows at once, and is sent later). */
 export function sendPlotlineChange(queryClient: QueryClient, change: PlotlineChange): Promise<boolean> {
   const queued = !isOnline();
-  const mutation = queryClient.getMutationCache().build(queryClient, { mutationKey: changeKey(change.kind) });
+  // Made online, the writer waits for it: a rate limit (429) is said at once, not waited out (queued, it waits).
+  const mutation = queryClient
+    .getMutationCache()
+    .build(queryClient, { mutationKey: changeKey(change.kind), ...(!queued && { retry: sentNowRetry }) });
   const done = mutation.execute({ ...change, queued }).then(
     () => true,
     () => false,

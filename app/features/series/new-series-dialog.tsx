@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
@@ -64,9 +64,9 @@ export function NewSeriesDialog({
           })}
         </fieldset>
         <div className="flex justify-end gap-2">
-          <Button type="submit" disabled={create.pending}>
+          <OnlineOnlyButton type="submit" disabled={create.pending}>
             {create.pending ? "Creating..." : "Create Series"}
-          </Button>
+          </OnlineOnlyButton>
         </div>
       </form>
     </Dialog>

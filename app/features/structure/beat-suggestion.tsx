@@ -4,6 +4,7 @@ import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
+import { useOfflineLock } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { Label, Textarea } from "~/ui/input";
 import type { OverlayBeat, OverlayScene } from "../../../db/domain/templates/overlay";
@@ -53,6 +54,8 @@ export function BeatSuggestionDialog({
   const { client } = useTimelineSession();
   const [wish, setWish] = useState("");
   const [pending, setPending] = useState(false);
+  // Asking the assistant and placing its scene need the server (not queued): one 'You're offline' for the three.
+  const { lock, note } = useOfflineLock("self-center");
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
   // The beat's own scene: a scene named like the beat (a book started from this structure has one), else the scene
   // where the beat falls. A placeholder (named like the beat) or a scene without words can be written into.
@@ -122,16 +125,17 @@ export function BeatSuggestionDialog({
           <Button type="button" variant="outline" onClick={onClose} disabled={pending}>
             Cancel
           </Button>
-          <Button type="button" variant={suggestion ? "outline" : "default"} onClick={() => void ask()} disabled={pending}>
+          {note}
+          <Button type="button" variant={suggestion ? "outline" : "default"} onClick={() => void ask()} disabled={pending} {...lock}>
             {pending && !suggestion ? "Suggesting..." : suggestion ? "Suggest another" : "Suggest"}
           </Button>
           {suggestion && empty && there ? (
-            <Button type="button" onClick={() => void place("fill")} disabled={pending}>
+            <Button type="button" onClick={() => void place("fill")} disabled={pending} {...lock}>
               Write it into '{there.title}'
             </Button>
           ) : null}
           {suggestion ? (
-            <Button type="button" variant={empty ? "outline" : "default"} onClick={() => void place("add")} disabled={pending}>
+            <Button type="button" variant={empty ? "outline" : "default"} onClick={() => void place("add")} disabled={pending} {...lock}>
               Add as a new scene here
             </Button>
           ) : null}

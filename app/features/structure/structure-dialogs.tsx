@@ -3,6 +3,7 @@ import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { client, errorMessage, shareParam, unwrap } from "~/lib/client";
 import { errorToast, showToast } from "~/lib/toast";
 import { Button } from "~/ui/button";
+import { OnlineOnlyButton, useOfflineLock } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label } from "~/ui/input";
 import { type StructureToolsProps, type StructureView, type TemplateView, loadTemplates } from "./structure-api";
@@ -20,6 +21,8 @@ export function StructureDialog(
   const { open, structure, canEdit } = props;
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
   const [pending, setPending] = useState(false);
+  // Choosing a beat sheet is saved on the server at once (not queued): offline, the choice says 'You're offline'.
+  const { lock, note } = useOfflineLock();
   // The session's client names this page's room connection.
   const { client: roomClient } = useTimelineSession();
   useEffect(() => {
@@ -51,6 +54,7 @@ export function StructureDialog(
             disabled={!canEdit || pending || !templates}
             onChange={(e) => void choose(e.target.value)}
             className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-sm"
+            {...lock}
           >
             <option value="">None</option>
             {templates?.map((t) => (
@@ -63,6 +67,7 @@ export function StructureDialog(
             {chosen ? chosen.description : "Choose a beat sheet to see where each beat should fall in the story."}
             {canEdit ? null : " Only editors can change it."}
           </p>
+          {note}
         </div>
         {structure && structure.beats.length > 0 ? (
           <p className="text-sm text-stone-600">
@@ -106,9 +111,9 @@ export function SaveTemplateDialog(props: { timelineId: number; title: string; o
           <Button type="button" variant="outline" onClick={() => props.onOpenChange(false)} disabled={pending}>
             Cancel
           </Button>
-          <Button type="submit" disabled={pending}>
+          <OnlineOnlyButton type="submit" disabled={pending}>
             {pending ? "Saving..." : "Save template"}
-          </Button>
+          </OnlineOnlyButton>
         </div>
       </form>
     </Dialog>

@@ -1,5 +1,6 @@
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { Input, Label, Textarea } from "~/ui/input";
 import { useMutation } from "~/lib/use-mutation";
@@ -131,9 +132,9 @@ export function TimelineDialog({ open, onOpenChange, timeline, onSaved }: Timeli
               Cancel
             </Button>
           ) : null}
-          <Button type="submit" disabled={pending}>
+          <OnlineOnlyButton type="submit" disabled={pending}>
             {editing ? (pending ? "Saving..." : "Save Changes") : pending ? "Creating..." : "Create Timeline"}
-          </Button>
+          </OnlineOnlyButton>
         </div>
       </form>
     </Dialog>
@@ -160,6 +161,8 @@ export function EventDialog({
   const writer = session?.client ?? client;
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
+  // On the timeline screen an event made offline is queued (the outbox); elsewhere (the timelines page) it needs the server.
+  const Submit = session ? Button : OnlineOnlyButton;
   const createEvent = useMutation(
     (id: number, fields: { title: string; content: string }) =>
       unwrap(
@@ -234,10 +237,10 @@ export function EventDialog({
             placeholder="Describe the event"
           />
         </div>
-        <div className="flex justify-end">
-          <Button type="submit" disabled={pending}>
+        <div className="flex justify-end gap-2">
+          <Submit type="submit" disabled={pending}>
             {pending ? "Creating..." : "Create Event"}
-          </Button>
+          </Submit>
         </div>
       </form>
     </Dialog>

@@ -292,6 +292,7 @@ export default function TimelineHome({ loaderData }: Route.ComponentProps) {
         pendingLabel="Deleting..."
         pending={deleteTimeline.pending}
         onConfirm={confirmDelete}
+        needsNetwork
       />
     </Page>
   );

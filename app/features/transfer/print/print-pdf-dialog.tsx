@@ -11,6 +11,7 @@ import {
   trimSizes,
 } from "../../../../db/domain/print-options";
 import { Button } from "~/ui/button";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { Dialog } from "~/ui/dialog";
 import { SpreadPreview } from "./spread-preview";
 
@@ -187,9 +188,9 @@ export function PrintPdfDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Close
           </Button>
-          <Button onClick={make} disabled={busy}>
+          <OnlineOnlyButton onClick={make} disabled={busy}>
             {busy ? "Typesetting…" : "Download PDF"}
-          </Button>
+          </OnlineOnlyButton>
         </div>
       </div>
     </Dialog>
