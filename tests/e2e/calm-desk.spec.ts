@@ -5,8 +5,7 @@ import {
   createUser,
   expect,
   layoutMenu,
-  login,
-  makePremium,
+  openHome,
   openPanel,
   openTimeline,
   test,
@@ -14,80 +13,87 @@ import {
   waitForHydration,
 } from "./fixtures";
 
-test("Import stands next to New Timeline on the home page", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Calm Desk" });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, writer);
-  await waitForHydration(page);
-  const importButton = page.getByRole("button", { name: "Import" });
-  const newTimeline = page.getByRole("button", { name: "New Timeline" });
-  await expect(importButton).toBeVisible();
-  await expect(newTimeline).toBeVisible();
-  // Neighbours in the heading's actions: nothing between them.
-  const adjacent = await importButton.evaluate((el) => {
-    const next = el.nextElementSibling;
-    return next?.textContent?.includes("New Timeline") ?? false;
+test.describe(() => {
+  test.use({ writerOptions: { name: "Calm Desk", premium: false } });
+  test("Import stands next to New Timeline on the home page", async ({ page, writer: _ }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openHome(page);
+    await waitForHydration(page);
+    const importButton = page.getByRole("button", { name: "Import" });
+    const newTimeline = page.getByRole("button", { name: "New Timeline" });
+    await expect(importButton).toBeVisible();
+    await expect(newTimeline).toBeVisible();
+    // Neighbours in the heading's actions: nothing between them.
+    const adjacent = await importButton.evaluate((el) => {
+      const next = el.nextElementSibling;
+      return next?.textContent?.includes("New Timeline") ?? false;
+    });
+    expect(adjacent).toBe(true);
+    await page.screenshot({ path: "test-results/shots/home-1280.png" });
   });
-  expect(adjacent).toBe(true);
-  await page.screenshot({ path: "test-results/shots/home-1280.png" });
 });
 
-test("the side column hides, the timeline takes the full width, and it stays hidden over a reload", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Side Panel" });
-  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Wide Desk" });
-  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "First scene", content: "It begins." });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, writer);
-  await openTimeline(page, timeline.id);
-  await waitForHydration(page);
-  const events = page.getByRole("region", { name: "Timeline events" });
-  const narrow = (await events.boundingBox())?.width ?? 0;
-  const hide = page.getByRole("button", { name: "Hide side panel" });
-  await expect(hide).toHaveAttribute("aria-expanded", "true");
-  await page.screenshot({ path: "test-results/shots/timeline-1280-side-shown.png" });
-  await hide.click();
-  const show = page.getByRole("button", { name: "Show side panel" });
-  await expect(show).toHaveAttribute("aria-expanded", "false");
-  await expect(page.locator("#timeline-side-panel")).toBeHidden();
-  await expect.poll(async () => (await events.boundingBox())?.width ?? 0).toBeGreaterThan(narrow + 300);
-  const top = (await page.getByTestId("event-card").first().boundingBox())?.y ?? Number.POSITIVE_INFINITY;
-  // The first scene stands above the fold.
-  expect(top).toBeLessThan(800);
-  await page.screenshot({ path: "test-results/shots/timeline-1280-side-hidden.png" });
+test.describe(() => {
+  test.use({ writerOptions: { name: "Side Panel", premium: false }, timelineTitle: "Wide Desk" });
+  test("the side column hides, the timeline takes the full width, and it stays hidden over a reload", async ({
+    page,
+    writer,
+    timeline,
+  }) => {
+    await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: "First scene", content: "It begins." });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openTimeline(page, timeline.id);
+    await waitForHydration(page);
+    const events = page.getByRole("region", { name: "Timeline events" });
+    const narrow = (await events.boundingBox())?.width ?? 0;
+    const hide = page.getByRole("button", { name: "Hide side panel" });
+    await expect(hide).toHaveAttribute("aria-expanded", "true");
+    await page.screenshot({ path: "test-results/shots/timeline-1280-side-shown.png" });
+    await hide.click();
+    const show = page.getByRole("button", { name: "Show side panel" });
+    await expect(show).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator("#timeline-side-panel")).toBeHidden();
+    await expect.poll(async () => (await events.boundingBox())?.width ?? 0).toBeGreaterThan(narrow + 300);
+    const top = (await page.getByTestId("event-card").first().boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+    // The first scene stands above the fold.
+    expect(top).toBeLessThan(800);
+    await page.screenshot({ path: "test-results/shots/timeline-1280-side-hidden.png" });
 
-  // The server's own HTML (the browser's cookies, no script run) is already drawn with the column hidden.
-  const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
-  expect(html).toMatch(/<button[^>]*aria-expanded="false"[^>]*>Show side panel<\/button>/);
-  expect(html).not.toContain(">Hide side panel<");
-  expect(html).toMatch(/id="timeline-side-panel" class="[^"]*\blg:hidden\b/);
+    // The server's own HTML (the browser's cookies, no script run) is already drawn with the column hidden.
+    const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
+    expect(html).toMatch(/<button[^>]*aria-expanded="false"[^>]*>Show side panel<\/button>/);
+    expect(html).not.toContain(">Hide side panel<");
+    expect(html).toMatch(/id="timeline-side-panel" class="[^"]*\blg:hidden\b/);
 
-  await page.reload();
-  await waitForHydration(page);
-  await expect(page.getByRole("button", { name: "Show side panel" })).toHaveAttribute("aria-expanded", "false");
-  await expect(page.locator("#timeline-side-panel")).toBeHidden();
-  await page.getByRole("button", { name: "Show side panel" }).click();
-  await expect(page.locator("#timeline-side-panel")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Hide side panel" })).toHaveAttribute("aria-expanded", "true");
-  // A phone keeps the column below the scenes and has no toggle.
-  await page.getByRole("button", { name: "Hide side panel" }).click();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByRole("button", { name: "Show side panel" })).toBeHidden();
-  await expect(page.locator("#timeline-side-panel")).toBeVisible();
-  await page.screenshot({ path: "test-results/shots/timeline-390.png" });
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByRole("button", { name: "Show side panel" })).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator("#timeline-side-panel")).toBeHidden();
+    await page.getByRole("button", { name: "Show side panel" }).click();
+    await expect(page.locator("#timeline-side-panel")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Hide side panel" })).toHaveAttribute("aria-expanded", "true");
+    // A phone keeps the column below the scenes and has no toggle.
+    await page.getByRole("button", { name: "Hide side panel" }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole("button", { name: "Show side panel" })).toBeHidden();
+    await expect(page.locator("#timeline-side-panel")).toBeVisible();
+    await page.screenshot({ path: "test-results/shots/timeline-390.png" });
+  });
 });
 
-test("a side column hidden before the cookie (kept in this browser's storage) is moved over once", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Old Choice" });
-  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Old Desk" });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, writer);
-  await page.evaluate(() => window.localStorage.setItem("storyweave:side-panel", "hidden"));
-  await openTimeline(page, timeline.id);
-  await waitForHydration(page);
-  await expect(page.getByRole("button", { name: "Show side panel" })).toHaveAttribute("aria-expanded", "false");
-  expect(await page.evaluate(() => window.localStorage.getItem("storyweave:side-panel"))).toBeNull();
-  const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
-  expect(html).toContain(">Show side panel<");
+test.describe(() => {
+  test.use({ writerOptions: { name: "Old Choice", premium: false }, timelineTitle: "Old Desk" });
+  test("a side column hidden before the cookie (kept in this browser's storage) is moved over once", async ({ page, timeline }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openHome(page);
+    await page.evaluate(() => window.localStorage.setItem("storyweave:side-panel", "hidden"));
+    await openTimeline(page, timeline.id);
+    await waitForHydration(page);
+    await expect(page.getByRole("button", { name: "Show side panel" })).toHaveAttribute("aria-expanded", "false");
+    expect(await page.evaluate(() => window.localStorage.getItem("storyweave:side-panel"))).toBeNull();
+    const html = await (await page.request.get(`/timeline/${timeline.id}`)).text();
+    expect(html).toContain(">Show side panel<");
+  });
 });
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -193,30 +199,30 @@ for (const size of [
   });
 }
 
-test("a new timeline is selected and its events brought into view, with SPEC's toast", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Many Books" });
-  await makePremium(request, writer);
-  for (let i = 1; i <= 12; i++)
-    await apiAs(request, writer, "POST", "/api/timelines", { title: `Older Book ${i}`, description: "An older book." });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, writer);
-  const heading = page.locator("#events-heading");
-  await expect(heading).toBeAttached();
-  // Twelve cards push the selected timeline's events below the fold.
-  await expect(heading).not.toBeInViewport();
-  await page.getByRole("button", { name: "New Timeline" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create New Timeline" });
-  await dialog.getByLabel("Title").fill("The Newest Book");
-  await dialog.getByRole("button", { name: "Create Timeline" }).click();
-  await expect(toast(page, "Timeline created successfully")).toBeVisible();
-  await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/\/timeline\?timeline=\d+$/);
-  await expect(page.getByRole("combobox", { name: "Select timeline" })).toContainText("The Newest Book");
-  await expect(heading).toContainText("The Newest Book");
-  await expect(heading).toBeInViewport();
-  await expect(heading).toBeFocused();
-  await expect(page.getByText("No events yet. Create your first event!")).toBeInViewport();
-  await page.screenshot({ path: "test-results/shots/home-new-book-1280.png" });
+test.describe(() => {
+  test.use({ writerOptions: { name: "Many Books", premium: true } });
+  test("a new timeline is selected and its events brought into view, with SPEC's toast", async ({ page, writer }) => {
+    for (let i = 1; i <= 12; i++) await writer.api("POST", "/api/timelines", { title: `Older Book ${i}`, description: "An older book." });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openHome(page);
+    const heading = page.locator("#events-heading");
+    await expect(heading).toBeAttached();
+    // Twelve cards push the selected timeline's events below the fold.
+    await expect(heading).not.toBeInViewport();
+    await page.getByRole("button", { name: "New Timeline" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Timeline" });
+    await dialog.getByLabel("Title").fill("The Newest Book");
+    await dialog.getByRole("button", { name: "Create Timeline" }).click();
+    await expect(toast(page, "Timeline created successfully")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/timeline\?timeline=\d+$/);
+    await expect(page.getByRole("combobox", { name: "Select timeline" })).toContainText("The Newest Book");
+    await expect(heading).toContainText("The Newest Book");
+    await expect(heading).toBeInViewport();
+    await expect(heading).toBeFocused();
+    await expect(page.getByText("No events yet. Create your first event!")).toBeInViewport();
+    await page.screenshot({ path: "test-results/shots/home-new-book-1280.png" });
+  });
 });
 
 /** The first scene card's top edge, in the viewport. */
@@ -252,73 +258,77 @@ const actionRows = (page: Page) =>
     return tops.size;
   });
 
-test("one layout menu and one Panels menu: the first scene stands above the fold at 1280 and 390 px", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Calm Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "A Calm Desk" });
-  for (const title of ["Opening", "Middle", "Ending"]) {
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} text.` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page, owner);
-  await page.evaluate(() => window.localStorage.removeItem("storyweave:side-panel"));
-  await openTimeline(page, timeline.id);
+test.describe(() => {
+  test.use({ writerOptions: { name: "Calm Owner", premium: true }, timelineTitle: "A Calm Desk" });
+  test("one layout menu and one Panels menu: the first scene stands above the fold at 1280 and 390 px", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
+    for (const title of ["Opening", "Middle", "Ending"]) {
+      await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} text.` });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openHome(page);
+    await page.evaluate(() => window.localStorage.removeItem("storyweave:side-panel"));
+    await openTimeline(page, timeline.id);
 
-  // The six layout buttons are one menu naming the current layout; the panels one 'Panels' menu.
-  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
-  for (const name of ["Grid", "Lanes", "Map", "Ruler", "Horizontal", "Comments", "Activity", "Reader links", "Calendar"]) {
-    await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
-  }
-  await layoutMenu(page).click();
-  await expect(page.getByRole("menuitemradio")).toHaveText(["Vertical", "Horizontal", "Lanes", "Grid", "Ruler", "Map", "Relationships"]);
-  await expect(page.getByRole("menuitemradio", { name: "Vertical" })).toHaveAttribute("aria-checked", "true");
-  await page.keyboard.press("Escape");
-  await expect(page.getByRole("menu")).toBeHidden();
-  await page.getByRole("button", { name: "Panels", exact: true }).click();
-  await expect(page.getByRole("menuitem")).toHaveText(["Comments", "Activity", "Plotlines", "Calendar", "Reader links"]);
-  await page.keyboard.press("Escape");
+    // The six layout buttons are one menu naming the current layout; the panels one 'Panels' menu.
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
+    for (const name of ["Grid", "Lanes", "Map", "Ruler", "Horizontal", "Comments", "Activity", "Reader links", "Calendar"]) {
+      await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+    }
+    await layoutMenu(page).click();
+    await expect(page.getByRole("menuitemradio")).toHaveText(["Vertical", "Horizontal", "Lanes", "Grid", "Ruler", "Map", "Relationships"]);
+    await expect(page.getByRole("menuitemradio", { name: "Vertical" })).toHaveAttribute("aria-checked", "true");
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menu")).toBeHidden();
+    await page.getByRole("button", { name: "Panels", exact: true }).click();
+    await expect(page.getByRole("menuitem")).toHaveText(["Comments", "Activity", "Plotlines", "Calendar", "Reader links"]);
+    await page.keyboard.press("Escape");
 
-  // Side column open: the bar is one row and the first scene is above the fold.
-  await expect(page.locator("#timeline-side-panel")).toBeVisible();
-  await expect.poll(() => firstCardTop(page)).toBeLessThan(800);
-  expect(await overlappingControls(page)).toEqual([]);
-  await page.screenshot({ path: "test-results/shots/desk-1280-side-shown.png" });
-  await page.getByRole("button", { name: "Hide side panel" }).click();
-  await expect(page.locator("#timeline-side-panel")).toBeHidden();
-  await expect.poll(() => firstCardTop(page)).toBeLessThan(800);
-  expect(await overlappingControls(page)).toEqual([]);
-  await page.screenshot({ path: "test-results/shots/desk-1280-side-hidden.png" });
+    // Side column open: the bar is one row and the first scene is above the fold.
+    await expect(page.locator("#timeline-side-panel")).toBeVisible();
+    await expect.poll(() => firstCardTop(page)).toBeLessThan(800);
+    expect(await overlappingControls(page)).toEqual([]);
+    await page.screenshot({ path: "test-results/shots/desk-1280-side-shown.png" });
+    await page.getByRole("button", { name: "Hide side panel" }).click();
+    await expect(page.locator("#timeline-side-panel")).toBeHidden();
+    await expect.poll(() => firstCardTop(page)).toBeLessThan(800);
+    expect(await overlappingControls(page)).toEqual([]);
+    await page.screenshot({ path: "test-results/shots/desk-1280-side-hidden.png" });
 
-  // By keyboard: the menu opens on Enter, arrows move through the layouts, Enter picks; the address keeps it.
-  await layoutMenu(page).focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("menuitemradio", { name: "Vertical" })).toBeFocused();
-  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
-  await expect(page.getByRole("menuitemradio", { name: "Grid" })).toBeFocused();
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/layout=grid/);
-  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Grid");
-  await chooseLayout(page, "Vertical");
-  await expect(page).not.toHaveURL(/layout=/);
-  // A layout stays reachable by its address.
-  await page.goto(`/timeline/${timeline.id}?layout=lanes`);
-  await waitForHydration(page);
-  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Lanes");
-  await expect(page.getByRole("button", { name: "By character" })).toHaveAttribute("aria-pressed", "true");
+    // By keyboard: the menu opens on Enter, arrows move through the layouts, Enter picks; the address keeps it.
+    await layoutMenu(page).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menuitemradio", { name: "Vertical" })).toBeFocused();
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("menuitemradio", { name: "Grid" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/layout=grid/);
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Grid");
+    await chooseLayout(page, "Vertical");
+    await expect(page).not.toHaveURL(/layout=/);
+    // A layout stays reachable by its address.
+    await page.goto(`/timeline/${timeline.id}?layout=lanes`);
+    await waitForHydration(page);
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Lanes");
+    await expect(page.getByRole("button", { name: "By character" })).toHaveAttribute("aria-pressed", "true");
 
-  // A panel opens from the menu as its button did.
-  await openPanel(page, "Activity");
-  await expect(page.getByRole("dialog", { name: "Activity" })).toBeVisible();
-  await page.keyboard.press("Escape");
-  await expect(page.getByRole("dialog")).toBeHidden();
+    // A panel opens from the menu as its button did.
+    await openPanel(page, "Activity");
+    await expect(page.getByRole("dialog", { name: "Activity" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
 
-  // A phone: the header's actions take two rows at most and the first scene's top is above the fold.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openTimeline(page, timeline.id);
-  await expect.poll(() => actionRows(page)).toBeLessThanOrEqual(2);
-  await expect.poll(() => firstCardTop(page)).toBeLessThan(844);
-  expect(await overlappingControls(page)).toEqual([]);
-  await page.screenshot({ path: "test-results/shots/desk-390.png" });
+    // A phone: the header's actions take two rows at most and the first scene's top is above the fold.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openTimeline(page, timeline.id);
+    await expect.poll(() => actionRows(page)).toBeLessThanOrEqual(2);
+    await expect.poll(() => firstCardTop(page)).toBeLessThan(844);
+    expect(await overlappingControls(page)).toEqual([]);
+    await page.screenshot({ path: "test-results/shots/desk-390.png" });
+  });
 });
 
 test("a menu whose code is still on its way takes the key that opens it: Enter opens the layouts on the first one", async ({
@@ -362,128 +372,133 @@ test("a menu whose code is still on its way takes the key that opens it: Enter o
 // the first scene card's top at 1280 × 800, side column shown, was 482 px.
 const FIRST_CARD_TOP_BEFORE = 482;
 
-for (const size of [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-]) {
-  test(`at ${size.width} px a toast and the help button leave the toolbars, 'Jump to event' and the side column clear`, async ({
-    page,
-    request,
-  }) => {
-    const writer = await createUser(request, { name: "Docked Help" });
-    const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Docked Help" });
-    const long = Array.from({ length: 8 }, (_, i) => `Line ${i + 1} of a scene long enough to fill the card.`).join("\n\n");
-    for (const title of ["Opening", "Middle", "Ending"]) {
-      await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title, content: long });
-    }
-    await page.setViewportSize(size);
-    await login(page, writer);
-    await page.evaluate(() => window.localStorage.removeItem("storyweave:side-panel"));
-    await openTimeline(page, timeline.id);
-    await waitForHydration(page);
-    const wide = size.width >= 1024;
+test.describe(() => {
+  test.use({ writerOptions: { name: "Docked Help", premium: false }, timelineTitle: "Docked Help" });
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`at ${size.width} px a toast and the help button leave the toolbars, 'Jump to event' and the side column clear`, async ({
+      page,
+      writer,
+      timeline,
+    }) => {
+      const long = Array.from({ length: 8 }, (_, i) => `Line ${i + 1} of a scene long enough to fill the card.`).join("\n\n");
+      for (const title of ["Opening", "Middle", "Ending"]) {
+        await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: long });
+      }
+      await page.setViewportSize(size);
+      await openHome(page);
+      await page.evaluate(() => window.localStorage.removeItem("storyweave:side-panel"));
+      await openTimeline(page, timeline.id);
+      await waitForHydration(page);
+      const wide = size.width >= 1024;
 
-    if (wide) {
-      // The side column's toggle shares the Events row (order, layout, panels): no row of its own above the scenes.
-      const toggle = page.getByRole("button", { name: "Hide side panel" });
-      await expect(toggle).toBeVisible();
-      const toggleBox = (await toggle.boundingBox()) as Box;
-      const layoutBox = (await layoutMenu(page).boundingBox()) as Box;
-      expect(Math.abs(toggleBox.y + toggleBox.height / 2 - (layoutBox.y + layoutBox.height / 2))).toBeLessThan(4);
-      await expect(page.getByTestId("events-bar").getByRole("button", { name: "Hide side panel" })).toBeVisible();
-      await expect(page.locator("#timeline-side-panel")).toBeVisible();
-      await expect.poll(() => firstCardTop(page)).toBeLessThan(FIRST_CARD_TOP_BEFORE);
-      expect(await overlappingControls(page)).toEqual([]);
-    }
+      if (wide) {
+        // The side column's toggle shares the Events row (order, layout, panels): no row of its own above the scenes.
+        const toggle = page.getByRole("button", { name: "Hide side panel" });
+        await expect(toggle).toBeVisible();
+        const toggleBox = (await toggle.boundingBox()) as Box;
+        const layoutBox = (await layoutMenu(page).boundingBox()) as Box;
+        expect(Math.abs(toggleBox.y + toggleBox.height / 2 - (layoutBox.y + layoutBox.height / 2))).toBeLessThan(4);
+        await expect(page.getByTestId("events-bar").getByRole("button", { name: "Hide side panel" })).toBeVisible();
+        await expect(page.locator("#timeline-side-panel")).toBeVisible();
+        await expect.poll(() => firstCardTop(page)).toBeLessThan(FIRST_CARD_TOP_BEFORE);
+        expect(await overlappingControls(page)).toEqual([]);
+      }
 
-    // A toast: an event created through the dialog.
-    await page.getByRole("button", { name: "Add Event" }).click();
-    const add = page.getByRole("dialog", { name: "Create New Event" });
-    await add.getByLabel("Title").fill("Added scene");
-    await add.getByLabel("Content").fill("A scene added through the dialog.");
-    await add.getByRole("button", { name: "Create Event" }).click();
-    await expect(add).toBeHidden();
-    const shown = toast(page, "Event created successfully");
-    await expect(shown).toBeVisible();
-    let previous = Number.NaN;
-    await expect
-      .poll(async () => {
-        const y = (await shown.boundingBox())?.y ?? Number.NaN;
-        const still = y === previous;
-        previous = y;
-        return still;
-      })
-      .toBe(true);
-    const toastBox = (await shown.boundingBox()) as Box;
-    const help = page.getByRole("button", { name: "Open help assistant" });
-    await expect(help).toBeVisible();
-    const helpBox = (await help.boundingBox()) as Box;
-    expect(overlaps(helpBox, toastBox), "the toast stands clear of the help button").toBe(false);
+      // A toast: an event created through the dialog.
+      await page.getByRole("button", { name: "Add Event" }).click();
+      const add = page.getByRole("dialog", { name: "Create New Event" });
+      await add.getByLabel("Title").fill("Added scene");
+      await add.getByLabel("Content").fill("A scene added through the dialog.");
+      await add.getByRole("button", { name: "Create Event" }).click();
+      await expect(add).toBeHidden();
+      const shown = toast(page, "Event created successfully");
+      await expect(shown).toBeVisible();
+      let previous = Number.NaN;
+      await expect
+        .poll(async () => {
+          const y = (await shown.boundingBox())?.y ?? Number.NaN;
+          const still = y === previous;
+          previous = y;
+          return still;
+        })
+        .toBe(true);
+      const toastBox = (await shown.boundingBox()) as Box;
+      const help = page.getByRole("button", { name: "Open help assistant" });
+      await expect(help).toBeVisible();
+      const helpBox = (await help.boundingBox()) as Box;
+      expect(overlaps(helpBox, toastBox), "the toast stands clear of the help button").toBe(false);
 
-    // What must stay clear: the toolbars' controls (the book's actions, the Events row, the filters' row with
-    // 'Jump to event') and, on a wide screen, the side column (Codex, Story Assistant), with every control in it.
-    const guarded = () =>
-      page.evaluate(() => {
-        const found: { name: string; box: { x: number; y: number; width: number; height: number } }[] = [];
-        const add = (el: Element, name?: string) => {
-          const r = el.getBoundingClientRect();
-          if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight) return;
-          found.push({ name: name ?? el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? el.tagName, box: r.toJSON() });
-        };
-        const bars = ["[data-testid='timeline-actions']", "[data-testid='events-bar']", "form[aria-label='Jump to event']"];
-        for (const bar of Array.from(document.querySelectorAll(bars.join(", ")))) {
-          for (const el of Array.from(bar.querySelectorAll("button, a, input, select"))) add(el);
-        }
-        const jump = document.querySelector("form[aria-label='Jump to event']");
-        if (jump) add(jump, "Jump to event");
-        const side = document.querySelector("#timeline-side-panel");
-        if (side) {
-          add(side, "side column");
-          for (const el of Array.from(side.querySelectorAll("button, a, input, select, textarea"))) add(el);
-        }
-        return found;
-      });
-    const first = await guarded();
-    const names = first.map((c) => c.name);
-    expect(names).toContain("Jump to event");
-    expect(names).toContain("Add Event");
-    expect(names.some((n) => n.startsWith("Layout: "))).toBe(true);
-    if (wide) expect(names).toContain("side column");
-    expect(
-      first.filter((c) => overlaps(c.box, toastBox)).map((c) => c.name),
-      "under the toast",
-    ).toEqual([]);
-    expect(
-      first.filter((c) => overlaps(c.box, helpBox)).map((c) => c.name),
-      "under the help button",
-    ).toEqual([]);
-    if (wide) {
-      // On a wide screen the toast covers nothing of the page at all: no control, heading or line of text.
-      const underToast = await page.evaluate((t) => {
-        const hit: string[] = [];
-        const all = "main button, main a, main input, main select, main textarea, main h1, main h2, main h3, main p, nav a, nav button";
-        for (const el of Array.from(document.querySelectorAll(all))) {
-          if (el.closest("[data-sonner-toaster]")) continue;
-          const r = el.getBoundingClientRect();
-          if (r.width === 0 || r.height === 0) continue;
-          if (r.left < t.x + t.width && t.x < r.right && r.top < t.y + t.height && t.y < r.bottom)
-            hit.push(el.textContent?.trim().slice(0, 30) ?? el.tagName);
-        }
-        return hit;
-      }, toastBox);
-      expect(underToast, "anything under the toast").toEqual([]);
-    }
-    await page.screenshot({ path: `test-results/shots/toast-event-${size.width}.png` });
+      // What must stay clear: the toolbars' controls (the book's actions, the Events row, the filters' row with
+      // 'Jump to event') and, on a wide screen, the side column (Codex, Story Assistant), with every control in it.
+      const guarded = () =>
+        page.evaluate(() => {
+          const found: { name: string; box: { x: number; y: number; width: number; height: number } }[] = [];
+          const add = (el: Element, name?: string) => {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight) return;
+            found.push({
+              name: name ?? el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? el.tagName,
+              box: r.toJSON(),
+            });
+          };
+          const bars = ["[data-testid='timeline-actions']", "[data-testid='events-bar']", "form[aria-label='Jump to event']"];
+          for (const bar of Array.from(document.querySelectorAll(bars.join(", ")))) {
+            for (const el of Array.from(bar.querySelectorAll("button, a, input, select"))) add(el);
+          }
+          const jump = document.querySelector("form[aria-label='Jump to event']");
+          if (jump) add(jump, "Jump to event");
+          const side = document.querySelector("#timeline-side-panel");
+          if (side) {
+            add(side, "side column");
+            for (const el of Array.from(side.querySelectorAll("button, a, input, select, textarea"))) add(el);
+          }
+          return found;
+        });
+      const first = await guarded();
+      const names = first.map((c) => c.name);
+      expect(names).toContain("Jump to event");
+      expect(names).toContain("Add Event");
+      expect(names.some((n) => n.startsWith("Layout: "))).toBe(true);
+      if (wide) expect(names).toContain("side column");
+      expect(
+        first.filter((c) => overlaps(c.box, toastBox)).map((c) => c.name),
+        "under the toast",
+      ).toEqual([]);
+      expect(
+        first.filter((c) => overlaps(c.box, helpBox)).map((c) => c.name),
+        "under the help button",
+      ).toEqual([]);
+      if (wide) {
+        // On a wide screen the toast covers nothing of the page at all: no control, heading or line of text.
+        const underToast = await page.evaluate((t) => {
+          const hit: string[] = [];
+          const all = "main button, main a, main input, main select, main textarea, main h1, main h2, main h3, main p, nav a, nav button";
+          for (const el of Array.from(document.querySelectorAll(all))) {
+            if (el.closest("[data-sonner-toaster]")) continue;
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0) continue;
+            if (r.left < t.x + t.width && t.x < r.right && r.top < t.y + t.height && t.y < r.bottom)
+              hit.push(el.textContent?.trim().slice(0, 30) ?? el.tagName);
+          }
+          return hit;
+        }, toastBox);
+        expect(underToast, "anything under the toast").toEqual([]);
+      }
+      await page.screenshot({ path: `test-results/shots/toast-event-${size.width}.png` });
 
-    // A window just tall enough for 'Jump to event': the control at its foot, where the floating help button stood.
-    const jumpForm = page.getByRole("form", { name: "Jump to event" });
-    const jumpBottom = await jumpForm.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.setViewportSize({ width: size.width, height: Math.ceil(jumpBottom) + 8 });
-    const jumpBox = (await jumpForm.boundingBox()) as Box;
-    expect(jumpBox.y + jumpBox.height).toBeGreaterThan(Math.ceil(jumpBottom) - 60);
-    const helpNow = (await help.boundingBox()) as Box;
-    expect(overlaps(helpNow, jumpBox), "the help button over 'Jump to event'").toBe(false);
-    await page.screenshot({ path: `test-results/shots/jump-at-foot-${size.width}.png` });
-  });
-}
+      // A window just tall enough for 'Jump to event': the control at its foot, where the floating help button stood.
+      const jumpForm = page.getByRole("form", { name: "Jump to event" });
+      const jumpBottom = await jumpForm.evaluate((el) => el.getBoundingClientRect().bottom + window.scrollY);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.setViewportSize({ width: size.width, height: Math.ceil(jumpBottom) + 8 });
+      const jumpBox = (await jumpForm.boundingBox()) as Box;
+      expect(jumpBox.y + jumpBox.height).toBeGreaterThan(Math.ceil(jumpBottom) - 60);
+      const helpNow = (await help.boundingBox()) as Box;
+      expect(overlaps(helpNow, jumpBox), "the help button over 'Jump to event'").toBe(false);
+      await page.screenshot({ path: `test-results/shots/jump-at-foot-${size.width}.png` });
+    });
+  }
+});

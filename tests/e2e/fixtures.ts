@@ -128,6 +128,11 @@ export async function signIn(page: Page, user: Pick<TestUser, "email" | "passwor
 /** Signs in (through the API, as `signIn`) and opens /timeline, hydrated: where the login form lands. */
 export async function login(page: Page, user: Pick<TestUser, "email" | "password">) {
   await signIn(page, user);
+  await openHome(page);
+}
+
+/** Opens /timeline (the timelines page a signed-in writer lands on, as the `writer` fixture's page is), hydrated. */
+export async function openHome(page: Page) {
   await page.goto("/timeline");
   await expect(page).toHaveURL(/\/timeline$/);
   await waitForHydration(page);

@@ -1,15 +1,13 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import {
   chooseLayout,
   layoutMenu,
-  apiAs,
   card,
   createUser,
-  makePremium,
   screenshot,
   signIn,
   test,
-  type TestUser,
+  type Writer,
   waitForHydration,
   writerPage,
   expect,
@@ -23,15 +21,18 @@ import { shareWith } from "./helpers/timeline";
 import type { Timeline } from "./types";
 type MapJson = { nodes: { id: string; label: string; x: number | null; y: number | null }[]; edges: { kind: string; label?: string }[] };
 
+// The owner: Premium (ideas, labeled edges, export; sharing), its timeline 'The Salt Road'.
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Salt Road" });
+
 const mapNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
-async function story(request: APIRequestContext, owner: TestUser) {
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
-  const mara = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", name: "Mara" });
-  const harbor = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "place", name: "Harbor" });
-  const storm = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Storm", content: "Storm." });
-  await apiAs(request, owner, "PATCH", `/api/events/${storm.id}`, { entityIds: [harbor.id] });
-  const vigil = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Vigil", content: "Vigil." });
+/** The Salt Road's codex and scenes: Mara, Harbor, 'Storm' at Harbor, 'Vigil'. */
+async function story(owner: Writer, timeline: Timeline) {
+  const mara = await owner.api("POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", name: "Mara" });
+  const harbor = await owner.api("POST", `/api/timelines/${timeline.id}/entities`, { kind: "place", name: "Harbor" });
+  const storm = await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "Storm", content: "Storm." });
+  await owner.api("PATCH", `/api/events/${storm.id}`, { entityIds: [harbor.id] });
+  const vigil = await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "Vigil", content: "Vigil." });
   return { timeline, mara, harbor, storm, vigil };
 }
 
@@ -44,8 +45,8 @@ async function openMap(page: Page, timelineId: number) {
   await page.locator(".storyweave-map").scrollIntoViewIfNeeded();
 }
 
-async function mapOf(request: APIRequestContext, user: TestUser, timelineId: number) {
-  return apiAs<MapJson>(request, user, "GET", `/api/timelines/${timelineId}/map`);
+async function mapOf(user: Writer, timelineId: number) {
+  return user.api<MapJson>("GET", `/api/timelines/${timelineId}/map`);
 }
 
 async function box(locator: Locator) {
@@ -68,14 +69,13 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   page,
   request,
   browser,
+  writer: owner, // Premium: sharing needs it
+  timeline,
 }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner); // sharing needs Premium
   const collab = await createUser(request, { name: "Cora Collab" });
-  const { timeline, mara, storm, vigil } = await story(request, owner);
+  const { mara, storm, vigil } = await story(owner, timeline);
   await shareWith(request, owner, timeline.id, collab, "collaborator");
 
-  await signIn(page, owner);
   await openMap(page, timeline.id);
   await expect(page.getByRole("group", { name: "Event: Storm" })).toBeVisible();
   await expect(page.getByRole("group", { name: "Character: Mara" })).toBeVisible();
@@ -100,11 +100,9 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await page.mouse.move(node.x + 120, node.y + 60, { steps: 8 });
   await page.mouse.move(node.x + 200, node.y + 100, { steps: 8 });
   await page.mouse.up();
-  await expect
-    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${storm.id}`)?.x)
-    .not.toBeNull();
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === `event-${storm.id}`)?.x).not.toBeNull();
   // The first move also saves where the automatic layout put every other node: the layout stays put for everyone.
-  expect((await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).map((n) => n.label)).toEqual([]);
+  expect((await mapOf(owner, timeline.id)).nodes.filter((n) => n.x === null).map((n) => n.label)).toEqual([]);
   // The collaborator sees it move without reloading.
   await expect.poll(async () => (await box(mapNode(other.page, `event-${storm.id}`))).x - before.x, { timeout: 5000 }).toBeGreaterThan(20);
   await other.page.waitForTimeout(500);
@@ -114,7 +112,7 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   // Draw Vigil → Mara: the event is linked to the character, and its card shows the chip.
   await drawEdge(page, `event-${vigil.id}`, `entity-${mara.id}`);
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Mara linked" }).first()).toBeVisible();
-  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "link").length).toBe(2);
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).edges.filter((e) => e.kind === "link").length).toBe(2);
   await chooseLayout(page, "Vertical");
   await expect(card(page, "Vigil").getByRole("button", { name: "Mara" })).toBeVisible();
   // The collaborator's list shows it too (the event's change is broadcast as always).
@@ -123,38 +121,44 @@ test("Map: nodes for events and characters, a drag shows in a collaborator's bro
   await other.context.close();
 });
 
-test("Map on Free: the advanced controls show an upgrade hint; keyboard-only focus, move and open", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Fern Free" });
-  const { timeline, vigil } = await story(request, owner);
-  await signIn(page, owner);
-  await openMap(page, timeline.id);
+test.describe(() => {
+  test.use({ writerOptions: { name: "Fern Free", premium: false } });
+  test("Map on Free: the advanced controls show an upgrade hint; keyboard-only focus, move and open", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
+    const { vigil } = await story(owner, timeline);
+    await openMap(page, timeline.id);
 
-  await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/upgrade");
-  await expect(page.getByRole("button", { name: "Add idea" })).toBeDisabled();
-  await expect(page.getByRole("button", { name: "Export PNG" })).toBeDisabled();
-  await expectNoSeriousA11yViolations(page);
+    await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/upgrade");
+    await expect(page.getByRole("button", { name: "Add idea" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Export PNG" })).toBeDisabled();
+    await expectNoSeriousA11yViolations(page);
 
-  // Keyboard only: focus the node, Enter selects it, arrows move it (saved), Enter again opens the event.
-  const vigilNode = page.getByRole("group", { name: "Event: Vigil" });
-  await vigilNode.focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("Vigil");
-  const start = await box(mapNode(page, `event-${vigil.id}`));
-  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowRight");
-  await expect.poll(async () => (await box(mapNode(page, `event-${vigil.id}`))).x).toBeGreaterThan(start.x + 10);
-  await expect
-    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === `event-${vigil.id}`)?.x ?? null)
-    .not.toBeNull();
-  await page.keyboard.press("Enter");
-  await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
-  await expect(card(page, "Vigil")).toBeInViewport();
+    // Keyboard only: focus the node, Enter selects it, arrows move it (saved), Enter again opens the event.
+    const vigilNode = page.getByRole("group", { name: "Event: Vigil" });
+    await vigilNode.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("region", { name: "Selected node" })).toContainText("Vigil");
+    const start = await box(mapNode(page, `event-${vigil.id}`));
+    for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowRight");
+    await expect.poll(async () => (await box(mapNode(page, `event-${vigil.id}`))).x).toBeGreaterThan(start.x + 10);
+    await expect
+      .poll(async () => (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === `event-${vigil.id}`)?.x ?? null)
+      .not.toBeNull();
+    await page.keyboard.press("Enter");
+    await expect(layoutMenu(page)).toHaveAccessibleName("Layout: Vertical");
+    await expect(card(page, "Vigil")).toBeInViewport();
+  });
 });
 
-test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots at 1280 and 390", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const { timeline, storm } = await story(request, owner);
-  await signIn(page, owner);
+test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots at 1280 and 390", async ({
+  page,
+  writer: owner,
+  timeline,
+}) => {
+  const { storm } = await story(owner, timeline);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openMap(page, timeline.id);
   await expect(page.getByRole("link", { name: "Upgrade to Premium" })).toHaveCount(0);
@@ -171,7 +175,7 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   await drawEdge(page, ideaId as string, `event-${storm.id}`);
   await expect(page.locator(".react-flow__edge-text", { hasText: "foreshadows" })).toBeVisible();
   await expect
-    .poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
+    .poll(async () => (await mapOf(owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
     .toEqual(["foreshadows"]);
 
   // A group: the idea dropped inside it belongs to it, and moving the group carries the idea along.
@@ -187,7 +191,7 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   await page.mouse.move(into.x + into.width / 2, into.y + into.height / 2, { steps: 12 });
   await page.mouse.up();
   const ideaOf = async () =>
-    (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === ideaId) as MapJson["nodes"][0] & { parentId: string | null };
+    (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === ideaId) as MapJson["nodes"][0] & { parentId: string | null };
   await expect.poll(async () => (await ideaOf()).parentId).toBe(groupId);
   await expect(page.getByRole("region", { name: "Selected node" })).toContainText("In group: New group");
   const ideaX = (await ideaOf()).x as number;
@@ -226,22 +230,23 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   await screenshot(page, "mind-map-390");
 });
 
-test("Map on Premium: edit an idea's text inline, relabel a connection, delete it with the Delete key", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const { timeline, storm } = await story(request, owner);
-  const idea = await apiAs<{ id: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/map/nodes`, {
+test("Map on Premium: edit an idea's text inline, relabel a connection, delete it with the Delete key", async ({
+  page,
+  writer: owner,
+  timeline,
+}) => {
+  const { storm } = await story(owner, timeline);
+  const idea = await owner.api<{ id: string }>("POST", `/api/timelines/${timeline.id}/map/nodes`, {
     kind: "idea",
     text: "The storm is a memory",
     x: 0,
     y: 300,
   });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/map/edges`, {
+  await owner.api("POST", `/api/timelines/${timeline.id}/map/edges`, {
     source: idea.id,
     target: `event-${storm.id}`,
     label: "foreshadows",
   });
-  await signIn(page, owner);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openMap(page, timeline.id);
 
@@ -259,9 +264,7 @@ test("Map on Premium: edit an idea's text inline, relabel a connection, delete i
   await editor.fill("The storm was a dream");
   await editor.press("Enter");
   await expect(page.getByRole("group", { name: "Idea: The storm was a dream" })).toBeVisible();
-  await expect
-    .poll(async () => (await mapOf(request, owner, timeline.id)).nodes.find((n) => n.id === idea.id)?.label)
-    .toBe("The storm was a dream");
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === idea.id)?.label).toBe("The storm was a dream");
   // F2 on the focused idea edits it too.
   await page.getByRole("group", { name: "Idea: The storm was a dream" }).focus();
   await page.keyboard.press("F2");
@@ -275,7 +278,7 @@ test("Map on Premium: edit an idea's text inline, relabel a connection, delete i
   await panel.getByRole("button", { name: "Save connection" }).click();
   await expect(page.locator(".react-flow__edge-text", { hasText: "echoes" })).toBeVisible();
   await expect
-    .poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
+    .poll(async () => (await mapOf(owner, timeline.id)).edges.filter((e) => e.kind === "custom").map((e) => e.label))
     .toEqual(["echoes"]);
   await expectNoSeriousA11yViolations(page);
 
@@ -286,15 +289,13 @@ test("Map on Premium: edit an idea's text inline, relabel a connection, delete i
   await expect(panel).toBeVisible();
   await page.keyboard.press("Delete");
   await expect(panel).toHaveCount(0);
-  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).edges.filter((e) => e.kind === "custom").length).toBe(0);
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).edges.filter((e) => e.kind === "custom").length).toBe(0);
   await expect(page.locator(".react-flow__edge-text", { hasText: "echoes" })).toHaveCount(0);
 });
 
-test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
+test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, request, writer: owner, timeline }) => {
   const viewer = await createUser(request, { name: "Vic Viewer" });
-  const { timeline, storm } = await story(request, owner);
+  const { storm } = await story(owner, timeline);
   await shareWith(request, owner, timeline.id, viewer, "viewer");
   await signIn(page, viewer);
   await openMap(page, timeline.id);
@@ -305,69 +306,72 @@ test("Map for a viewer: pan and zoom only, nothing moves", async ({ page, reques
   await page.mouse.move(node.x + 200, node.y + 100, { steps: 8 });
   await page.mouse.up();
   await page.waitForTimeout(500);
-  expect((await mapOf(request, owner, timeline.id)).nodes.every((n) => n.x === null)).toBe(true);
+  expect((await mapOf(owner, timeline.id)).nodes.every((n) => n.x === null)).toBe(true);
   await expect(mapNode(page, `event-${storm.id}`).locator(".react-flow__handle.connectable")).toHaveCount(0);
 });
 
-test("Map: scenes and entries added to an arranged map go into free space, never on a node; new scenes follow story order", async ({
-  page,
-  request,
-}) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Crowded Map" });
-  const post = (path: string, data: unknown) =>
-    apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/${path}`, data);
-  const events = [];
-  for (let i = 1; i <= 6; i++) events.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
-  const entities = [await post("entities", { kind: "character", name: "Mara" }), await post("entities", { kind: "place", name: "Harbor" })];
-  await apiAs(request, owner, "PATCH", `/api/events/${events[0].id}`, { entityIds: [entities[0].id] });
-  // A writer's arrangement: the scenes spread down one column, the entries beside them.
-  await apiAs(request, owner, "PUT", `/api/timelines/${timeline.id}/map/positions`, {
-    positions: [
-      ...events.map((e, i) => ({ node: `event-${e.id}`, x: 0, y: i * 160 })),
-      ...entities.map((e, i) => ({ node: `entity-${e.id}`, x: 270, y: i * 160 })),
-    ],
-  });
-  // Then more scenes and a character linked to one of them, nobody has placed yet.
-  const added = [];
-  for (let i = 7; i <= 11; i++) added.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
-  const wren = await post("entities", { kind: "character", name: "Wren" });
-  await apiAs(request, owner, "PATCH", `/api/events/${added[1].id}`, { entityIds: [wren.id] });
+test.describe(() => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Crowded Map" });
+  test("Map: scenes and entries added to an arranged map go into free space, never on a node; new scenes follow story order", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
+    const post = (path: string, data: unknown) => owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/${path}`, data);
+    const events = [];
+    for (let i = 1; i <= 6; i++) events.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
+    const entities = [
+      await post("entities", { kind: "character", name: "Mara" }),
+      await post("entities", { kind: "place", name: "Harbor" }),
+    ];
+    await owner.api("PATCH", `/api/events/${events[0].id}`, { entityIds: [entities[0].id] });
+    // A writer's arrangement: the scenes spread down one column, the entries beside them.
+    await owner.api("PUT", `/api/timelines/${timeline.id}/map/positions`, {
+      positions: [
+        ...events.map((e, i) => ({ node: `event-${e.id}`, x: 0, y: i * 160 })),
+        ...entities.map((e, i) => ({ node: `entity-${e.id}`, x: 270, y: i * 160 })),
+      ],
+    });
+    // Then more scenes and a character linked to one of them, nobody has placed yet.
+    const added = [];
+    for (let i = 7; i <= 11; i++) added.push(await post("events", { title: `Scene ${i}`, content: `Scene ${i}.` }));
+    const wren = await post("entities", { kind: "character", name: "Wren" });
+    await owner.api("PATCH", `/api/events/${added[1].id}`, { entityIds: [wren.id] });
 
-  await signIn(page, owner);
-  await page.setViewportSize({ width: 1280, height: 1200 });
-  await openMap(page, timeline.id);
-  // The new nodes show once placed (the saved ones at once).
-  await expect(page.getByRole("group", { name: "Event: Scene 7" })).toBeAttached();
-  // On screen: no two drawn nodes overlap.
-  const drawn = await page.locator(".react-flow__node").evaluateAll((nodes) =>
-    nodes.map((n) => {
-      const r = n.getBoundingClientRect();
-      return { id: n.getAttribute("data-id"), x: r.x, y: r.y, w: r.width, h: r.height };
-    }),
-  );
-  const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
-    a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
-  const overlapping = (list: { id: string | null; x: number; y: number; w: number; h: number }[]) =>
-    list.flatMap((a, i) =>
-      list
-        .slice(i + 1)
-        .filter((b) => hit(a, b))
-        .map((b) => `${a.id} × ${b.id}`),
+    await page.setViewportSize({ width: 1280, height: 1200 });
+    await openMap(page, timeline.id);
+    // The new nodes show once placed (the saved ones at once).
+    await expect(page.getByRole("group", { name: "Event: Scene 7" })).toBeAttached();
+    // On screen: no two drawn nodes overlap.
+    const drawn = await page.locator(".react-flow__node").evaluateAll((nodes) =>
+      nodes.map((n) => {
+        const r = n.getBoundingClientRect();
+        return { id: n.getAttribute("data-id"), x: r.x, y: r.y, w: r.width, h: r.height };
+      }),
     );
-  expect(drawn.length).toBeGreaterThanOrEqual(8);
-  expect(overlapping(drawn)).toEqual([]);
+    const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
+      a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+    const overlapping = (list: { id: string | null; x: number; y: number; w: number; h: number }[]) =>
+      list.flatMap((a, i) =>
+        list
+          .slice(i + 1)
+          .filter((b) => hit(a, b))
+          .map((b) => `${a.id} × ${b.id}`),
+      );
+    expect(drawn.length).toBeGreaterThanOrEqual(8);
+    expect(overlapping(drawn)).toEqual([]);
 
-  // A move saves where the new nodes were put: every node has a place, none on another, new scenes in story order.
-  const harbor = await box(mapNode(page, `entity-${entities[1].id}`));
-  await page.mouse.move(harbor.x + 40, harbor.y + 20);
-  await page.mouse.down();
-  await page.mouse.move(harbor.x + 160, harbor.y + 20, { steps: 8 });
-  await page.mouse.move(harbor.x + 240, harbor.y + 20, { steps: 8 });
-  await page.mouse.up();
-  await expect.poll(async () => (await mapOf(request, owner, timeline.id)).nodes.filter((n) => n.x === null).length).toBe(0);
-  const saved = (await mapOf(request, owner, timeline.id)).nodes.map((n) => ({ id: n.id, x: n.x ?? 0, y: n.y ?? 0, w: 180, h: 52 }));
-  expect(overlapping(saved)).toEqual([]);
-  const ys = added.map((e) => saved.find((n) => n.id === `event-${e.id}`)?.y ?? 0);
-  expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    // A move saves where the new nodes were put: every node has a place, none on another, new scenes in story order.
+    const harbor = await box(mapNode(page, `entity-${entities[1].id}`));
+    await page.mouse.move(harbor.x + 40, harbor.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(harbor.x + 160, harbor.y + 20, { steps: 8 });
+    await page.mouse.move(harbor.x + 240, harbor.y + 20, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await mapOf(owner, timeline.id)).nodes.filter((n) => n.x === null).length).toBe(0);
+    const saved = (await mapOf(owner, timeline.id)).nodes.map((n) => ({ id: n.id, x: n.x ?? 0, y: n.y ?? 0, w: 180, h: 52 }));
+    expect(overlapping(saved)).toEqual([]);
+    const ys = added.map((e) => saved.find((n) => n.id === `event-${e.id}`)?.y ?? 0);
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+  });
 });
