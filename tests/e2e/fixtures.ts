@@ -177,6 +177,8 @@ type Fixtures = {
   writerOptions: WriterOptions;
   /** The title of `timeline`: `test.use({ timelineTitle: "…" })`. */
   timelineTitle: string;
+  /** The description of `timeline` (none unless set): `test.use({ timelineDescription: "…" })`. */
+  timelineDescription: string | undefined;
   writer: Writer;
   timeline: Timeline;
 };
@@ -207,6 +209,7 @@ export const test = base.extend<Fixtures>({
   ],
   writerOptions: [{ name: "Test Writer", premium: false }, { option: true }],
   timelineTitle: ["My Story", { option: true }],
+  timelineDescription: [undefined, { option: true }],
   writer: async ({ page, request, writerOptions }, use) => {
     const user = await createUser(request, { name: writerOptions.name });
     if (writerOptions.premium) await makePremium(request, user);
@@ -221,8 +224,8 @@ export const test = base.extend<Fixtures>({
     // 401: the test itself ended the account or its session.
     expect([200, 401], `deleting the writer's account: ${await res.text()}`).toContain(res.status());
   },
-  timeline: async ({ writer, timelineTitle }, use) => {
-    const timeline = await writer.api<Timeline>("POST", "/api/timelines", { title: timelineTitle });
+  timeline: async ({ writer, timelineTitle, timelineDescription }, use) => {
+    const timeline = await writer.api<Timeline>("POST", "/api/timelines", { title: timelineTitle, description: timelineDescription });
     await use(timeline);
     await writer.page.close();
     const res = await writer.request.delete(`/api/timelines/${timeline.id}`, { headers: { Authorization: `Bearer ${writer.token}` } });
