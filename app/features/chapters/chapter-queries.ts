@@ -5,7 +5,6 @@ import {
   isOnline,
   newIdempotencyKey,
   newTempId,
-  OUTBOX_SCOPE,
   realIdOf,
   rememberRealId,
   sentNowRetry,
