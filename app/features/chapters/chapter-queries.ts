@@ -1,14 +1,6 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import {
-  goneIsDone,
-  isOnline,
-  newIdempotencyKey,
-  newTempId,
-  realIdOf,
-  rememberRealId,
-  sentNowRetry,
-} from "~/features/offline/outbox";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
 import { sendCreate } from "~/features/offline/create-runs";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
