@@ -106,13 +106,16 @@ test.describe("a timeline with 1,000 events", () => {
     await page.waitForLoadState("networkidle");
     // The virtualizer's scroll to the 900th row is corrected over frames as rows are measured; lifted before it comes
     // to rest, dnd-kit's drop targets are measured where the rows were (on a busy machine an ArrowDown then went up).
-    await expect
-      .poll(async () => {
-        const before = await page.evaluate(() => window.scrollY);
-        await page.waitForTimeout(250);
-        return before === (await page.evaluate(() => window.scrollY));
-      })
-      .toBe(true);
+    // Each step below waits for the page to come to rest the same way (a keyboard move scrolls the window too).
+    const atRest = () =>
+      expect
+        .poll(async () => {
+          const before = await page.evaluate(() => window.scrollY);
+          await page.waitForTimeout(250);
+          return before === (await page.evaluate(() => window.scrollY));
+        })
+        .toBe(true);
+    await atRest();
     const live = page.locator("[id^=DndLiveRegion]").first();
     await page.getByRole("button", { name: `Reorder ${target}`, exact: true }).focus();
     await page.keyboard.press("Space");
@@ -121,8 +124,10 @@ test.describe("a timeline with 1,000 events", () => {
     await page.waitForTimeout(500);
     await page.keyboard.press("ArrowDown");
     await expect(live).toContainText("moved to position 901 of 1000");
+    await atRest();
     await page.keyboard.press("ArrowDown");
     await expect(live).toContainText("moved to position 902 of 1000");
+    await atRest();
     await page.keyboard.press("Space");
     await expect(live).toContainText("dropped at position 902 of 1000");
     await expect.poll(async () => (await titles(request, user, timelineId)).slice(899, 902)).toEqual([order[900], order[901], target]);
