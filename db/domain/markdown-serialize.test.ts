@@ -148,6 +148,25 @@ describe("the stored Markdown", () => {
     expect(readWithMarkdownIt(jsonToMarkdown(json))).toEqual(json);
   });
 
+  it("a list item of two dashes stays an item, not a rule ('- --')", () => {
+    // fast-check's counterexample (seed 592101302): the bullet and the item's '--' made a thematic break.
+    const json = doc({
+      type: "blockquote",
+      content: [
+        {
+          type: "bulletList",
+          content: [
+            { type: "listItem", content: [p(text("--"))] },
+            { type: "listItem", content: [p(text("a", ["italic"]))] },
+          ],
+        },
+      ],
+    });
+    expect(jsonToMarkdown(json)).toBe("> - \\--\n> - *a*");
+    expect(roundTrip(json)).toEqual(normal(json));
+    expect(readWithMarkdownIt(jsonToMarkdown(json))).toEqual(normal(json));
+  });
+
   it("keeps what a writer typed literally, escaping only what would format", () => {
     const typed = "Tom & Jerry <3, snake_case, [x] marks, 5 * 3, a `tick`";
     expect(jsonToMarkdown(doc(p(text(typed))))).toBe("Tom & Jerry <3, snake_case, [x] marks, 5 * 3, a \\`tick\\`");

@@ -61,6 +61,9 @@ function escapeText(text: string, lineStart: boolean, block: { backticks: boolea
   return out;
 }
 
+/** A line CommonMark reads as a rule (`---`, `* * *`, and `- --`: a bullet and two dashes). */
+const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
 /**
  * Block markers a line of literal text would otherwise start with. `first`: the block's first line. The editor's
  * parser also reads `a.`, `iv.` as lettered and roman lists and `[x]` as a task, so those are escaped too, as is a
@@ -75,7 +78,7 @@ function escapeLineStart(line: string, first: boolean) {
     .replace(/^(\d+|[ivxlcdmIVXLCDM]+|[A-Za-z]{1,2})([.)])(?=[ \t]|$)/, "$1\\$2")
     .replace(/^\[(?=[ xX]\]|.*\]:|[^\]]*$)/, "\\[")
     .replace(/^~{3,}/, "\\$&");
-  if (/^([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(out)) out = `\\${out}`;
+  if (THEMATIC_BREAK.test(out)) out = `\\${out}`;
   // A later line that reads as a setext underline or a table's delimiter row would change the block above it.
   if (!first && (/^(?:=+|-+)[ \t]*$/.test(out) || /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-*:?[ \t]*)*$/.test(out))) out = `\\${out}`;
   return out;
@@ -163,7 +166,9 @@ function listItems(node: JSONContent, marker: (i: number) => string) {
   return (node.content ?? [])
     .map((item, i) => {
       const m = marker(i);
-      const body = blocks(item.content ?? []);
+      let body = blocks(item.content ?? []);
+      // A first line of `--` after the bullet `- ` would read as a rule (`- --`), not as an item.
+      if (THEMATIC_BREAK.test(`${m} ${body.split("\n", 1)[0]}`)) body = `\\${body}`;
       return body ? indent(body, `${m} `, " ".repeat(m.length + 1)) : m;
     })
     .join("\n");
