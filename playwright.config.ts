@@ -63,7 +63,8 @@ export default defineConfig({
   webServer: {
     command: "node scripts/e2e-server.mjs",
     url: `${baseURL}/auth/login`,
-    timeout: 180_000,
+    // The production build runs first: about a minute on an idle machine, over three under a loaded one's suites.
+    timeout: 480_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
