@@ -2,6 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Scene, moveToChapter } from "../../db/domain/chapter-order";
 import { LEASE_MS, idempotencyMessages } from "../../worker/api/idempotency";
+import { eq } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { users } from "../../db/schema";
+import { createEvent } from "../../worker/services/events";
 import { call, createTimeline, registerUser } from "./helpers";
 
 // Issue 46, server side: a lone keyed create writes the thing and its key's answer in one D1 batch, and a scene
@@ -184,6 +188,33 @@ async function placementFails<T>(title: string, body: () => Promise<T>) {
     await env.DB.prepare(`DROP TRIGGER ${name}`).run();
   }
 }
+
+describe("a first request that outlived its lease", () => {
+  it("makes nothing once a repeat took its key over: the repeat's scene is the only one, and it is told 'still being made'", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const db = createDb(env.DB);
+    const user = await db.select().from(users).where(eq(users.id, writer.user.id)).get();
+    if (!user) throw new Error("no user");
+    const k = key();
+    // The first request reserved the key 16 s ago and is only now writing; a repeat took the key over meanwhile
+    // (its reservation is newer) and is making the scene itself.
+    const firstReservedAt = new Date(Date.now() - LEASE_MS - 1_000).toISOString();
+    await env.DB.prepare("INSERT INTO idempotency_keys (user_id, key, request) VALUES (?, ?, 'POST x')").bind(user.id, k).run();
+    const slow = createEvent({ db, room: async () => {} }, user, timeline.id, { title: "Twice?", content: "Text" }, null, {
+      userId: user.id,
+      key: k,
+      createdAt: firstReservedAt,
+      recorded: false,
+    });
+    await expect(slow).rejects.toMatchObject({ status: 409, message: idempotencyMessages.inProgress });
+    expect(await count("events", timeline.id)).toBe(0);
+    const row = await env.DB.prepare("SELECT status FROM idempotency_keys WHERE user_id = ? AND key = ?")
+      .bind(user.id, k)
+      .first<{ status: number | null }>();
+    expect(row?.status).toBeNull();
+  });
+});
 
 describe("a scene created in a chapter is placed in it in the create's own transaction", () => {
   it("single create: a placement that fails (the server killed) leaves no scene outside its chapter; the repeat places it", async () => {
