@@ -32,8 +32,8 @@ GET /api/timelines/{id} | session | 200 | | One timeline | The timeline with the
 PATCH /api/timelines/{id} | session | 200 | 400 403 | Rename or describe a timeline, set its word target, its \`deadline\` (ISO date) and \`writingDays\` (ISO weekdays 1..7), or let viewers comment (\`viewersCanComment\`) (owner) | The timeline
 DELETE /api/timelines/{id} | session | 200 | 403 | Move a timeline and everything in it to Trash for 30 days (owner) | \`{success: true}\`
 GET /api/timelines/{id}/events | session | 200 | | The timeline's events | Event list (weak ETag from the events revision, 304 on If-None-Match)
-POST /api/timelines/{id}/events | session | 201 | 403 409 | Add an event | The event
-POST /api/timelines/{id}/events/batch | session | 201 | 400 403 409 | Add up to 100 events, in the list's order, each as the single create would (the outbox's queued creates): each item's \`key\` is its Idempotency-Key, an item whose key was used before is answered with its first event and not made again; all or nothing | \`{events: [...]}\` in the order sent
+POST /api/timelines/{id}/events | session | 201 | 403 409 429 | Add an event | The event
+POST /api/timelines/{id}/events/batch | session | 201 | 400 403 409 429 | Add up to 100 events, in the list's order, each as the single create would (the outbox's queued creates): each item's \`key\` is its Idempotency-Key, an item whose key was used before is answered with its first event and not made again; all or nothing | \`{events: [...]}\` in the order sent
 Sharing
 GET /api/timelines/shared/{shareCode} | session | 200 | | Open a timeline through its share link (read only, no join) | The timeline and the link's level
 POST /api/timelines/shared/{shareCode}/join | session | 200 | | Join a timeline through its share link | The timeline joined

@@ -20,7 +20,14 @@ export const chaptersApi = new Hono<ApiEnv>()
   })
   .post("/timelines/:id/chapters", requireAuth, shareQuery, jsonBody(CreateChapterSchema), chapterRate, idempotent, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const chapter = await chaptersService.createChapter(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
+    const chapter = await chaptersService.createChapter(
+      deps(c),
+      currentUser(c),
+      id,
+      c.req.valid("json"),
+      c.req.valid("query").share,
+      c.var.idempotencyKey,
+    );
     return c.json(chapter, 201);
   })
   // Queued creates sent together (the outbox, issue 46): each item answered once by its key, in the list's order.

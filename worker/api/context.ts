@@ -12,6 +12,7 @@ import { type AuthVia, clientKey } from "../lib/request-auth";
 import { type LiveDocs, type RoomNotifier, createDocRemover } from "../lib/room";
 import { type RateRule, createLimiter, spend } from "../services/rate-limits";
 import type { TimelineAccessRow } from "../services/access";
+import type { ReservedKey } from "../services/idempotency-keys";
 import type { SessionUser } from "../services/sessions";
 
 export type ApiEnv = {
@@ -25,6 +26,8 @@ export type ApiEnv = {
     docs: LiveDocs;
     /** The access row of the timeline whose events list is asked for, read with the session (else null). */
     timelineRow: TimelineAccessRow | null;
+    /** The Idempotency-Key this create holds (worker/api/idempotency.ts); unset without the header. */
+    idempotencyKey?: ReservedKey;
   };
 };
 

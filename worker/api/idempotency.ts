@@ -2,7 +2,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { idempotencyKeys } from "../../db/schema";
 import { badRequest, conflict } from "../lib/errors";
-import { IDEMPOTENCY_KEPT_MS, purgeIdempotencyKeys } from "../services/idempotency-keys";
+import {
+  IDEMPOTENCY_KEPT_MS,
+  LEASE_MS,
+  RETRY_AFTER_S,
+  type ReservedKey,
+  idempotencyMessages,
+  purgeIdempotencyKeys,
+} from "../services/idempotency-keys";
 import { type ApiEnv, currentUser } from "./context";
 
 /**
@@ -21,20 +28,7 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 const PURGE_CHANCE = 0.02;
 /** How long a repeat waits for the first request still being made before it is told to try again. */
 const WAIT_MS = 5_000;
-/**
- * A first request with no answer after this long died on its way (the server was stopped under it, between keeping
- * the key and making the thing): nothing was made, and a repeat takes the key over instead of being told to wait for
- * ever. A create is made in milliseconds; a Worker request does not live this long without answering.
- */
-export const LEASE_MS = 15_000;
-/** Seconds the client is asked to wait (Retry-After) before sending a repeat whose first request is still being made. */
-export const RETRY_AFTER_S = 2;
-
-export const idempotencyMessages = {
-  invalid: 'Idempotency-Key must be 8 to 100 characters: letters, digits, "-" or "_"',
-  reused: "This Idempotency-Key was already used for a different request",
-  inProgress: "A request with this Idempotency-Key is still being made; try again in a moment",
-};
+export { LEASE_MS, RETRY_AFTER_S, idempotencyMessages };
 
 async function sha256(text: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -53,11 +47,11 @@ export const idempotent = createMiddleware<ApiEnv>(async (c, next) => {
   if (Math.random() < PURGE_CHANCE) await purgeIdempotencyKeys(db);
   const mine = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
 
-  const reserved = await db
+  let reserved = await db
     .insert(idempotencyKeys)
     .values({ userId, key, request })
     .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+    .returning({ createdAt: idempotencyKeys.createdAt });
   if (reserved.length === 0) {
     // Sent before: the first answer, once there is one.
     const started = Date.now();
@@ -86,20 +80,26 @@ export const idempotent = createMiddleware<ApiEnv>(async (c, next) => {
     }
     // The first request failed or died meanwhile (its key was let go): this one is made as if new, unless another
     // repeat took the key first (then that one's answer is waited for, as above).
-    const taken = await db
+    reserved = await db
       .insert(idempotencyKeys)
       .values({ userId, key, request })
       .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (taken.length === 0) throw conflict(idempotencyMessages.inProgress, { retryAfter: RETRY_AFTER_S });
+      .returning({ createdAt: idempotencyKeys.createdAt });
+    if (reserved.length === 0) throw conflict(idempotencyMessages.inProgress, { retryAfter: RETRY_AFTER_S });
   }
 
+  // The create writes its answer into the key in its own batch (keyAnswerStatements), with what it makes.
+  const held: ReservedKey = { userId, key, createdAt: reserved[0].createdAt, recorded: false };
+  c.set("idempotencyKey", held);
+  // Only this request's reservation (a repeat that took the key over after the lease keeps its own).
+  const ours = and(mine, eq(idempotencyKeys.createdAt, held.createdAt), sql`${idempotencyKeys.status} IS NULL`);
   await next();
   if (c.res.ok) {
+    if (held.recorded) return;
     const body = await c.res.clone().text();
-    await db.update(idempotencyKeys).set({ status: c.res.status, body }).where(mine);
-  } else {
+    await db.update(idempotencyKeys).set({ status: c.res.status, body }).where(ours);
+  } else if (!held.recorded) {
     // Nothing was made: the key is free for the change to be sent again.
-    await db.delete(idempotencyKeys).where(and(mine, sql`${idempotencyKeys.status} IS NULL`));
+    await db.delete(idempotencyKeys).where(ours);
   }
 });

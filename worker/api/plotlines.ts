@@ -21,7 +21,14 @@ export const plotlinesApi = new Hono<ApiEnv>()
     idempotent,
     async (c) => {
       const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-      const plotline = await plotlinesService.createPlotline(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
+      const plotline = await plotlinesService.createPlotline(
+        deps(c),
+        currentUser(c),
+        id,
+        c.req.valid("json"),
+        c.req.valid("query").share,
+        c.var.idempotencyKey,
+      );
       return c.json(plotline, 201);
     },
   )

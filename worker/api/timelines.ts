@@ -19,7 +19,7 @@ import * as sharing from "../services/sharing";
 import { createTimelineFrom } from "../services/templates";
 import * as timelinesService from "../services/timelines";
 import { spend } from "../services/rate-limits";
-import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, requireAuth } from "./context";
+import { type ApiEnv, currentUser, deps, fileDeps, jsonBody, limiter, rateLimited, requireAuth } from "./context";
 import { LEASE_MS, RETRY_AFTER_S, idempotencyMessages, idempotent } from "./idempotency";
 import { eventListQuery, idParam, shareQuery } from "./params";
 
@@ -128,14 +128,23 @@ export const timelinesApi = new Hono<ApiEnv>()
       : await listResponse(c, await list.body(), list.etag);
     return res as unknown as TypedResponse<eventsService.EventView[], 200, "json">;
   })
-  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), idempotent, async (c) => {
+  .post("/:id/events", shareQuery, jsonBody(CreateEventSchema), rateLimited("sceneCreates"), idempotent, async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
-    const event = await eventsService.createEvent(deps(c), currentUser(c), id, c.req.valid("json"), c.req.valid("query").share);
+    const event = await eventsService.createEvent(
+      deps(c),
+      currentUser(c),
+      id,
+      c.req.valid("json"),
+      c.req.valid("query").share,
+      c.var.idempotencyKey,
+    );
     return c.json(event, 201);
   })
   // Queued creates sent together (the outbox, issue 46): each item answered once by its key, in the list's order.
   .post("/:id/events/batch", shareQuery, jsonBody(CreateEventBatchSchema), async (c) => {
     const id = idParam(c.req.param("id"), TIMELINE_NOT_FOUND);
+    // Each item is one new scene of the account's budget, as the single create counts it.
+    await spend(limiter(c), "sceneCreates", `user:${currentUser(c).id}`, c.req.valid("json").events.length);
     const raw = (await c.req.json()) as { events: Record<string, unknown>[] };
     const result = await createEventBatch(
       deps(c),

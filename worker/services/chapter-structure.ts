@@ -137,6 +137,35 @@ export async function placeInChapter(
   await rewriteOrder(db, timelineId, ({ seq, order }) => ({ seq: moveToChapter(seq, order, eventId, chapterId, position) }), alongside);
 }
 
+/**
+ * A new scene (`eventId`: an id or a subquery, run in the create's own batch right after its insert) put in its
+ * chapter as `placeInChapter` puts it, in one statement: `moveToChapter`'s rule (db/domain/chapter-order.ts) in SQL.
+ * The other live scenes in story order (position, id) are numbered 0..n-1; the new one goes right after the
+ * chapter's last scene; a chapter without scenes yet goes where `blockIndex` puts it (after the nearest earlier
+ * chapter with scenes, else before the nearest later one, else at the end). The scenes from there on move one down.
+ * Read and written inside the transaction, so concurrent writes cannot come between.
+ */
+export function placeNewSceneStatement(db: Db, timelineId: number, eventId: SQL, chapterId: number) {
+  const placed = sql`(WITH
+      seq AS (SELECT id, chapter_id AS c, ROW_NUMBER() OVER (ORDER BY position, id) - 1 AS i
+        FROM events WHERE timeline_id = ${timelineId} AND deleted_at IS NULL AND id <> ${eventId}),
+      ch AS (SELECT id, ROW_NUMBER() OVER (ORDER BY position, id) - 1 AS r FROM chapters WHERE timeline_id = ${timelineId}),
+      sr AS (SELECT seq.i AS i, ch.r AS r FROM seq JOIN ch ON ch.id = seq.c),
+      own AS (SELECT r FROM ch WHERE id = ${chapterId}),
+      target AS (SELECT coalesce(
+        (SELECT max(i) + 1 FROM seq WHERE c = ${chapterId}),
+        (SELECT max(i) + 1 FROM sr WHERE r = (SELECT max(r) FROM sr WHERE r < (SELECT r FROM own))),
+        (SELECT min(i) FROM sr WHERE r = (SELECT min(r) FROM sr WHERE r > (SELECT r FROM own))),
+        (SELECT count(*) FROM seq)) AS t)
+    SELECT seq.id AS id, CASE WHEN seq.i >= target.t THEN seq.i + 1 ELSE seq.i END AS p, seq.c AS c FROM seq, target
+    UNION ALL SELECT ${eventId}, target.t, ${chapterId} FROM target) AS placed`;
+  return db
+    .update(events)
+    .set({ position: sql`placed.p`, chapterId: sql`placed.c` })
+    .from(placed)
+    .where(sql`${events.id} = placed.id AND (${events.position} IS NOT placed.p OR ${events.chapterId} IS NOT placed.c)`);
+}
+
 /** After a scene was dragged in story order: the chapter it now belongs to (see `chapterAfterMove`). */
 export async function settleChapterAfterMove(db: Db, timelineId: number, eventId: number) {
   await rewriteOrder(db, timelineId, ({ seq, order }) => {

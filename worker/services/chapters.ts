@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Scene, moveChapter, moveToChapter } from "../../db/domain/chapter-order";
 import { type CreateChapter, type UpdateChapter, chapterMessages } from "../../db/domain/validation-chapters";
@@ -8,6 +8,7 @@ import { nowIso } from "../lib/time";
 import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { fillWordCounts, loadStructure, rewriteOrder } from "./chapter-structure";
 import { type Deps, authorOf } from "./deps";
+import { type ReservedKey, keyAnswerStatements, runWithKey } from "./idempotency-keys";
 
 export type ChapterView = {
   id: number;
@@ -70,22 +71,41 @@ export const newChapterRow = (timelineId: number, input: { title: string; target
   updatedAt: now,
 });
 
-/** A new chapter, last in the chapters' order; `eventIds` move into it (in story order), as moves into a chapter do. */
+/** The JSON a chapter is answered with, read inside a batch from `chapterId` (an id or a subquery): a key's answer. */
+export const chapterAnswerSql = (chapterId: SQL | number) =>
+  sql<string>`(SELECT json_object('id', c.id, 'timelineId', c.timeline_id, 'title', c.title, 'position', c.position,
+    'targetWords', c.target_words, 'wordCount', (SELECT coalesce(sum(e.word_count), 0) FROM events e
+    WHERE e.chapter_id = c.id AND e.deleted_at IS NULL)) FROM chapters c WHERE c.id = ${chapterId})`;
+
+/**
+ * A new chapter, last in the chapters' order; `eventIds` move into it (in story order), as moves into a chapter do.
+ * With an Idempotency-Key (`reserved`), a chapter made without scenes writes its key's answer in the same batch as
+ * its row; one that moves scenes in leaves it to the key's middleware, after the moves (its answer counts their words).
+ */
 export async function createChapter(
   { db, room }: Deps,
   user: User,
   timelineId: number,
   input: CreateChapter,
   shareCode?: string | null,
+  reserved?: ReservedKey | null,
 ): Promise<ChapterView> {
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   const eventIds = input.eventIds ?? [];
   const before = eventIds.length > 0 ? await loadStructure(db, timelineId) : null;
   if (before && !eventIds.every((id) => before.seq.some((s) => s.id === id))) throw badRequest(chapterMessages.foreignEvent);
-  const [row] = await db
+  const insert = db
     .insert(chapters)
     .values(newChapterRow(timelineId, input, nowIso()))
     .returning({ id: chapters.id });
+  const answer =
+    reserved && !before
+      ? keyAnswerStatements(db, reserved, 201, chapterAnswerSql(sql`(SELECT max(id) FROM chapters WHERE timeline_id = ${timelineId})`))
+      : [];
+  const [inserted] = await runWithKey(db, answer.length > 0 ? reserved : null, () =>
+    db.batch([insert, ...answer] as unknown as [typeof insert]),
+  );
+  const row = inserted[0];
   if (before) {
     await rewriteOrder(db, timelineId, ({ seq: current, order }) => {
       let seq: Scene[] = current.map((s) => ({ id: s.id, chapterId: s.chapterId }));

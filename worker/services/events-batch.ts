@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { CreateEventSchema } from "../../db/domain/validation";
 import { type Event, type User, idempotencyKeys } from "../../db/schema";
@@ -14,7 +13,8 @@ import { type EventView, prepareEventCreate } from "./events";
  * checked as it would be, and each is answered once: an item whose key was already used (alone, or in an earlier
  * batch whose answer was lost) is answered with its first result and not made again. The new scenes and their keys'
  * answers are written in one D1 batch (one transaction): the server dying mid-way leaves all of them or none. A
- * scene with a chapter is then placed at the end of its chapter's scenes, as the single create places it.
+ * scene with a chapter is placed at the end of its chapter's scenes in that transaction, as the single create
+ * places it.
  */
 export const EVENT_BATCH_MAX = 100;
 
@@ -82,22 +82,13 @@ export async function createEventBatch(
     const staleGone = staleKeysGone(db, user.id, stale, messages.leaseMs);
     const results = await runKeyedBatch(db, [...staleGone, ...statements], messages);
     let at = staleGone.length;
-    for (const { i, key, create } of creates) {
+    for (const { i, create } of creates) {
       const inserted = (results[at] as Event[])[0];
       const answer = (results[at + create.statements.length] as { body: string | null }[])[0]?.body;
       at += create.statements.length + 1;
       if (!inserted || !answer) throw new Error("event batch: a new scene's answer is missing");
-      if (create.chapterId === null) {
-        made.set(i, JSON.parse(answer) as EventView);
-        continue;
-      }
-      // Placed in its chapter: its key answers with where it now is.
-      const view = await create.finish(inserted);
-      await db
-        .update(idempotencyKeys)
-        .set({ body: JSON.stringify(view) })
-        .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, key)));
-      made.set(i, view);
+      // Placed in its chapter in the same transaction: the answer says where it is.
+      made.set(i, JSON.parse(answer) as EventView);
     }
     const first = fresh[0].item.title;
     room(timelineId, {

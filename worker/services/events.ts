@@ -28,7 +28,8 @@ import {
   toEventView,
 } from "./event-list";
 import { type Deps, type FileDeps, authorOf, docAuthor } from "./deps";
-import { placeInChapter, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
+import { placeInChapter, placeNewSceneStatement, requireTimelineChapter, settleChapterAfterMove } from "./chapter-structure";
+import { type ReservedKey, keyAnswerStatements, runWithKey } from "./idempotency-keys";
 import { plotlineStatements, requireTimelinePlotlines } from "./plotlines";
 import { checkStoryRange, storyColumns } from "./story-dates";
 import { dependencyStatements, requireDependencies } from "./dependencies";
@@ -54,7 +55,8 @@ export {
 /**
  * A scene's create, checked and ready to write (the single create and the batch, worker/services/events-batch.ts):
  * its reads (the links, chapter, plotlines and scenes it names are this timeline's) done, its statements to run in
- * one transaction, and the view it will answer with once the row has its id and place. position = the current
+ * one transaction (a scene with a chapter placed in it there too), and the view it will answer with once the row has
+ * its id and place. position = the current
  * count, computed inside the INSERT so concurrent adds never collide.
  */
 export async function prepareEventCreate(
@@ -107,24 +109,21 @@ export async function prepareEventCreate(
     ...(entityIds.length > 0 ? linkStatements(db, newest, timelineId, entityIds) : []),
     ...(plotlineIds.length > 0 ? plotlineStatements(db, newest, timelineId, plotlineIds).slice(1) : []),
     ...(after.length > 0 ? dependencyStatements(db, newest, timelineId, after) : []),
+    // Placed in its chapter (at the end of its scenes) in the same transaction: never left outside it.
+    ...(chapterId !== null ? [placeNewSceneStatement(db, timelineId, newest, chapterId)] : []),
   ] as const;
   const links = { entityIds, plotlineIds, after, calendar: timeline.calendar };
-  /** The answer as JSON, computed inside the transaction from the new row (its id and place): a key's answer. */
+  /** The answer as JSON, computed inside the transaction from the new row (its id, place and chapter): a key's answer. */
   const answerSql = () => {
     const row = { ...values, id: 0, position: 0, version: 1, povEntityId, chapterId: null, ...links };
     const view = toEventView({ ...row, storyStart: row.storyStart ?? null, storyEnd: row.storyEnd ?? null }, locale);
-    return sql<string>`(SELECT json_set(${JSON.stringify(view)}, '$.id', e.id, '$.position', e.position) FROM events e WHERE e.id = ${newest})`;
+    return sql<string>`(SELECT json_set(${JSON.stringify(view)}, '$.id', e.id, '$.position', e.position, '$.chapterId', e.chapter_id) FROM events e WHERE e.id = ${newest})`;
   };
-  /** After the transaction: the scene placed in its chapter (at the end of its scenes), and its view. */
-  const finish = async (inserted: Event) => {
-    let row = inserted;
-    if (chapterId !== null) {
-      await placeInChapter(db, timelineId, row.id, chapterId);
-      row = (await db.select().from(events).where(eq(events.id, row.id)).get()) ?? row;
-    }
-    return toEventView({ ...row, ...links }, locale);
-  };
-  return { statements, answerSql, finish, chapterId, title: input.title };
+  /** The new row as the transaction leaves it (placed in its chapter), for the answer. */
+  const reread = db.select().from(events).where(sql`${events.id} = ${newest}`);
+  /** The view of the new row (as `reread` returns it). */
+  const viewOf = (row: Event) => toEventView({ ...row, ...links }, locale);
+  return { statements, answerSql, reread, viewOf, chapterId, title: input.title };
 }
 
 export async function createEvent(
@@ -133,11 +132,18 @@ export async function createEvent(
   timelineId: number,
   input: CreateEvent,
   shareCode?: string | null,
+  /** The Idempotency-Key this create holds: its answer is written in the same batch as the scene. */
+  reserved?: ReservedKey | null,
 ): Promise<EventView> {
   const { timeline } = await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   const create = await prepareEventCreate(db, user, timeline, input, locale);
-  const [inserted] = await db.batch(create.statements);
-  const view = await create.finish(inserted[0]);
+  const answer = reserved ? keyAnswerStatements(db, reserved, 201, create.answerSql()) : [];
+  const results = await runWithKey(db, reserved, () =>
+    db.batch([...create.statements, create.reread, ...answer] as unknown as [typeof create.reread]),
+  );
+  const row = (results[create.statements.length] as unknown as Event[])[0];
+  if (!row) throw new Error("event create: the new scene is missing");
+  const view = create.viewOf(row);
   room(timelineId, { action: "added", by: authorOf(user), subject: view.title });
   return view;
 }

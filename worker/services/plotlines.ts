@@ -6,6 +6,7 @@ import { badRequest, notFound } from "../lib/errors";
 import { nowIso } from "../lib/time";
 import { type Access, loadWithAccess, requireTimelineAccess } from "./access";
 import { type Deps, authorOf } from "./deps";
+import { type ReservedKey, keyAnswerStatements, runWithKey } from "./idempotency-keys";
 
 export type PlotlineView = { id: number; timelineId: number; title: string; color: string; position: number };
 
@@ -38,6 +39,8 @@ export async function createPlotline(
   timelineId: number,
   input: CreatePlotline,
   shareCode?: string | null,
+  /** The Idempotency-Key this create holds: its answer is written in the same batch as the plotline. */
+  reserved?: ReservedKey | null,
 ): Promise<PlotlineView> {
   await requireTimelineAccess(db, user, timelineId, "collaborator", shareCode);
   const count = await db
@@ -46,7 +49,7 @@ export async function createPlotline(
     .where(eq(plotlines.timelineId, timelineId))
     .get();
   const now = nowIso();
-  const [row] = await db
+  const insert = db
     .insert(plotlines)
     .values({
       timelineId,
@@ -57,6 +60,18 @@ export async function createPlotline(
       updatedAt: now,
     })
     .returning(plotlineColumns);
+  // With an Idempotency-Key, its answer is written in the same batch as the plotline (as the JSON answered below).
+  const answer = reserved
+    ? keyAnswerStatements(
+        db,
+        reserved,
+        201,
+        sql<string>`(SELECT json_object('id', p.id, 'timelineId', p.timeline_id, 'title', p.title, 'color', p.color,
+          'position', p.position) FROM plotlines p WHERE p.id = (SELECT max(id) FROM plotlines WHERE timeline_id = ${timelineId}))`,
+      )
+    : [];
+  const [inserted] = await runWithKey(db, reserved, () => db.batch([insert, ...answer] as unknown as [typeof insert]));
+  const row = inserted[0];
   room(timelineId, { action: "plotline-added", by: authorOf(user), subject: row.title });
   return row;
 }

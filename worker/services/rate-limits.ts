@@ -22,6 +22,9 @@ export const RATE_RULES = {
   importClient: { env: "RATE_IMPORT_PER_CLIENT_PER_HOUR", limit: 600, windowMs: HOUR, what: "imports" },
   accountExport: { env: "RATE_EXPORT_PER_ACCOUNT_PER_HOUR", limit: 10, windowMs: HOUR, what: "data downloads" },
   chapterWrites: { env: "RATE_CHAPTER_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "chapter changes" },
+  // New scenes (alone, or each item of a batch): a writer's hour never comes near it, nor a 200-scene offline
+  // reconnect; the benches' API seeding (1,030 scenes per writer) stays under it too.
+  sceneCreates: { env: "RATE_SCENE_CREATES_PER_ACCOUNT_PER_HOUR", limit: 2000, windowMs: HOUR, what: "new scenes" },
   trashRestores: { env: "RATE_RESTORES_PER_ACCOUNT_PER_HOUR", limit: 120, windowMs: HOUR, what: "restores from Trash" },
   planWrites: { env: "RATE_PLAN_WRITES_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "changes to plotlines and templates" },
   progress: { env: "RATE_PROGRESS_PER_ACCOUNT_PER_HOUR", limit: 600, windowMs: HOUR, what: "progress requests" },
