@@ -6,6 +6,7 @@ import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Input, Label } from "~/ui/input";
 import { ConfirmDialog } from "~/ui/dialog";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
 import { app, requireUser } from "~/lib/session.server";
 import { formError } from "~/lib/form.server";
 import { rethrowAsNotFound } from "~/lib/not-found.server";
@@ -96,9 +97,9 @@ export default function SeriesPage({ loaderData, actionData }: Route.ComponentPr
             <Label htmlFor="series-title">Series title</Label>
             <Input id="series-title" name="title" defaultValue={series.title} maxLength={200} className="w-72" required />
           </div>
-          <Button type="submit" variant="outline" disabled={busy === "rename"}>
+          <OnlineOnlyButton type="submit" variant="outline" disabled={busy === "rename"}>
             {busy === "rename" ? "Renaming..." : "Rename"}
-          </Button>
+          </OnlineOnlyButton>
           {error("rename")}
         </Form>
       ) : null}
@@ -145,9 +146,9 @@ export default function SeriesPage({ loaderData, actionData }: Route.ComponentPr
               ))}
             </select>
           </div>
-          <Button type="submit" disabled={busy === "add" || candidates.length === 0}>
+          <OnlineOnlyButton type="submit" disabled={busy === "add" || candidates.length === 0}>
             {busy === "add" ? "Adding..." : "Add to series"}
-          </Button>
+          </OnlineOnlyButton>
           {error("add")}
         </Form>
       ) : null}
@@ -163,7 +164,7 @@ function BookControls({ book, first, last, busy }: { book: { id: number; title: 
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="timelineId" value={book.id} />
-      <Button
+      <OnlineOnlyButton
         type="submit"
         variant="outline"
         size="sm"
@@ -171,7 +172,7 @@ function BookControls({ book, first, last, busy }: { book: { id: number; title: 
         aria-label={`Move "${book.title}" ${intent}`}
       >
         {intent === "up" ? <ArrowUp aria-hidden="true" className="h-4 w-4" /> : <ArrowDown aria-hidden="true" className="h-4 w-4" />}
-      </Button>
+      </OnlineOnlyButton>
     </Form>
   );
   return (
@@ -189,6 +190,7 @@ function BookControls({ book, first, last, busy }: { book: { id: number; title: 
         confirmLabel="Remove from series"
         pendingLabel="Removing..."
         pending={busy}
+        needsNetwork
         onConfirm={() => {
           setConfirming(false);
           submit({ intent: "remove", timelineId: String(book.id) }, { method: "post" });

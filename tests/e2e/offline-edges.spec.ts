@@ -311,10 +311,20 @@ test("a chapter queued offline by a collaborator removed meanwhile, sent from th
 
   // The owner removes the collaborator; back online, the queue is sent from the list of timelines (no room, no 404).
   await unshare(request, owner, timeline.id, collaborator);
+  // The chapter refused, the timeline is asked whether access ended; its first ask gets no answer (the network just
+  // back): it is asked again, not given up.
+  const asked: string[] = [];
+  await page.route(`**/api/timelines/${timeline.id}`, async (route) => {
+    asked.push(route.request().method());
+    if (asked.length === 1) return route.abort("internetdisconnected");
+    return route.continue();
+  });
   await page.context().setOffline(false);
   await page.goto("/timeline");
   await waitForHydration(page);
   await expect.poll(keptPages, { timeout: 20_000 }).toEqual([]);
+  expect(asked.slice(0, 2)).toEqual(["GET", "GET"]);
+  await page.unroute(`**/api/timelines/${timeline.id}`);
   const chapters = await apiAs<{ title: string }[]>(request, owner, "GET", `/api/timelines/${timeline.id}/chapters`);
   expect(chapters.map((c) => c.title)).toEqual([]);
 

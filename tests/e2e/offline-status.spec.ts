@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { apiAs, createUser, openPanel, openTimeline, signIn, waitForHydration } from "./fixtures";
+import { apiAs, chooseLayout, createUser, makePremium, openPanel, openTimeline, signIn, waitForHydration } from "./fixtures";
 import { underServiceWorker } from "./helpers/offline";
 
 // Write anywhere (DESIGN.md §12), as the writer sees it: the sync status sits in the page's flow (the timeline's
@@ -233,6 +233,142 @@ test("on /timeline, dialogs opened online lock their action when the network dro
   await remove.click();
   await expect(confirm).toBeHidden();
   await expect.poll(titles).toEqual(["Harbour Lights", "The Drowned Bell"]);
+});
+
+test("the New Timeline dialog's structures, not read as the network went, are read by themselves once it is back", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Stella Structures" });
+  await signIn(page, writer);
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  const network = page.context();
+  // The list is asked for as the dialog opens, just as the network goes: it gets no answer.
+  await page.route(
+    "**/api/templates",
+    async (route) => {
+      await network.setOffline(true);
+      await route.abort("internetdisconnected");
+    },
+    { times: 1 },
+  );
+  await page.getByRole("button", { name: "New Timeline" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create New Timeline" });
+  const structure = dialog.getByLabel("Start from a structure");
+  await expect(dialog.getByText("You're offline: the structures load when you are back online.")).toBeVisible();
+  await expect(structure).toBeDisabled();
+  await dialog.getByLabel("Title", { exact: true }).fill("The Long Tide");
+  await network.setOffline(false);
+  // Nothing touched: the list comes by itself, and the title typed meanwhile stays.
+  await expect(structure).toBeEnabled();
+  await expect(dialog.getByText("You're offline", { exact: false })).toHaveCount(0);
+  await structure.selectOption("save-the-cat");
+  await expect(dialog.getByLabel("Title", { exact: true })).toHaveValue("The Long Tide");
+  await dialog.getByRole("button", { name: "Create Timeline" }).click();
+  await expect(dialog).toBeHidden();
+  const timelines = await apiAs<{ id: number; title: string }[]>(request, writer, "GET", "/api/timelines");
+  const made = timelines.find((t) => t.title === "The Long Tide");
+  expect(made).toBeDefined();
+  const events = await apiAs<unknown[]>(request, writer, "GET", `/api/timelines/${made?.id}/events`);
+  expect(events).toHaveLength(15);
+});
+
+test("the Relationships and Map layouts and the /series page lock what changes the server while offline (typed values kept) and send it once back", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const writer = await createUser(request, { name: "Lorna Locks" });
+  await makePremium(request, writer);
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "The Glass Coast" });
+  const base = `/api/timelines/${timeline.id}`;
+  for (const name of ["Mara", "Jon"]) await apiAs(request, writer, "POST", `${base}/entities`, { kind: "character", name });
+  const series = await apiAs<{ id: number }>(request, writer, "POST", "/api/series", { title: "Coast Cycle", timelineIds: [timeline.id] });
+  await signIn(page, writer);
+  await openTimeline(page, timeline.id);
+  const network = page.context();
+  const relationships = async () => (await apiAs<{ label: string }[]>(request, writer, "GET", `${base}/relationships`)).map((r) => r.label);
+
+  // Relationships: 'Add relationship', then a relationship's 'Save relationship' (Enter too) and its Delete.
+  await chooseLayout(page, "Relationships");
+  const view = page.getByTestId("relationships-view");
+  const form = view.getByRole("form", { name: "Add relationship" });
+  await form.getByLabel("From").selectOption({ label: "Mara" });
+  await form.getByLabel("Label").fill("sister of");
+  await form.getByLabel("To").selectOption({ label: "Jon" });
+  const add = form.getByRole("button", { name: "Add relationship" });
+  await network.setOffline(true);
+  await expectLockedOffline(add);
+  await form.getByLabel("Label").press("Enter");
+  await expect(form.getByLabel("Label")).toHaveValue("sister of");
+  await network.setOffline(false);
+  await expect(add).toBeEnabled();
+  await add.click();
+  await expect.poll(relationships).toEqual(["sister of"]);
+
+  await view.getByRole("button", { name: 'Edit "Mara sister of Jon"' }).click();
+  const label = view.getByTestId("relationship").getByLabel("Label");
+  await label.fill("twin of");
+  const save = view.getByRole("button", { name: "Save relationship" });
+  await network.setOffline(true);
+  await expectLockedOffline(save);
+  await label.press("Enter");
+  await expect(label).toHaveValue("twin of");
+  expect(await relationships()).toEqual(["sister of"]);
+  await network.setOffline(false);
+  await expect(save).toBeEnabled();
+  await save.click();
+  await expect.poll(relationships).toEqual(["twin of"]);
+  const remove = view.getByRole("button", { name: 'Delete "Mara twin of Jon"' });
+  await network.setOffline(true);
+  await expectLockedOffline(remove);
+  await network.setOffline(false);
+  await remove.click();
+  await expect.poll(relationships).toEqual([]);
+
+  // The Map: 'Add idea' (Enter too) and 'Add group'.
+  await chooseLayout(page, "Map");
+  const ideas = async () =>
+    (await apiAs<{ nodes: { kind?: string; label: string }[] }>(request, writer, "GET", `${base}/map`)).nodes.map((n) => n.label);
+  await page.getByLabel("Idea text").fill("The glass remembers");
+  const addIdea = page.getByRole("button", { name: "Add idea" });
+  const addGroup = page.getByRole("button", { name: "Add group" });
+  await network.setOffline(true);
+  await expectLockedOffline(addIdea);
+  await expectLockedOffline(addGroup);
+  await page.getByLabel("Idea text").press("Enter");
+  await expect(page.getByLabel("Idea text")).toHaveValue("The glass remembers");
+  expect(await ideas()).not.toContain("The glass remembers");
+  await network.setOffline(false);
+  await expect(addIdea).toBeEnabled();
+  await addIdea.click();
+  await expect.poll(ideas).toContain("The glass remembers");
+
+  // The series page: 'Rename' and the 'Remove from series' confirmation.
+  const seriesOf = () => apiAs<{ title: string; timelines: unknown[] }>(request, writer, "GET", `/api/series/${series.id}`);
+  await page.goto(`/series/${series.id}`);
+  await waitForHydration(page);
+  await page.getByLabel("Series title").fill("Coast Saga");
+  const rename = page.getByRole("button", { name: "Rename" });
+  await network.setOffline(true);
+  await expectLockedOffline(rename);
+  await page.getByLabel("Series title").press("Enter");
+  await expect(page.getByLabel("Series title")).toHaveValue("Coast Saga");
+  await network.setOffline(false);
+  await expect(rename).toBeEnabled();
+  await rename.click();
+  await expect.poll(async () => (await seriesOf()).title).toBe("Coast Saga");
+  await page.getByRole("button", { name: "Remove from series" }).click();
+  const confirm = page.getByRole("alertdialog", { name: 'Remove "The Glass Coast" from this series?' });
+  const confirmRemove = confirm.getByRole("button", { name: "Remove from series" });
+  await network.setOffline(true);
+  await expectLockedOffline(confirmRemove);
+  await network.setOffline(false);
+  await expect(confirmRemove).toBeEnabled();
+  await confirmRemove.click();
+  await expect.poll(async () => (await seriesOf()).timelines).toEqual([]);
 });
 
 test("on /timeline/{id}, the Calendar dialog opened online locks 'Save Calendar' offline; 'Create New Event' (queued by the outbox) stays enabled", async ({

@@ -1,6 +1,6 @@
 import { Download, Lightbulb, Sparkles, SquareDashed } from "lucide-react";
 import { useState } from "react";
-import { OnlineOnlyTextLink } from "~/features/offline/offline-lock";
+import { OnlineOnlyButton, OnlineOnlyTextLink } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Input } from "~/ui/input";
 import { mapEdgeLabels, mapLimits } from "../../../db/domain/rules";
@@ -55,13 +55,13 @@ export function MapTools({
             onChange={(e) => onIdeaText(e.target.value)}
           />
         </div>
-        <Button type="submit" size="sm" variant="outline" disabled={!advanced}>
+        <OnlineOnlyButton type="submit" size="sm" variant="outline" disabled={!advanced}>
           <Lightbulb aria-hidden="true" className="h-4 w-4" /> Add idea
-        </Button>
+        </OnlineOnlyButton>
       </form>
-      <Button type="button" size="sm" variant="outline" disabled={!advanced} onClick={() => onAdd("group")}>
+      <OnlineOnlyButton type="button" size="sm" variant="outline" disabled={!advanced} onClick={() => onAdd("group")}>
         <SquareDashed aria-hidden="true" className="h-4 w-4" /> Add group
-      </Button>
+      </OnlineOnlyButton>
       <div>
         <label htmlFor="map-edge-label" className="block text-xs font-medium text-stone-700">
           Edge label
@@ -162,9 +162,9 @@ export function SelectedNodePanel({ node, groupLabel, state, advanced, onEdit, o
           </Button>
         ) : null}
         {advanced && (node.kind === "idea" || node.kind === "group") ? (
-          <Button size="sm" variant="destructive" onClick={onRemove}>
+          <OnlineOnlyButton size="sm" variant="destructive" onClick={onRemove}>
             Delete from map
-          </Button>
+          </OnlineOnlyButton>
         ) : null}
       </div>
     </section>
@@ -215,12 +215,12 @@ export function EdgePanel({ edge, onSave, onDelete }: EdgeProps) {
             onChange={(e) => setColor(e.target.value)}
           />
         </div>
-        <Button type="submit" size="sm">
+        <OnlineOnlyButton type="submit" size="sm">
           Save connection
-        </Button>
-        <Button type="button" size="sm" variant="destructive" onClick={() => onDelete(edge.id)}>
+        </OnlineOnlyButton>
+        <OnlineOnlyButton type="button" size="sm" variant="destructive" onClick={() => onDelete(edge.id)}>
           Delete connection
-        </Button>
+        </OnlineOnlyButton>
       </form>
     </section>
   );

@@ -3,6 +3,8 @@ import { Background, Controls, type Edge, MarkerType, ReactFlow, ReactFlowProvid
 import { Pencil, Trash2 } from "lucide-react";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ColorDot } from "~/features/codex/codex";
+import { OnlineOnlyButton } from "~/features/offline/offline-lock";
+import { useOffline } from "~/features/offline/use-offline";
 import { AsOfScenePicker } from "~/features/story-time/as-of-scene-picker";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { Button } from "~/ui/button";
@@ -240,6 +242,7 @@ function RelationshipList({
 }) {
   const { client, shareCode } = useTimelineSession();
   const id = useId();
+  const offline = useOffline();
   const [editing, setEditing] = useState<{ id: number; label: string } | null>(null);
   const update = useMutation(
     (relationshipId: number, label: string) =>
@@ -280,16 +283,16 @@ function RelationshipList({
               maxLength={100}
               onChange={(e) => setEditing({ ...editing, label: e.target.value })}
               onKeyDown={(e) => {
-                if (e.key === "Enter") void update.run(r.id, editing.label);
+                if (e.key === "Enter" && !offline) void update.run(r.id, editing.label);
               }}
             />
             <div className="flex justify-end gap-2">
               <Button type="button" size="sm" variant="outline" onClick={() => setEditing(null)} disabled={update.pending}>
                 Cancel
               </Button>
-              <Button type="button" size="sm" disabled={update.pending} onClick={() => void update.run(r.id, editing.label)}>
+              <OnlineOnlyButton type="button" size="sm" disabled={update.pending} onClick={() => void update.run(r.id, editing.label)}>
                 Save relationship
-              </Button>
+              </OnlineOnlyButton>
             </div>
           </li>
         ) : (
@@ -320,7 +323,7 @@ function RelationshipList({
                 >
                   <Pencil aria-hidden="true" className="h-4 w-4" />
                 </Button>
-                <Button
+                <OnlineOnlyButton
                   type="button"
                   size="icon"
                   variant="ghost"
@@ -330,7 +333,7 @@ function RelationshipList({
                   onClick={() => void remove.run(r.id)}
                 >
                   <Trash2 aria-hidden="true" className="h-4 w-4" />
-                </Button>
+                </OnlineOnlyButton>
               </>
             ) : null}
           </li>
@@ -424,9 +427,9 @@ function AddRelationship({
         </select>
       </div>
       <div className="flex justify-end">
-        <Button type="submit" size="sm" disabled={add.pending}>
+        <OnlineOnlyButton type="submit" size="sm" disabled={add.pending}>
           Add relationship
-        </Button>
+        </OnlineOnlyButton>
       </div>
     </form>
   );

@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { OFFLINE_MESSAGE } from "~/features/offline/offline-lock";
+import { useOffline } from "~/features/offline/use-offline";
 import { Label } from "~/ui/input";
 import { type TemplateView, loadTemplates } from "./structure-api";
 
@@ -6,8 +8,14 @@ import { type TemplateView, loadTemplates } from "./structure-api";
 export function StructureSelect({ value, onChange }: { value: string; onChange: (templateId: string) => void }) {
   const [templates, setTemplates] = useState<TemplateView[] | null>(null);
   const [failed, setFailed] = useState(false);
+  const offline = useOffline();
+  // Read when the dialog opens, and again by itself when the network comes back if they could not be read without
+  // it (the list is not kept on the device); a list read before the network went stays.
+  const missing = templates === null;
   useEffect(() => {
+    if (offline || !missing) return;
     let live = true;
+    setFailed(false);
     loadTemplates().then(
       (list) => live && setTemplates(list),
       () => live && setFailed(true),
@@ -15,7 +23,9 @@ export function StructureSelect({ value, onChange }: { value: string; onChange: 
     return () => {
       live = false;
     };
-  }, []);
+  }, [offline, missing]);
+  // Offline with nothing read yet: the writer is told why, not that it failed (a request that failed as the network went too).
+  const unreachable = missing && (offline || (failed && typeof navigator !== "undefined" && !navigator.onLine));
   const chosen = templates?.find((t) => t.id === value);
   const own = templates?.filter((t) => !t.builtIn) ?? [];
   return (
@@ -50,11 +60,13 @@ export function StructureSelect({ value, onChange }: { value: string; onChange: 
         ) : null}
       </select>
       <p id="timeline-structure-help" className="text-sm text-stone-600">
-        {failed
-          ? "The structures could not be loaded. You can still start blank."
-          : chosen
-            ? `${chosen.description} Creates ${chosen.beats.length} placeholder scenes.`
-            : "An empty timeline."}
+        {unreachable
+          ? `${OFFLINE_MESSAGE}: the structures load when you are back online.`
+          : failed
+            ? "The structures could not be loaded. You can still start blank."
+            : chosen
+              ? `${chosen.description} Creates ${chosen.beats.length} placeholder scenes.`
+              : "An empty timeline."}
       </p>
     </div>
   );
