@@ -1,29 +1,31 @@
-import { apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
+import { card, expect, expectNoSeriousA11yViolations, openTimeline, test, toast } from "./fixtures";
 
-import type { Timeline, EventRow as Ev } from "./types";
+import type { EventRow as Ev } from "./types";
 
 test.describe("ages and dependencies", () => {
-  test("a writer sets a character's birth, sees her age on a dated scene, and a broken dependency flagged", async ({ page, request }) => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "Lifelines" });
+  test("a writer sets a character's birth, sees her age on a dated scene, and a broken dependency flagged", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
     test.setTimeout(90_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Lifelines" });
-    const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    const mara = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "character",
       name: "Mara",
     });
-    const letter = await apiAs<Ev>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    const letter = await owner.api<Ev>("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The letter arrives",
       content: "A letter.",
       storyStart: "2031-10-12",
     });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The reply",
       content: "She writes back.",
       storyStart: "2031-10-11",
       entityIds: [mara.id],
     });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // Born, in the codex dialog.
@@ -53,7 +55,7 @@ test.describe("ages and dependencies", () => {
     await expectNoSeriousA11yViolations(page);
 
     // Fixed by dating the reply after the letter: the flag goes.
-    await apiAs(request, owner, "PATCH", `/api/events/${letter.id}`, { storyStart: "2031-10-10" });
+    await owner.api("PATCH", `/api/events/${letter.id}`, { storyStart: "2031-10-10" });
     await expect(reply.getByRole("list", { name: "Continuity" })).toHaveCount(0);
     await expect(reply.getByTestId("entity-chip")).toHaveText("Mara (17)");
   });

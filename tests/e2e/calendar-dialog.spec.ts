@@ -1,23 +1,20 @@
-import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
-
-import type { Timeline } from "./types";
+import { openPanel, card, expect, expectNoSeriousA11yViolations, openTimeline, test, toast } from "./fixtures";
 
 test.describe("the Calendar dialog", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Reckoning" });
   test("a fantasy writer picks and edits a calendar with two eras, converts a dated scene, and dates a scene in words", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(150_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The letter arrives",
       content: "A letter.",
       storyStart: "2031-10-13T09:00",
     });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // A preset to start from, then the writer's own changes: one month fewer, the second era renamed.

@@ -1,10 +1,8 @@
 import type { Page } from "@playwright/test";
 import {
-  apiAs,
   createUser,
   expect,
   expectNoSeriousA11yViolations,
-  signIn,
   screenshot,
   test,
   waitForHydration,
@@ -14,9 +12,9 @@ import {
   toast,
   writerPage,
 } from "./fixtures";
-import { shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
+import { shareWith } from "./helpers/timeline";
 
-import type { Timeline, EventRow } from "./types";
+import type { EventRow } from "./types";
 
 const codexPanel = (page: Page) => page.getByRole("region", { name: "Codex" });
 async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name: string, aliases = "") {
@@ -31,14 +29,12 @@ async function newEntry(page: Page, kind: "Character" | "Place" | "Thing", name:
 }
 
 test.describe("the codex and story time", () => {
-  test("codex entries, links, POV, story dates, chronological order and the entity filter", async ({ page, request }) => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Salt Road" });
+  test("codex entries, links, POV, story dates, chronological order and the entity filter", async ({ page, writer: owner, timeline }) => {
     test.setTimeout(180_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
     for (const title of ["Departure", "The Ambush", "Homecoming"]) {
-      await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+      await owner.api<EventRow>("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
-    await signIn(page, owner);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     // The panel: two characters and a place; a blank name gets the server's message.
@@ -144,42 +140,49 @@ test.describe("the codex and story time", () => {
     await screenshot(page, "codex-timeline-390");
   });
 
-  test("a viewer reads the codex without controls; a collaborator's edit reaches the owner live", async ({ page, browser, request }) => {
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Salt Road");
-    const event = await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
-      title: "Departure",
-      content: "x",
-    });
-    const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
-      kind: "character",
-      name: "Mara",
-    });
-    await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { entityIds: [mara.id], storyStart: "2024" });
-    const viewer = await createUser(request, { name: "Vera Viewer" });
-    const collab = await createUser(request, { name: "Cole Collab" });
-    await shareWith(request, owner, timeline.id, viewer, "viewer");
-    await shareWith(request, owner, timeline.id, collab, "collaborator");
+  test.describe(() => {
+    test.use({ writerOptions: { name: "Olive Owner", premium: true } });
+    test("a viewer reads the codex without controls; a collaborator's edit reaches the owner live", async ({
+      page,
+      browser,
+      request,
+      writer: owner,
+      timeline,
+    }) => {
+      const event = await owner.api<EventRow>("POST", `/api/timelines/${timeline.id}/events`, {
+        title: "Departure",
+        content: "x",
+      });
+      const mara = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, {
+        kind: "character",
+        name: "Mara",
+      });
+      await owner.api("PATCH", `/api/events/${event.id}`, { entityIds: [mara.id], storyStart: "2024" });
+      const viewer = await createUser(request, { name: "Vera Viewer" });
+      const collab = await createUser(request, { name: "Cole Collab" });
+      await shareWith(request, owner, timeline.id, viewer, "viewer");
+      await shareWith(request, owner, timeline.id, collab, "collaborator");
 
-    const v = await writerPage(browser, viewer, timeline.id);
-    await expect(codexPanel(v.page).getByText("Mara")).toBeVisible();
-    await expect(card(v.page, "Departure").getByText("Story time: 2024")).toBeVisible();
-    for (const name of ["New entry", "Edit Mara", "Delete Mara"]) {
-      await expect(v.page.getByRole("button", { name, exact: true })).toHaveCount(0);
-    }
-    await v.context.close();
+      const v = await writerPage(browser, viewer, timeline.id);
+      await expect(codexPanel(v.page).getByText("Mara")).toBeVisible();
+      await expect(card(v.page, "Departure").getByText("Story time: 2024")).toBeVisible();
+      for (const name of ["New entry", "Edit Mara", "Delete Mara"]) {
+        await expect(v.page.getByRole("button", { name, exact: true })).toHaveCount(0);
+      }
+      await v.context.close();
 
-    await signIn(page, owner);
-    await openTimeline(page, `/timeline/${timeline.id}`);
-    const c = await writerPage(browser, collab, timeline.id);
-    await expect(codexPanel(c.page).getByRole("button", { name: "Delete Mara" })).toHaveCount(0);
-    await codexPanel(c.page).getByRole("button", { name: "Edit Mara" }).click();
-    const dialog = c.page.getByRole("dialog", { name: "Edit codex entry" });
-    await dialog.getByLabel("Name").fill("Mara Vell");
-    await dialog.getByRole("button", { name: "Save Changes" }).click();
-    await expect(toast(c.page, "Codex entry updated")).toBeVisible();
-    // The owner sees it without a reload: in the panel and on the card's chip.
-    await expect(codexPanel(page).getByText("Mara Vell")).toBeVisible();
-    await expect(card(page, "Departure").getByRole("button", { name: "Mara Vell" })).toBeVisible();
-    await c.context.close();
+      await openTimeline(page, `/timeline/${timeline.id}`);
+      const c = await writerPage(browser, collab, timeline.id);
+      await expect(codexPanel(c.page).getByRole("button", { name: "Delete Mara" })).toHaveCount(0);
+      await codexPanel(c.page).getByRole("button", { name: "Edit Mara" }).click();
+      const dialog = c.page.getByRole("dialog", { name: "Edit codex entry" });
+      await dialog.getByLabel("Name").fill("Mara Vell");
+      await dialog.getByRole("button", { name: "Save Changes" }).click();
+      await expect(toast(c.page, "Codex entry updated")).toBeVisible();
+      // The owner sees it without a reload: in the panel and on the card's chip.
+      await expect(codexPanel(page).getByText("Mara Vell")).toBeVisible();
+      await expect(card(page, "Departure").getByRole("button", { name: "Mara Vell" })).toBeVisible();
+      await c.context.close();
+    });
   });
 });

@@ -8,14 +8,15 @@ import {
   signIn,
   screenshot,
   type TestUser,
+  type Writer,
   test,
   cardTitles,
   openTimeline,
   toast,
 } from "./fixtures";
-import { premiumOwnerWithTimeline as ownerWithTimeline, shareWith } from "./helpers/timeline";
+import { shareWith } from "./helpers/timeline";
 
-import type { EventRow } from "./types";
+import type { EventRow, Timeline } from "./types";
 
 /** A second browser (its own cookies), signed in as `user`: on the timeline when given, else on /timeline. */
 async function writerPage(browser: Browser, user: TestUser, timelineId?: number) {
@@ -31,15 +32,14 @@ async function writerPage(browser: Browser, user: TestUser, timelineId?: number)
   return { page, context, errors };
 }
 
-async function premiumOwnerWithTimeline(request: Parameters<typeof apiAs>[0], events: string[]) {
-  const { owner, timeline } = await ownerWithTimeline(request, "The Drowned Bell");
-  for (const title of events) {
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+/** Adds a scene for each of `titles` to the owner's timeline ('{title} happens.'). */
+async function addScenes(owner: Writer, timeline: Timeline, titles: string[]) {
+  for (const title of titles) {
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
   }
-  return { owner, timeline };
 }
 
-/** Shares the timeline with `collab` as collaborator; the owner (in `page`) and the collaborator both open it. */
+/** Shares the timeline with `collab` as collaborator; the owner (whose `page` is signed in) and the collaborator both open it. */
 async function bothOnTimeline(
   request: Parameters<typeof apiAs>[0],
   page: Page,
@@ -49,21 +49,26 @@ async function bothOnTimeline(
   timelineId: number,
 ) {
   await shareWith(request, owner, timelineId, collab, "collaborator");
-  await signIn(page, owner);
   await openTimeline(page, timelineId);
   const other = await writerPage(browser, collab, timelineId);
   return other;
 }
 
 test.describe("live collaboration", () => {
-  test("share by email, presence, live typing, save, add and reorder reach the other writer", async ({ page, browser, request }) => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
+  test("share by email, presence, live typing, save, add and reorder reach the other writer", async ({
+    page,
+    browser,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
     // Long (two browsers, 13 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
     test.slow();
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
+    await addScenes(owner, timeline, ["Dawn", "Noon", "Dusk"]);
     const collab = await createUser(request, { name: "Cole Collab" });
 
     // The owner shares through the dialog.
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });
@@ -135,8 +140,14 @@ test.describe("live collaboration", () => {
     await other.context.close();
   });
 
-  test("one move, one signal: the other writer reloads once, the mover not at all", async ({ page, browser, request }) => {
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Dawn", "Noon", "Dusk"]);
+  test("one move, one signal: the other writer reloads once, the mover not at all", async ({
+    page,
+    browser,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
+    await addScenes(owner, timeline, ["Dawn", "Noon", "Dusk"]);
     const collab = await createUser(request, { name: "Cole Collab" });
     const other = await bothOnTimeline(request, page, browser, owner, collab, timeline.id);
     await expect(page.getByRole("button", { name: "Active collaborators (2)" })).toBeVisible();
@@ -174,8 +185,14 @@ test.describe("live collaboration", () => {
     await other.context.close();
   });
 
-  test("a viewer sees no edit controls; a removed collaborator loses access at once", async ({ page, browser, request }) => {
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["Arrival", "Storm"]);
+  test("a viewer sees no edit controls; a removed collaborator loses access at once", async ({
+    page,
+    browser,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
+    await addScenes(owner, timeline, ["Arrival", "Storm"]);
     const viewer = await createUser(request, { name: "Vera Viewer" });
     const collab = await createUser(request, { name: "Cole Collab" });
     await shareWith(request, owner, timeline.id, viewer, "viewer");
@@ -195,7 +212,6 @@ test.describe("live collaboration", () => {
     await expect(c.page.getByRole("button", { name: "Delete Arrival" })).toHaveCount(0);
 
     // The owner removes the collaborator in the dialog: their open screen loses the timeline.
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });
@@ -215,10 +231,16 @@ test.describe("live collaboration", () => {
     await c.context.close();
   });
 
-  test("two writers in the same event write together: no lock, no conflict, both texts are kept", async ({ page, browser, request }) => {
+  test("two writers in the same event write together: no lock, no conflict, both texts are kept", async ({
+    page,
+    browser,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
     // Long (two browsers, 10 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
     test.slow();
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["The letter"]);
+    await addScenes(owner, timeline, ["The letter"]);
     const collab = await createUser(request, { name: "Cole Collab" });
     const c = await bothOnTimeline(request, page, browser, owner, collab, timeline.id);
 
@@ -249,8 +271,13 @@ test.describe("live collaboration", () => {
     await c.context.close();
   });
 
-  test("a dropped room connection comes back by itself and picks up what changed meanwhile", async ({ page, request }) => {
-    const { owner, timeline } = await premiumOwnerWithTimeline(request, ["First"]);
+  test("a dropped room connection comes back by itself and picks up what changed meanwhile", async ({
+    page,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
+    await addScenes(owner, timeline, ["First"]);
     // Keep a handle on the page's room sockets, to drop one the way a network does (not closed by the page).
     await page.addInitScript(() => {
       const Native = window.WebSocket;
@@ -263,7 +290,6 @@ test.describe("live collaboration", () => {
         }
       };
     });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     const rooms = () => page.evaluate(() => (window as unknown as { __rooms: WebSocket[] }).__rooms.map((w) => w.url));
     expect(await rooms()).toHaveLength(1);

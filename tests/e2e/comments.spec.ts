@@ -1,14 +1,17 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { apiAs, docText, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, writerPage } from "./fixtures";
-import { bellScene } from "./helpers/timeline";
+import { apiAs, docText, expect, expectNoSeriousA11yViolations, openTimeline, test, type Writer, writerPage } from "./fixtures";
+import { addBellScene } from "./helpers/timeline";
+import type { Timeline } from "./types";
 import { openEditor, selectText } from "./helpers/editor";
 
 // Comments on a scene's text: a writer selects words and comments, a second writer sees the highlight and
 // replies (live), the highlight follows the words when text is inserted before them, resolving hides it.
 
-async function setup(request: APIRequestContext) {
-  const { owner, timeline, users } = await bellScene(request, "The bell rang at dawn.", [{ name: "Mara Collab", access: "collaborator" }]);
-  return { owner, mara: users[0], timeline };
+async function setup(request: APIRequestContext, owner: Writer, timeline: Timeline) {
+  const { users } = await addBellScene(request, owner, timeline, "The bell rang at dawn.", [
+    { name: "Mara Collab", access: "collaborator" },
+  ]);
+  return { mara: users[0] };
 }
 
 /** Selects `text` in the editor's first paragraph (a DOM selection, as a mouse drag makes). */
@@ -23,14 +26,16 @@ const highlight = (page: Page) => page.locator(".co-editor-content .comment-high
 const panel = (page: Page) => page.getByTestId("comments-panel");
 
 test.describe("comments", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
   test("select text and comment; a second writer sees it and replies; the highlight follows edits; resolve hides it", async ({
     page,
     browser,
     request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(120_000);
-    const { owner, mara, timeline } = await setup(request);
-    await signIn(page, owner);
+    const { mara } = await setup(request, owner, timeline);
     await openTimeline(page, timeline.id);
     const ownerContent = await openEditor(page, "The bell rang at dawn.");
 

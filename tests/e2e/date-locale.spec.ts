@@ -1,29 +1,26 @@
-import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
-
-import type { Timeline } from "./types";
+import { card, expect, openTimeline, test, toast } from "./fixtures";
 
 // The browser asks in German (Playwright sends Accept-Language from the context's locale).
 test.use({ locale: "de-DE" });
 
 test.describe("story dates in the writer's locale", () => {
+  test.use({ writerOptions: { name: "Greta Owner", premium: false }, timelineTitle: "Der Brief" });
   test("a German writer reads scene dates in German, types one in German and sees it read back, with no hydration mismatch", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(120_000);
     const warnings: string[] = [];
     page.on("console", (msg) => {
       if (/hydrat|#418|#425/i.test(msg.text())) warnings.push(msg.text());
     });
-    const owner = await createUser(request, { name: "Greta Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Der Brief" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The letter arrives",
       content: "A letter.",
       storyStart: "2031-10-13T09:00",
     });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
-    await signIn(page, owner);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The siege", content: "Walls fall." });
     await openTimeline(page, timeline.id);
 
     await expect(card(page, "The letter arrives").getByText("Story time: 13. Oktober 2031 um 09:00")).toBeVisible();

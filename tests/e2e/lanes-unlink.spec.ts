@@ -1,28 +1,28 @@
-import { chooseLayout, apiAs, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
-
-import type { Timeline } from "./types";
+import { chooseLayout, apiAs, expect, openTimeline, test, toast } from "./fixtures";
 
 test.describe("lanes editing", () => {
-  test("a scene carried to the 'No character' lane loses its characters, not its places", async ({ page, request }) => {
+  test.use({ writerOptions: { name: "Lane Writer", premium: false }, timelineTitle: "Lanes" });
+  test("a scene carried to the 'No character' lane loses its characters, not its places", async ({
+    page,
+    request,
+    writer: owner,
+    timeline,
+  }) => {
     test.setTimeout(90_000);
-    const owner = await createUser(request, { name: "Lane Writer" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Lanes" });
-    const mara = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    const mara = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "character",
       name: "Mara",
     });
-    const harbor = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    const harbor = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "place",
       name: "Harbor",
     });
-    const storm = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+    const storm = await owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/events`, {
       title: "Storm",
       content: "Rain.",
       entityIds: [mara.id, harbor.id],
       povEntityId: mara.id,
     });
-
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await chooseLayout(page, "Lanes");
     const lanes = page.getByRole("table", { name: "Lanes by character" });

@@ -1,26 +1,28 @@
-import { apiAs, card, createUser, expect, login, openTimeline, test, toast } from "./fixtures";
+import { card, expect, openTimeline, test, toast, openHome } from "./fixtures";
 
 // Issue 44: 'Link all mentions' on a card (2 or more 'Link {name}?' hints) and for the whole book in the Codex panel.
 
-import type { Timeline, EventRow as Scene } from "./types";
+import type { EventRow as Scene } from "./types";
 
 test.describe("link all mentions", () => {
-  test("a card links its mentions at once; the Codex panel links every scene's, and says how many", async ({ page, request }) => {
+  test.use({ writerOptions: { name: "Mention Writer", premium: false }, timelineTitle: "Mentions" });
+  test("a card links its mentions at once; the Codex panel links every scene's, and says how many", async ({
+    page,
+    writer: owner,
+    timeline,
+  }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Mention Writer" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Mentions" });
     const entry = (body: Record<string, unknown>) =>
-      apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", ...body });
+      owner.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/entities`, { kind: "character", ...body });
     const mara = await entry({ name: "Mara", aliases: ["the Captain"] });
     const harbor = await entry({ name: "Harbor", kind: "place" });
     const ilse = await entry({ name: "Ilse" });
-    const scene = (title: string, content: string) =>
-      apiAs<Scene>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content });
+    const scene = (title: string, content: string) => owner.api<Scene>("POST", `/api/timelines/${timeline.id}/events`, { title, content });
     await scene("Arrival", "Mara reached the harbor with Ilse.");
     await scene("Storm", "The captain saw the Harbor and Ilse.");
     await scene("Night", "Ilse slept. Marathon dreams.");
 
-    await login(page, owner);
+    await openHome(page);
     await openTimeline(page, timeline.id);
 
     // A card with three hints offers them all at once; a card with one offers only its own.
@@ -47,7 +49,7 @@ test.describe("link all mentions", () => {
     await expect(toast(page, "Every mention is already linked")).toBeVisible();
 
     // The server holds the links: whole words only ('Marathon' is not Mara).
-    const listed = await apiAs<Scene[] | { events: Scene[] }>(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+    const listed = await owner.api<Scene[] | { events: Scene[] }>("GET", `/api/timelines/${timeline.id}/events`);
     const scenes = Array.isArray(listed) ? listed : listed.events;
     const linksOf = (title: string) => [...(scenes.find((s) => s.title === title)?.entityIds ?? [])].sort((a, b) => a - b);
     const all = [mara.id, harbor.id, ilse.id].sort((a, b) => a - b);

@@ -1,32 +1,17 @@
-import {
-  openPanel,
-  apiAs,
-  card,
-  cardTitles,
-  createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  openTimeline,
-  test,
-  toast,
-} from "./fixtures";
-
-import type { Timeline } from "./types";
+import { openPanel, card, cardTitles, expect, expectNoSeriousA11yViolations, openTimeline, test, toast } from "./fixtures";
 
 test.describe("plotlines on the timeline screen", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "Two Threads" });
   test("a writer adds two plotlines, tags a scene, sees its chips, filters by plotline, and a reload keeps the filter", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(90_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "Two Threads" });
     for (const title of ["Heist", "Interlude", "Kiss"]) {
-      await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+      await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
 
     // The manager: two plotlines, the second recolored; a blank title is refused in the product's words.

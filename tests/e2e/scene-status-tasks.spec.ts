@@ -1,21 +1,23 @@
-import { apiAs, card, createUser, expect, login, signIn, makePremium, openTimeline, test } from "./fixtures";
+import { card, createUser, expect, login, openTimeline, test } from "./fixtures";
+import { shareWith } from "./helpers/timeline";
 
 // Scene status and tasks (DESIGN §12 'Deadlines, sessions and tasks'): a status in the scene editor shown on the
 // card, a task assigned to a co-writer, and that co-writer's 'My tasks' on the home page linking to the scene.
 
-test("a status on the card, a task assigned to the co-writer, and the co-writer's 'My tasks'", async ({ page, browser, request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  const cowriter = await createUser(request, { name: "Cora Cowriter" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Tide Clock" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The wall", content: "The wall held." });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/share-with-user`, {
-    userEmail: cowriter.email,
-    accessLevel: "collaborator",
-  });
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Tide Clock" });
 
-  await signIn(page, owner);
+test("a status on the card, a task assigned to the co-writer, and the co-writer's 'My tasks'", async ({
+  page,
+  browser,
+  request,
+  writer: owner,
+  timeline,
+}) => {
+  const cowriter = await createUser(request, { name: "Cora Cowriter" });
+  await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: "The bell rang." });
+  await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The wall", content: "The wall held." });
+  await shareWith(request, owner, timeline.id, cowriter, "collaborator");
+
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The bell" }).click();
   await page.getByLabel("Status", { exact: true }).selectOption("Draft");

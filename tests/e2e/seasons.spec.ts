@@ -1,17 +1,14 @@
-import { openPanel, apiAs, card, createUser, expect, expectNoSeriousA11yViolations, signIn, openTimeline, test, toast } from "./fixtures";
-
-import type { Timeline } from "./types";
+import { openPanel, card, expect, expectNoSeriousA11yViolations, openTimeline, test, toast } from "./fixtures";
 
 test.describe("seasons", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: false }, timelineTitle: "The Reckoning" });
   test("the owner adds seasons, a scene typed 'spring 1203' reads as the season, and a conversion names lifespans", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(150_000);
-    const owner = await createUser(request, { name: "Olive Owner" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Reckoning" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The thaw", content: "Ice breaks." });
-    await signIn(page, owner);
+    await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The thaw", content: "Ice breaks." });
     await openTimeline(page, timeline.id);
 
     // A preset without seasons, then two of the writer's own; a clash is refused inline.
@@ -43,7 +40,7 @@ test.describe("seasons", () => {
     await expect(card(page, "The thaw").getByText("Story time: Spring 1203 AR")).toBeVisible();
 
     // A change of structure previews the characters' born and died dates too.
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    await owner.api("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "character",
       name: "Mara",
       born: "3 Month 2 1185 AR",

@@ -1,12 +1,10 @@
 import {
   ADMIN,
   adminApiToken,
-  apiAs,
-  createUser,
   expect,
   expectNoSeriousA11yViolations,
   login,
-  signIn,
+  openHome,
   screenshot,
   test,
   waitForHydration,
@@ -15,6 +13,7 @@ import {
 const protectedPaths = ["/timeline", "/timeline/1", "/writers-unblock", "/api-test", "/account", "/upgrade"];
 
 test.describe("route guards", () => {
+  test.use({ writerOptions: { name: "Grace Hopper", premium: false } });
   test("anonymous visitors are sent to login, before any HTML", async ({ page, request }) => {
     const root = await request.get("/", { maxRedirects: 0 });
     expect(root.status()).toBe(302);
@@ -32,9 +31,8 @@ test.describe("route guards", () => {
     await expect(page.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
   });
 
-  test("a signed-in writer is kept out of auth pages and admin pages", async ({ page, request }) => {
-    const user = await createUser(request, { name: "Grace Hopper" });
-    await login(page, user);
+  test("a signed-in writer is kept out of auth pages and admin pages", async ({ page, writer: _ }) => {
+    await openHome(page);
     await expect(page.getByRole("button", { name: /Account menu for Grace Hopper/ })).toContainText("GH");
     for (const path of ["/auth/login", "/auth/register", "/auth/forgot-password", "/auth/reset-password", "/"]) {
       await page.goto(path);
@@ -129,24 +127,21 @@ test.describe("help assistant", () => {
     await popup.close();
   });
 
-  test("the shell has no serious accessibility violations when signed in", async ({ page, request }) => {
-    const user = await createUser(request);
-    await login(page, user);
+  test("the shell has no serious accessibility violations when signed in", async ({ page, writer: _ }) => {
+    await openHome(page);
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "shell-signed-in");
   });
 });
 
 test.describe("code on demand", () => {
-  test("menus and dialogs load their code on first use; one key press or click still opens them", async ({ page, request }) => {
-    const user = await createUser(request, { name: "Ada Lazy" });
-    const timeline = await apiAs<{ id: number }>(request, user, "POST", "/api/timelines", { title: "Lazy Saga" });
+  test.use({ writerOptions: { name: "Ada Lazy", premium: false }, timelineTitle: "Lazy Saga" });
+  test("menus and dialogs load their code on first use; one key press or click still opens them", async ({ page, timeline }) => {
     const chunks: string[] = [];
     page.on("request", (req) => {
       const name = /\/assets\/(export-menu-radix|account-menu|dialog-radix)-/.exec(req.url())?.[1];
       if (name) chunks.push(name);
     });
-    await signIn(page, user);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Lazy Saga" })).toBeVisible();

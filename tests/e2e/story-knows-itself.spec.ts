@@ -1,29 +1,27 @@
-import { apiAs, card, createUser, expect, signIn, openTimeline, test, toast } from "./fixtures";
+import { card, expect, openTimeline, test, toast } from "./fixtures";
 
 // A story that knows itself (DESIGN.md §12): codex progressions ('From this scene on') and an entry read at a scene.
 
-import type { Timeline, EventRow, Entity } from "./types";
+import type { EventRow, Entity } from "./types";
 
 test.describe("a story that knows itself", () => {
+  test.use({ writerOptions: { name: "Pia Progress", premium: false }, timelineTitle: "The Glass Keep" });
   test("a progression added in the codex with a scene picker shows when the entry is read from a later scene, not an earlier one", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Pia Progress" });
-    const timeline = await apiAs<Timeline>(request, owner, "POST", "/api/timelines", { title: "The Glass Keep" });
     const scenes: EventRow[] = [];
     for (const title of ["The Gate", "The Duel", "The Crown"]) {
-      scenes.push(await apiAs<EventRow>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title}.` }));
+      scenes.push(await owner.api<EventRow>("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title}.` }));
     }
-    const mara = await apiAs<Entity>(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, {
+    const mara = await owner.api<Entity>("POST", `/api/timelines/${timeline.id}/entities`, {
       kind: "character",
       name: "Mara",
       description: "A knight of the keep.",
     });
-    for (const scene of scenes) await apiAs(request, owner, "PATCH", `/api/events/${scene.id}`, { entityIds: [mara.id] });
-
-    await signIn(page, owner);
+    for (const scene of scenes) await owner.api("PATCH", `/api/events/${scene.id}`, { entityIds: [mara.id] });
     await openTimeline(page, timeline.id);
 
     // In the codex: 'From this scene on', a scene picker and the text; no scene gets the server's message.

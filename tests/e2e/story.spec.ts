@@ -1,14 +1,10 @@
-import type { APIRequestContext } from "@playwright/test";
 import {
   chooseLayout,
   layoutMenu,
-  apiAs,
-  createUser,
   expect,
   expectNoSeriousA11yViolations,
-  signIn,
   screenshot,
-  type TestUser,
+  type Writer,
   test,
   waitForHydration,
   card,
@@ -20,13 +16,12 @@ import {
 // The story model on the timeline screen: lanes, combined filters in the address, gaps and continuity
 // flags in chronological order, 'Link Mara?' mentions, the picker creating places, and the Export menu.
 
-import type { Entity } from "./types";
+import type { Entity, Timeline } from "./types";
 
-/** 3 characters, 2 places, 8 events with dates (two of them put Mara in two places at once). */
-async function buildStory(request: APIRequestContext, owner: TestUser) {
-  const timeline = await apiAs(request, owner, "POST", "/api/timelines", { title: "The Salt Road" });
+/** On `timeline`: 3 characters, 2 places, 8 events with dates (two of them put Mara in two places at once). */
+async function buildStory(owner: Writer, timeline: Timeline) {
   const entity = (kind: string, name: string, aliases: string[] = []): Promise<Entity> =>
-    apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/entities`, { kind, name, aliases });
+    owner.api("POST", `/api/timelines/${timeline.id}/entities`, { kind, name, aliases });
   const mara = await entity("character", "Mara", ["The Captain"]);
   const ilse = await entity("character", "Ilse");
   const tobin = await entity("character", "Tobin");
@@ -43,23 +38,21 @@ async function buildStory(request: APIRequestContext, owner: TestUser) {
     ["Epilogue", "", [tobin], null, null],
   ];
   for (const [title, content, links, pov, date] of plan) {
-    const event = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: content || title });
+    const event = await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: content || title });
     if (links.length || date) {
-      await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, {
+      await owner.api("PATCH", `/api/events/${event.id}`, {
         entityIds: links.map((l) => l.id),
         povEntityId: pov?.id ?? null,
         storyStart: date,
       });
     }
   }
-  return { timeline, mara, ilse };
 }
 
 test.describe("the story model on the timeline screen", () => {
-  test("chronological gaps and continuity flags, combined filters kept in the address", async ({ page, request }) => {
-    const owner = await createUser(request);
-    const { timeline } = await buildStory(request, owner);
-    await signIn(page, owner);
+  test.use({ timelineTitle: "The Salt Road" });
+  test("chronological gaps and continuity flags, combined filters kept in the address", async ({ page, writer, timeline }) => {
+    await buildStory(writer, timeline);
     await openTimeline(page, `/timeline/${timeline.id}`);
     await expect(cardTitles(page)).toHaveCount(8);
 
@@ -124,11 +117,10 @@ test.describe("the story model on the timeline screen", () => {
 
   test("lanes by character and by place, by keyboard; mentions linked; the picker creates a place; Export menu", async ({
     page,
-    request,
+    writer: owner,
+    timeline,
   }) => {
-    const owner = await createUser(request);
-    const { timeline } = await buildStory(request, owner);
-    await signIn(page, owner);
+    await buildStory(owner, timeline);
     await openTimeline(page, `/timeline/${timeline.id}`);
 
     await chooseLayout(page, "Lanes");
@@ -176,7 +168,7 @@ test.describe("the story model on the timeline screen", () => {
     await expect(toast(page, "Mara linked")).toBeVisible();
     await expect(card(page, "Dreams").getByTestId("entity-chip")).toHaveText(["Mara"]);
     await expect(card(page, "Dreams").getByRole("button", { name: "Link Mara?" })).toHaveCount(0);
-    const events = await apiAs(request, owner, "GET", `/api/timelines/${timeline.id}/events`);
+    const events = await owner.api("GET", `/api/timelines/${timeline.id}/events`);
     expect(events.find((e: { title: string }) => e.title === "Dreams").entityIds).toHaveLength(1);
 
     // The picker makes a place (not only characters).

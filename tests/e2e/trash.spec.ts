@@ -1,29 +1,15 @@
-import {
-  apiAs,
-  cardTitles,
-  createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  openTimeline,
-  test,
-  toast,
-  waitForHydration,
-} from "./fixtures";
-
-import type { Timeline } from "./types";
+import { cardTitles, expect, expectNoSeriousA11yViolations, openHome, openTimeline, test, toast, waitForHydration } from "./fixtures";
 
 test.describe("trash", () => {
+  test.use({ timelineTitle: "The Drowned Bell" });
   test("a deleted scene goes to Trash, is restored there, and is back on the timeline; Undo restores a deleted scene and a deleted timeline", async ({
     page,
-    request,
+    writer,
+    timeline,
   }) => {
-    const user = await createUser(request);
-    const timeline = await apiAs<Timeline>(request, user, "POST", "/api/timelines", { title: "The Drowned Bell" });
     for (const title of ["Arrival", "Storm", "Rescue"]) {
-      await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
+      await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} happens.` });
     }
-    await signIn(page, user);
     await openTimeline(page, timeline.id);
 
     await page.getByRole("button", { name: "Delete Storm" }).click();
@@ -62,8 +48,7 @@ test.describe("trash", () => {
     await expect(cardTitles(page)).toHaveText(["Arrival", "Storm", "Rescue"]);
 
     // Deleting a timeline: Undo on the toast brings it straight back.
-    await page.goto("/timeline");
-    await waitForHydration(page);
+    await openHome(page);
     await page.getByRole("button", { name: "Delete The Drowned Bell" }).click();
     const sure = page.getByRole("alertdialog", { name: "Are you sure?" });
     await expect(sure).toContainText("move the timeline and all its events to Trash");

@@ -1,17 +1,15 @@
-import { apiAs, createUser, expect, login, signIn, makePremium, openTimeline, test, toast } from "./fixtures";
+import { createUser, expect, login, openTimeline, test, toast } from "./fixtures";
 
 test.describe("sharing with an unverified address", () => {
+  test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Quiet Harbour" });
   test("the owner sees it as 'Not verified' and can cancel it; the invited writer is told to verify", async ({
     page,
     browser,
     request,
+    timeline,
   }) => {
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Quiet Harbour" });
     const sam = await createUser(request, { name: "Sam Squatter", verified: false });
 
-    await signIn(page, owner);
     await openTimeline(page, timeline.id);
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share Timeline" });

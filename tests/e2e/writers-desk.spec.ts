@@ -1,20 +1,20 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { apiAs, card, docText, expect, signIn, openTimeline, test } from "./fixtures";
+import { apiAs, card, docText, expect, openTimeline, test, type Writer } from "./fixtures";
 import { openEditor } from "./helpers/editor";
-import { bellScene } from "./helpers/timeline";
+import { addBellScene } from "./helpers/timeline";
 
 // The writer's desk (DESIGN §12): 'Synopsis' and 'Notes' beside a scene's text, and no text lost at any typing speed.
 
-import type { EventRow } from "./types";
+import type { EventRow, Timeline } from "./types";
 
 /** The owner's bell scene, open in its editor on the timeline (synced: editable, showing its text). */
-async function openBell(page: Page, request: APIRequestContext) {
-  const { owner, timeline } = await bellScene(request, "The bell rang.");
-  await signIn(page, owner);
+async function openBell(page: Page, request: APIRequestContext, owner: Writer, timeline: Timeline) {
+  await addBellScene(request, owner, timeline, "The bell rang.");
   await openTimeline(page, timeline.id);
-  const content = await openEditor(page, "The bell rang.");
-  return { owner, timeline, content };
+  return openEditor(page, "The bell rang.");
 }
+
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
 
 const eventsOf = (request: APIRequestContext, user: Parameters<typeof apiAs>[1], id: number) =>
   apiAs<EventRow[]>(request, user, "GET", `/api/timelines/${id}/events`);
@@ -22,8 +22,10 @@ const eventsOf = (request: APIRequestContext, user: Parameters<typeof apiAs>[1],
 test("the scene editor writes a synopsis and notes beside the text; the card shows them and they never count", async ({
   page,
   request,
+  writer: owner,
+  timeline,
 }) => {
-  const { owner, timeline, content } = await openBell(page, request);
+  const content = await openBell(page, request, owner, timeline);
   await page.getByLabel("Synopsis", { exact: true }).fill("Mara hears the *bell* under the water.");
   await page.getByLabel("Notes", { exact: true }).fill("Check the tide tables for 1903.");
   await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -46,10 +48,15 @@ test("the scene editor writes a synopsis and notes beside the text; the card sho
   await expect(card(page, "The bell").getByTestId("scene-desk")).toContainText("Mara hears the bell under the water.");
 });
 
-test("a 200-characters-a-second burst and a 20,000-character paste survive a reload, every character", async ({ page, request }) => {
+test("a 200-characters-a-second burst and a 20,000-character paste survive a reload, every character", async ({
+  page,
+  request,
+  writer: owner,
+  timeline,
+}) => {
   // 24 s on CI: six times that, for a machine busy with two workers.
   test.setTimeout(150_000);
-  const { owner, timeline, content } = await openBell(page, request);
+  const content = await openBell(page, request, owner, timeline);
   await content.click();
   await page.keyboard.press("End");
 

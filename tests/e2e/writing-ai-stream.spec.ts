@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 // Runs after ai.spec.ts (file order): that spec starts from a product with no AI key, and this one saves one.
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { adminApiToken, apiAs, createUser, expect, expectNoSeriousA11yViolations, signIn, test, waitForHydration, toast } from "./fixtures";
+import { adminApiToken, expect, expectNoSeriousA11yViolations, test, waitForHydration, toast } from "./fixtures";
 
 // Streamed AI answers, 'Stop generating', 'Continue this scene', Describe on a selection, the usage chart.
 
@@ -15,13 +15,12 @@ async function configureKey(request: APIRequestContext) {
 }
 
 test.describe("streaming AI", () => {
+  test.use({ timelineTitle: "Saltmarsh" });
   test.beforeEach(async ({ request }) => {
     await configureKey(request);
   });
 
-  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops, and what arrived counts", async ({ page, request }) => {
-    const user = await createUser(request);
-    await signIn(page, user);
+  test("Writer's Unblock shows the text as it arrives; 'Stop generating' stops, and what arrived counts", async ({ page, writer: _ }) => {
     await page.goto("/writers-unblock");
     await waitForHydration(page);
     await expect(page.getByText("0/3 Free Uses")).toBeVisible();
@@ -66,15 +65,13 @@ test.describe("streaming AI", () => {
 
   test("'Continue this scene' streams into the editor, Accept appends it and Save keeps it; Describe replaces a selection; /account charts the uses", async ({
     page,
-    request,
+    writer: user,
+    timeline,
   }) => {
-    const user = await createUser(request);
-    const timeline = await apiAs(request, user, "POST", "/api/timelines", { title: "Saltmarsh" });
-    await apiAs(request, user, "POST", `/api/timelines/${timeline.id}/events`, {
+    await user.api("POST", `/api/timelines/${timeline.id}/events`, {
       title: "The bell",
       content: "The bell rang once at low tide.",
     });
-    await signIn(page, user);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
 
@@ -118,7 +115,7 @@ test.describe("streaming AI", () => {
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByRole("button", { name: "Edit The bell" })).toBeVisible();
-    const saved = await apiAs(request, user, "GET", `/api/timelines/${timeline.id}/events`);
+    const saved = await user.api("GET", `/api/timelines/${timeline.id}/events`);
     const event = (Array.isArray(saved) ? saved : saved.events)[0];
     // Stored as Markdown: the scene, the described passage (its list as a list), the continuation at the end.
     expect(event.content.startsWith("The bell rang once at")).toBe(true);

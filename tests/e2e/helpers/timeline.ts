@@ -38,16 +38,23 @@ export async function premiumOwnerWithTimeline(request: APIRequestContext, title
   return { owner, timeline };
 }
 
+type People = { name: string; access: "collaborator" | "viewer" }[];
+
 /**
  * The scene the co-writing specs write in: a Premium owner's 'The Drowned Bell' with one scene, 'The bell', of
  * `content`, shared with each of `people` (new accounts, in that order; `users` in the answer).
  */
-export async function bellScene(
-  request: APIRequestContext,
-  content: string,
-  people: { name: string; access: "collaborator" | "viewer" }[] = [],
-) {
+export async function bellScene(request: APIRequestContext, content: string, people: People = []) {
   const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
+  const { users } = await addBellScene(request, owner, timeline, content, people);
+  return { owner, timeline, users };
+}
+
+/**
+ * The bell scene on a timeline the test has already (the `timeline` fixture's: `test.use({ writerOptions: { name:
+ * "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" })` for the same book as `bellScene`).
+ */
+export async function addBellScene(request: APIRequestContext, owner: TestUser, timeline: Timeline, content: string, people: People = []) {
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content });
   const users: TestUser[] = [];
   for (const person of people) {
@@ -55,5 +62,5 @@ export async function bellScene(
     await shareWith(request, owner, timeline.id, user, person.access);
     users.push(user);
   }
-  return { owner, timeline, users };
+  return { users };
 }
