@@ -208,7 +208,10 @@ function watchNetwork() {
     const probe = async () => {
       clearTimeout(timer);
       if (!navigator.onLine) return setOnline(false);
-      if (await reachable()) setOnline(true);
+      const answered = await reachable();
+      // The network may have gone while the server was asked: its 'offline' event came first and must stay.
+      if (!navigator.onLine) return setOnline(false);
+      if (answered) setOnline(true);
       else timer = setTimeout(() => void probe(), 1_000);
     };
     serverLost = () => {
