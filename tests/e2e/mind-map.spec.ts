@@ -153,6 +153,42 @@ test.describe(() => {
   });
 });
 
+test("arrow keys pressed while the map reloads: the node stays where the keys put it, on screen and on the server", async ({
+  page,
+  writer: owner,
+  timeline,
+}) => {
+  const { vigil } = await story(owner, timeline);
+  await openMap(page, timeline.id);
+  const id = `event-${vigil.id}`;
+  await page.getByRole("group", { name: "Event: Vigil" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("Vigil");
+  // The map's own loads answer late (a slow network): the reload the first keys' save asks for lands mid-keys.
+  await page.route(new RegExp(`/api/timelines/${timeline.id}/map(\\?.*)?$`), async (route) => {
+    if (route.request().method() !== "GET") return route.continue();
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.fulfill({ response });
+  });
+  const start = await box(mapNode(page, id));
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === id)?.x ?? null).not.toBeNull();
+  const saved = (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === id)?.x as number;
+  const step = ((await box(mapNode(page, id))).x - start.x) / 2;
+  expect(step).toBeGreaterThan(0);
+  for (let i = 0; i < 4; i++) {
+    await page.waitForTimeout(200);
+    await page.keyboard.press("ArrowRight");
+  }
+  // Six steps in all, on the server and on screen, and it stays there once every reload has answered.
+  await expect.poll(async () => (await mapOf(owner, timeline.id)).nodes.find((n) => n.id === id)?.x).toBe(saved + 4 * 5);
+  await expect.poll(async () => Math.round((await box(mapNode(page, id))).x - start.x)).toBe(Math.round(6 * step));
+  await page.waitForTimeout(1_500);
+  expect(Math.round((await box(mapNode(page, id))).x - start.x)).toBe(Math.round(6 * step));
+});
+
 test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots at 1280 and 390", async ({
   page,
   writer: owner,

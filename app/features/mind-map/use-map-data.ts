@@ -11,7 +11,8 @@ export type SavedPosition = { node: string } & Point;
 
 /**
  * The map's data and every change to it. The map holds its own truth (no route revalidation): each change
- * reloads the map, and a reload that arrives while a node is being dragged waits for the drop.
+ * reloads the map, and a reload that arrives while a node is being dragged (or moved by arrow keys) waits for the
+ * drop (or the keys' save).
  */
 export function useMapData({ timelineId, shareCode, syncTick }: Options) {
   const [map, setMap] = useState<MindMap | null>(null);
@@ -25,7 +26,12 @@ export function useMapData({ timelineId, shareCode, syncTick }: Options) {
   const fetchMap = useMutation(() => unwrap(client.api.timelines[":id"].map.$get({ param: { id }, query })), {
     error: "Failed to load the map",
     revalidate: false,
-    onSuccess: setMap,
+    // Asked before a drag or the arrow keys began, answered during them: it would put the nodes back where they
+    // were. Asked again once they rest.
+    onSuccess: (loaded) => {
+      if (dragging.current) missedLoad.current = true;
+      else setMap(loaded);
+    },
   });
   const fetchRun = fetchMap.run;
   const load = useCallback(async () => {

@@ -32,9 +32,24 @@ export function useNodeMoves({ data, canEdit, advanced, nodesRef, setNodes, onNo
     [canEdit, nodesRef, save],
   );
 
-  // Arrow keys move the selected nodes (xyflow's keyboard support): saved once the keys rest.
+  // Arrow keys move the selected nodes (xyflow's keyboard support): saved once the keys rest, one save at a time
+  // and in order. Meanwhile the map's reloads wait, as during a drag: a reload answered between two key presses
+  // (the first save's own) put the node back where that save left it, and the later keys' save changed nothing
+  // on screen.
   const keyMoves = useRef(new Map<string, Move>());
   const keyTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const keySaves = useRef<Promise<unknown>>(Promise.resolve());
+  const saveKeyMoves = useCallback(() => {
+    const moved = [...keyMoves.current.values()];
+    keyMoves.current.clear();
+    keySaves.current = keySaves.current.then(async () => {
+      await savePositions(moved);
+      // Keys pressed while this saved have their own save coming, which resumes the reloads after it.
+      if (keyMoves.current.size > 0 || dragging.current) return;
+      resumeLoads();
+      loadIfMissed(false);
+    });
+  }, [savePositions, resumeLoads, loadIfMissed]);
   const onNodesChange = useCallback(
     (changes: NodeChange<MapFlowNode>[]) => {
       onNodesChangeBase(changes);
@@ -46,15 +61,12 @@ export function useNodeMoves({ data, canEdit, advanced, nodesRef, setNodes, onNo
         }
       }
       if (keyMoves.current.size > 0) {
+        pauseLoads();
         clearTimeout(keyTimer.current);
-        keyTimer.current = setTimeout(() => {
-          const moved = [...keyMoves.current.values()];
-          keyMoves.current.clear();
-          void savePositions(moved);
-        }, 300);
+        keyTimer.current = setTimeout(saveKeyMoves, 300);
       }
     },
-    [onNodesChangeBase, savePositions, setSelectedId],
+    [onNodesChangeBase, saveKeyMoves, setSelectedId, pauseLoads],
   );
 
   // Groups (Premium): an idea dropped inside a group's box belongs to it; a group carries its ideas when moved.

@@ -11,6 +11,7 @@ import {
   type DragEndEvent,
   DragOverlay,
   type DragStartEvent,
+  useDndContext,
   type KeyboardCoordinateGetter,
   KeyboardSensor,
   MeasuringStrategy,
@@ -27,7 +28,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { EventView } from "../../../worker/services/events";
 import type { RowStore } from "./timeline-row-store";
 
@@ -36,6 +37,8 @@ type SortableAreaProps = {
   events: EventView[];
   /** The events whose rows are in the DOM now (the window): each gets its sortable binding. */
   visibleIds: number[];
+  /** Changes whenever rows move on the page without mounting or unmounting (a row measured, the space above it). */
+  layout: string;
   canReorder: boolean;
   vertical: boolean;
   store: RowStore;
@@ -48,7 +51,7 @@ type SortableAreaProps = {
  * keyboard focus stays put): each visible row gets a binding that runs dnd-kit's sortable hook on the row's own
  * DOM node and hands the handle's listeners and the row's transform to the row through `store`.
  */
-export function SortableArea({ id, events, visibleIds, canReorder, vertical, store, onMove, onDragging }: SortableAreaProps) {
+export function SortableArea({ id, events, visibleIds, layout, canReorder, vertical, store, onMove, onDragging }: SortableAreaProps) {
   const ids = events.map((e) => e.id);
   const idsRef = useRef(ids);
   idsRef.current = ids;
@@ -56,7 +59,10 @@ export function SortableArea({ id, events, visibleIds, canReorder, vertical, sto
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
+    // A keyboard step that takes the card past the middle of the window scrolls it at once: dnd-kit moves the card
+    // as if the scroll were done, and a smooth scroll that the list's own scroll correction cut short (a row above
+    // measured) left it between two rows, so the next step went back up.
+    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates, scrollBehavior: "auto" }),
   );
   const titleOf = (eventId: unknown) => events.find((e) => e.id === eventId)?.title ?? "event";
   const positionOf = (eventId: unknown) => ids.indexOf(eventId as number) + 1;
@@ -108,6 +114,7 @@ export function SortableArea({ id, events, visibleIds, canReorder, vertical, sto
         },
       }}
     >
+      <MeasureAfterLayout layout={layout} />
       <SortableContext items={ids} strategy={vertical ? verticalListSortingStrategy : horizontalListSortingStrategy}>
         {visibleIds.map((eventId) => (
           <SortableBinding key={eventId} id={eventId} disabled={!canReorder} store={store} />
@@ -122,6 +129,22 @@ export function SortableArea({ id, events, visibleIds, canReorder, vertical, sto
       </DragOverlay>
     </DndContext>
   );
+}
+
+/**
+ * dnd-kit measures the drop targets while it renders, and it renders with the list, before the list's new layout is
+ * in the DOM: after a row is measured or the space above the window changes, its rects lag one layout behind until
+ * something renders it again. Mid-drag that put a keyboard step on the wrong row (down from the 901st to the 900th
+ * of 1,000). Asked once the layout is committed, it measures them where they are.
+ */
+function MeasureAfterLayout({ layout }: { layout: string }) {
+  const { active, measureDroppableContainers } = useDndContext();
+  const dragging = active !== null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the layout changes (committed by now).
+  useEffect(() => {
+    if (dragging) measureDroppableContainers([]);
+  }, [layout, dragging, measureDroppableContainers]);
+  return null;
 }
 
 const steps: Record<string, number> = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 };

@@ -247,6 +247,7 @@ export function TimelineEvents({
           id={dndId}
           events={events}
           visibleIds={visibleIds}
+          layout={`${before}/${totalSize}`}
           canReorder={canEdit && canReorder}
           vertical={vertical}
           store={store}
