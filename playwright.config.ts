@@ -66,7 +66,7 @@ export default defineConfig({
     // The production build runs first: about a minute on an idle machine, over three under a loaded one's suites.
     timeout: 480_000,
     reuseExistingServer: false,
-    stdout: "ignore",
+    stdout: process.env.E2E_SERVER_LOG ? "pipe" : "ignore",
     stderr: "pipe",
   },
 });
