@@ -345,6 +345,26 @@ test("the Relationships and Map layouts and the /series page lock what changes t
   await expect(addIdea).toBeEnabled();
   await addIdea.click();
   await expect.poll(ideas).toContain("The glass remembers");
+  // Offline, the idea is neither edited in place (F2), moved (arrows) nor removed (Delete); back online, Delete removes it.
+  const idea = page.getByRole("group", { name: "Idea: The glass remembers" });
+  await expect(idea).toBeVisible();
+  await idea.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Selected node" })).toContainText("The glass remembers");
+  const at = await idea.boundingBox();
+  await network.setOffline(true);
+  await page.keyboard.press("F2");
+  await expect(page.getByLabel("Idea text (Enter saves, Escape cancels)")).toHaveCount(0);
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Delete");
+  await page.waitForTimeout(500);
+  expect((await idea.boundingBox())?.x).toBe(at?.x);
+  await expect(idea).toBeVisible();
+  expect(await ideas()).toContain("The glass remembers");
+  await network.setOffline(false);
+  await idea.focus();
+  await page.keyboard.press("Delete");
+  await expect.poll(ideas).not.toContain("The glass remembers");
 
   // The series page: 'Rename' and the 'Remove from series' confirmation.
   const seriesOf = () => apiAs<{ title: string; timelines: unknown[] }>(request, writer, "GET", `/api/series/${series.id}`);

@@ -12,6 +12,7 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useOffline } from "~/features/offline/use-offline";
 import { AsOfScenePicker } from "~/features/story-time/as-of-scene-picker";
 import { errorToast } from "~/lib/toast";
 import { MAP_ADVANCED_IS_PREMIUM } from "../../../db/domain/rules";
@@ -54,6 +55,10 @@ export function MindMapCanvas({
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const { setViewport } = useReactFlow();
   const advanced = canEdit && premium;
+  // The map's changes need the server (the outbox does not queue them): offline its nodes stay put, no idea is
+  // edited in place and Delete removes nothing; the panels' buttons say 'You're offline' (panels.tsx).
+  const offline = useOffline();
+  const writable = canEdit && !offline;
   const fitted = useRef(false);
   const nodesRef = useRef<MapFlowNode[]>([]);
   nodesRef.current = nodes;
@@ -112,15 +117,19 @@ export function MindMapCanvas({
   }, [nodes.length, fitReadable]);
 
   // The filters' view: events they leave out are hidden (with their edges), kept in place for when they return.
+  // Offline, the nodes are not dragged nor connected either (each node carries its own `draggable`).
   const shownNodes = useMemo(
     () =>
-      shownEventIds
+      shownEventIds || offline
         ? nodes.map((n) => {
             const { kind, refId } = n.data.view;
-            return kind === "event" && refId !== null && !shownEventIds.has(refId) ? { ...n, hidden: true } : n;
+            const hidden = shownEventIds && kind === "event" && refId !== null && !shownEventIds.has(refId);
+            return hidden || (offline && n.draggable)
+              ? { ...n, ...(hidden && { hidden: true }), ...(offline && { draggable: false, connectable: false }) }
+              : n;
           })
         : nodes,
-    [nodes, shownEventIds],
+    [nodes, shownEventIds, offline],
   );
 
   const edges = useMemo<Edge[]>(
@@ -226,7 +235,7 @@ export function MindMapCanvas({
     [editingId, saveText, cancelEdit],
   );
   const startEdit = (v: MapNodeView | null) => {
-    if (advanced && v?.kind === "idea") setEditingId(v.id);
+    if (advanced && !offline && v?.kind === "idea") setEditingId(v.id);
   };
 
   const selectedEdge = useMemo(() => {
@@ -250,7 +259,7 @@ export function MindMapCanvas({
     [onOpenEvent, onOpenEntity],
   );
   const onKeyDownCapture = useMapKeys({
-    advanced,
+    advanced: advanced && !offline,
     editingId,
     selectedId,
     viewOf,
@@ -305,8 +314,8 @@ export function MindMapCanvas({
               onMoveStart={(event) => {
                 if (event) userMoved.current = true;
               }}
-              nodesDraggable={canEdit}
-              nodesConnectable={canEdit}
+              nodesDraggable={writable}
+              nodesConnectable={writable}
               edgesFocusable={advanced}
               deleteKeyCode={null}
               onlyRenderVisibleElements

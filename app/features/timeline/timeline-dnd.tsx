@@ -134,8 +134,8 @@ export function SortableArea({ id, events, visibleIds, layout, canReorder, verti
 /**
  * dnd-kit measures the drop targets while it renders, and it renders with the list, before the list's new layout is
  * in the DOM: after a row is measured or the space above the window changes, its rects lag one layout behind until
- * something renders it again. Mid-drag that put a keyboard step on the wrong row (down from the 901st to the 900th
- * of 1,000). Asked once the layout is committed, it measures them where they are.
+ * something renders it again, and a keyboard step aims at where the rows were. Asked once the layout is committed,
+ * it measures them where they are.
  */
 function MeasureAfterLayout({ layout }: { layout: string }) {
   const { active, measureDroppableContainers } = useDndContext();
