@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type Scene, moveToChapter } from "../../db/domain/chapter-order";
 import { LEASE_MS, idempotencyMessages } from "../../worker/api/idempotency";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { users } from "../../db/schema";
+import { placeNewSceneStatement } from "../../worker/services/chapter-structure";
 import { createEvent } from "../../worker/services/events";
 import { call, createTimeline, registerUser } from "./helpers";
 
@@ -300,6 +301,91 @@ describe("a scene created in a chapter is placed in it in the create's own trans
       expect(after.map((s) => s.title)).toEqual(expected);
       expect(after.map((s) => s.position)).toEqual(after.map((_, i) => i));
       expect(made.json.position).toBe(after.findIndex((s) => s.title === title));
+    }
+  });
+});
+
+describe("the new scene's placement: the SQL copy of moveToChapter's rule", () => {
+  // `placeNewSceneStatement` states `moveToChapter`'s rule in SQL so a create is placed inside its own transaction.
+  // Two copies of one rule: this holds them to the same answer on random story orders (chapter blocks in the
+  // chapters' order, loose scenes between them, empty chapters, gaps and ties in positions, deleted scenes).
+  it("agrees with moveToChapter on 120 random story orders", async () => {
+    const writer = await registerUser();
+    const timeline = await createTimeline(writer.token);
+    const db = createDb(env.DB);
+    const chapterIds: number[] = [];
+    for (const title of ["A", "B", "C", "D", "E"])
+      chapterIds.push((await call("POST", `/api/timelines/${timeline.id}/chapters`, { token: writer.token, body: { title } })).json.id);
+    const eventIds: number[] = [];
+    for (let i = 0; i < 9; i++)
+      eventIds.push(
+        (await call("POST", `/api/timelines/${timeline.id}/events`, { token: writer.token, body: { title: `S${i}`, content: "Text" } }))
+          .json.id,
+      );
+    let seed = 20261129;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+    for (let trial = 0; trial < 120; trial++) {
+      // The chapters' order (positions with gaps and ties: ordered by position, then id).
+      const chapterPositions = chapterIds.map((id) => ({ id, position: Math.floor(random() * 4) }));
+      const order = [...chapterPositions].sort((a, b) => a.position - b.position || a.id - b.id).map((c) => c.id);
+      // A valid story: each chapter's scenes one block, the blocks in the chapters' order, loose scenes anywhere
+      // between blocks. The newest scene is the one being created: last, in no chapter yet.
+      const [fresh, ...older] = [eventIds.at(-1)!, ...eventIds.slice(0, -1)];
+      const used = order.filter(() => random() < 0.6);
+      const groups = new Map(used.map((c) => [c, [] as number[]]));
+      const loose: number[] = [];
+      const deleted = new Set<number>();
+      for (const id of older) {
+        if (random() < 0.1) deleted.add(id);
+        else if (used.length > 0 && random() < 0.7) groups.get(pick(used))!.push(id);
+        else loose.push(id);
+      }
+      const blocks: Scene[][] = used
+        .filter((c) => groups.get(c)!.length > 0)
+        .map((c) => groups.get(c)!.map((id) => ({ id, chapterId: c })));
+      for (const id of loose) blocks.splice(Math.floor(random() * (blocks.length + 1)), 0, [{ id, chapterId: null }]);
+      const live = blocks.flat();
+      let at = Math.floor(random() * 3);
+      const statements = [
+        ...chapterPositions.map((c) => env.DB.prepare("UPDATE chapters SET position = ? WHERE id = ?").bind(c.position, c.id)),
+        ...live.map((s) => {
+          // Gaps, and now and then a tie (kept in order by id only when the ids are in order).
+          const tie = random() < 0.2;
+          const earlier = live[live.indexOf(s) - 1];
+          if (!(tie && earlier && earlier.id < s.id)) at += 1 + Math.floor(random() * 3);
+          return env.DB.prepare("UPDATE events SET position = ?, chapter_id = ?, deleted_at = NULL WHERE id = ?").bind(
+            at,
+            s.chapterId,
+            s.id,
+          );
+        }),
+        ...[...deleted].map((id) =>
+          env.DB.prepare("UPDATE events SET position = ?, chapter_id = NULL, deleted_at = ? WHERE id = ?").bind(
+            Math.floor(random() * 20),
+            new Date().toISOString(),
+            id,
+          ),
+        ),
+        env.DB.prepare("UPDATE events SET position = ?, chapter_id = NULL, deleted_at = NULL WHERE id = ?").bind(at + 1, fresh),
+      ];
+      await env.DB.batch(statements);
+      const chapterId = pick(chapterIds);
+      const expected = moveToChapter([...live, { id: fresh, chapterId: null }], order, fresh, chapterId);
+      await db.run(placeNewSceneStatement(db, timeline.id, sql`${fresh}`, chapterId));
+      const after = await scenes(timeline.id);
+      const context = JSON.stringify({ trial, order, live, chapterId });
+      expect(
+        after.map((s) => [s.id, s.chapterId]),
+        context,
+      ).toEqual(expected.map((s) => [s.id, s.chapterId]));
+      expect(
+        after.map((s) => s.position),
+        context,
+      ).toEqual(after.map((_, i) => i));
     }
   });
 });

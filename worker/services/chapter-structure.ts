@@ -143,7 +143,9 @@ export async function placeInChapter(
  * The other live scenes in story order (position, id) are numbered 0..n-1; the new one goes right after the
  * chapter's last scene; a chapter without scenes yet goes where `blockIndex` puts it (after the nearest earlier
  * chapter with scenes, else before the nearest later one, else at the end). The scenes from there on move one down.
- * Read and written inside the transaction, so concurrent writes cannot come between.
+ * Read and written inside the transaction, so concurrent writes cannot come between. A second statement of one rule,
+ * kept because the create must be placed in its own batch: tests/integration/idempotency-atomic.test.ts holds it to
+ * `moveToChapter` on random story orders.
  */
 export function placeNewSceneStatement(db: Db, timelineId: number, eventId: SQL, chapterId: number) {
   const placed = sql`(WITH
