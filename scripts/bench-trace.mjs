@@ -230,6 +230,10 @@ async function analyse(events, pageUrl) {
   };
   const bySelf = new Map();
   const byApp = new Map();
+  // The longest task after the first paint (what TBT counts): every function on its stacks (inclusive time), to tell
+  // a render from a commit or the effects.
+  const longest = long.filter((t) => t.ts >= (fcp ? fcp.ts : t0)).reduce((a, b) => (b.dur > (a?.dur ?? 0) ? b : a), null);
+  const inLongest = new Map();
   const sorted = [...long].sort((a, b) => a.ts - b.ts);
   let sampleMs = 0;
   for (let i = 0; i < samples.length; i++) {
@@ -251,6 +255,14 @@ async function analyse(events, pageUrl) {
     }
     const key = appFrame ?? `(no app/ frame) ${self.module}`;
     byApp.set(key, (byApp.get(key) ?? 0) + ms);
+    if (longest && ts >= longest.ts && ts <= longest.ts + longest.dur) {
+      const seen = new Set();
+      for (let n = leaf; n; n = nodes.get(n.parent)) {
+        const f = await resolve(n.id);
+        seen.add(`${f.module} ${f.fn}`);
+      }
+      for (const k of seen) inLongest.set(k, (inLongest.get(k) ?? 0) + ms);
+    }
   }
   // Parents are only known through the nodes' children lists.
   return {
@@ -264,6 +276,8 @@ async function analyse(events, pageUrl) {
     sampleMs,
     bySelf: [...bySelf].sort((a, b) => b[1] - a[1]),
     byApp: [...byApp].sort((a, b) => b[1] - a[1]),
+    longest: longest ? { start: at(longest.ts), ms: longest.dur / 1000 } : null,
+    inLongest: [...inLongest].sort((a, b) => b[1] - a[1]),
   };
 }
 
@@ -334,6 +348,11 @@ for (const [size, runs] of Object.entries(report)) {
     for (const [m, ms] of r.bySelf.slice(0, 15)) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${m}`);
     console.log("  by the innermost app/ function on the stack:");
     for (const [m, ms] of r.byApp.slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${m}`);
+    if (r.longest) {
+      console.log(`  the longest task after FCP (${f(r.longest.ms)} at ${f(r.longest.start)}): inclusive time by function on the stack:`);
+      for (const [m, ms] of r.inLongest.slice(0, Number(process.env.TRACE_STACK_ROWS ?? 40)))
+        console.log(`    ${ms.toFixed(0).padStart(6)} ms  ${m}`);
+    }
   });
 }
 mkdirSync("test-results", { recursive: true });
