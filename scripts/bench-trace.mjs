@@ -257,10 +257,12 @@ async function analyse(events, pageUrl) {
     byApp.set(key, (byApp.get(key) ?? 0) + ms);
     if (longest && ts >= longest.ts && ts <= longest.ts + longest.dur) {
       const seen = new Set();
-      for (let n = leaf; n; n = nodes.get(n.parent)) {
-        const f = await resolve(n.id);
-        seen.add(`${f.module} ${f.fn}`);
-      }
+      const frames = [];
+      for (let n = leaf; n; n = nodes.get(n.parent)) frames.push(await resolve(n.id));
+      // TRACE_UNDER=<function>: only the stacks through that function, and only our own frames on them.
+      const under = process.env.TRACE_UNDER;
+      if (under && !frames.some((f) => f.fn === under)) continue;
+      for (const f of frames) if (!under || f.app) seen.add(`${f.module} ${f.fn}`);
       for (const k of seen) inLongest.set(k, (inLongest.get(k) ?? 0) + ms);
     }
   }

@@ -1,6 +1,15 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
+import { useCallback, useEffect, useMemo } from "react";
+import {
+  goneIsDone,
+  isOnline,
+  newIdempotencyKey,
+  newTempId,
+  realIdOf,
+  rememberRealId,
+  seedUpdatedAt,
+  sentNowRetry,
+} from "~/features/offline/outbox";
 import { sendCreate } from "~/features/offline/create-runs";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
@@ -287,11 +296,34 @@ const pendingChanges = (queryClient: QueryClient, timelineId: number) =>
 export const chaptersShown = (queryClient: QueryClient, timelineId: number) =>
   applyChanges(queryClient.getQueryData<ChapterView[]>(chaptersKey(timelineId)) ?? [], pendingChanges(queryClient, timelineId));
 
+/** The loader's lists, by timeline: the query's initial data (on the server too), as plotline-queries.ts does. */
+const chapterSeeds = new Map<number, ChapterView[]>();
+
+/**
+ * The screen's chapters from the page's loader: they seed the query (the first paint's chapters), and a reload of the
+ * page's data brings the server's list into it again.
+ */
+export function useLoadedChapters(timelineId: number, loaded: ChapterView[] | undefined) {
+  const queryClient = useQueryClient();
+  if (loaded) chapterSeeds.set(timelineId, loaded);
+  useEffect(() => {
+    // With no network the page is the copy last seen: the list kept on the device (the outbox's) is as new or newer.
+    if (!loaded || !isOnline()) return;
+    if (queryClient.getQueryData(chaptersKey(timelineId)) !== loaded) queryClient.setQueryData(chaptersKey(timelineId), loaded);
+  }, [queryClient, timelineId, loaded]);
+}
+
 /** The timeline's chapters as shown: the server's list with this page's unconfirmed changes applied. */
 export function useChapterList(timelineId: number, shareCode?: string | null, client?: ApiClient) {
   const query = useQuery({
     queryKey: chaptersKey(timelineId),
+    initialData: () => chapterSeeds.get(timelineId),
+    initialDataUpdatedAt: seedUpdatedAt,
     queryFn: () => fetchChapters(client ?? clientOf(timelineId), timelineId, shareCode),
+    // Read again when a change or the room says so (invalidated), not at mount: the page's loader brought the list
+    // (a fetch started by the mount would change the query's state between hydration and its effects, and React
+    // re-renders the whole screen synchronously for that: one long task).
+    staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
   const pending = useMutationState({

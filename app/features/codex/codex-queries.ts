@@ -1,7 +1,7 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { OFFLINE_MESSAGE } from "~/features/offline/offline-lock";
-import { isOnline } from "~/features/offline/outbox";
+import { isOnline, seedUpdatedAt } from "~/features/offline/outbox";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { ApiError, type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -145,7 +145,7 @@ export function useCodexList(timelineId: number, shareCode?: string | null): Ent
     queryKey: codexKey(timelineId),
     initialData: () => codexSeeds.get(timelineId),
     // With no network, read before anything: the list kept on the device wins when it is restored.
-    initialDataUpdatedAt: () => (isOnline() ? undefined : 0),
+    initialDataUpdatedAt: seedUpdatedAt,
     queryFn: () => fetchCodex(clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not each time a part mounts.
     staleTime: Number.POSITIVE_INFINITY,

@@ -367,6 +367,13 @@ export const outboxBusy = () => (queryClient ? waitingCount(queryClient) > 0 : f
 /** Whether the network is there as the client data layer sees it (a change made now is queued when not). */
 export const isOnline = () => onlineManager.isOnline();
 
+/**
+ * When a list from the page's loader counts as read (a query's `initialDataUpdatedAt`): now online; with no network,
+ * before anything (0), so the list kept on the device wins when it is restored (the page itself is the service
+ * worker's copy, maybe older).
+ */
+export const seedUpdatedAt = () => (isOnline() ? undefined : 0);
+
 /** Logout, or another account signed in: the kept lists and queued changes go, in memory and on the device. */
 export async function forgetOutbox() {
   stopped = true;

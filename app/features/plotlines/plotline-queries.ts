@@ -1,6 +1,15 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
+import {
+  goneIsDone,
+  isOnline,
+  newIdempotencyKey,
+  newTempId,
+  realIdOf,
+  rememberRealId,
+  seedUpdatedAt,
+  sentNowRetry,
+} from "~/features/offline/outbox";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
@@ -186,12 +195,6 @@ export function useLoadedPlotlines(timelineId: number, loaded: PlotlineView[]) {
     if (queryClient.getQueryData(plotlinesKey(timelineId)) !== loaded) queryClient.setQueryData(plotlinesKey(timelineId), loaded);
   }, [queryClient, timelineId, loaded]);
 }
-
-/**
- * When the loader's list counts as read: now online; with no network, before anything (0), so the list kept on the
- * device wins when it is restored (the page itself is the service worker's copy, maybe older).
- */
-export const seedUpdatedAt = () => (isOnline() ? undefined : 0);
 
 /** The timeline's plotlines as shown, in order: the server's list with this page's unconfirmed changes applied. */
 export function usePlotlines(): PlotlineView[] {

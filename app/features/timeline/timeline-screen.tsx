@@ -17,7 +17,7 @@ import { SidePanelToggle, useSidePanelHidden } from "~/features/timeline/side-pa
 import { useAttachmentsApi } from "~/features/timeline/use-attachments-api";
 import { useCardCodex } from "~/features/timeline/use-card-codex";
 import { chapterParts, useChapteredList } from "~/features/chapters/chapter-parts";
-import { useChapterList } from "~/features/chapters/chapter-queries";
+import { useChapterList, useLoadedChapters } from "~/features/chapters/chapter-queries";
 import { RefusedChanges } from "~/features/offline/refused-changes";
 import { TimelineQueryProvider } from "~/features/timeline/timeline-query-provider";
 import { PlotlineFilter } from "~/features/plotlines/plotline-controls";
@@ -42,6 +42,7 @@ import { sortChronologically, storyOrderKey } from "../../../db/domain/story-ord
 import type { EntityView } from "../../../worker/services/entities";
 import type { EventPage, EventView } from "../../../worker/services/events";
 import type { PlotlineView } from "../../../worker/services/plotlines";
+import type { ChapterView } from "~/features/chapters/chapters-api";
 import type { AddPreset } from "~/features/plotlines/plotline-grid";
 import type { TimelineView } from "../../../worker/services/timelines";
 
@@ -60,6 +61,8 @@ export type TimelineScreenProps = {
   entities: EntityView[];
   /** The timeline's plotlines, loaded with the page (the cards' chips). */
   plotlines?: PlotlineView[];
+  /** The timeline's chapters, loaded with the page (the list in chapters, the filters, the lanes). */
+  chapters?: ChapterView[];
   premium: boolean;
   myUserId: number;
   /** Shared mode (/timeline/shared/{code}): the code is sent along with every call. */
@@ -109,6 +112,8 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   const [dialogsUsed, setDialogsUsed] = useState(false);
   // The loader's plotlines seed the data layer's query (plotline-queries.ts), which the parts read themselves.
   useLoadedPlotlines(timeline.id, useSameValue(props.plotlines ?? NO_PLOTLINES));
+  // The chapters too (chapter-queries.ts): the first paint has them, and nothing is fetched at mount.
+  useLoadedChapters(timeline.id, useSameValue(props.chapters));
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
   useEffect(() => {

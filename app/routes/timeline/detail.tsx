@@ -7,6 +7,7 @@ import { localeOf } from "../../../db/domain/calendar/locale";
 import { bookPath } from "../../../db/domain/book-path";
 import { listEventsPage } from "../../../worker/services/events";
 import { listPlotlinesOf } from "../../../worker/services/plotlines";
+import { listChaptersOf } from "../../../worker/services/chapters";
 import { joinSharedTimeline, openSharedTimeline, previewShareLink } from "../../../worker/services/sharing";
 import { HttpError } from "../../../worker/lib/errors";
 import { getTimeline } from "../../../worker/services/timelines";
@@ -49,10 +50,11 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
   // A timeline that is missing or not yours throws the services' 404, answered by the ErrorBoundary below.
   const timeline = await getTimeline(db, user, id).catch(rethrowAsNotFound);
   const url = new URL(request.url);
-  const [page, entities, plotlines, series] = await Promise.all([
+  const [page, entities, plotlines, chapters, series] = await Promise.all([
     listEventsPage(db, id, { ...eventViewOf(url), locale: localeOf(request.headers.get("Accept-Language")) }),
     listEntitiesForTimeline(db, id, user),
     listPlotlinesOf(db, id),
+    listChaptersOf(db, id),
     seriesOfBook(db, id),
   ]);
   const openShare = url.searchParams.has("share");
@@ -62,6 +64,7 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
     page,
     entities,
     plotlines,
+    chapters,
     premium: isPremium(user),
     userId: user.id,
     openShare,
@@ -84,9 +87,10 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
     const { events, ...shared } = await openSharedTimeline(db, user, shareCode, localeOf(request.headers.get("Accept-Language")));
     // A viewer opening the book lands in the Manuscript (reading), the timeline one click away.
     if (shared.timeline.accessLevel === "viewer") throw redirect(bookPath(shared.timeline.id, "viewer"));
-    const [entities, plotlines, series] = await Promise.all([
+    const [entities, plotlines, chapters, series] = await Promise.all([
       listEntitiesForTimeline(db, shared.timeline.id, user),
       listPlotlinesOf(db, shared.timeline.id),
+      listChaptersOf(db, shared.timeline.id),
       seriesOfBook(db, shared.timeline.id),
     ]);
     // Only the first screenful goes into the HTML; the screen fetches the rest after hydration.
@@ -96,6 +100,7 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
       page: firstScreenOf(events, url),
       entities,
       plotlines,
+      chapters,
       premium: isPremium(user),
       userId: user.id,
       openShare: false,
@@ -160,6 +165,7 @@ function Timeline({
       page={loaderData.page}
       entities={loaderData.entities}
       plotlines={loaderData.plotlines}
+      chapters={loaderData.chapters}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={shareCode}
