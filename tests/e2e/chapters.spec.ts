@@ -235,4 +235,33 @@ test.describe("chapters on the timeline screen", () => {
     await v.page.close();
     await other.page.close();
   });
+
+  test("the chapters come with the page: the server draws them, and loading asks for none", async ({ page, request, writer, timeline }) => {
+    const chapter = async (title: string) =>
+      ((await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title })) as Chapter).id;
+    const [one, two] = [await chapter("Low Tide"), await chapter("High Water")];
+    for (const [title, chapterId] of [
+      ["Shore", one],
+      ["Flood", two],
+    ] as const) {
+      await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title} text.`, chapterId });
+    }
+    // The server's HTML has the chapters' headings (before, they came after hydration).
+    const html = await (await page.context().request.get(`/timeline/${timeline.id}`)).text();
+    expect(html).toContain("Low Tide");
+    expect(html).toContain("High Water");
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === `/api/timelines/${timeline.id}/chapters`) asked.push(r.method());
+    });
+    await openTimeline(page, timeline.id);
+    await expect(chapterHeading(page, "Low Tide")).toBeVisible();
+    await expect(sectionTitles(page, "High Water")).toHaveText(["Flood"]);
+    await page.waitForTimeout(1500);
+    expect(asked).toEqual([]);
+    // A change from another writer still reaches this page (the room says so; the query reads the list again).
+    await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Ebb" });
+    await expect(chapterHeading(page, "Ebb")).toBeVisible();
+    expect(asked).toEqual(["GET"]);
+  });
 });
