@@ -194,6 +194,8 @@ test("Map on Premium: an idea node, a labeled edge and a PNG export; screenshots
   writer: owner,
   timeline,
 }) => {
+  // Many steps (screenshots, axe, an export): about 25 s on an idle machine, over a minute on a loaded one.
+  test.setTimeout(120_000);
   const { storm } = await story(owner, timeline);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openMap(page, timeline.id);
@@ -271,6 +273,8 @@ test("Map on Premium: edit an idea's text inline, relabel a connection, delete i
   writer: owner,
   timeline,
 }) => {
+  // Many steps (inline edits, a relabel, axe, a delete): about 20 s on an idle machine, over a minute on a loaded one.
+  test.setTimeout(120_000);
   const { storm } = await story(owner, timeline);
   const idea = await owner.api<{ id: string }>("POST", `/api/timelines/${timeline.id}/map/nodes`, {
     kind: "idea",
