@@ -9,6 +9,9 @@
 //     Lighthouse's TBT sums, here measured at 4× instead of simulated);
 //   - the long tasks' CPU samples by source module (self time, mapped through the source maps) and by the innermost
 //     app/ function on the stack (what of ours ran, whatever library code it called).
+//   - the longest task after the first paint by every function on its stacks (inclusive time): a render, a commit,
+//     the mount effects, or a synchronous re-render inside them. TRACE_UNDER=<function> (e.g. performSyncWorkOnRoot)
+//     keeps only the stacks through that function and lists our own frames on them (which components it rendered).
 // Env: BENCH_PORT (default 4460), TRACE_SIZES (default "30,1000"), TRACE_RUNS per size (default 2), TRACE_CPU (4),
 // CHROMIUM_PATH, TRACE_KEEP=1 keeps the raw traces in test-results/trace-*.json (open them in DevTools' Performance
 // panel). STORYWEAVE_BUILD_FROM=<build dir> reuses a finished build (scripts/e2e-server.mjs).
