@@ -1,16 +1,8 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo } from "react";
-import {
-  goneIsDone,
-  isOnline,
-  newIdempotencyKey,
-  newTempId,
-  realIdOf,
-  rememberRealId,
-  seedUpdatedAt,
-  sentNowRetry,
-} from "~/features/offline/outbox";
+import { useCallback, useMemo } from "react";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
 import { sendCreate } from "~/features/offline/create-runs";
+import { loaderSeed } from "~/features/offline/loader-seed";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
@@ -296,29 +288,17 @@ const pendingChanges = (queryClient: QueryClient, timelineId: number) =>
 export const chaptersShown = (queryClient: QueryClient, timelineId: number) =>
   applyChanges(queryClient.getQueryData<ChapterView[]>(chaptersKey(timelineId)) ?? [], pendingChanges(queryClient, timelineId));
 
-/** The loader's lists, by timeline: the query's initial data (on the server too), as plotline-queries.ts does. */
-const chapterSeeds = new Map<number, ChapterView[]>();
+/** The loader's list of each timeline on this page (loader-seed.ts). */
+const chapterSeed = loaderSeed<ChapterView[]>(chaptersKey);
 
-/**
- * The screen's chapters from the page's loader: they seed the query (the first paint's chapters), and a reload of the
- * page's data brings the server's list into it again.
- */
-export function useLoadedChapters(timelineId: number, loaded: ChapterView[] | undefined) {
-  const queryClient = useQueryClient();
-  if (loaded) chapterSeeds.set(timelineId, loaded);
-  useEffect(() => {
-    // With no network the page is the copy last seen: the list kept on the device (the outbox's) is as new or newer.
-    if (!loaded || !isOnline()) return;
-    if (queryClient.getQueryData(chaptersKey(timelineId)) !== loaded) queryClient.setQueryData(chaptersKey(timelineId), loaded);
-  }, [queryClient, timelineId, loaded]);
-}
+/** The screen's chapters from the page's loader (loader-seed.ts): the first paint has them, nothing is fetched at mount. */
+export const useLoadedChapters = chapterSeed.useLoaded;
 
 /** The timeline's chapters as shown: the server's list with this page's unconfirmed changes applied. */
 export function useChapterList(timelineId: number, shareCode?: string | null, client?: ApiClient) {
   const query = useQuery({
     queryKey: chaptersKey(timelineId),
-    initialData: () => chapterSeeds.get(timelineId),
-    initialDataUpdatedAt: seedUpdatedAt,
+    ...chapterSeed.initial(timelineId),
     queryFn: () => fetchChapters(client ?? clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not at mount: the page's loader brought the list
     // (a fetch started by the mount would change the query's state between hydration and its effects, and React

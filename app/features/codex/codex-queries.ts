@@ -1,7 +1,8 @@
 import { type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { OFFLINE_MESSAGE } from "~/features/offline/offline-lock";
-import { isOnline, seedUpdatedAt } from "~/features/offline/outbox";
+import { loaderSeed } from "~/features/offline/loader-seed";
+import { isOnline } from "~/features/offline/outbox";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
 import { ApiError, type ApiClient, errorMessage, shareParam, unwrap } from "~/lib/client";
@@ -37,8 +38,8 @@ type Kind = CodexChange["kind"];
 export const codexKey = (timelineId: number) => ["codex", timelineId] as const;
 const changeKey = (kind: Kind) => ["codex", kind] as const;
 
-/** The loader's list of each timeline on this page: the query's initial data (no cache write while rendering). */
-const codexSeeds = new Map<number, EntityView[]>();
+/** The loader's list of each timeline on this page (loader-seed.ts). */
+const codexSeed = loaderSeed<EntityView[]>(codexKey);
 
 export function fetchCodex(client: ApiClient, timelineId: number, shareCode?: string | null) {
   return unwrap(client.api.timelines[":id"].entities.$get({ param: { id: String(timelineId) }, query: shareParam(shareCode) }));
@@ -124,28 +125,14 @@ export function setCodexDefaults(queryClient: QueryClient) {
   });
 }
 
-/**
- * The screen's codex from the page's loader: it seeds the query (the first paint's chips), and a reload of the
- * page's data (after a room sync, say) brings the server's list into it again.
- */
-export function useLoadedCodex(timelineId: number, loaded: EntityView[]) {
-  const queryClient = useQueryClient();
-  // The first render's list (on the server too) is the query's initial data; a later list from the loader replaces it.
-  codexSeeds.set(timelineId, loaded);
-  useEffect(() => {
-    // With no network the page is the copy last seen: the list kept on the device is as new or newer.
-    if (!isOnline()) return;
-    if (queryClient.getQueryData(codexKey(timelineId)) !== loaded) queryClient.setQueryData(codexKey(timelineId), loaded);
-  }, [queryClient, timelineId, loaded]);
-}
+/** The screen's codex from the page's loader (loader-seed.ts): the panel and the cards' chips come with the first paint. */
+export const useLoadedCodex = codexSeed.useLoaded;
 
 /** A timeline's codex as shown: the server's list with this page's unconfirmed edits and deletes applied. */
 export function useCodexList(timelineId: number, shareCode?: string | null): EntityView[] {
   const query = useQuery({
     queryKey: codexKey(timelineId),
-    initialData: () => codexSeeds.get(timelineId),
-    // With no network, read before anything: the list kept on the device wins when it is restored.
-    initialDataUpdatedAt: seedUpdatedAt,
+    ...codexSeed.initial(timelineId),
     queryFn: () => fetchCodex(clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not each time a part mounts.
     staleTime: Number.POSITIVE_INFINITY,

@@ -9,15 +9,16 @@ const KEY = "storyweave-not-saved";
 
 let refused: RefusedChange[] | null = null;
 const listeners = new Set<() => void>();
+/** No refusals: one list, the server's snapshot too, so hydrating a page with none re-renders nothing at mount. */
 const NONE: RefusedChange[] = [];
 
 function load(): RefusedChange[] {
   if (refused) return refused;
-  refused = [];
+  refused = NONE;
   try {
     const kept: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
     if (Array.isArray(kept)) {
-      refused = kept.filter(
+      const valid = kept.filter(
         (c): c is RefusedChange =>
           typeof c === "object" &&
           c !== null &&
@@ -26,6 +27,7 @@ function load(): RefusedChange[] {
           typeof c.text === "string" &&
           typeof c.message === "string",
       );
+      if (valid.length > 0) refused = valid;
     }
   } catch {
     // Storage unavailable or unreadable: this page's refusals only.
@@ -34,7 +36,7 @@ function load(): RefusedChange[] {
 }
 
 function save(next: RefusedChange[]) {
-  refused = next;
+  refused = next.length === 0 ? NONE : next;
   try {
     if (next.length === 0) localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, JSON.stringify(next));

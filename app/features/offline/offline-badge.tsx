@@ -91,12 +91,21 @@ export function SyncStatusText() {
  */
 export function OfflineBadge() {
   const { offline, waiting, lastSync, shown } = useSyncStatus();
+  if (!shown) return null;
+  return <OfflineStrip offline={offline} waiting={waiting} lastSync={lastSync} />;
+}
+
+/**
+ * The strip itself, where no header of the screen says the status. Whether one does is read only once there is a
+ * status to say: the screen's header mounts with the page, and that change would re-render the badge at every load.
+ */
+function OfflineStrip({ offline, waiting, lastSync }: { offline: boolean; waiting: number; lastSync: number }) {
   const inline = useSyncExternalStore(
     onInline,
     () => inlineCount > 0,
     () => false,
   );
-  if (!shown || inline) return null;
+  if (inline) return null;
   return (
     <div data-testid="sync-status" className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-2 px-4 pt-3 text-sm">
       {offline ? (

@@ -303,7 +303,11 @@ export function outboxClient(setup: (client: QueryClient) => void): QueryClient 
   const client = new QueryClient({
     mutationCache,
     defaultOptions: {
-      queries: { gcTime: MAX_AGE, retry: 1 },
+      // Never collected while the page is open (what is kept on the device is bounded by MAX_AGE on restore). Not
+      // MAX_AGE itself: a month does not fit a timer (2^31 - 1 ms, about 24.8 days), and TanStack's timer then fires
+      // at once, so a query no component watched yet was dropped within the render that made it: a seeded list
+      // (the loader's chapters, say) was gone before its screen mounted, and was fetched or set again at mount.
+      queries: { gcTime: Number.POSITIVE_INFINITY, retry: 1 },
       mutations: {
         scope: { id: OUTBOX_SCOPE },
         gcTime: 60_000,
@@ -366,13 +370,6 @@ export const outboxBusy = () => (queryClient ? waitingCount(queryClient) > 0 : f
 
 /** Whether the network is there as the client data layer sees it (a change made now is queued when not). */
 export const isOnline = () => onlineManager.isOnline();
-
-/**
- * When a list from the page's loader counts as read (a query's `initialDataUpdatedAt`): now online; with no network,
- * before anything (0), so the list kept on the device wins when it is restored (the page itself is the service
- * worker's copy, maybe older).
- */
-export const seedUpdatedAt = () => (isOnline() ? undefined : 0);
 
 /** Logout, or another account signed in: the kept lists and queued changes go, in memory and on the device. */
 export async function forgetOutbox() {

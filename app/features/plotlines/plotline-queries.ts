@@ -1,16 +1,8 @@
 import { type MutationFunctionContext, type QueryClient, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
-import {
-  goneIsDone,
-  isOnline,
-  newIdempotencyKey,
-  newTempId,
-  realIdOf,
-  rememberRealId,
-  seedUpdatedAt,
-  sentNowRetry,
-} from "~/features/offline/outbox";
+import { useMemo } from "react";
+import { goneIsDone, isOnline, newIdempotencyKey, newTempId, realIdOf, rememberRealId, sentNowRetry } from "~/features/offline/outbox";
 import { clientOf, refreshTimeline } from "~/features/timeline/change-sessions";
+import { loaderSeed } from "~/features/offline/loader-seed";
 import { reportRefused } from "~/features/offline/refused-changes";
 import { forgetIfAccessEnded } from "~/features/offline/refused-access";
 import { useTimelineSession } from "~/features/timeline/timeline-session";
@@ -47,8 +39,8 @@ const FAILED = "Something went wrong. Please try again.";
 const byPosition = (list: PlotlineView[]) => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
 const renumber = (list: PlotlineView[]) => list.map((p, position) => (p.position === position ? p : { ...p, position }));
 
-/** The loader's list of each timeline on this page: the query's initial data (no cache write while rendering). */
-const plotlineSeeds = new Map<number, PlotlineView[]>();
+/** The loader's list of each timeline on this page (loader-seed.ts). */
+const plotlineSeed = loaderSeed<PlotlineView[]>(plotlinesKey);
 /** A plotline created offline, once the server gave it its id (kept on the device): the changes queued after it name the temporary one. */
 const idOf = realIdOf;
 const isIt = (p: PlotlineView, id: number) => p.id === id || p.id === idOf(id);
@@ -181,28 +173,15 @@ export function setPlotlineDefaults(queryClient: QueryClient) {
   });
 }
 
-/**
- * The screen's plotlines from the page's loader: they seed the query (the first paint's chips), and a reload of the
- * page's data (an import into this timeline, say) brings the server's list into it again.
- */
-export function useLoadedPlotlines(timelineId: number, loaded: PlotlineView[]) {
-  const queryClient = useQueryClient();
-  // The first render's list (on the server too) is the query's initial data; a later list from the loader replaces it.
-  plotlineSeeds.set(timelineId, loaded);
-  useEffect(() => {
-    // With no network the page is the copy last seen: the list kept on the device (the outbox's) is as new or newer.
-    if (!isOnline()) return;
-    if (queryClient.getQueryData(plotlinesKey(timelineId)) !== loaded) queryClient.setQueryData(plotlinesKey(timelineId), loaded);
-  }, [queryClient, timelineId, loaded]);
-}
+/** The screen's plotlines from the page's loader (loader-seed.ts): the cards' chips come with the first paint. */
+export const useLoadedPlotlines = plotlineSeed.useLoaded;
 
 /** The timeline's plotlines as shown, in order: the server's list with this page's unconfirmed changes applied. */
 export function usePlotlines(): PlotlineView[] {
   const { timelineId, shareCode } = useTimelineSession();
   const query = useQuery({
     queryKey: plotlinesKey(timelineId),
-    initialData: () => plotlineSeeds.get(timelineId),
-    initialDataUpdatedAt: seedUpdatedAt,
+    ...plotlineSeed.initial(timelineId),
     queryFn: () => fetchPlotlines(clientOf(timelineId), timelineId, shareCode),
     // Read again when a change or the room says so (invalidated), not each time a card mounts.
     staleTime: Number.POSITIVE_INFINITY,

@@ -3,12 +3,13 @@ import { useEffect, useRef } from "react";
 import { Button } from "~/ui/button";
 import type { EventView } from "../../../worker/services/events";
 import { useCommentCount } from "./comment-queries";
-import { openScene, sceneTextChanged, useReview } from "./review-store";
+import { openScene, sceneTextChanged } from "./review-store";
 
 /** A card's comments button: '💬 3' while it has open threads, else a quiet icon; it opens the scene's comments. */
 export function CardReview({ event }: { event: EventView }) {
-  const ready = useReview((s) => s.scope !== null);
-  const open = useCommentCount(ready ? event.timelineId : null, event.id);
+  // With the server's HTML (a count once the counts came): showing it only once the review's tools had mounted
+  // re-rendered every card inside hydration's effects.
+  const open = useCommentCount(event.timelineId, event.id);
   // The card shows the scene's live text (the room's relay, saves): its open read view follows it.
   const text = useRef(`${event.title}\n${event.content}`);
   useEffect(() => {
@@ -17,7 +18,6 @@ export function CardReview({ event }: { event: EventView }) {
     text.current = now;
     sceneTextChanged(event.id);
   }, [event.id, event.title, event.content]);
-  if (!ready) return null;
   const label = open > 0 ? `${open} open ${open === 1 ? "comment" : "comments"}` : `Comments on ${event.title}`;
   return (
     <Button

@@ -108,19 +108,18 @@ export async function findComment(queryClient: QueryClient, timelineId: number, 
 type Counts = Record<string, number>;
 
 /**
- * The open-thread counts per scene: fetched once the review's scope is set (after hydration) and again whenever a
+ * The open-thread counts per scene: fetched as the timeline screen mounts and again whenever a
  * scene's comments change; offline the fetch waits for the network. One observer (the review's tools) keeps it;
  * each card reads its own count with `useCommentCount` (a thousand cards are a thousand cheap subscriptions, not
  * a thousand query observers).
  */
-export function useCommentCountsQuery(timelineId: number | null, shareCode: string | null) {
+export function useCommentCountsQuery(timelineId: number, shareCode: string | null) {
   useQuery({
     ...readOptions,
-    queryKey: countsKey(timelineId ?? 0),
-    enabled: timelineId !== null,
+    queryKey: countsKey(timelineId),
     queryFn: async () => {
       const res = await unwrap(
-        clientOf(timelineId ?? 0).api.timelines[":id"].comments.$get({
+        clientOf(timelineId).api.timelines[":id"].comments.$get({
           param: { id: String(timelineId) },
           query: { ...shareParam(shareCode), counts: "1" },
         }),
@@ -131,11 +130,10 @@ export function useCommentCountsQuery(timelineId: number | null, shareCode: stri
 }
 
 /** A scene's open threads (0 until the counts came; a failed fetch keeps the last counts). */
-export function useCommentCount(timelineId: number | null, eventId: number) {
+export function useCommentCount(timelineId: number, eventId: number) {
   const queryClient = useQueryClient();
   const subscribe = useCallback(
     (listener: () => void) => {
-      if (timelineId === null) return () => {};
       const hash = hashKey(countsKey(timelineId));
       return queryClient.getQueryCache().subscribe((event) => {
         if (event.query.queryHash === hash) listener();
@@ -143,7 +141,7 @@ export function useCommentCount(timelineId: number | null, eventId: number) {
     },
     [queryClient, timelineId],
   );
-  const read = () => (timelineId === null ? 0 : (queryClient.getQueryData<Counts>(countsKey(timelineId))?.[String(eventId)] ?? 0));
+  const read = () => queryClient.getQueryData<Counts>(countsKey(timelineId))?.[String(eventId)] ?? 0;
   return useSyncExternalStore(subscribe, read, () => 0);
 }
 

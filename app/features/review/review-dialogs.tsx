@@ -28,10 +28,9 @@ let linkedOpenedFor: string | null = null;
 export function ReviewTools({ onJump, panel, onPanel: setPanel, ...scope }: ToolsProps) {
   const { timelineId, shareCode, myUserId, canEdit, isOwner, canComment } = scope;
   const scene = useReview((s) => s.openScene);
-  const ready = useReview((s) => s.scope !== null);
   const queryClient = useQueryClient();
-  // The cards' open-thread counts: fetched once the scope is set (after hydration), again when comments change.
-  useCommentCountsQuery(ready ? timelineId : null, shareCode);
+  // The cards' open-thread counts: fetched as the page mounts, again when comments change.
+  useCommentCountsQuery(timelineId, shareCode);
   useEffect(() => {
     const next = { timelineId, shareCode, myUserId, canEdit, isOwner, canComment };
     setScope(next);
