@@ -14,6 +14,23 @@ const keptOnDevice = (page: Page) =>
     databases: (await indexedDB.databases()).map((d) => d.name ?? "").filter((name) => name.startsWith("storyweave-")),
   }));
 
+/** What the client data layer kept on the device (its lists and queued changes), as text. */
+const keptLists = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const open = indexedDB.open("storyweave-outbox");
+        open.onerror = () => resolve("");
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("client")) return resolve("");
+          const get = db.transaction("client").objectStore("client").get("cache");
+          get.onsuccess = () => resolve(JSON.stringify(get.result ?? ""));
+          get.onerror = () => resolve("");
+        };
+      }),
+  );
+
 test("the manifest names the app, starts at /timeline and brings 192 and 512 px PNG icons", async ({ request }) => {
   const res = await request.get("/manifest.webmanifest");
   expect(res.status()).toBe(200);
@@ -385,4 +402,38 @@ test("offline, chapters added in a row are kept across a reload and sent back on
   expect(creates).toEqual([`/api/timelines/${timeline.id}/chapters/batch`]);
   for (const title of titles) await expect(page.getByRole("heading", { level: 3, name: title, exact: true })).toHaveCount(1);
   await expect(page.getByRole("region", { name: "Changes not saved" })).toHaveCount(0);
+});
+
+test("what one timeline kept on the device outlives opening another: its newest chapters show offline, not the page's older copy", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser(request, { name: "Kit Keeper" });
+  const harbour = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Harbour Lights" });
+  await apiAs(request, writer, "POST", `/api/timelines/${harbour.id}/events`, { title: "The lamp", content: "Lit at dusk." });
+  const inland = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Inland Roads" });
+  const lowTide = page.getByRole("heading", { level: 3, name: "Low Tide", exact: true });
+
+  await login(page, writer);
+  await keepOnDevice(page, harbour.id);
+  // Added online after the page was kept: the device's lists have it once the server confirmed it, the kept page not.
+  await addChapter(page, "Low Tide");
+  await expect(lowTide).toBeVisible();
+  await expect.poll(() => keptLists(page), { timeout: 15_000 }).toContain("Low Tide");
+
+  // Another timeline's page restores what the device kept, this timeline's lists among them, and keeps it all
+  // (it dropped them at once when the lists' lifetime overflowed a timer).
+  await keepOnDevice(page, inland.id);
+  // Saved since (this timeline's lists are in the device's copy too), with the other timeline's still in it.
+  await expect.poll(() => keptLists(page), { timeout: 15_000 }).toContain(`[\\"chapters\\",${inland.id}]`);
+  expect(await keptLists(page)).toContain("Low Tide");
+
+  await page.context().setOffline(true);
+  await page.goto(`/timeline/${harbour.id}`);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Harbour Lights" })).toBeVisible();
+  await expect(lowTide).toBeVisible();
+  await page.context().setOffline(false);
 });

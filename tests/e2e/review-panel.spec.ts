@@ -115,4 +115,20 @@ test.describe("the timeline's review", () => {
     await expect(readOnly.getByRole("button", { name: "Reply" })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
   });
+  test("each card's comments button comes with the server's HTML, and its count once the counts come", async ({ page, request }) => {
+    const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Quiet Bell");
+    const scenes: Scene[] = [];
+    for (const title of ["The rope", "The tower"]) {
+      scenes.push(await apiAs<Scene>(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title, content: `${title}.` }));
+    }
+    await apiAs(request, owner, "POST", `/api/events/${scenes[1].id}/comments`, { body: "Too quiet here?" });
+    // Drawn by the server (before, the buttons came after hydration, and every card drew again inside its effects).
+    await signIn(page, owner);
+    const html = await (await page.context().request.get(`/timeline/${timeline.id}`)).text();
+    expect(html).toContain('aria-label="Comments on The rope"');
+    expect(html).toContain('aria-label="Comments on The tower"');
+    await openTimeline(page, timeline.id);
+    await expect(countButton(page, "Comments on The rope")).toBeVisible();
+    await expect(countButton(page, "1 open comment")).toBeVisible();
+  });
 });
