@@ -335,13 +335,27 @@ test("the Relationships and Map layouts and the /series page lock what changes t
   await page.getByLabel("Idea text").fill("The glass remembers");
   const addIdea = page.getByRole("button", { name: "Add idea" });
   const addGroup = page.getByRole("button", { name: "Add group" });
+  // At the map, a line says why it is locked (the header's badge may be scrolled away); its hint then promises no
+  // moving nor editing, and both come back online.
+  const mapStatus = page.getByTestId("map-offline");
+  const mapHint = page.getByTestId("map-help");
+  await expect(mapHint).toContainText("arrow keys to move");
+  await expect(mapStatus).toHaveText("");
   await network.setOffline(true);
+  await expect(mapStatus).toHaveRole("status");
+  await expect(mapStatus).toHaveText("You're offline");
+  await expect(mapStatus).toBeVisible();
+  await expect(mapHint).toHaveText("Pan and zoom to explore. Tab to a node and press Enter to select it, Enter again to open it.");
   await expectLockedOffline(addIdea);
   await expectLockedOffline(addGroup);
   await page.getByLabel("Idea text").press("Enter");
   await expect(page.getByLabel("Idea text")).toHaveValue("The glass remembers");
   expect(await ideas()).not.toContain("The glass remembers");
   await network.setOffline(false);
+  await expect(mapStatus).toHaveText("");
+  await expect(mapStatus).toBeHidden();
+  await expect(mapHint).toContainText("arrow keys to move");
+  await expect(mapHint).toContainText("Delete removes the selected idea, group or connection.");
   await expect(addIdea).toBeEnabled();
   await addIdea.click();
   await expect.poll(ideas).toContain("The glass remembers");
@@ -353,6 +367,8 @@ test("the Relationships and Map layouts and the /series page lock what changes t
   await expect(page.getByRole("region", { name: "Selected node" })).toContainText("The glass remembers");
   const at = await idea.boundingBox();
   await network.setOffline(true);
+  await expect(mapStatus).toHaveText("You're offline");
+  await expectLockedOffline(page.getByRole("region", { name: "Selected node" }).getByRole("button", { name: "Edit text" }));
   await page.keyboard.press("F2");
   await expect(page.getByLabel("Idea text (Enter saves, Escape cancels)")).toHaveCount(0);
   await page.keyboard.press("ArrowRight");

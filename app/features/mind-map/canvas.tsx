@@ -56,7 +56,8 @@ export function MindMapCanvas({
   const { setViewport } = useReactFlow();
   const advanced = canEdit && premium;
   // The map's changes need the server (the outbox does not queue them): offline its nodes stay put, no idea is
-  // edited in place and Delete removes nothing; the panels' buttons say 'You're offline' (panels.tsx).
+  // edited in place and Delete removes nothing; the panels' buttons say 'You're offline', and so does a line above the
+  // map, whose hint then promises no moving nor editing (MapHelp, panels.tsx).
   const offline = useOffline();
   const writable = canEdit && !offline;
   const fitted = useRef(false);
@@ -287,7 +288,7 @@ export function MindMapCanvas({
           onExport={(format) => void exportMap(nodes, format)}
         />
       ) : null}
-      <MapHelp canEdit={canEdit} advanced={advanced} />
+      <MapHelp canEdit={canEdit} advanced={advanced} offline={offline} />
       {scenes.length > 0 ? <AsOfScenePicker scenes={scenes} value={asOf} onChange={setAsOf} /> : null}
       <div
         ref={container}

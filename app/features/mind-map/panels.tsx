@@ -1,6 +1,6 @@
 import { Download, Lightbulb, Sparkles, SquareDashed } from "lucide-react";
 import { useState } from "react";
-import { OnlineOnlyButton, OnlineOnlyTextLink } from "~/features/offline/offline-lock";
+import { OFFLINE_MESSAGE, OnlineOnlyButton, OnlineOnlyTextLink } from "~/features/offline/offline-lock";
 import { Button } from "~/ui/button";
 import { Input } from "~/ui/input";
 import { mapEdgeLabels, mapLimits } from "../../../db/domain/rules";
@@ -113,13 +113,27 @@ export function MapTools({
   );
 }
 
-export function MapHelp({ canEdit, advanced }: { canEdit: boolean; advanced: boolean }) {
+/**
+ * The hint above the map. Offline an editor's map is locked (canvas.tsx): the hint is the reader's one, and a line
+ * says why in the words of the other locked controls, 'You're offline' (seen at the map, the header's badge may be
+ * scrolled away). The line is a live region kept in place, empty online, so the change is announced; back online it
+ * is empty again and the full hint returns.
+ */
+export function MapHelp({ canEdit, advanced, offline }: { canEdit: boolean; advanced: boolean; offline: boolean }) {
+  const writable = canEdit && !offline;
   return (
-    <p className="text-sm text-stone-600">
-      {canEdit
-        ? `Drag nodes to arrange them; draw from a node's lower dot to another node to connect them (an event to a codex entry links them). Keyboard: Tab to a node, Enter to select, arrow keys to move, Enter again to open.${advanced ? " Double-click an idea (or press F2) to edit its text; Delete removes the selected idea, group or connection." : ""}`
-        : "Pan and zoom to explore. Tab to a node and press Enter to select it, Enter again to open it."}
-    </p>
+    <div>
+      <p className="text-sm text-stone-600" data-testid="map-help">
+        {writable
+          ? `Drag nodes to arrange them; draw from a node's lower dot to another node to connect them (an event to a codex entry links them). Keyboard: Tab to a node, Enter to select, arrow keys to move, Enter again to open.${advanced ? " Double-click an idea (or press F2) to edit its text; Delete removes the selected idea, group or connection." : ""}`
+          : "Pan and zoom to explore. Tab to a node and press Enter to select it, Enter again to open it."}
+      </p>
+      {canEdit ? (
+        <p role="status" className="text-sm font-medium text-stone-700" data-testid="map-offline">
+          {offline ? OFFLINE_MESSAGE : null}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -147,9 +161,9 @@ export function SelectedNodePanel({ node, groupLabel, state, advanced, onEdit, o
       ) : null}
       <div className="mt-2 flex flex-wrap gap-2">
         {advanced && node.kind === "idea" ? (
-          <Button size="sm" variant="outline" onClick={onEdit}>
+          <OnlineOnlyButton size="sm" variant="outline" onClick={onEdit}>
             Edit text
-          </Button>
+          </OnlineOnlyButton>
         ) : null}
         {node.kind === "event" ? (
           <Button size="sm" onClick={onOpen}>
