@@ -430,4 +430,40 @@ test("what one timeline kept on the device outlives opening another timeline: it
   await expect(page.getByRole("heading", { level: 3, name: "Crossroads", exact: true })).toBeVisible();
   await expect.poll(() => keptLists(page), { timeout: 15_000 }).toContain("Crossroads");
   expect(await keptLists(page)).toContain("Low Tide");
+
+  // With no network, the first timeline's page is the service worker's copy (kept before 'Low Tide' was added) and
+  // the device's lists are newer: the screen shows them, whatever the browser says of the network (here it says
+  // online: the page comes from the service worker, and the server's probe answers only later).
+  await page.context().setOffline(true);
+  await page.goto(`/timeline/${harbour.id}`);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByRole("heading", { name: "Harbour Lights" })).toBeVisible();
+  await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Low Tide", exact: true })).toBeVisible();
+});
+
+test("online, a page the server just made shows its lists over older ones kept on the device", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const writer = await createUser(request, { name: "Rue Renamer" });
+  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Salt Roads" });
+  await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "The quay", content: "Wet stones." });
+
+  await login(page, writer);
+  await keepOnDevice(page, timeline.id);
+  await addChapter(page, "Low Tide");
+  await expect.poll(() => keptLists(page), { timeout: 15_000 }).toContain("Low Tide");
+
+  // Renamed elsewhere while the timeline is not open here: the device's copy still says 'Low Tide'; the page the
+  // server makes next says the new name.
+  await page.goto("/timeline");
+  await waitForHydration(page);
+  const [chapter] = await apiAs<{ id: number }[]>(request, writer, "GET", `/api/timelines/${timeline.id}/chapters`);
+  await apiAs(request, writer, "PATCH", `/api/chapters/${chapter.id}`, { title: "High Water" });
+  expect(await keptLists(page)).toContain("Low Tide");
+  await page.goto(`/timeline/${timeline.id}`);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 3, name: "High Water", exact: true })).toBeVisible();
+  // Still so once the device's copy was restored (it is, after the page mounts) and saved again.
+  await expect.poll(() => keptLists(page), { timeout: 15_000 }).toContain("High Water");
+  await expect(page.getByRole("heading", { level: 3, name: "Low Tide", exact: true })).toHaveCount(0);
 });

@@ -6,3 +6,5 @@ export const PAGE_CACHE = "storyweave-pages";
 export const DATA_CACHE = "storyweave-data";
 /** The client data layer's kept lists and queued changes (outbox.ts). */
 export const OUTBOX_DB = "storyweave-outbox";
+/** When this device first showed each timeline's newest page (loader-seed.ts): forgotten with the pages. */
+export const PAGES_SEEN = "storyweave-pages-seen";

@@ -1,36 +1,92 @@
 import { type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { isOnline } from "./outbox";
+import { PAGES_SEEN } from "./cache-names";
+
+/** The newest page of each timeline this device has shown (PAGES_SEEN): when the server made it, when first shown. */
+const PAGES_KEPT = 50;
+/** This tab's answers, so the screen's re-renders do not read the storage again. */
+const answered = new Map<string, number>();
+type Seen = Record<string, { madeAt: number; seenAt: number }>;
+
+function readSeen(): Seen {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(PAGES_SEEN) ?? "{}");
+    return parsed && typeof parsed === "object" ? (parsed as Seen) : {};
+  } catch {
+    return {};
+  }
+}
 
 /**
- * When a list from the page's loader counts as read (a query's `initialDataUpdatedAt`): now online; with no network,
- * before anything (0), so the list kept on the device wins when it is restored (the page itself is the service
- * worker's copy, maybe older).
+ * When this device first had the lists of a page the server made at `madeAt` (the device's clock, as the kept
+ * lists' dates are): now for a page not seen before, the first showing's time for a page seen again (the service
+ * worker's copy), and 0 for a page older than one already seen (older than anything kept since). The server's
+ * clock is compared only with itself, so a device whose clock is off decides the same.
  */
-const seedUpdatedAt = () => (isOnline() ? undefined : 0);
+function firstSeenAt(timelineId: number, madeAt: number): number {
+  if (typeof window === "undefined") return madeAt;
+  const asked = `${timelineId}:${madeAt}`;
+  const known = answered.get(asked);
+  if (known !== undefined) return known;
+  const seenAt = firstSeenOnDevice(timelineId, madeAt);
+  answered.set(asked, seenAt);
+  return seenAt;
+}
+
+function firstSeenOnDevice(timelineId: number, madeAt: number): number {
+  const seen = readSeen();
+  const last = seen[timelineId];
+  if (last && last.madeAt === madeAt) return last.seenAt;
+  if (last && last.madeAt > madeAt) return 0;
+  const seenAt = Date.now();
+  seen[timelineId] = { madeAt, seenAt };
+  const newest = Object.entries(seen)
+    .sort(([, a], [, b]) => b.seenAt - a.seenAt)
+    .slice(0, PAGES_KEPT);
+  try {
+    localStorage.setItem(PAGES_SEEN, JSON.stringify(Object.fromEntries(newest)));
+  } catch {
+    // Storage unavailable (private mode): this page counts as new each time, as it is for this tab.
+  }
+  return seenAt;
+}
 
 /**
  * A timeline's list that the page's loader brings (its plotlines, chapters, codex) and a TanStack query keeps.
  * The loader's list is the query's initial data, on the server too: the first paint has it, nothing is fetched at
  * mount, and no cache is written while rendering. A later list from the loader (a reload of the route's data: an
- * import, say) is written into the query. With no network the page is the copy last seen: the list kept on the
- * device (the outbox's) is as new or newer, and stays.
+ * import, say) is written into the query.
+ *
+ * Which is newer, the page's list or the one kept on the device (the outbox's, restored after mount), is decided by
+ * when the device first had each (`firstSeenAt`), not by whether the network is up: a page the service worker kept
+ * is older than a list kept after it was shown, and loses to it (`navigator.onLine` can say online on a Wi-Fi with
+ * no internet, and the server's probe answers only later).
  */
 export function loaderSeed<T>(keyOf: (timelineId: number) => QueryKey) {
-  const seeds = new Map<number, T>();
+  const seeds = new Map<number, { list: T; seenAt: number }>();
   return {
-    /** The query's options that start it from the loader's list. */
-    initial: (timelineId: number) => ({ initialData: () => seeds.get(timelineId), initialDataUpdatedAt: seedUpdatedAt }),
-    /** The screen's list from its loader (none: the loader did not bring it, the query fetches it). */
-    useLoaded(timelineId: number, loaded: T | undefined) {
+    /** The query's options that start it from the loader's list, dated when the device first had it. */
+    initial: (timelineId: number) => ({
+      initialData: () => seeds.get(timelineId)?.list,
+      initialDataUpdatedAt: () => seeds.get(timelineId)?.seenAt,
+    }),
+    /**
+     * The screen's list from its loader, which the server made at `madeAt` (its clock, ms; none: the loader did not
+     * bring it, the query fetches it).
+     */
+    useLoaded(timelineId: number, loaded: T | undefined, madeAt: number) {
       const queryClient = useQueryClient();
-      if (loaded !== undefined) seeds.set(timelineId, loaded);
+      const seenAt = loaded === undefined ? 0 : firstSeenAt(timelineId, madeAt);
+      if (loaded !== undefined) seeds.set(timelineId, { list: loaded, seenAt });
       useEffect(() => {
-        if (loaded === undefined || !isOnline()) return;
+        if (loaded === undefined) return;
         const key = keyOf(timelineId);
-        // The same list as the query's (its initial data, at mount): nothing to write, nothing re-renders.
-        if (queryClient.getQueryData(key) !== loaded) queryClient.setQueryData(key, loaded);
-      }, [queryClient, timelineId, loaded, keyOf]);
+        const held = queryClient.getQueryState(key);
+        // The same list as the query's (its initial data, at mount): nothing to write, nothing re-renders. A list
+        // the query got after this one (kept on the device, fetched, changed here) is newer: it stays.
+        if (held?.data === loaded || (held && held.dataUpdatedAt > seenAt)) return;
+        queryClient.setQueryData(key, loaded, { updatedAt: seenAt });
+      }, [queryClient, timelineId, loaded, seenAt, keyOf]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { forgetAllLocalDocs } from "~/lib/offline-docs";
-import { DATA_CACHE, OUTBOX_DB, PAGE_CACHE } from "./cache-names";
+import { DATA_CACHE, OUTBOX_DB, PAGE_CACHE, PAGES_SEEN } from "./cache-names";
 import { forgetRefused } from "./not-saved-store";
 
 // The installable app's service worker (/sw.js, built by build-sw.ts): registered on every page of the production
@@ -15,6 +15,11 @@ export function registerServiceWorker() {
 
 /** Logout: the pages and loader data the service worker kept of this account. The app's own code stays. */
 export async function forgetCachedPages() {
+  try {
+    localStorage.removeItem(PAGES_SEEN);
+  } catch {
+    // Storage unavailable: nothing was kept there.
+  }
   if (typeof caches === "undefined") return;
   const names = await caches.keys().catch(() => [] as string[]);
   await Promise.all(names.filter((name) => name === PAGE_CACHE || name === DATA_CACHE).map((name) => caches.delete(name)));

@@ -63,6 +63,11 @@ export type TimelineScreenProps = {
   plotlines?: PlotlineView[];
   /** The timeline's chapters, loaded with the page (the list in chapters, the filters, the lanes). */
   chapters?: ChapterView[];
+  /**
+   * When the server made these lists (its clock, ms): the data layer keeps whichever is newer, these or the lists
+   * kept on the device (a page the service worker kept can be older than them).
+   */
+  madeAt: number;
   premium: boolean;
   myUserId: number;
   /** Shared mode (/timeline/shared/{code}): the code is sent along with every call. */
@@ -111,9 +116,9 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   // The dialogs' code loads when the first of them opens, and stays.
   const [dialogsUsed, setDialogsUsed] = useState(false);
   // The loader's plotlines seed the data layer's query (plotline-queries.ts), which the parts read themselves.
-  useLoadedPlotlines(timeline.id, useSameValue(props.plotlines ?? NO_PLOTLINES));
+  useLoadedPlotlines(timeline.id, useSameValue(props.plotlines ?? NO_PLOTLINES), props.madeAt);
   // The chapters too (chapter-queries.ts): the first paint has them, and nothing is fetched at mount.
-  useLoadedChapters(timeline.id, useSameValue(props.chapters));
+  useLoadedChapters(timeline.id, useSameValue(props.chapters), props.madeAt);
   const plotlineId = plotlineFromParams(view.searchParams);
   const anyDialog = sharing || adding !== false || deleting !== null;
   useEffect(() => {
@@ -153,7 +158,7 @@ function TimelineScreenBody(props: TimelineScreenProps) {
   const attachmentsApi = useAttachmentsApi({ session, events, patch });
 
   // The loader's codex seeds the data layer's query (codex-queries.ts); the panel and the cards read it.
-  useLoadedCodex(timeline.id, useSameValue(props.entities));
+  useLoadedCodex(timeline.id, useSameValue(props.entities), props.madeAt);
   const { entities, byId, codexApi, selectEntity, codex } = useCardCodex({
     timelineId: timeline.id,
     shareCode,

@@ -68,6 +68,7 @@ async function ownTimeline({ params, request, context }: Route.LoaderArgs) {
     premium: isPremium(user),
     userId: user.id,
     openShare,
+    madeAt: Date.now(),
   };
 }
 
@@ -104,6 +105,7 @@ async function sharedTimeline({ request, context }: Route.LoaderArgs, shareCode:
       premium: isPremium(user),
       userId: user.id,
       openShare: false,
+      madeAt: Date.now(),
     };
   } catch (error) {
     rethrowAsNotFound(error);
@@ -166,6 +168,7 @@ function Timeline({
       entities={loaderData.entities}
       plotlines={loaderData.plotlines}
       chapters={loaderData.chapters}
+      madeAt={loaderData.madeAt}
       premium={loaderData.premium}
       myUserId={loaderData.userId}
       shareCode={shareCode}
