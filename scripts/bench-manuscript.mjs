@@ -9,7 +9,7 @@ export const MANUSCRIPT_SCENES = 150;
 const SENTENCE = "Mara counted the bells while the tide turned against stone.";
 const paragraph = () => Array.from({ length: 10 }, () => SENTENCE).join(" ");
 // 8 paragraphs of 100 words: 800 words a scene.
-const sceneText = () => Array.from({ length: 8 }, paragraph).join("\n\n");
+export const sceneText = () => Array.from({ length: 8 }, paragraph).join("\n\n");
 const KEYSTROKES = 50;
 
 export async function benchManuscript({ base, proxyUrl, writer, browser }) {

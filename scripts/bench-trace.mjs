@@ -12,6 +12,8 @@
 //   - the longest task after the first paint by every function on its stacks (inclusive time): a render, a commit,
 //     the mount effects, or a synchronous re-render inside them. TRACE_UNDER=<function> (e.g. performSyncWorkOnRoot)
 //     keeps only the stacks through that function and lists our own frames on them (which components it rendered).
+// TRACE_PAGE=manuscript traces /timeline/{id}/manuscript instead, on books of 800-word scenes (as the bench's
+// manuscript row; TRACE_SIZES default "150").
 // Env: BENCH_PORT (default 4460), TRACE_SIZES (default "30,1000"), TRACE_RUNS per size (default 2), TRACE_CPU (4),
 // CHROMIUM_PATH, TRACE_KEEP=1 keeps the raw traces in test-results/trace-*.json (open them in DevTools' Performance
 // panel). STORYWEAVE_BUILD_FROM=<build dir> reuses a finished build (scripts/e2e-server.mjs).
@@ -23,8 +25,10 @@ import { decodeSegment } from "./source-map-vlq.mjs";
 process.env.BUILD_SOURCEMAP ??= "1";
 const { api, registerWriter, startAppServer } = await import("./bench-lib.mjs");
 const { startGzipProxy } = await import("./bench-tools.mjs");
+const { sceneText } = await import("./bench-manuscript.mjs");
 const PORT = Number(process.env.BENCH_PORT ?? 4460);
-const SIZES = (process.env.TRACE_SIZES ?? "30,1000").split(",").map(Number);
+const MANUSCRIPT = process.env.TRACE_PAGE === "manuscript";
+const SIZES = (process.env.TRACE_SIZES ?? (MANUSCRIPT ? "150" : "30,1000")).split(",").map(Number);
 const RUNS = Number(process.env.TRACE_RUNS ?? 2);
 const CPU = Number(process.env.TRACE_CPU ?? 4);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -306,14 +310,17 @@ try {
   const writer = await registerWriter(base, "Trace Writer");
   for (const size of SIZES) {
     const { json: timeline } = await api(base, writer.token, "POST", "/api/timelines", { title: `${size} Scenes`, description: "Trace" });
-    const body = (i) => ({ title: `Scene ${i + 1}`, content: `Scene ${i + 1}: ${"the lamp gutters and the tide turns. ".repeat(4)}` });
+    const body = (i) => ({
+      title: `Scene ${i + 1}`,
+      content: MANUSCRIPT ? sceneText() : `Scene ${i + 1}: ${"the lamp gutters and the tide turns. ".repeat(4)}`,
+    });
     for (let i = 0; i < size; i += 10)
       await Promise.all(
         Array.from({ length: Math.min(10, size - i) }, (_, k) =>
           api(base, writer.token, "POST", `/api/timelines/${timeline.id}/events`, body(i + k)),
         ),
       );
-    const path = `/timeline/${timeline.id}`;
+    const path = MANUSCRIPT ? `/timeline/${timeline.id}/manuscript` : `/timeline/${timeline.id}`;
     // One load first, untraced: the server's and the browser's caches warm, as for the bench's Lighthouse runs.
     await traceLoad(browser, writer.token, proxy.url, path);
     report[size] = [];

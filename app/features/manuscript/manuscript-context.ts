@@ -30,4 +30,5 @@ export function useManuscript() {
 }
 
 /** '1 word', '2,430 words'. */
-export const wordsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "word" : "words"}`;
+const count = new Intl.NumberFormat("en-US");
+export const wordsText = (n: number) => `${count.format(n)} ${n === 1 ? "word" : "words"}`;
