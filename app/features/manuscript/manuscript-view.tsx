@@ -29,6 +29,11 @@ const SAVED_MS = 3000;
 
 // Focus mode: no navigation, banner or help button; the other scenes and paragraphs dimmed.
 const styles = `
+/*
+ * A scene with no editor open is not laid out or painted until it nears the viewport (its height until then:
+ * sceneHeight). Not a scene with an editor: the containment would clip the boxes it opens at the text (a comment's).
+ */
+.ms-scene-far { content-visibility: auto; }
 .ms-text p + p { text-indent: 1.5em; margin-top: 0; }
 .ms-text > * + * { margin-top: 0.6em; }
 .ms-root[data-focus] .ms-scene:not([data-active]) { opacity: 0.35; transition: opacity 200ms; }
@@ -227,6 +232,13 @@ function ManuscriptBody({ timeline, chapters, scenes, shareCode, me: loadedMe }:
   );
 }
 
+/**
+ * About how tall a scene of `words` words is before it was laid out (a line of the manuscript's measure holds some 66
+ * characters, about 11 words, each 1.7 × 1.2rem high; the title above): the browser keeps each scene's real height
+ * once it was laid out, and until then the page's length stays close to what it will be.
+ */
+const sceneHeight = (words: number) => `auto calc(2.5rem + ${Math.ceil(words / 11)} * 2.04rem)`;
+
 const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene: ManuscriptScene; canEdit: boolean; active: boolean }) {
   const ref = useRef<HTMLElement>(null);
   const near = useNearViewport(ref, canEdit);
@@ -252,7 +264,8 @@ const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene:
       aria-labelledby={`scene-${scene.id}-title`}
       data-testid="manuscript-scene"
       data-active={active || undefined}
-      className="ms-scene mb-12"
+      className={open ? "ms-scene mb-12" : "ms-scene ms-scene-far mb-12"}
+      style={open ? undefined : { containIntrinsicSize: sceneHeight(scene.words) }}
     >
       <h3
         id={`scene-${scene.id}-title`}
