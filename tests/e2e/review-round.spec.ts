@@ -1,4 +1,4 @@
-import { apiAs, createUser, docText, expect, signIn, openTimeline, test, writerPage } from "./fixtures";
+import { apiAs, createUser, docText, expect, openTimeline, test, writerPage } from "./fixtures";
 import { selectText } from "./helpers/editor";
 import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/timeline";
 
@@ -6,7 +6,10 @@ import { countButton, shareWith, premiumOwnerWithTimeline } from "./helpers/time
 // owner and suggests an edit, the owner's bell counts both without a reload, the owner follows the notification,
 // accepts the suggestion and resolves the comment; all three see the outcome live.
 
-test("owner, collaborator and viewer run one review round, live", async ({ page, browser, request }) => {
+// The page is Bea's, the viewer's: the `writer` fixture signs it in.
+test.use({ writerOptions: { name: "Bea Reader", premium: false } });
+
+test("owner, collaborator and viewer run one review round, live", async ({ page, browser, request, writer: bea }) => {
   test.setTimeout(180_000);
   const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
   await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
@@ -14,7 +17,6 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
     content: "The bell rang at dawn. The gulls went quiet.",
   });
   const cole = await createUser(request, { name: "Cole Collab" });
-  const bea = await createUser(request, { name: "Bea Reader" });
   for (const [w, accessLevel] of [
     [cole, "collaborator"],
     [bea, "viewer"],
@@ -27,7 +29,6 @@ test("owner, collaborator and viewer run one review round, live", async ({ page,
   await expect(o.page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
 
   // Bea, a viewer, comments on a sentence in the read view and leaves it open.
-  await signIn(page, bea);
   await openTimeline(page, timeline.id);
   await countButton(page, "Comments on The bell").click();
   const reader = page.getByRole("dialog", { name: "Comments on The bell" });
