@@ -30,6 +30,8 @@ test.describe("event version history", () => {
       writer,
       timeline,
     }) => {
+      // Two editors, a restore, a second browser and an accessibility scan: near the default 60 s on a busy machine.
+      test.setTimeout(120_000);
       await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The Bell", content: "The bell rang at dawn." });
       const viewer = await createUser(request, { name: "Vera Viewer" });
       await shareWith(request, writer, timeline.id, viewer, "viewer");
