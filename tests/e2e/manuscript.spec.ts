@@ -176,3 +176,36 @@ test("a writer without access to the timeline gets the not-found page", async ({
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Timeline not found" })).toBeVisible();
 });
+
+test("on a phone, the scenes not yet laid out take about the room they will, so a jump to a far scene lands on it", async ({
+  page,
+  writer,
+  timeline,
+}) => {
+  // 24 scenes of six short paragraphs: at 390 px a line holds fewer words than at the desktop's measure.
+  const paragraph = (n: number, i: number) =>
+    `Paragraph ${i} of scene ${n}: the lamp gutters, the tide turns against the stone, and Mara counts the bells one by one.`;
+  for (let n = 1; n <= 24; n++) {
+    const content = Array.from({ length: 6 }, (_, i) => paragraph(n, i + 1)).join("\n\n");
+    await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: `Scene ${n}`, content });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openManuscript(page, timeline.id);
+  await expect(page.getByTestId("manuscript-scene")).toHaveCount(24);
+
+  // The page's length with most scenes estimated, against its length once every scene is laid out.
+  const estimated = await page.evaluate(() => document.documentElement.scrollHeight);
+  const real = await page.evaluate(() => {
+    const scenes = [...document.querySelectorAll<HTMLElement>('[data-testid="manuscript-scene"]')];
+    for (const scene of scenes) scene.style.contentVisibility = "visible";
+    const height = document.documentElement.scrollHeight;
+    for (const scene of scenes) scene.style.contentVisibility = "";
+    return height;
+  });
+  expect(Math.abs(estimated - real) / real, `page ${estimated} px estimated, ${real} px laid out`).toBeLessThan(0.15);
+
+  // Straight to a scene in the middle of the book that was never laid out: it is on the screen, its editor open.
+  await page.getByRole("heading", { name: "Scene 14", exact: true }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole("textbox", { name: "Text of Scene 14" })).toHaveAttribute("contenteditable", "true");
+  await expect(page.getByRole("heading", { name: "Scene 14", exact: true })).toBeInViewport();
+});

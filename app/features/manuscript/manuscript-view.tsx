@@ -1,5 +1,5 @@
 import { Focus } from "lucide-react";
-import { Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type CSSProperties, Suspense, lazy, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { loadWhenOnline } from "~/lib/load-when-online";
 import type { Session } from "~/features/co-writing/doc-session";
@@ -30,10 +30,19 @@ const SAVED_MS = 3000;
 // Focus mode: no navigation, banner or help button; the other scenes and paragraphs dimmed.
 const styles = `
 /*
- * A scene with no editor open is not laid out or painted until it nears the viewport (its height until then:
- * sceneHeight). Not a scene with an editor: the containment would clip the boxes it opens at the text (a comment's).
+ * A scene with no editor open is not laid out or painted until it nears the viewport. Until then its height is
+ * estimated from its words and paragraphs (sceneSize) and the words a line of the measure holds at this width (a
+ * line is as wide as the screen allows, up to 66ch): the browser keeps each scene's real height once laid out.
+ * Not a scene with an editor: the containment would clip the boxes it opens at the text (a comment's).
  */
-.ms-scene-far { content-visibility: auto; }
+.ms-root { --ms-line-words: 14; }
+@media (max-width: 650px) { .ms-root { --ms-line-words: 12.5; } }
+@media (max-width: 520px) { .ms-root { --ms-line-words: 10; } }
+@media (max-width: 420px) { .ms-root { --ms-line-words: 8; } }
+.ms-scene-far {
+  content-visibility: auto;
+  contain-intrinsic-size: auto calc(2.5rem + (var(--ms-words) / var(--ms-line-words) + var(--ms-paragraphs) * 0.5) * 2.04rem);
+}
 .ms-text p + p { text-indent: 1.5em; margin-top: 0; }
 .ms-text > * + * { margin-top: 0.6em; }
 .ms-root[data-focus] .ms-scene:not([data-active]) { opacity: 0.35; transition: opacity 200ms; }
@@ -233,11 +242,11 @@ function ManuscriptBody({ timeline, chapters, scenes, shareCode, me: loadedMe }:
 }
 
 /**
- * About how tall a scene of `words` words is before it was laid out (a line of the manuscript's measure holds some 66
- * characters, about 11 words, each 1.7 × 1.2rem high; the title above): the browser keeps each scene's real height
- * once it was laid out, and until then the page's length stays close to what it will be.
+ * What a scene's height is estimated from before it is laid out (the CSS of .ms-scene-far): its words, and its
+ * paragraphs, whose last lines are on average half full. Each line is 1.7 × 1.2rem high; the title is above.
  */
-const sceneHeight = (words: number) => `auto calc(2.5rem + ${Math.ceil(words / 11)} * 2.04rem)`;
+const sceneSize = (scene: ManuscriptScene) =>
+  ({ "--ms-words": scene.words, "--ms-paragraphs": scene.html.match(/<(?:p|h[1-6]|li|blockquote)[\s>]/g)?.length ?? 1 }) as CSSProperties;
 
 const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene: ManuscriptScene; canEdit: boolean; active: boolean }) {
   const ref = useRef<HTMLElement>(null);
@@ -265,7 +274,7 @@ const SceneBlock = memo(function SceneBlock({ scene, canEdit, active }: { scene:
       data-testid="manuscript-scene"
       data-active={active || undefined}
       className={open ? "ms-scene mb-12" : "ms-scene ms-scene-far mb-12"}
-      style={open ? undefined : { containIntrinsicSize: sceneHeight(scene.words) }}
+      style={open ? undefined : sceneSize(scene)}
     >
       <h3
         id={`scene-${scene.id}-title`}
