@@ -196,7 +196,7 @@ test("on a phone, the scenes not yet laid out take about the room they will, so 
   // The page's length with most scenes estimated, against its length once every scene is laid out.
   const estimated = await page.evaluate(() => document.documentElement.scrollHeight);
   const real = await page.evaluate(() => {
-    const scenes = [...document.querySelectorAll<HTMLElement>('[data-testid="manuscript-scene"]')];
+    const scenes = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="manuscript-scene"]'));
     for (const scene of scenes) scene.style.contentVisibility = "visible";
     const height = document.documentElement.scrollHeight;
     for (const scene of scenes) scene.style.contentVisibility = "";

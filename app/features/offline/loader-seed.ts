@@ -8,13 +8,21 @@ const PAGES_KEPT = 50;
 const answered = new Map<string, number>();
 type Seen = Record<string, { madeAt: number; seenAt: number }>;
 
+/** What the device kept, leaving out any entry that is not two times (storage written by something else). */
 function readSeen(): Seen {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(PAGES_SEEN) ?? "{}");
-    return parsed && typeof parsed === "object" ? (parsed as Seen) : {};
+    parsed = JSON.parse(localStorage.getItem(PAGES_SEEN) ?? "{}");
   } catch {
     return {};
   }
+  if (!parsed || typeof parsed !== "object") return {};
+  const seen: Seen = {};
+  for (const [id, page] of Object.entries(parsed)) {
+    const { madeAt, seenAt } = (page ?? {}) as Record<string, unknown>;
+    if (Number.isFinite(madeAt) && Number.isFinite(seenAt)) seen[id] = { madeAt: madeAt as number, seenAt: seenAt as number };
+  }
+  return seen;
 }
 
 /**
