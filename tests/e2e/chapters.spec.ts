@@ -264,4 +264,36 @@ test.describe("chapters on the timeline screen", () => {
     await expect(chapterHeading(page, "Ebb")).toBeVisible();
     expect(asked).toEqual(["GET"]);
   });
+
+  test("back on a timeline opened before in this tab, the first frame already shows the chapters the page brings", async ({
+    page,
+    request,
+    writer,
+    timeline,
+  }) => {
+    const { id } = (await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/chapters`, { title: "Low Tide" })) as Chapter;
+    await apiAs(request, writer, "POST", `/api/timelines/${timeline.id}/events`, { title: "Shore", content: "Shore text.", chapterId: id });
+    await openTimeline(page, timeline.id);
+    await expect(chapterHeading(page, "Low Tide")).toBeVisible();
+
+    // Renamed elsewhere while this tab is on the home page: the tab still holds the old list from its first visit.
+    await page.getByRole("link", { name: "Back to Timelines" }).click();
+    await expect(page.getByRole("heading", { name: "Timeline", level: 1 })).toBeVisible();
+    await apiAs(request, writer, "PATCH", `/api/chapters/${id}`, { title: "High Water" });
+
+    // On the way back, whenever the page's work ends for the moment (a task, when the browser may paint), the old name
+    // is not on the screen: the page's newer list is in the first render's tree, or written before it can show.
+    await page.evaluate(() => {
+      const w = window as unknown as { staleShown: number };
+      w.staleShown = 0;
+      new MutationObserver(() => {
+        if (Array.from(document.querySelectorAll("h3")).some((h) => h.textContent === "Low Tide")) w.staleShown += 1;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await page.getByRole("link", { name: timeline.title, exact: true }).click();
+    await expect(chapterHeading(page, "High Water")).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { staleShown: number }).staleShown)).toBe(0);
+    await expect(chapterHeading(page, "Low Tide")).toHaveCount(0);
+  });
 });
