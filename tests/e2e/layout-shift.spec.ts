@@ -1,5 +1,5 @@
 import type { Browser } from "@playwright/test";
-import { apiAs, createUser, makePremium, signIn, test, type TestUser, expect } from "./fixtures";
+import { createUser, signIn, test, type TestUser, expect } from "./fixtures";
 import { shareWith } from "./helpers/timeline";
 
 type Shift = { value: number; nodes: string[] };
@@ -41,17 +41,21 @@ async function layoutShift(browser: Browser, user: TestUser, timelineId: number,
   return { total: shifts.reduce((sum, s) => sum + s.value, 0), shifts };
 }
 
-test("the timeline page keeps its layout while its tools and the rest of its events load", async ({ browser, request }) => {
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "Thirty Scenes", timelineDescription: "Tides" });
+
+test("the timeline page keeps its layout while its tools and the rest of its events load", async ({
+  browser,
+  request,
+  writer: owner,
+  timeline,
+}) => {
   test.setTimeout(120_000);
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
   const viewer = await createUser(request, { name: "Vera Viewer" });
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Thirty Scenes", description: "Tides" });
   // More than the first screenful: the rest of the events arrive after hydration.
   for (let i = 0; i < 30; i += 10) {
     await Promise.all(
       Array.from({ length: 10 }, (_, k) =>
-        apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
+        owner.api("POST", `/api/timelines/${timeline.id}/events`, {
           title: `Scene ${i + k + 1}`,
           content: "The lamp gutters. ".repeat(8),
         }),

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { apiAs, createUser, expect, loginThroughForm, openTimeline, test } from "./fixtures";
+import { expect, openTimeline, test } from "./fixtures";
 
 // Logout leaves nothing of the writer's scenes on the device: the co-writing editor's copies (IndexedDB) and the
 // markers of unsaved edits (localStorage) go with the session.
@@ -11,15 +11,15 @@ const localCopies = (page: Page) =>
     return [...databases.map((d) => d.name ?? "").filter((name) => name.startsWith("storyweave-doc-")), ...markers].sort();
   });
 
-test("after Logout no copy of a scene opened in the editor stays in the browser", async ({ page, request }) => {
-  const writer = await createUser(request, { name: "Dee Device" });
-  const timeline = await apiAs<{ id: number }>(request, writer, "POST", "/api/timelines", { title: "Shared Laptop" });
-  const event = await apiAs<{ id: number }>(request, writer, "POST", `/api/timelines/${timeline.id}/events`, {
+test.use({ writerOptions: { name: "Dee Device", premium: false }, timelineTitle: "Shared Laptop" });
+
+test("after Logout no copy of a scene opened in the editor stays in the browser", async ({ page, writer, timeline }) => {
+  const event = await writer.api<{ id: number }>("POST", `/api/timelines/${timeline.id}/events`, {
     title: "The letter",
     content: "She kept the letter.",
   });
 
-  await loginThroughForm(page, writer);
+  // The writer fixture's page is signed in already (the login form's own specs are auth.spec's).
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The letter" }).click();
   const content = page.getByLabel("Content", { exact: true });

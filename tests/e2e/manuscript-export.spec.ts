@@ -4,17 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import {
-  type TestUser,
-  apiAs,
-  createUser,
-  expect,
-  expectNoSeriousA11yViolations,
-  signIn,
-  makePremium,
-  openTimeline,
-  test,
-} from "./fixtures";
+import { type TestUser, expect, expectNoSeriousA11yViolations, openTimeline, test } from "./fixtures";
 
 // The book exports as a writer gets them from the Export menu, and every EPUB checked by epubcheck (Debian's
 // package runs its jar with Java) where it is installed: 0 errors and 0 warnings, or the test fails.
@@ -52,20 +42,22 @@ async function download(request: APIRequestContext, user: TestUser, path: string
 }
 
 test.describe("Manuscript and EPUB", () => {
-  test("the Export menu gives the manuscript and the EPUB; every EPUB passes epubcheck", async ({ page, request }) => {
+  test.use({ writerOptions: { name: "Mara Quill Okafor", premium: true }, timelineTitle: `Salt <&> "Tides" 'Deep'` });
+  test("the Export menu gives the manuscript and the EPUB; every EPUB passes epubcheck", async ({
+    page,
+    request,
+    writer,
+    timeline: hostile,
+  }) => {
     test.setTimeout(120_000);
-    const owner = await createUser(request, { name: "Mara Quill Okafor" });
-    await makePremium(request, owner);
-    const hostile = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: `Salt <&> "Tides" 'Deep'` });
     for (const [title, content] of [
       ["عربي", "قال: «مرحبا بالعالم»!\n\n---\n\nFirst line  \nsecond line"],
       ["日本", "吾輩は猫である。名前はまだ無い。\n\n## 見出し\n\n1. one\n2. two"],
       ["Bold", "**Bold** and *italic* & <tag>."],
     ]) {
-      await apiAs(request, owner, "POST", `/api/timelines/${hostile.id}/events`, { title, content });
+      await writer.api("POST", `/api/timelines/${hostile.id}/events`, { title, content });
     }
 
-    await signIn(page, owner);
     await openTimeline(page, hostile.id);
     await page.getByRole("button", { name: "Export" }).click();
     await expect(page.getByRole("menuitem", { name: "Manuscript (.docx)" })).toBeVisible();
@@ -89,31 +81,31 @@ test.describe("Manuscript and EPUB", () => {
     const books: [string, Buffer][] = [["Arabic, Japanese and <&>\"' in the title", await readFile(await epub.path())]];
 
     // No chapters, and a book with no text yet.
-    const plain = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Short Things" });
+    const plain = await writer.api<{ id: number }>("POST", "/api/timelines", { title: "Short Things" });
     for (const content of ["First.", "Second.", "Third."]) {
-      await apiAs(request, owner, "POST", `/api/timelines/${plain.id}/events`, { title: content, content });
+      await writer.api("POST", `/api/timelines/${plain.id}/events`, { title: content, content });
     }
-    books.push(["no chapters", await download(request, owner, `/api/timelines/${plain.id}/export?format=epub`)]);
-    const empty = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "Nothing Yet" });
-    books.push(["no scenes", await download(request, owner, `/api/timelines/${empty.id}/export?format=epub`)]);
+    books.push(["no chapters", await download(request, writer, `/api/timelines/${plain.id}/export?format=epub`)]);
+    const empty = await writer.api<{ id: number }>("POST", "/api/timelines", { title: "Nothing Yet" });
+    books.push(["no scenes", await download(request, writer, `/api/timelines/${empty.id}/export?format=epub`)]);
 
     // Three chapters, made through the chapters API where this build has it.
-    const novel = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Long Night" });
-    const auth = { Authorization: `Bearer ${owner.token}` };
+    const novel = await writer.api<{ id: number }>("POST", "/api/timelines", { title: "The Long Night" });
+    const auth = { Authorization: `Bearer ${writer.token}` };
     const probe = await request.post(`/api/timelines/${novel.id}/chapters`, { headers: auth, data: { title: "One" } });
     if (probe.ok()) {
       const chapterIds = [(await probe.json()).id as number];
       for (const title of ["Two", "Three"]) {
-        chapterIds.push((await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${novel.id}/chapters`, { title })).id);
+        chapterIds.push((await writer.api<{ id: number }>("POST", `/api/timelines/${novel.id}/chapters`, { title })).id);
       }
       for (const [i, chapterId] of chapterIds.entries()) {
-        const event = await apiAs<{ id: number }>(request, owner, "POST", `/api/timelines/${novel.id}/events`, {
+        const event = await writer.api<{ id: number }>("POST", `/api/timelines/${novel.id}/events`, {
           title: `Scene ${i}`,
           content: `Scene ${i} of the book.`,
         });
-        await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { chapterId });
+        await writer.api("PATCH", `/api/events/${event.id}`, { chapterId });
       }
-      books.push(["three chapters", await download(request, owner, `/api/timelines/${novel.id}/export?format=epub`)]);
+      books.push(["three chapters", await download(request, writer, `/api/timelines/${novel.id}/export?format=epub`)]);
     }
 
     for (const [name, bytes] of books) expect(bytes.subarray(30, 38).toString(), name).toBe("mimetype");

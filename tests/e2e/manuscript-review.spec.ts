@@ -1,7 +1,8 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { apiAs, createUser, docText, expect, signIn, test, waitForHydration, writerPage } from "./fixtures";
+import { type Writer, createUser, docText, expect, signIn, test, waitForHydration, writerPage } from "./fixtures";
 import { openEditor, selectText } from "./helpers/editor";
-import { premiumOwnerWithTimeline, shareWith } from "./helpers/timeline";
+import { shareWith } from "./helpers/timeline";
+import type { Timeline } from "./types";
 
 // Review in the Manuscript (DESIGN §12 'The writer's desk'): a co-author triple-clicks a paragraph and presses
 // Comment; the box opens at the paragraph, inside the screen; the comment quotes the paragraph and highlights it, and
@@ -12,15 +13,17 @@ import { premiumOwnerWithTimeline, shareWith } from "./helpers/timeline";
 const FIRST = "The bell rang at dawn, and the gulls rose from the harbor wall.";
 const SECOND = "Nobody came down to the water that morning.";
 
-async function setup(request: APIRequestContext) {
-  const { owner, timeline } = await premiumOwnerWithTimeline(request, "The Drowned Bell");
+test.use({ writerOptions: { name: "Olive Owner", premium: true }, timelineTitle: "The Drowned Bell" });
+
+/** The owner is the writer, and the book the fixture's timeline; Cole, a collaborator, is the test's page. */
+async function setup(request: APIRequestContext, owner: Writer, timeline: Timeline) {
   // A long scene first: the reviewed one is further down the page, as in a book.
   const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of the flood, told slowly and at length.`).join("\n\n");
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Prologue", content: long });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: `${FIRST}\n\n${SECOND}` });
+  await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "Prologue", content: long });
+  await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "The bell", content: `${FIRST}\n\n${SECOND}` });
   const cole = await createUser(request, { name: "Cole Collab" });
   await shareWith(request, owner, timeline.id, cole, "collaborator");
-  return { owner, cole, timelineId: timeline.id };
+  return { cole, timelineId: timeline.id };
 }
 
 async function openScene(page: Page, timelineId: number) {
@@ -58,9 +61,11 @@ test("a co-author comments on a triple-clicked paragraph in the Manuscript: the 
   page,
   browser,
   request,
+  writer: owner,
+  timeline,
 }) => {
   test.setTimeout(150_000);
-  const { owner, cole, timelineId } = await setup(request);
+  const { cole, timelineId } = await setup(request, owner, timeline);
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, cole);
   const text = await openScene(page, timelineId);
@@ -100,9 +105,11 @@ test("a comment the owner adds on the timeline shows in the co-author's open Man
   page,
   browser,
   request,
+  writer: owner,
+  timeline,
 }) => {
   test.setTimeout(150_000);
-  const { owner, cole, timelineId } = await setup(request);
+  const { cole, timelineId } = await setup(request, owner, timeline);
   await signIn(page, cole);
   const text = await openScene(page, timelineId);
   await expect(text.locator(".comment-highlight")).toHaveCount(0);
@@ -134,9 +141,15 @@ test("a comment the owner adds on the timeline shows in the co-author's open Man
   await o.context.close();
 });
 
-test("Suggesting in the Manuscript: a co-author's edit is a suggestion the owner accepts", async ({ page, browser, request }) => {
+test("Suggesting in the Manuscript: a co-author's edit is a suggestion the owner accepts", async ({
+  page,
+  browser,
+  request,
+  writer: owner,
+  timeline,
+}) => {
   test.setTimeout(150_000);
-  const { owner, cole, timelineId } = await setup(request);
+  const { cole, timelineId } = await setup(request, owner, timeline);
   await signIn(page, cole);
   const text = await openScene(page, timelineId);
   await page.getByRole("button", { name: "Suggesting" }).click();
@@ -149,7 +162,7 @@ test("Suggesting in the Manuscript: a co-author's edit is a suggestion the owner
   // Until accepted, the saved text is the text before it.
   await expect
     .poll(async () => {
-      const rows = await apiAs<{ title: string; content: string }[]>(request, owner, "GET", `/api/timelines/${timelineId}/events`);
+      const rows = await owner.api<{ title: string; content: string }[]>("GET", `/api/timelines/${timelineId}/events`);
       return rows.find((r) => r.title === "The bell")?.content;
     })
     .toBe(`${FIRST}\n\n${SECOND}`);

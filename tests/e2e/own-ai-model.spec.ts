@@ -1,12 +1,10 @@
 import { FAKE_OPENAI_KEY } from "../fakes/openai-server.mjs";
-import { apiAs, createUser, expect, signIn, test, toast, waitForHydration } from "./fixtures";
+import { expect, test, toast, waitForHydration } from "./fixtures";
 
 // 'Your AI model' on /account: bring your own OpenAI-compatible server (the fake on 127.0.0.1, allowed in development).
 const OPENAI_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4319) + 2}/v1`;
 
-test("a writer saves their own model, tests the connection, writes with it uncounted and removes it", async ({ page, request }) => {
-  const user = await createUser(request);
-  await signIn(page, user);
+test("a writer saves their own model, tests the connection, writes with it uncounted and removes it", async ({ page, writer }) => {
   await page.goto("/account");
   await waitForHydration(page);
   const section = page.getByRole("form", { name: "Your AI model" });
@@ -35,13 +33,13 @@ test("a writer saves their own model, tests the connection, writes with it uncou
 
   // Four ideas on the free plan (allowance 3): all answered by the writer's model, none counted.
   for (let i = 0; i < 4; i++) {
-    const r = await apiAs(request, user, "POST", "/api/ideas/generate", { prompt: `own model ${i}` });
+    const r = await writer.api("POST", "/api/ideas/generate", { prompt: `own model ${i}` });
     expect(r.success).toBe(true);
   }
-  expect(await apiAs(request, user, "GET", "/api/ai/usage")).toEqual({ used: 0, limit: 3, premium: false });
+  expect(await writer.api("GET", "/api/ai/usage")).toEqual({ used: 0, limit: 3, premium: false });
 
   await section.getByRole("button", { name: "Remove" }).click();
   await expect(toast(page, "Your AI model is removed")).toBeVisible();
   await expect(section.getByText("Until you set one, the site's model is used.")).toBeVisible();
-  expect(await apiAs(request, user, "GET", "/api/account/ai")).toEqual({ provider: null, baseUrl: null, model: null, keySet: false });
+  expect(await writer.api("GET", "/api/account/ai")).toEqual({ provider: null, baseUrl: null, model: null, keySet: false });
 });
