@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, openTimeline, test } from "./fixtures";
+import { expect, loginThroughForm, openTimeline, test } from "./fixtures";
 
 // Logout leaves nothing of the writer's scenes on the device: the co-writing editor's copies (IndexedDB) and the
 // markers of unsaved edits (localStorage) go with the session.
@@ -19,7 +19,9 @@ test("after Logout no copy of a scene opened in the editor stays in the browser"
     content: "She kept the letter.",
   });
 
-  // The writer fixture's page is signed in already (the login form's own specs are auth.spec's).
+  // Signed in through the form, as on a shared laptop (the fixture's page was signed in through the API).
+  await page.context().clearCookies();
+  await loginThroughForm(page, writer);
   await openTimeline(page, timeline.id);
   await page.getByRole("button", { name: "Edit The letter" }).click();
   const content = page.getByLabel("Content", { exact: true });
