@@ -2,7 +2,6 @@ import type { Page } from "@playwright/test";
 import {
   apiAs,
   createUser,
-  makePremium,
   toast,
   screenshot,
   signIn,
@@ -12,6 +11,8 @@ import {
   expect,
   expectNoSeriousA11yViolations,
 } from "./fixtures";
+
+test.use({ writerOptions: { name: "Olive Owner", premium: true } });
 
 async function openShared(page: Page, url: string) {
   await page.goto(url);
@@ -27,20 +28,20 @@ async function joinFromLink(page: Page, url: string, timelineId: number) {
 }
 
 test.describe("share links you can revoke", () => {
+  test.use({ timelineTitle: "The Glass Orchard" });
+
   test("owner resets the link: the old link shows 'Timeline not found' in another browser, the new one works; then turns it off", async ({
     page,
     browser,
     request,
+    writer,
+    timeline,
   }) => {
     // Long (two browsers, four axe scans, 15 s on CI): three times the 60 s a test gets, for a machine busy with two workers.
     test.slow();
-    const owner = await createUser(request, { name: "Olive Owner" });
-    await makePremium(request, owner);
-    const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Glass Orchard" });
-    await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Frost on the apples", content: "It begins." });
+    await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: "Frost on the apples", content: "It begins." });
     const guest = await createUser(request, { name: "Gus Guest" });
 
-    await signIn(page, owner);
     await page.goto(`/timeline/${timeline.id}`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Share", exact: true }).click();
@@ -52,7 +53,7 @@ test.describe("share links you can revoke", () => {
     await expect(dialog.getByText("There is no share link yet.")).toBeVisible();
     await expect(linkInput).toHaveCount(0);
     await expect(toast(page, "Share Link Created")).toHaveCount(0);
-    expect((await apiAs<{ shareCode: string | null }>(request, owner, "GET", `/api/timelines/${timeline.id}/share`)).shareCode).toBeNull();
+    expect((await writer.api<{ shareCode: string | null }>("GET", `/api/timelines/${timeline.id}/share`)).shareCode).toBeNull();
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, "share-link-none-yet");
     await createLink.click();
@@ -134,29 +135,35 @@ test.describe("share links you can revoke", () => {
   });
 });
 
-test("'Join timeline' pressed before the join page's code has loaded still joins (a plain form post)", async ({ page, request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  await makePremium(request, owner);
-  const timeline = await apiAs<{ id: number }>(request, owner, "POST", "/api/timelines", { title: "The Early Click" });
-  await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "First frost", content: "It begins." });
-  const link = await apiAs<{ shareCode: string }>(request, owner, "POST", `/api/timelines/${timeline.id}/share`, { role: "collaborator" });
-  const guest = await createUser(request, { name: "Gus Guest" });
-  await signIn(page, guest);
-  // The join page's chunk is held back: the button is the server's HTML, not yet React's.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+test.describe(() => {
+  test.use({ timelineTitle: "The Early Click" });
+
+  test("'Join timeline' pressed before the join page's code has loaded still joins (a plain form post)", async ({
+    page,
+    request,
+    writer,
+    timeline,
+  }) => {
+    await writer.api("POST", `/api/timelines/${timeline.id}/events`, { title: "First frost", content: "It begins." });
+    const link = await writer.api<{ shareCode: string }>("POST", `/api/timelines/${timeline.id}/share`, { role: "collaborator" });
+    const guest = await createUser(request, { name: "Gus Guest" });
+    await signIn(page, guest);
+    // The join page's chunk is held back: the button is the server's HTML, not yet React's.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/join-shared-timeline-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue().catch(() => {});
+    });
+    await page.goto(`/timeline/shared/${link.shareCode}`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Join timeline" }).click();
+    await page.waitForURL(`**/timeline/${timeline.id}`);
+    release();
+    await expect(page.getByText("First frost")).toBeVisible();
+    const joined = await apiAs<{ id: number }[]>(request, guest, "GET", "/api/timelines");
+    expect(joined.some((t) => t.id === timeline.id)).toBe(true);
   });
-  await page.route(/\/assets\/join-shared-timeline-[^/]*\.js$/, async (route) => {
-    await held;
-    await route.continue().catch(() => {});
-  });
-  await page.goto(`/timeline/shared/${link.shareCode}`);
-  await waitForHydration(page);
-  await page.getByRole("button", { name: "Join timeline" }).click();
-  await page.waitForURL(`**/timeline/${timeline.id}`);
-  release();
-  await expect(page.getByText("First frost")).toBeVisible();
-  const joined = await apiAs<{ id: number }[]>(request, guest, "GET", "/api/timelines");
-  expect(joined.some((t) => t.id === timeline.id)).toBe(true);
 });

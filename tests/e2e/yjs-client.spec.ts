@@ -27,6 +27,8 @@ async function storedScene(request: APIRequestContext, user: TestUser, timelineI
   return events.find((e) => e.id === eventId)!;
 }
 
+test.use({ writerOptions: { name: "Olive Owner", premium: false } });
+
 function stockClient(user: TestUser, timelineId: number, eventId: number) {
   const doc = new Y.Doc();
   const closes: unknown[] = [];
@@ -46,62 +48,66 @@ function stockClient(user: TestUser, timelineId: number, eventId: number) {
   return { doc, provider, closes, errors, synced, title: () => doc.getText("title").toString() };
 }
 
-test("a stock y-websocket client joins a scene and stays connected through saves", async ({ request }) => {
-  test.setTimeout(60_000);
-  const owner = await createUser(request, { name: "Olive Owner" });
-  const timeline = await apiAs(request, owner, "POST", "/api/timelines", { title: "Stock clients" });
-  const event = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, {
-    title: "The storm",
-    content: "Rain on the harbour.",
+test.describe(() => {
+  test.use({ timelineTitle: "Stock clients" });
+
+  test("a stock y-websocket client joins a scene and stays connected through saves", async ({ request, writer: owner, timeline }) => {
+    test.setTimeout(60_000);
+    const event = await owner.api("POST", `/api/timelines/${timeline.id}/events`, {
+      title: "The storm",
+      content: "Rain on the harbour.",
+    });
+
+    const a = stockClient(owner, timeline.id, event.id);
+    const b = stockClient(owner, timeline.id, event.id);
+    try {
+      await Promise.all([a.synced, b.synced]);
+      expect(a.title()).toBe("The storm");
+      expect(b.doc.getXmlFragment("content").toString()).toContain("Rain on the harbour.");
+
+      // An edit from one stock client reaches the other, and the server's autosave writes it to the database.
+      a.doc.getText("title").insert("The storm".length, " at dusk");
+      await expect.poll(() => b.title()).toBe("The storm at dusk");
+      await expect
+        .poll(async () => (await storedScene(request, owner, timeline.id, event.id)).title, { timeout: 15_000 })
+        .toBe("The storm at dusk");
+      // The server marks the doc saved through its `meta` map (plain Yjs), never with a frame of its own.
+      await expect.poll(() => (a.doc.getMap("meta").get("saved") as { version?: number } | undefined)?.version ?? 0).toBeGreaterThan(1);
+
+      // A writer's Save, asked through the doc as the product's editor does: answered in `meta.reply`.
+      a.doc.getMap("meta").set("save", { id: "stock-save-1" });
+      await expect.poll(() => (a.doc.getMap("meta").get("reply") as { id?: string } | undefined)?.id).toBe("stock-save-1");
+
+      // An API edit while the clients are here is merged into the doc they hold.
+      const current = await storedScene(request, owner, timeline.id, event.id);
+      await owner.api("PATCH", `/api/events/${event.id}`, { title: "The storm breaks", baseVersion: current.version });
+      await expect.poll(() => b.title()).toBe("The storm breaks");
+
+      expect(a.provider.wsconnected && b.provider.wsconnected).toBe(true);
+      expect(a.closes).toEqual([]);
+      expect(b.closes).toEqual([]);
+      expect(a.errors).toEqual([]);
+      expect(b.errors).toEqual([]);
+    } finally {
+      a.provider.destroy();
+      b.provider.destroy();
+    }
   });
-
-  const a = stockClient(owner, timeline.id, event.id);
-  const b = stockClient(owner, timeline.id, event.id);
-  try {
-    await Promise.all([a.synced, b.synced]);
-    expect(a.title()).toBe("The storm");
-    expect(b.doc.getXmlFragment("content").toString()).toContain("Rain on the harbour.");
-
-    // An edit from one stock client reaches the other, and the server's autosave writes it to the database.
-    a.doc.getText("title").insert("The storm".length, " at dusk");
-    await expect.poll(() => b.title()).toBe("The storm at dusk");
-    await expect
-      .poll(async () => (await storedScene(request, owner, timeline.id, event.id)).title, { timeout: 15_000 })
-      .toBe("The storm at dusk");
-    // The server marks the doc saved through its `meta` map (plain Yjs), never with a frame of its own.
-    await expect.poll(() => (a.doc.getMap("meta").get("saved") as { version?: number } | undefined)?.version ?? 0).toBeGreaterThan(1);
-
-    // A writer's Save, asked through the doc as the product's editor does: answered in `meta.reply`.
-    a.doc.getMap("meta").set("save", { id: "stock-save-1" });
-    await expect.poll(() => (a.doc.getMap("meta").get("reply") as { id?: string } | undefined)?.id).toBe("stock-save-1");
-
-    // An API edit while the clients are here is merged into the doc they hold.
-    const current = await storedScene(request, owner, timeline.id, event.id);
-    await apiAs(request, owner, "PATCH", `/api/events/${event.id}`, { title: "The storm breaks", baseVersion: current.version });
-    await expect.poll(() => b.title()).toBe("The storm breaks");
-
-    expect(a.provider.wsconnected && b.provider.wsconnected).toBe(true);
-    expect(a.closes).toEqual([]);
-    expect(b.closes).toEqual([]);
-    expect(a.errors).toEqual([]);
-    expect(b.errors).toEqual([]);
-  } finally {
-    a.provider.destroy();
-    b.provider.destroy();
-  }
 });
 
-test("a stock client without access is refused before any socket opens", async ({ request }) => {
-  const owner = await createUser(request, { name: "Olive Owner" });
-  const stranger = await createUser(request, { name: "Stan" });
-  const timeline = await apiAs(request, owner, "POST", "/api/timelines", { title: "Private" });
-  const event = await apiAs(request, owner, "POST", `/api/timelines/${timeline.id}/events`, { title: "Secret", content: "Only us." });
-  const c = stockClient(stranger, timeline.id, event.id);
-  try {
-    await expect.poll(() => c.closes.length + c.errors.length).toBeGreaterThan(0);
-    expect(c.provider.synced).toBe(false);
-    expect(c.title()).toBe("");
-  } finally {
-    c.provider.destroy();
-  }
+test.describe(() => {
+  test.use({ timelineTitle: "Private" });
+
+  test("a stock client without access is refused before any socket opens", async ({ request, writer: owner, timeline }) => {
+    const stranger = await createUser(request, { name: "Stan" });
+    const event = await owner.api("POST", `/api/timelines/${timeline.id}/events`, { title: "Secret", content: "Only us." });
+    const c = stockClient(stranger, timeline.id, event.id);
+    try {
+      await expect.poll(() => c.closes.length + c.errors.length).toBeGreaterThan(0);
+      expect(c.provider.synced).toBe(false);
+      expect(c.title()).toBe("");
+    } finally {
+      c.provider.destroy();
+    }
+  });
 });
